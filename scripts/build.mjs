@@ -1,0 +1,54 @@
+// Bundles every entry point into one self-contained file in dist/.
+// Entries: each src/entries/<name>.ts -> dist/<name>.js (Node ESM), plus the harness-loaded bundles below.
+import { build } from 'esbuild';
+import { readdirSync, existsSync, mkdirSync } from 'node:fs';
+import { join, basename } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const out = join(root, 'dist');
+mkdirSync(out, { recursive: true });
+
+const nodeEntries = readdirSync(join(root, 'src/entries'))
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => ({ in: join(root, 'src/entries', f), out: basename(f, '.ts') }));
+
+// Harness-loaded bundles. Each has its own constraints (see the file's header comment).
+const special = [
+  // OpenCode loads plugins in Bun: ESM, no native addon at import time.
+  { in: 'plugins/opencode/index.ts', out: 'opencode', platform: 'node', format: 'esm' },
+  // pi loads extensions in Node through its own loader.
+  { in: 'extensions/pi/index.ts', out: 'pi', platform: 'node', format: 'esm' },
+  // Claude Code's hooks module runtime has no Node, no require, no import(): one file, no imports at all.
+  { in: 'src/adapters/claude/module/index.ts', out: 'claude-module', platform: 'neutral', format: 'esm' },
+].filter((e) => existsSync(join(root, e.in)));
+
+const common = {
+  bundle: true,
+  minify: false,
+  sourcemap: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+  target: 'node20',
+};
+
+await build({
+  ...common,
+  entryPoints: nodeEntries,
+  outdir: out,
+  platform: 'node',
+  format: 'esm',
+  external: ['better-sqlite3', 'bun:sqlite'],
+  // ESM output still needs require() for CommonJS dependencies bundled inside.
+  banner: { js: "import { createRequire as __tgCreateRequire } from 'node:module'; const require = __tgCreateRequire(import.meta.url);" },
+});
+
+for (const e of special) {
+  await build({
+    ...common,
+    entryPoints: [join(root, e.in)],
+    outfile: join(out, `${e.out}.js`),
+    platform: e.platform,
+    format: e.format,
+    external: ['better-sqlite3', 'bun:sqlite'],
+  });
+}

@@ -1,0 +1,31 @@
+/** The `tiergate` command. Each subcommand lives in its own file and is loaded only when named. */
+import { diagnose, errorText } from '../io/diagnostics.js';
+
+type Command = { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> };
+
+export const COMMANDS: Record<string, Command> = {
+  help: { summary: 'list commands', load: async () => ({ run: async () => (printHelp(), 0) }) },
+};
+
+function printHelp(): void {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  process.stdout.write(`tiergate: keeps coding agents from overspending on subagents\n\nUsage: tiergate <command> [options]\n\n${lines.join('\n')}\n`);
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name = 'help', ...rest] = argv;
+  const command = COMMANDS[name === '--help' || name === '-h' ? 'help' : name];
+  if (!command) {
+    process.stderr.write(`tiergate: unknown command '${name}'\n`);
+    printHelp();
+    return 2;
+  }
+  try {
+    const mod = await command.load();
+    return await mod.run(rest);
+  } catch (err) {
+    diagnose('error', `cli:${name}`, errorText(err));
+    process.stderr.write(`tiergate ${name}: ${errorText(err)}\n`);
+    return 1;
+  }
+}

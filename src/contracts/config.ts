@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { RatesSchema } from './prices.js';
+
+/** Tier -> concrete value for one harness (a model id/alias, or an agent name where the harness routes by agent). */
+export const TierMapSchema = z.object({
+  cheap: z.string().optional(),
+  standard: z.string().optional(),
+  premium: z.string().optional(),
+  parent: z.string().optional(),
+});
+
+/**
+ * The policy file (user: $XDG_CONFIG_HOME/tiergate/config.json; project: .tiergate.json). Every section is optional
+ * and validated on its own: an invalid section falls back to its default and the decision carries a diagnostic.
+ */
+export const PolicySchema = z.object({
+  /** on: enforce; warn: decide and log but always allow; off: do nothing. */
+  mode: z.enum(['on', 'warn', 'off']),
+  /** What an unknown price does. Default allow (logged); deny is opt-in. */
+  unknownPrice: z.enum(['allow', 'deny']),
+  /** Tier given to a dispatch that names no model, capped by the parent ceiling. */
+  defaultTier: z.enum(['cheap', 'standard', 'premium', 'parent']),
+  tiers: z.object({
+    claude: TierMapSchema,
+    codex: TierMapSchema,
+    cursor: TierMapSchema,
+    opencode: TierMapSchema,
+    pi: TierMapSchema,
+  }),
+  /** Negotiated rates (USD per 1M tokens), keyed by model id; beat every catalog. */
+  priceOverrides: z.record(z.string(), RatesSchema.partial().extend({ input: z.string(), output: z.string() })),
+  /** Codex honours a rewrite only with permissionDecision "allow"; off by default: deny-with-retry instead. */
+  codexRewrite: z.boolean(),
+  /** Which provider Claude Code runs on: decides what its aliases resolve to (reference/pricing.md §2.4). */
+  claudeProvider: z.enum(['anthropic', 'bedrock', 'vertex', 'foundry', 'gateway']),
+  refresh: z.object({
+    enabled: z.boolean(),
+    ttlHours: z.number().positive(),
+    sources: z.array(z.object({ name: z.string(), url: z.string().url(), format: z.enum(['openrouter', 'litellm', 'models.dev']) })),
+  }),
+  observer: z.object({
+    /** Hard cap on bytes read from the end of a transcript. */
+    tailBytes: z.number().int().positive(),
+  }),
+});
+export type Policy = z.infer<typeof PolicySchema>;

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { ResolutionSchema } from './prices.js';
+
+/** Why the engine decided what it did. Defined once; the README, explain, doctor and reports import these. */
+export const ReasonCodeSchema = z.enum([
+  'within-ceiling', // child priced at or below parent
+  'over-ceiling-corrected', // child pricier than parent, rewritten to a legal choice within the ceiling
+  'over-ceiling-denied', // child pricier than parent, no legal rewrite: denied with a retry
+  'default-tier-applied', // dispatch named no model: the default tier, capped by the ceiling, was set
+  'inherits-parent', // dispatch named no model and the harness runs it on the parent's: nothing to do
+  'unknown-price-allowed', // a price was unknown and the policy allows (logged)
+  'unknown-price-denied', // a price was unknown and the policy denies (opt-in)
+  'not-comparable', // per-request or reasoning fees make the comparison unknown; treated like unknown price
+  'guard-off', // mode off: nothing checked
+  'warn-only', // mode warn: would have corrected/denied, allowed and logged
+  'unknown-tier', // a tier or agent the config does not map
+]);
+export type ReasonCode = z.infer<typeof ReasonCodeSchema>;
+
+/** One rate compared, at one context size. */
+export const PricePointSchema = z.object({
+  kind: z.enum(['input', 'output', 'cacheRead', 'cacheWrite5m', 'cacheWrite1h']),
+  /** Prompt size (tokens) at which this point was taken: 0 for base rates, else a tier threshold. */
+  atPromptTokens: z.number().int().nonnegative(),
+  parent: z.string().nullable(),
+  child: z.string().nullable(),
+  /** child vs parent at this point. */
+  order: z.enum(['cheaper', 'equal', 'pricier', 'unknown']),
+});
+export type PricePoint = z.infer<typeof PricePointSchema>;
+
+export const ComparisonSchema = z.object({
+  parent: ResolutionSchema,
+  child: ResolutionSchema,
+  /** pricier if ANY point is pricier; cheaper if all ≤ and one <; equal if all equal; unknown if a side is unpriced. */
+  verdict: z.enum(['cheaper', 'equal', 'pricier', 'unknown']),
+  points: z.array(PricePointSchema),
+  catalogDate: z.string(),
+});
+export type Comparison = z.infer<typeof ComparisonSchema>;
+
+const common = {
+  reason: ReasonCodeSchema,
+  /** One human sentence. */
+  summary: z.string(),
+  comparison: ComparisonSchema.nullable(),
+  /** The tier the child ends up on, when known. */
+  tier: z.string().nullable(),
+  /** Problems worth a diagnostic-log line (invalid config section, unknown price, …). Never shown to the model. */
+  diagnostics: z.array(z.string()),
+};
+
+export const DecisionSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('allow'), ...common }),
+  z.object({
+    action: z.literal('correct'),
+    ...common,
+    /** The field set and its new value. */
+    field: z.string(),
+    value: z.string(),
+    /** The WHOLE original tool input with the field replaced. */
+    updatedInput: z.record(z.string(), z.unknown()),
+  }),
+  z.object({
+    action: z.literal('deny'),
+    ...common,
+    /** Text the model sees: why, and the exact retry (names a legal cheaper choice). */
+    message: z.string(),
+  }),
+]);
+export type Decision = z.infer<typeof DecisionSchema>;

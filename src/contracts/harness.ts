@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/** Every harness tiergate plugs into. Defined once; adapters, doctor, installer and reports import it. */
+export const HarnessSchema = z.enum(['claude', 'codex', 'cursor', 'opencode', 'pi']);
+export type Harness = z.infer<typeof HarnessSchema>;
+
+/** Tier names a brief or a config may use. `parent` means "the parent's own model". */
+export const TierSchema = z.enum(['cheap', 'standard', 'premium', 'parent']);
+export type Tier = z.infer<typeof TierSchema>;
+
+/** Claude Code's Agent tool validates `model` against this enum (2.1.328, seen): full ids fail validation. */
+export const CLAUDE_MODEL_ALIASES = ['haiku', 'sonnet', 'opus', 'fable'] as const;
+
+/**
+ * What a harness lets tiergate do with a dispatch. The engine reads only this, never the harness name, to decide
+ * whether it may correct or must deny.
+ */
+export const CapabilitySchema = z.object({
+  /** The harness honours a rewritten dispatch (seen per harness in the reference). */
+  canRewrite: z.boolean(),
+  /** The tool-input field a correction sets (`model`, `subagent_type`, `agent`), or null when none. */
+  rewriteField: z.string().nullable(),
+  /** Whether the field names a model (or model alias) or an agent/profile whose model the config maps. */
+  rewriteKind: z.enum(['model', 'agent']),
+  /** Values the field accepts; null = any model id the catalog prices. Claude: the four aliases only. */
+  legalValues: z.array(z.string()).nullable(),
+  /** The harness shows a deny reason to the model so it can retry. */
+  canDeny: z.boolean(),
+});
+export type Capability = z.infer<typeof CapabilitySchema>;

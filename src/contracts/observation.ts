@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { CapabilitySchema, HarnessSchema, TierSchema } from './harness.js';
+import { UsageSchema } from './usage.js';
+
+/**
+ * The one document every native payload is turned into. Adapters produce it; the engine and the observer consume it.
+ * Fields a harness does not provide are null, never guessed.
+ */
+export const DispatchObservationSchema = z.object({
+  kind: z.literal('dispatch'),
+  harness: HarnessSchema,
+  sessionId: z.string().nullable(),
+  /** The harness's id for this dispatch (Claude tool_use_id, Codex call id, OpenCode callID, pi toolCallId). */
+  callId: z.string().nullable(),
+  /** The parent's model as the harness names it (full id, alias or provider/model), or null when unknown. */
+  parentModel: z.string().nullable(),
+  /** Where parentModel came from, for diagnostics: payload, transcript-tail, chat.params, ctx.model, … */
+  parentModelSource: z.string().nullable(),
+  /** The child's model as requested (model id/alias), null when the dispatch names none. */
+  requestedModel: z.string().nullable(),
+  /** The agent / profile / subagent_type requested, when the harness dispatches by agent. */
+  requestedAgent: z.string().nullable(),
+  /** A tier, when the request names one directly (a tier agent or `tier:` prefix). */
+  requestedTier: TierSchema.nullable(),
+  /** The model the requested agent runs on, when the adapter can read it from the live config. */
+  agentModel: z.string().nullable(),
+  subagentType: z.string().nullable(),
+  capability: CapabilitySchema,
+  /** The original tool input, verbatim: a correction must carry the whole input (Claude rejects partial ones). */
+  toolInput: z.record(z.string(), z.unknown()),
+  cwd: z.string().nullable(),
+  /** Escalation tier named in the brief (`Escalation from <tier>:`), if any. */
+  escalationFrom: z.string().nullable(),
+  /** Epoch ms, supplied by the caller (the engine has no clock). */
+  at: z.number(),
+});
+export type DispatchObservation = z.infer<typeof DispatchObservationSchema>;
+
+export const OutcomeSchema = z.object({
+  /** Token after `Result:` (e.g. done, partial, failed), lower-cased, ≤ 32 chars; null when absent. */
+  result: z.string().nullable(),
+  /** Token after `Verified:` (e.g. yes, no, tests), lower-cased, ≤ 32 chars; null when absent. */
+  verified: z.string().nullable(),
+  /** Tier named by an `Escalation from <tier>:` header. */
+  escalationFrom: z.string().nullable(),
+});
+export type Outcome = z.infer<typeof OutcomeSchema>;
+
+export const CompletionObservationSchema = z.object({
+  kind: z.literal('completion'),
+  harness: HarnessSchema,
+  sessionId: z.string().nullable(),
+  callId: z.string().nullable(),
+  /** The child's own id (Claude agentId, Codex thread id, OpenCode child session id). */
+  agentId: z.string().nullable(),
+  subagentType: z.string().nullable(),
+  /** The model the API actually served, from the child's own records; null when not (yet) readable. */
+  servedModel: z.string().nullable(),
+  usage: UsageSchema.nullable(),
+  /** ok | error | cancelled | pending (transcript not flushed yet) | unknown */
+  status: z.enum(['ok', 'error', 'cancelled', 'pending', 'unknown']),
+  outcome: OutcomeSchema,
+  startedAt: z.number().nullable(),
+  endedAt: z.number(),
+  /** Where usage came from: module, sdk, tool-result, transcript-tail, scan, none. */
+  usageSource: z.string(),
+  /** Dedupe keys (message ids / request ids) already summed, so a rescan never double-counts. */
+  dedupeKey: z.string().nullable(),
+});
+export type CompletionObservation = z.infer<typeof CompletionObservationSchema>;

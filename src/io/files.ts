@@ -1,0 +1,76 @@
+/**
+ * The only module that writes files. Ledger (through SQLite's own I/O), diagnostics, spools, price cache, installer
+ * edits: all go through here, so a review of what tiergate writes is one file. Everything it creates is user-only.
+ */
+import {
+  appendFileSync, chmodSync, closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync,
+  rmSync, statSync, writeSync,
+} from 'node:fs';
+import { dirname } from 'node:path';
+
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
+
+export function ensureDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+}
+
+/** Write through a temp file in the same directory and rename, so a reader never sees half a file. */
+export function writeFileAtomic(path: string, data: string | Uint8Array, mode = FILE_MODE): void {
+  ensureDir(dirname(path));
+  const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
+  const fd = openSync(tmp, 'w', mode);
+  try {
+    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    chmodSync(tmp, mode);
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * Append one record to a size-bounded file: when it would pass maxBytes, the file is rotated to `<path>.1`
+ * (one generation kept), so the pair never exceeds 2 × maxBytes.
+ */
+export function appendBounded(path: string, line: string, maxBytes: number): void {
+  ensureDir(dirname(path));
+  let size = 0;
+  try {
+    size = statSync(path).size;
+  } catch {
+    size = 0;
+  }
+  if (size > 0 && size + Buffer.byteLength(line) > maxBytes) renameSync(path, `${path}.1`);
+  appendFileSync(path, line, { mode: FILE_MODE });
+  chmodSync(path, FILE_MODE);
+}
+
+/** Copy a file aside before editing it (installer). Returns the backup path, or null when there was no file. */
+export function backupFile(path: string, suffix: string): string | null {
+  if (!existsSync(path)) return null;
+  const backup = `${path}.${suffix}`;
+  copyFileSync(path, backup);
+  chmodSync(backup, FILE_MODE);
+  return backup;
+}
+
+export function removeFile(path: string): void {
+  rmSync(path, { force: true });
+}
+
+/** Make an existing file user-only (the SQLite ledger and its WAL are created by SQLite itself). */
+export function restrictToUser(path: string): void {
+  if (existsSync(path)) chmodSync(path, FILE_MODE);
+}
+
+/** Rename within one directory (spool hand-off, lock release). */
+export function moveFile(from: string, to: string): void {
+  renameSync(from, to);
+}

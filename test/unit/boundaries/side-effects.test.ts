@@ -1,0 +1,71 @@
+/**
+ * The few places that touch the world are named here and nowhere else may do so:
+ * one module writes files, one starts processes, one talks HTTP; the routing engine touches nothing.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '../../..');
+const SOURCE_DIRS = ['src', 'plugins', 'extensions'];
+
+function sources(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.(ts|mts|js|mjs)$/.test(name)) out.push(relative(root, p));
+    }
+  };
+  for (const d of SOURCE_DIRS) {
+    try {
+      walk(join(root, d));
+    } catch {
+      /* directory not there yet */
+    }
+  }
+  return out;
+}
+
+const FILE_WRITERS = /\b(writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|renameSync|rmSync|unlinkSync|copyFileSync|chmodSync|mkdirSync|openSync\([^)]*['"](w|a)|writeSync|truncateSync|ftruncateSync)\b/;
+const PROCESS_SPAWN = /from ['"](node:)?child_process['"]|require\(['"](node:)?child_process['"]\)/;
+const HTTP = /from ['"](undici|(node:)?https?|(node:)?net|(node:)?tls|(node:)?dgram)['"]|\bfetch\(/;
+
+const ALLOWED_WRITERS = new Set(['src/io/files.ts']);
+const ALLOWED_SPAWNERS = new Set(['src/io/processes.ts']);
+const ALLOWED_HTTP = new Set(['src/prices/refresh/http.ts']);
+
+describe('side-effect boundaries', () => {
+  const files = sources();
+
+  it('finds the source tree', () => {
+    expect(files).toContain('src/io/files.ts');
+  });
+
+  it('only src/io/files.ts writes files', () => {
+    const offenders = files.filter((f) => !ALLOWED_WRITERS.has(f) && FILE_WRITERS.test(readFileSync(join(root, f), 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+
+  it('only src/io/processes.ts starts processes', () => {
+    const offenders = files.filter((f) => !ALLOWED_SPAWNERS.has(f) && PROCESS_SPAWN.test(readFileSync(join(root, f), 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+
+  it('only the refresh HTTP module talks to the network', () => {
+    const offenders = files.filter((f) => !ALLOWED_HTTP.has(f) && HTTP.test(readFileSync(join(root, f), 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+
+  it('the routing engine imports nothing but zod and its own contracts', () => {
+    const engine = files.filter((f) => f.startsWith('src/routing-engine/') || f.startsWith('src/contracts/'));
+    for (const f of engine) {
+      const text = readFileSync(join(root, f), 'utf8');
+      const imports = [...text.matchAll(/from ['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+      const foreign = imports.filter((i) => !(i === 'zod' || i.startsWith('.')));
+      expect({ file: f, foreign }).toEqual({ file: f, foreign: [] });
+      expect(text).not.toMatch(/Date\.now\(|new Date\(|Math\.random\(|process\./);
+    }
+  });
+});
