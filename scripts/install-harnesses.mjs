@@ -1,0 +1,40 @@
+// Installs the pinned harness binaries the e2e suite drives, into .cache/harnesses/<name> (outside the package's
+// node_modules: they are large and never dependencies of the published package).
+// Usage: node scripts/install-harnesses.mjs [claude|codex|opencode|pi ...]   (default: all)
+// Prints one JSON line per harness: {name, ok, bin, error}. Exit 0 even when an install fails: the e2e tests skip
+// that harness with the printed reason.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+export const HARNESSES = {
+  claude: { pkg: '@anthropic-ai/claude-code', version: '2.1.328', bin: 'claude' },
+  codex: { pkg: '@openai/codex', version: '0.169.0', bin: 'codex' },
+  opencode: { pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
+  pi: { pkg: '@mariozechner/pi-coding-agent', version: '0.73.1', bin: 'pi' },
+};
+
+const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(HARNESSES);
+for (const name of wanted) {
+  const h = HARNESSES[name];
+  if (!h) {
+    console.log(JSON.stringify({ name, ok: false, error: 'unknown harness' }));
+    continue;
+  }
+  const dir = join(root, '.cache', 'harnesses', name);
+  const bin = join(dir, 'node_modules', '.bin', h.bin);
+  const stamp = join(dir, 'installed.json');
+  const want = `${h.pkg}@${h.version}`;
+  try {
+    if (!(existsSync(bin) && existsSync(stamp) && readFileSync(stamp, 'utf8').includes(want))) {
+      mkdirSync(dir, { recursive: true });
+      if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"private":true}\n');
+      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', want], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], timeout: 600_000 });
+      writeFileSync(stamp, JSON.stringify({ installed: want }) + '\n');
+    }
+    console.log(JSON.stringify({ name, ok: existsSync(bin), bin, error: existsSync(bin) ? null : 'binary missing after install' }));
+  } catch (err) {
+    console.log(JSON.stringify({ name, ok: false, bin, error: String(err.stderr || err.message).slice(0, 500) }));
+  }
+}
