@@ -10,9 +10,11 @@ import type { HookAnswer, HookContext, HookHandler } from '../../hook-runner/typ
 import type { Env } from '../../io/paths.js';
 import { loadPolicy } from '../../config/load.js';
 import { appendSpool } from '../../observer/spool.js';
-import { answerFor } from './answer.js';
+import { answerFor, contextAnswer } from './answer.js';
 import { observeCompletion } from './completion.js';
 import { observeDispatch } from './observe.js';
+import { SessionStartPayloadSchema } from './payloads.js';
+import { codexSessionContext } from './session-context.js';
 
 export type CodexDeps = {
   route: (obs: DispatchObservation, env: Env) => Decision | Promise<Decision>;
@@ -34,6 +36,13 @@ export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler
       const obs = observeDispatch(payload, { codexRewrite: policy.codexRewrite, at: deps.now() });
       if (!obs) return null;
       return json(answerFor(await deps.route(obs, ctx.env)));
+    },
+
+    SessionStart(payload: unknown, ctx: HookContext): HookAnswer {
+      const p = SessionStartPayloadSchema.parse(payload);
+      const { policy } = loadPolicy(ctx.env, p.cwd ?? null);
+      const text = codexSessionContext(policy, p.model ?? null);
+      return text ? json(contextAnswer('SessionStart', text)) : null;
     },
 
     SubagentStop(payload: unknown, ctx: HookContext): HookAnswer {

@@ -96,7 +96,7 @@ describe.skipIf(!found.ok)('Codex CLI end to end', () => {
     const done = recs.filter((x) => x.type === 'completion');
     expect(done).toHaveLength(1);
     const k = kids[0]!;
-    expect(done[0].observation).toMatchObject({
+    expect(done[0]!.observation).toMatchObject({
       harness: 'codex', servedModel: 'gpt-6-luna', status: 'ok', callId: 'call_spawn_1',
       usage: { input: k.usage.input_tokens - k.usage.cached_input_tokens, cacheRead: k.usage.cached_input_tokens, output: k.usage.output_tokens, reasoning: 3, requests: 1 },
       outcome: { result: 'done', verified: 'yes' },
@@ -104,7 +104,7 @@ describe.skipIf(!found.ok)('Codex CLI end to end', () => {
   });
 
   it('a hook fault fails open: oversize stdin and a blown deadline each let the over-ceiling spawn proceed', async () => {
-    for (const env of [{ TIERGATE_HOOK_MAX_STDIN: '16' }, { TIERGATE_HOOK_DEADLINE_MS: '1' }]) {
+    for (const env of [{ TIERGATE_HOOK_MAX_STDIN: '16' }, { TIERGATE_HOOK_DEADLINE_MS: '1' }] as Record<string, string>[]) {
       const r = await run({ parent: 'gpt-6-sol', spawn: 'gpt-6-astra', env });
       expect(r.code).toBe(0);
       expect(spawnOutput(r)).toBe('{"task_name":"/root/e2e_child"}');

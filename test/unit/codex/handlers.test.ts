@@ -129,3 +129,23 @@ describe('codex SubagentStop -> completion in the spool', () => {
     });
   }
 });
+
+describe('codex SessionStart -> compact policy as additionalContext', () => {
+  it('names the parent, the tiers and what happens over the ceiling', () => {
+    const s = setup();
+    const out = s.handlers.SessionStart!({ ...fixture('SessionStart.basic.json').payload, cwd: s.cwd }, s.ctx('SessionStart')) as { stdout: string };
+    const a = JSON.parse(out.stdout);
+    expect(a.hookSpecificOutput.hookEventName).toBe('SessionStart');
+    expect(a.hookSpecificOutput.additionalContext).toMatch(/no higher than your own model \(gpt-6-astra\)/);
+    expect(a.hookSpecificOutput.additionalContext).toMatch(/cheap=gpt-6-luna, standard=gpt-6-sol, premium=gpt-6-astra/);
+    expect(a.hookSpecificOutput.additionalContext).toMatch(/denied with the model to retry with/);
+    expect(a.hookSpecificOutput.additionalContext.length).toBeLessThan(500);
+  });
+  it('rewrite on says corrected; mode off says nothing', () => {
+    const on = setup({ codexRewrite: true });
+    const a = JSON.parse((on.handlers.SessionStart!({ ...fixture('SessionStart.basic.json').payload, cwd: on.cwd }, on.ctx('SessionStart')) as { stdout: string }).stdout);
+    expect(a.hookSpecificOutput.additionalContext).toMatch(/corrected/);
+    const off = setup({ mode: 'off' });
+    expect(off.handlers.SessionStart!({ ...fixture('SessionStart.basic.json').payload, cwd: off.cwd }, off.ctx('SessionStart'))).toBeNull();
+  });
+});
