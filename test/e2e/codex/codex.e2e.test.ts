@@ -91,6 +91,8 @@ describe.skipIf(!found.ok)('Codex CLI end to end', () => {
     expect(spawnOutput(r)).toBe('{"task_name":"/root/e2e_child"}');
     const kids = children(r);
     expect(kids.map((q) => q.model)).toEqual(['gpt-6-luna']);
+    // SessionStart's compact policy reached the parent's first request as a developer message.
+    expect(r.api.requests[0]!.texts.some((t) => t.startsWith('tiergate: a subagent may not cost more than its parent') && t.includes('(gpt-6-sol)'))).toBe(true);
     const recs = spoolRecords(r.home);
     expect(recs.filter((x) => x.type === 'dispatch').map((d) => d.decision.action)).toEqual(['allow']);
     const done = recs.filter((x) => x.type === 'completion');
