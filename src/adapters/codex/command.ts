@@ -33,7 +33,7 @@ export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler
   return {
     async PreToolUse(payload: unknown, ctx: HookContext): Promise<HookAnswer> {
       const { policy } = loadPolicy(ctx.env, cwdOf(payload));
-      const obs = observeDispatch(payload, { codexRewrite: policy.codexRewrite, at: deps.now() });
+      const obs = observeDispatch(payload, { policy, at: deps.now() });
       if (!obs) return null;
       return json(answerFor(await deps.route(obs, ctx.env)));
     },

@@ -1,20 +1,12 @@
 /**
  * Codex PreToolUse payload -> DispatchObservation. Pure: the caller passes the clock and the policy switch.
  */
-import type { Capability } from '../../contracts/harness.js';
 import { TierSchema, type Tier } from '../../contracts/harness.js';
+import type { Policy } from '../../contracts/config.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
+import { capabilityFor } from '../capabilities.js';
 import { parseEscalation } from '../../observer/outcome.js';
 import { PreToolUsePayloadSchema, SPAWN_TOOL_NAME, type PreToolUsePayload } from './payloads.js';
-
-/**
- * Codex 0.169.0 honours `updatedInput` only together with `permissionDecision: "allow"`, which also answers the
- * permission question for that call; so rewriting is opt-in (policy.codexRewrite) and the default is deny-with-retry.
- * `model` takes any catalog id (the tool description lists gpt-6.1-sol, gpt-6-astra, …), hence legalValues null.
- */
-export function codexCapability(codexRewrite: boolean): Capability {
-  return { canRewrite: codexRewrite, rewriteField: 'model', rewriteKind: 'model', legalValues: null, canDeny: true };
-}
 
 export function isSpawnTool(toolName: string): boolean {
   return toolName === SPAWN_TOOL_NAME;
@@ -31,7 +23,8 @@ function tierOf(model: string | null): Tier | null {
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
 
-export type ObserveOptions = { codexRewrite: boolean; at: number };
+/** Rewriting needs `allow` on Codex, so it follows policy.codexRewrite (capabilityFor; docs/codex.md). */
+export type ObserveOptions = { policy: Policy; at: number };
 
 /** Returns null when the payload is not a spawn dispatch (the caller answers nothing). Throws on a malformed one. */
 export function observeDispatch(raw: unknown, opts: ObserveOptions): DispatchObservation | null {
@@ -52,7 +45,7 @@ export function observeDispatch(raw: unknown, opts: ObserveOptions): DispatchObs
     requestedTier: tier,
     agentModel: null,
     subagentType: str(p.tool_input.agent_type),
-    capability: codexCapability(opts.codexRewrite),
+    capability: capabilityFor('codex', opts.policy),
     toolInput: p.tool_input,
     cwd: p.cwd ?? null,
     escalationFrom: parseEscalation(typeof p.tool_input.message === 'string' ? p.tool_input.message : null),

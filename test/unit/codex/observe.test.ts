@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_POLICY } from '../../../src/config/load.js';
 import { observeDispatch } from '../../../src/adapters/codex/observe.js';
 import { DispatchObservationSchema } from '../../../src/contracts/observation.js';
 import { fixture, fixtures } from './support.js';
@@ -9,7 +10,7 @@ describe('codex observe: every PreToolUse fixture (codex-cli 0.169.0)', () => {
 
   for (const f of all) {
     it(f.name, () => {
-      const obs = observeDispatch(f.payload, { codexRewrite: false, at: 1 });
+      const obs = observeDispatch(f.payload, { policy: DEFAULT_POLICY, at: 1 });
       const input = f.payload.tool_input as Record<string, unknown>;
       if (f.payload.tool_name !== 'collaborationspawn_agent') {
         expect(obs).toBeNull();
@@ -24,37 +25,37 @@ describe('codex observe: every PreToolUse fixture (codex-cli 0.169.0)', () => {
       expect(obs!.callId).toBe(f.payload.tool_use_id);
       expect(obs!.sessionId).toBe(f.payload.session_id);
       expect(obs!.toolInput).toEqual(input);
-      expect(obs!.capability).toEqual({ canRewrite: false, rewriteField: 'model', rewriteKind: 'model', legalValues: null, canDeny: true });
+      expect(obs!.capability).toEqual({ canRewrite: false, rewriteField: null, rewriteKind: 'model', legalValues: null, canDeny: true });
     });
   }
 
   it('the rewrite switch reaches the capability', () => {
-    const obs = observeDispatch(fixture('PreToolUse.basic.json').payload, { codexRewrite: true, at: 5 });
-    expect(obs!.capability.canRewrite).toBe(true);
+    const obs = observeDispatch(fixture('PreToolUse.basic.json').payload, { policy: { ...DEFAULT_POLICY, codexRewrite: true }, at: 5 });
+    expect(obs!.capability).toMatchObject({ canRewrite: true, rewriteField: 'model' });
     expect(obs!.at).toBe(5);
   });
 
   it('a tier word in model is a tier, not a model', () => {
     const p = fixture('PreToolUse.basic.json').payload;
-    const obs = observeDispatch({ ...p, tool_input: { ...(p.tool_input as object), model: 'tier:cheap' } }, { codexRewrite: false, at: 1 });
+    const obs = observeDispatch({ ...p, tool_input: { ...(p.tool_input as object), model: 'tier:cheap' } }, { policy: DEFAULT_POLICY, at: 1 });
     expect(obs!.requestedTier).toBe('cheap');
     expect(obs!.requestedModel).toBeNull();
   });
 
   it('reads an escalation header from the brief', () => {
     const p = fixture('PreToolUse.basic.json').payload;
-    const obs = observeDispatch({ ...p, tool_input: { ...(p.tool_input as object), message: 'Escalation from cheap: it failed twice' } }, { codexRewrite: false, at: 1 });
+    const obs = observeDispatch({ ...p, tool_input: { ...(p.tool_input as object), message: 'Escalation from cheap: it failed twice' } }, { policy: DEFAULT_POLICY, at: 1 });
     expect(obs!.escalationFrom).toBe('cheap');
   });
 
   it('a malformed payload throws (the runner fails open on it)', () => {
-    expect(() => observeDispatch({ tool_name: 'collaborationspawn_agent' }, { codexRewrite: false, at: 1 })).toThrow();
-    expect(() => observeDispatch('not an object', { codexRewrite: false, at: 1 })).toThrow();
+    expect(() => observeDispatch({ tool_name: 'collaborationspawn_agent' }, { policy: DEFAULT_POLICY, at: 1 })).toThrow();
+    expect(() => observeDispatch('not an object', { policy: DEFAULT_POLICY, at: 1 })).toThrow();
   });
 
   it('the parent model is missing -> null, never guessed', () => {
     const { model: _m, ...p } = fixture('PreToolUse.basic.json').payload;
-    const obs = observeDispatch(p, { codexRewrite: false, at: 1 });
+    const obs = observeDispatch(p, { policy: DEFAULT_POLICY, at: 1 });
     expect(obs!.parentModel).toBeNull();
     expect(obs!.parentModelSource).toBeNull();
   });
