@@ -25,7 +25,8 @@ type Run = { api: FakeResponsesApi; home: CodexHome; code: number | null; stderr
 const homes: CodexHome[] = [];
 
 async function run(opts: {
-  parent: string; spawn: string; retry?: string; policy?: Record<string, unknown>; env?: Record<string, string>; hooks?: unknown; setup?: (h: CodexHome, api: FakeResponsesApi) => Promise<void>;
+  parent: string; spawn: string; retry?: string; policy?: Record<string, unknown>; env?: Record<string, string>; hooks?: unknown;
+  setup?: (h: CodexHome, api: FakeResponsesApi) => Promise<void>; untrusted?: boolean;
 }): Promise<Run> {
   const api = await startFakeResponsesApi(delegationScript({ spawnArgs: spawnArgs(opts.spawn), retryArgs: opts.retry ? spawnArgs(opts.retry) : undefined }));
   const home = makeCodexHome();
@@ -34,9 +35,26 @@ async function run(opts: {
   if (opts.setup) await opts.setup(home, api);
   else writeHooksJson(home, opts.hooks ?? shippedHooks());
   if (opts.policy) writeFileSync(join(home.project, '.tiergate.json'), JSON.stringify(opts.policy));
-  const r = await runCodex(bin, execArgs('DEMO-PARENT: delegate the task'), { cwd: home.project, env: codexEnv(home, opts.env), timeoutMs: 90_000 });
+  const args = opts.untrusted
+    ? ['exec', '--skip-git-repo-check', '--json', '--dangerously-bypass-approvals-and-sandbox', 'DEMO-PARENT: delegate the task']
+    : execArgs('DEMO-PARENT: delegate the task');
+  const r = await runCodex(bin, args, { cwd: home.project, env: codexEnv(home, opts.env), timeoutMs: 90_000 });
   await api.close();
   return { api, home, code: r.code, stderr: r.stderr };
+}
+
+/** The package's files as a local marketplace, installed with `codex plugin marketplace add` + `codex plugin add`. */
+async function installFromMarketplace(h: CodexHome): Promise<void> {
+  const market = join(h.root, 'market');
+  mkdirSync(market, { recursive: true });
+  for (const p of ['.codex-plugin', '.agents', 'hooks-codex.json', 'dist', 'package.json']) cpSync(join(repo, p), join(market, p), { recursive: true });
+  if (existsSync(join(repo, 'data'))) cpSync(join(repo, 'data'), join(market, 'data'), { recursive: true });
+  const env = codexEnv(h);
+  const add = await runCodex(bin, ['plugin', 'marketplace', 'add', market], { cwd: h.project, env, timeoutMs: 30_000 });
+  expect(add.code).toBe(0);
+  const inst = await runCodex(bin, ['plugin', 'add', 'tiergate@tiergate'], { cwd: h.project, env, timeoutMs: 30_000 });
+  expect(inst.code).toBe(0);
+  expect(inst.stdout).toContain('Added plugin `tiergate`');
 }
 
 const children = (r: Run): RecordedRequest[] => r.api.requests.filter((q) => q.agentName && q.agentName !== '/root');
@@ -122,24 +140,18 @@ describe.skipIf(!found.ok)('Codex CLI end to end', () => {
   });
 
   it('installed through Codex\'s own marketplace commands: the plugin denies an over-ceiling spawn', async () => {
-    const r = await run({
-      parent: 'gpt-6-sol', spawn: 'gpt-6-astra', retry: 'gpt-6-luna',
-      setup: async (h) => {
-        const market = join(h.root, 'market');
-        mkdirSync(market, { recursive: true });
-        for (const p of ['.codex-plugin', '.agents', 'hooks-codex.json', 'dist', 'package.json']) cpSync(join(repo, p), join(market, p), { recursive: true });
-        if (existsSync(join(repo, 'data'))) cpSync(join(repo, 'data'), join(market, 'data'), { recursive: true });
-        const env = codexEnv(h);
-        const add = await runCodex(bin, ['plugin', 'marketplace', 'add', market], { cwd: h.project, env, timeoutMs: 30_000 });
-        expect(add.code).toBe(0);
-        const inst = await runCodex(bin, ['plugin', 'add', 'tiergate@tiergate'], { cwd: h.project, env, timeoutMs: 30_000 });
-        expect(inst.code).toBe(0);
-        expect(inst.stdout).toContain('Added plugin `tiergate`');
-      },
-    });
+    const r = await run({ parent: 'gpt-6-sol', spawn: 'gpt-6-astra', retry: 'gpt-6-luna', setup: installFromMarketplace });
     expect(r.code).toBe(0);
     expect(spawnOutput(r)).toMatch(/^Tool call blocked by PreToolUse hook: tiergate:/);
     expect(children(r).every((q) => q.model === 'gpt-6-luna')).toBe(true);
     expect(children(r).length).toBeGreaterThan(0);
+  });
+
+  it('installed but not yet trusted (/hooks): Codex skips tiergate silently, which is why the docs require the review', async () => {
+    const r = await run({ parent: 'gpt-6-sol', spawn: 'gpt-6-astra', setup: installFromMarketplace, untrusted: true });
+    expect(r.code).toBe(0);
+    expect(spawnOutput(r)).toBe('{"task_name":"/root/e2e_child"}');
+    expect(children(r).map((q) => q.model)).toContain('gpt-6-astra');
+    expect(spoolRecords(r.home)).toEqual([]);
   });
 });
