@@ -3,6 +3,7 @@
  * Dispatch (PreToolUse on collaborationspawn_agent) is decided by routeDispatch; completions (SubagentStop) are
  * read from the child's rollout tail and appended to the spool. Nothing here waits on the network or SQLite.
  */
+import type { Policy } from '../../contracts/config.js';
 import type { Decision } from '../../contracts/decision.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import type { SpoolRecord } from '../../contracts/spool.js';
@@ -10,6 +11,8 @@ import type { HookAnswer, HookContext, HookHandler } from '../../hook-runner/typ
 import type { Env } from '../../io/paths.js';
 import { loadPolicy } from '../../config/load.js';
 import { appendSpool } from '../../observer/spool.js';
+import { loadRuntime } from '../../runtime/context.js';
+import { routeDispatch } from '../../runtime/dispatch.js';
 import { answerFor, contextAnswer } from './answer.js';
 import { observeCompletion } from './completion.js';
 import { observeDispatch } from './observe.js';
@@ -20,6 +23,7 @@ export type CodexDeps = {
   route: (obs: DispatchObservation, env: Env) => Decision | Promise<Decision>;
   spool: (record: SpoolRecord, env: Env) => void;
   now: () => number;
+  runtime: (env: Env, cwd: string | null) => { policy: Policy };
 };
 
 const cwdOf = (payload: unknown): string | null => {
@@ -32,7 +36,8 @@ const json = (v: unknown): HookAnswer => (v === null ? null : { stdout: JSON.str
 export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler> {
   return {
     async PreToolUse(payload: unknown, ctx: HookContext): Promise<HookAnswer> {
-      const { policy } = loadPolicy(ctx.env, cwdOf(payload));
+      // The same cached runtime routeDispatch uses: policy and prices are read once per process.
+      const { policy } = deps.runtime(ctx.env, cwdOf(payload));
       const obs = observeDispatch(payload, { policy, at: deps.now() });
       if (!obs) return null;
       return json(answerFor(await deps.route(obs, ctx.env)));
@@ -55,7 +60,8 @@ export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler
 }
 
 export const handlers: Record<string, HookHandler> = createCodexHandlers({
-  route: async (obs, env) => (await import('../../runtime/dispatch.js')).routeDispatch(obs, env),
+  route: routeDispatch,
   spool: appendSpool,
   now: Date.now,
+  runtime: loadRuntime,
 });

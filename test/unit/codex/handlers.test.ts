@@ -31,6 +31,7 @@ function setup(policy: Record<string, unknown> | null = null) {
     },
     spool: (r) => void spooled.push(r),
     now: () => 1_800_000_000_000,
+    runtime: (e, c) => loadPolicy(e, c),
   });
   const ctx = (event: string): HookContext => ({ env, harness: 'codex', event, startedAt: 0, deadlineMs: 5000 });
   return { cwd, env, handlers, ctx, spooled, routed };
