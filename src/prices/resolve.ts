@@ -32,9 +32,10 @@ interface ShapeEntry {
 
 const CONTEXT_SUFFIX = /\[\d+[km]\]$/;
 
-export class Resolver {
-  private readonly shapeIndex = new WeakMap<Catalog, Map<string, ShapeEntry[]>>();
+/** Per catalog object, shared by every lookup over it (a hook process builds one lookup; the CLI several). */
+const SHAPE_INDEX = new WeakMap<Catalog, Map<string, ShapeEntry[]>>();
 
+export class Resolver {
   constructor(private readonly layers: Catalog[], private readonly opts: ResolveOptions) {}
 
   resolve(query: string, harness: Harness): Resolution {
@@ -124,7 +125,7 @@ export class Resolver {
   }
 
   private indexOf(layer: Catalog): Map<string, ShapeEntry[]> {
-    let index = this.shapeIndex.get(layer);
+    let index = SHAPE_INDEX.get(layer);
     if (!index) {
       index = new Map();
       for (const key of Object.keys(layer.models)) {
@@ -135,7 +136,7 @@ export class Resolver {
         list.push({ id: key, versions: s.versions });
         index.set(s.shape, list);
       }
-      this.shapeIndex.set(layer, index);
+      SHAPE_INDEX.set(layer, index);
     }
     return index;
   }
