@@ -31,6 +31,8 @@ interface ShapeEntry {
 }
 
 const CONTEXT_SUFFIX = /\[\d+[km]\]$/;
+/** Longer than any real model id (Bedrock ARNs are ~100): treated as unknown without any string work. */
+export const MAX_NAME_LENGTH = 256;
 
 /** Per catalog object, shared by every lookup over it (a hook process builds one lookup; the CLI several). */
 const SHAPE_INDEX = new WeakMap<Catalog, Map<string, ShapeEntry[]>>();
@@ -39,6 +41,7 @@ export class Resolver {
   constructor(private readonly layers: Catalog[], private readonly opts: ResolveOptions) {}
 
   resolve(query: string, harness: Harness): Resolution {
+    if (typeof query !== 'string' || query.length > MAX_NAME_LENGTH) return this.unknown(String(query).slice(0, MAX_NAME_LENGTH));
     const raw = query.trim().toLowerCase();
     if (!raw) return this.unknown(query);
 
