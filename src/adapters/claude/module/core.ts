@@ -1,0 +1,209 @@
+/**
+ * The decisions and records of tiergate's Claude Code hooks module, free of the `$` API so tests can drive it in Node.
+ * index.ts wires it to `$` (the module runtime, 2.1.328: no Node, no Buffer, no require/import(), reference §10.2).
+ *
+ * Everything here is synchronous and bounded; nothing throws out of it (every entry point catches and reports).
+ */
+import type { Decision } from '../../../contracts/decision.js';
+import type { Policy } from '../../../contracts/config.js';
+import type { CompletionObservation, DispatchObservation } from '../../../contracts/observation.js';
+import type { SpoolRecord } from '../../../contracts/spool.js';
+import { CLAUDE_MODEL_ALIASES } from '../../../contracts/harness.js';
+import { applyLayer, DEFAULT_POLICY, PROJECT_CONFIG_FILE } from '../../../config/load.js';
+import { paths } from '../../../io/paths.js';
+import { join } from 'node:path';
+import { decide, type PriceLookup } from '../../../routing-engine/decide.js';
+import { extractOutcome } from '../../../observer/outcome.js';
+import { claudeUsage } from '../transcript.js';
+import { claudeDispatch } from '../observe.js';
+
+/** The module's spool: one small JSON file per record, since `$.fs.write` writes whole files and cannot append. */
+export const MODULE_SPOOL_FORMAT = 'tiergate-claude-module/1';
+export const MODULE_SPOOL_SUBDIR = 'claude-module';
+/** At most this many unread records; past it the module stops writing (the drain is overdue) and says so once. */
+export const MODULE_SPOOL_MAX_FILES = 2000;
+/** Open dispatches remembered for the completion join (agentId -> dispatch); oldest dropped past this. */
+const MAX_OPEN = 500;
+
+/** Where the module's records wait for the drain (src/adapters/claude/module-spool.ts). */
+export const moduleSpoolDir = (dataDir: string): string => join(dataDir, 'spool', MODULE_SPOOL_SUBDIR);
+
+export type ModuleSpoolFile =
+  | { format: typeof MODULE_SPOOL_FORMAT; record: SpoolRecord }
+  | { format: typeof MODULE_SPOOL_FORMAT; diagnostic: { level: 'error' | 'warn' | 'info'; where: string; message: string; at: number } };
+
+/** What the module knows of its surroundings, read through `$` at session start. */
+export type ModuleEnv = {
+  HOME?: string; XDG_CONFIG_HOME?: string; XDG_DATA_HOME?: string; TIERGATE_HOME?: string; CLAUDE_PLUGIN_DATA?: string;
+};
+
+/** The agent.spawn event (2.1.328, fixtures/claude/modules/agent.spawn.*.json). Only what tiergate reads. */
+export type SpawnEvent = {
+  tool_use_id?: string; prompt?: string; description?: string; subagentType?: string; model?: string; parentModel?: string;
+  background?: boolean; fork?: boolean;
+};
+
+export type TurnCompleteEvent = {
+  agentId?: string; turnId?: string; reason?: string; answer?: string; isAborted?: boolean;
+  usage?: { input_tokens?: number; output_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number; model?: string };
+};
+
+export type SpawnVerdict =
+  | { kind: 'proceed'; record: SpoolRecord | null }
+  | { kind: 'correct'; model: string; record: SpoolRecord }
+  | { kind: 'deny'; message: string; record: SpoolRecord };
+
+const LEGAL = new Set<string>(CLAUDE_MODEL_ALIASES);
+
+/** The files loadPolicy() reads, for the module to read through `$.fs` (same paths: src/io/paths.ts). */
+export function moduleConfigFiles(env: ModuleEnv, cwd: string | null): string[] {
+  return [paths(env).config, ...(cwd ? [join(cwd, PROJECT_CONFIG_FILE)] : [])];
+}
+
+/** Policy from the config files' texts (null = file absent). Same layering and per-section fallback as loadPolicy. */
+export function policyFromTexts(layers: Array<{ file: string; text: string | null }>): { policy: Policy; diagnostics: string[] } {
+  let policy = DEFAULT_POLICY;
+  const diagnostics: string[] = [];
+  for (const { file, text } of layers) {
+    if (text === null) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text.replace(/^\uFEFF/, ''));
+    } catch (err) {
+      diagnostics.push(`${file}: not valid JSON (${(err as Error).message}); ignored`);
+      continue;
+    }
+    const applied = applyLayer(policy, value, file);
+    policy = applied.policy;
+    diagnostics.push(...applied.diagnostics);
+  }
+  return { policy, diagnostics };
+}
+
+type Open = { callId: string | null; subagentType: string | null; startedAt: number };
+
+export class ModuleCore {
+  policy: Policy = DEFAULT_POLICY;
+  policyDiagnostics: string[] = [];
+  sessionId: string | null = null;
+  cwd: string | null = null;
+  dataDir: string | null = null;
+  spoolFiles = 0;
+  private spoolFullReported = false;
+  private seq = 0;
+  private readonly open = new Map<string, Open>();
+
+  constructor(private readonly prices: () => PriceLookup) {}
+
+  /** Policy from the config texts read through `$.fs` and the data dir from the environment. */
+  loadPolicy(layers: Array<{ file: string; text: string | null }>, env: ModuleEnv): void {
+    const { policy, diagnostics } = policyFromTexts(layers);
+    this.policy = policy;
+    this.policyDiagnostics = diagnostics;
+    this.dataDir = paths(env).data;
+  }
+
+  spoolDir(): string | null {
+    return this.dataDir ? moduleSpoolDir(this.dataDir) : null;
+  }
+
+  /** Path for the next record, or null when the spool is full or has no home. */
+  nextSpoolPath(now: number): string | null {
+    const dir = this.spoolDir();
+    if (!dir || this.spoolFiles >= MODULE_SPOOL_MAX_FILES) return null;
+    this.spoolFiles += 1;
+    this.seq += 1;
+    const rand = Math.floor(Math.random() * 0xffffffff).toString(16).padStart(8, '0');
+    return `${dir}/${now}-${String(this.seq).padStart(6, '0')}-${rand}.json`;
+  }
+
+  /** True once, the first time a write is refused for a full spool (so the module reports it once per session). */
+  spoolFullOnce(): boolean {
+    if (this.spoolFiles < MODULE_SPOOL_MAX_FILES || this.spoolFullReported) return false;
+    this.spoolFullReported = true;
+    return true;
+  }
+
+  /** agent.spawn -> proceed / correct / deny. Any fault -> proceed (fail open) with no record. */
+  onSpawn(e: SpawnEvent, now: number): SpawnVerdict {
+    let obs: DispatchObservation;
+    let decision: Decision;
+    try {
+      if (this.policy.mode === 'off') return { kind: 'proceed', record: null };
+      const prompt = typeof e.prompt === 'string' ? e.prompt : null;
+      obs = claudeDispatch({
+        sessionId: this.sessionId,
+        callId: typeof e.tool_use_id === 'string' ? e.tool_use_id : null,
+        parent: typeof e.parentModel === 'string' && e.parentModel ? { model: e.parentModel, source: 'agent.spawn' } : { model: null, source: null },
+        model: typeof e.model === 'string' && e.model ? e.model : null,
+        subagentType: e.fork === true ? 'fork' : typeof e.subagentType === 'string' ? e.subagentType : null,
+        prompt,
+        // The module rewrites the event, not a tool input; the record keeps the fields a report needs, never the prompt.
+        toolInput: { ...(e.model ? { model: e.model } : {}), ...(e.subagentType ? { subagent_type: e.subagentType } : {}), background: e.background === true },
+        cwd: this.cwd,
+        at: now,
+      });
+      decision = decide(obs, this.policy, this.prices());
+    } catch {
+      return { kind: 'proceed', record: null };
+    }
+    const prices = this.prices();
+    const effective = decision.action === 'correct' ? decision.value : obs.requestedModel;
+    const record: SpoolRecord = {
+      type: 'dispatch',
+      observation: obs,
+      decision: {
+        action: decision.action, reason: decision.reason, tier: decision.tier,
+        effectiveModel: effective ? (prices.resolve(effective, 'claude').id ?? effective) : obs.parentModel,
+        catalogVersion: prices.catalogVersion,
+      },
+    };
+    if (decision.action === 'deny') return { kind: 'deny', message: decision.message, record };
+    if (decision.action === 'correct') {
+      // agent.spawn passes any string to the API verbatim (reference §10.4): only a known alias goes out.
+      if (decision.field !== 'model' || !LEGAL.has(decision.value)) {
+        return { kind: 'proceed', record: { ...record, decision: { ...record.decision, action: 'allow', effectiveModel: obs.requestedModel ?? obs.parentModel } } };
+      }
+      return { kind: 'correct', model: decision.value, record };
+    }
+    return { kind: 'proceed', record };
+  }
+
+  /** next(e) at agent.spawn resolved with the child's agentId: remember it for the completion join. */
+  onSpawned(agentId: unknown, callId: string | null, subagentType: string | null, now: number): void {
+    if (typeof agentId !== 'string' || !agentId) return;
+    if (this.open.size >= MAX_OPEN) this.open.delete(this.open.keys().next().value as string);
+    this.open.set(agentId, { callId, subagentType, startedAt: now });
+  }
+
+  /** turn.complete of a child (it carries agentId; the main loop's does not) -> a completion record. */
+  onTurnComplete(e: TurnCompleteEvent, now: number): SpoolRecord | null {
+    try {
+      if (typeof e.agentId !== 'string' || !e.agentId) return null;
+      const open = this.open.get(e.agentId);
+      const u = e.usage && typeof e.usage === 'object' ? e.usage : null;
+      const status: CompletionObservation['status'] = e.isAborted || e.reason === 'aborted' ? 'cancelled'
+        : e.reason === 'error' || e.reason === 'refusal' ? 'error' : e.reason === 'answer' ? 'ok' : 'unknown';
+      const observation: CompletionObservation = {
+        kind: 'completion', harness: 'claude', sessionId: this.sessionId, callId: open?.callId ?? null, agentId: e.agentId,
+        subagentType: open?.subagentType ?? null,
+        servedModel: u && typeof u.model === 'string' && u.model ? u.model : null,
+        usage: u ? claudeUsage(u as Record<string, unknown>) : null,
+        status,
+        outcome: extractOutcome(typeof e.answer === 'string' ? e.answer : null),
+        startedAt: open?.startedAt ?? null,
+        endedAt: now,
+        usageSource: 'module',
+        // A continued agent (SendMessage) completes again under the same agentId: the turn id keeps rows apart.
+        dedupeKey: typeof e.turnId === 'string' ? `claude-turn:${e.turnId}` : null,
+      };
+      return { type: 'completion', observation, transcriptPath: null };
+    } catch {
+      return null;
+    }
+  }
+}
+
+export function spoolFileText(body: { record: SpoolRecord } | { diagnostic: { level: 'error' | 'warn' | 'info'; where: string; message: string; at: number } }): string {
+  return JSON.stringify({ format: MODULE_SPOOL_FORMAT, ...body });
+}
