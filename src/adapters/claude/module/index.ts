@@ -21,7 +21,7 @@ type Next = (e: unknown) => Promise<unknown>;
 type Dollar = any;
 type On = (event: string, hook: (...args: any[]) => unknown) => unknown;
 
-const core = new ModuleCore(() => bundledLookup(core.policy));
+const core: ModuleCore = new ModuleCore((): ReturnType<typeof bundledLookup> => bundledLookup(core.policy));
 let ready: Promise<void> | null = null;
 
 function str(v: unknown): string | undefined {
