@@ -5,4 +5,5 @@
 import type { CommandAdapter } from './types.js';
 
 export const COMMAND_ADAPTERS: Record<string, () => Promise<CommandAdapter>> = {
+  claude: async () => (await import('../adapters/claude/command.js')).adapter,
 };
