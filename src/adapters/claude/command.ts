@@ -6,7 +6,10 @@
  * dispatch-side handlers stand down, so each dispatch is decided exactly once.
  */
 import type { CommandAdapter, HookAnswer, HookContext, HookHandler } from '../../hook-runner/types.js';
-import { diagnose } from '../../io/diagnostics.js';
+import { diagnose, errorText } from '../../io/diagnostics.js';
+import { removeFile, writeFileAtomic } from '../../io/files.js';
+import { paths } from '../../io/paths.js';
+import { POLICY_HANDOFF_FORMAT, policyHandoffPath } from './module/core.js';
 import { appendSpool } from '../../observer/spool.js';
 import { extractOutcome } from '../../observer/outcome.js';
 import type { CompletionObservation } from '../../contracts/observation.js';
@@ -108,14 +111,24 @@ function safeParse(path: string, maxBytes: number) {
 /** SessionStart: the policy in a few lines as additionalContext, so the model picks a legal model up front. */
 const sessionStart: HookHandler = (payload, ctx) => {
   const p = SessionPayload.parse(payload);
-  const { policy } = loadPolicy(ctx.env, p.cwd ?? null);
+  const { policy, diagnostics } = loadPolicy(ctx.env, p.cwd ?? null);
+  for (const d of diagnostics) diagnose('warn', 'claude:SessionStart', d, {}, ctx.env);
+  if (moduleLive(ctx) && p.session_id) {
+    try {
+      writeFileAtomic(policyHandoffPath(paths(ctx.env).data, p.session_id), JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy }));
+    } catch (err) {
+      diagnose('error', 'claude:SessionStart', `policy hand-off: ${errorText(err)}`, {}, ctx.env);
+    }
+  }
   const text = policySummary(policy);
   return text ? json(sessionStartAnswer(text)) : null;
 };
 
 /** SessionEnd: move the module's records into the spool the ledger drains. */
-const sessionEnd: HookHandler = (_payload, ctx) => {
+const sessionEnd: HookHandler = (payload, ctx) => {
+  const p = SessionPayload.parse(payload);
   drainModuleSpool(ctx.env);
+  if (p.session_id) removeFile(policyHandoffPath(paths(ctx.env).data, p.session_id));
   return null;
 };
 

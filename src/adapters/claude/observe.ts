@@ -1,7 +1,8 @@
 /**
  * Claude Code PreToolUse[Agent|Task] and agent.spawn -> DispatchObservation. Thin: no decision here.
  */
-import { CLAUDE_MODEL_ALIASES, type Capability } from '../../contracts/harness.js';
+import type { Capability } from '../../contracts/harness.js';
+import { CLAUDE_MODEL_ALIASES } from '../../contracts/aliases.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import { extractEscalation } from '../../observer/outcome.js';
 import type { PreToolUsePayload } from './payloads.js';

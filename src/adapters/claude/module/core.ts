@@ -8,13 +8,13 @@ import type { Decision } from '../../../contracts/decision.js';
 import type { Policy } from '../../../contracts/config.js';
 import type { CompletionObservation, DispatchObservation } from '../../../contracts/observation.js';
 import type { SpoolRecord } from '../../../contracts/spool.js';
-import { CLAUDE_MODEL_ALIASES } from '../../../contracts/harness.js';
-import { applyLayer, DEFAULT_POLICY, PROJECT_CONFIG_FILE } from '../../../config/load.js';
+import { CLAUDE_MODEL_ALIASES } from '../../../contracts/aliases.js';
+import { DEFAULT_POLICY } from '../../../config/defaults.js';
 import { paths } from '../../../io/paths.js';
 import { join } from 'node:path';
 import { decide, type PriceLookup } from '../../../routing-engine/decide.js';
 import { extractOutcome } from '../../../observer/outcome.js';
-import { claudeUsage } from '../transcript.js';
+import { claudeUsage } from '../usage.js';
 import { claudeDispatch } from '../observe.js';
 
 /** The module's spool: one small JSON file per record, since `$.fs.write` writes whole files and cannot append. */
@@ -55,30 +55,29 @@ export type SpawnVerdict =
 
 const LEGAL = new Set<string>(CLAUDE_MODEL_ALIASES);
 
-/** The files loadPolicy() reads, for the module to read through `$.fs` (same paths: src/io/paths.ts). */
-export function moduleConfigFiles(env: ModuleEnv, cwd: string | null): string[] {
-  return [paths(env).config, ...(cwd ? [join(cwd, PROJECT_CONFIG_FILE)] : [])];
+/**
+ * The policy hand-off. The module does not parse the user's config itself: validating it needs zod, ~700 KB that
+ * Claude Code would read at every session start. The SessionStart command hook (Node, running inside the module's
+ * classic.SessionStart) resolves the full policy with loadPolicy() and writes it here; the module reads it at
+ * session.start. Missing or malformed -> the built-in defaults.
+ */
+export const policyHandoffPath = (dataDir: string, sessionId: string): string =>
+  join(dataDir, MODULE_SPOOL_SUBDIR, `policy-${sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
+
+export function policyFromHandoff(text: string | null): { policy: Policy; diagnostics: string[] } {
+  if (text === null) return { policy: DEFAULT_POLICY, diagnostics: ['no policy hand-off from the SessionStart hook; built-in defaults'] };
+  try {
+    const v = JSON.parse(text) as { format?: string; policy?: Policy };
+    const p = v.policy;
+    const ok = v.format === POLICY_HANDOFF_FORMAT && p && typeof p === 'object' && ['on', 'warn', 'off'].includes(p.mode)
+      && p.tiers && typeof p.tiers.claude === 'object' && typeof p.priceOverrides === 'object' && typeof p.claudeProvider === 'string';
+    return ok ? { policy: p, diagnostics: [] } : { policy: DEFAULT_POLICY, diagnostics: ['policy hand-off malformed; built-in defaults'] };
+  } catch {
+    return { policy: DEFAULT_POLICY, diagnostics: ['policy hand-off not JSON; built-in defaults'] };
+  }
 }
 
-/** Policy from the config files' texts (null = file absent). Same layering and per-section fallback as loadPolicy. */
-export function policyFromTexts(layers: Array<{ file: string; text: string | null }>): { policy: Policy; diagnostics: string[] } {
-  let policy = DEFAULT_POLICY;
-  const diagnostics: string[] = [];
-  for (const { file, text } of layers) {
-    if (text === null) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(text.replace(/^\uFEFF/, ''));
-    } catch (err) {
-      diagnostics.push(`${file}: not valid JSON (${(err as Error).message}); ignored`);
-      continue;
-    }
-    const applied = applyLayer(policy, value, file);
-    policy = applied.policy;
-    diagnostics.push(...applied.diagnostics);
-  }
-  return { policy, diagnostics };
-}
+export const POLICY_HANDOFF_FORMAT = 'tiergate-claude-policy/1';
 
 type Open = { callId: string | null; subagentType: string | null; startedAt: number };
 
@@ -95,12 +94,20 @@ export class ModuleCore {
 
   constructor(private readonly prices: () => PriceLookup) {}
 
-  /** Policy from the config texts read through `$.fs` and the data dir from the environment. */
-  loadPolicy(layers: Array<{ file: string; text: string | null }>, env: ModuleEnv): void {
-    const { policy, diagnostics } = policyFromTexts(layers);
+  /** The data dir (same rule as the Node side: src/io/paths.ts), from the environment read through `$`. */
+  setEnv(env: ModuleEnv): void {
+    this.dataDir = paths(env).data;
+  }
+
+  handoffPath(): string | null {
+    return this.dataDir && this.sessionId ? policyHandoffPath(this.dataDir, this.sessionId) : null;
+  }
+
+  /** Policy from the hand-off text (null = absent). */
+  usePolicy(text: string | null): void {
+    const { policy, diagnostics } = policyFromHandoff(text);
     this.policy = policy;
     this.policyDiagnostics = diagnostics;
-    this.dataDir = paths(env).data;
   }
 
   spoolDir(): string | null {

@@ -12,7 +12,7 @@
  *  - time in `$` calls is outside the hook's 10 s budget but not outside the user's wait: nothing here awaits a
  *    process, and spool writes happen after the child has started.
  */
-import { ModuleCore, moduleConfigFiles, spoolFileText, type ModuleEnv, type SpawnEvent, type TurnCompleteEvent } from './core.js';
+import { ModuleCore, spoolFileText, type ModuleEnv, type SpawnEvent, type TurnCompleteEvent } from './core.js';
 import { bundledLookup } from './prices.js';
 
 type Next = (e: unknown) => Promise<unknown>;
@@ -46,24 +46,21 @@ async function init($: Dollar): Promise<void> {
   const hookEnv = ((await $.process.hookEnv()) ?? {}) as Record<string, string | undefined>;
   const env: ModuleEnv = {
     HOME: str(await $.env.get('HOME')),
-    XDG_CONFIG_HOME: str(await $.env.get('XDG_CONFIG_HOME')),
-    XDG_DATA_HOME: str(await $.env.get('XDG_DATA_HOME')),
+        XDG_DATA_HOME: str(await $.env.get('XDG_DATA_HOME')),
     TIERGATE_HOME: str(await $.env.get('TIERGATE_HOME')),
     CLAUDE_PLUGIN_DATA: str(hookEnv.CLAUDE_PLUGIN_DATA),
   };
   core.sessionId = str(await $.session.id()) ?? null;
   core.cwd = str(await $.session.cwd()) ?? str(hookEnv.CLAUDE_PROJECT_DIR) ?? null;
-  const layers: Array<{ file: string; text: string | null }> = [];
-  for (const file of moduleConfigFiles(env, core.cwd)) {
-    let text: string | null = null;
-    try {
-      if (await $.fs.exists(file)) text = String(await $.fs.read(file, { offset: 0, length: 256 * 1024 }));
-    } catch {
-      text = null;
-    }
-    layers.push({ file, text });
+  core.setEnv(env);
+  const handoff = core.handoffPath();
+  let text: string | null = null;
+  try {
+    if (handoff && (await $.fs.exists(handoff))) text = String(await $.fs.read(handoff, { offset: 0, length: 256 * 1024 }));
+  } catch {
+    text = null;
   }
-  core.loadPolicy(layers, env);
+  core.usePolicy(text);
   const dir = core.spoolDir();
   if (dir) {
     try {
