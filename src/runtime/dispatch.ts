@@ -1,34 +1,41 @@
 /**
- * PLACEHOLDER until the lead's routeDispatch lands on main (same signature); on merge, take main's version.
- * Loads policy and prices (cached per process), decides, appends the dispatch to the spool; never throws.
+ * The one call every adapter makes at dispatch: policy + prices (loaded once per process), the pure decision, the
+ * diagnostics, and a spool line for the ledger. Never throws: tiergate's own failure is an allow plus a diagnostic.
  */
 import type { Decision } from '../contracts/decision.js';
-import type { Catalog } from '../contracts/prices.js';
 import type { DispatchObservation } from '../contracts/observation.js';
-import { loadPolicy } from '../config/load.js';
-import { decide } from '../routing-engine/decide.js';
-import { createPriceLookup } from '../prices/lookup.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import type { Env } from '../io/paths.js';
 import { appendSpool } from '../observer/spool.js';
-import snapshot from '../../data/prices-snapshot.json';
+import { decide } from '../routing-engine/decide.js';
+import { loadRuntime } from './context.js';
+import { effectiveModel } from './effective-model.js';
+
+// Pure, apart so Claude Code's hooks module (no Node) records the same value.
+export { effectiveModel };
 
 export function routeDispatch(obs: DispatchObservation, env: Env = process.env): Decision {
   let decision: Decision;
+  let catalogVersion: string | null = null;
   try {
-    const { policy, diagnostics } = loadPolicy(env, obs.cwd);
-    const prices = createPriceLookup([snapshot as unknown as Catalog], { claudeProvider: policy.claudeProvider });
-    decision = decide(obs, policy, prices);
-    for (const d of [...diagnostics, ...decision.diagnostics]) diagnose('warn', `dispatch:${obs.harness}`, d, {}, env);
-    const effective = decision.action === 'correct' ? decision.value : obs.requestedModel;
+    const rt = loadRuntime(env, obs.cwd);
+    catalogVersion = rt.prices.catalogVersion;
+    decision = decide(obs, rt.policy, rt.prices);
+    for (const d of [...rt.policyDiagnostics, ...decision.diagnostics]) {
+      diagnose('warn', `dispatch:${obs.harness}`, d, { reason: decision.reason, callId: obs.callId }, env);
+    }
+  } catch (err) {
+    diagnose('error', `dispatch:${obs.harness}`, errorText(err), { callId: obs.callId }, env);
+    decision = { action: 'allow', reason: 'internal-error', summary: 'tiergate failed; dispatch allowed', comparison: null, tier: null, diagnostics: [errorText(err)] };
+  }
+  try {
     appendSpool({
-      type: 'dispatch', observation: obs,
-      decision: { action: decision.action, reason: decision.reason, tier: decision.tier,
-        effectiveModel: effective ? (prices.resolve(effective, obs.harness).id ?? effective) : obs.parentModel, catalogVersion: prices.catalogVersion },
+      type: 'dispatch',
+      observation: obs,
+      decision: { action: decision.action, reason: decision.reason, tier: decision.tier, effectiveModel: effectiveModel(obs, decision), catalogVersion },
     }, env);
   } catch (err) {
-    diagnose('error', `dispatch:${obs.harness}`, errorText(err), {}, env);
-    decision = { action: 'allow', reason: 'internal-error', summary: 'internal error; allowed', comparison: null, tier: null, diagnostics: [] };
+    diagnose('error', 'spool', errorText(err), { callId: obs.callId }, env);
   }
   return decision;
 }

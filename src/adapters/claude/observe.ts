@@ -2,23 +2,14 @@
  * Claude Code PreToolUse[Agent|Task] and agent.spawn -> DispatchObservation. Thin: no decision here.
  */
 import type { Capability } from '../../contracts/harness.js';
-import { CLAUDE_MODEL_ALIASES } from '../../contracts/aliases.js';
+import { capabilityFor } from '../capabilities.js';
+import { DEFAULT_POLICY } from '../../config/defaults.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import { extractEscalation } from '../../observer/outcome.js';
 import type { PreToolUsePayload } from './payloads.js';
 
-/**
- * The Agent tool's `model` takes the four aliases only (2.1.328: a full id in updatedInput fails schema validation,
- * reference §5). The module path uses the same values: an alias resolves per provider inside Claude Code, a full id
- * would be sent to the API verbatim.
- */
-export const CLAUDE_CAPABILITY: Capability = {
-  canRewrite: true,
-  rewriteField: 'model',
-  rewriteKind: 'model',
-  legalValues: [...CLAUDE_MODEL_ALIASES],
-  canDeny: true,
-};
+/** Claude's capability does not depend on the policy (aliases only, rewrite honoured on both paths; see capabilities.ts). */
+export const CLAUDE_CAPABILITY: Capability = capabilityFor('claude', DEFAULT_POLICY);
 
 /** Forks always inherit the parent's model; the tool ignores `model` for them (Agent tool description, 2.1.328). */
 const FORK = 'fork';

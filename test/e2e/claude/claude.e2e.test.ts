@@ -91,7 +91,7 @@ d('Claude Code end to end', () => {
     expect(dispatches[0]!.observation.parentModel).toBe('claude-haiku-5-5');
     expect(dispatches[0]!.observation.parentModelSource).toBe('agent.spawn');
     expect(dispatches[0]!.decision!.action).toBe('correct');
-    expect(dispatches[0]!.decision!.effectiveModel).toBe('claude-haiku-5-5');
+    expect(dispatches[0]!.decision!.effectiveModel).toBe('haiku');
     // (7) the module's turn.complete record, drained at SessionEnd: the served id and the API's own numbers.
     const completions = records.filter((r) => r.type === 'completion');
     expect(completions.length).toBe(1);

@@ -13,6 +13,7 @@ import { DEFAULT_POLICY } from '../../../config/defaults.js';
 import { paths } from '../../../io/paths.js';
 import { join } from 'node:path';
 import { decide, type PriceLookup } from '../../../routing-engine/decide.js';
+import { effectiveModel } from '../../../runtime/effective-model.js';
 import { extractOutcome } from '../../../observer/outcome.js';
 import { claudeUsage } from '../usage.js';
 import { claudeDispatch } from '../observe.js';
@@ -155,13 +156,12 @@ export class ModuleCore {
       return { kind: 'proceed', record: null };
     }
     const prices = this.prices();
-    const effective = decision.action === 'correct' ? decision.value : obs.requestedModel;
     const record: SpoolRecord = {
       type: 'dispatch',
       observation: obs,
       decision: {
         action: decision.action, reason: decision.reason, tier: decision.tier,
-        effectiveModel: effective ? (prices.resolve(effective, 'claude').id ?? effective) : obs.parentModel,
+        effectiveModel: effectiveModel(obs, decision),
         catalogVersion: prices.catalogVersion,
       },
     };
