@@ -7,6 +7,7 @@ import type { DispatchObservation } from '../contracts/observation.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import type { Env } from '../io/paths.js';
 import { appendSpool } from '../observer/spool.js';
+import { redactToolInput } from '../observer/redact.js';
 import { decide } from '../routing-engine/decide.js';
 import { loadRuntime } from './context.js';
 import { effectiveModel } from './effective-model.js';
@@ -31,7 +32,8 @@ export function routeDispatch(obs: DispatchObservation, env: Env = process.env):
   try {
     appendSpool({
       type: 'dispatch',
-      observation: obs,
+      // The record keeps no prompt text; the decision above saw the whole input.
+      observation: { ...obs, toolInput: redactToolInput(obs.toolInput) },
       decision: { action: decision.action, reason: decision.reason, tier: decision.tier, effectiveModel: effectiveModel(obs, decision), catalogVersion },
     }, env);
   } catch (err) {
