@@ -1,0 +1,38 @@
+/**
+ * How the observer prices usage: one function, supplied by the caller (the price lookup in effect when the work is
+ * drained or scanned). Unpriced is null, never zero: the ledger keeps the tokens and shows the row as unpriced.
+ */
+import type { Harness } from '../contracts/harness.js';
+import type { Usage } from '../contracts/usage.js';
+
+export type Priced = {
+  /** Exact cost in pico-USD (1e-12 USD). */
+  picoUsd: bigint;
+  /** Catalog version that priced it (kept on the ledger row). */
+  catalogVersion: string;
+  /** Canonical id the price row belongs to. */
+  modelId: string;
+};
+
+export type Pricer = {
+  /** Version stamped on rows this pricer tried and could not price, so they are retried only by a newer catalog. */
+  readonly catalogVersion: string;
+  price(model: string | null, harness: Harness, usage: Usage): Priced | null;
+};
+
+/** For runs with no catalog at all: everything stays unpriced (and is retried once a catalog exists). */
+export const NO_PRICES: Pricer = { catalogVersion: 'none', price: () => null };
+
+export const PICO_PER_USD = 1_000_000_000_000n;
+
+/** Exact decimal USD text from pico-USD ("0.018175200000" style trimmed to `digits` places, rounded half up). */
+export function picoToUsd(pico: bigint, digits = 6): string {
+  const neg = pico < 0n;
+  let v = neg ? -pico : pico;
+  const scale = 10n ** BigInt(12 - digits);
+  v = (v + scale / 2n) / scale;
+  const unit = 10n ** BigInt(digits);
+  const whole = v / unit;
+  const frac = (v % unit).toString().padStart(digits, '0');
+  return `${neg ? '-' : ''}${whole}${digits > 0 ? `.${frac}` : ''}`;
+}
