@@ -6,7 +6,7 @@
 import type { Harness } from '../../contracts/harness.js';
 import type { Outcome } from '../../contracts/observation.js';
 import type { Usage } from '../../contracts/usage.js';
-import type { Pricer } from '../pricing.js';
+import type { Priced, Pricer } from '../pricing.js';
 import type { ChildSummary, TranscriptRequest } from '../transcripts.js';
 import type { SqlDriver, SqlValue } from './driver.js';
 
@@ -172,8 +172,9 @@ export function recordCompletion(db: SqlDriver, c: CompletionRow): boolean {
 }
 
 /** One API response from a transcript, priced now; the same key is stored once (max per field if seen again). */
-export function recordRequest(db: SqlDriver, harness: Harness, project: string | null, r: TranscriptRequest, pricer: Pricer): boolean {
-  const priced = pricer.price(r.model, harness, r.usage);
+export function recordRequest(
+  db: SqlDriver, harness: Harness, project: string | null, r: TranscriptRequest, priced: Priced | null, pricer: Pricer,
+): boolean {
   const res = db.prepare(
     `INSERT INTO requests (harness, key, session_id, agent_id, project, model, at, sidechain, input, output, cache_read,
        cache_write_5m, cache_write_1h, reasoning, cost_pico, catalog_version)
