@@ -59,8 +59,9 @@ function claimable(dir: string, now: number): string[] {
   }
   const out: string[] = [];
   for (const name of names) {
-    if (name.endsWith('.jsonl')) out.push(name);
-    else if (/\.jsonl\.draining-/.test(name)) {
+    // appendBounded rotates a full spool file to `<name>.1`: both generations are drained.
+    if (/\.jsonl(\.1)?$/.test(name)) out.push(name);
+    else if (/\.jsonl(\.1)?\.draining-/.test(name)) {
       try {
         if (now - statSync(join(dir, name)).mtimeMs > STALE_CLAIM_MS) out.push(name);
       } catch {

@@ -3,6 +3,7 @@
  * drained or scanned). Unpriced is null, never zero: the ledger keeps the tokens and shows the row as unpriced.
  */
 import type { Harness } from '../contracts/harness.js';
+import type { PriceRow } from '../contracts/prices.js';
 import type { Usage } from '../contracts/usage.js';
 
 export type Priced = {
@@ -35,4 +36,33 @@ export function picoToUsd(pico: bigint, digits = 6): string {
   const whole = v / unit;
   const frac = (v % unit).toString().padStart(digits, '0');
   return `${neg ? '-' : ''}${whole}${digits > 0 ? `.${frac}` : ''}`;
+}
+
+/** What the observer needs from the price lookup the dispatch path uses (src/routing-engine/decide.ts PriceLookup). */
+export type ResolvingLookup = {
+  resolve(name: string, harness: Harness): { id: string | null; price: PriceRow | null; catalogVersion: string | null };
+  catalogVersion: string;
+};
+
+/**
+ * A Pricer over a price lookup and a cost function (src/prices/cost.ts costOf). Resolutions are cached per name:
+ * a scan prices hundreds of thousands of requests against a handful of models.
+ */
+export function pricerFromLookup(lookup: ResolvingLookup, costOf: (usage: Usage, row: PriceRow) => { picoUsd: bigint }): Pricer {
+  const cache = new Map<string, { row: PriceRow; version: string } | null>();
+  return {
+    catalogVersion: lookup.catalogVersion,
+    price(model, harness, usage) {
+      if (!model) return null;
+      const key = `${harness}\u0000${model}`;
+      let hit = cache.get(key);
+      if (hit === undefined) {
+        const r = lookup.resolve(model, harness);
+        hit = r.price ? { row: r.price, version: r.catalogVersion ?? lookup.catalogVersion } : null;
+        cache.set(key, hit);
+      }
+      if (!hit) return null;
+      return { picoUsd: costOf(usage, hit.row).picoUsd, catalogVersion: hit.version, modelId: hit.row.id };
+    },
+  };
 }
