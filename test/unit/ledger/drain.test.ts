@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import type { CompletionObservation, DispatchObservation } from '../../../src/contracts/observation.js';
 import type { SpoolRecord } from '../../../src/contracts/spool.js';
@@ -121,16 +122,22 @@ describe('spool drain', () => {
 
   it('two drainers racing over the same spool never double-insert or lose a line', async () => {
     const { env } = tempHome();
-    const files = 40;
+    const files = 20;
     const perFile = 25;
     for (let f = 0; f < files; f++) {
       resetSpoolFile();
       for (let i = 0; i < perFile; i++) appendSpool(dispatch(`toolu_${f}_${i}`), env);
     }
     openLedger(env).close();
-    const script = join(import.meta.dirname, 'drain-worker.ts');
+    // Bundled once with esbuild: two tsx start-ups would cost seconds on this 2-core machine.
+    const script = join(import.meta.dirname, '../../../.cache/drain-worker.mjs');
+    await build({
+      entryPoints: [join(import.meta.dirname, 'drain-worker.ts')], bundle: true, platform: 'node', format: 'esm', outfile: script,
+      external: ['better-sqlite3'], logLevel: 'error',
+      banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
+    });
     const run = () => new Promise<number>((resolve, reject) => {
-      const p = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+      const p = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
       let out = '';
       p.stdout.on('data', (d) => (out += d));
       p.on('error', reject);
