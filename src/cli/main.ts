@@ -8,6 +8,8 @@ export const COMMANDS: Record<string, Command> = {
   prices: { summary: 'prices show <model…> | list [--family f]: resolved prices', load: () => import('./commands/prices.js') },
   explain: { summary: 'explain --harness <h> --parent <model> --child <model|tier> [--json]', load: () => import('./commands/explain.js') },
   config: { summary: 'config check [--json]: validate the policy files', load: () => import('./commands/config.js') },
+  report: { summary: 'per-subagent cost and outcome report [--by …] [--json|--csv]', load: () => import('./commands/report.js') },
+  scan: { summary: 'backfill the ledger from Claude Code and Codex transcripts on disk', load: () => import('./commands/scan.js') },
 };
 
 function printHelp(): void {
