@@ -3,6 +3,7 @@
  * stalled both, reference opencode.md §7, pi.md §7), so tiergate bounds its own work and falls back to a default.
  */
 import { diagnose, errorText } from '../../io/diagnostics.js';
+import type { Env } from '../../io/paths.js';
 
 export const DISPATCH_DEADLINE_MS = 2_000;
 export const COMPLETION_DEADLINE_MS = 5_000;
@@ -30,11 +31,11 @@ export function withDeadline<T>(work: Promise<T> | T, ms: number, where: string)
  * Runs a callback body under a deadline and swallows every failure into one diagnostic line: the fail-open wrapper
  * every in-process callback uses. Returns `fallback` on error or timeout.
  */
-export async function failOpen<T>(where: string, ms: number, fallback: T, body: () => Promise<T> | T): Promise<T> {
+export async function failOpen<T>(where: string, ms: number, fallback: T, body: () => Promise<T> | T, env: Env = process.env): Promise<T> {
   try {
     return await withDeadline(Promise.resolve().then(body), ms, where);
   } catch (err) {
-    diagnose(err instanceof DeadlineExceeded ? 'warn' : 'error', where, errorText(err));
+    diagnose(err instanceof DeadlineExceeded ? 'warn' : 'error', where, errorText(err), {}, env);
     return fallback;
   }
 }

@@ -49,7 +49,7 @@ export function createHooks(input: { client?: OpencodeClient; directory?: string
   const state = new OpencodeState();
   const cwd = typeof input.directory === 'string' ? input.directory : null;
   const dispatchMs = deadlineFromEnv(deps.env, DISPATCH_DEADLINE_MS);
-  const completionMs = Math.max(dispatchMs, COMPLETION_DEADLINE_MS);
+  const completionMs = deadlineFromEnv(deps.env, COMPLETION_DEADLINE_MS);
 
   return {
     config: async (cfg: unknown): Promise<void> => {
@@ -57,11 +57,11 @@ export function createHooks(input: { client?: OpencodeClient; directory?: string
         const added = injectTierAgents(cfg as { agent?: Record<string, never> }, deps.policy(deps.env, cwd));
         readConfig(cfg, state);
         if (added.length) diagnose('info', 'opencode:config', `tier agents added: ${added.join(', ')}`, {}, deps.env);
-      });
+      }, deps.env);
     },
 
     'chat.params': async (i: unknown): Promise<void> => {
-      await failOpen('opencode:chat.params', dispatchMs, undefined, () => readChatParams(i, state, deps.now()));
+      await failOpen('opencode:chat.params', dispatchMs, undefined, () => readChatParams(i, state, deps.now()), deps.env);
     },
 
     'tool.execute.before': async (i: unknown, o: unknown): Promise<void> => {
@@ -80,7 +80,7 @@ export function createHooks(input: { client?: OpencodeClient; directory?: string
           });
         }
         return action.kind === 'deny' ? action.message : null;
-      });
+      }, deps.env);
       // A thrown Error is OpenCode's deny: the message reaches the model verbatim as the tool result (seen).
       if (denial !== null) throw new Error(denial);
     },
@@ -103,7 +103,7 @@ export function createHooks(input: { client?: OpencodeClient; directory?: string
           requests = countAssistantMessages(sdkData(m));
         }
         deps.record(completionObservation(facts, child, requests, pending, deps.now()), deps.env);
-      });
+      }, deps.env);
     },
   };
 }
