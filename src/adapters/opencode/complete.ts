@@ -5,6 +5,7 @@
  */
 import type { CompletionObservation } from '../../contracts/observation.js';
 import type { Usage } from '../../contracts/usage.js';
+import { parseOutcome } from '../in-process/outcome.js';
 import { modelName, TASK_TOOL } from './observe.js';
 import type { PendingCall } from './state.js';
 
@@ -57,16 +58,6 @@ export function usageFromTokens(tokens: unknown, requests = 1): Usage | null {
 export function countAssistantMessages(messages: unknown): number {
   if (!Array.isArray(messages)) return 1;
   return Math.max(1, messages.filter((m) => isRec(m) && isRec(m.info) && m.info.role === 'assistant').length);
-}
-
-/** `Result:` / `Verified:` tokens at line starts in the child's final text (≤ 32 chars, lower-cased). */
-export function parseOutcome(text: string | null): CompletionObservation['outcome'] {
-  const token = (label: string) => {
-    const m = text?.match(new RegExp(`^\\s*${label}:\\s*([A-Za-z0-9_-]{1,32})`, 'im'));
-    return m ? m[1]!.toLowerCase() : null;
-  };
-  const esc = text?.match(/^\s*Escalation from ([a-z0-9_-]{1,32})\s*:/im);
-  return { result: token('Result'), verified: token('Verified'), escalationFrom: esc ? esc[1]!.toLowerCase() : null };
 }
 
 export type ChildSession = { model?: unknown; tokens?: unknown; agent?: unknown };

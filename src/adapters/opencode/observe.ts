@@ -5,6 +5,7 @@
 import type { Capability } from '../../contracts/harness.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import type { OpencodeState } from './state.js';
+import { escalationFrom } from '../in-process/outcome.js';
 import { tierOfAgent } from './tier-agents.js';
 
 /** OpenCode's hidden agents: their chat.params carry the parent's sessionID with another model (title: seen). */
@@ -100,10 +101,4 @@ export function observeDispatch(input: unknown, output: unknown, state: Opencode
     escalationFrom: escalationFrom(str(args.prompt)),
     at: now,
   };
-}
-
-/** `Escalation from <tier>:` at the start of a brief names the tier that failed first. */
-export function escalationFrom(prompt: string | null): string | null {
-  const m = prompt?.match(/^\s*Escalation from ([a-z0-9_-]{1,32})\s*:/i);
-  return m ? m[1]!.toLowerCase() : null;
 }
