@@ -15,11 +15,13 @@ export class DeadlineExceeded extends Error {
   }
 }
 
-/** Resolves with `work`'s value, or rejects with DeadlineExceeded after `ms`. The timer never keeps the process alive. */
+/**
+ * Resolves with `work`'s value, or rejects with DeadlineExceeded after `ms`. The timer is deliberately NOT unref'd:
+ * pi 0.73.1 (Node) exited mid-turn with code 0 when a stuck handler held no handle and only an unref'd timer was left.
+ */
 export function withDeadline<T>(work: Promise<T> | T, ms: number, where: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new DeadlineExceeded(where, ms)), ms);
-    (timer as { unref?: () => void }).unref?.();
     Promise.resolve(work).then(
       (v) => { clearTimeout(timer); resolve(v); },
       (e) => { clearTimeout(timer); reject(e); },
