@@ -1,0 +1,3 @@
+export async function run(_argv: string[]): Promise<number> {
+  return 1;
+}
