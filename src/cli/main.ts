@@ -5,6 +5,8 @@ type Command = { summary: string; load: () => Promise<{ run(argv: string[]): Pro
 
 export const COMMANDS: Record<string, Command> = {
   help: { summary: 'list commands', load: async () => ({ run: async () => (printHelp(), 0) }) },
+  prices: { summary: 'prices show <model…> | list [--family f]: resolved prices', load: () => import('./commands/prices.js') },
+  explain: { summary: 'explain --harness <h> --parent <model> --child <model|tier> [--json]', load: () => import('./commands/explain.js') },
   config: { summary: 'config check [--json]: validate the policy files', load: () => import('./commands/config.js') },
   install: { summary: 'install tiergate into claude|codex|cursor|opencode|pi (--all, --dry-run, --run, --json)', load: () => import('./commands/install.js') },
   uninstall: { summary: 'remove tiergate again, restoring each file (--all, --dry-run, --run, --json)', load: () => import('./commands/uninstall.js') },
