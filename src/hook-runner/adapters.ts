@@ -5,4 +5,5 @@
 import type { CommandAdapter } from './types.js';
 
 export const COMMAND_ADAPTERS: Record<string, () => Promise<CommandAdapter>> = {
+  cursor: async () => (await import('../adapters/cursor/command.js')).adapter,
 };
