@@ -3,13 +3,12 @@
  * tests or sources; installed from the tarball into a temp dir (offline, from the npm cache), its CLI, command hook
  * and the OpenCode / pi entry points run from there.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { packAndInstall, repoRoot as root } from '../../support/packed.js';
 
-const root = join(import.meta.dirname, '../../..');
 const pkgJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 let files: string[] = [];
 let dir = '';
@@ -38,21 +37,10 @@ function referencedFiles(): string[] {
 }
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'tg-pack-'));
-  // npm pack runs `prepare` (the build), so the tarball holds fresh bundles.
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 120_000 });
-  const info = JSON.parse(out.slice(out.indexOf('['))) as { filename: string; files: { path: string }[] }[];
-  files = info[0]!.files.map((f) => f.path);
-  const app = join(dir, 'app');
-  mkdirSync(app);
-  writeFileSync(join(app, 'package.json'), '{"private":true}');
-  // Offline, from the npm cache; install scripts off (no prebuilt download): the native SQLite binding is taken from
-  // this checkout's node_modules, which was built for this Node.
-  execFileSync('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', join(dir, info[0]!.filename)], { cwd: app, stdio: 'ignore', timeout: 180_000 });
-  const native = join('node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
-  mkdirSync(join(app, native, '..'), { recursive: true });
-  copyFileSync(join(root, native), join(app, native));
-  installed = join(app, 'node_modules', 'tiergate');
+  const p = packAndInstall();
+  files = p.files;
+  dir = p.dir;
+  installed = p.installed;
   home = join(dir, 'home');
   mkdirSync(home);
 }, 300_000);
