@@ -10,6 +10,9 @@ export const COMMANDS: Record<string, Command> = {
   config: { summary: 'config check [--json]: validate the policy files', load: () => import('./commands/config.js') },
   report: { summary: 'per-subagent cost and outcome report [--by …] [--json|--csv]', load: () => import('./commands/report.js') },
   scan: { summary: 'backfill the ledger from Claude Code and Codex transcripts on disk', load: () => import('./commands/scan.js') },
+  install: { summary: 'install tiergate into claude|codex|cursor|opencode|pi (--all, --dry-run, --run, --json)', load: () => import('./commands/install.js') },
+  uninstall: { summary: 'remove tiergate again, restoring each file (--all, --dry-run, --run, --json)', load: () => import('./commands/uninstall.js') },
+  doctor: { summary: 'check what is installed where, config, prices, ledger, diagnostics (--json)', load: () => import('./commands/doctor.js') },
 };
 
 function printHelp(): void {
