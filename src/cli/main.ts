@@ -8,6 +8,11 @@ export const COMMANDS: Record<string, Command> = {
   prices: { summary: 'prices show <model…> | list [--family f]: resolved prices', load: () => import('./commands/prices.js') },
   explain: { summary: 'explain --harness <h> --parent <model> --child <model|tier> [--json]', load: () => import('./commands/explain.js') },
   config: { summary: 'config check [--json]: validate the policy files', load: () => import('./commands/config.js') },
+  report: { summary: 'per-subagent cost and outcome report [--by …] [--json|--csv]', load: () => import('./commands/report.js') },
+  scan: { summary: 'backfill the ledger from Claude Code and Codex transcripts on disk', load: () => import('./commands/scan.js') },
+  install: { summary: 'install tiergate into claude|codex|cursor|opencode|pi (--all, --dry-run, --run, --json)', load: () => import('./commands/install.js') },
+  uninstall: { summary: 'remove tiergate again, restoring each file (--all, --dry-run, --run, --json)', load: () => import('./commands/uninstall.js') },
+  doctor: { summary: 'check what is installed where, config, prices, ledger, diagnostics (--json)', load: () => import('./commands/doctor.js') },
 };
 
 function printHelp(): void {

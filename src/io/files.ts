@@ -70,6 +70,15 @@ export function restrictToUser(path: string): void {
   if (existsSync(path)) chmodSync(path, FILE_MODE);
 }
 
+/**
+ * Create an empty user-only file if it does not exist, without touching an existing one. SQLite gives its -wal and
+ * -shm files the database file's mode, so creating the ledger 0600 before SQLite opens it keeps all three private.
+ */
+export function ensureFile(path: string, mode = FILE_MODE): void {
+  ensureDir(dirname(path));
+  closeSync(openSync(path, 'a', mode));
+}
+
 /** Rename within one directory (spool hand-off, lock release). */
 export function moveFile(from: string, to: string): void {
   renameSync(from, to);

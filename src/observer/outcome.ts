@@ -1,32 +1,52 @@
 /**
- * Reads the outcome tokens a child's final answer may carry (`Result: done`, `Verified: yes`) and the escalation
- * header a brief may carry (`Escalation from <tier>:`). Only these short tokens are kept: never the text itself.
+ * Outcome tokens from a child's final text: `Result: <token>`, `Verified: <token>` and an `Escalation from <tier>:`
+ * header. Only the last 4 KiB of the text is looked at, and only the tokens leave this module: the text itself is
+ * never stored, logged or returned.
  */
 import type { Outcome } from '../contracts/observation.js';
 
-const MAX_TOKEN = 32;
-/** Answers can be long; the markers sit at the start or end of a line, so a bounded prefix/suffix is enough. */
-const MAX_SCAN = 64 * 1024;
+export const OUTCOME_TAIL_BYTES = 4096;
+const TOKEN = '([A-Za-z0-9][A-Za-z0-9_.-]{0,31})';
+// Markdown decorations a model puts around a label: bullets, quotes, bold/italic, code ticks.
+const DECOR = '[\\s>*_`#-]*';
+const RESULT = new RegExp(`^${DECOR}result${DECOR}:${DECOR}${TOKEN}`, 'gim');
+const VERIFIED = new RegExp(`^${DECOR}verified${DECOR}:${DECOR}${TOKEN}`, 'gim');
+const ESCALATION = new RegExp(`^${DECOR}escalation\\s+from\\s+${DECOR}${TOKEN}${DECOR}:`, 'gim');
 
-function token(text: string, label: string): string | null {
-  const re = new RegExp(`^[\\s>*_#-]*${label}\\s*[:：]\\s*[*_]*([A-Za-z0-9][\\w.-]*)`, 'im');
-  const m = re.exec(text);
-  if (!m) return null;
-  return m[1]!.toLowerCase().slice(0, MAX_TOKEN);
+/**
+ * The last `maxBytes` bytes of text (UTF-8), cut on a character boundary. TextEncoder rather than Buffer: Claude Code's
+ * hooks module runtime (2.1.328) has no Buffer, and the module bundles this file.
+ */
+export function tailText(text: string, maxBytes = OUTCOME_TAIL_BYTES): string {
+  // A UTF-8 character is at most 4 bytes: no need to encode more than 4 × maxBytes characters.
+  const chars = text.length > maxBytes * 4 ? text.slice(-maxBytes * 4) : text;
+  const buf = new TextEncoder().encode(chars);
+  if (buf.length <= maxBytes) return chars;
+  let start = buf.length - maxBytes;
+  while (start < buf.length && (buf[start]! & 0xc0) === 0x80) start++;
+  return new TextDecoder().decode(buf.subarray(start));
 }
 
-function bounded(text: string): string {
-  return text.length <= MAX_SCAN ? text : `${text.slice(0, MAX_SCAN / 2)}\n${text.slice(-MAX_SCAN / 2)}`;
+function lastToken(re: RegExp, text: string): string | null {
+  let found: string | null = null;
+  for (const m of text.matchAll(re)) found = m[1]!.toLowerCase().replace(/[.]+$/, '');
+  return found || null;
 }
 
-export function parseEscalation(text: string | null | undefined): string | null {
-  if (!text) return null;
-  const m = /Escalation from\s+([A-Za-z0-9][\w.-]*)\s*:/i.exec(bounded(text));
-  return m ? m[1]!.toLowerCase().slice(0, MAX_TOKEN) : null;
+/** The first header wins for escalation: it sits at the top of a brief. */
+function firstToken(re: RegExp, text: string): string | null {
+  for (const m of text.matchAll(re)) return m[1]!.toLowerCase();
+  return null;
 }
 
-export function parseOutcome(text: string | null | undefined): Outcome {
-  if (!text) return { result: null, verified: null, escalationFrom: null };
-  const t = bounded(text);
-  return { result: token(t, 'Result'), verified: token(t, 'Verified'), escalationFrom: parseEscalation(t) };
+export function extractOutcome(finalText: string | null | undefined): Outcome {
+  if (typeof finalText !== 'string' || finalText.length === 0) return { result: null, verified: null, escalationFrom: null };
+  const tail = tailText(finalText);
+  return { result: lastToken(RESULT, tail), verified: lastToken(VERIFIED, tail), escalationFrom: firstToken(ESCALATION, tail) };
+}
+
+/** `Escalation from <tier>:` at the head of a dispatch brief (briefs are read from the start, capped the same way). */
+export function extractEscalation(brief: string | null | undefined): string | null {
+  if (typeof brief !== 'string' || brief.length === 0) return null;
+  return firstToken(ESCALATION, brief.slice(0, OUTCOME_TAIL_BYTES));
 }

@@ -7,7 +7,7 @@
 import type { CompletionObservation } from '../../contracts/observation.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import type { Env } from '../../io/paths.js';
-import { parseOutcome } from '../../observer/outcome.js';
+import { extractOutcome } from '../../observer/outcome.js';
 import { SubagentStopPayloadSchema, type SubagentStopPayload } from './payloads.js';
 import { findSpawnCallId, readChildTurn, type ChildTurn } from './rollout.js';
 
@@ -40,7 +40,7 @@ export function observeCompletion(raw: unknown, opts: { tailBytes: number; now: 
     servedModel: turn?.model ?? p.model ?? null,
     usage,
     status: usage ? 'ok' : 'pending',
-    outcome: parseOutcome(p.last_assistant_message),
+    outcome: extractOutcome(p.last_assistant_message),
     startedAt: turn?.startedAt ?? null,
     endedAt: opts.now,
     usageSource: usage ? 'transcript-tail' : 'none',

@@ -5,7 +5,7 @@ import { TierSchema, type Tier } from '../../contracts/harness.js';
 import type { Policy } from '../../contracts/config.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import { capabilityFor } from '../capabilities.js';
-import { parseEscalation } from '../../observer/outcome.js';
+import { extractEscalation } from '../../observer/outcome.js';
 import { PreToolUsePayloadSchema, SPAWN_TOOL_NAME, type PreToolUsePayload } from './payloads.js';
 
 export function isSpawnTool(toolName: string): boolean {
@@ -48,7 +48,7 @@ export function observeDispatch(raw: unknown, opts: ObserveOptions): DispatchObs
     capability: capabilityFor('codex', opts.policy),
     toolInput: p.tool_input,
     cwd: p.cwd ?? null,
-    escalationFrom: parseEscalation(typeof p.tool_input.message === 'string' ? p.tool_input.message : null),
+    escalationFrom: extractEscalation(typeof p.tool_input.message === 'string' ? p.tool_input.message : null),
     at: opts.at,
   };
 }
