@@ -16,7 +16,7 @@ import { routeDispatch } from '../../runtime/dispatch.js';
 import { answerFor, contextAnswer } from './answer.js';
 import { observeCompletion } from './completion.js';
 import { observeDispatch } from './observe.js';
-import { SessionStartPayloadSchema } from './payloads.js';
+import { SessionEndPayloadSchema, SessionStartPayloadSchema } from './payloads.js';
 import { codexSessionContext } from './session-context.js';
 
 export type CodexDeps = {
@@ -24,6 +24,8 @@ export type CodexDeps = {
   spool: (record: SpoolRecord, env: Env) => void;
   now: () => number;
   runtime: (env: Env, cwd: string | null) => { policy: Policy };
+  /** Drains the spool into the ledger and prices it (SessionEnd). Loaded lazily: SQLite is off the dispatch path. */
+  observe: (env: Env, cwd: string | null) => void | Promise<void>;
 };
 
 const cwdOf = (payload: unknown): string | null => {
@@ -50,6 +52,14 @@ export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler
       return text ? json(contextAnswer('SessionStart', text)) : null;
     },
 
+    // Codex clamps SessionEnd hooks to 3 s (0.169.0, seen): the manifest's timeout is 3 and the drain is one short
+    // SQLite transaction; a drain cut short leaves its claimed spool file to be retried, never half-counted.
+    async SessionEnd(payload: unknown, ctx: HookContext): Promise<HookAnswer> {
+      const p = SessionEndPayloadSchema.parse(payload);
+      await deps.observe(ctx.env, p.cwd ?? null);
+      return null;
+    },
+
     SubagentStop(payload: unknown, ctx: HookContext): HookAnswer {
       const { policy } = loadPolicy(ctx.env, cwdOf(payload));
       const { observation, transcriptPath } = observeCompletion(payload, { tailBytes: policy.observer.tailBytes, now: deps.now(), env: ctx.env });
@@ -64,4 +74,8 @@ export const handlers: Record<string, HookHandler> = createCodexHandlers({
   spool: appendSpool,
   now: Date.now,
   runtime: loadRuntime,
+  observe: async (env, cwd) => {
+    const [{ runObserver }, { loadPricer }] = await Promise.all([import('../../observer/drain.js'), import('../../observer/default-pricer.js')]);
+    runObserver(env, loadPricer(env, cwd));
+  },
 });

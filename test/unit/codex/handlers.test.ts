@@ -24,6 +24,7 @@ function setup(policy: Record<string, unknown> | null = null) {
   }
   const spooled: SpoolRecord[] = [];
   const routed: DispatchObservation[] = [];
+  const observed: (string | null)[] = [];
   const handlers = createCodexHandlers({
     route: (obs, e) => {
       routed.push(obs);
@@ -32,9 +33,10 @@ function setup(policy: Record<string, unknown> | null = null) {
     spool: (r) => void spooled.push(r),
     now: () => 1_800_000_000_000,
     runtime: (e, c) => loadPolicy(e, c),
+    observe: (e, c) => void observed.push(c),
   });
   const ctx = (event: string): HookContext => ({ env, harness: 'codex', event, startedAt: 0, deadlineMs: 5000 });
-  return { cwd, env, handlers, ctx, spooled, routed };
+  return { cwd, env, handlers, ctx, spooled, routed, observed };
 }
 
 const withCwd = (p: Record<string, unknown>, cwd: string) => ({ ...p, cwd });
@@ -148,5 +150,13 @@ describe('codex SessionStart -> compact policy as additionalContext', () => {
     expect(a.hookSpecificOutput.additionalContext).toMatch(/corrected/);
     const off = setup({ mode: 'off' });
     expect(off.handlers.SessionStart!({ ...fixture('SessionStart.basic.json').payload, cwd: off.cwd }, off.ctx('SessionStart'))).toBeNull();
+  });
+});
+
+describe('codex SessionEnd -> drain into the ledger', () => {
+  it('runs the observer once, for the session\'s project, and prints nothing', async () => {
+    const s = setup();
+    expect(await s.handlers.SessionEnd!({ ...fixture('SessionEnd.basic.json').payload, cwd: s.cwd }, s.ctx('SessionEnd'))).toBeNull();
+    expect(s.observed).toEqual([s.cwd]);
   });
 });
