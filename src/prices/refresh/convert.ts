@@ -1,0 +1,13 @@
+/**
+ * One seam between the refresh and the source-format converters (owned by src/prices/formats/): parsed JSON in,
+ * price rows out. The refresh re-validates every row it gets back, so a converter bug cannot poison the cache.
+ */
+import type { PriceRow } from '../../contracts/prices.js';
+import type { RefreshSource } from './settings.js';
+
+export type Converted = { rows: PriceRow[]; skipped: number; notes: string[] };
+export type Converter = (format: RefreshSource['format'], json: unknown) => Converted;
+
+export const convertSource: Converter = (format) => {
+  throw new Error(`no converter for format '${format}' on this branch yet`);
+};
