@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RatesSchema } from './prices.js';
+import { DecimalSchema, RatesSchema } from './prices.js';
 
 /** Tier -> concrete value for one harness (a model id/alias, or an agent name where the harness routes by agent). */
 export const TierMapSchema = z.object({
@@ -28,7 +28,7 @@ export const PolicySchema = z.object({
     pi: TierMapSchema,
   }),
   /** Negotiated rates (USD per 1M tokens), keyed by model id; beat every catalog. */
-  priceOverrides: z.record(z.string(), RatesSchema.partial().extend({ input: z.string(), output: z.string() })),
+  priceOverrides: z.record(z.string(), RatesSchema.partial().extend({ input: DecimalSchema, output: DecimalSchema })),
   /** Codex honours a rewrite only with permissionDecision "allow"; off by default: deny-with-retry instead. */
   codexRewrite: z.boolean(),
   /** Which provider Claude Code runs on: decides what its aliases resolve to (reference/pricing.md §2.4). */

@@ -26,6 +26,11 @@ export const DispatchObservationSchema = z.object({
   agentModel: z.string().nullable(),
   subagentType: z.string().nullable(),
   capability: CapabilitySchema,
+  /**
+   * Legal values the correction may choose from, each with the model it runs on, when the adapter knows them from the
+   * live harness config (OpenCode/pi agents). When absent the engine derives them from the policy's tier map.
+   */
+  candidates: z.array(z.object({ value: z.string(), model: z.string(), tier: TierSchema.nullable() })).optional(),
   /** The original tool input, verbatim: a correction must carry the whole input (Claude rejects partial ones). */
   toolInput: z.record(z.string(), z.unknown()),
   cwd: z.string().nullable(),

@@ -1,0 +1,32 @@
+import type { Policy } from '../contracts/config.js';
+
+/**
+ * Built-in policy. Tier models per harness come from what each harness accepts (reference, seen): Claude Code's Agent
+ * tool takes only aliases; Codex 0.169.0 lists gpt-6.1-sol, gpt-6-astra, gpt-6-sol, gpt-6-luna, gpt-5.6-sol as allowed
+ * spawn overrides. OpenCode, pi and Cursor route by agent or by the user's own model names, so their tiers are empty
+ * until configured (tiergate install writes tier agents).
+ */
+export const DEFAULT_POLICY: Policy = {
+  mode: 'on',
+  unknownPrice: 'allow',
+  defaultTier: 'standard',
+  tiers: {
+    claude: { cheap: 'haiku', standard: 'sonnet', premium: 'opus' },
+    codex: { cheap: 'gpt-6-luna', standard: 'gpt-6-sol', premium: 'gpt-6-astra' },
+    cursor: {},
+    opencode: {},
+    pi: {},
+  },
+  priceOverrides: {},
+  codexRewrite: false,
+  claudeProvider: 'anthropic',
+  refresh: {
+    enabled: true,
+    ttlHours: 24,
+    sources: [
+      { name: 'openrouter', url: 'https://openrouter.ai/api/v1/models', format: 'openrouter' },
+      { name: 'litellm', url: 'https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json', format: 'litellm' },
+    ],
+  },
+  observer: { tailBytes: 4 * 1024 * 1024 },
+};

@@ -1,0 +1,90 @@
+/**
+ * Loads the policy: built-in defaults, then the user file ($XDG_CONFIG_HOME/tiergate/config.json), then the project file
+ * (<cwd>/.tiergate.json). Each top-level section is validated on its own: an invalid section keeps the value from the
+ * layer below and yields a diagnostic, so a typo never disables routing silently.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PolicySchema, type Policy } from '../contracts/config.js';
+import { paths, type Env } from '../io/paths.js';
+import { DEFAULT_POLICY } from './defaults.js';
+
+export { DEFAULT_POLICY };
+export const PROJECT_CONFIG_FILE = '.tiergate.json';
+const MAX_CONFIG_BYTES = 256 * 1024;
+
+type Section = keyof Policy;
+const SECTIONS = Object.keys(PolicySchema.shape) as Section[];
+
+/** Merges one parsed layer onto `base`, section by section. Pure. */
+export function applyLayer(base: Policy, layer: unknown, label: string): { policy: Policy; diagnostics: string[] } {
+  const diagnostics: string[] = [];
+  if (layer === null || typeof layer !== 'object' || Array.isArray(layer)) {
+    return { policy: base, diagnostics: [`${label}: not a JSON object; ignored`] };
+  }
+  const next: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(layer as Record<string, unknown>)) {
+    if (key === '$schema') continue;
+    if (!SECTIONS.includes(key as Section)) {
+      diagnostics.push(`${label}: unknown key '${key}' ignored`);
+      continue;
+    }
+    const section = key as Section;
+    const candidate = mergeSection(section, base[section], value);
+    const parsed = PolicySchema.shape[section].safeParse(candidate);
+    if (parsed.success) next[section] = parsed.data;
+    else diagnostics.push(`${label}: invalid '${section}' (${parsed.error.issues.map((i) => `${i.path.join('.') || section}: ${i.message}`).join('; ')}); kept the previous value`);
+  }
+  return { policy: next as Policy, diagnostics };
+}
+
+/** Objects merge one level deep (tiers per harness merge per tier); everything else replaces. */
+function mergeSection(section: Section, base: unknown, value: unknown): unknown {
+  if (section === 'tiers' && isObject(value) && isObject(base)) {
+    const out: Record<string, unknown> = { ...base };
+    for (const [h, map] of Object.entries(value)) out[h] = isObject(map) && isObject(base[h]) ? { ...base[h], ...map } : map;
+    return out;
+  }
+  if ((section === 'refresh' || section === 'observer') && isObject(value) && isObject(base)) return { ...base, ...value };
+  return value;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function readLayer(path: string): { found: boolean; value?: unknown; error?: string } {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? { found: false } : { found: true, error: `unreadable (${code})` };
+  }
+  if (text.length > MAX_CONFIG_BYTES) return { found: true, error: `larger than ${MAX_CONFIG_BYTES} bytes` };
+  try {
+    return { found: true, value: JSON.parse(text.replace(/^\uFEFF/, '')) };
+  } catch (err) {
+    return { found: true, error: `not valid JSON (${(err as Error).message})` };
+  }
+}
+
+export type LoadedPolicy = { policy: Policy; diagnostics: string[]; files: string[] };
+
+export function loadPolicy(env: Env = process.env, cwd: string | null = process.cwd()): LoadedPolicy {
+  let policy = DEFAULT_POLICY;
+  const diagnostics: string[] = [];
+  const files: string[] = [];
+  const layers = [paths(env).config, ...(cwd ? [join(cwd, PROJECT_CONFIG_FILE)] : [])];
+  for (const file of layers) {
+    const r = readLayer(file);
+    if (!r.found) continue;
+    files.push(file);
+    if (r.error) {
+      diagnostics.push(`${file}: ${r.error}; ignored`);
+      continue;
+    }
+    const applied = applyLayer(policy, r.value, file);
+    policy = applied.policy;
+    diagnostics.push(...applied.diagnostics);
+  }
+  return { policy, diagnostics, files };
+}

@@ -1,0 +1,178 @@
+/**
+ * The routing decision. Pure: the observation, the policy and a price lookup in, a decision out. No I/O, no clock.
+ *
+ * Rule: a child may never cost more than its parent (the parent ceiling). An over-ceiling request is corrected to the
+ * most capable legal choice within the ceiling (the parent's own tier first) where the harness honours a rewrite,
+ * otherwise denied with a retry that names that choice. Unknown prices follow policy.unknownPrice (allow by default).
+ */
+import type { Harness, Tier } from '../contracts/harness.js';
+import type { Comparison, Decision, ReasonCode } from '../contracts/decision.js';
+import type { DispatchObservation } from '../contracts/observation.js';
+import type { Policy } from '../contracts/config.js';
+import type { Resolution } from '../contracts/prices.js';
+import { comparePrices, withinCeiling } from './compare.js';
+import { denyMessage, unknownPriceMessage } from './retry-text.js';
+
+export type PriceLookup = {
+  resolve(name: string, harness: Harness): Resolution;
+  catalogDate: string;
+  catalogVersion: string;
+};
+
+export type Candidate = { value: string; model: string; tier: Tier | null };
+
+/** Most capable first: a correction keeps as much of the requested capability as the ceiling allows. */
+const TIER_PREFERENCE: Tier[] = ['parent', 'premium', 'standard', 'cheap'];
+
+/** The choices a correction or a retry may name, in preference order, each with the model it runs on. */
+export function candidatesFor(obs: DispatchObservation, policy: Policy, prices: PriceLookup): Candidate[] {
+  if (obs.candidates) {
+    const rank = (t: Tier | null) => (t === null ? TIER_PREFERENCE.length : TIER_PREFERENCE.indexOf(t));
+    return [...obs.candidates].sort((a, b) => rank(a.tier) - rank(b.tier));
+  }
+  const map = policy.tiers[obs.harness];
+  const legal = obs.capability.legalValues;
+  const out: Candidate[] = [];
+  for (const tier of TIER_PREFERENCE) {
+    let model = tier === 'parent' ? (map.parent ?? obs.parentModel) : map[tier];
+    if (!model) continue;
+    if (tier === 'parent' && legal !== null && !legal.includes(model)) {
+      // The parent's full id is not a legal value (Claude takes aliases only): use the alias that resolves to it.
+      const parentId = prices.resolve(model, obs.harness).id;
+      model = legal.find((v) => parentId !== null && prices.resolve(v, obs.harness).id === parentId) ?? model;
+    }
+    // Where the field names a model, the tier's model is the value; an agent-kind harness needs explicit candidates.
+    if (obs.capability.rewriteKind === 'model') out.push({ value: model, model, tier });
+  }
+  return out.filter((c) => legal === null || legal.includes(c.value));
+}
+
+/** The child's model name as requested: a tier, an explicit model, or the requested agent's model. */
+function requestedChildModel(obs: DispatchObservation, policy: Policy): string | null {
+  if (obs.requestedTier) {
+    return obs.requestedTier === 'parent'
+      ? (policy.tiers[obs.harness].parent ?? obs.parentModel)
+      : (policy.tiers[obs.harness][obs.requestedTier] ?? null);
+  }
+  return obs.requestedModel ?? obs.agentModel;
+}
+
+type Ctx = { obs: DispatchObservation; policy: Policy; prices: PriceLookup; diagnostics: string[] };
+
+function allow(reason: ReasonCode, summary: string, comparison: Comparison | null, tier: string | null, ctx: Ctx): Decision {
+  return { action: 'allow', reason, summary, comparison, tier, diagnostics: ctx.diagnostics };
+}
+
+/** Picks the first candidate priced within the parent ceiling. */
+function firstWithinCeiling(ctx: Ctx, parent: Resolution): { cand: Candidate; comparison: Comparison } | null {
+  for (const cand of candidatesFor(ctx.obs, ctx.policy, ctx.prices)) {
+    const res = ctx.prices.resolve(cand.model, ctx.obs.harness);
+    const comparison = comparePrices(parent, res, ctx.prices.catalogDate);
+    if (withinCeiling(comparison)) return { cand, comparison };
+  }
+  return null;
+}
+
+/** Correct where the harness honours it; otherwise deny and name the choice in the retry. */
+function correctOrDeny(ctx: Ctx, reasonIfCorrected: ReasonCode, why: string, comparison: Comparison | null,
+  parent: Resolution): Decision {
+  const { obs } = ctx;
+  const pick = firstWithinCeiling(ctx, parent);
+  if (pick && obs.capability.canRewrite && obs.capability.rewriteField) {
+    const field = obs.capability.rewriteField;
+    return {
+      action: 'correct',
+      reason: reasonIfCorrected,
+      summary: `${why}; corrected ${field} to ${pick.cand.value}`,
+      comparison: pick.comparison,
+      tier: pick.cand.tier,
+      diagnostics: ctx.diagnostics,
+      field,
+      value: pick.cand.value,
+      updatedInput: { ...obs.toolInput, [field]: pick.cand.value },
+    };
+  }
+  return {
+    action: 'deny',
+    reason: 'over-ceiling-denied',
+    summary: `${why}; denied`,
+    comparison,
+    tier: pick?.cand.tier ?? null,
+    diagnostics: ctx.diagnostics,
+    message: denyMessage(obs, comparison, pick?.cand ?? null),
+  };
+}
+
+function decideInner(ctx: Ctx): Decision {
+  const { obs, policy, prices } = ctx;
+  const parent = prices.resolve(obs.parentModel ?? '', obs.harness);
+  const childName = requestedChildModel(obs, policy);
+
+  if (childName === null) {
+    if (obs.requestedAgent && obs.capability.rewriteKind === 'agent' && !obs.requestedTier) {
+      // An agent whose model the harness config does not tell us: route it to a known tier agent.
+      ctx.diagnostics.push(`agent '${obs.requestedAgent}' has no known model`);
+      return correctOrDeny(ctx, 'unknown-tier', `agent '${obs.requestedAgent}' runs on an unknown model`, null, parent);
+    }
+    if (obs.requestedTier) {
+      ctx.diagnostics.push(`tier '${obs.requestedTier}' is not mapped for ${obs.harness}`);
+      return correctOrDeny(ctx, 'unknown-tier', `tier '${obs.requestedTier}' is not configured`, null, parent);
+    }
+    // No model named: the default tier applies, capped by the ceiling (the next cheaper tier that fits).
+    if (obs.capability.canRewrite && obs.capability.rewriteKind === 'model' && policy.defaultTier !== 'parent') {
+      const from = TIER_PREFERENCE.indexOf(policy.defaultTier);
+      for (const cand of candidatesFor(obs, policy, prices)) {
+        if (cand.tier === null || TIER_PREFERENCE.indexOf(cand.tier) < from) continue;
+        const comparison = comparePrices(parent, prices.resolve(cand.model, obs.harness), prices.catalogDate);
+        if (!withinCeiling(comparison)) continue;
+        const field = obs.capability.rewriteField!;
+        return {
+          action: 'correct', reason: 'default-tier-applied',
+          summary: `no model named; tier ${cand.tier} (${cand.value}) applied (default ${policy.defaultTier}, capped by the parent)`,
+          comparison, tier: cand.tier, diagnostics: ctx.diagnostics,
+          field, value: cand.value, updatedInput: { ...obs.toolInput, [field]: cand.value },
+        };
+      }
+    }
+    return allow('inherits-parent', 'no model named; the child runs on the parent\'s model', null, 'parent', ctx);
+  }
+
+  const child = prices.resolve(childName, obs.harness);
+  const comparison = comparePrices(parent, child, prices.catalogDate);
+  const tier = obs.requestedTier ?? candidatesFor(obs, policy, prices).find((c) => c.model === childName)?.tier ?? null;
+
+  if (comparison.verdict === 'unknown') {
+    const which = [!parent.price && `parent ${obs.parentModel ?? '(unknown)'}`, !child.price && `child ${childName}`]
+      .filter(Boolean).join(' and ');
+    const notComparable = parent.price && child.price;
+    const reasonText = notComparable ? 'per-request or reasoning fees make the prices not comparable' : `no price for ${which}`;
+    ctx.diagnostics.push(reasonText);
+    if (policy.unknownPrice === 'deny') {
+      const pick = parent.price ? firstWithinCeiling(ctx, parent) : null;
+      return {
+        action: 'deny', reason: 'unknown-price-denied', summary: `${reasonText}; policy denies unknown prices`,
+        comparison, tier, diagnostics: ctx.diagnostics, message: unknownPriceMessage(obs, reasonText, pick?.cand ?? null),
+      };
+    }
+    return allow(notComparable ? 'not-comparable' : 'unknown-price-allowed', `${reasonText}; allowed by policy`, comparison, tier, ctx);
+  }
+
+  if (withinCeiling(comparison)) {
+    return allow('within-ceiling', `${childName} is ${comparison.verdict === 'equal' ? 'priced the same as' : 'cheaper than'} the parent ${obs.parentModel}`, comparison, tier, ctx);
+  }
+  return correctOrDeny(ctx, 'over-ceiling-corrected', `${childName} costs more than the parent ${obs.parentModel}`, comparison, parent);
+}
+
+export function decide(obs: DispatchObservation, policy: Policy, prices: PriceLookup): Decision {
+  if (policy.mode === 'off') {
+    return { action: 'allow', reason: 'guard-off', summary: 'guard is off', comparison: null, tier: null, diagnostics: [] };
+  }
+  const decision = decideInner({ obs, policy, prices, diagnostics: [] });
+  if (policy.mode === 'warn' && decision.action !== 'allow') {
+    return {
+      action: 'allow', reason: 'warn-only', summary: `warn mode: would have ${decision.action === 'deny' ? 'denied' : 'corrected'} (${decision.summary})`,
+      comparison: decision.comparison, tier: decision.tier, diagnostics: [...decision.diagnostics, `warn-only: ${decision.reason}`],
+    };
+  }
+  return decision;
+}

@@ -1,0 +1,27 @@
+/** The exact text a model sees when a dispatch is denied: why, and a retry it can copy. */
+import type { Comparison } from '../contracts/decision.js';
+import type { DispatchObservation } from '../contracts/observation.js';
+import type { Candidate } from './decide.js';
+
+function retryLine(obs: DispatchObservation, pick: Candidate | null): string {
+  const field = obs.capability.rewriteField ?? (obs.capability.rewriteKind === 'agent' ? 'agent' : 'model');
+  if (pick) return `Retry the same dispatch with ${field}: "${pick.value}"${pick.tier ? ` (tier ${pick.tier})` : ''}.`;
+  if (obs.capability.rewriteKind === 'model') return `Retry the same dispatch without ${field}, so the child runs on the parent's model.`;
+  return 'Retry the same dispatch with an agent that runs on a model no pricier than yours.';
+}
+
+function rates(c: Comparison | null): string {
+  const pricier = c?.points.find((p) => p.order === 'pricier');
+  if (!pricier) return '';
+  const at = pricier.atPromptTokens ? ` above ${pricier.atPromptTokens.toLocaleString('en-US')} prompt tokens` : '';
+  return ` (${pricier.kind} $${pricier.child}/M vs $${pricier.parent}/M${at})`;
+}
+
+export function denyMessage(obs: DispatchObservation, c: Comparison | null, pick: Candidate | null): string {
+  const child = obs.requestedModel ?? obs.agentModel ?? obs.requestedAgent ?? obs.requestedTier ?? 'the requested model';
+  return `tiergate: subagent model ${child} costs more than your own model ${obs.parentModel ?? '(unknown)'}${rates(c)}; a subagent may not cost more than its parent. ${retryLine(obs, pick)}`;
+}
+
+export function unknownPriceMessage(obs: DispatchObservation, why: string, pick: Candidate | null): string {
+  return `tiergate: ${why}, and this project's policy denies subagents with unknown prices. ${retryLine(obs, pick)}`;
+}
