@@ -6,7 +6,7 @@
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { loadRefreshConfig } from '../prices/refresh/config.js';
 import { runRefresh } from '../prices/refresh/run.js';
-import { FORCE_ENV, LOCK_ENV } from '../prices/refresh/settings.js';
+import { configFromEnv, FORCE_ENV, LOCK_ENV } from '../prices/refresh/settings.js';
 
 const WATCHDOG_MS = 5 * 60_000;
 
@@ -18,8 +18,12 @@ watchdog.unref();
 
 async function main(): Promise<number> {
   const env = process.env;
-  const { config, diagnostics } = loadRefreshConfig(env, process.cwd());
-  for (const d of diagnostics) diagnose('warn', 'prices.refresh.config', d, {}, env);
+  let config = configFromEnv(env);
+  if (!config) {
+    const loaded = loadRefreshConfig(env);
+    for (const d of loaded.diagnostics) diagnose('warn', 'prices.refresh.config', d, {}, env);
+    config = loaded.config;
+  }
   const report = await runRefresh({ env, config, force: env[FORCE_ENV] === '1', lockNonce: env[LOCK_ENV] || undefined });
   if (report.result !== 'done') diagnose('info', 'prices.refresh', `not run: ${report.why}`, {}, env);
   return report.result === 'done' && report.sources.some((s) => s.result === 'failed') ? 1 : 0;

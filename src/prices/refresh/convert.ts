@@ -6,7 +6,8 @@ import type { PriceRow } from '../../contracts/prices.js';
 import type { RefreshSource } from './settings.js';
 
 export type Converted = { rows: PriceRow[]; skipped: number; notes: string[] };
-export type Converter = (format: RefreshSource['format'], json: unknown) => Converted;
+/** `source` goes into every row's `source` field (the catalog version, e.g. `refresh-openrouter-20261202T100000Z`). */
+export type Converter = (format: RefreshSource['format'], json: unknown, source: string) => Converted;
 
 export const convertSource: Converter = (format) => {
   throw new Error(`no converter for format '${format}' on this branch yet`);

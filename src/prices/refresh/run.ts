@@ -102,14 +102,14 @@ async function refreshOne(source: RefreshSource, status: RefreshStatus, opts: Re
     } catch (err) {
       throw new RefreshError('malformed', `response is not JSON (${fetched.bytes} bytes): ${errorText(err).slice(0, 200)}`);
     }
-    const { models, skipped } = validatedRows(source, json, opts.convert ?? convertSource);
+        const fetchedAt = now();
+    const version = `refresh-${source.name}-${compactTime(fetchedAt)}`;
+    const { models, skipped } = validatedRows(source, json, version, opts.convert ?? convertSource);
     const count = Object.keys(models).length;
     const previousCount = previousModelCount(env, source.name);
     if (previousCount !== null && count < previousCount * MIN_KEEP_RATIO) {
       throw new RefreshError('shrunk', `only ${count} models where the current catalog has ${previousCount}: kept the current one`);
     }
-    const fetchedAt = now();
-    const version = `refresh-${source.name}-${compactTime(fetchedAt)}`;
     const catalog: Catalog = CatalogSchema.parse({
       format: 'tiergate-catalog/1', version, date: fetchedAt.toISOString().slice(0, 10), fetchedAt: fetchedAt.toISOString(),
       source: `${source.name} ${fetched.url}`, models, aliases: {},
@@ -143,10 +143,10 @@ class RefreshError extends Error {
 }
 
 /** Convert, then check every row against the contract: a bad row is dropped and counted, never cached. */
-function validatedRows(source: RefreshSource, json: unknown, convert: Converter): { models: Record<string, PriceRow>; skipped: number } {
+function validatedRows(source: RefreshSource, json: unknown, version: string, convert: Converter): { models: Record<string, PriceRow>; skipped: number } {
   let converted;
   try {
-    converted = convert(source.format, json);
+    converted = convert(source.format, json, version);
   } catch (err) {
     throw new RefreshError('schema', `not a ${source.format} document: ${errorText(err).slice(0, 300)}`);
   }
@@ -161,10 +161,11 @@ function validatedRows(source: RefreshSource, json: unknown, convert: Converter)
       continue;
     }
     // First row wins for an id: converters list a model's own route before its aliases and variants.
-    if (!(r.data.id in models)) models[r.data.id] = { ...r.data, source: r.data.source || source.name };
+    if (!(r.data.id in models)) models[r.data.id] = { ...r.data, source: r.data.source || version };
   }
   if (Object.keys(models).length === 0) {
-    throw new RefreshError('schema', `no valid ${source.format} price rows (${skipped} rejected)`);
+    const notes = Array.isArray(converted.notes) ? converted.notes.slice(0, 3).join('; ') : '';
+    throw new RefreshError('schema', `no valid ${source.format} price rows (${skipped} rejected${notes ? `; ${notes}` : ''})`);
   }
   return { models, skipped };
 }

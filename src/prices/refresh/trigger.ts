@@ -13,14 +13,13 @@ import { spawnDetached } from '../../io/processes.js';
 import { loadRefreshConfig } from './config.js';
 import { acquireLock, releaseLock } from './lock.js';
 import { dueSources } from './run.js';
-import { FORCE_ENV, LOCK_ENV, refreshSwitch, type RefreshConfig } from './settings.js';
+import { CONFIG_ENV, FORCE_ENV, LOCK_ENV, refreshSwitch, type RefreshConfig } from './settings.js';
 
 export type TriggerResult =
   | { started: true; pid: number; sources: string[] }
   | { started: false; reason: 'off' | 'fresh' | 'running' | 'spawn-failed' | 'error'; detail: string };
 
 export type TriggerOptions = {
-  cwd?: string;
   /** Ignore TTL and back-off (`tiergate prices refresh`). */
   force?: boolean;
   /** The refresh entry to run; defaults to refresh.js next to the running bundle (dist/). */
@@ -31,7 +30,7 @@ export type TriggerOptions = {
 
 export function triggerRefresh(env: Env = process.env, opts: TriggerOptions = {}): TriggerResult {
   try {
-    const config = opts.config ?? loadConfig(env, opts.cwd);
+    const config = opts.config ?? loadConfig(env);
     const sw = refreshSwitch(env, config);
     if (!sw.on) return { started: false, reason: 'off', detail: sw.why };
     const nowMs = (opts.now ?? Date.now)();
@@ -45,7 +44,7 @@ export function triggerRefresh(env: Env = process.env, opts: TriggerOptions = {}
     const lockPath = paths(env).refreshLock;
     const nonce = acquireLock(lockPath, process.pid, nowMs);
     if (!nonce) return { started: false, reason: 'running', detail: 'another refresh holds the lock' };
-    const childEnv = { ...env, [LOCK_ENV]: nonce, [FORCE_ENV]: opts.force ? '1' : '0' } as NodeJS.ProcessEnv;
+    const childEnv = { ...env, [LOCK_ENV]: nonce, [FORCE_ENV]: opts.force ? '1' : '0', [CONFIG_ENV]: JSON.stringify(config) } as NodeJS.ProcessEnv;
     const pid = spawnDetached(process.execPath, [script], childEnv);
     if (pid === null) {
       releaseLock(lockPath, nonce);
@@ -59,8 +58,8 @@ export function triggerRefresh(env: Env = process.env, opts: TriggerOptions = {}
   }
 }
 
-function loadConfig(env: Env, cwd?: string): RefreshConfig {
-  const { config, diagnostics } = loadRefreshConfig(env, cwd);
+function loadConfig(env: Env): RefreshConfig {
+  const { config, diagnostics } = loadRefreshConfig(env);
   for (const d of diagnostics) diagnose('warn', 'prices.refresh.config', d, {}, env);
   return config;
 }
