@@ -5,6 +5,7 @@ type Command = { summary: string; load: () => Promise<{ run(argv: string[]): Pro
 
 export const COMMANDS: Record<string, Command> = {
   help: { summary: 'list commands', load: async () => ({ run: async () => (printHelp(), 0) }) },
+  config: { summary: 'config check [--json]: validate the policy files', load: () => import('./commands/config.js') },
 };
 
 function printHelp(): void {

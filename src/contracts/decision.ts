@@ -14,6 +14,7 @@ export const ReasonCodeSchema = z.enum([
   'guard-off', // mode off: nothing checked
   'warn-only', // mode warn: would have corrected/denied, allowed and logged
   'unknown-tier', // a tier or agent the config does not map
+  'internal-error', // tiergate itself failed: fail open (allow, nothing printed) and log it
 ]);
 export type ReasonCode = z.infer<typeof ReasonCodeSchema>;
 

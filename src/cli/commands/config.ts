@@ -1,0 +1,20 @@
+/** `tiergate config check [--json]`: which policy files apply, the merged policy, and every problem found. */
+import { loadPolicy } from '../../config/load.js';
+
+export async function run(argv: string[]): Promise<number> {
+  const [sub = 'check', ...rest] = argv;
+  if (sub !== 'check') {
+    process.stderr.write(`tiergate config: unknown subcommand '${sub}' (try: check)\n`);
+    return 2;
+  }
+  const loaded = loadPolicy(process.env, process.cwd());
+  const ok = loaded.diagnostics.length === 0;
+  if (rest.includes('--json')) {
+    process.stdout.write(`${JSON.stringify({ ok, files: loaded.files, diagnostics: loaded.diagnostics, policy: loaded.policy }, null, 2)}\n`);
+  } else {
+    process.stdout.write(loaded.files.length ? `policy files:\n${loaded.files.map((f) => `  ${f}`).join('\n')}\n` : 'policy files: none (built-in defaults)\n');
+    process.stdout.write(ok ? 'ok: no problems found\n' : `problems (each section named keeps its previous value):\n${loaded.diagnostics.map((d) => `  - ${d}`).join('\n')}\n`);
+    process.stdout.write(`mode ${loaded.policy.mode}, unknown prices ${loaded.policy.unknownPrice}, default tier ${loaded.policy.defaultTier}\n`);
+  }
+  return ok ? 0 : 1;
+}

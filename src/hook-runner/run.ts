@@ -1,0 +1,103 @@
+/**
+ * The single command-hook runner: `node dist/hook.js <harness> <event>`.
+ * Reads stdin with a hard cap, parses, hands the payload to the harness's adapter, prints its answer, exits 0.
+ * Every failure (oversize, bad JSON, unknown shape, a throw, the deadline) prints nothing (or the adapter's explicit
+ * fail-open answer) and leaves one line in the diagnostic log: only a policy decision ever denies.
+ */
+import { diagnose, errorText } from '../io/diagnostics.js';
+import { appendBounded } from '../io/files.js';
+import type { Env } from '../io/paths.js';
+import { COMMAND_ADAPTERS } from './adapters.js';
+import type { CommandAdapter, HookAnswer, HookContext } from './types.js';
+
+export const DEFAULT_MAX_STDIN = 1024 * 1024;
+/** Below every manifest timeout we ship (those are >= 10 s), so our own deadline always fires first. */
+export const DEFAULT_DEADLINE_MS = 5000;
+const DEBUG_MAX_BYTES = 16 * 1024 * 1024;
+
+class Oversize extends Error {}
+
+export function readStdinCapped(stream: NodeJS.ReadableStream, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        stream.removeAllListeners('data');
+        (stream as NodeJS.ReadStream).destroy?.();
+        reject(new Oversize(`stdin larger than ${maxBytes} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    stream.on('end', () => resolve(Buffer.concat(chunks)));
+    stream.on('error', reject);
+  });
+}
+
+export function parsePayload(raw: Buffer): unknown {
+  return JSON.parse(raw.toString('utf8').replace(/^\uFEFF/, ''));
+}
+
+const positive = (v: string | undefined, dflt: number) => {
+  const n = Number(v);
+  return Number.isFinite(n) && n > 0 ? n : dflt;
+};
+
+export type RunOutcome = { answer: HookAnswer; failed: string | null };
+
+/** Everything but process I/O, so tests can drive it in-process. */
+export async function runHook(harness: string, event: string, stdin: NodeJS.ReadableStream, env: Env): Promise<RunOutcome> {
+  const startedAt = Date.now();
+  const deadlineMs = positive(env.TIERGATE_HOOK_DEADLINE_MS, DEFAULT_DEADLINE_MS);
+  let adapter: CommandAdapter | undefined;
+  const failOpen = (why: string, extra: Record<string, unknown> = {}): RunOutcome => {
+    diagnose('error', `hook:${harness}:${event}`, why, { ms: Date.now() - startedAt, ...extra }, env);
+    return { answer: adapter?.failOpen?.[event] ?? null, failed: why };
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<RunOutcome>((resolve) => {
+    timer = setTimeout(() => resolve(failOpen(`deadline of ${deadlineMs} ms passed`)), deadlineMs);
+  });
+
+  const work = (async (): Promise<RunOutcome> => {
+    const load = COMMAND_ADAPTERS[harness];
+    if (!load) return failOpen(`no adapter for harness '${harness}'`);
+    adapter = await load();
+    const raw = await readStdinCapped(stdin, positive(env.TIERGATE_HOOK_MAX_STDIN, DEFAULT_MAX_STDIN));
+    if (env.TIERGATE_HOOK_DEBUG) {
+      try {
+        appendBounded(env.TIERGATE_HOOK_DEBUG, `${JSON.stringify({ t: startedAt, harness, event, raw: raw.toString('utf8') })}\n`, DEBUG_MAX_BYTES);
+      } catch (err) {
+        diagnose('warn', 'hook:debug', errorText(err), {}, env);
+      }
+    }
+    const handler = adapter.handlers[event];
+    if (!handler) return failOpen(`no handler for event '${event}'`);
+    const payload = parsePayload(raw);
+    const ctx: HookContext = { env, harness, event, startedAt, deadlineMs };
+    return { answer: await handler(payload, ctx), failed: null };
+  })().catch((err: unknown) => failOpen(errorText(err), { kind: err instanceof Oversize ? 'oversize' : err instanceof SyntaxError ? 'bad-json' : 'error' }));
+
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Entry: prints the answer and exits; never lets an exception reach the harness. */
+export async function hookMain(argv: string[]): Promise<void> {
+  const [harness = '', event = ''] = argv;
+  let answer: HookAnswer = null;
+  try {
+    answer = (await runHook(harness, event, process.stdin, process.env)).answer;
+  } catch (err) {
+    diagnose('error', `hook:${harness}:${event}`, errorText(err));
+  }
+  const code = answer?.exitCode ?? 0;
+  if (answer?.stdout) process.stdout.write(answer.stdout, () => process.exit(code));
+  else process.exit(code);
+}

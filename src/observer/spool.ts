@@ -1,0 +1,29 @@
+/**
+ * The spool: dispatch paths append one JSON line here instead of opening SQLite (no native module load, no lock wait
+ * on the hot path). Each process appends to its own file, so concurrent hooks never interleave partial lines; the
+ * ledger drains and deletes claimed files.
+ */
+import { join } from 'node:path';
+import { SpoolRecordSchema, type SpoolRecord } from '../contracts/spool.js';
+import { appendBounded } from '../io/files.js';
+import { paths, type Env } from '../io/paths.js';
+
+/** Per-file cap; a runaway writer rotates rather than fills the disk (drain reads both generations). */
+export const SPOOL_FILE_MAX_BYTES = 8 * 1024 * 1024;
+
+export function spoolFileFor(env: Env, pid = process.pid): string {
+  return join(paths(env).spoolDir, `${pid}-${Date.now().toString(36)}.jsonl`);
+}
+
+let currentFile: string | null = null;
+
+export function appendSpool(record: SpoolRecord, env: Env = process.env): void {
+  const checked = SpoolRecordSchema.parse(record);
+  currentFile ??= spoolFileFor(env);
+  appendBounded(currentFile, `${JSON.stringify(checked)}\n`, SPOOL_FILE_MAX_BYTES);
+}
+
+/** Tests and long-lived in-process plugins start a fresh file (e.g. after a drain claimed the old one). */
+export function resetSpoolFile(): void {
+  currentFile = null;
+}

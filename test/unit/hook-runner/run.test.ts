@@ -1,0 +1,71 @@
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { COMMAND_ADAPTERS } from '../../../src/hook-runner/adapters.js';
+import { runHook } from '../../../src/hook-runner/run.js';
+
+COMMAND_ADAPTERS.fake = async () => ({
+  handlers: {
+    Echo: (p) => ({ stdout: JSON.stringify(p) }),
+    Throw: () => { throw new Error('adapter bug'); },
+    Hang: () => new Promise(() => undefined),
+  },
+  failOpen: { Hang: { stdout: '{"permission":"allow"}' } },
+});
+
+const env = () => ({ TIERGATE_HOME: mkdtempSync(join(tmpdir(), 'tg-run-')), TIERGATE_HOOK_DEADLINE_MS: '300' });
+const input = (s: string | Buffer) => Readable.from([typeof s === 'string' ? Buffer.from(s) : s]);
+const log = (e: { TIERGATE_HOME: string }) => {
+  const f = join(e.TIERGATE_HOME, 'data', 'diagnostics.log');
+  return existsSync(f) ? readFileSync(f, 'utf8') : '';
+};
+
+describe('hook runner', () => {
+  it('passes a parsed payload (BOM stripped) to the handler and returns its answer', async () => {
+    const r = await runHook('fake', 'Echo', input('\uFEFF{"a":1}'), env());
+    expect(r).toEqual({ answer: { stdout: '{"a":1}' }, failed: null });
+  });
+
+  it('fails open on invalid JSON, with a diagnostic', async () => {
+    const e = env();
+    const r = await runHook('fake', 'Echo', input('{"a":'), e);
+    expect(r.answer).toBeNull();
+    expect(log(e)).toContain('"kind":"bad-json"');
+  });
+
+  it('fails open on oversize stdin without reading it all', async () => {
+    const e = { ...env(), TIERGATE_HOOK_MAX_STDIN: '1024' };
+    const r = await runHook('fake', 'Echo', input(Buffer.alloc(10 * 1024 * 1024, 0x20)), e);
+    expect(r.answer).toBeNull();
+    expect(log(e)).toContain('"kind":"oversize"');
+  });
+
+  it('fails open when the adapter throws', async () => {
+    const e = env();
+    const r = await runHook('fake', 'Throw', input('{}'), e);
+    expect(r).toEqual({ answer: null, failed: 'Error: adapter bug' });
+    expect(log(e)).toContain('adapter bug');
+  });
+
+  it('answers the adapter\'s fail-open answer at the deadline', async () => {
+    const e = env();
+    const r = await runHook('fake', 'Hang', input('{}'), e);
+    expect(r.answer).toEqual({ stdout: '{"permission":"allow"}' });
+    expect(log(e)).toContain('deadline of 300 ms passed');
+  });
+
+  it('fails open for an unknown harness or event', async () => {
+    expect((await runHook('nope', 'X', input('{}'), env())).answer).toBeNull();
+    expect((await runHook('fake', 'Nope', input('{}'), env())).answer).toBeNull();
+  });
+
+  it('captures raw payloads verbatim when TIERGATE_HOOK_DEBUG is set', async () => {
+    const e = env();
+    const debug = join(e.TIERGATE_HOME, 'capture.jsonl');
+    await runHook('fake', 'Echo', input('{"model":"opus"}'), { ...e, TIERGATE_HOOK_DEBUG: debug });
+    const rec = JSON.parse(readFileSync(debug, 'utf8').trim());
+    expect(rec).toMatchObject({ harness: 'fake', event: 'Echo', raw: '{"model":"opus"}' });
+  });
+});
