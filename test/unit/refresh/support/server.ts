@@ -22,7 +22,7 @@ export function makeCert(): Tls {
   return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8'), certFile: join(dir, 'cert.pem') };
 }
 
-export type Handler = (req: IncomingMessage, res: ServerResponse, srv: PriceServer) => void | Promise<void>;
+export type Handler = (req: IncomingMessage, res: ServerResponse, srv: PriceServer) => unknown;
 
 export class PriceServer {
   readonly hits = new Map<string, number>();
