@@ -1,0 +1,39 @@
+/**
+ * The price lookup the engine, the ledger and the CLI share. Layers are best first (overrides, refreshed caches,
+ * bundled snapshot); the first that knows a model prices it, and the Resolution names that layer's version.
+ */
+import type { Catalog, Resolution } from '../contracts/prices.js';
+import type { Harness } from '../contracts/harness.js';
+import { Resolver, type ResolveOptions } from './resolve.js';
+
+export type PriceLookup = {
+  resolve(name: string, harness: Harness): Resolution;
+  /** Date of the newest catalog data in use (overrides excluded). */
+  catalogDate: string;
+  /** Versions of every layer, best first, joined with `+`. */
+  catalogVersion: string;
+};
+
+export type LookupOptions = ResolveOptions;
+
+/** Long-lived hosts (OpenCode, pi) resolve many names; the memo stays bounded. */
+const MEMO_LIMIT = 2000;
+
+export function createPriceLookup(layers: Catalog[], opts: LookupOptions): PriceLookup {
+  const resolver = new Resolver(layers, opts);
+  const memo = new Map<string, Resolution>();
+  const dated = layers.filter((l) => l.version !== 'override').map((l) => l.date).sort();
+  return {
+    resolve(name: string, harness: Harness): Resolution {
+      const key = `${harness}\u0000${name}`;
+      const hit = memo.get(key);
+      if (hit) return hit;
+      const r = resolver.resolve(name, harness);
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      memo.set(key, r);
+      return r;
+    },
+    catalogDate: dated.at(-1) ?? '',
+    catalogVersion: layers.map((l) => l.version).join('+'),
+  };
+}
