@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { CatalogSchema } from '../../contracts/prices.js';
 import { paths, type Env } from '../../io/paths.js';
 import { lockHeld, readLock } from './lock.js';
-import { catalogPath } from './run.js';
+import { catalogPath } from './due.js';
 import { nextDueAt } from './schedule.js';
 import { refreshSwitch, type RefreshConfig } from './settings.js';
 import { readStatus } from './status.js';

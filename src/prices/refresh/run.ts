@@ -3,8 +3,7 @@
  * catalog atomically as `<priceCacheDir>/<source>.catalog.json`. A failure leaves the previous catalog in place and
  * lands in the status file; one source failing does not stop the next.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { CatalogSchema, PriceRowSchema, type Catalog, type PriceRow } from '../../contracts/prices.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import { writeFileAtomic } from '../../io/files.js';
@@ -12,7 +11,7 @@ import { paths, type Env } from '../../io/paths.js';
 import { convertSource, type Converter } from './convert.js';
 import { FetchError, fetchText, type FetchOptions } from './http.js';
 import { acquireLock, adoptLock, releaseLock } from './lock.js';
-import { isDue } from './schedule.js';
+import { catalogPath, dueSources } from './due.js';
 import { SOURCE_NAME, refreshSwitch, type RefreshConfig, type RefreshSource } from './settings.js';
 import { blankSourceStatus, emptyStatus, readStatus, writeStatus, type RefreshStatus, type SourceStatus } from './status.js';
 
@@ -20,6 +19,8 @@ import { blankSourceStatus, emptyStatus, readStatus, writeStatus, type RefreshSt
 export const MAX_ROWS = 50_000;
 /** A new catalog under half the size of the one it replaces is more likely a broken feed than a real change. */
 export const MIN_KEEP_RATIO = 0.5;
+
+export { catalogPath, dueSources };
 
 export type RefreshOptions = {
   env: Env;
@@ -46,16 +47,6 @@ export type SourceOutcome = {
 export type RefreshReport =
   | { result: 'done'; sources: SourceOutcome[] }
   | { result: 'locked' | 'disabled'; why: string; sources: [] };
-
-export function catalogPath(env: Env, sourceName: string): string {
-  return join(paths(env).priceCacheDir, `${sourceName}.catalog.json`);
-}
-
-/** The sources that would be fetched now, per TTL and back-off. Cheap: reads the status file and stats catalogs. */
-export function dueSources(env: Env, config: RefreshConfig, nowMs: number, status = readStatus(env)): RefreshSource[] {
-  const ttlMs = config.ttlHours * 3_600_000;
-  return config.sources.filter((s) => isDue(status?.sources[s.name], nowMs, ttlMs, existsSync(catalogPath(env, s.name))));
-}
 
 export async function runRefresh(opts: RefreshOptions): Promise<RefreshReport> {
   const { env, config } = opts;

@@ -12,7 +12,7 @@ import { paths, type Env } from '../../io/paths.js';
 import { spawnDetached } from '../../io/processes.js';
 import { loadRefreshConfig } from './config.js';
 import { acquireLock, releaseLock } from './lock.js';
-import { dueSources } from './run.js';
+import { dueSources } from './due.js';
 import { CONFIG_ENV, FORCE_ENV, LOCK_ENV, refreshSwitch, type RefreshConfig } from './settings.js';
 
 export type TriggerResult =
@@ -37,7 +37,7 @@ export function triggerRefresh(env: Env = process.env, opts: TriggerOptions = {}
     const due = opts.force ? config.sources : dueSources(env, config, nowMs);
     if (due.length === 0) return { started: false, reason: 'fresh', detail: 'every source is within its TTL or back-off' };
     const script = opts.script ?? refreshScript();
-    if (!script) {
+    if (!script || !existsSync(script)) {
       diagnose('error', 'prices.refresh.trigger', 'refresh.js not found next to the bundle', {}, env);
       return { started: false, reason: 'spawn-failed', detail: 'refresh.js not found' };
     }
