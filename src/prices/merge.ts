@@ -1,12 +1,19 @@
 /**
  * Merging converted sources into one Catalog. Sources are given best first; the first that prices an id keeps the
- * whole row (rates, tiers and window from one source, so a row never mixes two providers' numbers).
+ * row (rates and window from one source). The one exception is long-context tiers, see `authoritativeTiers`.
  */
 import type { Catalog, PriceRow } from '../contracts/prices.js';
+import { sameRates } from './formats/common.js';
 
 export interface SourceRows {
   name: string;
   rows: PriceRow[];
+  /**
+   * The source's silence about long context is itself a statement (Claude Code's catalog bills Sonnet 4.5 flat).
+   * Otherwise a row without tiers adopts the tiers of a lower source that has the same base rates: this LiteLLM
+   * snapshot has no 272k fields at all, so its gpt-6-astra-pro would lose the tier OpenRouter knows.
+   */
+  authoritativeTiers?: boolean;
 }
 
 export interface MergeReport {
@@ -18,15 +25,23 @@ export interface MergeReport {
 
 export function mergeSources(sources: SourceRows[]): { models: Record<string, PriceRow>; report: MergeReport } {
   const models: Record<string, PriceRow> = {};
+  const tiersFixed = new Set<string>();
   const report: MergeReport = { contributed: {}, shadowed: {} };
   for (const s of sources) {
     report.contributed[s.name] = 0;
     report.shadowed[s.name] = 0;
     for (const row of s.rows) {
-      if (models[row.id]) report.shadowed[s.name]!++;
-      else {
+      const held = models[row.id];
+      if (held) {
+        report.shadowed[s.name]!++;
+        if (!tiersFixed.has(row.id) && held.longContext.length === 0 && row.longContext.length > 0 && sameRates(held.rates, row.rates)) {
+          models[row.id] = { ...held, longContext: row.longContext };
+          tiersFixed.add(row.id);
+        }
+      } else {
         models[row.id] = row;
         report.contributed[s.name]!++;
+        if (s.authoritativeTiers || row.longContext.length > 0) tiersFixed.add(row.id);
       }
     }
   }

@@ -43,7 +43,7 @@ export function buildSnapshot(inputs: SnapshotInputs): SnapshotResult {
   const litellm = fromLiteLLM(inputs.litellm, { source: SOURCE_NAMES.litellm });
   const openrouter = fromOpenRouter(inputs.openrouter, { source: SOURCE_NAMES.openrouter });
   const { models, report } = mergeSources([
-    { name: SOURCE_NAMES.harnessCatalog, rows: harness.rows },
+    { name: SOURCE_NAMES.harnessCatalog, rows: harness.rows, authoritativeTiers: true },
     { name: SOURCE_NAMES.modelsDev, rows: modelsDev.rows },
     { name: SOURCE_NAMES.litellm, rows: litellm.rows },
     { name: SOURCE_NAMES.openrouter, rows: openrouter.rows },

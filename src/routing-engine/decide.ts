@@ -84,7 +84,8 @@ function correctOrDeny(ctx: Ctx, reasonIfCorrected: ReasonCode, why: string, com
       action: 'correct',
       reason: reasonIfCorrected,
       summary: `${why}; corrected ${field} to ${pick.cand.value}`,
-      comparison: pick.comparison,
+      // The comparison that triggered the correction; the chosen value's own fit is in the summary.
+      comparison: comparison ?? pick.comparison,
       tier: pick.cand.tier,
       diagnostics: ctx.diagnostics,
       field,

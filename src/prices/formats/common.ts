@@ -25,6 +25,13 @@ interface Candidate {
   direct: boolean;
 }
 
+/** Two rate sets that disagree on a rate both give (a missing cache price is less data, not another price). */
+export function ratesConflict(a: Rates, b: Rates): boolean {
+  const differ = (x: string | null, y: string | null) => x !== null && y !== null && compareDecimal(x, y) !== 0;
+  return differ(a.input, b.input) || differ(a.output, b.output) || differ(a.cacheRead, b.cacheRead)
+    || differ(a.cacheWrite5m, b.cacheWrite5m) || differ(a.cacheWrite1h, b.cacheWrite1h);
+}
+
 export function sameRates(a: Rates, b: Rates): boolean {
   const eq = (x: string | null, y: string | null) => (x === null || y === null ? x === y : compareDecimal(x, y) === 0);
   return eq(a.input, b.input) && eq(a.output, b.output) && eq(a.cacheRead, b.cacheRead)
@@ -73,7 +80,7 @@ export class RowCollector {
       const keptKeys = new Set([winner.row.id]);
       for (const c of sorted.slice(1)) {
         // Route variants (`:batch`) are service tiers, not names a harness dispatches to.
-        if (keptKeys.has(c.key) || /:[a-z]/.test(c.key) || sameRates(c.row.rates, winner.row.rates)) continue;
+        if (keptKeys.has(c.key) || /:[a-z]/.test(c.key) || !ratesConflict(c.row.rates, winner.row.rates)) continue;
         keptKeys.add(c.key);
         rows.push({ ...c.row, id: c.key });
       }

@@ -1,0 +1,60 @@
+/** `tiergate explain --harness <h> --parent <model> --child <model|tier> [--json]`: one decision, fully explained. */
+import { capabilityFor } from '../../adapters/capabilities.js';
+import { HarnessSchema, TierSchema, type Tier } from '../../contracts/harness.js';
+import type { DispatchObservation } from '../../contracts/observation.js';
+import type { Decision } from '../../contracts/decision.js';
+import { decide } from '../../routing-engine/decide.js';
+import { loadRuntime } from '../../runtime/context.js';
+import { parseFlags } from '../args.js';
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseFlags(argv, {
+    harness: { type: 'string' }, parent: { type: 'string' }, child: { type: 'string' }, json: { type: 'boolean' },
+  });
+  const harness = HarnessSchema.safeParse(values.harness ?? 'claude');
+  if (!harness.success || values.parent === undefined) {
+    process.stderr.write('usage: tiergate explain --harness claude|codex|cursor|opencode|pi --parent <model> [--child <model|tier>] [--json]\n');
+    return 2;
+  }
+  const rt = loadRuntime(process.env, process.cwd());
+  const capability = capabilityFor(harness.data, rt.policy);
+  const tier = TierSchema.safeParse(values.child);
+  const child = values.child ?? null;
+  const agentKind = capability.rewriteKind === 'agent';
+  const tiers = rt.policy.tiers[harness.data];
+  const obs: DispatchObservation = {
+    kind: 'dispatch', harness: harness.data, sessionId: null, callId: null, parentModel: values.parent,
+    parentModelSource: 'cli', requestedModel: tier.success || agentKind ? null : child, requestedAgent: agentKind && !tier.success ? child : null,
+    requestedTier: tier.success ? tier.data : null, agentModel: agentKind && !tier.success ? child : null, subagentType: null,
+    capability, toolInput: child ? { [capability.rewriteField ?? 'model']: child } : {}, cwd: process.cwd(), escalationFrom: null, at: Date.now(),
+    ...(agentKind ? { candidates: (Object.entries(tiers) as [Tier, string][]).map(([t, model]) => ({ value: t, model, tier: t })) } : {}),
+  };
+  const decision = decide(obs, rt.policy, rt.prices);
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify({ observation: obs, decision, catalogVersion: rt.prices.catalogVersion }, null, 2)}\n`);
+  } else {
+    process.stdout.write(describe(decision, rt.prices.catalogVersion));
+  }
+  return 0;
+}
+
+function describe(d: Decision, catalogVersion: string): string {
+  const lines = [`decision: ${d.action.toUpperCase()} (${d.reason})`, `  ${d.summary}`];
+  if (d.action === 'correct') lines.push(`  set ${d.field} = ${JSON.stringify(d.value)}`);
+  if (d.action === 'deny') lines.push(`  the model sees: ${d.message}`);
+  const c = d.comparison;
+  if (c) {
+    for (const [side, r] of [['parent', c.parent], ['child', c.child]] as const) {
+      lines.push(`${side}: ${r.query || '(none)'} -> ${r.id ?? 'unknown'} [${r.how}${r.note ? `: ${r.note}` : ''}]${r.catalogVersion ? ` from ${r.catalogVersion}` : ''}`);
+    }
+    lines.push(`verdict: child is ${c.verdict} (catalog ${catalogVersion}, data as of ${c.catalogDate})`);
+    if (c.points.length) {
+      lines.push('  rate (USD / 1M tokens)      at prompt   parent      child       child is');
+      for (const p of c.points) {
+        lines.push(`  ${p.kind.padEnd(26)} ${String(p.atPromptTokens).padStart(9)}   ${String(p.parent).padEnd(11)} ${String(p.child).padEnd(11)} ${p.order}`);
+      }
+    }
+  }
+  for (const diag of d.diagnostics) lines.push(`note: ${diag}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,119 @@
+/**
+ * `tiergate prices show <model…> [--harness h] [--provider p] [--json]`: how each name resolves and what it costs.
+ * `tiergate prices list [--family f] [--provider p] [--json]`: the priced models of every catalog layer.
+ */
+import Table from 'cli-table3';
+import { loadPolicy } from '../../config/load.js';
+import { HarnessSchema, type Harness } from '../../contracts/harness.js';
+import type { PriceRow, Rates, Resolution } from '../../contracts/prices.js';
+import { effectiveRates } from '../../prices/cost.js';
+import { loadCatalogLayers } from '../../prices/load.js';
+import { createPriceLookup } from '../../prices/lookup.js';
+import { listPrices, showPrices, type ListedRow } from '../../prices/query.js';
+import type { ClaudeProvider } from '../../prices/resolve.js';
+
+const USAGE = 'usage: tiergate prices show <model…> [--harness claude|codex|cursor|opencode|pi] [--provider anthropic|bedrock|vertex|foundry|gateway] [--json]\n'
+  + '       tiergate prices list [--family <text>] [--provider <maker>] [--json]\n'
+  + '       tiergate prices refresh [--wait] [--json]\n'
+  + '       tiergate prices status [--json]\n';
+const CLAUDE_PROVIDERS = ['anthropic', 'bedrock', 'vertex', 'foundry', 'gateway'];
+
+interface Args {
+  positional: string[];
+  flags: Record<string, string | true>;
+}
+
+function parseArgs(argv: string[]): Args {
+  const positional: string[] = [];
+  const flags: Record<string, string | true> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--json') flags.json = true;
+    else if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      if (eq > 0) flags[a.slice(2, eq)] = a.slice(eq + 1);
+      else flags[a.slice(2)] = argv[++i] ?? '';
+    } else positional.push(a);
+  }
+  return { positional, flags };
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  // The refresh subcommands live in their own files (src/cli/commands/prices-refresh.ts, prices-status.ts).
+  if (sub === 'refresh') return (await import('./prices-refresh.js')).run(rest);
+  if (sub === 'status') return (await import('./prices-status.js')).run(rest);
+  const { positional, flags } = parseArgs(rest);
+  const { policy } = loadPolicy(process.env, process.cwd());
+  const layers = loadCatalogLayers(process.env, policy);
+  if (sub === 'show') {
+    if (positional.length === 0) return usage();
+    const harness = HarnessSchema.safeParse(typeof flags.harness === 'string' ? flags.harness : 'claude');
+    if (!harness.success) return usage(`unknown harness '${String(flags.harness)}'`);
+    const provider = typeof flags.provider === 'string' ? flags.provider : policy.claudeProvider;
+    if (!CLAUDE_PROVIDERS.includes(provider)) return usage(`unknown Claude provider '${provider}'`);
+    const lookup = createPriceLookup(layers, { claudeProvider: provider as ClaudeProvider });
+    const rows = showPrices(positional, harness.data, lookup);
+    process.stdout.write(flags.json ? `${JSON.stringify(rows, null, 2)}\n` : formatShow(rows, harness.data, lookup.catalogVersion));
+    return rows.every((r) => r.price) ? 0 : 1;
+  }
+  if (sub === 'list') {
+    const rows = listPrices(layers, {
+      family: typeof flags.family === 'string' ? flags.family : undefined,
+      provider: typeof flags.provider === 'string' ? flags.provider : undefined,
+    });
+    process.stdout.write(flags.json ? `${JSON.stringify(rows.map((r) => ({ ...r.row, key: r.key, catalogVersion: r.catalogVersion })), null, 2)}\n` : formatList(rows));
+    return 0;
+  }
+  return usage(sub ? `unknown subcommand '${sub}'` : undefined);
+}
+
+function usage(problem?: string): number {
+  process.stderr.write(`${problem ? `tiergate prices: ${problem}\n` : ''}${USAGE}`);
+  return 2;
+}
+
+const money = (v: string | null, fallback: string): string => (v === null ? `${fallback}*` : v);
+
+function rateCells(r: Rates): string[] {
+  const e = effectiveRates(r);
+  return [r.input, r.output, money(r.cacheRead, e.cacheRead), money(r.cacheWrite5m, e.cacheWrite5m), money(r.cacheWrite1h, e.cacheWrite1h)];
+}
+
+function tierText(row: PriceRow): string {
+  if (row.longContext.length === 0) return 'none';
+  return row.longContext.map((t) => `prompt ${t.inclusive ? '>=' : '>'} ${t.threshold.toLocaleString('en-US')}: `
+    + `${t.rates.input} / ${t.rates.output} (${t.rule})`).join('; ');
+}
+
+export function formatShow(rows: Resolution[], harness: Harness, catalogVersion: string): string {
+  const out: string[] = [];
+  for (const r of rows) {
+    out.push(`${r.query} (${harness})`);
+    if (!r.price) {
+      out.push(`  unknown: no price in ${catalogVersion}${r.note ? ` (${r.note})` : ''}`, '');
+      continue;
+    }
+    out.push(`  resolves to  ${r.id} (${r.how})${r.note ? `\n  note         ${r.note}` : ''}`);
+    const t = new Table({ head: ['USD / 1M tokens', 'input', 'output', 'cache read', 'write 5m', 'write 1h'], style: { head: [], border: [] } });
+    t.push(['base', ...rateCells(r.price.rates)]);
+    for (const tier of r.price.longContext) t.push([`prompt ${tier.inclusive ? '>=' : '>'} ${tier.threshold}`, ...rateCells(tier.rates)]);
+    out.push(t.toString().split('\n').map((l) => `  ${l}`).join('\n'));
+    if (r.price.longContext.length) out.push(`  long context ${tierText(r.price)}`);
+    if (r.price.perRequestFee) out.push(`  per request  ${r.price.perRequestFee} USD (comparisons with this model report unknown)`);
+    if (r.price.reasoningRate) out.push(`  reasoning    ${r.price.reasoningRate} USD / 1M (comparisons with this model report unknown)`);
+    out.push(`  window       ${r.price.contextWindow?.toLocaleString('en-US') ?? 'unknown'}`);
+    out.push(`  source       ${r.price.source} (catalog ${r.catalogVersion})`, '');
+  }
+  out.push('* no price in the source: default multiple of input (cache read 0.1x, write 5m 1.25x, write 1h 2x)');
+  return `${out.join('\n')}\n`;
+}
+
+export function formatList(rows: ListedRow[]): string {
+  const t = new Table({
+    head: ['model', 'provider', 'input', 'output', 'cache read', 'write 5m', 'write 1h', 'long context', 'source'],
+    style: { head: [], border: [] },
+  });
+  for (const r of rows) t.push([r.key, r.row.provider, ...rateCells(r.row.rates), tierText(r.row), r.row.source]);
+  return `${t.toString()}\n${rows.length} models; USD per 1M tokens; * = default multiple of input\n`;
+}

@@ -1,0 +1,147 @@
+/**
+ * The catalog layers, best first: the policy's price overrides, refreshed catalogs in the price cache directory
+ * (newest first), then the bundled snapshot. Runs in every hook process, so it reads little: the bundled snapshot
+ * (~125 KB, parsed once per process) and whatever the refresher left, each file size-capped and zod-validated.
+ * A corrupt or oversized cache file is skipped with one diagnostic line; nothing here throws.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CatalogSchema, type Catalog, type PriceRow } from '../contracts/prices.js';
+import type { Policy } from '../contracts/config.js';
+import { diagnose, errorText } from '../io/diagnostics.js';
+import { paths, type Env } from '../io/paths.js';
+import { makerOf } from './makers.js';
+import { canonicalId } from './normalise.js';
+
+export const SNAPSHOT_RELATIVE = join('data', 'prices-snapshot.json');
+/** A refreshed catalog is a few hundred KB; anything far larger is not ours. */
+export const MAX_CATALOG_BYTES = 8 * 1024 * 1024;
+const CACHE_SUFFIX = '.catalog.json';
+
+let bundledCache: { path: string; catalog: Catalog | null } | null = null;
+
+/**
+ * The package root holding data/: src/prices/load.ts runs from <root>/src/prices under tsx, and from <root>/dist
+ * once bundled, so walk up from this module until the snapshot is found.
+ */
+export function findSnapshotPath(start = dirname(fileURLToPath(import.meta.url))): string | null {
+  let dir = start;
+  for (let i = 0; i < 5; i++) {
+    const candidate = join(dir, SNAPSHOT_RELATIVE);
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return null;
+}
+
+/**
+ * The bundled snapshot, parsed once per process. It is generated and checked by the build (snapshot.test.ts), so
+ * only its envelope is checked here: full zod validation of ~450 rows would cost every hook a few milliseconds.
+ */
+export function loadBundledCatalog(env: Env = process.env, path = findSnapshotPath()): Catalog | null {
+  if (!path) {
+    diagnose('error', 'prices:load', 'bundled price snapshot not found', {}, env);
+    return null;
+  }
+  if (bundledCache?.path === path) return bundledCache.catalog;
+  let catalog: Catalog | null = null;
+  try {
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Catalog;
+    if (parsed?.format !== 'tiergate-catalog/1' || typeof parsed.models !== 'object' || typeof parsed.aliases !== 'object') {
+      throw new Error('not a tiergate-catalog/1 file');
+    }
+    catalog = parsed;
+  } catch (err) {
+    diagnose('error', 'prices:load', `bundled price snapshot unreadable: ${errorText(err)}`, { path }, env);
+  }
+  bundledCache = { path, catalog };
+  return catalog;
+}
+
+/** Policy price overrides as a catalog (version `override`), keyed by the name as written and its canonical id. */
+export function overridesCatalog(overrides: Policy['priceOverrides']): Catalog | null {
+  const entries = Object.entries(overrides ?? {});
+  if (entries.length === 0) return null;
+  const models: Record<string, PriceRow> = {};
+  for (const [name, r] of entries) {
+    const id = canonicalId(name);
+    const row: PriceRow = {
+      id,
+      provider: makerOf(id) ?? 'override',
+      rates: {
+        input: r.input,
+        output: r.output,
+        cacheRead: r.cacheRead ?? null,
+        cacheWrite5m: r.cacheWrite5m ?? null,
+        cacheWrite1h: r.cacheWrite1h ?? null,
+      },
+      // A negotiated rate is flat unless the user says otherwise: no catalog tier is carried over.
+      longContext: [],
+      perRequestFee: null,
+      reasoningRate: null,
+      contextWindow: null,
+      source: 'override',
+    };
+    models[id] = row;
+    const lower = name.trim().toLowerCase();
+    if (lower !== id) models[lower] = { ...row, id: lower };
+  }
+  return { format: 'tiergate-catalog/1', version: 'override', date: '', source: 'policy priceOverrides', models, aliases: {} };
+}
+
+/** Refreshed catalogs in the price cache directory, newest file first; invalid files are skipped and logged. */
+export function loadCachedCatalogs(env: Env = process.env): Catalog[] {
+  const dir = paths(env).priceCacheDir;
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith(CACHE_SUFFIX));
+  } catch {
+    return [];
+  }
+  const files = names.map((n) => {
+    const path = join(dir, n);
+    try {
+      const st = statSync(path);
+      return { path, mtime: st.mtimeMs, size: st.size };
+    } catch {
+      return null;
+    }
+  }).filter((f): f is { path: string; mtime: number; size: number } => f !== null)
+    .sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? 1 : -1));
+  const out: Catalog[] = [];
+  for (const f of files) {
+    if (f.size > MAX_CATALOG_BYTES) {
+      diagnose('warn', 'prices:load', 'cached catalog too large, skipped', { path: f.path, size: f.size }, env);
+      continue;
+    }
+    try {
+      const parsed = CatalogSchema.safeParse(JSON.parse(readFileSync(f.path, 'utf8')));
+      if (!parsed.success) {
+        diagnose('warn', 'prices:load', 'cached catalog invalid, skipped', { path: f.path, issue: parsed.error.issues[0]?.message }, env);
+        continue;
+      }
+      out.push(parsed.data);
+    } catch (err) {
+      diagnose('warn', 'prices:load', `cached catalog unreadable, skipped: ${errorText(err)}`, { path: f.path }, env);
+    }
+  }
+  return out;
+}
+
+export function loadCatalogLayers(env: Env, policy: Pick<Policy, 'priceOverrides'>): Catalog[] {
+  const layers: Catalog[] = [];
+  const overrides = overridesCatalog(policy.priceOverrides);
+  if (overrides) layers.push(overrides);
+  layers.push(...loadCachedCatalogs(env));
+  const bundled = loadBundledCatalog(env);
+  if (bundled) layers.push(bundled);
+  return layers;
+}
+
+/** Tests only: forget the per-process snapshot. */
+export function resetBundledCatalogCache(): void {
+  bundledCache = null;
+}
