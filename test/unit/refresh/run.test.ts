@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogSchema } from '../../../src/contracts/prices.js';
 import { paths } from '../../../src/io/paths.js';
+import { loadCatalogLayers } from '../../../src/prices/load.js';
+import { createPriceLookup } from '../../../src/prices/lookup.js';
 import { convertSource } from '../../../src/prices/refresh/convert.js';
 import { acquireLock, releaseLock } from '../../../src/prices/refresh/lock.js';
 import { catalogPath, runRefresh, type RefreshOptions } from '../../../src/prices/refresh/run.js';
@@ -25,6 +27,9 @@ beforeAll(async () => {
   other = await new PriceServer(tls).start();
   srv.routes.set('/good', json(FIXTURE));
   srv.routes.set('/good-2', json(FIXTURE));
+  // A model no bundled snapshot prices (reference/pricing.md §8: gpt-6.1-sol is in no offline data).
+  srv.routes.set('/with-new-model', json({ data: [...GOOD_MODELS, { id: 'openai/gpt-6.1-sol', canonical_slug: 'openai/gpt-6.1-sol',
+    name: 'OpenAI: GPT-6.1 Sol', created: 1790000000, pricing: { prompt: '0.000003', completion: '0.000018', input_cache_read: '0.0000003' } }] }));
   srv.routes.set('/small', json({ data: GOOD_MODELS.slice(0, 20) }));
   srv.routes.set('/slow', async (_q, res, s) => {
     await s.hold();
@@ -105,6 +110,21 @@ describe('runRefresh: a good source', () => {
     expect(cat.models['gpt-6-astra']).toBeDefined();
     const plain = convertSource('openrouter', JSON.parse(FIXTURE), 'x').skipped;
     expect(readStatus(env)!.sources.or!.skippedRows).toBe(plain + 1);
+  });
+});
+
+describe('a refreshed catalog in the price lookup', () => {
+  it('prices a model the bundled snapshot does not know, and names the refreshed catalog that priced it', async () => {
+    const env = home();
+    const before = createPriceLookup(loadCatalogLayers(env, { priceOverrides: {} }), { claudeProvider: 'anthropic' }).resolve('gpt-6.1-sol', 'codex');
+    expect(['estimated', 'unknown']).toContain(before.how); // at best a stand-in from a neighbouring model
+    await runRefresh(opts(env, { sources: [source('/with-new-model')], now: () => new Date('2026-12-02T10:00:00Z') }));
+    const layers = loadCatalogLayers(env, { priceOverrides: {} });
+    expect(layers.map((l) => l.version)[0]).toBe('refresh-or-20261202T100000Z');
+    const r = createPriceLookup(layers, { claudeProvider: 'anthropic' }).resolve('gpt-6.1-sol', 'codex');
+    expect(r.how).not.toBe('estimated');
+    expect(r.price?.rates).toMatchObject({ input: '3', output: '18', cacheRead: '0.3' });
+    expect(r.catalogVersion).toBe('refresh-or-20261202T100000Z');
   });
 });
 
