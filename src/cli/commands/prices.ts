@@ -13,7 +13,9 @@ import { listPrices, showPrices, type ListedRow } from '../../prices/query.js';
 import type { ClaudeProvider } from '../../prices/resolve.js';
 
 const USAGE = 'usage: tiergate prices show <model…> [--harness claude|codex|cursor|opencode|pi] [--provider anthropic|bedrock|vertex|foundry|gateway] [--json]\n'
-  + '       tiergate prices list [--family <text>] [--provider <maker>] [--json]\n';
+  + '       tiergate prices list [--family <text>] [--provider <maker>] [--json]\n'
+  + '       tiergate prices refresh [--wait] [--json]\n'
+  + '       tiergate prices status [--json]\n';
 const CLAUDE_PROVIDERS = ['anthropic', 'bedrock', 'vertex', 'foundry', 'gateway'];
 
 interface Args {
@@ -38,6 +40,9 @@ function parseArgs(argv: string[]): Args {
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
+  // The refresh subcommands live in their own files (src/cli/commands/prices-refresh.ts, prices-status.ts).
+  if (sub === 'refresh') return (await import('./prices-refresh.js')).run(rest);
+  if (sub === 'status') return (await import('./prices-status.js')).run(rest);
   const { positional, flags } = parseArgs(rest);
   const { policy } = loadPolicy(process.env, process.cwd());
   const layers = loadCatalogLayers(process.env, policy);
