@@ -11,6 +11,7 @@ import type { HookAnswer, HookContext, HookHandler } from '../../hook-runner/typ
 import type { Env } from '../../io/paths.js';
 import { loadPolicy } from '../../config/load.js';
 import { appendSpool } from '../../observer/spool.js';
+import { triggerRefresh } from '../../prices/refresh/trigger.js';
 import { loadRuntime } from '../../runtime/context.js';
 import { routeDispatch } from '../../runtime/dispatch.js';
 import { answerFor, contextAnswer } from './answer.js';
@@ -26,6 +27,8 @@ export type CodexDeps = {
   runtime: (env: Env, cwd: string | null) => { policy: Policy };
   /** Drains the spool into the ledger and prices it (SessionEnd). Loaded lazily: SQLite is off the dispatch path. */
   observe: (env: Env, cwd: string | null) => void | Promise<void>;
+  /** Starts the background price refresh when due and returns at once (never waits on the network). */
+  refresh: (env: Env) => void;
 };
 
 const cwdOf = (payload: unknown): string | null => {
@@ -47,6 +50,7 @@ export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler
 
     SessionStart(payload: unknown, ctx: HookContext): HookAnswer {
       const p = SessionStartPayloadSchema.parse(payload);
+      deps.refresh(ctx.env);
       const { policy } = loadPolicy(ctx.env, p.cwd ?? null);
       const text = codexSessionContext(policy, p.model ?? null);
       return text ? json(contextAnswer('SessionStart', text)) : null;
@@ -74,6 +78,7 @@ export const handlers: Record<string, HookHandler> = createCodexHandlers({
   spool: appendSpool,
   now: Date.now,
   runtime: loadRuntime,
+  refresh: (env) => void triggerRefresh(env),
   observe: async (env, cwd) => {
     const [{ runObserver }, { loadPricer }] = await Promise.all([import('../../observer/drain.js'), import('../../observer/default-pricer.js')]);
     runObserver(env, loadPricer(env, cwd));

@@ -25,6 +25,7 @@ function setup(policy: Record<string, unknown> | null = null) {
   const spooled: SpoolRecord[] = [];
   const routed: DispatchObservation[] = [];
   const observed: (string | null)[] = [];
+  const refreshes = { n: 0 };
   const handlers = createCodexHandlers({
     route: (obs, e) => {
       routed.push(obs);
@@ -34,9 +35,10 @@ function setup(policy: Record<string, unknown> | null = null) {
     now: () => 1_800_000_000_000,
     runtime: (e, c) => loadPolicy(e, c),
     observe: (e, c) => void observed.push(c),
+    refresh: () => void (refreshes.n += 1),
   });
   const ctx = (event: string): HookContext => ({ env, harness: 'codex', event, startedAt: 0, deadlineMs: 5000 });
-  return { cwd, env, handlers, ctx, spooled, routed, observed };
+  return { cwd, env, handlers, ctx, spooled, routed, observed, refreshes };
 }
 
 const withCwd = (p: Record<string, unknown>, cwd: string) => ({ ...p, cwd });
@@ -143,6 +145,7 @@ describe('codex SessionStart -> compact policy as additionalContext', () => {
     expect(a.hookSpecificOutput.additionalContext).toMatch(/cheap=gpt-6-luna, standard=gpt-6-sol, premium=gpt-6-astra/);
     expect(a.hookSpecificOutput.additionalContext).toMatch(/denied with the model to retry with/);
     expect(a.hookSpecificOutput.additionalContext.length).toBeLessThan(500);
+    expect(s.refreshes.n).toBe(1); // the background price refresh was kicked off (it decides itself whether one is due)
   });
   it('rewrite on says corrected; mode off says nothing', () => {
     const on = setup({ codexRewrite: true });
