@@ -2,7 +2,7 @@
  * The real Codex CLI (0.169.0, pinned by scripts/install-harnesses.mjs) against a fake Responses API on 127.0.0.1,
  * with tiergate's hooks installed from the shipped manifest. Every assertion is on what the fake API received.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -172,5 +172,36 @@ describe.skipIf(!found.ok)('Codex CLI end to end', () => {
     expect(children(r).map((q) => q.model)).toContain('gpt-6-astra');
     expect(ledger(r.home, 'SELECT id FROM dispatches')).toEqual([]);
     expect(existsSync(join(r.home.tiergateHome, 'data', 'spool'))).toBe(false);
+  });
+
+  // The two facts docs/codex.md rests the rewrite decision on; a Codex upgrade that changes either fails here.
+  it('evidence: a PreModelRequest answer cannot change a child\'s model (so correction must happen at PreToolUse)', async () => {
+    const r = await run({
+      parent: 'gpt-6-sol', spawn: 'gpt-6-astra',
+      hooks: { PreModelRequest: [{ hooks: [{ type: 'command', timeout: 10, command: `node -e ${JSON.stringify(
+        "const p=JSON.parse(require('fs').readFileSync(0,'utf8'));if(p.agent_id)process.stdout.write(JSON.stringify({model:'gpt-6-luna',decision:'block',reason:'x',hookSpecificOutput:{hookEventName:'PreModelRequest',model:'gpt-6-luna'}}))",
+      )}` }] }] },
+    });
+    expect(r.code).toBe(0);
+    expect(children(r).length).toBeGreaterThan(0);
+    expect(children(r).every((q) => q.model === 'gpt-6-astra')).toBe(true);
+  });
+
+  it('evidence: tiergate\'s allow+rewrite does not override another hook\'s deny', async () => {
+    const other = { type: 'command', timeout: 10, command: `node -e ${JSON.stringify(
+      "process.stdout.write(JSON.stringify({hookSpecificOutput:{hookEventName:'PreToolUse',permissionDecision:'deny',permissionDecisionReason:'other plugin says no'}}))",
+    )}` };
+    const ours = (shippedHooks() as { PreToolUse: { matcher: string; hooks: unknown[] }[] }).PreToolUse[0]!;
+    const r = await run({
+      parent: 'gpt-6-sol', spawn: 'gpt-6-astra', policy: { codexRewrite: true },
+      hooks: { PreToolUse: [{ matcher: ours.matcher, hooks: [...ours.hooks, other] }] },
+    });
+    expect(r.code).toBe(0);
+    expect(spawnOutput(r)).toBe('Tool call blocked by PreToolUse hook: other plugin says no. Tool: collaborationspawn_agent');
+    expect(children(r)).toEqual([]);
+    // tiergate did answer allow + rewrite for this call (its spool line; no SessionEnd hook here to drain it).
+    const spool = join(r.home.tiergateHome, 'data', 'spool');
+    const lines = readdirSync(spool).flatMap((f) => readFileSync(join(spool, f), 'utf8').trim().split('\n')).map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.type, l.decision?.action, l.decision?.effectiveModel])).toEqual([['dispatch', 'correct', 'gpt-6-sol']]);
   });
 });
