@@ -12,7 +12,7 @@ import { paths } from '../../../src/io/paths.js';
 import { catalogPath } from '../../../src/prices/refresh/run.js';
 import type { RefreshConfig } from '../../../src/prices/refresh/settings.js';
 import { readStatus } from '../../../src/prices/refresh/status.js';
-import { triggerRefresh } from '../../../src/prices/refresh/trigger.js';
+import { nodeBinary, triggerRefresh } from '../../../src/prices/refresh/trigger.js';
 import { PriceServer, json, makeCert, type Tls } from './support/server.js';
 
 const root = join(import.meta.dirname, '../../..');
@@ -92,6 +92,15 @@ describe('triggerRefresh', () => {
     expect(r).toMatchObject({ started: false, reason: 'spawn-failed' });
     expect(existsSync(paths(env).refreshLock)).toBe(false);
     expect(readFileSync(paths(env).diagnostics, 'utf8')).toContain('prices.refresh.trigger');
+  });
+});
+
+describe('nodeBinary', () => {
+  it('uses this node under Node, and node from PATH inside Bun or a compiled host', () => {
+    expect(nodeBinary('/usr/local/bin/node', {})).toBe('/usr/local/bin/node');
+    expect(nodeBinary('C:\\Program Files\\nodejs\\node.exe', {})).toBe('C:\\Program Files\\nodejs\\node.exe');
+    expect(nodeBinary('/home/u/.bun/bin/bun', { bun: '1.2.0' })).toBe('node');
+    expect(nodeBinary('/usr/lib/opencode/bin/opencode', {})).toBe('node');
   });
 });
 
