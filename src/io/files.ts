@@ -71,6 +71,15 @@ export function restrictToUser(path: string): void {
 }
 
 /**
+ * Create an empty user-only file if it does not exist, without touching an existing one. SQLite gives its -wal and
+ * -shm files the database file's mode, so creating the ledger 0600 before SQLite opens it keeps all three private.
+ */
+export function ensureFile(path: string, mode = FILE_MODE): void {
+  ensureDir(dirname(path));
+  closeSync(openSync(path, 'a', mode));
+}
+
+/**
  * Create a file only if it does not exist yet (O_CREAT|O_EXCL): the primitive behind non-blocking locks.
  * Returns false when the file is already there; any other error throws.
  */

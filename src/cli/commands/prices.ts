@@ -113,6 +113,8 @@ export function formatList(rows: ListedRow[]): string {
   const t = new Table({
     head: ['model', 'provider', 'input', 'output', 'cache read', 'write 5m', 'write 1h', 'long context', 'source'],
     style: { head: [], border: [] },
+    // One line per model: the list is long and row separators would double it.
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
   for (const r of rows) t.push([r.key, r.row.provider, ...rateCells(r.row.rates), tierText(r.row), r.row.source]);
   return `${t.toString()}\n${rows.length} models; USD per 1M tokens; * = default multiple of input\n`;
