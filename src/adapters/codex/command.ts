@@ -15,11 +15,14 @@ import { observeCompletion } from './completion.js';
 import { observeDispatch } from './observe.js';
 import { SessionStartPayloadSchema } from './payloads.js';
 import { codexSessionContext } from './session-context.js';
+import { triggerRefresh } from '../../prices/refresh/trigger.js';
 
 export type CodexDeps = {
   route: (obs: DispatchObservation, env: Env) => Decision | Promise<Decision>;
   spool: (record: SpoolRecord, env: Env) => void;
   now: () => number;
+  /** Starts a background price refresh when one is due; returns at once. Absent in unit tests. */
+  refresh?: (env: Env) => unknown;
 };
 
 const cwdOf = (payload: unknown): string | null => {
@@ -40,6 +43,7 @@ export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler
 
     SessionStart(payload: unknown, ctx: HookContext): HookAnswer {
       const p = SessionStartPayloadSchema.parse(payload);
+      deps.refresh?.(ctx.env);
       const { policy } = loadPolicy(ctx.env, p.cwd ?? null);
       const text = codexSessionContext(policy, p.model ?? null);
       return text ? json(contextAnswer('SessionStart', text)) : null;
@@ -58,4 +62,5 @@ export const handlers: Record<string, HookHandler> = createCodexHandlers({
   route: async (obs, env) => (await import('../../runtime/dispatch.js')).routeDispatch(obs, env),
   spool: appendSpool,
   now: Date.now,
+  refresh: triggerRefresh,
 });
