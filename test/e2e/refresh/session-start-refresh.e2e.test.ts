@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogSchema } from '../../../src/contracts/prices.js';
 import { paths } from '../../../src/io/paths.js';
 import { readStatus } from '../../../src/prices/refresh/status.js';
+import { makeSandbox, runClaude } from '../support/claude-run.js';
+import { startFakeAnthropic } from '../support/fake-anthropic-api.js';
 import { codexEnv, execArgs, makeCodexHome, runCodex, writeCodexConfig, writeHooksJson, type CodexHome } from '../support/codex-run.js';
 import { startFakeResponsesApi } from '../support/fake-responses-api.js';
 import { harnessBin } from '../support/harness-bin.js';
@@ -17,6 +19,7 @@ import { PriceServer, json, makeCert, type Tls } from '../../unit/refresh/suppor
 
 const repo = join(import.meta.dirname, '../../..');
 const found = harnessBin('codex');
+const claude = harnessBin('claude');
 const FIXTURE = readFileSync(join(repo, 'test/fixtures/prices/openrouter-api-models.json'), 'utf8');
 
 function shippedHooks(): unknown {
@@ -47,7 +50,7 @@ describe.skipIf(!found.ok)('SessionStart starts the background price refresh (re
     for (const h of homes) h.cleanup();
   });
 
-  it('the session ends before the fetch does; the detached process then writes a fresh catalog from the local server', async () => {
+  it('codex exec: the session ends before the fetch does; the detached process then writes the catalog', async () => {
     if (!found.ok) return;
     const api = await startFakeResponsesApi(() => ({ type: 'text', text: 'Done.' }));
     const home = makeCodexHome('tg-refresh-e2e-');
@@ -85,5 +88,50 @@ describe.skipIf(!found.ok)('SessionStart starts the background price refresh (re
     expect(catalog.models['gpt-6-astra']?.rates).toMatchObject({ input: '10', output: '50' });
     expect(readStatus(tgEnv)!.sources['e2e-openrouter']).toMatchObject({ lastError: null, consecutiveFailures: 0, models: Object.keys(catalog.models).length });
     expect(prices.count('/api/v1/models')).toBe(1);
+  });
+});
+
+describe.skipIf(!claude.ok)('SessionStart starts the background price refresh (real Claude Code, --plugin-dir)', () => {
+  let tls: Tls;
+  let prices: PriceServer;
+
+  beforeAll(async () => {
+    tls = makeCert();
+    prices = await new PriceServer(tls).start();
+    prices.routes.set('/litellm.json', async (req, res, s) => {
+      await s.hold();
+      json(readFileSync(join(repo, 'test/fixtures/prices/litellm-prices.json'), 'utf8'))(req, res, s);
+    });
+  });
+
+  afterAll(async () => {
+    await prices?.stop();
+  });
+
+  it('claude -p: the session ends before the fetch does; the detached process then writes the catalog', async () => {
+    if (!claude.ok) return;
+    const api = await startFakeAnthropic(() => ({ kind: 'text', text: 'Done.' }));
+    const sb = makeSandbox('tg-refresh-claude-');
+    const tgEnv = { TIERGATE_HOME: sb.tiergateHome };
+    mkdirSync(join(sb.tiergateHome, 'config'), { recursive: true });
+    writeFileSync(paths(tgEnv).config, JSON.stringify({ refresh: { sources: [{ name: 'e2e-litellm', url: prices.url('/litellm.json'), format: 'litellm' }] } }));
+
+    const res = await runClaude(claude.bin, sb, api.url, ['-p', 'Say done.', '--output-format', 'json', '--plugin-dir', repo], {
+      env: { TIERGATE_PRICE_REFRESH: 'on', NODE_EXTRA_CA_CERTS: tls.certFile },
+      timeoutMs: 120_000,
+    });
+    await api.close();
+    expect(res.code, res.stderr.slice(-2000)).toBe(0);
+    expect(api.requests.length).toBeGreaterThan(0);
+
+    await expect.poll(() => prices.count('/litellm.json'), { timeout: 15_000 }).toBe(1);
+    const catalogFile = join(paths(tgEnv).priceCacheDir, 'e2e-litellm.catalog.json');
+    expect(existsSync(catalogFile)).toBe(false);
+    prices.release();
+    await expect.poll(() => existsSync(catalogFile) && !existsSync(paths(tgEnv).refreshLock), { timeout: 15_000 }).toBe(true);
+    const catalog = CatalogSchema.parse(JSON.parse(readFileSync(catalogFile, 'utf8')));
+    expect(catalog.source).toBe(`e2e-litellm ${prices.url('/litellm.json')}`);
+    expect(catalog.models['claude-opus-5']?.rates).toMatchObject({ input: '5', output: '25' });
+    expect(prices.count('/litellm.json')).toBe(1);
   });
 });
