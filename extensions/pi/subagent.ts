@@ -3,6 +3,7 @@
  * tier's model. Load it next to dist/pi.js (the gate). Do not load it together with another `subagent` tool.
  * Registration never throws: pi exits when an extension throws while loading (0.73.1, seen).
  */
+import { isPiChild } from '../../src/adapters/pi/extension.js';
 import { createTierSubagentTool } from '../../src/adapters/pi/subagent-tool.js';
 import { diagnose, errorText } from '../../src/io/diagnostics.js';
 import { runCollect } from '../../src/io/processes.js';
@@ -12,6 +13,8 @@ type Api = { registerTool(tool: unknown): void };
 
 export default function tiergateSubagent(pi: Api): void {
   try {
+    // Children it starts do not get the tool again (no recursive fan-out; OpenCode denies `task` to children too).
+    if (isPiChild(process.argv, process.env)) return;
     pi.registerTool(createTierSubagentTool({
       env: process.env,
       tierModel: (tier, ctx) => {
