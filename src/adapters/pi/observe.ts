@@ -8,7 +8,7 @@ import { TierSchema } from '../../contracts/harness.js';
 import type { Policy } from '../../contracts/config.js';
 import type { CompletionObservation, DispatchObservation } from '../../contracts/observation.js';
 import type { Usage } from '../../contracts/usage.js';
-import { escalationFrom, parseOutcome } from '../in-process/outcome.js';
+import { extractEscalation as escalationFrom, extractOutcome as parseOutcome } from '../../observer/outcome.js';
 import { tierOfAgent } from '../opencode/tier-agents.js';
 import type { PiAgent } from './agents.js';
 
