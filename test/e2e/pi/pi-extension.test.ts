@@ -2,6 +2,7 @@
  * tiergate's pi extension inside the real pi 0.73.1 with pi's own example `subagent` tool, against the fake chat API
  * on 127.0.0.1. Assertions are on the model each child request named, what the parent model saw, and the spool.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -68,6 +69,9 @@ describe.skipIf(!bin.ok)('pi 0.73.1 extension (real binary, pi example subagent 
       ['cheap', 'fake/small', 1500, 500, 200], ['tiergate-cheap', 'fake/small', 1500, 500, 200],
     ]);
     expect(completions.every((c) => c.outcome.result === 'done' && c.status === 'ok')).toBe(true);
+    // Drained into the SQLite ledger by the CLI: joined to their dispatches, priced from the catalog (overrides).
+    const report = JSON.parse(execFileSync(process.execPath, [join(root, 'dist/cli.js'), 'report', '--json'], { env: { ...process.env, TIERGATE_HOME: sb.tiergateHome }, encoding: 'utf8' }));
+    expect(report.totals).toMatchObject({ dispatches: 2, completed: 2, tokens: { input: 3000, output: 400, cacheRead: 1000 }, cost: { usd: '0.001275' } });
   });
 
   it('leaves a within-ceiling single dispatch untouched', async () => {
