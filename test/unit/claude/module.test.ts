@@ -81,10 +81,11 @@ describe('dist/claude-module.js', () => {
     expect(source).not.toMatch(/\brequire\s*\(/);
     expect(source).not.toMatch(/(^|[;\n}])\s*import[\s{*]/);
     expect(source).not.toMatch(/\bBuffer\b/);
-    // process.env appears only as paths.ts's default parameter, which the module always overrides.
-    expect(source.match(/\bprocess\.\w+/g)?.every((m) => m === 'process.env')).not.toBe(false);
-    expect([...source.matchAll(/(.{4})process\.env/g)].map((m) => m[1])).toEqual(expect.arrayContaining([]));
-    for (const m of source.matchAll(/(.{4})process\.env/g)) expect(m[1]).toMatch(/env=$/);
+    // Node's process appears only as paths.ts's default parameter (`env=process.env`), which the module always overrides.
+    for (const m of source.matchAll(/(.{5})\bprocess\.(\w+)/g)) {
+      if (m[1] === 'ait $.' || m[1]!.endsWith('$.')) continue; // $.process.hookEnv()
+      expect(`${m[1]}process.${m[2]}`).toMatch(/env=process\.env$/);
+    }
     expect(source).not.toMatch(/ZodError|zod/i);
     expect(source).toMatch(/export\s*\{\s*register\s*\}/);
     // `$` keeps its name at every call site: the loader reads `$.noun.verb(...)` off the source.
