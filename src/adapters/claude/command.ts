@@ -18,7 +18,7 @@ import { loadPolicy } from '../../config/load.js';
 import { preToolUseAnswer, sessionStartAnswer } from './answer.js';
 import { observePreToolUse } from './observe.js';
 import { readParentModel } from './parent-model.js';
-import { PostToolUsePayload, PreToolUsePayload, SessionPayload, SUBAGENT_TOOLS, SubagentStopPayload } from './payloads.js';
+import { PreToolUsePayload, SessionPayload, SUBAGENT_TOOLS, SubagentStopPayload } from './payloads.js';
 import { parseClaudeTranscript, readAgentMeta } from './transcript.js';
 import { drainModuleSpool } from './module-spool.js';
 import { policySummary } from './policy-text.js';
@@ -53,17 +53,6 @@ const preToolUse: HookHandler = async (payload, ctx) => {
     diagnose('error', 'claude:PreToolUse', (err as Error).message, {}, ctx.env);
     return null;
   }
-};
-
-/** PostToolUse[Agent] joins tool_use_id to the child's agentId; a foreground child's usage also arrives here. */
-const postToolUse: HookHandler = (payload, ctx) => {
-  const p = PostToolUsePayload.parse(payload);
-  if (!SUBAGENT_TOOLS.has(p.tool_name)) return null;
-  if (moduleLive(ctx)) {
-    drainModuleSpool(ctx.env);
-    return null;
-  }
-  return null;
 };
 
 /**
@@ -135,7 +124,6 @@ const sessionEnd: HookHandler = (payload, ctx) => {
 export const adapter: CommandAdapter = {
   handlers: {
     PreToolUse: preToolUse,
-    PostToolUse: postToolUse,
     SubagentStop: subagentStop,
     SessionStart: sessionStart,
     SessionEnd: sessionEnd,
