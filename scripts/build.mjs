@@ -41,6 +41,8 @@ const common = {
   legalComments: 'none',
   logLevel: 'warning',
   target: 'node20',
+  // Prefer packages' ESM builds: jsonc-parser's UMD main requires './impl/format' at run time, which a bundle lacks.
+  mainFields: ['module', 'main'],
 };
 
 await build({

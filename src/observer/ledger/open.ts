@@ -51,10 +51,13 @@ export function schemaVersion(db: SqlDriver): number {
 
 /** Applies every migration newer than the file's version; concurrent openers serialise on BEGIN IMMEDIATE. */
 export function migrate(db: SqlDriver, migrations: readonly string[] = MIGRATIONS): number {
-  if (schemaVersion(db) >= migrations.length) return 0;
+  const newer = (v: number) => new Error(`ledger schema ${v} is newer than this tiergate (${migrations.length}): upgrade tiergate`);
+  const seen = schemaVersion(db);
+  if (seen > migrations.length) throw newer(seen);
+  if (seen === migrations.length) return 0;
   return db.transaction(() => {
     const current = schemaVersion(db);
-    if (current > migrations.length) throw new Error(`ledger schema ${current} is newer than this tiergate (${migrations.length})`);
+    if (current > migrations.length) throw newer(current);
     for (let v = current + 1; v <= migrations.length; v++) {
       db.exec(migrations[v - 1]!);
       db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)').run(v, Date.now());

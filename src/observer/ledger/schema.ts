@@ -37,8 +37,12 @@ export const MIGRATIONS: readonly string[] = [
     effective_model     TEXT,
     catalog_version     TEXT,
     escalation_from     TEXT,
+    child_agent_id      TEXT,
+    completion_id       INTEGER,
     source              TEXT NOT NULL
   );
+  CREATE INDEX dispatches_open ON dispatches (at) WHERE completion_id IS NULL;
+  CREATE INDEX dispatches_child ON dispatches (harness, child_agent_id) WHERE child_agent_id IS NOT NULL;
   CREATE INDEX dispatches_call ON dispatches (harness, call_id);
   CREATE INDEX dispatches_at ON dispatches (at);
 
@@ -49,6 +53,7 @@ export const MIGRATIONS: readonly string[] = [
     session_id           TEXT,
     call_id              TEXT,
     agent_id             TEXT,
+    dispatch_id          INTEGER,
     subagent_type        TEXT,
     project              TEXT,
     requested_model      TEXT,
@@ -67,6 +72,7 @@ export const MIGRATIONS: readonly string[] = [
     priced_model         TEXT,
     counterfactual_pico  INTEGER,
     counterfactual_model TEXT,
+    counterfactual_catalog_version TEXT,
     status               TEXT NOT NULL,
     result               TEXT,
     verified             TEXT,
@@ -81,6 +87,7 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX completions_ended ON completions (ended_at);
   CREATE INDEX completions_call ON completions (harness, call_id);
+  CREATE INDEX completions_dispatch ON completions (dispatch_id) WHERE dispatch_id IS NOT NULL;
   CREATE INDEX completions_pending ON completions (status) WHERE status = 'pending';
 
   CREATE TABLE requests (
