@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
 import { CHILD_MARKER, dispatchScript, startFakeAnthropic, type FakeAnthropic, type Script } from '../support/fake-anthropic-api.js';
 import { makeSandbox, runClaude, writeUserSettings, type ClaudeSandbox } from '../support/claude-run.js';
+import { openLedger } from '../../../src/observer/ledger/open.js';
+import { drainSpool } from '../../../src/observer/drain.js';
 
 const root = join(import.meta.dirname, '../../..');
 const bin = harnessBin('claude');
@@ -42,6 +44,21 @@ function spooled(sb: ClaudeSandbox): Spooled[] {
 function diagnostics(sb: ClaudeSandbox): string {
   const p = join(sb.tiergateHome, 'data', 'diagnostics.log');
   return existsSync(p) ? readFileSync(p, 'utf8') : '';
+}
+
+/** Drains this sandbox's spools into its ledger (as the next CLI run does) and reads what landed. */
+function ledger(sb: ClaudeSandbox) {
+  const env = { TIERGATE_HOME: sb.tiergateHome, HOME: sb.home, CLAUDE_CONFIG_DIR: sb.configDir };
+  const db = openLedger(env);
+  try {
+    drainSpool(db, env);
+    return {
+      dispatches: db.prepare('SELECT call_id, parent_model, action, effective_model FROM dispatches').all() as Array<Record<string, unknown>>,
+      completions: db.prepare('SELECT call_id, served_model, input, output FROM completions').all() as Array<Record<string, unknown>>,
+    };
+  } finally {
+    db.close();
+  }
 }
 
 const childRequests = (api: FakeAnthropic) => api.requests.filter((r) => r.role === 'child');
@@ -106,6 +123,10 @@ d('Claude Code end to end', () => {
     expect(existsSync(join(sb.tiergateHome, 'data', 'spool', 'claude-module'))
       ? readdirSync(join(sb.tiergateHome, 'data', 'spool', 'claude-module')).filter((n) => n.endsWith('.json')) : []).toEqual([]);
     expect(JSON.stringify(records)).not.toContain(CHILD_MARKER);
+    // (7) and into the ledger: one dispatch row, one completion row with the served model and the API's usage.
+    const l = ledger(sb);
+    expect(l.dispatches.length).toBe(1);
+    expect(l.completions).toEqual([expect.objectContaining({ call_id: c.callId, served_model: 'claude-haiku-5-5-served', input: u.input_tokens, output: u.output_tokens })]);
   });
 
   it('(2)+(7) module did not load -> the PreToolUse command hook corrects it from the parent transcript', async () => {
@@ -133,6 +154,7 @@ d('Claude Code end to end', () => {
     const dispatches = spooled(sb).filter((r) => r.type === 'dispatch');
     expect(dispatches.length).toBe(1);
     expect(dispatches[0]!.decision).toMatchObject({ action: 'allow', reason: 'within-ceiling' });
+    expect(ledger(sb).dispatches.length).toBe(1);
   });
 
   it('(1b) module path deny: no legal choice within the ceiling -> denied with a retry the model follows', async () => {
