@@ -89,6 +89,8 @@ d('Claude Code end to end', () => {
     mkdirSync(join(dir, 'dist'), { recursive: true });
     cpSync(join(root, '.claude-plugin'), join(dir, '.claude-plugin'), { recursive: true });
     cpSync(join(root, 'hooks.json'), join(dir, 'hooks.json'));
+    // The command hooks price from the bundled snapshot next to dist/ (package.json "files" ships data/).
+    cpSync(join(root, 'data'), join(dir, 'data'), { recursive: true });
     for (const f of ['hook.js', 'claude-module.js']) cpSync(join(root, 'dist', f), join(dir, 'dist', f));
     if (patchModule) writeFileSync(join(dir, 'dist', 'claude-module.js'), patchModule(readFileSync(join(dir, 'dist', 'claude-module.js'), 'utf8')));
     return dir;
@@ -133,7 +135,7 @@ d('Claude Code end to end', () => {
     const { sb, res } = await run(dispatchScript(AGENT_INPUT('opus')), ['--model', 'haiku', '--plugin-dir', brokenModule()]);
     expect(res.code, res.stderr).toBe(0);
     const kids = childRequests(api);
-    expect(kids.map((k) => k.model)).toEqual(['claude-haiku-5-5']);
+    expect(kids.map((k) => k.model), diagnostics(sb)).toEqual(['claude-haiku-5-5']);
     const records = spooled(sb);
     const dispatches = records.filter((r) => r.type === 'dispatch');
     expect(dispatches.length).toBe(1);
@@ -199,6 +201,6 @@ d('Claude Code end to end', () => {
     expect(res.code, res.stderr).toBe(0);
     expect(childRequests(api).map((k) => k.model)).toEqual(['claude-haiku-5-5']);
     const dispatches = spooled(sb).filter((r) => r.type === 'dispatch');
-    expect(dispatches.map((r) => r.observation.parentModelSource)).toEqual(['agent.spawn']);
+    expect(dispatches.map((r) => r.observation.parentModelSource), diagnostics(sb)).toEqual(['agent.spawn']);
   });
 });

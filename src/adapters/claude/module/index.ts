@@ -24,8 +24,8 @@ type On = (event: string, hook: (...args: any[]) => unknown) => unknown;
 const core: ModuleCore = new ModuleCore((): ReturnType<typeof bundledLookup> => bundledLookup(core.policy));
 let ready: Promise<void> | null = null;
 const INIT_WAIT_MS = 300;
-/** A record write is a few ms; one that takes longer is abandoned rather than waited for. */
-const WRITE_WAIT_MS = 200;
+/** A record write is a few ms (seen); past this bound it is abandoned rather than waited for. */
+const WRITE_WAIT_MS = 2000;
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
