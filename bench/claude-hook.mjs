@@ -29,7 +29,7 @@ const cases = {
   'guard with the module live (sh, no node)': { cmd: '/bin/sh', args: ['-c', guard], input: '{}', env: { TIERGATE_MODULE_LIVE: '1' } },
   'bare node -e 0': { cmd: process.execPath, args: ['-e', '0'], input: '' },
 };
-const env = { PATH: process.env.PATH, HOME: home, TIERGATE_HOME: join(home, 'tg') };
+const env = { PATH: process.env.PATH, HOME: home, TIERGATE_HOME: join(home, 'tg'), TIERGATE_PRICE_REFRESH: 'off' };
 const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 for (let i = 0; i < runs + 2; i++) {
   for (const [name, c] of Object.entries(cases)) {

@@ -22,6 +22,7 @@ import { PreToolUsePayload, SessionPayload, SUBAGENT_TOOLS, SubagentStopPayload 
 import { parseClaudeTranscript, readAgentMeta } from './transcript.js';
 import { drainModuleSpool } from './module-spool.js';
 import { policySummary } from './policy-text.js';
+import { triggerRefresh } from '../../prices/refresh/trigger.js';
 
 export const MODULE_LIVE_VAR = 'TIERGATE_MODULE_LIVE';
 
@@ -97,7 +98,10 @@ function safeParse(path: string, maxBytes: number) {
   }
 }
 
-/** SessionStart: the policy in a few lines as additionalContext, so the model picks a legal model up front. */
+/**
+ * SessionStart: the policy in a few lines as additionalContext, so the model picks a legal model up front; the
+ * module's policy hand-off; the background price refresh.
+ */
 const sessionStart: HookHandler = (payload, ctx) => {
   const p = SessionPayload.parse(payload);
   const { policy, diagnostics } = loadPolicy(ctx.env, p.cwd ?? null);
@@ -109,6 +113,8 @@ const sessionStart: HookHandler = (payload, ctx) => {
       diagnose('error', 'claude:SessionStart', `policy hand-off: ${errorText(err)}`, {}, ctx.env);
     }
   }
+  // Background price refresh: returns at once (detached process, lock, TTL); never on the dispatch path.
+  triggerRefresh(ctx.env);
   const text = policySummary(policy);
   return text ? json(sessionStartAnswer(text)) : null;
 };
