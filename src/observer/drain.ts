@@ -16,6 +16,7 @@ import { diagnose, errorText } from '../io/diagnostics.js';
 import { moveFile, removeFile } from '../io/files.js';
 import { paths, type Env } from '../io/paths.js';
 import { claudeTranscripts } from '../adapters/claude/transcript.js';
+import { drainModuleSpool } from '../adapters/claude/module-spool.js';
 import { codexTranscripts } from '../adapters/codex/transcript.js';
 import type { SqlDriver } from './ledger/driver.js';
 import { openLedger } from './ledger/open.js';
@@ -132,6 +133,12 @@ export function drainSpool(db: SqlDriver, env: Env = process.env): DrainStats {
   const stats: DrainStats = { files: 0, lines: 0, dispatches: 0, completions: 0, invalid: 0, reconciledPending: 0, priced: 0 };
   const dir = paths(env).spoolDir;
   const now = Date.now();
+  // Claude Code's hooks module cannot append: its one-file-per-record spool is moved into this one first.
+  try {
+    drainModuleSpool(env);
+  } catch (err) {
+    diagnose('error', 'observer:drain', `claude module spool: ${errorText(err)}`, {}, env);
+  }
   for (const name of claimable(dir, now)) {
     const base = name.replace(/\.draining-.*$/, '');
     const claimed = join(dir, `${base}.draining-${process.pid}-${++claimCounter}`);
