@@ -141,11 +141,14 @@ describe('OpenCode', () => {
     mkdirSync(join(project, '.git'), { recursive: true });
 
     expect(tiergate(sb.env, 'install', 'opencode').out.harnesses![0]!.status).toBe('done');
-    const r = run(b.bin, ['debug', 'config', '--print-logs', '--log-level', 'INFO'], sb.env, project, 150_000);
+    // OpenCode says nothing about a plugin it loads (or fails to find), so the proof it ran tiergate's bundle is the
+    // plugin's own injected load fault landing in tiergate's diagnostic log (and OpenCode carrying on: fail-open).
+    const r = run(b.bin, ['debug', 'config', '--print-logs', '--log-level', 'INFO'], { ...sb.env, TIERGATE_FAULT: 'load:throw' }, project, 150_000);
     expect(r.status, r.stderr.slice(-2000)).toBe(0);
     const url = pathToFileURL(join(installed, 'dist', 'opencode.js')).href;
     expect(JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))).plugin).toContain(url);
-    expect(r.stderr).not.toMatch(/failed to load plugin|plugin.*error/i);
+    const log = readFileSync(join(sb.env.TIERGATE_HOME!, 'data', 'diagnostics.log'), 'utf8');
+    expect(log).toMatch(/"where":"opencode:load".*injected fault at load/);
     expect(doctorFor(sb.env, 'opencode').status).toBe('ok');
 
     expect(tiergate(sb.env, 'uninstall', 'opencode').out.harnesses![0]!.status).toBe('done');
