@@ -70,6 +70,36 @@ export function restrictToUser(path: string): void {
   if (existsSync(path)) chmodSync(path, FILE_MODE);
 }
 
+/**
+ * Create an empty user-only file if it does not exist, without touching an existing one. SQLite gives its -wal and
+ * -shm files the database file's mode, so creating the ledger 0600 before SQLite opens it keeps all three private.
+ */
+export function ensureFile(path: string, mode = FILE_MODE): void {
+  ensureDir(dirname(path));
+  closeSync(openSync(path, 'a', mode));
+}
+
+/**
+ * Create a file only if it does not exist yet (O_CREAT|O_EXCL): the primitive behind non-blocking locks.
+ * Returns false when the file is already there; any other error throws.
+ */
+export function createExclusive(path: string, data: string, mode = FILE_MODE): boolean {
+  ensureDir(dirname(path));
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', mode);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    writeSync(fd, Buffer.from(data));
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
 /** Rename within one directory (spool hand-off, lock release). */
 export function moveFile(from: string, to: string): void {
   renameSync(from, to);

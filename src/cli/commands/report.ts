@@ -1,0 +1,54 @@
+/** `tiergate report`: per-subagent cost and outcome, grouped; terminal table, --json or --csv. */
+import { parseArgs } from 'node:util';
+import { HarnessSchema } from '../../contracts/harness.js';
+import { ReportBySchema } from '../../contracts/report.js';
+import { loadPricer } from '../../observer/default-pricer.js';
+import { runObserver } from '../../observer/drain.js';
+import { openLedger } from '../../observer/ledger/open.js';
+import { buildReport } from '../../report/query.js';
+import { formatCsv } from '../../report/format-csv.js';
+import { formatJson } from '../../report/format-json.js';
+import { formatTable } from '../../report/format-table.js';
+import { parseTime } from '../time.js';
+
+export const USAGE = `Usage: tiergate report [--by session|agent|tier|model|harness|day] [--since T] [--until T]
+                       [--harness H] [--session ID] [--project DIR] [--json | --csv] [--no-drain]
+  T: YYYY-MM-DD, an ISO timestamp, or a relative 7d / 12h / 30m.`;
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      by: { type: 'string', default: 'agent' }, since: { type: 'string' }, until: { type: 'string' },
+      harness: { type: 'string' }, session: { type: 'string' }, project: { type: 'string' },
+      json: { type: 'boolean' }, csv: { type: 'boolean' }, 'no-drain': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) return process.stdout.write(`${USAGE}\n`), 0;
+  const by = ReportBySchema.safeParse(values.by);
+  const harness = values.harness === undefined ? null : HarnessSchema.safeParse(values.harness);
+  if (!by.success || (harness && !harness.success) || (values.json && values.csv)) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const now = Date.now();
+  const since = values.since ? parseTime(values.since, now) : null;
+  const until = values.until ? parseTime(values.until, now) : null;
+  if (since === undefined || until === undefined) {
+    process.stderr.write(`tiergate report: cannot read --since/--until\n${USAGE}\n`);
+    return 2;
+  }
+  const db = openLedger(process.env);
+  try {
+    if (!values['no-drain']) runObserver(process.env, loadPricer(process.env), db);
+    const report = buildReport(db, {
+      by: by.data, since, until, harness: harness?.success ? harness.data : null, session: values.session ?? null,
+      project: values.project ?? null,
+    });
+    process.stdout.write(values.json ? formatJson(report) : values.csv ? formatCsv(report) : formatTable(report));
+    return 0;
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { HarnessSchema } from './harness.js';
+
+/**
+ * `tiergate report --json`: the stable row source for every report view (terminal, CSV, the HTML page).
+ * Additive changes only within `tiergate-report/1`. Money is exact: `pico` is an integer string of pico-USD (1e-12),
+ * `usd` the same rounded to 6 decimals; both null when nothing in the row could be priced (never "0").
+ */
+export const ReportBySchema = z.enum(['session', 'agent', 'tier', 'model', 'harness', 'day']);
+export type ReportBy = z.infer<typeof ReportBySchema>;
+
+export const MoneySchema = z.object({ usd: z.string().nullable(), pico: z.string().regex(/^-?\d+$/).nullable() });
+export type Money = z.infer<typeof MoneySchema>;
+
+export const ReportRowSchema = z.object({
+  /** Value of the grouping column; null = not known (e.g. a dispatch with no tier). */
+  group: z.string().nullable(),
+  /** Subagent runs in the group: completions, plus dispatches that never completed. */
+  runs: z.number().int().nonnegative(),
+  /** Dispatches tiergate saw (hook or scanned parent transcript). */
+  dispatches: z.number().int().nonnegative(),
+  /** Dispatches tiergate denied. */
+  denied: z.number().int().nonnegative(),
+  /** Completions with status ok. */
+  completed: z.number().int().nonnegative(),
+  /** Completions still waiting for their transcript to flush. */
+  pending: z.number().int().nonnegative(),
+  /** Completions whose `Verified:` token is affirmative (yes, true, pass, passed, tests, ok, verified). */
+  verified: z.number().int().nonnegative(),
+  /** Requested (dispatched) model -> served model pairs, most frequent first (at most 5). */
+  models: z.array(z.object({ requested: z.string().nullable(), served: z.string().nullable(), runs: z.number().int() })),
+  tokens: z.object({
+    input: z.number().int(), output: z.number().int(), cacheRead: z.number().int(), cacheWrite: z.number().int(),
+    total: z.number().int(),
+  }),
+  cost: MoneySchema,
+  /** Completions with usage but no price for their served model: their cost is NOT in `cost`. */
+  unpricedRuns: z.number().int().nonnegative(),
+  /** Completions without usage (Cursor reports none; pending transcripts). */
+  noUsageRuns: z.number().int().nonnegative(),
+  /** Cost of the same usage on the parent's model, over `comparableRuns` only. */
+  counterfactual: MoneySchema,
+  /** counterfactual − cost, over the same comparable runs (negative: the children cost more than the parent would). */
+  savings: MoneySchema,
+  comparableRuns: z.number().int().nonnegative(),
+  /** True when every run in the row is a Cursor run: Cursor reports no usage, so the row has none to show. */
+  usageNotReported: z.boolean(),
+});
+export type ReportRow = z.infer<typeof ReportRowSchema>;
+
+export const ReportFiltersSchema = z.object({
+  since: z.string().nullable(),
+  until: z.string().nullable(),
+  harness: HarnessSchema.nullable(),
+  session: z.string().nullable(),
+  project: z.string().nullable(),
+});
+export type ReportFilters = z.infer<typeof ReportFiltersSchema>;
+
+export const ReportSchema = z.object({
+  format: z.literal('tiergate-report/1'),
+  generatedAt: z.string(),
+  by: ReportBySchema,
+  filters: ReportFiltersSchema,
+  rows: z.array(ReportRowSchema),
+  totals: ReportRowSchema,
+});
+export type Report = z.infer<typeof ReportSchema>;

@@ -1,0 +1,206 @@
+/**
+ * Drains hook spools into the ledger. appendSpool (dispatch paths) only appends JSONL lines to files in
+ * paths().spoolDir; this moves them into SQLite at completion, session end and on every CLI run.
+ *
+ * Claim by rename: a drainer renames a spool file to `<name>.draining-<pid>-<n>` before reading it, so two drainers
+ * never read the same file; inserts are idempotent on unique keys anyway, so a file re-read after a crash lands once.
+ * A writer still holding the old name when the rename happens appends to the claimed inode: the file is re-read from
+ * where the drainer stopped just before it is removed.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { Harness } from '../contracts/harness.js';
+import { SpoolRecordSchema, type SpoolRecord } from '../contracts/spool.js';
+import { diagnose, errorText } from '../io/diagnostics.js';
+import { moveFile, removeFile } from '../io/files.js';
+import { paths, type Env } from '../io/paths.js';
+import { claudeTranscripts } from '../adapters/claude/transcript.js';
+import { codexTranscripts } from '../adapters/codex/transcript.js';
+import type { SqlDriver } from './ledger/driver.js';
+import { openLedger } from './ledger/open.js';
+import { recordCompletion, recordDispatch, reconcileCompletions, settleCompletion, type CompletionRow } from './ledger/store.js';
+import type { Pricer } from './pricing.js';
+import { readLinesForward } from './tail.js';
+import type { TranscriptParser } from './transcripts.js';
+
+export const SPOOL_LINE_MAX_BYTES = 256 * 1024;
+export const SPOOL_FILE_MAX_BYTES = 64 * 1024 * 1024;
+/** A claimed file left by a drainer that died is taken over after this long. */
+export const STALE_CLAIM_MS = 10 * 60 * 1000;
+/** Pending completions whose transcript never flushes become `unknown` after this long. */
+export const PENDING_GIVE_UP_MS = 7 * 24 * 3600 * 1000;
+/** Late-flush re-reads of a child transcript are capped like any transcript read. */
+export const LATE_FLUSH_MAX_BYTES = 256 * 1024 * 1024;
+
+export const TRANSCRIPT_PARSERS: Partial<Record<Harness, TranscriptParser>> = {
+  claude: claudeTranscripts,
+  codex: codexTranscripts,
+};
+
+export type DrainStats = {
+  files: number;
+  lines: number;
+  dispatches: number;
+  completions: number;
+  invalid: number;
+  reconciledPending: number;
+  priced: number;
+};
+
+let claimCounter = 0;
+
+function claimable(dir: string, now: number): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const name of names) {
+    // appendBounded rotates a full spool file to `<name>.1`: both generations are drained.
+    if (/\.jsonl(\.1)?$/.test(name)) out.push(name);
+    else if (/\.jsonl(\.1)?\.draining-/.test(name)) {
+      try {
+        if (now - statSync(join(dir, name)).mtimeMs > STALE_CLAIM_MS) out.push(name);
+      } catch {
+        /* another drainer finished it meanwhile */
+      }
+    }
+  }
+  return out.sort();
+}
+
+function lineKey(text: string): string {
+  return createHash('sha1').update(text).digest('hex').slice(0, 24);
+}
+
+export function dispatchFromSpool(rec: Extract<SpoolRecord, { type: 'dispatch' }>): Parameters<typeof recordDispatch>[1] {
+  const o = rec.observation;
+  return {
+    harness: o.harness, sessionId: o.sessionId, callId: o.callId, at: o.at, project: o.cwd,
+    parentModel: o.parentModel, parentModelSource: o.parentModelSource, requestedModel: o.requestedModel,
+    requestedAgent: o.requestedAgent, requestedTier: o.requestedTier, subagentType: o.subagentType,
+    action: rec.decision.action, reason: rec.decision.reason, tier: rec.decision.tier,
+    effectiveModel: rec.decision.effectiveModel, catalogVersion: rec.decision.catalogVersion,
+    escalationFrom: o.escalationFrom, childAgentId: null, source: 'spool',
+  };
+}
+
+export function completionFromSpool(rec: Extract<SpoolRecord, { type: 'completion' }>, fallbackKey: string): CompletionRow {
+  const o = rec.observation;
+  return {
+    harness: o.harness, sessionId: o.sessionId, callId: o.callId, agentId: o.agentId, subagentType: o.subagentType,
+    project: null, requestedModel: null, servedModel: o.servedModel, usage: o.usage, status: o.status,
+    outcome: o.outcome, startedAt: o.startedAt, endedAt: o.endedAt, usageSource: o.usageSource,
+    transcriptPath: rec.transcriptPath, incomplete: false, cost: null, fallbackKey,
+  };
+}
+
+function ingestFile(db: SqlDriver, file: string, stats: DrainStats): void {
+  let offset = 0;
+  for (let pass = 0; pass < 2; pass++) {
+    const batch: { rec: SpoolRecord; key: string }[] = [];
+    const res = readLinesForward(file, { startOffset: offset, maxBytes: SPOOL_FILE_MAX_BYTES, maxLineBytes: SPOOL_LINE_MAX_BYTES }, (buf, s, e) => {
+      const text = buf.toString('utf8', s, e);
+      stats.lines++;
+      try {
+        const parsed = SpoolRecordSchema.safeParse(JSON.parse(text));
+        if (parsed.success) batch.push({ rec: parsed.data, key: lineKey(text) });
+        else stats.invalid++;
+      } catch {
+        stats.invalid++;
+      }
+    });
+    stats.invalid += res.skippedLongLines;
+    db.transaction(() => {
+      for (const { rec, key } of batch) {
+        if (rec.type === 'dispatch') {
+          if (recordDispatch(db, dispatchFromSpool(rec), key)) stats.dispatches++;
+        } else if (recordCompletion(db, completionFromSpool(rec, key))) stats.completions++;
+      }
+    });
+    offset = res.endOffset;
+    // Second pass picks up a line a writer appended to the claimed inode while the first pass ran.
+    if (statSync(file).size <= offset) break;
+  }
+}
+
+/** Moves every spool file into the ledger. Never throws for a bad line or file: it logs and goes on. */
+export function drainSpool(db: SqlDriver, env: Env = process.env): DrainStats {
+  const stats: DrainStats = { files: 0, lines: 0, dispatches: 0, completions: 0, invalid: 0, reconciledPending: 0, priced: 0 };
+  const dir = paths(env).spoolDir;
+  const now = Date.now();
+  for (const name of claimable(dir, now)) {
+    const base = name.replace(/\.draining-.*$/, '');
+    const claimed = join(dir, `${base}.draining-${process.pid}-${++claimCounter}`);
+    try {
+      moveFile(join(dir, name), claimed);
+    } catch {
+      continue; // another drainer claimed it first
+    }
+    try {
+      ingestFile(db, claimed, stats);
+      removeFile(claimed);
+      stats.files++;
+    } catch (err) {
+      // Left claimed: retried as a stale claim; its lines are idempotent.
+      diagnose('error', 'observer:drain', errorText(err), { file: name }, env);
+    }
+  }
+  if (stats.invalid > 0) diagnose('warn', 'observer:drain', 'spool lines skipped (invalid or oversize)', { count: stats.invalid }, env);
+  return stats;
+}
+
+type PendingRow = { id: number; dedupe_key: string; harness: Harness; session_id: string | null; call_id: string | null;
+  agent_id: string | null; transcript_path: string; ended_at: number; started_at: number | null };
+
+/**
+ * Late flush: a completion stored as pending (its transcript lacked the final lines) is re-read from its transcript.
+ * Local files only: no network, no model call.
+ */
+export function reconcilePending(db: SqlDriver, now = Date.now()): number {
+  const rows = db.prepare(
+    `SELECT id, dedupe_key, harness, session_id, call_id, agent_id, transcript_path, ended_at, started_at
+     FROM completions WHERE status = 'pending' AND transcript_path IS NOT NULL`,
+  ).all<PendingRow>();
+  let done = 0;
+  for (const row of rows) {
+    const parser = TRANSCRIPT_PARSERS[row.harness];
+    let child = null;
+    if (parser) {
+      try {
+        child = parser.parseFile(row.transcript_path, { maxBytes: LATE_FLUSH_MAX_BYTES }).child;
+      } catch {
+        child = null; // transcript gone or unreadable: stays pending until given up
+      }
+    }
+    if (child && child.complete && child.usage) {
+      settleCompletion(db, row.id, child, row.ended_at);
+      done++;
+    } else if (now - row.ended_at > PENDING_GIVE_UP_MS) {
+      db.prepare(`UPDATE completions SET status = 'unknown' WHERE id = ?`).run(row.id);
+    }
+  }
+  return done;
+}
+
+/** The whole observer pass: drain spools, reconcile late flushes, join and price. Opens and closes the ledger. */
+export function runObserver(env: Env, pricer: Pricer, db?: SqlDriver): DrainStats | null {
+  const own = !db;
+  let ledger: SqlDriver | null = db ?? null;
+  try {
+    ledger ??= openLedger(env);
+    const stats = drainSpool(ledger, env);
+    const l = ledger;
+    stats.reconciledPending = l.transaction(() => reconcilePending(l));
+    stats.priced = l.transaction(() => reconcileCompletions(l, pricer).priced);
+    return stats;
+  } catch (err) {
+    diagnose('error', 'observer:run', errorText(err), {}, env);
+    return null;
+  } finally {
+    if (own) ledger?.close();
+  }
+}

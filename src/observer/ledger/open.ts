@@ -1,0 +1,67 @@
+/**
+ * Opens the ledger: picks the driver for the running runtime, creates the file user-only, switches on WAL and
+ * busy_timeout, and applies pending migrations. One call, used by the drainer, scan and report.
+ */
+import { ensureFile, restrictToUser } from '../../io/files.js';
+import { paths, type Env } from '../../io/paths.js';
+import type { SqlDriver } from './driver.js';
+import { openBetterSqlite } from './driver-better-sqlite3.js';
+import { openBunSqlite } from './driver-bun-sqlite.js';
+import { MIGRATIONS } from './schema.js';
+
+export const DEFAULT_BUSY_TIMEOUT_MS = 2000;
+
+export type LedgerOptions = {
+  /** Explicit file (tests, bench); default paths(env).ledger. */
+  file?: string;
+  busyTimeoutMs?: number;
+  /** Force a driver; default: bun:sqlite inside Bun, better-sqlite3 elsewhere. */
+  driver?: 'better-sqlite3' | 'bun:sqlite';
+};
+
+export function runtimeDriver(): 'better-sqlite3' | 'bun:sqlite' {
+  return (process.versions as Record<string, string | undefined>).bun ? 'bun:sqlite' : 'better-sqlite3';
+}
+
+export function openLedger(env: Env = process.env, opts: LedgerOptions = {}): SqlDriver {
+  const file = opts.file ?? paths(env).ledger;
+  ensureFile(file);
+  const busy = opts.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  const kind = opts.driver ?? runtimeDriver();
+  const db = kind === 'bun:sqlite' ? openBunSqlite(file, { busyTimeoutMs: busy }) : openBetterSqlite(file, { busyTimeoutMs: busy });
+  try {
+    db.exec(`PRAGMA busy_timeout = ${busy}`);
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = NORMAL');
+    migrate(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  // SQLite copies the main file's mode onto -wal/-shm; restrict anyway in case an older tiergate created them.
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) restrictToUser(f);
+  return db;
+}
+
+export function schemaVersion(db: SqlDriver): number {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+  const row = db.prepare('SELECT MAX(version) AS v FROM schema_version').get<{ v: number | null }>();
+  return row?.v ?? 0;
+}
+
+/** Applies every migration newer than the file's version; concurrent openers serialise on BEGIN IMMEDIATE. */
+export function migrate(db: SqlDriver, migrations: readonly string[] = MIGRATIONS): number {
+  const newer = (v: number) => new Error(`ledger schema ${v} is newer than this tiergate (${migrations.length}): upgrade tiergate`);
+  const seen = schemaVersion(db);
+  if (seen > migrations.length) throw newer(seen);
+  if (seen === migrations.length) return 0;
+  return db.transaction(() => {
+    const current = schemaVersion(db);
+    if (current > migrations.length) throw newer(current);
+    for (let v = current + 1; v <= migrations.length; v++) {
+      db.exec(migrations[v - 1]!);
+      db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)').run(v, Date.now());
+    }
+    return migrations.length - current;
+  });
+}

@@ -1,0 +1,104 @@
+/**
+ * One small interface over per-harness transcript parsing (src/adapters/<harness>/transcript.ts), used by scan
+ * (backfill) and by the drainer's late-flush reconciliation. Parsers read forward in one streaming pass with a byte cap;
+ * they return numbers, ids and outcome tokens only, never message text.
+ */
+import type { Harness } from '../contracts/harness.js';
+import type { Outcome } from '../contracts/observation.js';
+import type { Usage } from '../contracts/usage.js';
+
+/** One API response, deduped within the file (Claude: message.id + requestId; Codex: response_id). */
+export type TranscriptRequest = {
+  key: string;
+  model: string | null;
+  usage: Usage;
+  at: number | null;
+  sessionId: string | null;
+  agentId: string | null;
+  sidechain: boolean;
+};
+
+/** A subagent dispatch found in a parent transcript. */
+export type TranscriptDispatch = {
+  callId: string;
+  sessionId: string | null;
+  parentModel: string | null;
+  requestedModel: string | null;
+  subagentType: string | null;
+  escalationFrom: string | null;
+  /** The child's own id when the parent transcript names it (Codex SubAgentActivity.agent_thread_id). */
+  childAgentId: string | null;
+  at: number | null;
+};
+
+/** What a child transcript says about the child as a whole. */
+export type ChildSummary = {
+  agentId: string;
+  /** From the sidecar (Claude agent-<id>.meta.json toolUseId) or null (Codex: learnt from the parent rollout). */
+  callId: string | null;
+  subagentType: string | null;
+  requestedModel: string | null;
+  /** Model of the most output tokens among the child's responses (what served it). */
+  servedModel: string | null;
+  usage: Usage | null;
+  outcome: Outcome;
+  /** The final response is written (Claude: a stop_reason; Codex: usage after the last turn_context). */
+  complete: boolean;
+  /** Some response carried only snapshot usage (Claude: stop_reason null on its last record). */
+  incomplete: boolean;
+  startedAt: number | null;
+  endedAt: number | null;
+};
+
+export type FileParse = {
+  harness: Harness;
+  sessionId: string | null;
+  project: string | null;
+  requests: TranscriptRequest[];
+  dispatches: TranscriptDispatch[];
+  child: ChildSummary | null;
+  bytesRead: number;
+  truncated: boolean;
+};
+
+export type ParseOptions = { maxBytes?: number };
+
+export interface TranscriptParser {
+  readonly harness: Harness;
+  parseFile(path: string, opts?: ParseOptions): FileParse;
+}
+
+/** Sum requests into one usage record (requests counted), or null when there are none. */
+export function sumUsage(requests: readonly { usage: Usage }[]): Usage | null {
+  if (requests.length === 0) return null;
+  const u: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 0 };
+  for (const r of requests) {
+    u.input += r.usage.input;
+    u.output += r.usage.output;
+    u.cacheRead += r.usage.cacheRead;
+    u.cacheWrite5m += r.usage.cacheWrite5m;
+    u.cacheWrite1h += r.usage.cacheWrite1h;
+    u.reasoning += r.usage.reasoning;
+    u.requests += r.usage.requests;
+  }
+  return u;
+}
+
+/** The model that produced the most output among the requests (ties: the later one). */
+export function dominantModel(requests: readonly TranscriptRequest[]): string | null {
+  const out = new Map<string, number>();
+  for (const r of requests) if (r.model) out.set(r.model, (out.get(r.model) ?? 0) + r.usage.output + 1);
+  let best: string | null = null;
+  let bestN = -1;
+  for (const [m, n] of out) if (n >= bestN) (best = m), (bestN = n);
+  return best;
+}
+
+export const asString = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+export const asCount = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
+export function asTime(v: unknown): number | null {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v !== 'string') return null;
+  const t = Date.parse(v);
+  return Number.isFinite(t) ? t : null;
+}

@@ -1,0 +1,27 @@
+/** CSV for `tiergate report --csv` (RFC 4180; numbers exact; money as decimal USD strings). */
+import type { Report, ReportRow } from '../contracts/report.js';
+
+export const CSV_COLUMNS = [
+  'group', 'runs', 'dispatches', 'denied', 'completed', 'pending', 'verified', 'requested_model', 'served_model',
+  'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'total_tokens', 'cost_usd', 'unpriced_runs',
+  'no_usage_runs', 'counterfactual_usd', 'savings_usd', 'comparable_runs', 'usage_not_reported',
+] as const;
+
+function cell(v: string | number | boolean | null): string {
+  if (v === null) return '';
+  const s = String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+function line(r: ReportRow): string {
+  const top = r.models[0];
+  return [
+    r.group, r.runs, r.dispatches, r.denied, r.completed, r.pending, r.verified, top?.requested ?? null, top?.served ?? null,
+    r.tokens.input, r.tokens.output, r.tokens.cacheRead, r.tokens.cacheWrite, r.tokens.total, r.cost.usd, r.unpricedRuns,
+    r.noUsageRuns, r.counterfactual.usd, r.savings.usd, r.comparableRuns, r.usageNotReported,
+  ].map(cell).join(',');
+}
+
+export function formatCsv(report: Report): string {
+  return `${[CSV_COLUMNS.join(','), ...report.rows.map(line), line(report.totals)].join('\r\n')}\r\n`;
+}

@@ -1,0 +1,27 @@
+/** Terminal table for `tiergate report`. */
+import Table from 'cli-table3';
+import type { Report } from '../contracts/report.js';
+import { costCell, modelsCell, tokensCell, usd } from './cells.js';
+
+export function formatTable(report: Report): string {
+  const head = [report.by, 'dispatches', 'completed', 'verified', 'requested -> served', 'tokens', 'cost', 'on parent', 'savings'];
+  const table = new Table({ head, style: { head: [], border: [] }, wordWrap: true });
+  for (const r of [...report.rows, report.totals]) {
+    table.push([
+      r.group ?? '(none)',
+      String(r.dispatches),
+      r.pending > 0 ? `${r.completed} (+${r.pending} pending)` : String(r.completed),
+      String(r.verified),
+      modelsCell(r),
+      tokensCell(r),
+      costCell(r),
+      usd(r.counterfactual) ?? '-',
+      usd(r.savings) ?? '-',
+    ]);
+  }
+  const f = report.filters;
+  const scope = [f.since && `since ${f.since}`, f.until && `until ${f.until}`, f.harness && `harness ${f.harness}`,
+    f.session && `session ${f.session}`, f.project && `project ${f.project}`].filter(Boolean).join(', ');
+  const note = 'on parent / savings: the same usage priced at the parent\'s model, over runs where both are priced.';
+  return `${table.toString()}\n${scope ? `${scope}\n` : ''}${note}\n`;
+}

@@ -1,0 +1,203 @@
+/**
+ * The rows behind every report view. Pure SQL aggregation over the ledger (completions carry the fields copied from
+ * their dispatch at join time, so no join runs here); formatting lives in format-*.ts.
+ */
+import type { Harness } from '../contracts/harness.js';
+import type { Money, Report, ReportBy, ReportFilters, ReportRow } from '../contracts/report.js';
+import type { SqlDriver, SqlValue } from '../observer/ledger/driver.js';
+import { picoToUsd } from '../observer/pricing.js';
+
+export type ReportQuery = {
+  by: ReportBy;
+  since?: number | null;
+  until?: number | null;
+  harness?: Harness | null;
+  session?: string | null;
+  project?: string | null;
+};
+
+/** Affirmative `Verified:` tokens (outcome.ts lower-cases them). */
+export const VERIFIED_YES = ['yes', 'y', 'true', 'pass', 'passed', 'tests', 'ok', 'verified'] as const;
+const VERIFIED_SQL = VERIFIED_YES.map((v) => `'${v}'`).join(', ');
+
+const GROUP_COMPLETION: Record<ReportBy, string> = {
+  session: 'session_id',
+  agent: 'subagent_type',
+  tier: 'tier',
+  model: 'served_model',
+  harness: 'harness',
+  day: 'day',
+};
+const GROUP_DISPATCH: Record<ReportBy, string> = {
+  session: 'session_id',
+  agent: 'COALESCE(subagent_type, requested_agent)',
+  tier: 'tier',
+  // A dispatch that never completed has no served model.
+  model: 'NULL',
+  harness: 'harness',
+  day: "strftime('%Y-%m-%d', at / 1000, 'unixepoch')",
+};
+
+function where(q: ReportQuery, timeCol: string): { sql: string; params: SqlValue[] } {
+  const parts: string[] = [];
+  const params: SqlValue[] = [];
+  if (q.since != null) parts.push(`${timeCol} >= ?`), params.push(q.since);
+  if (q.until != null) parts.push(`${timeCol} < ?`), params.push(q.until);
+  if (q.harness) parts.push('harness = ?'), params.push(q.harness);
+  if (q.session) parts.push('session_id = ?'), params.push(q.session);
+  if (q.project) {
+    const p = q.project.replace(/\/+$/, '');
+    parts.push('(project = ? OR substr(project, 1, ?) = ?)');
+    params.push(p, p.length + 1, `${p}/`);
+  }
+  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
+}
+
+type Agg = {
+  g: string | null; runs: number; dispatched: number; denied: number; completed: number; pending: number; verified: number;
+  input: number | null; output: number | null; cache_read: number | null; cache_write: number | null;
+  cost: string | null; unpriced: number; no_usage: number; cf: string | null; cf_cost: string | null; comparable: number;
+  cursor_runs: number;
+};
+type OpenAgg = { g: string | null; n: number; denied: number; cursor_runs: number };
+type Pair = { g: string | null; requested: string | null; served: string | null; n: number };
+
+const money = (pico: bigint | null): Money => (pico === null ? { usd: null, pico: null } : { usd: picoToUsd(pico), pico: pico.toString() });
+const big = (s: string | null): bigint | null => (s === null ? null : BigInt(s));
+
+type Acc = Omit<ReportRow, 'cost' | 'counterfactual' | 'savings' | 'usageNotReported' | 'models'> & {
+  costPico: bigint | null; cfPico: bigint | null; cfCostPico: bigint | null; cursorRuns: number;
+  pairs: Map<string, { requested: string | null; served: string | null; runs: number }>;
+};
+
+function emptyAcc(group: string | null): Acc {
+  return {
+    group, runs: 0, dispatches: 0, denied: 0, completed: 0, pending: 0, verified: 0,
+    tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    unpricedRuns: 0, noUsageRuns: 0, comparableRuns: 0, costPico: null, cfPico: null, cfCostPico: null, cursorRuns: 0,
+    pairs: new Map(),
+  };
+}
+
+const addBig = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : a + b);
+
+function merge(into: Acc, from: Acc): void {
+  into.runs += from.runs;
+  into.dispatches += from.dispatches;
+  into.denied += from.denied;
+  into.completed += from.completed;
+  into.pending += from.pending;
+  into.verified += from.verified;
+  for (const k of ['input', 'output', 'cacheRead', 'cacheWrite', 'total'] as const) into.tokens[k] += from.tokens[k];
+  into.unpricedRuns += from.unpricedRuns;
+  into.noUsageRuns += from.noUsageRuns;
+  into.comparableRuns += from.comparableRuns;
+  into.costPico = addBig(into.costPico, from.costPico);
+  into.cfPico = addBig(into.cfPico, from.cfPico);
+  into.cfCostPico = addBig(into.cfCostPico, from.cfCostPico);
+  into.cursorRuns += from.cursorRuns;
+  for (const [k, p] of from.pairs) {
+    const cur = into.pairs.get(k);
+    if (cur) cur.runs += p.runs;
+    else into.pairs.set(k, { ...p });
+  }
+}
+
+function finish(a: Acc): ReportRow {
+  const savings = a.cfPico !== null && a.cfCostPico !== null ? a.cfPico - a.cfCostPico : null;
+  return {
+    group: a.group, runs: a.runs, dispatches: a.dispatches, denied: a.denied, completed: a.completed, pending: a.pending,
+    verified: a.verified,
+    models: [...a.pairs.values()].sort((x, y) => y.runs - x.runs).slice(0, 5),
+    tokens: a.tokens, cost: money(a.costPico), unpricedRuns: a.unpricedRuns, noUsageRuns: a.noUsageRuns,
+    counterfactual: money(a.cfPico), savings: money(savings), comparableRuns: a.comparableRuns,
+    usageNotReported: a.runs > 0 && a.cursorRuns === a.runs,
+  };
+}
+
+export function queryReport(db: SqlDriver, q: ReportQuery): ReportRow[] & { totals?: ReportRow } {
+  const gc = GROUP_COMPLETION[q.by];
+  const wc = where(q, 'ended_at');
+  const aggs = db.prepare(
+    `SELECT ${gc} AS g, COUNT(*) AS runs, COUNT(dispatch_id) AS dispatched, 0 AS denied,
+       SUM(status = 'ok') AS completed, SUM(status = 'pending') AS pending, SUM(verified IN (${VERIFIED_SQL})) AS verified,
+       SUM(input) AS input, SUM(output) AS output, SUM(cache_read) AS cache_read,
+       SUM(cache_write_5m + cache_write_1h) AS cache_write,
+       CAST(SUM(cost_pico) AS TEXT) AS cost,
+       SUM(cost_pico IS NULL AND input IS NOT NULL) AS unpriced, SUM(input IS NULL) AS no_usage,
+       CAST(SUM(CASE WHEN counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL THEN counterfactual_pico END) AS TEXT) AS cf,
+       CAST(SUM(CASE WHEN counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL THEN cost_pico END) AS TEXT) AS cf_cost,
+       SUM(counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL) AS comparable,
+       SUM(harness = 'cursor') AS cursor_runs
+     FROM completions ${wc.sql} GROUP BY g`,
+  ).all<Agg>(...wc.params);
+  const pairs = db.prepare(
+    `SELECT ${gc} AS g, requested_model AS requested, served_model AS served, COUNT(*) AS n
+     FROM completions ${wc.sql} GROUP BY g, requested, served`,
+  ).all<Pair>(...wc.params);
+  const gd = GROUP_DISPATCH[q.by];
+  const wd = where(q, 'at');
+  const open = db.prepare(
+    `SELECT ${gd} AS g, COUNT(*) AS n, SUM(action = 'deny') AS denied, SUM(harness = 'cursor') AS cursor_runs
+     FROM dispatches ${wd.sql ? `${wd.sql} AND` : 'WHERE'} completion_id IS NULL GROUP BY g`,
+  ).all<OpenAgg>(...wd.params);
+
+  const groups = new Map<string, Acc>();
+  const acc = (g: string | null) => {
+    const k = g ?? '\u0000null';
+    let a = groups.get(k);
+    if (!a) groups.set(k, (a = emptyAcc(g)));
+    return a;
+  };
+  for (const r of aggs) {
+    const a = acc(r.g);
+    const input = r.input ?? 0;
+    const output = r.output ?? 0;
+    const cr = r.cache_read ?? 0;
+    const cw = r.cache_write ?? 0;
+    merge(a, {
+      ...emptyAcc(r.g), runs: r.runs, dispatches: r.dispatched, completed: r.completed ?? 0, pending: r.pending ?? 0,
+      verified: r.verified ?? 0, tokens: { input, output, cacheRead: cr, cacheWrite: cw, total: input + output + cr + cw },
+      unpricedRuns: r.unpriced ?? 0, noUsageRuns: r.no_usage ?? 0, comparableRuns: r.comparable ?? 0,
+      costPico: big(r.cost), cfPico: big(r.cf), cfCostPico: big(r.cf_cost), cursorRuns: r.cursor_runs ?? 0,
+    });
+  }
+  for (const r of open) {
+    const a = acc(r.g);
+    a.runs += r.n;
+    a.dispatches += r.n;
+    a.denied += r.denied ?? 0;
+    a.cursorRuns += r.cursor_runs ?? 0;
+  }
+  // Denied dispatches that completed anyway do not exist (a deny cancels the child); denied counts come from open ones.
+  for (const p of pairs) {
+    const a = acc(p.g);
+    const k = `${p.requested}\u0000${p.served}`;
+    const cur = a.pairs.get(k);
+    if (cur) cur.runs += p.n;
+    else a.pairs.set(k, { requested: p.requested, served: p.served, runs: p.n });
+  }
+  const accs = [...groups.values()];
+  const total = emptyAcc('(total)');
+  for (const a of accs) merge(total, a);
+  const rows = accs
+    .sort((x, y) => (q.by === 'day' || q.by === 'session' ? String(x.group).localeCompare(String(y.group)) : cmpCost(y, x)))
+    .map(finish) as ReportRow[] & { totals?: ReportRow };
+  rows.totals = finish(total);
+  return rows;
+}
+
+function cmpCost(a: Acc, b: Acc): number {
+  const x = a.costPico ?? -1n;
+  const y = b.costPico ?? -1n;
+  return x === y ? a.runs - b.runs : x < y ? -1 : 1;
+}
+
+export function buildReport(db: SqlDriver, q: ReportQuery, now = new Date()): Report {
+  const rows = queryReport(db, q);
+  const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
+  const filters: ReportFilters = {
+    since: iso(q.since), until: iso(q.until), harness: q.harness ?? null, session: q.session ?? null, project: q.project ?? null,
+  };
+  return { format: 'tiergate-report/1', generatedAt: now.toISOString(), by: q.by, filters, rows: [...rows], totals: rows.totals! };
+}

@@ -1,0 +1,151 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ReportSchema, type ReportRow } from '../../../src/contracts/report.js';
+import type { SqlDriver } from '../../../src/observer/ledger/driver.js';
+import { openLedger } from '../../../src/observer/ledger/open.js';
+import { reconcileCompletions, recordCompletion, recordDispatch, type CompletionRow, type DispatchRow } from '../../../src/observer/ledger/store.js';
+import { scanTranscripts } from '../../../src/observer/scan.js';
+import { CSV_COLUMNS, formatCsv } from '../../../src/report/format-csv.js';
+import { formatJson } from '../../../src/report/format-json.js';
+import { formatTable } from '../../../src/report/format-table.js';
+import { buildReport, queryReport } from '../../../src/report/query.js';
+import { claudeConfigDir, codexHome, tempHome, testCost, testPricer } from './helpers.js';
+
+const NO_OUTCOME = { result: null, verified: null, escalationFrom: null };
+const DAY1 = Date.parse('2026-12-01T10:00:00Z');
+const DAY2 = Date.parse('2026-12-02T10:00:00Z');
+const usage = (input: number, output: number) => ({ input, output, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 });
+
+function d(callId: string, over: Partial<DispatchRow> = {}): DispatchRow {
+  return {
+    harness: 'claude', sessionId: 'S1', callId, at: DAY1, project: '/work/a', parentModel: 'claude-opus-5-5',
+    parentModelSource: 't', requestedModel: 'opus', requestedAgent: null, requestedTier: null, subagentType: 'Explore',
+    action: 'correct', reason: 'over-ceiling-corrected', tier: 'cheap', effectiveModel: 'haiku', catalogVersion: 'c',
+    escalationFrom: null, childAgentId: null, source: 'spool', ...over,
+  };
+}
+function c(agentId: string, callId: string | null, over: Partial<CompletionRow> = {}): CompletionRow {
+  return {
+    harness: 'claude', sessionId: 'S1', callId, agentId, subagentType: 'Explore', project: '/work/a', requestedModel: null,
+    servedModel: 'claude-haiku-4-5', usage: usage(1_000_000, 100_000), status: 'ok',
+    outcome: { result: 'done', verified: 'yes', escalationFrom: null }, startedAt: DAY1, endedAt: DAY1 + 1000,
+    usageSource: 'transcript-tail', transcriptPath: null, incomplete: false, fallbackKey: agentId, ...over,
+  };
+}
+
+function seed(db: SqlDriver): void {
+  db.transaction(() => {
+    recordDispatch(db, d('t1'), 't1');
+    recordCompletion(db, c('a1', 't1'));
+    recordDispatch(db, d('t2'), 't2');
+    recordCompletion(db, c('a2', 't2', { outcome: { result: 'failed', verified: 'no', escalationFrom: null }, endedAt: DAY2 }));
+    // Served a model no catalog knows: unpriced, never $0.
+    recordDispatch(db, d('t3', { tier: 'standard', effectiveModel: 'sonnet', subagentType: 'general-purpose' }), 't3');
+    recordCompletion(db, c('a3', 't3', { servedModel: 'claude-mystery-9', subagentType: 'general-purpose', endedAt: DAY2 }));
+    // Denied: never ran.
+    recordDispatch(db, d('t4', { action: 'deny', reason: 'over-ceiling-denied', tier: null, effectiveModel: null }), 't4');
+    // Cursor reports no usage.
+    recordCompletion(db, c('cur1', null, { harness: 'cursor', sessionId: 'S9', usage: null, servedModel: null, outcome: NO_OUTCOME, subagentType: 'cursor-task', project: '/work/b' }));
+    // Pending (transcript not flushed).
+    recordCompletion(db, c('a5', null, { status: 'pending', usage: null, servedModel: null, outcome: NO_OUTCOME, subagentType: 'Explore', sessionId: 'S2' }));
+  });
+  db.transaction(() => reconcileCompletions(db, testPricer()));
+}
+
+const sumRows = (rows: ReportRow[], f: (r: ReportRow) => number) => rows.reduce((a, r) => a + f(r), 0);
+
+describe('report', () => {
+  it('totals equal the sum of the rows for every grouping, money exact', () => {
+    const { env } = tempHome();
+    const db = openLedger(env);
+    try {
+      seed(db);
+      for (const by of ['session', 'agent', 'tier', 'model', 'harness', 'day'] as const) {
+        const rows = queryReport(db, { by });
+        const t = rows.totals!;
+        expect({ by, runs: t.runs }).toEqual({ by, runs: 6 });
+        expect(sumRows(rows, (r) => r.runs)).toBe(t.runs);
+        expect(sumRows(rows, (r) => r.dispatches)).toBe(t.dispatches);
+        expect(sumRows(rows, (r) => r.completed)).toBe(t.completed);
+        expect(sumRows(rows, (r) => r.verified)).toBe(t.verified);
+        expect(sumRows(rows, (r) => r.tokens.total)).toBe(t.tokens.total);
+        expect(rows.reduce((a, r) => a + BigInt(r.cost.pico ?? '0'), 0n).toString()).toBe(t.cost.pico);
+      }
+      const t = queryReport(db, { by: 'agent' }).totals!;
+      const haiku = testCost('claude-haiku-4-5', usage(1_000_000, 100_000))!;
+      const opus = testCost('claude-opus-5-5', usage(1_000_000, 100_000))!;
+      expect(t).toMatchObject({ dispatches: 4, denied: 1, completed: 4, pending: 1, verified: 2, unpricedRuns: 1, noUsageRuns: 2, comparableRuns: 2 });
+      expect(t.cost).toEqual({ pico: (2n * haiku).toString(), usd: '3.000000' });
+      // Counterfactual only over runs priced on both sides: the unpriced run is not compared.
+      expect(t.counterfactual.pico).toBe((2n * opus).toString());
+      expect(t.savings.pico).toBe((2n * opus - 2n * haiku).toString());
+      expect(t.savings.usd).toBe('9.000000');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('groups by tier with requested -> served pairs, and shows unpriced and Cursor rows honestly', () => {
+    const { env } = tempHome();
+    const db = openLedger(env);
+    try {
+      seed(db);
+      const rows = queryReport(db, { by: 'tier' });
+      const cheap = rows.find((r) => r.group === 'cheap')!;
+      expect(cheap.models).toEqual([{ requested: 'haiku', served: 'claude-haiku-4-5', runs: 2 }]);
+      const standard = rows.find((r) => r.group === 'standard')!;
+      expect(standard.cost).toEqual({ usd: null, pico: null });
+      expect(standard.unpricedRuns).toBe(1);
+      const byHarness = queryReport(db, { by: 'harness' });
+      expect(byHarness.find((r) => r.group === 'cursor')!.usageNotReported).toBe(true);
+      const table = formatTable(buildReport(db, { by: 'harness' }));
+      expect(table).toMatch(/usage not reported by Cursor/);
+      const tierTable = formatTable(buildReport(db, { by: 'tier' }));
+      expect(tierTable).toMatch(/unpriced/);
+      expect(tierTable).toMatch(/haiku -> claude-haiku-4-5/);
+      expect(tierTable).not.toMatch(/\$0\.0000/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('filters by time, harness, session and project (path prefix, not substring)', () => {
+    const { env } = tempHome();
+    const db = openLedger(env);
+    try {
+      seed(db);
+      expect(queryReport(db, { by: 'harness', since: DAY2 }).totals!.runs).toBe(2);
+      expect(queryReport(db, { by: 'harness', until: DAY2 }).totals!.runs).toBe(4);
+      expect(queryReport(db, { by: 'harness', harness: 'cursor' }).totals!.runs).toBe(1);
+      expect(queryReport(db, { by: 'harness', session: 'S2' }).totals!.pending).toBe(1);
+      expect(queryReport(db, { by: 'harness', project: '/work/b' }).totals!.runs).toBe(1);
+      expect(queryReport(db, { by: 'harness', project: '/work/a' }).totals!.runs).toBe(5);
+      expect(queryReport(db, { by: 'harness', project: '/work/' }).totals!.runs).toBe(6);
+      expect(queryReport(db, { by: 'harness', project: '/wor' }).totals!.runs).toBe(0);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('--json validates against the documented schema and round-trips; --csv has one header and a row per group + total', () => {
+    const { dir, env } = tempHome();
+    const db = openLedger(env);
+    try {
+      seed(db);
+      scanTranscripts(db, [{ harness: 'claude', dir: join(claudeConfigDir(dir).configDir, 'projects') },
+        { harness: 'codex', dir: join(codexHome(dir).codexHome, 'sessions') }], testPricer(), {}, env);
+      const report = buildReport(db, { by: 'model', since: DAY1 }, new Date('2026-12-03T00:00:00Z'));
+      const parsed = ReportSchema.parse(JSON.parse(formatJson(report)));
+      expect(parsed).toEqual(report);
+      expect(parsed.filters.since).toBe('2026-12-01T10:00:00.000Z');
+      const csv = formatCsv(report).split('\r\n').filter(Boolean);
+      expect(csv[0]).toBe(CSV_COLUMNS.join(','));
+      expect(csv).toHaveLength(report.rows.length + 2);
+      for (const line of csv.slice(1)) expect(line.split(',')).toHaveLength(CSV_COLUMNS.length);
+      expect(csv.at(-1)!.startsWith('(total),')).toBe(true);
+      expect(csv.some((l) => l.startsWith('gpt-6-luna,'))).toBe(true);
+    } finally {
+      db.close();
+    }
+  });
+});

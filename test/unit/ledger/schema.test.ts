@@ -1,0 +1,85 @@
+import { statSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { migrate, openLedger, schemaVersion } from '../../../src/observer/ledger/open.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../../src/observer/ledger/schema.js';
+import { paths } from '../../../src/io/paths.js';
+import { tempHome } from './helpers.js';
+
+const mode = (p: string) => statSync(p).mode & 0o777;
+
+describe('ledger schema and file', () => {
+  it('creates every table at the current schema version, in WAL mode', () => {
+    const { env } = tempHome();
+    const db = openLedger(env);
+    try {
+      expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
+      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all<{ name: string }>().map((r) => r.name);
+      expect(tables).toEqual(expect.arrayContaining(['sessions', 'dispatches', 'completions', 'requests', 'diagnostics', 'schema_version', 'scanned_files']));
+      expect(db.prepare('PRAGMA journal_mode').get<{ journal_mode: string }>()?.journal_mode).toBe('wal');
+      expect(db.prepare('PRAGMA busy_timeout').get<{ timeout: number }>()?.timeout).toBeGreaterThan(0);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('keeps the ledger and its -wal/-shm files user-only (0600)', () => {
+    const { env } = tempHome();
+    const file = paths(env).ledger;
+    const db = openLedger(env);
+    try {
+      db.prepare('INSERT INTO diagnostics (at, level, origin, message) VALUES (?, ?, ?, ?)').run(1, 'info', 't', 'x');
+      expect(mode(file)).toBe(0o600);
+      expect(existsSync(`${file}-wal`)).toBe(true);
+      expect(mode(`${file}-wal`)).toBe(0o600);
+      expect(mode(`${file}-shm`)).toBe(0o600);
+      expect(mode(paths(env).data)).toBe(0o700);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('applies each migration once, and a reopen applies nothing', () => {
+    const { env } = tempHome();
+    openLedger(env).close();
+    const db = openLedger(env);
+    try {
+      expect(migrate(db)).toBe(0);
+      const rows = db.prepare('SELECT version FROM schema_version ORDER BY version').all<{ version: number }>();
+      expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    } finally {
+      db.close();
+    }
+  });
+
+  it('upgrades an older file in place and keeps its rows', () => {
+    const { dir } = tempHome();
+    const file = join(dir, 'old.sqlite');
+    const db = openLedger({}, { file });
+    try {
+      db.prepare('INSERT INTO diagnostics (at, level, origin, message) VALUES (?, ?, ?, ?)').run(1, 'info', 't', 'kept');
+      const next = [...MIGRATIONS, 'ALTER TABLE diagnostics ADD COLUMN extra TEXT'];
+      expect(migrate(db, next)).toBe(1);
+      expect(schemaVersion(db)).toBe(MIGRATIONS.length + 1);
+      expect(db.prepare('SELECT message, extra FROM diagnostics').all()).toEqual([{ message: 'kept', extra: null }]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses a file written by a newer tiergate instead of corrupting it', () => {
+    const { dir } = tempHome();
+    const file = join(dir, 'new.sqlite');
+    const db = openLedger({}, { file });
+    db.prepare('INSERT INTO schema_version (version, applied_at) VALUES (?, ?)').run(SCHEMA_VERSION + 5, 0);
+    db.close();
+    expect(() => openLedger({}, { file })).toThrow(/newer/);
+  });
+
+  it('puts the ledger under TIERGATE_HOME, else the plugin data dir, else XDG data', () => {
+    expect(paths({ TIERGATE_HOME: '/a', CLAUDE_PLUGIN_DATA: '/b' }).ledger).toBe('/a/data/ledger.sqlite');
+    expect(paths({ CLAUDE_PLUGIN_DATA: '/b', PLUGIN_DATA: '/c' }).ledger).toBe('/b/ledger.sqlite');
+    expect(paths({ PLUGIN_DATA: '/c' }).ledger).toBe('/c/ledger.sqlite');
+    expect(paths({ XDG_DATA_HOME: '/x', HOME: '/h' }).ledger).toBe('/x/tiergate/ledger.sqlite');
+  });
+});
