@@ -5,6 +5,64 @@
  * Privacy: no column holds prompt, brief or result text. Outcomes are stored as short tokens only.
  * Money: cost columns are exact integers in pico-USD (1e-12 USD); NULL means unpriced, never $0.
  */
+/** Affirmative `Verified:` tokens (outcome.ts lower-cases them). Frozen: migration 2 bakes them into its triggers. */
+export const VERIFIED_YES = ['yes', 'y', 'true', 'pass', 'passed', 'tests', 'ok', 'verified'] as const;
+
+/** Rollup key columns; NULL is stored as '' because SQLite's UNIQUE treats NULLs as distinct (no upsert on them). */
+export const ROLLUP_KEYS = ['day', 'harness', 'session_id', 'project', 'subagent_type', 'tier', 'requested_model', 'served_model'] as const;
+
+/** Measure -> its contribution from one completion row `r`. Sums of pico-USD stay integers (int64 holds $9.2M). */
+function rollupMeasures(r: string): [string, string][] {
+  const verified = VERIFIED_YES.map((v) => `'${v}'`).join(', ');
+  const both = `(${r}.cost_pico IS NOT NULL AND ${r}.counterfactual_pico IS NOT NULL)`;
+  return [
+    ['runs', '1'],
+    ['dispatched', `(${r}.dispatch_id IS NOT NULL)`],
+    ['completed', `(${r}.status = 'ok')`],
+    ['pending', `(${r}.status = 'pending')`],
+    ['verified', `COALESCE(${r}.verified IN (${verified}), 0)`],
+    ['input', `COALESCE(${r}.input, 0)`],
+    ['output', `COALESCE(${r}.output, 0)`],
+    ['cache_read', `COALESCE(${r}.cache_read, 0)`],
+    ['cache_write', `COALESCE(${r}.cache_write_5m, 0) + COALESCE(${r}.cache_write_1h, 0)`],
+    ['cost_pico', `COALESCE(${r}.cost_pico, 0)`],
+    ['priced_runs', `(${r}.cost_pico IS NOT NULL)`],
+    ['unpriced', `(${r}.cost_pico IS NULL AND ${r}.input IS NOT NULL)`],
+    ['no_usage', `(${r}.input IS NULL)`],
+    ['cf_pico', `CASE WHEN ${both} THEN ${r}.counterfactual_pico ELSE 0 END`],
+    ['cf_cost_pico', `CASE WHEN ${both} THEN ${r}.cost_pico ELSE 0 END`],
+    ['comparable', `${both}`],
+    ['cursor_runs', `(${r}.harness = 'cursor')`],
+  ];
+}
+
+export const ROLLUP_MEASURES = rollupMeasures('c').map(([m]) => m);
+
+function rollupUpsert(r: 'NEW' | 'OLD', sign: 1 | -1): string {
+  const measures = rollupMeasures(r);
+  const keys = ROLLUP_KEYS.map((k) => `COALESCE(${r}.${k}, '')`);
+  return `INSERT INTO completion_rollup (${[...ROLLUP_KEYS, ...measures.map(([m]) => m)].join(', ')})
+    VALUES (${[...keys, ...measures.map(([, e]) => `${sign} * (${e})`)].join(', ')})
+    ON CONFLICT (${ROLLUP_KEYS.join(', ')}) DO UPDATE SET ${measures.map(([m]) => `${m} = ${m} + excluded.${m}`).join(', ')};`;
+}
+
+function rollupMigration(): string {
+  const measures = rollupMeasures('c');
+  return `
+  CREATE TABLE completion_rollup (
+    ${ROLLUP_KEYS.map((k) => `${k} TEXT NOT NULL`).join(',\n    ')},
+    ${measures.map(([m]) => `${m} INTEGER NOT NULL`).join(',\n    ')},
+    PRIMARY KEY (${ROLLUP_KEYS.join(', ')})
+  ) WITHOUT ROWID;
+  INSERT INTO completion_rollup (${[...ROLLUP_KEYS, ...measures.map(([m]) => m)].join(', ')})
+    SELECT ${ROLLUP_KEYS.map((k) => `COALESCE(c.${k}, '')`).join(', ')}, ${measures.map(([, e]) => `SUM(${e})`).join(', ')}
+    FROM completions c GROUP BY ${ROLLUP_KEYS.map((k) => `COALESCE(c.${k}, '')`).join(', ')};
+  CREATE TRIGGER completions_rollup_insert AFTER INSERT ON completions BEGIN ${rollupUpsert('NEW', 1)} END;
+  CREATE TRIGGER completions_rollup_delete AFTER DELETE ON completions BEGIN ${rollupUpsert('OLD', -1)} END;
+  CREATE TRIGGER completions_rollup_update AFTER UPDATE ON completions BEGIN ${rollupUpsert('OLD', -1)} ${rollupUpsert('NEW', 1)} END;
+  `;
+}
+
 export const MIGRATIONS: readonly string[] = [
   // 1: initial schema
   `
@@ -125,6 +183,8 @@ export const MIGRATIONS: readonly string[] = [
     message TEXT NOT NULL
   );
   `,
+  // 2: per-day rollup of completions, kept by triggers, so a report over a million runs reads thousands of rows
+  rollupMigration(),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
