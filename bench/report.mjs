@@ -32,11 +32,13 @@ const BATCH = 50_000;
 for (let start = 0; start < ROWS; start += BATCH) {
   db.transaction(() => {
     for (let i = start; i < Math.min(ROWS, start + BATCH); i++) {
-      const h = HARNESS[i % 5];
+      const h = HARNESS[Math.floor(i / 200) % 5];
       const served = MODELS[(i * 7) % 10];
       const parent = MODELS[2 + (i % 4)];
-      const at = day0 + Math.floor((i / ROWS) * 330 * 86_400_000);
-      const session = `s${i % 5000}`;
+      // Sessions of 200 runs each, ~15 a day over 330 days; a session lives within one day, as real ones mostly do.
+      const sIndex = Math.floor(i / 200);
+      const at = day0 + Math.floor(sIndex * ((330 * 86_400_000) / (ROWS / 200))) + (i % 200) * 60_000;
+      const session = `s${sIndex}`;
       const usage = h === 'cursor' ? null : 1000 + (i % 5000);
       const cost = usage === null || served === 'claude-mystery-9' ? null : BigInt(usage) * 3_000_000n;
       insD.run(i + 1, `${h}:call:c${i}`, h, session, `c${i}`, at, `/work/p${i % 40}`, parent, served, `agent-${i % 20}`,
