@@ -60,13 +60,26 @@ db.close();
 console.log(`seeded ${ROWS.toLocaleString()} completions + ${(ROWS + 20_000).toLocaleString()} dispatches in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
 const ro = openLedger(env);
+// Wall time depends on what else the machine runs (page cache, CPU share); CPU time (user+sys) is the steadier figure.
+const cpuOf = (fn) => {
+  const c = process.cpuUsage();
+  fn();
+  const u = process.cpuUsage(c);
+  return (u.user + u.system) / 1000;
+};
 let worst = 0;
+let worstCpu = 0;
 for (const by of ['agent', 'tier', 'model', 'harness', 'day', 'session']) {
-  const times = timeIt(() => formatJson(buildReport(ro, { by })), 5, 1);
+  const run = () => formatJson(buildReport(ro, { by }));
+  const times = timeIt(run, 5, 1);
+  const cpu = median([cpuOf(run), cpuOf(run), cpuOf(run)]);
   const m = median(times);
   worst = Math.max(worst, m);
-  console.log(`report --by ${by.padEnd(7)} query+json: median ${m.toFixed(0)} ms`);
+  worstCpu = Math.max(worstCpu, cpu);
+  console.log(`report --by ${by.padEnd(7)} query+json: median wall ${m.toFixed(0)} ms, CPU ${cpu.toFixed(0)} ms`);
 }
+const rollupRows = ro.prepare('SELECT COUNT(*) AS n FROM completion_rollup').get().n;
+console.log(`(completion_rollup holds ${rollupRows.toLocaleString()} rows for ${ROWS.toLocaleString()} completions)`);
 const filtered = median(timeIt(() => buildReport(ro, { by: 'agent', since: day0 + 300 * 86_400_000, harness: 'claude' }), 5, 1));
 console.log(`report --by agent --since (last 30 days) --harness claude: median ${filtered.toFixed(0)} ms`);
 ro.close();
@@ -82,5 +95,6 @@ for (let i = 0; i < 5; i++) {
 }
 const mw = median(wall);
 console.log(`tiergate report --json --by agent (whole CLI process, drain included): median ${mw.toFixed(0)} ms`);
-console.log(`slowest grouping ${worst.toFixed(0)} ms; target <= 1000 ms: ${Math.max(worst, mw) <= 1000 ? 'PASS' : 'FAIL'}`);
+console.log(`slowest grouping: wall ${worst.toFixed(0)} ms, CPU ${worstCpu.toFixed(0)} ms; target <= 1000 ms median: wall ${Math.max(worst, mw) <= 1000 ? 'PASS' : 'FAIL'}, CPU ${worstCpu <= 1000 ? 'PASS' : 'FAIL'}`);
+console.log(`load average: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')} on ${(await import('node:os')).cpus().length} cores`);
 if (!process.env.TIERGATE_BENCH_DIR) rmSync(dir, { recursive: true, force: true });
