@@ -19,7 +19,19 @@ const special = [
   // pi loads extensions in Node through its own loader.
   { in: 'extensions/pi/index.ts', out: 'pi', platform: 'node', format: 'esm' },
   // Claude Code's hooks module runtime has no Node, no require, no import(): one file, no imports at all.
-  { in: 'src/adapters/claude/module/index.ts', out: 'claude-module', platform: 'neutral', format: 'esm' },
+  // Modules it shares with the Node side import node:path/os/fs: aliased to shims (see src/adapters/claude/module/shims).
+  {
+    in: 'src/adapters/claude/module/index.ts', out: 'claude-module', platform: 'neutral', format: 'esm',
+    alias: {
+      'node:path': join(root, 'src/adapters/claude/module/shims/node-path.ts'),
+      'node:os': join(root, 'src/adapters/claude/module/shims/node-os.ts'),
+      'node:fs': join(root, 'src/adapters/claude/module/shims/node-fs.ts'),
+    },
+    mainFields: ['module', 'main'],
+    // Drops comments too: the loader refuses a file with `import()` anywhere in it, comments included (bundled
+    // libraries mention it). Identifiers stay: `$` must keep its name (reference §10.2).
+    minifyWhitespace: true,
+  },
 ].filter((e) => existsSync(join(root, e.in)));
 
 const common = {
@@ -29,6 +41,8 @@ const common = {
   legalComments: 'none',
   logLevel: 'warning',
   target: 'node20',
+  // Prefer packages' ESM builds: jsonc-parser's UMD main requires './impl/format' at run time, which a bundle lacks.
+  mainFields: ['module', 'main'],
 };
 
 await build({
@@ -49,6 +63,9 @@ for (const e of special) {
     outfile: join(out, `${e.out}.js`),
     platform: e.platform,
     format: e.format,
+    ...(e.alias ? { alias: e.alias } : {}),
+    ...(e.mainFields ? { mainFields: e.mainFields } : {}),
+    ...(e.minifyWhitespace ? { minifyWhitespace: true } : {}),
     external: ['better-sqlite3', 'bun:sqlite'],
   });
 }

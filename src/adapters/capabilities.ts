@@ -3,7 +3,8 @@
  * (documentation only). Adapters and `tiergate explain` read it from here.
  */
 import type { Policy } from '../contracts/config.js';
-import { CLAUDE_MODEL_ALIASES, type Capability, type Harness } from '../contracts/harness.js';
+import type { Capability, Harness } from '../contracts/harness.js';
+import { CLAUDE_MODEL_ALIASES } from '../contracts/aliases.js';
 
 export function capabilityFor(harness: Harness, policy: Policy): Capability {
   switch (harness) {

@@ -5,11 +5,16 @@ type Command = { summary: string; load: () => Promise<{ run(argv: string[]): Pro
 
 export const COMMANDS: Record<string, Command> = {
   help: { summary: 'list commands', load: async () => ({ run: async () => (printHelp(), 0) }) },
-  prices: { summary: 'prices show <model…> | list [--family f]: resolved prices', load: () => import('./commands/prices.js') },
+  prices: { summary: 'prices show <model…> | list [--family f] | refresh [--wait] | status: prices and their refresh', load: () => import('./commands/prices.js') },
   explain: { summary: 'explain --harness <h> --parent <model> --child <model|tier> [--json]', load: () => import('./commands/explain.js') },
+  'prices-refresh': { summary: 'prices refresh [--wait] [--json]: fetch prices now', load: () => import('./commands/prices-refresh.js') },
+  'prices-status': { summary: 'prices status [--json]: age, source, model count, last error', load: () => import('./commands/prices-status.js') },
   config: { summary: 'config check [--json]: validate the policy files', load: () => import('./commands/config.js') },
   report: { summary: 'per-subagent cost and outcome report [--by …] [--json|--csv]', load: () => import('./commands/report.js') },
   scan: { summary: 'backfill the ledger from Claude Code and Codex transcripts on disk', load: () => import('./commands/scan.js') },
+  install: { summary: 'install tiergate into claude|codex|cursor|opencode|pi (--all, --dry-run, --run, --json)', load: () => import('./commands/install.js') },
+  uninstall: { summary: 'remove tiergate again, restoring each file (--all, --dry-run, --run, --json)', load: () => import('./commands/uninstall.js') },
+  doctor: { summary: 'check what is installed where, config, prices, ledger, diagnostics (--json)', load: () => import('./commands/doctor.js') },
 };
 
 function printHelp(): void {

@@ -8,8 +8,7 @@ export type Harness = z.infer<typeof HarnessSchema>;
 export const TierSchema = z.enum(['cheap', 'standard', 'premium', 'parent']);
 export type Tier = z.infer<typeof TierSchema>;
 
-/** Claude Code's Agent tool validates `model` against this enum (2.1.328, seen): full ids fail validation. */
-export const CLAUDE_MODEL_ALIASES = ['haiku', 'sonnet', 'opus', 'fable'] as const;
+export { CLAUDE_MODEL_ALIASES } from './aliases.js';
 
 /**
  * What a harness lets tiergate do with a dispatch. The engine reads only this, never the harness name, to decide

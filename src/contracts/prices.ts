@@ -50,6 +50,8 @@ export const CatalogSchema = z.object({
   /** ISO date of the newest data in it. */
   date: z.string(),
   source: z.string(),
+  /** ISO time a refreshed catalog was fetched (absent in the bundled snapshot, whose `date` says enough). */
+  fetchedAt: z.string().optional(),
   models: z.record(z.string(), PriceRowSchema),
   /** harness -> alias -> canonical id. */
   aliases: AliasTableSchema,

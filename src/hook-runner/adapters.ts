@@ -5,4 +5,7 @@
 import type { CommandAdapter } from './types.js';
 
 export const COMMAND_ADAPTERS: Record<string, () => Promise<CommandAdapter>> = {
+  codex: () => import('../adapters/codex/command.js'),
+  claude: async () => (await import('../adapters/claude/command.js')).adapter,
+  cursor: async () => (await import('../adapters/cursor/command.js')).adapter,
 };

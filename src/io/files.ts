@@ -79,6 +79,27 @@ export function ensureFile(path: string, mode = FILE_MODE): void {
   closeSync(openSync(path, 'a', mode));
 }
 
+/**
+ * Create a file only if it does not exist yet (O_CREAT|O_EXCL): the primitive behind non-blocking locks.
+ * Returns false when the file is already there; any other error throws.
+ */
+export function createExclusive(path: string, data: string, mode = FILE_MODE): boolean {
+  ensureDir(dirname(path));
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', mode);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    writeSync(fd, Buffer.from(data));
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
 /** Rename within one directory (spool hand-off, lock release). */
 export function moveFile(from: string, to: string): void {
   renameSync(from, to);

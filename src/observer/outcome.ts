@@ -13,15 +13,18 @@ const RESULT = new RegExp(`^${DECOR}result${DECOR}:${DECOR}${TOKEN}`, 'gim');
 const VERIFIED = new RegExp(`^${DECOR}verified${DECOR}:${DECOR}${TOKEN}`, 'gim');
 const ESCALATION = new RegExp(`^${DECOR}escalation\\s+from\\s+${DECOR}${TOKEN}${DECOR}:`, 'gim');
 
-/** The last `maxBytes` bytes of text (UTF-8), cut on a character boundary. */
+/**
+ * The last `maxBytes` bytes of text (UTF-8), cut on a character boundary. TextEncoder rather than Buffer: Claude Code's
+ * hooks module runtime (2.1.328) has no Buffer, and the module bundles this file.
+ */
 export function tailText(text: string, maxBytes = OUTCOME_TAIL_BYTES): string {
   // A UTF-8 character is at most 4 bytes: no need to encode more than 4 × maxBytes characters.
   const chars = text.length > maxBytes * 4 ? text.slice(-maxBytes * 4) : text;
-  const buf = Buffer.from(chars, 'utf8');
+  const buf = new TextEncoder().encode(chars);
   if (buf.length <= maxBytes) return chars;
   let start = buf.length - maxBytes;
   while (start < buf.length && (buf[start]! & 0xc0) === 0x80) start++;
-  return buf.subarray(start).toString('utf8');
+  return new TextDecoder().decode(buf.subarray(start));
 }
 
 function lastToken(re: RegExp, text: string): string | null {

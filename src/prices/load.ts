@@ -11,8 +11,6 @@ import { CatalogSchema, type Catalog, type PriceRow } from '../contracts/prices.
 import type { Policy } from '../contracts/config.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { paths, type Env } from '../io/paths.js';
-import { makerOf } from './makers.js';
-import { canonicalId } from './normalise.js';
 
 export const SNAPSHOT_RELATIVE = join('data', 'prices-snapshot.json');
 /** A refreshed catalog is a few hundred KB; anything far larger is not ours. */
@@ -61,36 +59,9 @@ export function loadBundledCatalog(env: Env = process.env, path = findSnapshotPa
   return catalog;
 }
 
-/** Policy price overrides as a catalog (version `override`), keyed by the name as written and its canonical id. */
-export function overridesCatalog(overrides: Policy['priceOverrides']): Catalog | null {
-  const entries = Object.entries(overrides ?? {});
-  if (entries.length === 0) return null;
-  const models: Record<string, PriceRow> = {};
-  for (const [name, r] of entries) {
-    const id = canonicalId(name);
-    const row: PriceRow = {
-      id,
-      provider: makerOf(id) ?? 'override',
-      rates: {
-        input: r.input,
-        output: r.output,
-        cacheRead: r.cacheRead ?? null,
-        cacheWrite5m: r.cacheWrite5m ?? null,
-        cacheWrite1h: r.cacheWrite1h ?? null,
-      },
-      // A negotiated rate is flat unless the user says otherwise: no catalog tier is carried over.
-      longContext: [],
-      perRequestFee: null,
-      reasoningRate: null,
-      contextWindow: null,
-      source: 'override',
-    };
-    models[id] = row;
-    const lower = name.trim().toLowerCase();
-    if (lower !== id) models[lower] = { ...row, id: lower };
-  }
-  return { format: 'tiergate-catalog/1', version: 'override', date: '', source: 'policy priceOverrides', models, aliases: {} };
-}
+// overridesCatalog is pure and lives apart so Claude Code's hooks module can bundle it without zod or node:fs.
+export { overridesCatalog } from './overrides.js';
+import { overridesCatalog } from './overrides.js';
 
 /** Refreshed catalogs in the price cache directory, newest file first; invalid files are skipped and logged. */
 export function loadCachedCatalogs(env: Env = process.env): Catalog[] {

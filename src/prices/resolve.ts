@@ -31,13 +31,17 @@ interface ShapeEntry {
 }
 
 const CONTEXT_SUFFIX = /\[\d+[km]\]$/;
+/** Longer than any real model id (Bedrock ARNs are ~100): treated as unknown without any string work. */
+export const MAX_NAME_LENGTH = 256;
+
+/** Per catalog object, shared by every lookup over it (a hook process builds one lookup; the CLI several). */
+const SHAPE_INDEX = new WeakMap<Catalog, Map<string, ShapeEntry[]>>();
 
 export class Resolver {
-  private readonly shapeIndex = new WeakMap<Catalog, Map<string, ShapeEntry[]>>();
-
   constructor(private readonly layers: Catalog[], private readonly opts: ResolveOptions) {}
 
   resolve(query: string, harness: Harness): Resolution {
+    if (typeof query !== 'string' || query.length > MAX_NAME_LENGTH) return this.unknown(String(query).slice(0, MAX_NAME_LENGTH));
     const raw = query.trim().toLowerCase();
     if (!raw) return this.unknown(query);
 
@@ -124,7 +128,7 @@ export class Resolver {
   }
 
   private indexOf(layer: Catalog): Map<string, ShapeEntry[]> {
-    let index = this.shapeIndex.get(layer);
+    let index = SHAPE_INDEX.get(layer);
     if (!index) {
       index = new Map();
       for (const key of Object.keys(layer.models)) {
@@ -135,7 +139,7 @@ export class Resolver {
         list.push({ id: key, versions: s.versions });
         index.set(s.shape, list);
       }
-      this.shapeIndex.set(layer, index);
+      SHAPE_INDEX.set(layer, index);
     }
     return index;
   }

@@ -7,14 +7,13 @@ import type { DispatchObservation } from '../contracts/observation.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import type { Env } from '../io/paths.js';
 import { appendSpool } from '../observer/spool.js';
+import { redactToolInput } from '../observer/redact.js';
 import { decide } from '../routing-engine/decide.js';
 import { loadRuntime } from './context.js';
+import { effectiveModel } from './effective-model.js';
 
-export function effectiveModel(obs: DispatchObservation, d: Decision): string | null {
-  if (d.action === 'deny') return null;
-  if (d.action === 'correct') return obs.candidates?.find((c) => c.value === d.value)?.model ?? d.value;
-  return obs.requestedModel ?? obs.agentModel ?? obs.parentModel;
-}
+// Pure, apart so Claude Code's hooks module (no Node) records the same value.
+export { effectiveModel };
 
 export function routeDispatch(obs: DispatchObservation, env: Env = process.env): Decision {
   let decision: Decision;
@@ -33,7 +32,8 @@ export function routeDispatch(obs: DispatchObservation, env: Env = process.env):
   try {
     appendSpool({
       type: 'dispatch',
-      observation: obs,
+      // The record keeps no prompt text; the decision above saw the whole input.
+      observation: { ...obs, toolInput: redactToolInput(obs.toolInput) },
       decision: { action: decision.action, reason: decision.reason, tier: decision.tier, effectiveModel: effectiveModel(obs, decision), catalogVersion },
     }, env);
   } catch (err) {

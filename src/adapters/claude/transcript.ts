@@ -10,6 +10,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Usage } from '../../contracts/usage.js';
+import { claudeUsage } from './usage.js';
 import { extractEscalation, extractOutcome, tailText } from '../../observer/outcome.js';
 import { readLinesForward } from '../../observer/tail.js';
 import {
@@ -26,23 +27,8 @@ export const CLAUDE_PARSE_MAX_BYTES = 2 * 1024 * 1024 * 1024;
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Claude usage -> tiergate Usage: input excludes cache; the 1h part of cache creation is priced apart. */
-export function claudeUsage(u: Obj): Usage {
-  const creation = asCount(u.cache_creation_input_tokens);
-  const split = isObj(u.cache_creation) ? u.cache_creation : {};
-  const oneHour = Math.min(creation, asCount(split.ephemeral_1h_input_tokens));
-  const details = isObj(u.output_tokens_details) ? u.output_tokens_details : {};
-  return {
-    input: asCount(u.input_tokens),
-    output: asCount(u.output_tokens),
-    cacheRead: asCount(u.cache_read_input_tokens),
-    // Claude Code 2.1.328 reported a 0/0 split with 302 created and priced all of it at the 5-minute rate (seen).
-    cacheWrite5m: creation - oneHour,
-    cacheWrite1h: oneHour,
-    reasoning: asCount(details.thinking_tokens),
-    requests: 1,
-  };
-}
+// claudeUsage lives in ./usage.ts: the hooks module bundles it, and this file's top-level Buffer would not load there.
+export { claudeUsage } from './usage.js';
 
 const maxUsage = (a: Usage, b: Usage): Usage => ({
   input: Math.max(a.input, b.input),

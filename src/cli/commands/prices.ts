@@ -13,7 +13,9 @@ import { listPrices, showPrices, type ListedRow } from '../../prices/query.js';
 import type { ClaudeProvider } from '../../prices/resolve.js';
 
 const USAGE = 'usage: tiergate prices show <model…> [--harness claude|codex|cursor|opencode|pi] [--provider anthropic|bedrock|vertex|foundry|gateway] [--json]\n'
-  + '       tiergate prices list [--family <text>] [--provider <maker>] [--json]\n';
+  + '       tiergate prices list [--family <text>] [--provider <maker>] [--json]\n'
+  + '       tiergate prices refresh [--wait] [--json]\n'
+  + '       tiergate prices status [--json]\n';
 const CLAUDE_PROVIDERS = ['anthropic', 'bedrock', 'vertex', 'foundry', 'gateway'];
 
 interface Args {
@@ -38,6 +40,9 @@ function parseArgs(argv: string[]): Args {
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
+  // The refresh subcommands live in their own files (src/cli/commands/prices-refresh.ts, prices-status.ts).
+  if (sub === 'refresh') return (await import('./prices-refresh.js')).run(rest);
+  if (sub === 'status') return (await import('./prices-status.js')).run(rest);
   const { positional, flags } = parseArgs(rest);
   const { policy } = loadPolicy(process.env, process.cwd());
   const layers = loadCatalogLayers(process.env, policy);
@@ -108,6 +113,8 @@ export function formatList(rows: ListedRow[]): string {
   const t = new Table({
     head: ['model', 'provider', 'input', 'output', 'cache read', 'write 5m', 'write 1h', 'long context', 'source'],
     style: { head: [], border: [] },
+    // One line per model: the list is long and row separators would double it.
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
   for (const r of rows) t.push([r.key, r.row.provider, ...rateCells(r.row.rates), tierText(r.row), r.row.source]);
   return `${t.toString()}\n${rows.length} models; USD per 1M tokens; * = default multiple of input\n`;

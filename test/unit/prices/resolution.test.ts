@@ -78,6 +78,12 @@ describe('name resolution against the bundled snapshot', () => {
     expect(l.catalogVersion).toBe(`override+${bundled.version}`);
   });
 
+  it('treats empty, oversized and prototype-ish names as unknown', () => {
+    for (const n of ['', '   ', 'x'.repeat(10_000), '__proto__', 'constructor', 'toString', '/', '[1m]']) {
+      expect(lookupFor().resolve(n, 'claude')).toMatchObject({ how: 'unknown', price: null });
+    }
+  });
+
   it('memoises per name and harness', () => {
     const l = createPriceLookup([bundled], { claudeProvider: 'anthropic' });
     expect(l.resolve('opus', 'claude')).toBe(l.resolve('opus', 'claude'));

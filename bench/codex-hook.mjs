@@ -1,0 +1,36 @@
+// Command-hook cost on Codex's dispatch path: `node dist/hook.js codex PreToolUse` on a captured payload (recorded on
+// codex-cli 0.169.0) vs a bare `node -e 0`, interleaved, median of N runs each. Target ratio <= 1.15.
+// Usage: node bench/codex-hook.mjs [runs=21]   (npm run build first)
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const runs = Number(process.argv[2] ?? 21);
+const { _meta, ...payload } = JSON.parse(readFileSync(join(root, 'test/fixtures/codex/PreToolUse.basic.json'), 'utf8'));
+const home = mkdtempSync(join(tmpdir(), 'tg-bench-'));
+const cases = {
+  // within the ceiling (astra -> astra): the common case, prints nothing
+  'hook: within ceiling': { args: [join(root, 'dist/hook.js'), 'codex', 'PreToolUse'], input: JSON.stringify({ ...payload, cwd: home }) },
+  // over the ceiling: decides, prints a deny
+  'hook: over ceiling': { args: [join(root, 'dist/hook.js'), 'codex', 'PreToolUse'], input: JSON.stringify({ ...payload, cwd: home, model: 'gpt-6-luna' }) },
+  'bare node -e 0': { args: ['-e', '0'], input: '' },
+};
+const env = { PATH: process.env.PATH, HOME: home, TIERGATE_HOME: join(home, 'tg') };
+const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+for (let i = 0; i < runs + 2; i++) {
+  for (const [name, c] of Object.entries(cases)) {
+    const t = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, c.args, { input: c.input, env, encoding: 'utf8' });
+    const ms = Number(process.hrtime.bigint() - t) / 1e6;
+    if (r.status !== 0) throw new Error(`${name} exited ${r.status}: ${r.stderr}`);
+    if (i >= 2) times[name].push(ms); // two warm-up rounds
+  }
+}
+const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+const base = median(times['bare node -e 0']);
+const out = {};
+for (const [name, t] of Object.entries(times)) out[name] = { medianMs: +median(t).toFixed(1), ratio: +(median(t) / base).toFixed(3) };
+console.log(JSON.stringify({ runs, node: process.version, results: out }, null, 2));
+rmSync(home, { recursive: true, force: true });

@@ -1,0 +1,144 @@
+/**
+ * Claude Code command hooks (`node dist/hook.js claude <event>`): the fallback for builds or sessions where the hooks
+ * module did not load, plus the completion side (spool drain) the module cannot do itself.
+ *
+ * When the module announced itself (TIERGATE_MODULE_LIVE=1, set in classic.SessionStart, seen on 2.1.328) the
+ * dispatch-side handlers stand down, so each dispatch is decided exactly once.
+ */
+import type { CommandAdapter, HookAnswer, HookContext, HookHandler } from '../../hook-runner/types.js';
+import { diagnose, errorText } from '../../io/diagnostics.js';
+import { removeFile, writeFileAtomic } from '../../io/files.js';
+import { paths } from '../../io/paths.js';
+import { POLICY_HANDOFF_FORMAT, policyHandoffPath } from './module/core.js';
+import { appendSpool } from '../../observer/spool.js';
+import { extractOutcome } from '../../observer/outcome.js';
+import type { CompletionObservation } from '../../contracts/observation.js';
+import { routeDispatch } from '../../runtime/dispatch.js';
+import { loadPolicy } from '../../config/load.js';
+import { preToolUseAnswer, sessionStartAnswer } from './answer.js';
+import { observePreToolUse } from './observe.js';
+import { readParentModel } from './parent-model.js';
+import { PostToolUsePayload, PreToolUsePayload, SessionPayload, SUBAGENT_TOOLS, SubagentStopPayload } from './payloads.js';
+import { parseClaudeTranscript, readAgentMeta } from './transcript.js';
+import { drainModuleSpool } from './module-spool.js';
+import { policySummary } from './policy-text.js';
+
+export const MODULE_LIVE_VAR = 'TIERGATE_MODULE_LIVE';
+
+const moduleLive = (ctx: HookContext) => ctx.env[MODULE_LIVE_VAR] === '1';
+const json = (v: unknown): HookAnswer => (v === null ? null : { stdout: JSON.stringify(v) });
+
+/** Parent-transcript wait for the dispatching assistant line: well inside the runner's deadline (reference §6.1). */
+const PARENT_WAIT_MS = 400;
+/** Byte cap for the parent tail scan; the dispatching line is within the last few records. */
+const PARENT_TAIL_BYTES = 1024 * 1024;
+
+/** A subagent's own PreToolUse names its transcript by agent_id while transcript_path is the root session's. */
+function parentTranscript(p: PreToolUsePayload): string | null {
+  if (!p.transcript_path) return null;
+  if (!p.agent_id) return p.transcript_path;
+  return `${p.transcript_path.replace(/\.jsonl$/, '')}/subagents/agent-${p.agent_id}.jsonl`;
+}
+
+const preToolUse: HookHandler = async (payload, ctx) => {
+  if (moduleLive(ctx)) return null;
+  const p = PreToolUsePayload.parse(payload);
+  if (!SUBAGENT_TOOLS.has(p.tool_name)) return null;
+  const parent = await readParentModel(parentTranscript(p), p.tool_use_id ?? null, { maxBytes: PARENT_TAIL_BYTES, waitMs: PARENT_WAIT_MS });
+  const obs = observePreToolUse(p, parent, Date.now());
+  const decision = routeDispatch(obs, ctx.env);
+  try {
+    return json(preToolUseAnswer(decision, p.tool_input));
+  } catch (err) {
+    diagnose('error', 'claude:PreToolUse', (err as Error).message, {}, ctx.env);
+    return null;
+  }
+};
+
+/** PostToolUse[Agent] joins tool_use_id to the child's agentId; a foreground child's usage also arrives here. */
+const postToolUse: HookHandler = (payload, ctx) => {
+  const p = PostToolUsePayload.parse(payload);
+  if (!SUBAGENT_TOOLS.has(p.tool_name)) return null;
+  if (moduleLive(ctx)) {
+    drainModuleSpool(ctx.env);
+    return null;
+  }
+  return null;
+};
+
+/**
+ * SubagentStop: the child's served model and usage from its own transcript (flushed by then, 2.1.328), joined to the
+ * dispatch by the sidecar's toolUseId. With the module live, the module's turn.complete records it instead.
+ */
+const subagentStop: HookHandler = (payload, ctx) => {
+  const p = SubagentStopPayload.parse(payload);
+  if (moduleLive(ctx)) {
+    drainModuleSpool(ctx.env);
+    return null;
+  }
+  const path = p.agent_transcript_path ?? null;
+  const { policy } = loadPolicy(ctx.env, p.cwd ?? null);
+  const parsed = path ? safeParse(path, policy.observer.tailBytes) : null;
+  const child = parsed?.child ?? null;
+  const meta = path ? readAgentMeta(path) : null;
+  const observation: CompletionObservation = {
+    kind: 'completion', harness: 'claude', sessionId: p.session_id ?? null,
+    callId: child?.callId ?? meta?.toolUseId ?? null,
+    agentId: p.agent_id ?? child?.agentId ?? null,
+    subagentType: p.agent_type || child?.subagentType || null,
+    servedModel: child?.servedModel ?? null,
+    usage: child?.usage ?? null,
+    status: child ? (child.complete ? 'ok' : 'pending') : 'pending',
+    // The hook payload's last message is the child's final text: only its outcome tokens are kept.
+    outcome: extractOutcome(p.last_assistant_message ?? null),
+    startedAt: child?.startedAt ?? null,
+    endedAt: Date.now(),
+    usageSource: child?.usage ? 'transcript-tail' : 'none',
+    dedupeKey: p.agent_id ? `claude-agent:${p.agent_id}` : null,
+  };
+  appendSpool({ type: 'completion', observation, transcriptPath: path }, ctx.env);
+  return null;
+};
+
+function safeParse(path: string, maxBytes: number) {
+  try {
+    return parseClaudeTranscript(path, { maxBytes });
+  } catch {
+    return null;
+  }
+}
+
+/** SessionStart: the policy in a few lines as additionalContext, so the model picks a legal model up front. */
+const sessionStart: HookHandler = (payload, ctx) => {
+  const p = SessionPayload.parse(payload);
+  const { policy, diagnostics } = loadPolicy(ctx.env, p.cwd ?? null);
+  for (const d of diagnostics) diagnose('warn', 'claude:SessionStart', d, {}, ctx.env);
+  if (moduleLive(ctx) && p.session_id) {
+    try {
+      writeFileAtomic(policyHandoffPath(paths(ctx.env).data, p.session_id), JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy }));
+    } catch (err) {
+      diagnose('error', 'claude:SessionStart', `policy hand-off: ${errorText(err)}`, {}, ctx.env);
+    }
+  }
+  const text = policySummary(policy);
+  return text ? json(sessionStartAnswer(text)) : null;
+};
+
+/** SessionEnd: move the module's records into the spool the ledger drains. */
+const sessionEnd: HookHandler = (payload, ctx) => {
+  const p = SessionPayload.parse(payload);
+  drainModuleSpool(ctx.env);
+  if (p.session_id) removeFile(policyHandoffPath(paths(ctx.env).data, p.session_id));
+  return null;
+};
+
+export const adapter: CommandAdapter = {
+  handlers: {
+    PreToolUse: preToolUse,
+    PostToolUse: postToolUse,
+    SubagentStop: subagentStop,
+    SessionStart: sessionStart,
+    SessionEnd: sessionEnd,
+  },
+};
+export const handlers = adapter.handlers;

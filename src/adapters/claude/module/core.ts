@@ -1,0 +1,216 @@
+/**
+ * The decisions and records of tiergate's Claude Code hooks module, free of the `$` API so tests can drive it in Node.
+ * index.ts wires it to `$` (the module runtime, 2.1.328: no Node, no Buffer, no require/import(), reference §10.2).
+ *
+ * Everything here is synchronous and bounded; nothing throws out of it (every entry point catches and reports).
+ */
+import type { Decision } from '../../../contracts/decision.js';
+import type { Policy } from '../../../contracts/config.js';
+import type { CompletionObservation, DispatchObservation } from '../../../contracts/observation.js';
+import type { SpoolRecord } from '../../../contracts/spool.js';
+import { CLAUDE_MODEL_ALIASES } from '../../../contracts/aliases.js';
+import { DEFAULT_POLICY } from '../../../config/defaults.js';
+import { paths } from '../../../io/paths.js';
+import { join } from 'node:path';
+import { decide, type PriceLookup } from '../../../routing-engine/decide.js';
+import { effectiveModel } from '../../../runtime/effective-model.js';
+import { extractOutcome } from '../../../observer/outcome.js';
+import { claudeUsage } from '../usage.js';
+import { claudeDispatch } from '../observe.js';
+
+/** The module's spool: one small JSON file per record, since `$.fs.write` writes whole files and cannot append. */
+export const MODULE_SPOOL_FORMAT = 'tiergate-claude-module/1';
+export const MODULE_SPOOL_SUBDIR = 'claude-module';
+/** At most this many unread records; past it the module stops writing (the drain is overdue) and says so once. */
+export const MODULE_SPOOL_MAX_FILES = 2000;
+/** Open dispatches remembered for the completion join (agentId -> dispatch); oldest dropped past this. */
+const MAX_OPEN = 500;
+
+/** Where the module's records wait for the drain (src/adapters/claude/module-spool.ts). */
+export const moduleSpoolDir = (dataDir: string): string => join(dataDir, 'spool', MODULE_SPOOL_SUBDIR);
+
+export type ModuleSpoolFile =
+  | { format: typeof MODULE_SPOOL_FORMAT; record: SpoolRecord }
+  | { format: typeof MODULE_SPOOL_FORMAT; diagnostic: { level: 'error' | 'warn' | 'info'; where: string; message: string; at: number } };
+
+/** What the module knows of its surroundings, read through `$` at session start. */
+export type ModuleEnv = {
+  HOME?: string; XDG_CONFIG_HOME?: string; XDG_DATA_HOME?: string; TIERGATE_HOME?: string; CLAUDE_PLUGIN_DATA?: string;
+};
+
+/** The agent.spawn event (2.1.328, fixtures/claude/modules/agent.spawn.*.json). Only what tiergate reads. */
+export type SpawnEvent = {
+  tool_use_id?: string; prompt?: string; description?: string; subagentType?: string; model?: string; parentModel?: string;
+  background?: boolean; fork?: boolean;
+};
+
+export type TurnCompleteEvent = {
+  agentId?: string; turnId?: string; reason?: string; answer?: string; isAborted?: boolean;
+  usage?: { input_tokens?: number; output_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number; model?: string };
+};
+
+export type SpawnVerdict =
+  | { kind: 'proceed'; record: SpoolRecord | null }
+  | { kind: 'correct'; model: string; record: SpoolRecord }
+  | { kind: 'deny'; message: string; record: SpoolRecord };
+
+const LEGAL = new Set<string>(CLAUDE_MODEL_ALIASES);
+
+/**
+ * The policy hand-off. The module does not parse the user's config itself: validating it needs zod, ~700 KB that
+ * Claude Code would read at every session start. The SessionStart command hook (Node, running inside the module's
+ * classic.SessionStart) resolves the full policy with loadPolicy() and writes it here; the module reads it at
+ * session.start. Missing or malformed -> the built-in defaults.
+ */
+export const policyHandoffPath = (dataDir: string, sessionId: string): string =>
+  join(dataDir, MODULE_SPOOL_SUBDIR, `policy-${sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
+
+export function policyFromHandoff(text: string | null): { policy: Policy; diagnostics: string[] } {
+  if (text === null) return { policy: DEFAULT_POLICY, diagnostics: ['no policy hand-off from the SessionStart hook; built-in defaults'] };
+  try {
+    const v = JSON.parse(text) as { format?: string; policy?: Policy };
+    const p = v.policy;
+    const ok = v.format === POLICY_HANDOFF_FORMAT && p && typeof p === 'object' && ['on', 'warn', 'off'].includes(p.mode)
+      && p.tiers && typeof p.tiers.claude === 'object' && typeof p.priceOverrides === 'object' && typeof p.claudeProvider === 'string';
+    return ok ? { policy: p, diagnostics: [] } : { policy: DEFAULT_POLICY, diagnostics: ['policy hand-off malformed; built-in defaults'] };
+  } catch {
+    return { policy: DEFAULT_POLICY, diagnostics: ['policy hand-off not JSON; built-in defaults'] };
+  }
+}
+
+export const POLICY_HANDOFF_FORMAT = 'tiergate-claude-policy/1';
+
+type Open = { callId: string | null; subagentType: string | null; startedAt: number };
+
+export class ModuleCore {
+  policy: Policy = DEFAULT_POLICY;
+  policyDiagnostics: string[] = [];
+  sessionId: string | null = null;
+  cwd: string | null = null;
+  dataDir: string | null = null;
+  spoolFiles = 0;
+  private spoolFullReported = false;
+  private seq = 0;
+  private readonly open = new Map<string, Open>();
+
+  constructor(private readonly prices: () => PriceLookup) {}
+
+  /** The data dir (same rule as the Node side: src/io/paths.ts), from the environment read through `$`. */
+  setEnv(env: ModuleEnv): void {
+    this.dataDir = paths(env).data;
+  }
+
+  handoffPath(): string | null {
+    return this.dataDir && this.sessionId ? policyHandoffPath(this.dataDir, this.sessionId) : null;
+  }
+
+  /** Policy from the hand-off text (null = absent). */
+  usePolicy(text: string | null): void {
+    const { policy, diagnostics } = policyFromHandoff(text);
+    this.policy = policy;
+    this.policyDiagnostics = diagnostics;
+  }
+
+  spoolDir(): string | null {
+    return this.dataDir ? moduleSpoolDir(this.dataDir) : null;
+  }
+
+  /** Path for the next record, or null when the spool is full or has no home. */
+  nextSpoolPath(now: number): string | null {
+    const dir = this.spoolDir();
+    if (!dir || this.spoolFiles >= MODULE_SPOOL_MAX_FILES) return null;
+    this.spoolFiles += 1;
+    this.seq += 1;
+    const rand = Math.floor(Math.random() * 0xffffffff).toString(16).padStart(8, '0');
+    return `${dir}/${now}-${String(this.seq).padStart(6, '0')}-${rand}.json`;
+  }
+
+  /** True once, the first time a write is refused for a full spool (so the module reports it once per session). */
+  spoolFullOnce(): boolean {
+    if (this.spoolFiles < MODULE_SPOOL_MAX_FILES || this.spoolFullReported) return false;
+    this.spoolFullReported = true;
+    return true;
+  }
+
+  /** agent.spawn -> proceed / correct / deny. Any fault -> proceed (fail open) with no record. */
+  onSpawn(e: SpawnEvent, now: number): SpawnVerdict {
+    let obs: DispatchObservation;
+    let decision: Decision;
+    try {
+      if (this.policy.mode === 'off') return { kind: 'proceed', record: null };
+      const prompt = typeof e.prompt === 'string' ? e.prompt : null;
+      obs = claudeDispatch({
+        sessionId: this.sessionId,
+        callId: typeof e.tool_use_id === 'string' ? e.tool_use_id : null,
+        parent: typeof e.parentModel === 'string' && e.parentModel ? { model: e.parentModel, source: 'agent.spawn' } : { model: null, source: null },
+        model: typeof e.model === 'string' && e.model ? e.model : null,
+        subagentType: e.fork === true ? 'fork' : typeof e.subagentType === 'string' ? e.subagentType : null,
+        prompt,
+        // The module rewrites the event, not a tool input; the record keeps the fields a report needs, never the prompt.
+        toolInput: { ...(e.model ? { model: e.model } : {}), ...(e.subagentType ? { subagent_type: e.subagentType } : {}), background: e.background === true },
+        cwd: this.cwd,
+        at: now,
+      });
+      decision = decide(obs, this.policy, this.prices());
+    } catch {
+      return { kind: 'proceed', record: null };
+    }
+    const prices = this.prices();
+    const record: SpoolRecord = {
+      type: 'dispatch',
+      observation: obs,
+      decision: {
+        action: decision.action, reason: decision.reason, tier: decision.tier,
+        effectiveModel: effectiveModel(obs, decision),
+        catalogVersion: prices.catalogVersion,
+      },
+    };
+    if (decision.action === 'deny') return { kind: 'deny', message: decision.message, record };
+    if (decision.action === 'correct') {
+      // agent.spawn passes any string to the API verbatim (reference §10.4): only a known alias goes out.
+      if (decision.field !== 'model' || !LEGAL.has(decision.value)) {
+        return { kind: 'proceed', record: { ...record, decision: { ...record.decision, action: 'allow', effectiveModel: obs.requestedModel ?? obs.parentModel } } };
+      }
+      return { kind: 'correct', model: decision.value, record };
+    }
+    return { kind: 'proceed', record };
+  }
+
+  /** next(e) at agent.spawn resolved with the child's agentId: remember it for the completion join. */
+  onSpawned(agentId: unknown, callId: string | null, subagentType: string | null, now: number): void {
+    if (typeof agentId !== 'string' || !agentId) return;
+    if (this.open.size >= MAX_OPEN) this.open.delete(this.open.keys().next().value as string);
+    this.open.set(agentId, { callId, subagentType, startedAt: now });
+  }
+
+  /** turn.complete of a child (it carries agentId; the main loop's does not) -> a completion record. */
+  onTurnComplete(e: TurnCompleteEvent, now: number): SpoolRecord | null {
+    try {
+      if (typeof e.agentId !== 'string' || !e.agentId) return null;
+      const open = this.open.get(e.agentId);
+      const u = e.usage && typeof e.usage === 'object' ? e.usage : null;
+      const status: CompletionObservation['status'] = e.isAborted || e.reason === 'aborted' ? 'cancelled'
+        : e.reason === 'error' || e.reason === 'refusal' ? 'error' : e.reason === 'answer' ? 'ok' : 'unknown';
+      const observation: CompletionObservation = {
+        kind: 'completion', harness: 'claude', sessionId: this.sessionId, callId: open?.callId ?? null, agentId: e.agentId,
+        subagentType: open?.subagentType ?? null,
+        servedModel: u && typeof u.model === 'string' && u.model ? u.model : null,
+        usage: u ? claudeUsage(u as Record<string, unknown>) : null,
+        status,
+        outcome: extractOutcome(typeof e.answer === 'string' ? e.answer : null),
+        startedAt: open?.startedAt ?? null,
+        endedAt: now,
+        usageSource: 'module',
+        // A continued agent (SendMessage) completes again under the same agentId: the turn id keeps rows apart.
+        dedupeKey: typeof e.turnId === 'string' ? `claude-turn:${e.turnId}` : null,
+      };
+      return { type: 'completion', observation, transcriptPath: null };
+    } catch {
+      return null;
+    }
+  }
+}
+
+export function spoolFileText(body: { record: SpoolRecord } | { diagnostic: { level: 'error' | 'warn' | 'info'; where: string; message: string; at: number } }): string {
+  return JSON.stringify({ format: MODULE_SPOOL_FORMAT, ...body });
+}

@@ -1,0 +1,54 @@
+/**
+ * Codex PreToolUse payload -> DispatchObservation. Pure: the caller passes the clock and the policy switch.
+ */
+import { TierSchema, type Tier } from '../../contracts/harness.js';
+import type { Policy } from '../../contracts/config.js';
+import type { DispatchObservation } from '../../contracts/observation.js';
+import { capabilityFor } from '../capabilities.js';
+import { extractEscalation } from '../../observer/outcome.js';
+import { PreToolUsePayloadSchema, SPAWN_TOOL_NAME, type PreToolUsePayload } from './payloads.js';
+
+export function isSpawnTool(toolName: string): boolean {
+  return toolName === SPAWN_TOOL_NAME;
+}
+
+/** `tier:cheap` (or a bare tier word) in `model` names a tier rather than a model. */
+function tierOf(model: string | null): Tier | null {
+  if (!model) return null;
+  const m = /^(?:tier:)?(cheap|standard|premium|parent)$/i.exec(model.trim());
+  if (!m) return null;
+  const parsed = TierSchema.safeParse(m[1]!.toLowerCase());
+  return parsed.success ? parsed.data : null;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+
+/** Rewriting needs `allow` on Codex, so it follows policy.codexRewrite (capabilityFor; docs/codex.md). */
+export type ObserveOptions = { policy: Policy; at: number };
+
+/** Returns null when the payload is not a spawn dispatch (the caller answers nothing). Throws on a malformed one. */
+export function observeDispatch(raw: unknown, opts: ObserveOptions): DispatchObservation | null {
+  const p: PreToolUsePayload = PreToolUsePayloadSchema.parse(raw);
+  if (!isSpawnTool(p.tool_name)) return null;
+  const requested = str(p.tool_input.model);
+  const tier = tierOf(requested);
+  const parentModel = str(p.model);
+  return {
+    kind: 'dispatch',
+    harness: 'codex',
+    sessionId: p.session_id,
+    callId: p.tool_use_id ?? null,
+    parentModel,
+    parentModelSource: parentModel ? 'payload' : null,
+    requestedModel: tier ? null : requested,
+    requestedAgent: null,
+    requestedTier: tier,
+    agentModel: null,
+    subagentType: str(p.tool_input.agent_type),
+    capability: capabilityFor('codex', opts.policy),
+    toolInput: p.tool_input,
+    cwd: p.cwd ?? null,
+    escalationFrom: extractEscalation(typeof p.tool_input.message === 'string' ? p.tool_input.message : null),
+    at: opts.at,
+  };
+}

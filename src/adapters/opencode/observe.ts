@@ -1,0 +1,104 @@
+/**
+ * OpenCode 1.18.33 payloads -> tiergate observations. Pure functions over the callback arguments and the plugin state.
+ * Payload shapes: reference/opencode.md §4, fixtures/opencode/*.
+ */
+import type { Capability } from '../../contracts/harness.js';
+import type { DispatchObservation } from '../../contracts/observation.js';
+import type { OpencodeState } from './state.js';
+import { escalationFrom } from '../in-process/outcome.js';
+import { tierOfAgent } from './tier-agents.js';
+
+/** OpenCode's hidden agents: their chat.params carry the parent's sessionID with another model (title: seen). */
+const HIDDEN_AGENTS = new Set(['title', 'summary', 'compaction']);
+/** Built-in subagents that run on the parent's model unless configured (general: seen; explore: source). */
+const BUILTIN_SUBAGENTS = new Set(['general', 'explore']);
+
+export const TASK_TOOL = 'task';
+
+type Rec = Record<string, unknown>;
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
+
+/** `provider/model` from any of OpenCode's model shapes ({id, providerID} or {modelID, providerID}). */
+export function modelName(m: unknown): string | null {
+  if (!isRec(m)) return str(m);
+  const id = str(m.id) ?? str(m.modelID);
+  const provider = str(m.providerID);
+  if (!id) return null;
+  return provider ? `${provider}/${id}` : id;
+}
+
+/** `config` callback: remember every configured agent and its model, and the default model. */
+export function readConfig(cfg: unknown, state: OpencodeState): void {
+  if (!isRec(cfg)) return;
+  state.defaultModel = str(cfg.model) ?? state.defaultModel;
+  const agents = isRec(cfg.agent) ? cfg.agent : {};
+  state.agents.clear();
+  for (const [name, a] of Object.entries(agents)) {
+    if (!isRec(a)) continue;
+    state.agents.set(name, { name, model: str(a.model), mode: str(a.mode) });
+  }
+}
+
+/** `chat.params`: the session's model at the moment it calls the API. Hidden agents are skipped (title trap). */
+export function readChatParams(input: unknown, state: OpencodeState, now: number): void {
+  if (!isRec(input)) return;
+  const sessionId = str(input.sessionID);
+  const agent = str(input.agent) ?? '';
+  const model = modelName(input.model);
+  if (!sessionId || !model || HIDDEN_AGENTS.has(agent)) return;
+  state.setSessionModel(sessionId, { model, agent, at: now });
+}
+
+export const OPENCODE_CAPABILITY = (legal: string[]): Capability => ({
+  canRewrite: true,
+  rewriteField: 'subagent_type',
+  rewriteKind: 'agent',
+  legalValues: legal,
+  canDeny: true,
+});
+
+/** The model an agent runs on: its configured model, else the parent's (OpenCode: `agent.model ?? parent`, source). */
+export function agentModelOf(name: string, state: OpencodeState, parentModel: string | null): string | null {
+  const a = state.agents.get(name);
+  if (a) return a.model ?? parentModel;
+  if (BUILTIN_SUBAGENTS.has(name)) return parentModel;
+  return null;
+}
+
+/** `tool.execute.before` for `task` -> a dispatch observation; null for any other tool or a malformed payload. */
+export function observeDispatch(input: unknown, output: unknown, state: OpencodeState, now: number, cwd: string | null): DispatchObservation | null {
+  if (!isRec(input) || input.tool !== TASK_TOOL || !isRec(output) || !isRec(output.args)) return null;
+  const args = output.args;
+  const sessionId = str(input.sessionID);
+  const fromParams = sessionId ? state.sessionModel(sessionId) : undefined;
+  const parentModel = fromParams?.model ?? state.defaultModel;
+  const requestedAgent = str(args.subagent_type);
+  const candidates: NonNullable<DispatchObservation['candidates']> = [];
+  for (const a of state.agents.values()) {
+    const tier = tierOfAgent(a.name);
+    const model = a.model ?? parentModel;
+    if (tier && model) candidates.push({ value: a.name, model, tier });
+  }
+  return {
+    kind: 'dispatch',
+    harness: 'opencode',
+    sessionId,
+    callId: str(input.callID),
+    parentModel,
+    parentModelSource: fromParams ? 'chat.params' : parentModel ? 'config' : null,
+    // A `model` argument is ignored by 1.18.33's task tool (seen): only the agent decides the model.
+    requestedModel: null,
+    requestedAgent,
+    // The live agent's model is the truth (a user may define tiergate-cheap.md with another model than the policy).
+    requestedTier: null,
+    agentModel: requestedAgent ? agentModelOf(requestedAgent, state, parentModel) : parentModel,
+    subagentType: requestedAgent,
+    capability: OPENCODE_CAPABILITY(candidates.map((c) => c.value)),
+    candidates,
+    toolInput: { ...args },
+    cwd,
+    escalationFrom: escalationFrom(str(args.prompt)),
+    at: now,
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * The OpenCode plugin's callbacks. Every callback runs under its own deadline and fails open (OpenCode 1.18.33 waits
+ * forever on a hanging hook and turns any throw in tool.execute.before into a deny, any throw in tool.execute.after
+ * into the loss of the child's answer: reference/opencode.md §7). The only deliberate throw is a policy deny.
+ */
+import type { Decision } from '../../contracts/decision.js';
+import type { DispatchObservation, CompletionObservation } from '../../contracts/observation.js';
+import type { Policy } from '../../contracts/config.js';
+import { loadPolicy } from '../../config/load.js';
+import { diagnose } from '../../io/diagnostics.js';
+import type { Env } from '../../io/paths.js';
+import { appendSpool } from '../../observer/spool.js';
+import { COMPLETION_DEADLINE_MS, DISPATCH_DEADLINE_MS, deadlineFromEnv, failOpen } from '../in-process/deadline.js';
+import { injectFault } from '../in-process/fault.js';
+import { routeDispatch } from '../in-process/route.js';
+import { applyDecision } from './apply.js';
+import { completionObservation, correctionProblem, countAssistantMessages, readAfter, type ChildSession } from './complete.js';
+import { observeDispatch, readChatParams, readConfig } from './observe.js';
+import { OpencodeState } from './state.js';
+import { injectTierAgents } from './tier-agents.js';
+
+type SdkResult = { data?: unknown } | unknown;
+export type OpencodeClient = {
+  session: {
+    get(opts: { path: { id: string } }): Promise<SdkResult>;
+    messages(opts: { path: { id: string } }): Promise<SdkResult>;
+  };
+};
+
+export type PluginDeps = {
+  env: Env;
+  now: () => number;
+  route: (obs: DispatchObservation, env: Env) => Decision;
+  record: (obs: CompletionObservation, env: Env) => void;
+  policy: (env: Env, cwd: string | null) => Policy;
+};
+
+export const defaultDeps = (env: Env = process.env): PluginDeps => ({
+  env,
+  now: Date.now,
+  route: routeDispatch,
+  record: (observation, e) => appendSpool({ type: 'completion', observation, transcriptPath: null }, e),
+  policy: (e, cwd) => loadPolicy(e, cwd).policy,
+});
+
+const sdkData = (r: SdkResult): unknown => (r && typeof r === 'object' && 'data' in r ? (r as { data: unknown }).data : r);
+
+export function createHooks(input: { client?: OpencodeClient; directory?: string }, deps: PluginDeps) {
+  const state = new OpencodeState();
+  const cwd = typeof input.directory === 'string' ? input.directory : null;
+  const dispatchMs = deadlineFromEnv(deps.env, DISPATCH_DEADLINE_MS);
+  const completionMs = deadlineFromEnv(deps.env, COMPLETION_DEADLINE_MS);
+
+  return {
+    config: async (cfg: unknown): Promise<void> => {
+      await failOpen('opencode:config', dispatchMs, undefined, () => {
+        const added = injectTierAgents(cfg as { agent?: Record<string, never> }, deps.policy(deps.env, cwd));
+        readConfig(cfg, state);
+        if (added.length) diagnose('info', 'opencode:config', `tier agents added: ${added.join(', ')}`, {}, deps.env);
+      }, deps.env);
+    },
+
+    'chat.params': async (i: unknown): Promise<void> => {
+      await failOpen('opencode:chat.params', dispatchMs, undefined, () => readChatParams(i, state, deps.now()), deps.env);
+    },
+
+    'tool.execute.before': async (i: unknown, o: unknown): Promise<void> => {
+      const denial = await failOpen<string | null>('opencode:tool.execute.before', dispatchMs, null, async () => {
+        const obs = observeDispatch(i, o, state, deps.now(), cwd);
+        if (!obs) return null;
+        await injectFault(deps.env, 'dispatch');
+        const decision = deps.route(obs, deps.env);
+        const action = applyDecision(decision, o as { args: Record<string, unknown> });
+        if (obs.callId && obs.sessionId) {
+          const applied = action.kind === 'mutated' ? action.to : null;
+          state.setPending(obs.callId, {
+            sessionId: obs.sessionId, requestedAgent: obs.requestedAgent, appliedAgent: applied,
+            expectedModel: applied ? (obs.candidates?.find((c) => c.value === applied)?.model ?? null) : null,
+            tier: decision.tier as never, startedAt: obs.at,
+          });
+        }
+        return action.kind === 'deny' ? action.message : null;
+      }, deps.env);
+      // A thrown Error is OpenCode's deny: the message reaches the model verbatim as the tool result (seen).
+      if (denial !== null) throw new Error(denial);
+    },
+
+    'tool.execute.after': async (i: unknown, o: unknown): Promise<void> => {
+      // Never throw here: a throw replaces the child's answer with the error text (1.18.33, seen).
+      await failOpen('opencode:tool.execute.after', completionMs, undefined, async () => {
+        const facts = readAfter(i, o);
+        if (!facts) return;
+        const pending = facts.callId ? state.takePending(facts.callId) : undefined;
+        const problem = correctionProblem(pending, facts);
+        if (problem) diagnose('error', 'opencode:correction-not-applied', problem, { callId: facts.callId }, deps.env);
+        await injectFault(deps.env, 'completion');
+        let child: ChildSession | null = null;
+        let requests = 1;
+        if (facts.childSessionId && input.client) {
+          const id = facts.childSessionId;
+          const [s, m] = await Promise.all([input.client.session.get({ path: { id } }), input.client.session.messages({ path: { id } })]);
+          child = (sdkData(s) as ChildSession | undefined) ?? null;
+          requests = countAssistantMessages(sdkData(m));
+        }
+        deps.record(completionObservation(facts, child, requests, pending, deps.now()), deps.env);
+      }, deps.env);
+    },
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * tiergate's tier agents for OpenCode. The task tool has no model argument (1.18.33, seen): the child runs on its
+ * agent's model, so routing means choosing an agent. tiergate injects `tiergate-<tier>` agents through the plugin's
+ * `config` callback (seen taking effect on 1.18.33) for the tiers the policy maps; users may also define them as files
+ * (agents/opencode/*.md), which win over the injected ones.
+ */
+import type { Policy } from '../../contracts/config.js';
+import type { Tier } from '../../contracts/harness.js';
+import { TierSchema } from '../../contracts/harness.js';
+
+export const TIER_AGENT_PREFIX = 'tiergate-';
+
+const DESCRIPTIONS: Record<Tier, string> = {
+  cheap: 'General-purpose subagent on the cheap tier: quick lookups, mechanical edits, summaries.',
+  standard: 'General-purpose subagent on the standard tier: everyday coding tasks.',
+  premium: 'General-purpose subagent on the premium tier: hard reasoning (never pricier than you).',
+  parent: 'General-purpose subagent on your own model.',
+};
+
+const PROMPT = 'You are a general-purpose subagent. Do the task you are given, then reply with a short report.';
+
+export function tierAgentName(tier: Tier): string {
+  return `${TIER_AGENT_PREFIX}${tier}`;
+}
+
+export function tierOfAgent(name: string | null | undefined): Tier | null {
+  if (!name || !name.startsWith(TIER_AGENT_PREFIX)) return null;
+  const t = TierSchema.safeParse(name.slice(TIER_AGENT_PREFIX.length));
+  return t.success ? t.data : null;
+}
+
+type AgentConfig = { mode?: string; description?: string; model?: string; prompt?: string; [k: string]: unknown };
+
+/**
+ * Adds the tier agents to OpenCode's live config object in place. A tier gets an agent when the policy maps it to a
+ * model; `tiergate-parent` (no model: OpenCode runs it on the parent's model) is added whenever any tier is mapped.
+ * Existing agents of the same name are left alone. Returns the names added.
+ */
+export function injectTierAgents(cfg: { agent?: Record<string, AgentConfig | undefined> }, policy: Policy): string[] {
+  const map = policy.tiers.opencode;
+  const mapped = (['cheap', 'standard', 'premium'] as const).filter((t) => typeof map[t] === 'string' && map[t]);
+  if (mapped.length === 0 && !map.parent) return [];
+  cfg.agent ??= {};
+  const added: string[] = [];
+  const want: Array<[Tier, string | undefined]> = [...mapped.map((t) => [t, map[t]] as [Tier, string]), ['parent', map.parent]];
+  for (const [tier, model] of want) {
+    const name = tierAgentName(tier);
+    if (cfg.agent[name]) continue;
+    const agent: AgentConfig = { mode: 'subagent', description: DESCRIPTIONS[tier], prompt: PROMPT };
+    if (model) agent.model = model;
+    cfg.agent[name] = agent;
+    added.push(name);
+  }
+  return added;
+}

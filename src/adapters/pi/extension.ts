@@ -1,0 +1,102 @@
+/**
+ * tiergate's pi extension handlers. pi 0.73.1 (seen): a throw while loading makes pi exit 1, a throw in `tool_call`
+ * blocks the tool, no handler is ever timed out. So: registration is wrapped, every handler runs under its own
+ * deadline and fails open, and the only block is a policy deny returned as `{ block: true, reason }`.
+ */
+import type { Decision } from '../../contracts/decision.js';
+import type { CompletionObservation, DispatchObservation } from '../../contracts/observation.js';
+import type { Policy } from '../../contracts/config.js';
+import { loadPolicy } from '../../config/load.js';
+import { diagnose, errorText } from '../../io/diagnostics.js';
+import type { Env } from '../../io/paths.js';
+import { appendSpool } from '../../observer/spool.js';
+import { COMPLETION_DEADLINE_MS, DISPATCH_DEADLINE_MS, deadlineFromEnv, failOpen } from '../in-process/deadline.js';
+import { injectFault } from '../in-process/fault.js';
+import { routeDispatch } from '../in-process/route.js';
+import { loadPiAgents, type PiAgent } from './agents.js';
+import { observePiCompletions, observePiDispatch, type PiCtx } from './observe.js';
+
+export type PiApi = { on(event: string, handler: (event: any, ctx: any) => unknown): void };
+
+export type PiDeps = {
+  env: Env;
+  argv: string[];
+  now: () => number;
+  route: (obs: DispatchObservation, env: Env) => Decision;
+  record: (obs: CompletionObservation, env: Env) => void;
+  policy: (env: Env, cwd: string | null) => Policy;
+  agents: (env: Env, cwd: string | null) => Map<string, PiAgent>;
+};
+
+export const defaultPiDeps = (env: Env = process.env, argv: string[] = process.argv): PiDeps => ({
+  env, argv, now: Date.now, route: routeDispatch,
+  record: (observation, e) => appendSpool({ type: 'completion', observation, transcriptPath: null }, e),
+  policy: (e, cwd) => loadPolicy(e, cwd).policy,
+  agents: (e, cwd) => loadPiAgents(e, cwd),
+});
+
+/**
+ * A `pi` process started by a subagent tool. No variable marks one (0.73.1, seen); pi's example starts children with
+ * `--mode json -p --no-session`, tiergate's own tool also sets TIERGATE_PI_CHILD=1.
+ */
+export function isPiChild(argv: string[], env: Env): boolean {
+  if (env.TIERGATE_PI_CHILD === '1') return true;
+  return argv.includes('--no-session') && argv.includes('-p') && argv.includes('--mode');
+}
+
+export type Gate = { block: true; reason: string } | undefined;
+
+export function registerTiergate(pi: PiApi, deps: PiDeps): void {
+  const dispatchMs = deadlineFromEnv(deps.env, DISPATCH_DEADLINE_MS);
+  const completionMs = deadlineFromEnv(deps.env, COMPLETION_DEADLINE_MS);
+  // In a child, ctx.model is the child's own model: gating ITS subagent calls against it is the right ceiling, and
+  // the child's own turns are never recorded here (the parent records them from the tool result), so nothing is
+  // counted twice. The child flag only labels diagnostics.
+  const child = isPiChild(deps.argv, deps.env);
+
+  pi.on('tool_call', async (event: unknown, ctx: PiCtx): Promise<Gate> => {
+    const denial = await failOpen<string | null>('pi:tool_call', dispatchMs, null, async () => {
+      const cwd = typeof ctx?.cwd === 'string' ? ctx.cwd : null;
+      const policy = deps.policy(deps.env, cwd);
+      const slots = observePiDispatch({ event, ctx: ctx ?? {}, agents: deps.agents(deps.env, cwd), policy, now: deps.now() });
+      if (slots.length === 0) return null;
+      await injectFault(deps.env, 'dispatch');
+      const denials: string[] = [];
+      const fixes: Array<() => void> = [];
+      for (const slot of slots) {
+        const d = deps.route(slot.obs, deps.env);
+        if (d.action === 'deny') denials.push(slots.length > 1 ? `${slot.label}: ${d.message}` : d.message);
+        else if (d.action === 'correct' && d.field === slot.field) fixes.push(() => { slot.holder[slot.field] = d.value; });
+      }
+      if (denials.length) return denials.join('\n');
+      // pi runs the tool with the mutated input (seen: `event.input.agent = "cheap"` ran the cheap child).
+      for (const fix of fixes) fix();
+      return null;
+    }, deps.env);
+    if (denial === null) return undefined;
+    if (child) diagnose('info', 'pi:tool_call', 'denied inside a child pi process', {}, deps.env);
+    return { block: true, reason: denial };
+  });
+
+  pi.on('tool_result', async (event: unknown, ctx: PiCtx): Promise<undefined> => {
+    // Returning nothing leaves the result unchanged; a throw here is only logged by pi (seen), but stay silent anyway.
+    await failOpen('pi:tool_result', completionMs, undefined, async () => {
+      const completions = observePiCompletions(event, ctx ?? {}, deps.now());
+      if (completions.length === 0) return;
+      await injectFault(deps.env, 'completion');
+      for (const c of completions) deps.record(c, deps.env);
+    }, deps.env);
+    return undefined;
+  });
+}
+
+/** The extension factory body: never throws (a factory throw makes pi exit 1, seen). */
+export function safeRegister(pi: PiApi, deps: () => PiDeps): void {
+  try {
+    const d = deps();
+    if (/(^|,)load:throw/.test(d.env.TIERGATE_FAULT ?? '')) throw new Error('injected fault at load');
+    registerTiergate(pi, d);
+  } catch (err) {
+    diagnose('error', 'pi:load', errorText(err));
+  }
+}

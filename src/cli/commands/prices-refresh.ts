@@ -1,0 +1,51 @@
+/** `tiergate prices refresh [--wait] [--json]`: start a price refresh now (TTL ignored; the lock still applies). */
+import { loadRefreshConfig } from '../../prices/refresh/config.js';
+import { runRefresh, type RefreshReport } from '../../prices/refresh/run.js';
+import { triggerRefresh, type TriggerResult } from '../../prices/refresh/trigger.js';
+
+const USAGE = 'usage: tiergate prices refresh [--wait] [--json]\n';
+
+export async function run(argv: string[]): Promise<number> {
+  const flags = new Set(argv);
+  const unknown = argv.filter((a) => !['--wait', '--json', '--help', '-h'].includes(a));
+  if (unknown.length || flags.has('--help') || flags.has('-h')) {
+    process.stdout.write(USAGE);
+    return unknown.length ? 2 : 0;
+  }
+  const asJson = flags.has('--json');
+  const env = process.env;
+  if (!flags.has('--wait')) {
+    const r = triggerRefresh(env, { force: true });
+    process.stdout.write(asJson ? `${JSON.stringify(r)}\n` : formatTrigger(r));
+    return r.started || r.reason === 'running' ? 0 : 1;
+  }
+  const { config, diagnostics } = loadRefreshConfig(env);
+  for (const d of diagnostics) process.stderr.write(`tiergate: ${d}\n`);
+  const report = await runRefresh({ env, config, force: true });
+  process.stdout.write(asJson ? `${JSON.stringify(report)}\n` : formatReport(report));
+  return report.result === 'done' && report.sources.every((s) => s.result !== 'failed') ? 0 : 1;
+}
+
+export function formatTrigger(r: TriggerResult): string {
+  if (r.started) return `Refreshing prices in the background (pid ${r.pid}): ${r.sources.join(', ')}.\nSee \`tiergate prices status\`.\n`;
+  switch (r.reason) {
+    case 'running':
+      return 'A price refresh is already running. See `tiergate prices status`.\n';
+    case 'off':
+      return `Price refresh is switched off (${r.detail}).\n`;
+    default:
+      return `Could not start the price refresh: ${r.detail}\n`;
+  }
+}
+
+export function formatReport(r: RefreshReport): string {
+  if (r.result === 'disabled') return `Price refresh is switched off (${r.why}).\n`;
+  if (r.result === 'locked') return 'A price refresh is already running; try again when it is done.\n';
+  if (r.sources.length === 0) return 'No price sources configured (refresh.sources is empty).\n';
+  const lines = r.sources.map((s) => {
+    if (s.result === 'updated') return `  ${s.name.padEnd(14)} updated   ${String(s.models).padStart(6)} models  ${s.ms} ms`;
+    if (s.result === 'fresh') return `  ${s.name.padEnd(14)} fresh     ${String(s.models ?? '?').padStart(6)} models`;
+    return `  ${s.name.padEnd(14)} FAILED    ${s.error}  (the previous catalog is kept)`;
+  });
+  return `${lines.join('\n')}\n`;
+}

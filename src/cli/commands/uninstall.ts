@@ -1,0 +1,5 @@
+import { runInstallCli } from '../../install/cli.js';
+
+export async function run(argv: string[]): Promise<number> {
+  return runInstallCli('uninstall', argv);
+}

@@ -1,0 +1,137 @@
+/** Doctor checks of tiergate's own state: policy config, price catalog, ledger and spool, the diagnostic log. */
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { loadPolicy } from '../config/load.js';
+import { CatalogSchema } from '../contracts/prices.js';
+import { readText } from '../install/backup.js';
+import { paths, type Env } from '../io/paths.js';
+import type { Check } from './check.js';
+
+const DAY = 86_400_000;
+/** The bundled snapshot is a fallback; past this age without a refreshed catalog, prices are likely stale. */
+export const STALE_CATALOG_DAYS = 90;
+const TAIL_BYTES = 64 * 1024;
+
+export function checkConfig(env: Env, cwd: string): Check[] {
+  const loaded = loadPolicy(env, cwd);
+  const files = loaded.files.length ? loaded.files.join(', ') : 'none (built-in defaults)';
+  if (loaded.diagnostics.length) {
+    return [{ section: 'config', name: 'policy', status: 'error', detail: `${loaded.diagnostics.length} problem(s) in ${files}: ${loaded.diagnostics.join('; ')}`, data: { files: loaded.files, diagnostics: loaded.diagnostics } }];
+  }
+  return [{ section: 'config', name: 'policy', status: 'ok', detail: `mode ${loaded.policy.mode}; files: ${files}`, data: { files: loaded.files } }];
+}
+
+function newestCache(dir: string): { file: string; mtime: number } | null {
+  try {
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.json') && f !== 'status.json')
+      .map((f) => ({ file: join(dir, f), mtime: statSync(join(dir, f)).mtimeMs }))
+      .sort((a, b) => b.mtime - a.mtime)[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function checkPrices(env: Env, pkgRoot: string, now: number): Check[] {
+  const out: Check[] = [];
+  const file = join(pkgRoot, 'data', 'prices-snapshot.json');
+  const text = readText(file);
+  let snapshotAge: number | null = null;
+  if (text === null) {
+    out.push({ section: 'prices', name: 'bundled snapshot', status: 'error', detail: `missing: ${file}` });
+  } else {
+    try {
+      const c = CatalogSchema.parse(JSON.parse(text));
+      snapshotAge = Math.floor((now - Date.parse(c.date)) / DAY);
+      out.push({ section: 'prices', name: 'bundled snapshot', status: 'ok', detail: `${c.version} (${c.source}), ${Object.keys(c.models).length} models, dated ${c.date} (${snapshotAge} days old)`, data: { version: c.version, date: c.date, source: c.source, ageDays: snapshotAge } });
+    } catch (err) {
+      out.push({ section: 'prices', name: 'bundled snapshot', status: 'error', detail: `${file} is not a valid catalog: ${err instanceof Error ? err.message.slice(0, 200) : String(err)}` });
+    }
+  }
+  const cache = newestCache(paths(env).priceCacheDir);
+  const status = readText(paths(env).refreshStatus);
+  if (cache) {
+    const days = Math.floor((now - cache.mtime) / DAY);
+    out.push({ section: 'prices', name: 'refreshed catalog', status: 'ok', detail: `${cache.file}, fetched ${days} days ago`, data: { file: cache.file, ageDays: days, status: status ? safeJson(status) : null } });
+  } else {
+    const stale = snapshotAge !== null && snapshotAge > STALE_CATALOG_DAYS;
+    out.push({ section: 'prices', name: 'refreshed catalog', status: stale ? 'warn' : 'info', detail: `none yet; prices come from the bundled snapshot${stale ? ` (older than ${STALE_CATALOG_DAYS} days)` : ''}`, data: { status: status ? safeJson(status) : null } });
+  }
+  return out;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text.slice(0, 200);
+  }
+}
+
+export function checkLedger(env: Env): Check[] {
+  const p = paths(env);
+  const out: Check[] = [];
+  let spooled = 0;
+  try {
+    spooled = readdirSync(p.spoolDir).filter((f) => f.endsWith('.jsonl')).length;
+  } catch {
+    /* no spool yet */
+  }
+  let st;
+  try {
+    st = statSync(p.ledger);
+  } catch {
+    out.push({ section: 'ledger', name: 'ledger', status: 'info', detail: `no ledger yet (${p.ledger}); ${spooled} spool file(s) waiting`, data: { spoolFiles: spooled } });
+    return out;
+  }
+  const mode = st.mode & 0o777;
+  const data: Record<string, unknown> = { file: p.ledger, bytes: st.size, mode: mode.toString(8), spoolFiles: spooled };
+  if (mode & 0o077) out.push({ section: 'ledger', name: 'permissions', status: 'error', detail: `${p.ledger} is mode ${mode.toString(8)}; it must be 600 (user only)`, data });
+  try {
+    const require = createRequire(import.meta.url);
+    const Database = require('better-sqlite3') as new (f: string, o: { readonly: boolean; fileMustExist: boolean }) => { pragma(s: string, o: { simple: boolean }): unknown; close(): void };
+    const db = new Database(p.ledger, { readonly: true, fileMustExist: true });
+    try {
+      const check = String(db.pragma('quick_check', { simple: true }));
+      out.push({ section: 'ledger', name: 'integrity', status: check === 'ok' ? 'ok' : 'error', detail: `${p.ledger}: quick_check ${check}; ${st.size} bytes; ${spooled} spool file(s) waiting`, data });
+    } finally {
+      db.close();
+    }
+  } catch (err) {
+    out.push({ section: 'ledger', name: 'integrity', status: 'error', detail: `cannot open ${p.ledger}: ${err instanceof Error ? err.message : String(err)}`, data });
+  }
+  return out;
+}
+
+/** Reads at most the last TAIL_BYTES of the log. */
+function tail(file: string): string[] {
+  let fd: number | null = null;
+  try {
+    fd = openSync(file, 'r');
+    const size = statSync(file).size;
+    const len = Math.min(size, TAIL_BYTES);
+    const buf = Buffer.alloc(len);
+    readSync(fd, buf, 0, len, size - len);
+    const lines = buf.toString('utf8').split('\n').filter(Boolean);
+    return size > len ? lines.slice(1) : lines;
+  } catch {
+    return [];
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+export function checkDiagnostics(env: Env, now: number, last = 5): Check[] {
+  const file = paths(env).diagnostics;
+  const lines = tail(file);
+  if (!lines.length) return [{ section: 'diagnostics', name: 'log', status: 'ok', detail: `no diagnostics (${file})` }];
+  const recs = lines.map((l) => safeJson(l) as { t?: string; level?: string; where?: string; message?: string });
+  const recentErrors = recs.filter((r) => r.level === 'error' && r.t && now - Date.parse(r.t) < DAY).length;
+  const shown = recs.slice(-last).map((r) => `${r.t ?? '?'} ${r.level ?? '?'} ${r.where ?? '?'}: ${r.message ?? ''}`);
+  return [{
+    section: 'diagnostics', name: 'log', status: recentErrors ? 'warn' : 'ok',
+    detail: `${recentErrors} error(s) in the last 24 h (${file}); last ${shown.length}:\n${shown.map((s) => `      ${s}`).join('\n')}`,
+    data: { file, recentErrors, last: shown },
+  }];
+}

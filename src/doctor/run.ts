@@ -1,0 +1,37 @@
+/** Runs every doctor check; one failing check never hides the others. */
+import type { InstallContext } from '../install/plan.js';
+import type { Check } from './check.js';
+import { checkHarnesses } from './harnesses.js';
+import { checkConfig, checkDiagnostics, checkLedger, checkPrices } from './local.js';
+
+export function runDoctor(ctx: InstallContext, cwd: string, now: number): Check[] {
+  const guard = (section: Check['section'], f: () => Check[]): Check[] => {
+    try {
+      return f();
+    } catch (err) {
+      return [{ section, name: section, status: 'error', detail: `check failed: ${err instanceof Error ? err.message : String(err)}` }];
+    }
+  };
+  return [
+    ...guard('harness', () => checkHarnesses(ctx)),
+    ...guard('config', () => checkConfig(ctx.env, cwd)),
+    ...guard('prices', () => checkPrices(ctx.env, ctx.pkgRoot, now)),
+    ...guard('ledger', () => checkLedger(ctx.env)),
+    ...guard('diagnostics', () => checkDiagnostics(ctx.env, now)),
+  ];
+}
+
+const MARK: Record<Check['status'], string> = { ok: 'ok  ', info: 'info', warn: 'WARN', error: 'FAIL' };
+
+export function formatDoctor(checks: Check[], version: string, pkgRoot: string): string {
+  const lines = [`tiergate ${version} (${pkgRoot})`];
+  let section = '';
+  for (const c of checks) {
+    if (c.section !== section) lines.push('', `${c.section}:`);
+    section = c.section;
+    lines.push(`  ${MARK[c.status]} ${c.name.padEnd(18)} ${c.detail}`);
+  }
+  const errors = checks.filter((c) => c.status === 'error').length;
+  lines.push('', errors ? `${errors} problem(s) found.` : 'no problems found.');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,267 @@
+/**
+ * Carries out install/uninstall plans: back up, write atomically, run (or print) the harness's own commands, record
+ * what was added, and on uninstall put each file back byte for byte when nothing else changed it.
+ */
+import type { Harness } from '../contracts/harness.js';
+import { diagnose, errorText } from '../io/diagnostics.js';
+import { removeFile } from '../io/files.js';
+import { runBounded } from '../io/processes.js';
+import { backUp, onlyEmptyResidue, readText, sha256, writeKeepingMode } from './backup.js';
+import { parseJsonText } from './edit-json.js';
+import { parseTomlText, removeTable } from './edit-toml.js';
+import { applyUndo } from './json-entries.js';
+import { readMarketplace } from './marketplace.js';
+import { type CommandStep, type FileEditStep, type HarnessPlan, type InstallContext } from './plan.js';
+import { readRecord, writeRecord, type FileRecord, type HarnessRecord, type TouchRecord } from './record.js';
+import * as claude from './claude.js';
+import * as codex from './codex.js';
+import * as cursor from './cursor.js';
+import * as opencode from './opencode.js';
+import * as pi from './pi.js';
+
+export const HARNESS_MODULES: Record<Harness, { planInstall(ctx: InstallContext): HarnessPlan; planUninstall(ctx: InstallContext): HarnessPlan }> = {
+  claude, codex, cursor, opencode, pi,
+};
+
+export type Options = { dryRun: boolean; run: boolean; commandTimeoutMs?: number };
+
+export type Outcome = {
+  harness: Harness;
+  target: string;
+  /** done: applied; unchanged: nothing to do; planned: --dry-run; manual: commands printed for the user; refused / failed. */
+  status: 'done' | 'unchanged' | 'planned' | 'manual' | 'refused' | 'failed';
+  actions: string[];
+  /** Commands the user still has to run (printed mode). */
+  commands: string[][];
+  problems: string[];
+  notes: string[];
+};
+
+const COMMAND_TIMEOUT_MS = 120_000;
+
+function outcome(plan: HarnessPlan): Outcome {
+  return { harness: plan.harness, target: plan.target, status: 'done', actions: [], commands: [], problems: [...plan.refused], notes: [...plan.notes] };
+}
+
+function fileAction(s: FileEditStep): string {
+  return s.description;
+}
+
+export function quote(argv: string[]): string {
+  return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+function runCommand(ctx: InstallContext, step: CommandStep, opts: Options): string | null {
+  const r = runBounded(step.argv[0]!, step.argv.slice(1), opts.commandTimeoutMs ?? COMMAND_TIMEOUT_MS, ctx.env as NodeJS.ProcessEnv);
+  if (r.error || r.status !== 0) {
+    const why = r.error ?? `exit ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`;
+    return `\`${quote(step.argv)}\` failed (${why})`;
+  }
+  return null;
+}
+
+/** Plans and applies installs for the named harnesses; one harness's refusal never stops the others. */
+export function install(ctx: InstallContext, harnesses: Harness[], opts: Options): Outcome[] {
+  const rec = readRecord(ctx.env);
+  const out: Outcome[] = [];
+  for (const h of harnesses) {
+    let plan: HarnessPlan;
+    try {
+      plan = HARNESS_MODULES[h].planInstall(ctx);
+    } catch (err) {
+      out.push({ harness: h, target: '', status: 'failed', actions: [], commands: [], problems: [errorText(err)], notes: [] });
+      continue;
+    }
+    const o = outcome(plan);
+    out.push(o);
+    if (plan.refused.length) {
+      o.status = 'refused';
+      continue;
+    }
+    if (plan.steps.length === 0) {
+      o.status = 'unchanged';
+      o.actions.push('already installed');
+      continue;
+    }
+    const commands = plan.steps.filter((s): s is CommandStep => s.kind === 'command');
+    const edits = plan.steps.filter((s): s is FileEditStep => s.kind === 'edit');
+    o.actions.push(...edits.map(fileAction), ...commands.map((c) => `run: ${quote(c.argv)}  (${c.description})`));
+    if (opts.dryRun) {
+      o.status = 'planned';
+      continue;
+    }
+    const prev = rec.harnesses[h];
+    const hr: HarnessRecord = prev ?? { installedAt: new Date().toISOString(), version: ctx.version, pkgRoot: ctx.pkgRoot, files: [], touched: [], commands: [] };
+    try {
+      for (const s of edits) applyInstallEdit(hr, s);
+      if (commands.length && !opts.run) {
+        o.status = 'manual';
+        o.commands = commands.map((c) => c.argv);
+      } else {
+        for (const c of commands) {
+          for (const t of c.touches) recordTouch(hr, t.file, t.format);
+          const err = runCommand(ctx, c, opts);
+          hr.commands.push(c.argv);
+          if (err) {
+            o.problems.push(err);
+            o.status = 'failed';
+            break;
+          }
+        }
+      }
+    } catch (err) {
+      o.status = 'failed';
+      o.problems.push(errorText(err));
+      diagnose('error', `install:${h}`, errorText(err));
+    }
+    if (hr.files.length || hr.touched.length) rec.harnesses[h] = hr;
+    writeRecord(ctx.env, rec);
+  }
+  return out;
+}
+
+function applyInstallEdit(hr: HarnessRecord, s: FileEditStep): void {
+  if (s.after === null) throw new Error(`internal: install step for ${s.file} deletes it`);
+  const existing = hr.files.find((f) => f.file === s.file);
+  // The first install's backup is the user's original: a re-install never overwrites it.
+  const backup = existing ? existing.backup : s.before === null ? null : backUp(s.file);
+  writeKeepingMode(s.file, s.after);
+  if (readText(s.file) !== s.after) throw new Error(`${s.file}: read back differs from what was written`);
+  if (existing) {
+    existing.afterSha = sha256(s.after);
+    existing.undo.push(...s.undo);
+  } else {
+    hr.files.push({
+      file: s.file, existedBefore: s.before !== null, beforeSha: s.before === null ? null : sha256(s.before), afterSha: sha256(s.after),
+      backup, undo: s.undo, emptyTextWhenAbsent: s.emptyTextWhenAbsent,
+    });
+  }
+}
+
+function recordTouch(hr: HarnessRecord, file: string, format: 'json' | 'toml'): void {
+  if (hr.touched.some((t) => t.file === file)) return;
+  const text = readText(file);
+  hr.touched.push({ file, format, existedBefore: text !== null, beforeSha: text === null ? null : sha256(text), backup: text === null ? null : backUp(file) });
+}
+
+/** The text a recorded file goes back to: the backup's bytes when nothing else changed it, else tiergate's entries removed. */
+export function restoredText(f: FileRecord, current: string): { text: string | null; how: string } {
+  if (sha256(current) === f.afterSha) {
+    if (!f.existedBefore) return { text: f.emptyTextWhenAbsent, how: f.emptyTextWhenAbsent === null ? 'delete (tiergate created it)' : 'reset to empty hooks (tiergate created it)' };
+    const bak = f.backup ? readText(f.backup) : null;
+    if (bak !== null && sha256(bak) === f.beforeSha) return { text: bak, how: 'restore the backup byte for byte' };
+  }
+  return { text: applyUndo(current, f.undo), how: 'remove tiergate\'s entries (the file changed since install)' };
+}
+
+export function uninstall(ctx: InstallContext, harnesses: Harness[], opts: Options): Outcome[] {
+  const rec = readRecord(ctx.env);
+  const out: Outcome[] = [];
+  for (const h of harnesses) {
+    let plan: HarnessPlan;
+    try {
+      plan = HARNESS_MODULES[h].planUninstall(ctx);
+    } catch (err) {
+      out.push({ harness: h, target: '', status: 'failed', actions: [], commands: [], problems: [errorText(err)], notes: [] });
+      continue;
+    }
+    const o = outcome(plan);
+    o.notes = [];
+    out.push(o);
+    const hr = rec.harnesses[h];
+    // A recorded file is put back from the record; the structural plan covers files tiergate has no record of.
+    const edits: FileEditStep[] = plan.steps.filter((s): s is FileEditStep => s.kind === 'edit' && !hr?.files.some((f) => f.file === s.file));
+    const recorded: { f: FileRecord; current: string; text: string | null; how: string }[] = [];
+    for (const f of hr?.files ?? []) {
+      const current = readText(f.file);
+      if (current === null) continue;
+      const r = restoredText(f, current);
+      if (r.text !== current) recorded.push({ f, current, ...r });
+    }
+    const commands = plan.steps.filter((s): s is CommandStep => s.kind === 'command');
+    if (plan.refused.length && !recorded.length && !commands.length) {
+      o.status = 'refused';
+      continue;
+    }
+    o.actions.push(...edits.map(fileAction), ...recorded.map((r) => `${r.f.file}: ${r.how}`), ...commands.map((c) => `run: ${quote(c.argv)}  (${c.description})`));
+    if (!o.actions.length) {
+      o.status = 'unchanged';
+      o.actions.push('not installed');
+      if (hr) delete rec.harnesses[h];
+      if (!opts.dryRun) writeRecord(ctx.env, rec);
+      continue;
+    }
+    if (opts.dryRun) {
+      o.status = 'planned';
+      continue;
+    }
+    try {
+      for (const s of edits) writeOrDelete(s.file, s.after);
+      for (const r of recorded) writeOrDelete(r.f.file, r.text);
+      if (commands.length && !opts.run) {
+        o.status = 'manual';
+        o.commands = commands.map((c) => c.argv);
+      } else {
+        for (const c of commands) {
+          const err = runCommand(ctx, c, opts);
+          if (err) {
+            o.problems.push(err);
+            o.status = 'failed';
+            break;
+          }
+        }
+        if (o.status !== 'failed') for (const t of hr?.touched ?? []) o.actions.push(restoreTouched(ctx, h, t));
+      }
+      if (o.status === 'done' && hr) {
+        for (const f of hr.files) if (f.backup) removeFile(f.backup);
+        for (const t of hr.touched) if (t.backup) removeFile(t.backup);
+        delete rec.harnesses[h];
+      }
+    } catch (err) {
+      o.status = 'failed';
+      o.problems.push(errorText(err));
+      diagnose('error', `uninstall:${h}`, errorText(err));
+    }
+    writeRecord(ctx.env, rec);
+  }
+  return out;
+}
+
+function writeOrDelete(file: string, text: string | null): void {
+  if (text === null) removeFile(file);
+  else writeKeepingMode(file, text);
+}
+
+/**
+ * After the harness's own uninstall: put the file back to the backed-up bytes when what is left differs only by
+ * empty residue (Claude Code 2.1.328 re-serialises settings.json and leaves empty `enabledPlugins` /
+ * `extraKnownMarketplaces`); take out tiergate's own Codex tables if its commands left them.
+ */
+function restoreTouched(ctx: InstallContext, h: Harness, t: TouchRecord): string {
+  let current = readText(t.file);
+  if (current === null) return `${t.file}: absent`;
+  if (t.format === 'toml' && h === 'codex') {
+    const m = readMarketplaceSafe(ctx);
+    if (m) for (const key of codex.ownTables(m.market, m.plugin)) current = removeTable(current, key);
+  }
+  const bak = t.backup ? readText(t.backup) : null;
+  if (t.existedBefore && (bak === null || sha256(bak) !== t.beforeSha)) return `${t.file}: backup missing or changed; left as the harness wrote it`;
+  const parse = (s: string): unknown => {
+    const p = t.format === 'json' ? parseJsonText(s) : parseTomlText(s);
+    return p.ok ? (p.value ?? {}) : Symbol('unparseable');
+  };
+  const now = parse(current);
+  const before = bak === null ? {} : parse(bak);
+  if (onlyEmptyResidue(now, before)) {
+    if (bak === null) removeFile(t.file);
+    else if (current !== bak) writeKeepingMode(t.file, bak);
+    return `${t.file}: ${bak === null ? 'removed (it did not exist before)' : 'back to its original bytes'}`;
+  }
+  if (current !== readText(t.file)) writeKeepingMode(t.file, current);
+  return `${t.file}: kept (changed by something other than tiergate since install)`;
+}
+
+function readMarketplaceSafe(ctx: InstallContext): { market: string; plugin: string } | null {
+  const m = readMarketplace(ctx.pkgRoot, codex.MARKETPLACE_MANIFEST);
+  return m.ok ? m : null;
+}

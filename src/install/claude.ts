@@ -1,0 +1,79 @@
+/**
+ * Claude Code: its own plugin marketplace commands against the tiergate package directory, which is a marketplace
+ * (`.claude-plugin/marketplace.json`). Seen offline on 2.1.328: `claude plugin marketplace add <dir>` + `claude plugin
+ * install tiergate@<market>` write `extraKnownMarketplaces` and `enabledPlugins` into `$CLAUDE_CONFIG_DIR/settings.json`;
+ * uninstall + marketplace remove leave `{"enabledPlugins": {}, "extraKnownMarketplaces": {}}` (re-serialised), which
+ * apply.ts puts back to the backed-up bytes.
+ */
+import { join } from 'node:path';
+import { readText } from './backup.js';
+import { parseJsonText } from './edit-json.js';
+import { readMarketplace } from './marketplace.js';
+import { emptyPlan, type HarnessPlan, type InstallContext } from './plan.js';
+
+export const MARKETPLACE_MANIFEST = '.claude-plugin/marketplace.json';
+
+export function configDir(ctx: InstallContext): string {
+  return ctx.env.CLAUDE_CONFIG_DIR || join(ctx.home, '.claude');
+}
+
+export function settingsFile(ctx: InstallContext): string {
+  return join(configDir(ctx), 'settings.json');
+}
+
+export function bin(ctx: InstallContext): string {
+  return ctx.env.TIERGATE_CLAUDE_BIN || 'claude';
+}
+
+/** Which plugin ids are enabled in settings.json, and where each marketplace reads from. */
+export function settingsState(ctx: InstallContext): { enabled: string[]; markets: Record<string, string>; error: string | null } {
+  const text = readText(settingsFile(ctx));
+  if (text === null) return { enabled: [], markets: {}, error: null };
+  const p = parseJsonText(text);
+  if (!p.ok) return { enabled: [], markets: {}, error: p.reason };
+  const v = (p.value ?? {}) as { enabledPlugins?: Record<string, unknown>; extraKnownMarketplaces?: Record<string, { source?: { path?: string } }> };
+  const enabled = Object.entries(v.enabledPlugins ?? {}).filter(([, on]) => on === true).map(([id]) => id);
+  const markets = Object.fromEntries(Object.entries(v.extraKnownMarketplaces ?? {}).map(([k, m]) => [k, m?.source?.path ?? '']));
+  return { enabled, markets, error: null };
+}
+
+export function planInstall(ctx: InstallContext): HarnessPlan {
+  const plan = emptyPlan('claude', settingsFile(ctx));
+  const m = readMarketplace(ctx.pkgRoot, MARKETPLACE_MANIFEST);
+  if (!m.ok) {
+    plan.refused.push(m.reason);
+    return plan;
+  }
+  const st = settingsState(ctx);
+  if (st.error) {
+    plan.refused.push(`${settingsFile(ctx)}: cannot parse (${st.error}); Claude Code would not read it either`);
+    return plan;
+  }
+  const id = `${m.plugin}@${m.market}`;
+  if (st.enabled.includes(id) && st.markets[m.market] === ctx.pkgRoot) {
+    plan.alreadyInstalled = true;
+  } else {
+    const touches = [{ file: settingsFile(ctx), format: 'json' as const }];
+    plan.steps.push(
+      { kind: 'command', argv: [bin(ctx), 'plugin', 'marketplace', 'add', ctx.pkgRoot], description: `add the tiergate marketplace (${m.market})`, touches },
+      { kind: 'command', argv: [bin(ctx), 'plugin', 'install', id], description: `install the ${id} plugin (user scope)`, touches },
+    );
+  }
+  plan.notes.push('Claude Code runs the plugin\'s hooks from the next new session on; a running session does not pick them up.');
+  return plan;
+}
+
+export function planUninstall(ctx: InstallContext): HarnessPlan {
+  const plan = emptyPlan('claude', settingsFile(ctx));
+  const m = readMarketplace(ctx.pkgRoot, MARKETPLACE_MANIFEST);
+  if (!m.ok) {
+    plan.refused.push(m.reason);
+    return plan;
+  }
+  const st = settingsState(ctx);
+  const id = `${m.plugin}@${m.market}`;
+  const touches = [{ file: settingsFile(ctx), format: 'json' as const }];
+  if (st.enabled.includes(id)) plan.steps.push({ kind: 'command', argv: [bin(ctx), 'plugin', 'uninstall', id], description: `uninstall ${id}`, touches });
+  if (m.market in st.markets) plan.steps.push({ kind: 'command', argv: [bin(ctx), 'plugin', 'marketplace', 'remove', m.market], description: `remove the ${m.market} marketplace`, touches });
+  return plan;
+}

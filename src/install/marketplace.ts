@@ -1,0 +1,18 @@
+/** Reads the plugin marketplace manifests shipped in the tiergate package (Claude Code and Codex install from them). */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type Marketplace = { ok: true; market: string; plugin: string; manifest: string } | { ok: false; reason: string };
+
+/** `rel` is `.claude-plugin/marketplace.json` (Claude Code) or `.agents/plugins/marketplace.json` (Codex). */
+export function readMarketplace(pkgRoot: string, rel: string): Marketplace {
+  const manifest = join(pkgRoot, rel);
+  try {
+    const m = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown; plugins?: { name?: unknown }[] };
+    const plugin = m.plugins?.find((p) => typeof p.name === 'string')?.name;
+    if (typeof m.name !== 'string' || typeof plugin !== 'string') return { ok: false, reason: `${manifest} names no marketplace or plugin` };
+    return { ok: true, market: m.name, plugin, manifest };
+  } catch (err) {
+    return { ok: false, reason: `this tiergate package has no readable ${rel} (${err instanceof Error ? err.message : String(err)})` };
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * OpenCode: a `file://` URL to dist/opencode.js in the `plugin` array of the global config (opencode.md §2, §8: seen
+ * on 1.18.33). The config may be JSONC; it is edited as text.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { xdgConfigHome } from './context.js';
+import { jsonInstalled, planJsonInstall, planJsonUninstall, type JsonEntries } from './json-entries.js';
+import { emptyPlan, type HarnessPlan, type InstallContext } from './plan.js';
+
+/** OPENCODE_CONFIG_DIR when set (OpenCode reads it after the global dir), else `${XDG_CONFIG_HOME:-~/.config}/opencode`. */
+export function configDir(ctx: InstallContext): string {
+  return ctx.env.OPENCODE_CONFIG_DIR || join(xdgConfigHome(ctx), 'opencode');
+}
+
+/** The file OpenCode already uses there (jsonc wins, as it is read last), else a new opencode.json. */
+export function configFile(ctx: InstallContext): string {
+  const dir = configDir(ctx);
+  return ['opencode.jsonc', 'opencode.json'].map((f) => join(dir, f)).find((f) => existsSync(f)) ?? join(dir, 'opencode.json');
+}
+
+export function pluginUrl(ctx: InstallContext): string {
+  return pathToFileURL(join(ctx.pkgRoot, 'dist', 'opencode.js')).href;
+}
+
+/** An entry pointing at any tiergate's opencode bundle (an older install elsewhere counts as installed). */
+export function isTiergateEntry(v: unknown): boolean {
+  return typeof v === 'string' && /tiergate[^/]*\/dist\/opencode\.js$/.test(v);
+}
+
+export function spec(ctx: InstallContext): JsonEntries {
+  const url = pluginUrl(ctx);
+  return {
+    file: configFile(ctx),
+    entries: [{ path: ['plugin'], value: url, same: (v) => v === url }],
+    skeleton: { $schema: 'https://opencode.ai/config.json' },
+  };
+}
+
+export function planInstall(ctx: InstallContext): HarnessPlan {
+  const s = spec(ctx);
+  const plan = emptyPlan('opencode', s.file);
+  planJsonInstall(plan, s);
+  plan.notes.push('OpenCode loads the plugin at its next start; `opencode run --pure` runs without it.');
+  return plan;
+}
+
+export function planUninstall(ctx: InstallContext): HarnessPlan {
+  const s = spec(ctx);
+  const plan = emptyPlan('opencode', s.file);
+  planJsonUninstall(plan, { ...s, entries: [{ path: ['plugin'], value: pluginUrl(ctx), same: isTiergateEntry }] });
+  return plan;
+}
+
+export function installed(ctx: InstallContext) {
+  return jsonInstalled(spec(ctx));
+}

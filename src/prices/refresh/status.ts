@@ -1,0 +1,71 @@
+/**
+ * The refresh status file (`paths().refreshStatus`): per source, when it was last tried, whether that worked, how many
+ * models it gave, and the last error. Only the lock holder writes it. It doubles as the attempt marker: an attempt is
+ * recorded before the fetch starts, so a run that dies half-way still counts and a failing source is not hammered.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { writeFileAtomic } from '../../io/files.js';
+import { paths, type Env } from '../../io/paths.js';
+
+export const SourceStatusSchema = z.object({
+  name: z.string(),
+  url: z.string(),
+  format: z.string(),
+  /** ISO time the last attempt started (the attempt marker). */
+  lastAttemptAt: z.string().nullable(),
+  /** Set while an attempt runs; still set afterwards means the attempt was interrupted. */
+  pendingSince: z.string().nullable(),
+  lastSuccessAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+  lastErrorKind: z.string().nullable(),
+  /** Failed (or interrupted) attempts since the last success; drives the back-off. */
+  consecutiveFailures: z.number().int().nonnegative(),
+  /** Of the last successful fetch. */
+  models: z.number().int().nonnegative().nullable(),
+  skippedRows: z.number().int().nonnegative().nullable(),
+  bytes: z.number().int().nonnegative().nullable(),
+  durationMs: z.number().nonnegative().nullable(),
+  catalogFile: z.string().nullable(),
+  catalogVersion: z.string().nullable(),
+});
+export type SourceStatus = z.infer<typeof SourceStatusSchema>;
+
+export const RefreshStatusSchema = z.object({
+  format: z.literal('tiergate-refresh-status/1'),
+  updatedAt: z.string(),
+  sources: z.record(z.string(), SourceStatusSchema),
+});
+export type RefreshStatus = z.infer<typeof RefreshStatusSchema>;
+
+export function emptyStatus(now: Date): RefreshStatus {
+  return { format: 'tiergate-refresh-status/1', updatedAt: now.toISOString(), sources: {} };
+}
+
+export function blankSourceStatus(source: { name: string; url: string; format: string }): SourceStatus {
+  return {
+    name: source.name, url: source.url, format: source.format, lastAttemptAt: null, pendingSince: null, lastSuccessAt: null,
+    lastError: null, lastErrorKind: null, consecutiveFailures: 0, models: null, skippedRows: null, bytes: null, durationMs: null,
+    catalogFile: null, catalogVersion: null,
+  };
+}
+
+/** Missing or unreadable status reads as empty: the worst case is one extra refresh. */
+export function readStatus(env: Env): RefreshStatus | null {
+  let text: string;
+  try {
+    text = readFileSync(paths(env).refreshStatus, 'utf8');
+  } catch {
+    return null;
+  }
+  try {
+    const parsed = RefreshStatusSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeStatus(env: Env, status: RefreshStatus): void {
+  writeFileAtomic(paths(env).refreshStatus, `${JSON.stringify(status, null, 2)}\n`);
+}

@@ -1,0 +1,182 @@
+/**
+ * tiergate in the real Claude Code binary (pinned 2.1.328) against a fake Anthropic API on 127.0.0.1. Every assertion
+ * is on what the API received (the child's request model) or on the records tiergate wrote.
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync, cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harnessBin } from '../support/harness-bin.js';
+import { CHILD_MARKER, dispatchScript, startFakeAnthropic, type FakeAnthropic, type Script } from '../support/fake-anthropic-api.js';
+import { makeSandbox, runClaude, writeUserSettings, type ClaudeSandbox } from '../support/claude-run.js';
+
+const root = join(import.meta.dirname, '../../..');
+const bin = harnessBin('claude');
+const d = bin.ok ? describe : describe.skip;
+
+const AGENT_INPUT = (model?: string) => ({
+  description: 'tg child task', prompt: `${CHILD_MARKER}: do the task and report.`, subagent_type: 'general-purpose',
+  run_in_background: false, ...(model ? { model } : {}),
+});
+
+type Spooled = { type: string; observation: Record<string, any>; decision?: Record<string, any> };
+
+/** Every record tiergate spooled in this sandbox: the common spool (jsonl) plus undrained module records. */
+function spooled(sb: ClaudeSandbox): Spooled[] {
+  const out: Spooled[] = [];
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const name of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, name.name);
+      if (name.isDirectory()) walk(p);
+      else if (name.name.endsWith('.jsonl')) for (const l of readFileSync(p, 'utf8').split('\n')) if (l.trim()) out.push(JSON.parse(l));
+      else if (name.name.endsWith('.json')) {
+        const body = JSON.parse(readFileSync(p, 'utf8'));
+        if (body.record) out.push(body.record);
+      }
+    }
+  };
+  walk(join(sb.tiergateHome, 'data', 'spool'));
+  return out;
+}
+
+function diagnostics(sb: ClaudeSandbox): string {
+  const p = join(sb.tiergateHome, 'data', 'diagnostics.log');
+  return existsSync(p) ? readFileSync(p, 'utf8') : '';
+}
+
+const childRequests = (api: FakeAnthropic) => api.requests.filter((r) => r.role === 'child');
+
+d('Claude Code end to end', () => {
+  let api: FakeAnthropic;
+  const claude = bin.ok ? bin.bin : '';
+
+  beforeAll(async () => {
+    api = await startFakeAnthropic(dispatchScript(AGENT_INPUT('opus')));
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  async function run(script: Script, args: string[], opts: { env?: Record<string, string>; settings?: Record<string, unknown>; sb?: ClaudeSandbox } = {}) {
+    api.requests.length = 0;
+    api.setScript(script);
+    const sb = opts.sb ?? makeSandbox();
+    if (opts.settings) writeUserSettings(sb, opts.settings);
+    const res = await runClaude(claude, sb, api.url, ['-p', 'TG-PARENT: delegate the task.', '--output-format', 'json', '--allowedTools', 'Agent', ...args], { env: opts.env });
+    return { sb, res };
+  }
+
+  /** A minimal copy of the plugin (what a marketplace install copies), optionally with a patched module. */
+  function pluginCopy(patchModule?: (src: string) => string): string {
+    const dir = join(makeSandbox('tg-plugin-').root, 'tiergate');
+    mkdirSync(join(dir, 'dist'), { recursive: true });
+    cpSync(join(root, '.claude-plugin'), join(dir, '.claude-plugin'), { recursive: true });
+    cpSync(join(root, 'hooks.json'), join(dir, 'hooks.json'));
+    for (const f of ['hook.js', 'claude-module.js']) cpSync(join(root, 'dist', f), join(dir, 'dist', f));
+    if (patchModule) writeFileSync(join(dir, 'dist', 'claude-module.js'), patchModule(readFileSync(join(dir, 'dist', 'claude-module.js'), 'utf8')));
+    return dir;
+  }
+  /** A module that fails to load: Claude Code logs it and runs the plugin's command hooks alone (seen, 2.1.328). */
+  const brokenModule = () => pluginCopy(() => 'throw new Error("tiergate e2e: module load fault");\nexport function register(on) {}\n');
+
+  it('(1)+(7) module path: a haiku parent dispatching opus -> the child runs on haiku; decided once; completion spooled', async () => {
+    const { sb, res } = await run(dispatchScript(AGENT_INPUT('opus'), { childServedModel: 'claude-haiku-5-5-served' }), ['--model', 'haiku', '--plugin-dir', root]);
+    expect(res.code, res.stderr).toBe(0);
+    const kids = childRequests(api);
+    expect(kids.length).toBe(1);
+    expect(kids[0]!.model).toBe('claude-haiku-5-5');
+    const records = spooled(sb);
+    const dispatches = records.filter((r) => r.type === 'dispatch');
+    expect(dispatches.length).toBe(1);
+    expect(dispatches[0]!.observation.parentModel).toBe('claude-haiku-5-5');
+    expect(dispatches[0]!.observation.parentModelSource).toBe('agent.spawn');
+    expect(dispatches[0]!.decision!.action).toBe('correct');
+    expect(dispatches[0]!.decision!.effectiveModel).toBe('haiku');
+    // (7) the module's turn.complete record, drained at SessionEnd: the served id and the API's own numbers.
+    const completions = records.filter((r) => r.type === 'completion');
+    expect(completions.length).toBe(1);
+    const c = completions[0]!.observation;
+    expect(c.servedModel).toBe('claude-haiku-5-5-served');
+    expect(c.usageSource).toBe('module');
+    expect(c.callId).toBe(dispatches[0]!.observation.callId);
+    const u = kids[0]!.usage;
+    expect(c.usage).toMatchObject({ input: u.input_tokens, output: u.output_tokens, cacheRead: u.cache_read_input_tokens, cacheWrite5m: u.cache_creation_input_tokens });
+    expect(c.outcome).toMatchObject({ result: 'done', verified: 'yes' });
+    // Nothing undrained left behind, and no prompt text in what was spooled.
+    expect(existsSync(join(sb.tiergateHome, 'data', 'spool', 'claude-module'))
+      ? readdirSync(join(sb.tiergateHome, 'data', 'spool', 'claude-module')).filter((n) => n.endsWith('.json')) : []).toEqual([]);
+    expect(JSON.stringify(records)).not.toContain(CHILD_MARKER);
+  });
+
+  it('(2)+(7) module did not load -> the PreToolUse command hook corrects it from the parent transcript', async () => {
+    const { sb, res } = await run(dispatchScript(AGENT_INPUT('opus')), ['--model', 'haiku', '--plugin-dir', brokenModule()]);
+    expect(res.code, res.stderr).toBe(0);
+    const kids = childRequests(api);
+    expect(kids.map((k) => k.model)).toEqual(['claude-haiku-5-5']);
+    const records = spooled(sb);
+    const dispatches = records.filter((r) => r.type === 'dispatch');
+    expect(dispatches.length).toBe(1);
+    expect(dispatches[0]!.observation.parentModel).toBe('claude-haiku-5-5');
+    expect(dispatches[0]!.observation.parentModelSource).toMatch(/^transcript-tail/);
+    expect(dispatches[0]!.decision!.action).toBe('correct');
+    const completions = records.filter((r) => r.type === 'completion');
+    expect(completions.length).toBe(1);
+    expect(completions[0]!.observation.servedModel).toBe('claude-haiku-5-5');
+    expect(completions[0]!.observation.callId).toBe(dispatches[0]!.observation.callId);
+    expect(completions[0]!.observation.usage).toMatchObject({ input: kids[0]!.usage.input_tokens, output: kids[0]!.usage.output_tokens });
+  });
+
+  it('(3) within the ceiling -> untouched, and decided exactly once', async () => {
+    const { sb, res } = await run(dispatchScript(AGENT_INPUT('sonnet')), ['--plugin-dir', root]);
+    expect(res.code, res.stderr).toBe(0);
+    expect(childRequests(api).map((k) => k.model)).toEqual(['claude-sonnet-5-5']);
+    const dispatches = spooled(sb).filter((r) => r.type === 'dispatch');
+    expect(dispatches.length).toBe(1);
+    expect(dispatches[0]!.decision).toMatchObject({ action: 'allow', reason: 'within-ceiling' });
+  });
+
+  it('(1b) module path deny: no legal choice within the ceiling -> denied with a retry the model follows', async () => {
+    // A tier map whose every tier is pricier than the haiku parent: nothing to correct to, so the module denies.
+    const sb = makeSandbox();
+    writeFileSync(join(sb.project, '.tiergate.json'), JSON.stringify({ tiers: { claude: { cheap: 'sonnet', standard: 'sonnet', premium: 'opus', parent: 'sonnet' } } }));
+    const retry = AGENT_INPUT('haiku');
+    const { res } = await run(dispatchScript(AGENT_INPUT('opus'), { retryOnError: retry }), ['--model', 'haiku', '--plugin-dir', root], { sb });
+    expect(res.code, res.stderr).toBe(0);
+    const after = api.requests.find((r) => r.role === 'parent-after-tool' && r.toolResults.some((t) => t.is_error));
+    expect(after?.toolResults.find((t) => t.is_error)?.text).toMatch(/Subagent spawn denied by a plugin: tiergate:/);
+    // The denied request never ran; the retry (haiku) did.
+    expect(childRequests(api).map((k) => k.model)).toEqual(['claude-haiku-5-5']);
+  });
+
+  it('(5a) a module fault at agent.spawn fails open: the dispatch proceeds unchanged', async () => {
+    const dir = pluginCopy((src) => src.replace('on("agent.spawn",async($,e,next)=>{', 'on("agent.spawn",async($,e,next)=>{throw new Error("tiergate e2e: spawn fault");'));
+    expect(readFileSync(join(dir, 'dist', 'claude-module.js'), 'utf8')).toContain('spawn fault');
+    const { res } = await run(dispatchScript(AGENT_INPUT('opus')), ['--model', 'haiku', '--plugin-dir', dir]);
+    expect(res.code, res.stderr).toBe(0);
+    expect(childRequests(api).map((k) => k.model)).toEqual(['claude-opus-5-5']);
+  });
+
+  it('(5b) a hook fault (oversize stdin) and a malformed config fail open with a diagnostic', async () => {
+    const sb = makeSandbox();
+    writeFileSync(join(sb.project, '.tiergate.json'), '{ not json');
+    const { res } = await run(dispatchScript(AGENT_INPUT('opus')), ['--model', 'haiku', '--plugin-dir', brokenModule()], { sb, env: { TIERGATE_HOOK_MAX_STDIN: '16' } });
+    expect(res.code, res.stderr).toBe(0);
+    expect(childRequests(api).map((k) => k.model)).toEqual(['claude-opus-5-5']);
+    expect(diagnostics(sb)).toMatch(/stdin larger than 16 bytes/);
+  });
+
+  it('(6) installed from a local marketplace (claude plugin marketplace add / install) -> corrects', async () => {
+    const sb = makeSandbox();
+    const market = pluginCopy();
+    const env = { env: {} };
+    const add = await runClaude(claude, sb, api.url, ['plugin', 'marketplace', 'add', market], env);
+    expect(add.code, add.stdout + add.stderr).toBe(0);
+    const inst = await runClaude(claude, sb, api.url, ['plugin', 'install', 'tiergate@tiergate'], env);
+    expect(inst.code, inst.stdout + inst.stderr).toBe(0);
+    const { res } = await run(dispatchScript(AGENT_INPUT('opus')), ['--model', 'haiku'], { sb });
+    expect(res.code, res.stderr).toBe(0);
+    expect(childRequests(api).map((k) => k.model)).toEqual(['claude-haiku-5-5']);
+    const dispatches = spooled(sb).filter((r) => r.type === 'dispatch');
+    expect(dispatches.map((r) => r.observation.parentModelSource)).toEqual(['agent.spawn']);
+  });
+});

@@ -1,0 +1,157 @@
+/**
+ * The real Codex CLI (0.169.0, pinned by scripts/install-harnesses.mjs) against a fake Responses API on 127.0.0.1,
+ * with tiergate's hooks installed from the shipped manifest. Every assertion is on what the fake API received.
+ */
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harnessBin } from '../support/harness-bin.js';
+import { codexEnv, execArgs, makeCodexHome, runCodex, writeCodexConfig, writeHooksJson, type CodexHome } from '../support/codex-run.js';
+import { delegationScript, startFakeResponsesApi, type FakeResponsesApi, type RecordedRequest } from '../support/fake-responses-api.js';
+
+const repo = join(import.meta.dirname, '../../..');
+const found = harnessBin('codex');
+const bin = found.ok ? found.bin : '';
+
+/** The shipped hooks-codex.json with ${PLUGIN_ROOT} pointing at this checkout (what Codex does for a plugin). */
+function shippedHooks(root = repo): unknown {
+  const text = readFileSync(join(repo, 'hooks-codex.json'), 'utf8').replaceAll('${PLUGIN_ROOT}', root);
+  return (JSON.parse(text) as { hooks: unknown }).hooks;
+}
+
+const spawnArgs = (model: string) => ({ task_name: 'e2e_child', message: 'CHILD_TASK: do the e2e task', model, reasoning_effort: 'low', fork_turns: 'none' });
+
+type Run = { api: FakeResponsesApi; home: CodexHome; code: number | null; stderr: string };
+const homes: CodexHome[] = [];
+
+async function run(opts: {
+  parent: string; spawn: string; retry?: string; policy?: Record<string, unknown>; env?: Record<string, string>; hooks?: unknown;
+  setup?: (h: CodexHome, api: FakeResponsesApi) => Promise<void>; untrusted?: boolean;
+}): Promise<Run> {
+  const api = await startFakeResponsesApi(delegationScript({ spawnArgs: spawnArgs(opts.spawn), retryArgs: opts.retry ? spawnArgs(opts.retry) : undefined }));
+  const home = makeCodexHome();
+  homes.push(home);
+  writeCodexConfig(home, { apiUrl: api.url, model: opts.parent, plugins: Boolean(opts.setup) });
+  if (opts.setup) await opts.setup(home, api);
+  else writeHooksJson(home, opts.hooks ?? shippedHooks());
+  if (opts.policy) writeFileSync(join(home.project, '.tiergate.json'), JSON.stringify(opts.policy));
+  const args = opts.untrusted
+    ? ['exec', '--skip-git-repo-check', '--json', '--dangerously-bypass-approvals-and-sandbox', 'DEMO-PARENT: delegate the task']
+    : execArgs('DEMO-PARENT: delegate the task');
+  const r = await runCodex(bin, args, { cwd: home.project, env: codexEnv(home, opts.env), timeoutMs: 90_000 });
+  await api.close();
+  return { api, home, code: r.code, stderr: r.stderr };
+}
+
+/** The package's files as a local marketplace, installed with `codex plugin marketplace add` + `codex plugin add`. */
+async function installFromMarketplace(h: CodexHome): Promise<void> {
+  const market = join(h.root, 'market');
+  mkdirSync(market, { recursive: true });
+  for (const p of ['.codex-plugin', '.agents', 'hooks-codex.json', 'dist', 'package.json']) cpSync(join(repo, p), join(market, p), { recursive: true });
+  if (existsSync(join(repo, 'data'))) cpSync(join(repo, 'data'), join(market, 'data'), { recursive: true });
+  const env = codexEnv(h);
+  const add = await runCodex(bin, ['plugin', 'marketplace', 'add', market], { cwd: h.project, env, timeoutMs: 30_000 });
+  expect(add.code).toBe(0);
+  const inst = await runCodex(bin, ['plugin', 'add', 'tiergate@tiergate'], { cwd: h.project, env, timeoutMs: 30_000 });
+  expect(inst.code).toBe(0);
+  expect(inst.stdout).toContain('Added plugin `tiergate`');
+}
+
+const children = (r: Run): RecordedRequest[] => r.api.requests.filter((q) => q.agentName && q.agentName !== '/root');
+const spawnOutput = (r: Run, callId = 'call_spawn_1'): string | undefined => r.api.requests.map((q) => q.outputs[callId]).find((o) => o !== undefined);
+
+function spoolRecords(h: CodexHome): Record<string, any>[] {
+  const dir = join(h.tiergateHome, 'data', 'spool');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((f) => readFileSync(join(dir, f), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)));
+}
+
+function diagnostics(h: CodexHome): string {
+  const f = join(h.tiergateHome, 'data', 'diagnostics.log');
+  return existsSync(f) ? readFileSync(f, 'utf8') : '';
+}
+
+describe.skipIf(!found.ok)('Codex CLI end to end', () => {
+  beforeAll(() => {
+    if (!existsSync(join(repo, 'dist/hook.js'))) throw new Error('dist/hook.js missing: run `npm run build` (npm run test:e2e does)');
+  });
+  afterAll(() => {
+    for (const h of homes) h.cleanup();
+  });
+
+  it('over the ceiling: the spawn is denied, the model reads the retry, the retry runs on the cheaper model', async () => {
+    const r = await run({ parent: 'gpt-6-sol', spawn: 'gpt-6-astra', retry: 'gpt-6-luna' });
+    expect(r.code).toBe(0);
+    const denied = spawnOutput(r);
+    expect(denied).toMatch(/^Tool call blocked by PreToolUse hook: tiergate: subagent model gpt-6-astra costs more than your own model gpt-6-sol/);
+    expect(denied).toMatch(/Retry the same dispatch with model: "gpt-6-sol"/);
+    expect(denied).toMatch(/\. Tool: collaborationspawn_agent$/);
+    expect(spawnOutput(r, 'call_spawn_2')).toContain('/root/e2e_child');
+    const kids = children(r);
+    expect(kids.length).toBeGreaterThan(0);
+    expect(kids.map((q) => q.model)).toEqual(kids.map(() => 'gpt-6-luna'));
+    const dispatches = spoolRecords(r.home).filter((x) => x.type === 'dispatch');
+    expect(dispatches.map((d) => [d.decision.action, d.observation.requestedModel])).toEqual([['deny', 'gpt-6-astra'], ['allow', 'gpt-6-luna']]);
+  });
+
+  it('codexRewrite on: the over-ceiling child is corrected and its requests use the parent-tier model', async () => {
+    const r = await run({ parent: 'gpt-6-sol', spawn: 'gpt-6-astra', policy: { codexRewrite: true } });
+    expect(r.code).toBe(0);
+    expect(spawnOutput(r)).toContain('/root/e2e_child');
+    const kids = children(r);
+    expect(kids.length).toBeGreaterThan(0);
+    expect(new Set(kids.map((q) => q.model))).toEqual(new Set(['gpt-6-sol']));
+  });
+
+  it('within the ceiling: untouched, and the completion lands in the spool with model and exact usage', async () => {
+    const r = await run({ parent: 'gpt-6-sol', spawn: 'gpt-6-luna' });
+    expect(r.code).toBe(0);
+    expect(spawnOutput(r)).toBe('{"task_name":"/root/e2e_child"}');
+    const kids = children(r);
+    expect(kids.map((q) => q.model)).toEqual(['gpt-6-luna']);
+    // SessionStart's compact policy reached the parent's first request as a developer message.
+    expect(r.api.requests[0]!.texts.some((t) => t.startsWith('tiergate: a subagent may not cost more than its parent') && t.includes('(gpt-6-sol)'))).toBe(true);
+    const recs = spoolRecords(r.home);
+    expect(recs.filter((x) => x.type === 'dispatch').map((d) => d.decision.action)).toEqual(['allow']);
+    const done = recs.filter((x) => x.type === 'completion');
+    expect(done).toHaveLength(1);
+    const k = kids[0]!;
+    expect(done[0]!.observation).toMatchObject({
+      harness: 'codex', servedModel: 'gpt-6-luna', status: 'ok', callId: 'call_spawn_1',
+      usage: { input: k.usage.input_tokens - k.usage.cached_input_tokens, cacheRead: k.usage.cached_input_tokens, output: k.usage.output_tokens, reasoning: 3, requests: 1 },
+      outcome: { result: 'done', verified: 'yes' },
+    });
+  });
+
+  it('a hook fault fails open: oversize stdin and a blown deadline each let the over-ceiling spawn proceed', async () => {
+    for (const env of [{ TIERGATE_HOOK_MAX_STDIN: '16' }, { TIERGATE_HOOK_DEADLINE_MS: '1' }] as Record<string, string>[]) {
+      const r = await run({ parent: 'gpt-6-sol', spawn: 'gpt-6-astra', env });
+      expect(r.code).toBe(0);
+      expect(spawnOutput(r)).toBe('{"task_name":"/root/e2e_child"}');
+      expect(children(r).map((q) => q.model)).toContain('gpt-6-astra');
+      expect(diagnostics(r.home)).toMatch(/hook:codex:PreToolUse/);
+    }
+  });
+
+  it('a broken hook command (missing bundle) fails open too', async () => {
+    const r = await run({ parent: 'gpt-6-sol', spawn: 'gpt-6-astra', hooks: shippedHooks('/nonexistent/tiergate') });
+    expect(r.code).toBe(0);
+    expect(children(r).map((q) => q.model)).toContain('gpt-6-astra');
+  });
+
+  it('installed through Codex\'s own marketplace commands: the plugin denies an over-ceiling spawn', async () => {
+    const r = await run({ parent: 'gpt-6-sol', spawn: 'gpt-6-astra', retry: 'gpt-6-luna', setup: installFromMarketplace });
+    expect(r.code).toBe(0);
+    expect(spawnOutput(r)).toMatch(/^Tool call blocked by PreToolUse hook: tiergate:/);
+    expect(children(r).every((q) => q.model === 'gpt-6-luna')).toBe(true);
+    expect(children(r).length).toBeGreaterThan(0);
+  });
+
+  it('installed but not yet trusted (/hooks): Codex skips tiergate silently, which is why the docs require the review', async () => {
+    const r = await run({ parent: 'gpt-6-sol', spawn: 'gpt-6-astra', setup: installFromMarketplace, untrusted: true });
+    expect(r.code).toBe(0);
+    expect(spawnOutput(r)).toBe('{"task_name":"/root/e2e_child"}');
+    expect(children(r).map((q) => q.model)).toContain('gpt-6-astra');
+    expect(spoolRecords(r.home)).toEqual([]);
+  });
+});

@@ -1,0 +1,176 @@
+/**
+ * `tiergate install` / `uninstall` against the real Claude Code 2.1.328, Codex 0.169.0, OpenCode 1.18.33 and pi 0.73.1,
+ * each in a throwaway home, from a tarball of this checkout installed like a user would. Each harness must list or
+ * load tiergate afterwards (its own listing command), and uninstall must leave the user's file byte-identical.
+ * Loopback only: update checks, telemetry, models fetch and plugin-marketplace sync are switched off, and proxies point
+ * at a closed loopback port so anything that slips through fails locally.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { harnessBin } from '../support/harness-bin.js';
+import { packAndInstall } from '../../support/packed.js';
+
+let installed = '';
+beforeAll(() => {
+  installed = packAndInstall().installed;
+}, 600_000);
+
+const CLOSED = 'http://127.0.0.1:9';
+
+function home(extra: Record<string, string> = {}) {
+  const root = mkdtempSync(join(tmpdir(), 'tg-e2e-install-'));
+  const h = join(root, 'home');
+  mkdirSync(h, { recursive: true });
+  const env: Record<string, string> = {
+    PATH: `${dirname(process.execPath)}:${process.env.PATH}`, HOME: h, XDG_CONFIG_HOME: join(h, '.config'), XDG_DATA_HOME: join(h, '.local', 'share'),
+    XDG_STATE_HOME: join(h, '.local', 'state'), XDG_CACHE_HOME: join(root, 'cache'), TIERGATE_HOME: join(root, 'tiergate'),
+    HTTPS_PROXY: CLOSED, HTTP_PROXY: CLOSED, ALL_PROXY: CLOSED, https_proxy: CLOSED, http_proxy: CLOSED, all_proxy: CLOSED,
+    NO_PROXY: '127.0.0.1,localhost,::1', no_proxy: '127.0.0.1,localhost,::1', npm_config_registry: `${CLOSED}/`,
+    ...extra,
+  };
+  return { root, home: h, env };
+}
+
+function put(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+const run = (bin: string, args: string[], env: Record<string, string>, cwd?: string, timeout = 120_000) =>
+  spawnSync(bin, args, { encoding: 'utf8', env, cwd, timeout });
+
+function tiergate(env: Record<string, string>, ...args: string[]) {
+  const r = run(process.execPath, [join(installed, 'dist', 'cli.js'), ...args, '--json'], env);
+  let out: { harnesses?: { harness: string; status: string; problems: string[]; actions: string[] }[]; checks?: { name: string; status: string; detail: string }[] } = {};
+  try {
+    out = JSON.parse(r.stdout);
+  } catch {
+    throw new Error(`tiergate ${args.join(' ')}: exit ${r.status}\n${r.stdout}\n${r.stderr}`);
+  }
+  return { ...r, out };
+}
+
+function doctorFor(env: Record<string, string>, harness: string) {
+  return tiergate(env, 'doctor').out.checks!.find((c) => c.name === harness)!;
+}
+
+describe('Claude Code', () => {
+  const b = harnessBin('claude');
+  it('installs through its plugin marketplace, lists tiergate from the package, and uninstall restores settings.json', () => {
+    if (!b.ok) throw new Error(b.reason);
+    const sb = home({ CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', DISABLE_ERROR_REPORTING: '1', TIERGATE_CLAUDE_BIN: b.bin });
+    sb.env.CLAUDE_CONFIG_DIR = join(sb.home, 'claude-cfg');
+    const settings = join(sb.env.CLAUDE_CONFIG_DIR, 'settings.json');
+    const original = '{\n\t"model": "sonnet",\n\t"permissions": { "allow": ["Bash(ls)"] }\n}\n';
+    put(settings, original);
+
+    const ins = tiergate(sb.env, 'install', 'claude', '--run');
+    expect(ins.out.harnesses![0]!.status, ins.out.harnesses![0]!.problems.join('; ')).toBe('done');
+    const list = JSON.parse(run(b.bin, ['plugin', 'list', '--json'], sb.env).stdout) as { id: string; enabled: boolean; readFromFolder: string; version: string }[];
+    const tg = list.find((p) => p.id.startsWith('tiergate@'));
+    expect(tg).toMatchObject({ enabled: true, readFromFolder: installed });
+    expect(tg!.version).toBe(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).version);
+    expect(JSON.parse(readFileSync(settings, 'utf8')).model).toBe('sonnet');
+    expect(doctorFor(sb.env, 'claude').status).toBe('ok');
+    // Idempotent.
+    expect(tiergate(sb.env, 'install', 'claude', '--run').out.harnesses![0]!.status).toBe('unchanged');
+
+    const un = tiergate(sb.env, 'uninstall', 'claude', '--run');
+    expect(un.out.harnesses![0]!.status, un.out.harnesses![0]!.problems.join('; ')).toBe('done');
+    expect(readFileSync(settings, 'utf8')).toBe(original);
+    expect(JSON.parse(run(b.bin, ['plugin', 'list', '--json'], sb.env).stdout)).toEqual([]);
+  });
+
+  it('with no settings.json before, uninstall leaves none', () => {
+    if (!b.ok) throw new Error(b.reason);
+    const sb = home({ CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', TIERGATE_CLAUDE_BIN: b.bin });
+    sb.env.CLAUDE_CONFIG_DIR = join(sb.home, '.claude');
+    expect(tiergate(sb.env, 'install', 'claude', '--run').out.harnesses![0]!.status).toBe('done');
+    expect(existsSync(join(sb.env.CLAUDE_CONFIG_DIR, 'settings.json'))).toBe(true);
+    expect(tiergate(sb.env, 'uninstall', 'claude', '--run').out.harnesses![0]!.status).toBe('done');
+    expect(existsSync(join(sb.env.CLAUDE_CONFIG_DIR, 'settings.json'))).toBe(false);
+  });
+});
+
+describe('Codex', () => {
+  const b = harnessBin('codex');
+  it('installs through its plugin marketplace, lists tiergate, never grants hook trust, and uninstall restores config.toml', () => {
+    if (!b.ok) throw new Error(b.reason);
+    const sb = home({ TIERGATE_CODEX_BIN: b.bin });
+    sb.env.CODEX_HOME = join(sb.home, 'codex-home');
+    const cfg = join(sb.env.CODEX_HOME, 'config.toml');
+    // codex.md §1 and trap 11: no update check, no ChatGPT/analytics traffic.
+    const original = '# my codex config\r\nmodel = "gpt-6-astra"\r\ncheck_for_update_on_startup = false\r\nchatgpt_base_url = "http://127.0.0.1:9/"\r\n\r\n[analytics]\r\nenabled = false\r\n';
+    put(cfg, original);
+
+    const ins = tiergate(sb.env, 'install', 'codex', '--run');
+    const row = ins.out.harnesses![0]! as { status: string; problems: string[]; notes?: string[] };
+    expect(row.status, row.problems.join('; ')).toBe('done');
+    expect(JSON.stringify(ins.out)).toContain('/hooks');
+    const list = JSON.parse(run(b.bin, ['plugin', 'list', '--json'], sb.env).stdout) as { installed: { pluginId: string; enabled: boolean; source: { path: string } }[] };
+    expect(list.installed.find((p) => p.pluginId.startsWith('tiergate@'))).toMatchObject({ enabled: true, source: { path: installed } });
+    // Trust is the user's: tiergate wrote no hook-trust state anywhere in config.toml.
+    expect(readFileSync(cfg, 'utf8')).not.toMatch(/trust/i);
+    expect(doctorFor(sb.env, 'codex').status).toBe('ok');
+
+    const un = tiergate(sb.env, 'uninstall', 'codex', '--run');
+    expect(un.out.harnesses![0]!.status, un.out.harnesses![0]!.problems.join('; ')).toBe('done');
+    expect(readFileSync(cfg, 'utf8')).toBe(original);
+    expect(JSON.parse(run(b.bin, ['plugin', 'list', '--json'], sb.env).stdout).installed).toEqual([]);
+  });
+});
+
+describe('OpenCode', () => {
+  const b = harnessBin('opencode');
+  it('loads tiergate from the plugin entry install writes, and uninstall restores opencode.jsonc', () => {
+    if (!b.ok) throw new Error(b.reason);
+    const sb = home({ OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_SHARE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: 'true' });
+    const dir = join(sb.home, '.config', 'opencode');
+    // Pre-empt OpenCode's start-up npm install of @opencode-ai/plugin (opencode.md §1): node_modules + a lock listing it.
+    mkdirSync(join(dir, 'node_modules'), { recursive: true });
+    put(join(dir, 'package.json'), '{"dependencies":{"@opencode-ai/plugin":"1.18.33"}}');
+    put(join(dir, 'package-lock.json'), '{"lockfileVersion":3,"packages":{"":{"dependencies":{"@opencode-ai/plugin":"1.18.33"}}}}');
+    const file = join(dir, 'opencode.jsonc');
+    const original = '// mine\n{\n  "autoupdate": false, // keep\n  "share": "disabled",\n}\n';
+    put(file, original);
+    const project = join(sb.root, 'project');
+    mkdirSync(join(project, '.git'), { recursive: true });
+
+    expect(tiergate(sb.env, 'install', 'opencode').out.harnesses![0]!.status).toBe('done');
+    const r = run(b.bin, ['debug', 'config', '--print-logs', '--log-level', 'INFO'], sb.env, project, 150_000);
+    expect(r.status, r.stderr.slice(-2000)).toBe(0);
+    const url = pathToFileURL(join(installed, 'dist', 'opencode.js')).href;
+    expect(JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))).plugin).toContain(url);
+    expect(r.stderr).not.toMatch(/failed to load plugin|plugin.*error/i);
+    expect(doctorFor(sb.env, 'opencode').status).toBe('ok');
+
+    expect(tiergate(sb.env, 'uninstall', 'opencode').out.harnesses![0]!.status).toBe('done');
+    expect(readFileSync(file, 'utf8')).toBe(original);
+  });
+});
+
+describe('pi', () => {
+  const b = harnessBin('pi');
+  it('lists tiergate as a package after install, and uninstall restores settings.json', () => {
+    if (!b.ok) throw new Error(b.reason);
+    const sb = home({ PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', PI_TELEMETRY: '0' });
+    sb.env.PI_CODING_AGENT_DIR = join(sb.root, 'pi-agent');
+    const settings = join(sb.env.PI_CODING_AGENT_DIR, 'settings.json');
+    const original = '{\n    "defaultProvider": "fake",\n    "packages": ["../other"]\n}';
+    put(settings, original);
+
+    expect(tiergate(sb.env, 'install', 'pi').out.harnesses![0]!.status).toBe('done');
+    const r = run(b.bin, ['list'], sb.env);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(installed);
+    expect(doctorFor(sb.env, 'pi').status).toBe('ok');
+
+    expect(tiergate(sb.env, 'uninstall', 'pi').out.harnesses![0]!.status).toBe('done');
+    expect(readFileSync(settings, 'utf8')).toBe(original);
+    expect(run(b.bin, ['list'], sb.env).stdout).not.toContain(installed);
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * tiergate's OpenCode plugin inside the real opencode 1.18.33, against the fake chat API on 127.0.0.1. Assertions are
+ * on what the API received (the model each child request named, the tool results the parent saw) and on the spool.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentText, lastMessage, startFakeChatApi, type FakeChatApi, type RecordedRequest, type Reply } from '../support/fake-chat-api.js';
+import { harnessBin } from '../support/harness-bin.js';
+import { makeSandbox, runOpencode } from '../support/opencode-run.js';
+import { readDiagnostics, readSpool } from '../support/spool-read.js';
+
+const root = join(import.meta.dirname, '../../..');
+const plugin = join(root, 'dist/opencode.js');
+const bin = harnessBin('opencode');
+
+/** Distinct usage per child model, so the ledger's numbers trace back to one response. */
+const CHILD_USAGE: Record<string, { prompt: number; completion: number; cached: number }> = {
+  small: { prompt: 2000, completion: 200, cached: 500 },
+  parent: { prompt: 2100, completion: 210, cached: 600 },
+  big: { prompt: 2200, completion: 220, cached: 700 },
+};
+
+const PRICES = {
+  'fake/parent': { input: '3', output: '15', cacheRead: '0.3', cacheWrite5m: '3.75' },
+  'fake/big': { input: '15', output: '75', cacheRead: '1.5', cacheWrite5m: '18.75' },
+  'fake/small': { input: '0.25', output: '1.25', cacheRead: '0.025', cacheWrite5m: '0.3125' },
+};
+
+function responder(dispatch: string[]): (req: RecordedRequest) => Reply {
+  return (req) => {
+    if (req.tools.length === 0) return { text: 'Demo title', usage: { prompt: 50, completion: 5 } };
+    if (!req.tools.includes('task')) return { text: `CHILD_FINAL from model=${req.model}: done.\nResult: done\nVerified: yes`, usage: CHILD_USAGE[req.model] ?? { prompt: 1, completion: 1 } };
+    const last = lastMessage(req);
+    if (last?.role === 'tool') return { text: 'PARENT_FINAL', usage: { prompt: 3000, completion: 300, cached: 1000 } };
+    return {
+      toolCalls: dispatch.map((agent, i) => ({ name: 'task', id: `call_${agent}_${i}`, args: { description: `task for ${agent}`, prompt: `CHILD_TASK for ${agent}`, subagent_type: agent } })),
+      usage: { prompt: 3000, completion: 300, cached: 1000 },
+    };
+  };
+}
+
+const childRequests = (api: FakeChatApi) => api.requests.filter((r) => r.tools.length > 0 && !r.tools.includes('task'));
+const toolResults = (api: FakeChatApi) => api.requests.filter((r) => r.tools.includes('task')).flatMap((r) => r.messages.filter((m) => m.role === 'tool').map((m) => ({ id: m.tool_call_id, text: contentText(m.content) })));
+
+describe.skipIf(!bin.ok)('OpenCode 1.18.33 plugin (real binary)', () => {
+  const binPath = bin.ok ? bin.bin : '';
+  const apis: FakeChatApi[] = [];
+  afterAll(async () => { await Promise.all(apis.map((a) => a.close())); });
+
+  describe('over-ceiling corrected, within-ceiling untouched, completion recorded', () => {
+    let api: FakeChatApi;
+    let sb: ReturnType<typeof makeSandbox>;
+    let run: Awaited<ReturnType<typeof runOpencode>>;
+    beforeAll(async () => {
+      api = await startFakeChatApi(responder(['pricey', 'cheap']));
+      apis.push(api);
+      sb = makeSandbox({ baseURL: api.baseURL, pluginFile: plugin, tiergateConfig: { tiers: { opencode: { cheap: 'fake/small' } }, priceOverrides: PRICES } });
+      run = await runOpencode(binPath, sb, 'PARENT_GO: delegate to two subagents');
+    });
+
+    it('runs to the end', () => {
+      expect(run.code, run.stderr.slice(-2000)).toBe(0);
+      expect(api.requests.some((r) => r.tools.includes('task') && lastMessage(r)?.role === 'tool')).toBe(true);
+    });
+
+    it('the pricey dispatch ran on the parent tier, never on big; the cheap one stayed on small', () => {
+      const models = childRequests(api).map((r) => r.model).sort();
+      expect(models).toEqual(['parent', 'small']);
+      const byPrompt = Object.fromEntries(childRequests(api).map((r) => [contentText(lastMessage(r)?.content), r.model]));
+      expect(byPrompt['CHILD_TASK for pricey']).toBe('parent');
+      expect(byPrompt['CHILD_TASK for cheap']).toBe('small');
+    });
+
+    it('spools both dispatch decisions and both completions with served model and usage', () => {
+      const spool = readSpool(sb.tiergateHome);
+      const dispatches = spool.filter((r) => r.type === 'dispatch');
+      expect(dispatches.map((d) => [d.observation.requestedAgent, d.decision.action, d.decision.reason]).sort()).toEqual([
+        ['cheap', 'allow', 'within-ceiling'], ['pricey', 'correct', 'over-ceiling-corrected'],
+      ]);
+      const completions = spool.flatMap((r) => (r.type === 'completion' ? [r.observation] : []));
+      const small = completions.find((c) => c.subagentType === 'cheap');
+      const corrected = completions.find((c) => c.subagentType === 'tiergate-parent');
+      expect(small?.servedModel).toBe('fake/small');
+      expect(small?.usage).toMatchObject({ input: 1500, output: 200, cacheRead: 500, requests: 1 });
+      expect(small?.outcome).toMatchObject({ result: 'done', verified: 'yes' });
+      expect(corrected?.servedModel).toBe('fake/parent');
+      expect(corrected?.usage).toMatchObject({ input: 1500, output: 210, cacheRead: 600 });
+      expect(completions.every((c) => c.usageSource === 'sdk' && c.agentId?.startsWith('ses_'))).toBe(true);
+    });
+
+    it('verifies the correction took effect (no correction-not-applied diagnostic)', () => {
+      expect(readDiagnostics(sb.tiergateHome).filter((d) => String(d.where).includes('correction-not-applied'))).toEqual([]);
+    });
+  });
+
+  describe('over-ceiling denied when no tier agent is configured', () => {
+    let api: FakeChatApi;
+    let run: Awaited<ReturnType<typeof runOpencode>>;
+    beforeAll(async () => {
+      api = await startFakeChatApi(responder(['pricey']));
+      apis.push(api);
+      const sb = makeSandbox({ baseURL: api.baseURL, pluginFile: plugin, tiergateConfig: { priceOverrides: PRICES } });
+      run = await runOpencode(binPath, sb, 'PARENT_GO: delegate to a subagent');
+    });
+
+    it('no child request reached the API and the model saw the reason', () => {
+      expect(run.code, run.stderr.slice(-2000)).toBe(0);
+      expect(childRequests(api)).toEqual([]);
+      const results = toolResults(api);
+      expect(results).toHaveLength(1);
+      expect(results[0]!.text).toMatch(/^tiergate: subagent model fake\/big costs more than your own model fake\/parent/);
+    });
+  });
+
+  describe('fail-open: a hanging dispatch callback and a throwing completion callback', () => {
+    let api: FakeChatApi;
+    let sb: ReturnType<typeof makeSandbox>;
+    let run: Awaited<ReturnType<typeof runOpencode>>;
+    beforeAll(async () => {
+      api = await startFakeChatApi(responder(['pricey']));
+      apis.push(api);
+      sb = makeSandbox({ baseURL: api.baseURL, pluginFile: plugin, tiergateConfig: { tiers: { opencode: { cheap: 'fake/small' } }, priceOverrides: PRICES } });
+      run = await runOpencode(binPath, sb, 'PARENT_GO: delegate to a subagent', { TIERGATE_FAULT: 'dispatch:hang,completion:throw', TIERGATE_CALLBACK_DEADLINE_MS: '1500' });
+    });
+
+    it('the child ran as requested and the parent received its answer, not an error', () => {
+      expect(run.code, run.stderr.slice(-2000)).toBe(0);
+      expect(childRequests(api).map((r) => r.model)).toEqual(['big']);
+      const results = toolResults(api);
+      expect(results).toHaveLength(1);
+      expect(results[0]!.text).toContain('CHILD_FINAL from model=big');
+    });
+
+    it('each failure left one diagnostic line', () => {
+      const diags = readDiagnostics(sb.tiergateHome);
+      expect(diags.filter((d) => d.where === 'opencode:tool.execute.before' && String(d.message).includes('1500 ms'))).toHaveLength(1);
+      expect(diags.filter((d) => d.where === 'opencode:tool.execute.after' && String(d.message).includes('injected fault'))).toHaveLength(1);
+    });
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * tiergate's pi extension inside the real pi 0.73.1 with pi's own example `subagent` tool, against the fake chat API
+ * on 127.0.0.1. Assertions are on the model each child request named, what the parent model saw, and the spool.
+ */
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { contentText, lastMessage, startFakeChatApi, type FakeChatApi, type RecordedRequest, type Reply } from '../support/fake-chat-api.js';
+import { harnessBin } from '../support/harness-bin.js';
+import { makePiSandbox, runPi, type PiSandbox } from '../support/pi-run.js';
+import { readDiagnostics, readSpool } from '../support/spool-read.js';
+
+const root = join(import.meta.dirname, '../../..');
+const extension = join(root, 'dist/pi.js');
+const bin = harnessBin('pi');
+const exampleTool = bin.ok ? join(bin.bin, '../../@mariozechner/pi-coding-agent/examples/extensions/subagent/index.ts') : '';
+
+const PRICES = {
+  'fake/parent': { input: '3', output: '15', cacheRead: '0.3', cacheWrite5m: '3.75' },
+  'fake/big': { input: '15', output: '75', cacheRead: '1.5', cacheWrite5m: '18.75' },
+  'fake/small': { input: '0.25', output: '1.25', cacheRead: '0.025', cacheWrite5m: '0.3125' },
+};
+const CHILD_USAGE: Record<string, { prompt: number; completion: number; cached: number }> = {
+  small: { prompt: 2000, completion: 200, cached: 500 }, big: { prompt: 2200, completion: 220, cached: 700 },
+};
+const AGENTS = { pricey: 'fake/big', cheap: 'fake/small' };
+
+function responder(input: Record<string, unknown>): (req: RecordedRequest) => Reply {
+  return (req) => {
+    if (!req.tools.includes('subagent')) {
+      return { text: `CHILD_FINAL from model=${req.model}: done.\nResult: done`, usage: CHILD_USAGE[req.model] ?? { prompt: 1, completion: 1 } };
+    }
+    if (lastMessage(req)?.role === 'tool') return { text: 'PARENT_FINAL', usage: { prompt: 3000, completion: 300, cached: 1000 } };
+    return { toolCalls: [{ name: 'subagent', id: 'call_sub_1', args: input }], usage: { prompt: 3000, completion: 300, cached: 1000 } };
+  };
+}
+
+const childRequests = (api: FakeChatApi) => api.requests.filter((r) => !r.tools.includes('subagent'));
+const toolResults = (api: FakeChatApi) => api.requests.flatMap((r) => r.messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content)));
+
+describe.skipIf(!bin.ok)('pi 0.73.1 extension (real binary, pi example subagent tool)', () => {
+  const binPath = bin.ok ? bin.bin : '';
+  const apis: FakeChatApi[] = [];
+  afterAll(async () => { await Promise.all(apis.map((a) => a.close())); });
+
+  async function scenario(input: Record<string, unknown>, agents: Record<string, string | null>, tiergateConfig: unknown, extraEnv: NodeJS.ProcessEnv = {}) {
+    const api = await startFakeChatApi(responder(input));
+    apis.push(api);
+    const sb: PiSandbox = makePiSandbox({ baseURL: api.baseURL, extension, agents, tiergateConfig });
+    const run = await runPi(binPath, sb, ['-e', exampleTool], 'PARENT_GO: delegate', extraEnv);
+    return { api, sb, run };
+  }
+
+  it('corrects an over-ceiling agent in tasks[] to the tier agent, leaves the cheap one, records both children once', async () => {
+    const { api, sb, run } = await scenario(
+      { tasks: [{ agent: 'pricey', task: 'CHILD_TASK one' }, { agent: 'cheap', task: 'CHILD_TASK two' }] },
+      { ...AGENTS, 'tiergate-cheap': 'fake/small' }, { priceOverrides: PRICES });
+    expect(run.code, run.stderr.slice(-2000)).toBe(0);
+    const byTask = Object.fromEntries(childRequests(api).map((r) => [contentText(lastMessage(r)?.content), r.model]));
+    expect(byTask).toEqual({ 'Task: CHILD_TASK one': 'small', 'Task: CHILD_TASK two': 'small' });
+    const spool = readSpool(sb.tiergateHome);
+    const dispatches = spool.flatMap((r) => (r.type === 'dispatch' ? [[r.observation.requestedAgent, r.decision.action, r.observation.parentModel]] : []));
+    expect(dispatches.sort()).toEqual([['cheap', 'allow', 'fake/parent'], ['pricey', 'correct', 'fake/parent']]);
+    // The children load tiergate too (settings extensions) but record nothing of their own: exactly two completions.
+    const completions = spool.flatMap((r) => (r.type === 'completion' ? [r.observation] : []));
+    expect(completions).toHaveLength(2);
+    expect(completions.map((c) => [c.subagentType, c.servedModel, c.usage?.input, c.usage?.cacheRead, c.usage?.output]).sort()).toEqual([
+      ['cheap', 'fake/small', 1500, 500, 200], ['tiergate-cheap', 'fake/small', 1500, 500, 200],
+    ]);
+    expect(completions.every((c) => c.outcome.result === 'done' && c.status === 'ok')).toBe(true);
+  });
+
+  it('leaves a within-ceiling single dispatch untouched', async () => {
+    const { api, run } = await scenario({ agent: 'cheap', task: 'CHILD_TASK solo' }, { ...AGENTS, 'tiergate-cheap': 'fake/small' }, { priceOverrides: PRICES });
+    expect(run.code, run.stderr.slice(-2000)).toBe(0);
+    expect(childRequests(api).map((r) => r.model)).toEqual(['small']);
+  });
+
+  it('denies an over-ceiling dispatch when no tier agent exists: no child, the model sees the reason', async () => {
+    const { api, run } = await scenario({ agent: 'pricey', task: 'CHILD_TASK solo' }, AGENTS, { priceOverrides: PRICES });
+    expect(run.code, run.stderr.slice(-2000)).toBe(0);
+    expect(childRequests(api)).toEqual([]);
+    expect(toolResults(api)).toHaveLength(1);
+    expect(toolResults(api)[0]).toMatch(/^tiergate: subagent model fake\/big costs more than your own model fake\/parent/);
+  });
+
+  it('fails open when the dispatch handler hangs and the completion handler throws', async () => {
+    const { api, sb, run } = await scenario({ agent: 'pricey', task: 'CHILD_TASK solo' }, { ...AGENTS, 'tiergate-cheap': 'fake/small' }, { priceOverrides: PRICES },
+      { TIERGATE_FAULT: 'dispatch:hang,completion:throw', TIERGATE_CALLBACK_DEADLINE_MS: '1500' });
+    expect(run.code, run.stderr.slice(-2000)).toBe(0);
+    expect(childRequests(api).map((r) => r.model)).toEqual(['big']);
+    expect(toolResults(api)[0]).toContain('CHILD_FINAL from model=big');
+    const diags = readDiagnostics(sb.tiergateHome);
+    expect(diags.some((d) => d.where === 'pi:tool_call' && /1500 ms/.test(String(d.message)))).toBe(true);
+    expect(diags.some((d) => d.where === 'pi:tool_result' && /injected fault/.test(String(d.message)))).toBe(true);
+  });
+
+  it('a failure while loading does not stop pi', async () => {
+    const { api, sb, run } = await scenario({ agent: 'pricey', task: 'CHILD_TASK solo' }, AGENTS, { priceOverrides: PRICES }, { TIERGATE_FAULT: 'load:throw' });
+    expect(run.code, run.stderr.slice(-2000)).toBe(0);
+    expect(childRequests(api).map((r) => r.model)).toEqual(['big']);
+    expect(readDiagnostics(sb.tiergateHome).some((d) => d.where === 'pi:load')).toBe(true);
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * Runs the real pi 0.73.1 headless (`--mode json -p`) in a throwaway agent dir against the fake chat API, with pi's
+ * own example `subagent` tool (-e) and tiergate installed the pi way (settings.json `extensions`), so child `pi`
+ * processes load tiergate too. PI_OFFLINE, PI_SKIP_VERSION_CHECK and PI_TELEMETRY=0 keep it off the network (pi.md §1).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+const model = (id: string, cost: [number, number, number, number]) => ({
+  id, name: id, reasoning: false, input: ['text'], contextWindow: 200000, maxTokens: 32000,
+  cost: { input: cost[0], output: cost[1], cacheRead: cost[2], cacheWrite: cost[3] },
+});
+
+export type PiSandbox = { root: string; project: string; agentDir: string; tiergateHome: string; env: NodeJS.ProcessEnv };
+
+export function makePiSandbox(opts: { baseURL: string; extension: string; agents: Record<string, string | null>; tiergateConfig?: unknown }): PiSandbox {
+  const root = mkdtempSync(join(tmpdir(), 'tg-pi-'));
+  const agentDir = join(root, 'pi-agent');
+  const project = join(root, 'project');
+  const tiergateHome = join(root, 'tiergate');
+  mkdirSync(join(agentDir, 'agents'), { recursive: true });
+  mkdirSync(project, { recursive: true });
+  writeFileSync(join(agentDir, 'models.json'), JSON.stringify({ providers: { fake: {
+    baseUrl: opts.baseURL, api: 'openai-completions', apiKey: 'dummy-key', compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+    models: [model('parent', [3, 15, 0.3, 3.75]), model('big', [15, 75, 1.5, 18.75]), model('small', [0.25, 1.25, 0.025, 0.3125])] } } }));
+  writeFileSync(join(agentDir, 'settings.json'), JSON.stringify({ defaultProvider: 'fake', defaultModel: 'parent', extensions: [opts.extension] }));
+  for (const [name, m] of Object.entries(opts.agents)) {
+    writeFileSync(join(agentDir, 'agents', `${name}.md`), `---\nname: ${name}\ndescription: ${name} agent\n${m ? `model: ${m}\n` : ''}---\nYou are the ${name} agent.\n`);
+  }
+  if (opts.tiergateConfig !== undefined) {
+    mkdirSync(join(tiergateHome, 'config'), { recursive: true });
+    writeFileSync(join(tiergateHome, 'config', 'config.json'), JSON.stringify(opts.tiergateConfig));
+  }
+  const home = join(root, 'home');
+  mkdirSync(home, { recursive: true });
+  const env: NodeJS.ProcessEnv = {
+    PATH: `${dirname(process.execPath)}:${process.env.PATH}`, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), PI_CODING_AGENT_DIR: agentDir,
+    PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', PI_TELEMETRY: '0', TIERGATE_HOME: tiergateHome,
+  };
+  return { root, project, agentDir, tiergateHome, env };
+}
+
+export type PiRun = { code: number | null; stdout: string; stderr: string; ms: number };
+
+export function runPi(bin: string, sb: PiSandbox, args: string[], prompt: string, extraEnv: NodeJS.ProcessEnv = {}, timeoutMs = 120_000): Promise<PiRun> {
+  const t0 = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(bin, ['--mode', 'json', '-p', ...args, prompt], { cwd: sb.project, env: { ...sb.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr, ms: Date.now() - t0 }); });
+  });
+}

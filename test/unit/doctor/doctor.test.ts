@@ -1,0 +1,128 @@
+/** `tiergate doctor` checks against throwaway homes: each problem it must catch, and a clean install it must pass. */
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Check } from '../../../src/doctor/check.js';
+import { formatDoctor, runDoctor } from '../../../src/doctor/run.js';
+import { install } from '../../../src/install/apply.js';
+import { diagnose } from '../../../src/io/diagnostics.js';
+import { sandbox } from '../install/support.js';
+
+const NOW = Date.parse('2026-12-02T12:00:00Z');
+
+function put(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+/** A sandbox whose fake package also has the bundles and a valid price snapshot. */
+function pkgSandbox() {
+  const s = sandbox();
+  put(join(s.ctx.pkgRoot, 'dist', 'hook.js'), '// hook v9.9.9\n');
+  put(join(s.ctx.pkgRoot, 'dist', 'opencode.js'), '// opencode v9.9.9\n');
+  put(join(s.ctx.pkgRoot, 'data', 'prices-snapshot.json'), JSON.stringify({
+    format: 'tiergate-catalog/1', version: 'bundled-2026-11-30', date: '2026-11-30', source: 'test', aliases: {},
+    models: { m: { id: 'm', provider: 'p', rates: { input: '1', output: '2', cacheRead: null, cacheWrite5m: null, cacheWrite1h: null }, longContext: [], perRequestFee: null, reasoningRate: null, contextWindow: null, source: 'test' } },
+  }));
+  return s;
+}
+
+const find = (checks: Check[], name: string) => checks.find((c) => c.name === name)!;
+const run = (ctx: ReturnType<typeof sandbox>['ctx']) => runDoctor(ctx, ctx.home, NOW);
+
+describe('doctor', () => {
+  it('a fresh machine: harnesses not installed (info), snapshot ok, no problems', () => {
+    const { ctx } = pkgSandbox();
+    const checks = run(ctx);
+    for (const h of ['claude', 'codex', 'cursor', 'opencode', 'pi']) expect(find(checks, h).status).toBe('info');
+    expect(find(checks, 'bundled snapshot')).toMatchObject({ status: 'ok', data: { ageDays: 2, version: 'bundled-2026-11-30' } });
+    expect(checks.filter((c) => c.status === 'error')).toEqual([]);
+    expect(find(checks, 'cursor').detail).toMatch(/documentation-only/);
+  });
+
+  it('after install of opencode, pi and cursor each reports ok with where it is installed', () => {
+    const { ctx } = pkgSandbox();
+    install(ctx, ['opencode', 'pi', 'cursor'], { dryRun: false, run: false });
+    const checks = run(ctx);
+    expect(find(checks, 'opencode')).toMatchObject({ status: 'ok' });
+    expect(find(checks, 'opencode').detail).toContain(join(ctx.env.XDG_CONFIG_HOME!, 'opencode', 'opencode.json'));
+    expect(find(checks, 'pi')).toMatchObject({ status: 'ok', data: { packages: [ctx.pkgRoot] } });
+    expect(find(checks, 'cursor')).toMatchObject({ status: 'ok' });
+  });
+
+  it('a plugin file from another tiergate version is an error', () => {
+    const { ctx, root } = pkgSandbox();
+    const old = join(root, 'old', 'tiergate');
+    put(join(old, 'package.json'), '{"name": "tiergate", "version": "0.0.1"}');
+    put(join(old, 'dist', 'opencode.js'), '// opencode v0.0.1\n');
+    put(join(ctx.env.XDG_CONFIG_HOME!, 'opencode', 'opencode.json'), JSON.stringify({ plugin: [`file://${old}/dist/opencode.js`] }));
+    const c = find(run(ctx), 'opencode');
+    expect(c.status).toBe('error');
+    expect(c.detail).toMatch(/tiergate 0\.0\.1.*differs from this version 9\.9\.9/);
+  });
+
+  it('a partial Cursor install and an unparseable pi settings file are errors', () => {
+    const { ctx } = pkgSandbox();
+    install(ctx, ['cursor'], { dryRun: false, run: false });
+    const file = join(ctx.home, '.cursor', 'hooks.json');
+    const j = JSON.parse(readFileSync(file, 'utf8'));
+    delete j.hooks.subagentStop;
+    put(file, JSON.stringify(j));
+    put(join(ctx.home, '.pi', 'agent', 'settings.json'), '{ nope');
+    const checks = run(ctx);
+    expect(find(checks, 'cursor')).toMatchObject({ status: 'error' });
+    expect(find(checks, 'cursor').detail).toMatch(/preToolUse, subagentStart only/);
+    expect(find(checks, 'pi').status).toBe('error');
+  });
+
+  it('Codex: installed with plugins switched off, or without its cached copy, is an error', () => {
+    const { ctx } = pkgSandbox();
+    const cfg = join(ctx.home, '.codex', 'config.toml');
+    put(cfg, '[features]\nplugins = false\n\n[marketplaces.tiergate]\nsource_type = "local"\nsource = "/x"\n\n[plugins."tiergate@tiergate"]\nenabled = true\n');
+    expect(find(run(ctx), 'codex').detail).toMatch(/plugins = false/);
+    put(cfg, '[plugins."tiergate@tiergate"]\nenabled = true\n');
+    expect(find(run(ctx), 'codex')).toMatchObject({ status: 'error' });
+    expect(find(run(ctx), 'codex').detail).toMatch(/no 9\.9\.9 copy/);
+    put(join(ctx.home, '.codex', 'plugins', 'cache', 'tiergate', 'tiergate', '9.9.9', 'dist', 'hook.js'), '// hook v9.9.9\n');
+    expect(find(run(ctx), 'codex')).toMatchObject({ status: 'ok' });
+    expect(find(run(ctx), 'codex').detail).toContain('/hooks');
+  });
+
+  it('Claude: an installed plugin of another version is an error', () => {
+    const { ctx } = pkgSandbox();
+    const dir = join(ctx.home, '.claude');
+    put(join(dir, 'settings.json'), JSON.stringify({ enabledPlugins: { 'tiergate@tiergate': true }, extraKnownMarketplaces: { tiergate: { source: { source: 'directory', path: ctx.pkgRoot } } } }));
+    put(join(dir, 'plugins', 'installed_plugins.json'), JSON.stringify({ version: 2, plugins: { 'tiergate@tiergate': [{ scope: 'user', version: '0.0.1' }] } }));
+    expect(find(run(ctx), 'claude')).toMatchObject({ status: 'error', data: { version: '0.0.1', expected: '9.9.9' } });
+    put(join(dir, 'plugins', 'installed_plugins.json'), JSON.stringify({ version: 2, plugins: { 'tiergate@tiergate': [{ scope: 'user', version: '9.9.9' }] } }));
+    expect(find(run(ctx), 'claude')).toMatchObject({ status: 'ok' });
+  });
+
+  it('an invalid policy file, a missing snapshot and a world-readable ledger are errors', () => {
+    const { ctx } = sandbox();
+    put(join(ctx.env.TIERGATE_HOME!, 'config', 'config.json'), '{"mode": "sometimes"}');
+    const ledger = join(ctx.env.TIERGATE_HOME!, 'data', 'ledger.sqlite');
+    mkdirSync(dirname(ledger), { recursive: true });
+    const Database = createRequire(import.meta.url)('better-sqlite3');
+    new Database(ledger).exec('create table t (x)');
+    chmodSync(ledger, 0o644);
+    const checks = run(ctx);
+    expect(find(checks, 'policy').status).toBe('error');
+    expect(find(checks, 'bundled snapshot').status).toBe('error');
+    expect(find(checks, 'permissions').status).toBe('error');
+    expect(find(checks, 'integrity')).toMatchObject({ status: 'ok' });
+    chmodSync(ledger, 0o600);
+    expect(run(ctx).some((c) => c.name === 'permissions')).toBe(false);
+  });
+
+  it('shows the last diagnostics and counts recent errors', () => {
+    const { ctx } = pkgSandbox();
+    for (let i = 0; i < 7; i++) diagnose(i % 2 ? 'warn' : 'error', `hook:test:${i}`, `problem ${i}`, {}, ctx.env);
+    const c = find(runDoctor(ctx, ctx.home, Date.now()), 'log');
+    expect(c.status).toBe('warn');
+    expect(c.data).toMatchObject({ recentErrors: 4 });
+    expect((c.data!.last as string[]).map((l) => l.replace(/^\S+ /, ''))).toEqual([2, 3, 4, 5, 6].map((i) => `${i % 2 ? 'warn' : 'error'} hook:test:${i}: problem ${i}`));
+    expect(formatDoctor(run(ctx), '9.9.9', ctx.pkgRoot)).toContain('problem 6');
+  });
+});

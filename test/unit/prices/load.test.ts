@@ -1,0 +1,87 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Catalog } from '../../../src/contracts/prices.js';
+import { paths } from '../../../src/io/paths.js';
+import { findSnapshotPath, loadBundledCatalog, loadCatalogLayers, resetBundledCatalogCache } from '../../../src/prices/load.js';
+import { createPriceLookup } from '../../../src/prices/lookup.js';
+import { bundled, ROOT } from './catalog.js';
+
+let home: string;
+let env: Record<string, string>;
+
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'tiergate-prices-'));
+  env = { TIERGATE_HOME: home };
+  resetBundledCatalogCache();
+});
+afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+const cacheCatalog = (version: string, models: Catalog['models']): Catalog => ({
+  format: 'tiergate-catalog/1', version, date: '2026-12-03', source: 'test', models, aliases: {},
+});
+const writeCache = (name: string, content: string, mtimeSec: number) => {
+  const dir = paths(env).priceCacheDir;
+  mkdirSync(dir, { recursive: true });
+  const p = join(dir, name);
+  writeFileSync(p, content);
+  utimesSync(p, mtimeSec, mtimeSec);
+};
+const diagnostics = () => {
+  try {
+    return readFileSync(paths(env).diagnostics, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  } catch {
+    return [];
+  }
+};
+const luna = bundled.models['gpt-6-luna']!;
+
+describe('loadCatalogLayers', () => {
+  it('with nothing configured: just the bundled snapshot', () => {
+    const layers = loadCatalogLayers(env, { priceOverrides: {} });
+    expect(layers.map((l) => l.version)).toEqual([bundled.version]);
+    expect(diagnostics()).toEqual([]);
+  });
+
+  it('overrides first, then cached catalogs newest first, then the bundled snapshot', () => {
+    writeCache('old.catalog.json', JSON.stringify(cacheCatalog('refresh-old', { 'gpt-6-luna': { ...luna, rates: { ...luna.rates, input: '0.3' } } })), 1_700_000_000);
+    writeCache('new.catalog.json', JSON.stringify(cacheCatalog('refresh-new', { 'gpt-6-luna': { ...luna, rates: { ...luna.rates, input: '0.2' } } })), 1_800_000_000);
+    writeCache('ignored.json', '{}', 1_800_000_000);
+    const layers = loadCatalogLayers(env, { priceOverrides: { 'openai/gpt-6-sol': { input: '1.5', output: '7' } } });
+    expect(layers.map((l) => l.version)).toEqual(['override', 'refresh-new', 'refresh-old', bundled.version]);
+    const lookup = createPriceLookup(layers, { claudeProvider: 'anthropic' });
+    expect(lookup.resolve('gpt-6-luna', 'codex')).toMatchObject({ catalogVersion: 'refresh-new', price: { rates: { input: '0.2' } } });
+    // An override written as provider/model also prices the canonical id, with no catalog tier carried over.
+    const sol = lookup.resolve('gpt-6-sol', 'codex');
+    expect(sol).toMatchObject({ catalogVersion: 'override', how: 'exact', price: { rates: { input: '1.5', output: '7', cacheRead: null }, longContext: [], source: 'override' } });
+    expect(lookup.resolve('openai/gpt-6-sol', 'opencode').catalogVersion).toBe('override');
+    expect(lookup.catalogDate).toBe('2026-12-03');
+  });
+
+  it('skips a corrupt or invalid cache file with one diagnostic line each, and keeps going', () => {
+    writeCache('broken.catalog.json', '{"format":', 1_800_000_000);
+    writeCache('wrong.catalog.json', JSON.stringify({ format: 'tiergate-catalog/1', version: 'x', models: { a: { id: 1 } } }), 1_800_000_000);
+    writeCache('good.catalog.json', JSON.stringify(cacheCatalog('refresh-good', {})), 1_700_000_000);
+    const layers = loadCatalogLayers(env, { priceOverrides: {} });
+    expect(layers.map((l) => l.version)).toEqual(['refresh-good', bundled.version]);
+    const lines = diagnostics();
+    expect(lines).toHaveLength(2);
+    expect(lines.map((l) => l.where)).toEqual(['prices:load', 'prices:load']);
+    expect(lines.map((l) => l.message).join('\n')).toMatch(/unreadable[\s\S]*invalid|invalid[\s\S]*unreadable/);
+  });
+
+  it('finds the snapshot from both the source layout (src/prices) and the bundle layout (dist/)', () => {
+    expect(findSnapshotPath(join(ROOT, 'src/prices'))).toBe(join(ROOT, 'data/prices-snapshot.json'));
+    expect(findSnapshotPath(join(ROOT, 'dist'))).toBe(join(ROOT, 'data/prices-snapshot.json'));
+    expect(findSnapshotPath(home)).toBeNull();
+  });
+
+  it('a missing or unreadable snapshot fails open: no layer, one diagnostic', () => {
+    expect(loadBundledCatalog(env, null)).toBeNull();
+    const bad = join(home, 'bad.json');
+    writeFileSync(bad, '[]');
+    expect(loadBundledCatalog(env, bad)).toBeNull();
+    expect(diagnostics().map((l) => l.message)).toEqual(['bundled price snapshot not found', expect.stringMatching(/unreadable/)]);
+  });
+});
