@@ -103,6 +103,8 @@ function aggregates(db: SqlDriver, q: ReportQuery): Agg[] {
   if (fullFrom !== null) parts.push('day >= ?'), params.push(day(fullFrom));
   if (fullTo !== null) parts.push('day < ?'), params.push(day(fullTo));
   filters(q, parts, params);
+  // The global rollup has no session/project columns and a fraction of the rows.
+  const table = q.by === 'session' || q.session || q.project ? 'completion_rollup' : 'completion_rollup_global';
   out.push(...db.prepare(
     `SELECT NULLIF(${col}, '') AS g, NULLIF(requested_model, '') AS requested, NULLIF(served_model, '') AS served,
        SUM(runs) AS runs, SUM(dispatched) AS dispatched, SUM(completed) AS completed, SUM(pending) AS pending,
@@ -110,7 +112,7 @@ function aggregates(db: SqlDriver, q: ReportQuery): Agg[] {
        SUM(cache_write) AS cache_write, CAST(SUM(cost_pico) AS TEXT) AS cost, SUM(priced_runs) AS priced_runs,
        SUM(unpriced) AS unpriced, SUM(no_usage) AS no_usage, CAST(SUM(cf_pico) AS TEXT) AS cf,
        CAST(SUM(cf_cost_pico) AS TEXT) AS cf_cost, SUM(comparable) AS comparable, SUM(cursor_runs) AS cursor_runs
-     FROM completion_rollup WHERE ${parts.join(' AND ')} GROUP BY 1, 2, 3 HAVING SUM(runs) <> 0`,
+     FROM ${table} WHERE ${parts.join(' AND ')} GROUP BY 1, 2, 3 HAVING SUM(runs) <> 0`,
   ).all<Agg>(...params));
   return out;
 }

@@ -8,8 +8,13 @@
 /** Affirmative `Verified:` tokens (outcome.ts lower-cases them). Frozen: migration 2 bakes them into its triggers. */
 export const VERIFIED_YES = ['yes', 'y', 'true', 'pass', 'passed', 'tests', 'ok', 'verified'] as const;
 
-/** Rollup key columns; NULL is stored as '' because SQLite's UNIQUE treats NULLs as distinct (no upsert on them). */
+/**
+ * Rollup key columns; NULL is stored as '' because SQLite's UNIQUE treats NULLs as distinct (no upsert on them).
+ * Two rollups: per session (for --by session, --session, --project) and global (everything else, far fewer rows).
+ */
 export const ROLLUP_KEYS = ['day', 'harness', 'session_id', 'project', 'subagent_type', 'tier', 'requested_model', 'served_model'] as const;
+export const GLOBAL_ROLLUP_KEYS = ['day', 'harness', 'subagent_type', 'tier', 'requested_model', 'served_model'] as const;
+type Keys = readonly string[];
 
 /** Measure -> its contribution from one completion row `r`. Sums of pico-USD stay integers (int64 holds $9.2M). */
 function rollupMeasures(r: string): [string, string][] {
@@ -38,28 +43,35 @@ function rollupMeasures(r: string): [string, string][] {
 
 export const ROLLUP_MEASURES = rollupMeasures('c').map(([m]) => m);
 
-function rollupUpsert(r: 'NEW' | 'OLD', sign: 1 | -1): string {
+function rollupUpsert(table: string, keys: Keys, r: 'NEW' | 'OLD', sign: 1 | -1): string {
   const measures = rollupMeasures(r);
-  const keys = ROLLUP_KEYS.map((k) => `COALESCE(${r}.${k}, '')`);
-  return `INSERT INTO completion_rollup (${[...ROLLUP_KEYS, ...measures.map(([m]) => m)].join(', ')})
-    VALUES (${[...keys, ...measures.map(([, e]) => `${sign} * (${e})`)].join(', ')})
-    ON CONFLICT (${ROLLUP_KEYS.join(', ')}) DO UPDATE SET ${measures.map(([m]) => `${m} = ${m} + excluded.${m}`).join(', ')};`;
+  return `INSERT INTO ${table} (${[...keys, ...measures.map(([m]) => m)].join(', ')})
+    VALUES (${[...keys.map((k) => `COALESCE(${r}.${k}, '')`), ...measures.map(([, e]) => `${sign} * (${e})`)].join(', ')})
+    ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${measures.map(([m]) => `${m} = ${m} + excluded.${m}`).join(', ')};`;
+}
+
+function rollupTable(table: string, keys: Keys): string {
+  const measures = rollupMeasures('c');
+  return `
+  CREATE TABLE ${table} (
+    ${keys.map((k) => `${k} TEXT NOT NULL`).join(',\n    ')},
+    ${measures.map(([m]) => `${m} INTEGER NOT NULL`).join(',\n    ')},
+    PRIMARY KEY (${keys.join(', ')})
+  ) WITHOUT ROWID;
+  INSERT INTO ${table} (${[...keys, ...measures.map(([m]) => m)].join(', ')})
+    SELECT ${keys.map((k) => `COALESCE(c.${k}, '')`).join(', ')}, ${measures.map(([, e]) => `SUM(${e})`).join(', ')}
+    FROM completions c GROUP BY ${keys.map((k) => `COALESCE(c.${k}, '')`).join(', ')};`;
 }
 
 function rollupMigration(): string {
-  const measures = rollupMeasures('c');
+  const both = (r: 'NEW' | 'OLD', sign: 1 | -1) =>
+    `${rollupUpsert('completion_rollup', ROLLUP_KEYS, r, sign)} ${rollupUpsert('completion_rollup_global', GLOBAL_ROLLUP_KEYS, r, sign)}`;
   return `
-  CREATE TABLE completion_rollup (
-    ${ROLLUP_KEYS.map((k) => `${k} TEXT NOT NULL`).join(',\n    ')},
-    ${measures.map(([m]) => `${m} INTEGER NOT NULL`).join(',\n    ')},
-    PRIMARY KEY (${ROLLUP_KEYS.join(', ')})
-  ) WITHOUT ROWID;
-  INSERT INTO completion_rollup (${[...ROLLUP_KEYS, ...measures.map(([m]) => m)].join(', ')})
-    SELECT ${ROLLUP_KEYS.map((k) => `COALESCE(c.${k}, '')`).join(', ')}, ${measures.map(([, e]) => `SUM(${e})`).join(', ')}
-    FROM completions c GROUP BY ${ROLLUP_KEYS.map((k) => `COALESCE(c.${k}, '')`).join(', ')};
-  CREATE TRIGGER completions_rollup_insert AFTER INSERT ON completions BEGIN ${rollupUpsert('NEW', 1)} END;
-  CREATE TRIGGER completions_rollup_delete AFTER DELETE ON completions BEGIN ${rollupUpsert('OLD', -1)} END;
-  CREATE TRIGGER completions_rollup_update AFTER UPDATE ON completions BEGIN ${rollupUpsert('OLD', -1)} ${rollupUpsert('NEW', 1)} END;
+  ${rollupTable('completion_rollup', ROLLUP_KEYS)}
+  ${rollupTable('completion_rollup_global', GLOBAL_ROLLUP_KEYS)}
+  CREATE TRIGGER completions_rollup_insert AFTER INSERT ON completions BEGIN ${both('NEW', 1)} END;
+  CREATE TRIGGER completions_rollup_delete AFTER DELETE ON completions BEGIN ${both('OLD', -1)} END;
+  CREATE TRIGGER completions_rollup_update AFTER UPDATE ON completions BEGIN ${both('OLD', -1)} ${both('NEW', 1)} END;
   `;
 }
 

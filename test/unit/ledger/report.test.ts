@@ -178,6 +178,12 @@ describe('completion rollup (kept by triggers)', () => {
       });
       expect(fromRollup(db)).toEqual(fromRows(db));
       expect(fromRollup(db).length).toBeGreaterThan(3);
+      const global = (sql: string) => db.prepare(sql).all();
+      expect(global(`SELECT day, harness, served_model, SUM(runs) AS runs, SUM(input) AS input, CAST(SUM(cost_pico) AS TEXT) AS cost,
+          SUM(comparable) AS comparable FROM completion_rollup_global GROUP BY 1, 2, 3 HAVING SUM(runs) <> 0 ORDER BY 1, 2, 3`))
+        .toEqual(global(`SELECT day, harness, COALESCE(served_model, '') AS served_model, COUNT(*) AS runs, SUM(COALESCE(input, 0)) AS input,
+          CAST(COALESCE(SUM(cost_pico), 0) AS TEXT) AS cost, SUM(cost_pico IS NOT NULL AND counterfactual_pico IS NOT NULL) AS comparable
+          FROM completions GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`));
     } finally {
       db.close();
     }
