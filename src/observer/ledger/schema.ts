@@ -197,6 +197,16 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 2: per-day rollup of completions, kept by triggers, so a report over a million runs reads thousands of rows
   rollupMigration(),
+  // 3: partial indexes over the rows the observer pass still has work on, so a drain on a big ledger touches only them
+  `
+  CREATE INDEX completions_unpriced ON completions (cost_catalog_version) WHERE input IS NOT NULL AND cost_pico IS NULL;
+  CREATE INDEX completions_no_counterfactual ON completions (counterfactual_catalog_version)
+    WHERE input IS NOT NULL AND parent_model IS NOT NULL AND counterfactual_pico IS NULL;
+  CREATE INDEX completions_unjoined ON completions (harness, call_id) WHERE dispatch_id IS NULL AND call_id IS NOT NULL;
+  CREATE INDEX completions_no_call ON completions (harness, agent_id) WHERE call_id IS NULL AND agent_id IS NOT NULL;
+  CREATE INDEX completions_joined_gaps ON completions (dispatch_id)
+    WHERE dispatch_id IS NOT NULL AND (parent_model IS NULL OR tier IS NULL);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
