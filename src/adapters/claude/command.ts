@@ -21,6 +21,7 @@ import { readParentModel } from './parent-model.js';
 import { PreToolUsePayload, SessionPayload, SUBAGENT_TOOLS, SubagentStopPayload } from './payloads.js';
 import { parseClaudeTranscript, readAgentMeta } from './transcript.js';
 import { drainModuleSpool } from './module-spool.js';
+import { drainLedgerFromHook } from '../../observer/drain-hook.js';
 import { policySummary } from './policy-text.js';
 import { triggerRefresh } from '../../prices/refresh/trigger.js';
 
@@ -121,10 +122,11 @@ const sessionStart: HookHandler = (payload, ctx) => {
   return text ? json(sessionStartAnswer(text)) : null;
 };
 
-/** SessionEnd: move the module's records into the spool the ledger drains. */
+/** SessionEnd: move the module's records into the spool, then drain the spool into the ledger (bounded). */
 const sessionEnd: HookHandler = (payload, ctx) => {
   const p = SessionPayload.parse(payload);
   drainModuleSpool(ctx.env);
+  drainLedgerFromHook(ctx.env);
   if (p.session_id) removeFile(policyHandoffPath(paths(ctx.env).data, p.session_id));
   return null;
 };
