@@ -124,6 +124,10 @@ export function pageMain(doc: Doc, Chart: ChartCtor | undefined): void {
         legend: { display: false },
         tooltip: {
           callbacks: {
+            title: (items: TipCtx[]) => {
+              const p = pairs[items[0]!.dataIndex]!;
+              return p.requested === null && p.served === null ? p.label : `${p.requested ?? '(not recorded)'} → ${p.served ?? '(not known yet)'}`;
+            },
             label: (c: TipCtx) => `${c.raw} run${c.raw === 1 ? '' : 's'}${pairs[c.dataIndex]!.mismatch ? ': served model differs from the requested one' : ''}`,
           },
         },
