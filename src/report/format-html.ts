@@ -62,9 +62,13 @@ function modelsHtml(r: ReportRow): string {
   return r.models
     .map((m) => {
       const served = m.served ?? '?';
-      if (m.requested === null || m.requested === m.served) return h(served);
-      const cls = servedMatchesRequested(m.requested, m.served) === false ? ' class="mismatch" title="served model differs from the requested one"' : '';
-      return `<span${cls}>${h(m.requested)} → ${h(served)}</span>`;
+      const same = m.requested === null || m.requested === m.served;
+      const text = same ? served : `${m.requested} → ${served}`;
+      // Pairs do not break inside unless one is too long for a column (a very long model id).
+      const cls = ['pair', text.length > 40 ? 'long' : '', !same && servedMatchesRequested(m.requested, m.served) === false ? 'mismatch' : '']
+        .filter(Boolean).join(' ');
+      const title = cls.includes('mismatch') ? ' title="served model differs from the requested one"' : '';
+      return `<span class="${cls}"${title}>${h(text)}</span>`;
     })
     .join('<br>');
 }

@@ -12,10 +12,11 @@ type El = {
   style: { height: string };
 };
 type Doc = { getElementById(id: string): El | null; documentElement: El };
-type ChartCtor = new (canvas: El, config: unknown) => unknown;
+type ChartCtor = (new (canvas: El, config: unknown) => unknown) & { defaults?: { color: string; borderColor: string } };
+type Win = { matchMedia?: (q: string) => { matches: boolean } };
 type TipCtx = { datasetIndex: number; dataIndex: number; raw: unknown };
 
-export function pageMain(doc: Doc, Chart: ChartCtor | undefined): void {
+export function pageMain(doc: Doc, Chart: ChartCtor | undefined, win: Win): void {
   const src = doc.getElementById('tiergate-charts');
   if (!src) return;
   if (!Chart) {
@@ -23,6 +24,11 @@ export function pageMain(doc: Doc, Chart: ChartCtor | undefined): void {
     return;
   }
   const m = JSON.parse(src.textContent || 'null') as ChartModel;
+  // The stylesheet follows prefers-color-scheme; Chart.js's default grey text would vanish on the dark background.
+  if (Chart.defaults && win.matchMedia && win.matchMedia('(prefers-color-scheme: dark)').matches) {
+    Chart.defaults.color = '#c8c8cc';
+    Chart.defaults.borderColor = 'rgba(255,255,255,0.12)';
+  }
   const money = (v: unknown): string => {
     if (typeof v !== 'number') return 'unpriced';
     const a = Math.abs(v);
@@ -167,5 +173,5 @@ export function pageMain(doc: Doc, Chart: ChartCtor | undefined): void {
 
 /** The script text for the page: the function above, called on load. */
 export function pageScriptSource(): string {
-  return `(${pageMain.toString()})(document, window.Chart);`;
+  return `(${pageMain.toString()})(document, window.Chart, window);`;
 }

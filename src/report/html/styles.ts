@@ -25,7 +25,9 @@ th { font-size: 12px; color: var(--muted); font-weight: 600; }
 td.num, th.num { text-align: right; }
 th.num { white-space: nowrap; }
 .table-box { overflow-x: auto; }
-td.models { overflow-wrap: break-word; min-width: 18em; }
+.pair { white-space: nowrap; }
+.pair.long { white-space: normal; overflow-wrap: anywhere; }
+table { font-size: 13px; }
 tr.total td { font-weight: 600; border-top: 2px solid var(--line); }
 .mismatch { color: var(--bad); font-weight: 600; }
 .unpriced { color: var(--bad); }
