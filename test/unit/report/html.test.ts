@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { run as reportCommand } from '../../../src/cli/commands/report.js';
 import { ReportSchema, type Report } from '../../../src/contracts/report.js';
 import { loadPricer } from '../../../src/observer/default-pricer.js';
 import type { SqlDriver } from '../../../src/observer/ledger/driver.js';
@@ -12,7 +15,7 @@ import { escapeHtml, jsonForScript, scriptSafe } from '../../../src/report/html/
 import { servedMatchesRequested } from '../../../src/report/html/model-match.js';
 import { pageScriptSource } from '../../../src/report/html/page-script.js';
 import { buildReport, type ReportQuery } from '../../../src/report/query.js';
-import { HOSTILE_AGENT, HOSTILE_MODEL, HOSTILE_SESSION, RUNS, seedLedger, tempHome } from './seed.js';
+import { HOSTILE_AGENT, HOSTILE_MODEL, HOSTILE_SESSION, RUNS, seededHome, seedLedger, tempHome } from './seed.js';
 
 const NOW = new Date('2026-12-01T00:00:00Z');
 const LIB = '/* chart library stand-in */ window.Chart = undefined;';
@@ -231,5 +234,41 @@ describe('report --html renderer', () => {
     expect(src).not.toMatch(/__name|__require|import\(|require\(/);
     // eslint-disable-next-line no-new-func
     expect(() => new Function('document', 'window', src)).not.toThrow();
+  });
+});
+
+describe('tiergate report --html (command)', () => {
+  async function command(env: Record<string, string>, argv: string[]): Promise<{ code: number; out: string; err: string }> {
+    const saved = { ...process.env };
+    Object.assign(process.env, env);
+    const out: string[] = [];
+    const err: string[] = [];
+    const o = vi.spyOn(process.stdout, 'write').mockImplementation((c) => (out.push(String(c)), true));
+    const e = vi.spyOn(process.stderr, 'write').mockImplementation((c) => (err.push(String(c)), true));
+    try {
+      return { code: await reportCommand(argv), out: out.join(''), err: err.join('') };
+    } finally {
+      o.mockRestore();
+      e.mockRestore();
+      for (const k of Object.keys(env)) if (saved[k] === undefined) delete process.env[k];
+      Object.assign(process.env, saved);
+    }
+  }
+
+  it('writes the page 0600 through the atomic writer, with --json\'s report inside; rejects --html with --json/--csv', async () => {
+    const home = seededHome((env) => loadPricer(env));
+    const file = join(home.dir, 'pages', 'r.html');
+    const w = await command(home.env, ['--html', file, '--since', '2026-11-26']);
+    expect(w).toMatchObject({ code: 0, err: '' });
+    expect(w.out).toBe(`tiergate report: wrote ${file}\n`);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const j = await command(home.env, ['--json', '--since', '2026-11-26']);
+    const json = JSON.parse(j.out) as Report;
+    const page = embedded<Report>(readFileSync(file, 'utf8'), 'tiergate-report');
+    expect({ ...page, generatedAt: '' }).toEqual({ ...json, generatedAt: '' });
+    expect(page.totals.runs).toBeLessThan(RUNS.length);
+    expect((await command(home.env, ['--html', file, '--json'])).code).toBe(2);
+    expect((await command(home.env, ['--html', file, '--csv'])).code).toBe(2);
+    expect((await command(home.env, ['--html', ''])).code).toBe(2);
   });
 });
