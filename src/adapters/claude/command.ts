@@ -22,6 +22,7 @@ import { PostToolUsePayload, PreToolUsePayload, SessionPayload, SUBAGENT_TOOLS, 
 import { parseClaudeTranscript, readAgentMeta } from './transcript.js';
 import { drainModuleSpool } from './module-spool.js';
 import { policySummary } from './policy-text.js';
+import { triggerRefresh } from '../../prices/refresh/trigger.js';
 
 export const MODULE_LIVE_VAR = 'TIERGATE_MODULE_LIVE';
 
@@ -111,6 +112,8 @@ function safeParse(path: string, maxBytes: number) {
 /** SessionStart: the policy in a few lines as additionalContext, so the model picks a legal model up front. */
 const sessionStart: HookHandler = (payload, ctx) => {
   const p = SessionPayload.parse(payload);
+  // Starts a detached price refresh when one is due and returns at once (never throws, never waits).
+  triggerRefresh(ctx.env);
   const { policy, diagnostics } = loadPolicy(ctx.env, p.cwd ?? null);
   for (const d of diagnostics) diagnose('warn', 'claude:SessionStart', d, {}, ctx.env);
   if (moduleLive(ctx) && p.session_id) {

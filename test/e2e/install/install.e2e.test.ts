@@ -29,6 +29,7 @@ function home(extra: Record<string, string> = {}) {
     PATH: `${dirname(process.execPath)}:${process.env.PATH}`, HOME: h, XDG_CONFIG_HOME: join(h, '.config'), XDG_DATA_HOME: join(h, '.local', 'share'),
     XDG_STATE_HOME: join(h, '.local', 'state'), XDG_CACHE_HOME: join(root, 'cache'), TIERGATE_HOME: join(root, 'tiergate'),
     HTTPS_PROXY: CLOSED, HTTP_PROXY: CLOSED, ALL_PROXY: CLOSED, https_proxy: CLOSED, http_proxy: CLOSED, all_proxy: CLOSED,
+    TIERGATE_PRICE_REFRESH: 'off',
     NO_PROXY: '127.0.0.1,localhost,::1', no_proxy: '127.0.0.1,localhost,::1', npm_config_registry: `${CLOSED}/`,
     ...extra,
   };

@@ -41,6 +41,8 @@ export function claudeEnv(sb: ClaudeSandbox, apiUrl: string, extra: Record<strin
     DISABLE_AUTOUPDATER: '1',
     DISABLE_ERROR_REPORTING: '1',
     TIERGATE_HOME: sb.tiergateHome,
+    // SessionStart starts a price refresh; off here so no run reaches for the default (non-loopback) sources.
+    TIERGATE_PRICE_REFRESH: 'off',
     ...extra,
   };
 }

@@ -63,6 +63,8 @@ export function codexEnv(h: CodexHome, extra: Record<string, string> = {}): Node
     HOME: h.home,
     CODEX_HOME: h.codexHome,
     TIERGATE_HOME: h.tiergateHome,
+    // SessionStart starts a price refresh; off here so no run reaches for the default (non-loopback) sources.
+    TIERGATE_PRICE_REFRESH: 'off',
     FAKE_OPENAI_KEY: 'sk-dummy',
     HTTPS_PROXY: CLOSED, HTTP_PROXY: CLOSED, ALL_PROXY: CLOSED,
     https_proxy: CLOSED, http_proxy: CLOSED, all_proxy: CLOSED,
