@@ -26,7 +26,8 @@ function moneyText(m: Money): string {
 }
 
 function moneySpan(m: Money, key: string): string {
-  const attrs = `data-total="${key}" data-usd="${m.usd === null ? '' : h(m.usd)}"${m.usd === null ? '' : ` title="$${h(m.usd)}"`}`;
+  const exact = m.usd === null ? '' : m.usd.startsWith('-') ? `-$${m.usd.slice(1)}` : `$${m.usd}`;
+  const attrs = `data-total="${key}" data-usd="${m.usd === null ? '' : h(m.usd)}"${exact ? ` title="${h(exact)} exactly"` : ''}`;
   return `<span ${attrs}>${h(moneyText(m))}</span>`;
 }
 
