@@ -18,9 +18,10 @@ import { loadPolicy } from '../../config/load.js';
 import { preToolUseAnswer, sessionStartAnswer } from './answer.js';
 import { observePreToolUse } from './observe.js';
 import { readParentModel } from './parent-model.js';
-import { PostToolUsePayload, PreToolUsePayload, SessionPayload, SUBAGENT_TOOLS, SubagentStopPayload } from './payloads.js';
+import { PreToolUsePayload, SessionPayload, SUBAGENT_TOOLS, SubagentStopPayload } from './payloads.js';
 import { parseClaudeTranscript, readAgentMeta } from './transcript.js';
 import { drainModuleSpool } from './module-spool.js';
+import { drainLedgerFromHook } from '../../observer/drain-hook.js';
 import { policySummary } from './policy-text.js';
 import { triggerRefresh } from '../../prices/refresh/trigger.js';
 
@@ -54,17 +55,6 @@ const preToolUse: HookHandler = async (payload, ctx) => {
     diagnose('error', 'claude:PreToolUse', (err as Error).message, {}, ctx.env);
     return null;
   }
-};
-
-/** PostToolUse[Agent] joins tool_use_id to the child's agentId; a foreground child's usage also arrives here. */
-const postToolUse: HookHandler = (payload, ctx) => {
-  const p = PostToolUsePayload.parse(payload);
-  if (!SUBAGENT_TOOLS.has(p.tool_name)) return null;
-  if (moduleLive(ctx)) {
-    drainModuleSpool(ctx.env);
-    return null;
-  }
-  return null;
 };
 
 /**
@@ -109,7 +99,10 @@ function safeParse(path: string, maxBytes: number) {
   }
 }
 
-/** SessionStart: the policy in a few lines as additionalContext, so the model picks a legal model up front. */
+/**
+ * SessionStart: the policy in a few lines as additionalContext, so the model picks a legal model up front; the
+ * module's policy hand-off; the background price refresh.
+ */
 const sessionStart: HookHandler = (payload, ctx) => {
   const p = SessionPayload.parse(payload);
   // Starts a detached price refresh when one is due and returns at once (never throws, never waits).
@@ -123,14 +116,17 @@ const sessionStart: HookHandler = (payload, ctx) => {
       diagnose('error', 'claude:SessionStart', `policy hand-off: ${errorText(err)}`, {}, ctx.env);
     }
   }
+  // Background price refresh: returns at once (detached process, lock, TTL); never on the dispatch path.
+  triggerRefresh(ctx.env);
   const text = policySummary(policy);
   return text ? json(sessionStartAnswer(text)) : null;
 };
 
-/** SessionEnd: move the module's records into the spool the ledger drains. */
+/** SessionEnd: move the module's records into the spool, then drain the spool into the ledger (bounded). */
 const sessionEnd: HookHandler = (payload, ctx) => {
   const p = SessionPayload.parse(payload);
   drainModuleSpool(ctx.env);
+  drainLedgerFromHook(ctx.env);
   if (p.session_id) removeFile(policyHandoffPath(paths(ctx.env).data, p.session_id));
   return null;
 };
@@ -138,7 +134,6 @@ const sessionEnd: HookHandler = (payload, ctx) => {
 export const adapter: CommandAdapter = {
   handlers: {
     PreToolUse: preToolUse,
-    PostToolUse: postToolUse,
     SubagentStop: subagentStop,
     SessionStart: sessionStart,
     SessionEnd: sessionEnd,

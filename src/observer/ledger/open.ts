@@ -33,6 +33,9 @@ export function openLedger(env: Env = process.env, opts: LedgerOptions = {}): Sq
     db.exec(`PRAGMA busy_timeout = ${busy}`);
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = NORMAL');
+    // Report GROUP BYs sort in temp b-trees: in memory they take ~1/10 of the time they take in temp files.
+    db.exec('PRAGMA temp_store = MEMORY');
+    db.exec('PRAGMA cache_size = -65536');
     migrate(db);
   } catch (err) {
     db.close();

@@ -41,7 +41,7 @@ export function claudeEnv(sb: ClaudeSandbox, apiUrl: string, extra: Record<strin
     DISABLE_AUTOUPDATER: '1',
     DISABLE_ERROR_REPORTING: '1',
     TIERGATE_HOME: sb.tiergateHome,
-    // SessionStart starts a price refresh; off here so no run reaches for the default (non-loopback) sources.
+    // Loopback only: SessionStart would otherwise start the background price refresh (public hosts).
     TIERGATE_PRICE_REFRESH: 'off',
     ...extra,
   };
