@@ -1,8 +1,9 @@
 // Bundles every entry point into one self-contained file in dist/.
 // Entries: each src/entries/<name>.ts -> dist/<name>.js (Node ESM), plus the harness-loaded bundles below.
 import { build } from 'esbuild';
-import { readdirSync, existsSync, mkdirSync } from 'node:fs';
-import { join, basename } from 'node:path';
+import { readdirSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, basename, dirname } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const out = join(root, 'dist');
@@ -48,9 +49,13 @@ const common = {
   mainFields: ['module', 'main'],
 };
 
+// `tiergate report --html` inlines Chart.js's UMD build (src/report/html/chart-lib.ts): its text goes into the bundle.
+const chartJs = readFileSync(join(dirname(createRequire(import.meta.url).resolve('chart.js')), 'chart.umd.min.js'), 'utf8');
+
 await build({
   ...common,
   entryPoints: nodeEntries,
+  define: { __TIERGATE_CHART_JS__: JSON.stringify(chartJs) },
   outdir: out,
   // A command hook's cost is mostly V8 compiling the bundle: minified text compiles faster. Names are kept so
   // diagnostics still say which error class fired.
