@@ -17,6 +17,7 @@ export type DemoResult = { decisions: DemoDecision[]; report: Report; ledger: st
 export async function runDemo(opts: { keep: boolean; env?: Env }): Promise<DemoResult> {
   const t0 = Date.now();
   const sb = createSandbox(opts.env);
+  const restore = overlayProcessEnv(sb.env);
   try {
     const replay = new Replay(sb);
     await replay.claude();
@@ -34,6 +35,27 @@ export async function runDemo(opts: { keep: boolean; env?: Env }): Promise<DemoR
     }
     return { decisions: replay.decisions, report, ledger: paths(sb.env).ledger, home: sb.root, ms: Date.now() - t0 };
   } finally {
+    restore();
     if (!opts.keep) sb.remove();
   }
+}
+
+/**
+ * Everything the demo calls is handed the sandbox env, but a diagnostic or cache written with the process's own env
+ * (a default argument somewhere) would land in the user's real data dir: point the process at the sandbox too, for
+ * the duration of the replay only.
+ */
+function overlayProcessEnv(env: Env): () => void {
+  const saved = new Map<string, string | undefined>();
+  for (const [k, v] of Object.entries(env)) {
+    saved.set(k, process.env[k]);
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  return () => {
+    for (const [k, v] of saved) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  };
 }
