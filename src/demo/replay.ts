@@ -21,6 +21,8 @@ export type DemoDecision = {
   documentationOnly: boolean;
   requested: string | null;
   parent: string | null;
+  /** Where the adapter read the parent's model (transcript tail, payload, chat.params, ctx.model). */
+  parentSource: string | null;
   action: 'allow' | 'correct' | 'deny';
   reason: string;
   tier: string | null;
@@ -49,7 +51,7 @@ export class Replay {
       this.decisions.push({
         harness, event, documentationOnly,
         requested: o.requestedModel ?? (o.requestedAgent ? `${o.requestedAgent}${o.agentModel ? ` (${o.agentModel})` : ''}` : o.requestedTier),
-        parent: o.parentModel,
+        parent: o.parentModel, parentSource: o.parentModelSource,
         action: rec.decision.action, reason: rec.decision.reason, tier: rec.decision.tier, effectiveModel: rec.decision.effectiveModel,
         ...effect,
       });

@@ -4,26 +4,32 @@
  * demo's own temp dir shows up.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import Database from 'better-sqlite3';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_MODEL_ALIASES } from '../../../src/contracts/aliases.js';
 import { DEFAULT_POLICY } from '../../../src/config/defaults.js';
 
 const root = join(import.meta.dirname, '../../..');
 const cli = join(root, 'dist', 'cli.js');
 
-type Decision = { harness: string; action: string; reason: string; requested: string | null; parent: string | null; modelSees: string | null; newValue: string | null; documentationOnly: boolean };
+type Decision = { harness: string; parentSource: string | null; action: string; reason: string; requested: string | null; parent: string | null; modelSees: string | null; newValue: string | null; documentationOnly: boolean };
 type Row = { group: string | null; completed: number; dispatches: number; tokens: { total: number }; cost: { pico: string | null }; models: { served: string | null }[] };
 type Doc = { decisions: Decision[]; report: { format: string; rows: Row[]; totals: Row }; ledger: string | null };
 
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
 function isolated() {
   const dir = mkdtempSync(join(tmpdir(), 'tg-demo-test-'));
+  made.push(dir);
   const home = join(dir, 'home');
   const tmp = join(dir, 'tmp');
-  for (const d of [home, tmp]) execFileSync('mkdir', ['-p', d]);
+  for (const d of [home, tmp]) mkdirSync(d, { recursive: true });
   // No TIERGATE_HOME / XDG_* from the developer's shell: the demo must not need them and must not write there.
   const env = { PATH: process.env.PATH ?? '', HOME: home, TMPDIR: tmp };
   const run = (...args: string[]) => execFileSync(process.execPath, [cli, 'demo', ...args], { env, encoding: 'utf8', timeout: 30_000 });
@@ -58,7 +64,8 @@ describe('tiergate demo --json', () => {
 
   it('Claude: opus under a sonnet parent is corrected to a legal alias no pricier than the parent', () => {
     const d = doc.decisions.find((x) => x.harness === 'claude' && x.action === 'correct');
-    expect(d).toMatchObject({ requested: 'opus', parent: 'claude-sonnet-5-5', reason: 'over-ceiling-corrected', newValue: 'sonnet' });
+    // Read from the dispatching line of the parent transcript, not a fallback after waiting for it.
+    expect(d).toMatchObject({ requested: 'opus', parent: 'claude-sonnet-5-5', parentSource: 'transcript-tail', reason: 'over-ceiling-corrected', newValue: 'sonnet' });
     expect(CLAUDE_MODEL_ALIASES).toContain(d!.newValue);
     expect(doc.decisions.find((x) => x.harness === 'claude' && x.action === 'allow')).toMatchObject({ reason: 'within-ceiling' });
   });
