@@ -14,6 +14,7 @@ export const COMMANDS: Record<string, Command> = {
   scan: { summary: 'backfill the ledger from Claude Code and Codex transcripts on disk', load: () => import('./commands/scan.js') },
   install: { summary: 'install tiergate into claude|codex|cursor|opencode|pi (--all, --dry-run, --run, --json)', load: () => import('./commands/install.js') },
   uninstall: { summary: 'remove tiergate again, restoring each file (--all, --dry-run, --run, --json)', load: () => import('./commands/uninstall.js') },
+  demo: { summary: 'replay recorded payloads of every harness through the hooks into a temp ledger (--json, --keep)', load: () => import('./commands/demo.js') },
   doctor: { summary: 'check what is installed where, config, prices, ledger, diagnostics (--json)', load: () => import('./commands/doctor.js') },
 };
 

@@ -75,6 +75,15 @@ describe('installed from the tarball', () => {
     expect(r.status).toBe(0);
   });
 
+  it('`tiergate demo` runs from there (the README\'s first command): demo data ships, every harness replays', () => {
+    const r = cli('demo', '--json');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout) as { decisions: { harness: string }[]; report: { totals: { completed: number } } };
+    expect(new Set(out.decisions.map((d) => d.harness))).toEqual(new Set(['claude', 'codex', 'cursor', 'opencode', 'pi']));
+    expect(out.report.totals.completed).toBe(5);
+  });
+
   it('doctor runs from there and finds the bundled snapshot', () => {
     const r = cli('doctor', '--json');
     const out = JSON.parse(r.stdout);
