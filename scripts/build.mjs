@@ -57,10 +57,8 @@ await build({
   entryPoints: nodeEntries,
   define: { __TIERGATE_CHART_JS__: JSON.stringify(chartJs) },
   outdir: out,
-  // A command hook's cost is mostly V8 compiling the bundle: minified text compiles faster. Names are kept so
-  // diagnostics still say which error class fired.
-  minify: true,
-  keepNames: true,
+  // Not minified: the HTML report serialises a function (pageMain.toString()) into the page, and keepNames' helper
+  // calls would dangle there.
   platform: 'node',
   format: 'esm',
   external: ['better-sqlite3', 'bun:sqlite'],
@@ -91,6 +89,8 @@ await build({
   outfile: join(out, 'hook.cjs'),
   platform: 'node',
   format: 'cjs',
+  // Start-up is mostly V8 compiling the bundle: minified text compiles faster. Names are kept so diagnostics still
+  // say which error class fired.
   minify: true,
   keepNames: true,
   external: ['better-sqlite3', 'bun:sqlite'],

@@ -1,6 +1,6 @@
 // Installs the pinned harness binaries the e2e suite drives, into .cache/harnesses/<name> (outside the package's
 // node_modules: they are large and never dependencies of the published package).
-// Usage: node scripts/install-harnesses.mjs [claude|codex|opencode|pi ...]   (default: all)
+// Usage: node scripts/install-harnesses.mjs [claude|codex|opencode|pi|bun ...]   (default: all)
 // Prints one JSON line per harness: {name, ok, bin, error}. Exit 0 even when an install fails: the e2e tests skip
 // that harness with the printed reason.
 import { execFileSync } from 'node:child_process';
@@ -13,6 +13,8 @@ export const HARNESSES = {
   codex: { pkg: '@openai/codex', version: '0.169.0', bin: 'codex' },
   opencode: { pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
   pi: { pkg: '@mariozechner/pi-coding-agent', version: '0.73.1', bin: 'pi' },
+  // OpenCode runs plugins in Bun: the ledger's bun:sqlite driver is tested under a real Bun.
+  bun: { pkg: 'bun', version: '1.4.5', bin: 'bun' },
 };
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(HARNESSES);

@@ -10,14 +10,16 @@ import { paths } from '../../../src/io/paths.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { appendSpool, resetSpoolFile } from '../../../src/observer/spool.js';
 import { tempHome } from '../../unit/ledger/helpers.js';
+import { harnessBin } from '../support/harness-bin.js';
 
 const root = join(import.meta.dirname, '../../..');
 function bunBinary(): string {
-  const candidates = [process.env.TIERGATE_BUN, join(root, '.cache/bun/node_modules/.bin/bun')].filter(Boolean) as string[];
+  const installed = harnessBin('bun');
+  const candidates = [process.env.TIERGATE_BUN, installed.ok ? installed.bin : null].filter(Boolean) as string[];
   for (const c of candidates) if (existsSync(c)) return c;
   const which = spawnSync('sh', ['-c', 'command -v bun'], { encoding: 'utf8' });
   if (which.status === 0 && which.stdout.trim()) return which.stdout.trim();
-  throw new Error('no Bun binary: set TIERGATE_BUN or run `npm install bun@1` in .cache/bun');
+  throw new Error(`no Bun binary: ${installed.ok ? '' : installed.reason}; set TIERGATE_BUN or run node scripts/install-harnesses.mjs bun`);
 }
 
 describe('ledger under Bun (bun:sqlite) and Node (better-sqlite3)', () => {

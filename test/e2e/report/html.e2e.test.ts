@@ -52,7 +52,9 @@ describe.skipIf('reason' in chromium)('tiergate report --html in headless Chromi
     const page = await browser.context.newPage();
     const seen = watch(page);
     await page.goto(pathToFileURL(out).href, { waitUntil: 'load' });
-    await page.waitForFunction(`document.documentElement.getAttribute('data-charts-drawn') !== null`, null, { timeout: 30_000 });
+    // A locator waits in Playwright's utility world: polling a string predicate in the page would be eval, which the
+    // page's CSP (no 'unsafe-eval') rightly blocks.
+    await page.locator('html[data-charts-drawn]').waitFor({ state: 'attached', timeout: 30_000 });
     expect(await page.evaluate(`document.documentElement.getAttribute('data-charts-drawn')`)).toBe('4');
 
     mkdirSync(SHOTS, { recursive: true });

@@ -6,7 +6,7 @@ const root = join(import.meta.dirname, '../../..');
 
 export type HarnessBin = { ok: true; bin: string } | { ok: false; reason: string };
 
-export function harnessBin(name: 'claude' | 'codex' | 'opencode' | 'pi'): HarnessBin {
+export function harnessBin(name: 'claude' | 'codex' | 'opencode' | 'pi' | 'bun'): HarnessBin {
   const out = execFileSync(process.execPath, [join(root, 'scripts/install-harnesses.mjs'), name], { encoding: 'utf8', timeout: 900_000 });
   const rec = JSON.parse(out.trim().split('\n').pop()!) as { ok: boolean; bin: string; error: string | null };
   if (!rec.ok) {

@@ -38,7 +38,9 @@ describe.skipIf('reason' in chromium)('report --html in headless Chromium (in-pr
     const page = await browser.context.newPage();
     const seen = watch(page);
     await page.setContent(render(true), { waitUntil: 'load' });
-    await page.waitForFunction(`document.documentElement.getAttribute('data-charts-drawn') !== null`, null, { timeout: 15_000 });
+    // A locator waits in Playwright's utility world: polling a string predicate in the page would be eval, which the
+    // page's CSP (no 'unsafe-eval') rightly blocks.
+    await page.locator('html[data-charts-drawn]').waitFor({ state: 'attached', timeout: 15_000 });
     expect(await page.evaluate(`document.documentElement.getAttribute('data-charts-drawn')`)).toBe('4');
     for (const id of CHARTS) {
       const png = await page.locator(`#${id} canvas`).screenshot();
