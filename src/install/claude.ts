@@ -8,8 +8,8 @@
 import { join } from 'node:path';
 import { readText } from './backup.js';
 import { parseJsonText } from './edit-json.js';
-import { readMarketplace } from './marketplace.js';
-import { emptyPlan, type HarnessPlan, type InstallContext } from './plan.js';
+import { startMarketplacePlan } from './marketplace.js';
+import type { HarnessPlan, InstallContext } from './plan.js';
 
 export const MARKETPLACE_MANIFEST = '.claude-plugin/marketplace.json';
 
@@ -38,12 +38,8 @@ export function settingsState(ctx: InstallContext): { enabled: string[]; markets
 }
 
 export function planInstall(ctx: InstallContext): HarnessPlan {
-  const plan = emptyPlan('claude', settingsFile(ctx));
-  const m = readMarketplace(ctx.pkgRoot, MARKETPLACE_MANIFEST);
-  if (!m.ok) {
-    plan.refused.push(m.reason);
-    return plan;
-  }
+  const { plan, market: m } = startMarketplacePlan('claude', settingsFile(ctx), ctx.pkgRoot, MARKETPLACE_MANIFEST);
+  if (!m) return plan;
   const st = settingsState(ctx);
   if (st.error) {
     plan.refused.push(`${settingsFile(ctx)}: cannot parse (${st.error}); Claude Code would not read it either`);
@@ -64,12 +60,8 @@ export function planInstall(ctx: InstallContext): HarnessPlan {
 }
 
 export function planUninstall(ctx: InstallContext): HarnessPlan {
-  const plan = emptyPlan('claude', settingsFile(ctx));
-  const m = readMarketplace(ctx.pkgRoot, MARKETPLACE_MANIFEST);
-  if (!m.ok) {
-    plan.refused.push(m.reason);
-    return plan;
-  }
+  const { plan, market: m } = startMarketplacePlan('claude', settingsFile(ctx), ctx.pkgRoot, MARKETPLACE_MANIFEST);
+  if (!m) return plan;
   const st = settingsState(ctx);
   const id = `${m.plugin}@${m.market}`;
   const touches = [{ file: settingsFile(ctx), format: 'json' as const }];

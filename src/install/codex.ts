@@ -8,8 +8,8 @@
 import { join } from 'node:path';
 import { readText } from './backup.js';
 import { parseTomlText, tomlGet } from './edit-toml.js';
-import { readMarketplace } from './marketplace.js';
-import { emptyPlan, type HarnessPlan, type InstallContext } from './plan.js';
+import { startMarketplacePlan } from './marketplace.js';
+import type { HarnessPlan, InstallContext } from './plan.js';
 
 export const MARKETPLACE_MANIFEST = '.agents/plugins/marketplace.json';
 
@@ -39,12 +39,8 @@ export const HOOK_REVIEW_NOTE =
   '(tiergate never grants that trust itself; any change to the hooks asks again).';
 
 export function planInstall(ctx: InstallContext): HarnessPlan {
-  const plan = emptyPlan('codex', configFile(ctx));
-  const m = readMarketplace(ctx.pkgRoot, MARKETPLACE_MANIFEST);
-  if (!m.ok) {
-    plan.refused.push(m.reason);
-    return plan;
-  }
+  const { plan, market: m } = startMarketplacePlan('codex', configFile(ctx), ctx.pkgRoot, MARKETPLACE_MANIFEST);
+  if (!m) return plan;
   const cfg = readConfig(ctx);
   if (!cfg.parsed) {
     plan.refused.push(`${configFile(ctx)}: cannot parse (${cfg.error}); Codex would not read it either`);
@@ -70,12 +66,8 @@ export function planInstall(ctx: InstallContext): HarnessPlan {
 }
 
 export function planUninstall(ctx: InstallContext): HarnessPlan {
-  const plan = emptyPlan('codex', configFile(ctx));
-  const m = readMarketplace(ctx.pkgRoot, MARKETPLACE_MANIFEST);
-  if (!m.ok) {
-    plan.refused.push(m.reason);
-    return plan;
-  }
+  const { plan, market: m } = startMarketplacePlan('codex', configFile(ctx), ctx.pkgRoot, MARKETPLACE_MANIFEST);
+  if (!m) return plan;
   const cfg = readConfig(ctx);
   if (!cfg.parsed) {
     plan.refused.push(`${configFile(ctx)}: cannot parse (${cfg.error}); left untouched`);

@@ -2,6 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { emptyPlan, type HarnessPlan } from './plan.js';
+
 export type Marketplace = { ok: true; market: string; plugin: string; manifest: string } | { ok: false; reason: string };
 
 /** `rel` is `.claude-plugin/marketplace.json` (Claude Code) or `.agents/plugins/marketplace.json` (Codex). */
@@ -15,4 +17,19 @@ export function readMarketplace(pkgRoot: string, rel: string): Marketplace {
   } catch (err) {
     return { ok: false, reason: `this tiergate package has no readable ${rel} (${err instanceof Error ? err.message : String(err)})` };
   }
+}
+
+/**
+ * Claude Code and Codex plans both start from this package's marketplace manifest: without one there is nothing to
+ * install or remove, and the plan says why.
+ */
+export function startMarketplacePlan(harness: 'claude' | 'codex', file: string, pkgRoot: string, rel: string):
+  { plan: HarnessPlan; market: Extract<Marketplace, { ok: true }> | null } {
+  const plan = emptyPlan(harness, file);
+  const m = readMarketplace(pkgRoot, rel);
+  if (!m.ok) {
+    plan.refused.push(m.reason);
+    return { plan, market: null };
+  }
+  return { plan, market: m };
 }
