@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DecimalSchema, RatesSchema } from './prices.js';
 
 /** Tier -> concrete value for one harness (a model id/alias, or an agent name where the harness routes by agent). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ResolutionSchema } from './prices.js';
 
 /** Why the engine decided what it did. Defined once; the README, explain, doctor and reports import these. */

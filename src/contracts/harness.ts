@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Every harness tiergate plugs into. Defined once; adapters, doctor, installer and reports import it. */
 export const HarnessSchema = z.enum(['claude', 'codex', 'cursor', 'opencode', 'pi']);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A decimal number as a string (USD per 1,000,000 tokens). Strings keep sums exact; see src/prices/decimal.ts. */
 export const DecimalSchema = z.string().regex(/^\d+(\.\d+)?$/, 'a non-negative decimal string');

@@ -1,6 +1,6 @@
 /** What tiergate added where, kept in the data dir so `uninstall` removes exactly that and nothing else. */
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { HarnessSchema, type Harness } from '../contracts/harness.js';
 import { writeFileAtomic } from '../io/files.js';
 import { paths, type Env } from '../io/paths.js';

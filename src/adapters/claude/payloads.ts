@@ -2,7 +2,7 @@
  * The parts of Claude Code's command-hook stdin tiergate reads (2.1.328, reference/claude-code.md §4). Loose objects:
  * unknown keys pass through, so a new harness version that adds fields still parses.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const common = {
   session_id: z.string().optional(),

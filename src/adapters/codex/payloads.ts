@@ -2,7 +2,7 @@
  * Zod shapes of the Codex CLI hook payloads tiergate reads (seen on codex-cli 0.169.0, reference/codex.md §4).
  * Objects are loose: a newer Codex that adds fields must still parse; only what tiergate reads is required.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const base = {
   session_id: z.string(),

@@ -3,7 +3,7 @@
  * prompt (total_tokens = input + output with nothing added for cache), so cached reads and cache writes are inside
  * it and are subtracted; `output_tokens` already includes reasoning (`last_usage_includes_reasoning: true`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Usage } from '../../contracts/usage.js';
 
 const n = z.number().int().nonnegative().catch(0);

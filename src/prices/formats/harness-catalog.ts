@@ -4,7 +4,7 @@
  * provider (reference/pricing.md §2.4), so one alias table is emitted per provider: `claude` (first-party API) and
  * `claude@bedrock`, `claude@vertex`, `claude@foundry`, `claude@gateway`, ….
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { LongContextTier, Rates } from '../../contracts/prices.js';
 import { numberToDecimal } from '../decimal.js';
 import { tierRule, tierThreshold } from '../long-context-rules.js';

@@ -4,7 +4,7 @@
  * billing rule is the provider's (long-context-rules.ts), not LiteLLM's: ccusage's "only tokens above" reading is
  * not what Anthropic or OpenAI bill.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { LongContextTier, Rates } from '../../contracts/prices.js';
 import { compareDecimal, numberToDecimal, shiftDecimal } from '../decimal.js';
 import { tierRule, tierThreshold } from '../long-context-rules.js';

@@ -5,7 +5,7 @@
  * give list prices; resellers and coding plans list the same ids at other prices (some at 0), so they are skipped
  * unless asked for.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { LongContextTier, Rates } from '../../contracts/prices.js';
 import { compareDecimal, numberToDecimal } from '../decimal.js';
 import { tierRule, tierThreshold } from '../long-context-rules.js';

@@ -3,7 +3,7 @@
  * Prices are decimal strings in USD per token (reference/pricing.md §2.1); `overrides[].min_prompt_tokens` bands are
  * long-context tiers. Router prices can differ from the maker's list price, which is why the snapshot ranks them last.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DecimalSchema, type LongContextTier, type Rates } from '../../contracts/prices.js';
 import { compareDecimal, shiftDecimal } from '../decimal.js';
 import { tierRule, tierThreshold } from '../long-context-rules.js';

@@ -4,7 +4,7 @@
  * recorded before the fetch starts, so a run that dies half-way still counts and a failing source is not hammered.
  */
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { writeFileAtomic } from '../../io/files.js';
 import { paths, type Env } from '../../io/paths.js';
 
