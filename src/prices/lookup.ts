@@ -5,14 +5,10 @@
 import type { Catalog, Resolution } from '../contracts/prices.js';
 import type { Harness } from '../contracts/harness.js';
 import { Resolver, type ResolveOptions } from './resolve.js';
+import type { PriceLookup } from '../routing-engine/decide.js';
 
-export type PriceLookup = {
-  resolve(name: string, harness: Harness): Resolution;
-  /** Date of the newest catalog data in use (overrides excluded). */
-  catalogDate: string;
-  /** Versions of every layer, best first, joined with `+`. */
-  catalogVersion: string;
-};
+/** The engine defines the lookup it consumes; this module implements it. */
+export type { PriceLookup };
 
 export type LookupOptions = ResolveOptions;
 

@@ -4,7 +4,7 @@
  */
 import type { Comparison, PricePoint } from '../contracts/decision.js';
 import type { PriceRow, Rates, Resolution } from '../contracts/prices.js';
-import { compareDecimal, scaleDecimal } from './rate-order.js';
+import { compareDecimal, multiplyDecimal } from '../prices/decimal.js';
 
 const KINDS = ['input', 'output', 'cacheRead', 'cacheWrite5m', 'cacheWrite1h'] as const;
 type Kind = (typeof KINDS)[number];
@@ -13,9 +13,9 @@ type Kind = (typeof KINDS)[number];
 export function effectiveRate(rates: Rates, kind: Kind): string {
   const own = rates[kind];
   if (own !== null) return own;
-  if (kind === 'cacheRead') return scaleDecimal(rates.input, 1n, 10n);
-  if (kind === 'cacheWrite5m') return scaleDecimal(rates.input, 5n, 4n);
-  return scaleDecimal(rates.input, 2n, 1n);
+  if (kind === 'cacheRead') return multiplyDecimal(rates.input, '0.1');
+  if (kind === 'cacheWrite5m') return multiplyDecimal(rates.input, '1.25');
+  return multiplyDecimal(rates.input, '2');
 }
 
 /** The rates that apply to a request whose prompt has `promptTokens` tokens. */
