@@ -15,6 +15,8 @@ const cases = {
   'hook: within ceiling': { args: [join(root, 'dist/hook.js'), 'codex', 'PreToolUse'], input: JSON.stringify({ ...payload, cwd: home }) },
   // over the ceiling: decides, prints a deny
   'hook: over ceiling': { args: [join(root, 'dist/hook.js'), 'codex', 'PreToolUse'], input: JSON.stringify({ ...payload, cwd: home, model: 'gpt-6-luna' }) },
+  // the runner and bundle alone: an event the adapter has no handler for (fails open with a diagnostic)
+  'hook: bundle only': { args: [join(root, 'dist/hook.js'), 'codex', 'NoSuchEvent'], input: '{}' },
   'bare node -e 0': { args: ['-e', '0'], input: '' },
 };
 const env = { PATH: process.env.PATH, HOME: home, TIERGATE_HOME: join(home, 'tg') };

@@ -3,6 +3,7 @@
  * Dispatch (PreToolUse on collaborationspawn_agent) is decided by routeDispatch; completions (SubagentStop) are
  * read from the child's rollout tail and appended to the spool. Nothing here waits on the network or SQLite.
  */
+import type { Policy } from '../../contracts/config.js';
 import type { Decision } from '../../contracts/decision.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import type { SpoolRecord } from '../../contracts/spool.js';
@@ -10,16 +11,24 @@ import type { HookAnswer, HookContext, HookHandler } from '../../hook-runner/typ
 import type { Env } from '../../io/paths.js';
 import { loadPolicy } from '../../config/load.js';
 import { appendSpool } from '../../observer/spool.js';
+import { triggerRefresh } from '../../prices/refresh/trigger.js';
+import { loadRuntime } from '../../runtime/context.js';
+import { routeDispatch } from '../../runtime/dispatch.js';
 import { answerFor, contextAnswer } from './answer.js';
 import { observeCompletion } from './completion.js';
 import { observeDispatch } from './observe.js';
-import { SessionStartPayloadSchema } from './payloads.js';
+import { SessionEndPayloadSchema, SessionStartPayloadSchema } from './payloads.js';
 import { codexSessionContext } from './session-context.js';
 
 export type CodexDeps = {
   route: (obs: DispatchObservation, env: Env) => Decision | Promise<Decision>;
   spool: (record: SpoolRecord, env: Env) => void;
   now: () => number;
+  runtime: (env: Env, cwd: string | null) => { policy: Policy };
+  /** Drains the spool into the ledger and prices it (SessionEnd). Loaded lazily: SQLite is off the dispatch path. */
+  observe: (env: Env, cwd: string | null) => void | Promise<void>;
+  /** Starts the background price refresh when due and returns at once (never waits on the network). */
+  refresh: (env: Env) => void;
 };
 
 const cwdOf = (payload: unknown): string | null => {
@@ -32,7 +41,8 @@ const json = (v: unknown): HookAnswer => (v === null ? null : { stdout: JSON.str
 export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler> {
   return {
     async PreToolUse(payload: unknown, ctx: HookContext): Promise<HookAnswer> {
-      const { policy } = loadPolicy(ctx.env, cwdOf(payload));
+      // The same cached runtime routeDispatch uses: policy and prices are read once per process.
+      const { policy } = deps.runtime(ctx.env, cwdOf(payload));
       const obs = observeDispatch(payload, { policy, at: deps.now() });
       if (!obs) return null;
       return json(answerFor(await deps.route(obs, ctx.env)));
@@ -40,9 +50,18 @@ export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler
 
     SessionStart(payload: unknown, ctx: HookContext): HookAnswer {
       const p = SessionStartPayloadSchema.parse(payload);
+      deps.refresh(ctx.env);
       const { policy } = loadPolicy(ctx.env, p.cwd ?? null);
       const text = codexSessionContext(policy, p.model ?? null);
       return text ? json(contextAnswer('SessionStart', text)) : null;
+    },
+
+    // Codex clamps SessionEnd hooks to 3 s (0.169.0, seen): the manifest's timeout is 3 and the drain is one short
+    // SQLite transaction; a drain cut short leaves its claimed spool file to be retried, never half-counted.
+    async SessionEnd(payload: unknown, ctx: HookContext): Promise<HookAnswer> {
+      const p = SessionEndPayloadSchema.parse(payload);
+      await deps.observe(ctx.env, p.cwd ?? null);
+      return null;
     },
 
     SubagentStop(payload: unknown, ctx: HookContext): HookAnswer {
@@ -55,7 +74,13 @@ export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler
 }
 
 export const handlers: Record<string, HookHandler> = createCodexHandlers({
-  route: async (obs, env) => (await import('../../runtime/dispatch.js')).routeDispatch(obs, env),
+  route: routeDispatch,
   spool: appendSpool,
   now: Date.now,
+  runtime: loadRuntime,
+  refresh: (env) => void triggerRefresh(env),
+  observe: async (env, cwd) => {
+    const [{ runObserver }, { loadPricer }] = await Promise.all([import('../../observer/drain.js'), import('../../observer/default-pricer.js')]);
+    runObserver(env, loadPricer(env, cwd));
+  },
 });

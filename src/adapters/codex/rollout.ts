@@ -1,14 +1,15 @@
 /**
- * Codex rollout files ($CODEX_HOME/sessions/…/rollout-*.jsonl, one per thread) read from the tail only
- * (reference/codex.md §6, seen on 0.169.0):
+ * Codex rollouts read from the TAIL at SubagentStop (the full forward parse for scan/late flush is transcript.ts).
+ * Seen on 0.169.0 (reference/codex.md §6):
  *  - `turn_context` (written when a turn starts) carries the model the thread requested for that turn;
  *  - one `token_usage_record` per API response carries `usage` and the running `turn_token_usage`;
- *  - `event_msg` `token_count` carries the thread total; `event_msg` `task_complete` is written after SubagentStop.
+ *  - `event_msg` `task_complete` is written after SubagentStop.
  * Codex records the REQUESTED model only: a provider substituting another model is invisible here (seen).
  */
 import type { Usage } from '../../contracts/usage.js';
-import { scanLinesBackwards } from '../../observer/tail-lines.js';
-import { CodexTokenUsageSchema, normaliseCodexUsage, type CodexTokenUsage } from './usage.js';
+import { readTailLines } from '../../observer/tail.js';
+import { sumUsage } from '../../observer/transcripts.js';
+import { codexUsage } from './transcript.js';
 
 export type ChildTurn = {
   /** turn_context.model of the turn, null when the cap cut it off. */
@@ -23,14 +24,19 @@ export type ChildTurn = {
   startedAt: number | null;
 };
 
-type Line = { timestamp?: unknown; type?: unknown; payload?: Record<string, unknown> };
+type Obj = Record<string, unknown>;
+type Line = { timestamp?: unknown; type?: unknown; payload?: Obj };
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Lines read here are < 1 KB; instructions and tool catalogs (20+ KB) are skipped unparsed. */
+const MAX_PARSED_LINE = 64 * 1024;
 
 function parse(line: string): Line | null {
+  if (line.length > MAX_PARSED_LINE) return null;
   try {
     const v = JSON.parse(line) as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Line) : null;
+    return isObj(v) ? (v as Line) : null;
   } catch {
-    return null;
+    return null; // a half-written last line
   }
 }
 
@@ -42,60 +48,44 @@ const s = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v 
  */
 export function readChildTurn(path: string, turnId: string | null, maxBytes: number): ChildTurn {
   const out: ChildTurn = { model: null, turnId, usage: null, responseIds: [], complete: false, startedAt: null };
-  let turnUsage: CodexTokenUsage | null = null;
-  const summed: CodexTokenUsage[] = [];
-  scanLinesBackwards(path, maxBytes, (text) => {
-    // Big lines (instructions, tool lists) never hold what is read here: skip them unparsed.
-    if (text.length > 64 * 1024) return false;
-    const line = parse(text);
-    const p = line?.payload;
-    if (!line || !p) return false;
-    const lineTurn = s(p.turn_id);
-    if (line.type === 'token_usage_record') {
-      if (out.turnId === null && lineTurn) out.turnId = lineTurn;
-      if (lineTurn !== out.turnId) return false;
-      const rid = s(p.response_id) ?? `#${summed.length}`;
-      if (out.responseIds.includes(rid)) return false;
-      out.responseIds.push(rid);
-      const u = CodexTokenUsageSchema.safeParse(p.usage);
-      if (u.success) summed.push(u.data);
-      // The newest record's running turn total wins over summing, when present.
-      if (turnUsage === null) {
-        const t = CodexTokenUsageSchema.safeParse(p.turn_token_usage);
-        if (t.success) turnUsage = t.data;
+  let running: Usage | null = null;
+  const perResponse: { usage: Usage }[] = [];
+  readTailLines(path, {
+    maxBytes,
+    stopWhen: (text) => {
+      const line = parse(text);
+      const p = line?.payload;
+      if (!line || !p) return false;
+      const lineTurn = s(p.turn_id);
+      if (line.type === 'token_usage_record') {
+        out.turnId ??= lineTurn;
+        if (lineTurn !== out.turnId || !isObj(p.usage)) return false;
+        const rid = s(p.response_id) ?? `#${perResponse.length}`;
+        if (out.responseIds.includes(rid)) return false;
+        out.responseIds.push(rid);
+        perResponse.push({ usage: codexUsage(p.usage) });
+        // The newest record's running turn total wins over summing, when present.
+        if (running === null && isObj(p.turn_token_usage)) running = codexUsage(p.turn_token_usage);
+        return false;
+      }
+      if (line.type === 'event_msg' && p.type === 'task_complete') {
+        out.turnId ??= lineTurn;
+        if (lineTurn === null || lineTurn === out.turnId) out.complete = true;
+        return false;
+      }
+      if (line.type === 'turn_context') {
+        out.turnId ??= lineTurn;
+        if (lineTurn !== out.turnId) return false;
+        out.model = s(p.model) ?? s(isObj(p.collaboration_mode) && isObj(p.collaboration_mode.settings) ? p.collaboration_mode.settings.model : null);
+        const t = typeof line.timestamp === 'string' ? Date.parse(line.timestamp) : NaN;
+        out.startedAt = Number.isFinite(t) ? t : null;
+        return true;
       }
       return false;
-    }
-    if (line.type === 'event_msg' && p.type === 'task_complete') {
-      if (out.turnId === null && lineTurn) out.turnId = lineTurn;
-      if (lineTurn === null || lineTurn === out.turnId) out.complete = true;
-      return false;
-    }
-    if (line.type === 'turn_context') {
-      if (out.turnId === null && lineTurn) out.turnId = lineTurn;
-      if (lineTurn !== out.turnId) return false;
-      out.model = s(p.model) ?? s((p.collaboration_mode as { settings?: { model?: unknown } } | undefined)?.settings?.model);
-      const t = typeof line.timestamp === 'string' ? Date.parse(line.timestamp) : NaN;
-      out.startedAt = Number.isFinite(t) ? t : null;
-      return true;
-    }
-    return false;
+    },
   });
-  const requests = out.responseIds.length;
-  if (turnUsage) out.usage = normaliseCodexUsage(turnUsage, requests);
-  else if (summed.length) {
-    const sum = summed.reduce<CodexTokenUsage>(
-      (a, u) => ({
-        input_tokens: a.input_tokens + u.input_tokens,
-        cached_input_tokens: (a.cached_input_tokens ?? 0) + (u.cached_input_tokens ?? 0),
-        cache_write_input_tokens: (a.cache_write_input_tokens ?? 0) + (u.cache_write_input_tokens ?? 0),
-        output_tokens: a.output_tokens + u.output_tokens,
-        reasoning_output_tokens: (a.reasoning_output_tokens ?? 0) + (u.reasoning_output_tokens ?? 0),
-      }),
-      { input_tokens: 0, output_tokens: 0 },
-    );
-    out.usage = normaliseCodexUsage(sum, requests);
-  }
+  const summed = sumUsage(perResponse);
+  out.usage = running ? { ...(running as Usage), requests: Math.max(1, perResponse.length) } : summed;
   return out;
 }
 
@@ -106,15 +96,18 @@ export function readChildTurn(path: string, turnId: string | null, maxBytes: num
  */
 export function findSpawnCallId(parentRolloutPath: string, childThreadId: string, maxBytes: number): string | null {
   let found: string | null = null;
-  scanLinesBackwards(parentRolloutPath, maxBytes, (text) => {
-    if (text.length > 64 * 1024 || !text.includes(childThreadId)) return false;
-    const p = parse(text)?.payload;
-    const item = p?.item as Record<string, unknown> | undefined;
-    if (p?.type === 'item_completed' && item?.type === 'SubAgentActivity' && item.kind === 'started' && item.agent_thread_id === childThreadId) {
-      found = s(item.id);
-      return true;
-    }
-    return false;
+  readTailLines(parentRolloutPath, {
+    maxBytes,
+    stopWhen: (text) => {
+      if (!text.includes(childThreadId)) return false;
+      const p = parse(text)?.payload;
+      const item = p?.item;
+      if (p?.type === 'item_completed' && isObj(item) && item.type === 'SubAgentActivity' && item.kind === 'started' && item.agent_thread_id === childThreadId) {
+        found = s(item.id);
+        return true;
+      }
+      return false;
+    },
   });
   return found;
 }

@@ -4,6 +4,7 @@
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
 import { codexEnv, execArgs, makeCodexHome, runCodex, writeCodexConfig, writeHooksJson, type CodexHome } from '../support/codex-run.js';
@@ -49,6 +50,10 @@ async function installFromMarketplace(h: CodexHome): Promise<void> {
   mkdirSync(market, { recursive: true });
   for (const p of ['.codex-plugin', '.agents', 'hooks-codex.json', 'dist', 'package.json']) cpSync(join(repo, p), join(market, p), { recursive: true });
   if (existsSync(join(repo, 'data'))) cpSync(join(repo, 'data'), join(market, 'data'), { recursive: true });
+  // What `npm install -g tiergate` leaves next to the package: its native dependency, nested under node_modules.
+  for (const dep of ['better-sqlite3/package.json', 'better-sqlite3/lib', 'better-sqlite3/build/Release/better_sqlite3.node', 'bindings', 'file-uri-to-path']) {
+    cpSync(join(repo, 'node_modules', dep), join(market, 'node_modules', dep), { recursive: true });
+  }
   const env = codexEnv(h);
   const add = await runCodex(bin, ['plugin', 'marketplace', 'add', market], { cwd: h.project, env, timeoutMs: 30_000 });
   expect(add.code).toBe(0);
@@ -60,10 +65,16 @@ async function installFromMarketplace(h: CodexHome): Promise<void> {
 const children = (r: Run): RecordedRequest[] => r.api.requests.filter((q) => q.agentName && q.agentName !== '/root');
 const spawnOutput = (r: Run, callId = 'call_spawn_1'): string | undefined => r.api.requests.map((q) => q.outputs[callId]).find((o) => o !== undefined);
 
-function spoolRecords(h: CodexHome): Record<string, any>[] {
-  const dir = join(h.tiergateHome, 'data', 'spool');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((f) => readFileSync(join(dir, f), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)));
+/** The ledger after the run: SessionEnd drained tiergate's spool into it. */
+function ledger(h: CodexHome, sql: string): Record<string, unknown>[] {
+  const file = join(h.tiergateHome, 'data', 'ledger.sqlite');
+  if (!existsSync(file)) return [];
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare(sql).all() as Record<string, unknown>[];
+  } finally {
+    db.close();
+  }
 }
 
 function diagnostics(h: CodexHome): string {
@@ -90,8 +101,10 @@ describe.skipIf(!found.ok)('Codex CLI end to end', () => {
     const kids = children(r);
     expect(kids.length).toBeGreaterThan(0);
     expect(kids.map((q) => q.model)).toEqual(kids.map(() => 'gpt-6-luna'));
-    const dispatches = spoolRecords(r.home).filter((x) => x.type === 'dispatch');
-    expect(dispatches.map((d) => [d.decision.action, d.observation.requestedModel])).toEqual([['deny', 'gpt-6-astra'], ['allow', 'gpt-6-luna']]);
+    expect(ledger(r.home, 'SELECT action, requested_model, parent_model, call_id FROM dispatches ORDER BY at, id')).toEqual([
+      { action: 'deny', requested_model: 'gpt-6-astra', parent_model: 'gpt-6-sol', call_id: 'call_spawn_1' },
+      { action: 'allow', requested_model: 'gpt-6-luna', parent_model: 'gpt-6-sol', call_id: 'call_spawn_2' },
+    ]);
   });
 
   it('codexRewrite on: the over-ceiling child is corrected and its requests use the parent-tier model', async () => {
@@ -103,7 +116,7 @@ describe.skipIf(!found.ok)('Codex CLI end to end', () => {
     expect(new Set(kids.map((q) => q.model))).toEqual(new Set(['gpt-6-sol']));
   });
 
-  it('within the ceiling: untouched, and the completion lands in the spool with model and exact usage', async () => {
+  it('within the ceiling: untouched; the completion lands in the ledger with model, exact usage and cost', async () => {
     const r = await run({ parent: 'gpt-6-sol', spawn: 'gpt-6-luna' });
     expect(r.code).toBe(0);
     expect(spawnOutput(r)).toBe('{"task_name":"/root/e2e_child"}');
@@ -111,16 +124,18 @@ describe.skipIf(!found.ok)('Codex CLI end to end', () => {
     expect(kids.map((q) => q.model)).toEqual(['gpt-6-luna']);
     // SessionStart's compact policy reached the parent's first request as a developer message.
     expect(r.api.requests[0]!.texts.some((t) => t.startsWith('tiergate: a subagent may not cost more than its parent') && t.includes('(gpt-6-sol)'))).toBe(true);
-    const recs = spoolRecords(r.home);
-    expect(recs.filter((x) => x.type === 'dispatch').map((d) => d.decision.action)).toEqual(['allow']);
-    const done = recs.filter((x) => x.type === 'completion');
-    expect(done).toHaveLength(1);
+    // Completion read from the child's rollout at SubagentStop, drained into the ledger at SessionEnd, priced, joined.
     const k = kids[0]!;
-    expect(done[0]!.observation).toMatchObject({
-      harness: 'codex', servedModel: 'gpt-6-luna', status: 'ok', callId: 'call_spawn_1',
-      usage: { input: k.usage.input_tokens - k.usage.cached_input_tokens, cacheRead: k.usage.cached_input_tokens, output: k.usage.output_tokens, reasoning: 3, requests: 1 },
-      outcome: { result: 'done', verified: 'yes' },
+    expect(ledger(r.home, 'SELECT action, effective_model FROM dispatches')).toEqual([{ action: 'allow', effective_model: 'gpt-6-luna' }]);
+    const rows = ledger(r.home, 'SELECT harness, status, served_model, input, output, cache_read, reasoning, requests, call_id, dispatch_id, result, verified, cost_pico FROM completions');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      harness: 'codex', status: 'ok', served_model: 'gpt-6-luna', call_id: 'call_spawn_1', requests: 1, reasoning: 3,
+      input: k.usage.input_tokens - k.usage.cached_input_tokens, output: k.usage.output_tokens, cache_read: k.usage.cached_input_tokens,
+      result: 'done', verified: 'yes',
     });
+    expect(rows[0]!.dispatch_id).not.toBeNull();
+    expect(Number(rows[0]!.cost_pico)).toBeGreaterThan(0);
   });
 
   it('a hook fault fails open: oversize stdin and a blown deadline each let the over-ceiling spawn proceed', async () => {
@@ -144,6 +159,9 @@ describe.skipIf(!found.ok)('Codex CLI end to end', () => {
     expect(r.code).toBe(0);
     expect(spawnOutput(r)).toMatch(/^Tool call blocked by PreToolUse hook: tiergate:/);
     expect(children(r).every((q) => q.model === 'gpt-6-luna')).toBe(true);
+    // The plugin's cache copy carried node_modules: SessionEnd opened the ledger from there.
+    expect(ledger(r.home, 'SELECT action FROM dispatches ORDER BY at, id')).toEqual([{ action: 'deny' }, { action: 'allow' }]);
+    expect(ledger(r.home, 'SELECT served_model FROM completions')).toEqual([{ served_model: 'gpt-6-luna' }]);
     expect(children(r).length).toBeGreaterThan(0);
   });
 
@@ -152,6 +170,38 @@ describe.skipIf(!found.ok)('Codex CLI end to end', () => {
     expect(r.code).toBe(0);
     expect(spawnOutput(r)).toBe('{"task_name":"/root/e2e_child"}');
     expect(children(r).map((q) => q.model)).toContain('gpt-6-astra');
-    expect(spoolRecords(r.home)).toEqual([]);
+    expect(ledger(r.home, 'SELECT id FROM dispatches')).toEqual([]);
+    expect(existsSync(join(r.home.tiergateHome, 'data', 'spool'))).toBe(false);
+  });
+
+  // The two facts docs/codex.md rests the rewrite decision on; a Codex upgrade that changes either fails here.
+  it('evidence: a PreModelRequest answer cannot change a child\'s model (so correction must happen at PreToolUse)', async () => {
+    const r = await run({
+      parent: 'gpt-6-sol', spawn: 'gpt-6-astra',
+      hooks: { PreModelRequest: [{ hooks: [{ type: 'command', timeout: 10, command: `node -e ${JSON.stringify(
+        "const p=JSON.parse(require('fs').readFileSync(0,'utf8'));if(p.agent_id)process.stdout.write(JSON.stringify({model:'gpt-6-luna',decision:'block',reason:'x',hookSpecificOutput:{hookEventName:'PreModelRequest',model:'gpt-6-luna'}}))",
+      )}` }] }] },
+    });
+    expect(r.code).toBe(0);
+    expect(children(r).length).toBeGreaterThan(0);
+    expect(children(r).every((q) => q.model === 'gpt-6-astra')).toBe(true);
+  });
+
+  it('evidence: tiergate\'s allow+rewrite does not override another hook\'s deny', async () => {
+    const other = { type: 'command', timeout: 10, command: `node -e ${JSON.stringify(
+      "process.stdout.write(JSON.stringify({hookSpecificOutput:{hookEventName:'PreToolUse',permissionDecision:'deny',permissionDecisionReason:'other plugin says no'}}))",
+    )}` };
+    const ours = (shippedHooks() as { PreToolUse: { matcher: string; hooks: unknown[] }[] }).PreToolUse[0]!;
+    const r = await run({
+      parent: 'gpt-6-sol', spawn: 'gpt-6-astra', policy: { codexRewrite: true },
+      hooks: { PreToolUse: [{ matcher: ours.matcher, hooks: [...ours.hooks, other] }] },
+    });
+    expect(r.code).toBe(0);
+    expect(spawnOutput(r)).toBe('Tool call blocked by PreToolUse hook: other plugin says no. Tool: collaborationspawn_agent');
+    expect(children(r)).toEqual([]);
+    // tiergate did answer allow + rewrite for this call (its spool line; no SessionEnd hook here to drain it).
+    const spool = join(r.home.tiergateHome, 'data', 'spool');
+    const lines = readdirSync(spool).flatMap((f) => readFileSync(join(spool, f), 'utf8').trim().split('\n')).map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.type, l.decision?.action, l.decision?.effectiveModel])).toEqual([['dispatch', 'correct', 'gpt-6-sol']]);
   });
 });

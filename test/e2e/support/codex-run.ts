@@ -68,6 +68,8 @@ export function codexEnv(h: CodexHome, extra: Record<string, string> = {}): Node
     https_proxy: CLOSED, http_proxy: CLOSED, all_proxy: CLOSED,
     NO_PROXY: '127.0.0.1,localhost,::1', no_proxy: '127.0.0.1,localhost,::1',
     RUST_LOG: 'error',
+    // tiergate's background price refresh fetches public price lists: off in tests (loopback only).
+    TIERGATE_PRICE_REFRESH: 'off',
     ...extra,
   };
 }

@@ -24,6 +24,8 @@ function setup(policy: Record<string, unknown> | null = null) {
   }
   const spooled: SpoolRecord[] = [];
   const routed: DispatchObservation[] = [];
+  const observed: (string | null)[] = [];
+  const refreshes = { n: 0 };
   const handlers = createCodexHandlers({
     route: (obs, e) => {
       routed.push(obs);
@@ -31,9 +33,12 @@ function setup(policy: Record<string, unknown> | null = null) {
     },
     spool: (r) => void spooled.push(r),
     now: () => 1_800_000_000_000,
+    runtime: (e, c) => loadPolicy(e, c),
+    observe: (e, c) => void observed.push(c),
+    refresh: () => void (refreshes.n += 1),
   });
   const ctx = (event: string): HookContext => ({ env, harness: 'codex', event, startedAt: 0, deadlineMs: 5000 });
-  return { cwd, env, handlers, ctx, spooled, routed };
+  return { cwd, env, handlers, ctx, spooled, routed, observed, refreshes };
 }
 
 const withCwd = (p: Record<string, unknown>, cwd: string) => ({ ...p, cwd });
@@ -140,6 +145,7 @@ describe('codex SessionStart -> compact policy as additionalContext', () => {
     expect(a.hookSpecificOutput.additionalContext).toMatch(/cheap=gpt-6-luna, standard=gpt-6-sol, premium=gpt-6-astra/);
     expect(a.hookSpecificOutput.additionalContext).toMatch(/denied with the model to retry with/);
     expect(a.hookSpecificOutput.additionalContext.length).toBeLessThan(500);
+    expect(s.refreshes.n).toBe(1); // the background price refresh was kicked off (it decides itself whether one is due)
   });
   it('rewrite on says corrected; mode off says nothing', () => {
     const on = setup({ codexRewrite: true });
@@ -147,5 +153,13 @@ describe('codex SessionStart -> compact policy as additionalContext', () => {
     expect(a.hookSpecificOutput.additionalContext).toMatch(/corrected/);
     const off = setup({ mode: 'off' });
     expect(off.handlers.SessionStart!({ ...fixture('SessionStart.basic.json').payload, cwd: off.cwd }, off.ctx('SessionStart'))).toBeNull();
+  });
+});
+
+describe('codex SessionEnd -> drain into the ledger', () => {
+  it('runs the observer once, for the session\'s project, and prints nothing', async () => {
+    const s = setup();
+    expect(await s.handlers.SessionEnd!({ ...fixture('SessionEnd.basic.json').payload, cwd: s.cwd }, s.ctx('SessionEnd'))).toBeNull();
+    expect(s.observed).toEqual([s.cwd]);
   });
 });

@@ -1,11 +1,9 @@
 import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findSpawnCallId, readChildTurn } from '../../../src/adapters/codex/rollout.js';
-import { normaliseCodexUsage } from '../../../src/adapters/codex/usage.js';
-import { scanLinesBackwards } from '../../../src/observer/tail-lines.js';
+import { codexUsage } from '../../../src/adapters/codex/transcript.js';
 import { ROLLOUTS } from './support.js';
 
 const CHILD = join(ROLLOUTS, 'child-cheaper.child.at-SubagentStop.jsonl');
@@ -17,11 +15,8 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'tg-rollout-'));
 
 describe('codex usage normalisation (pricing.md §5)', () => {
   it('input excludes cached reads and cache writes; output keeps reasoning', () => {
-    expect(normaliseCodexUsage({ input_tokens: 1003, cached_input_tokens: 503, cache_write_input_tokens: 100, output_tokens: 23, reasoning_output_tokens: 3 }, 2))
-      .toEqual({ input: 400, output: 23, cacheRead: 503, cacheWrite5m: 100, cacheWrite1h: 0, reasoning: 3, requests: 2 });
-  });
-  it('never negative, at least one request', () => {
-    expect(normaliseCodexUsage({ input_tokens: 5, cached_input_tokens: 9, output_tokens: 0 }, 0)).toMatchObject({ input: 0, requests: 1 });
+    expect(codexUsage({ input_tokens: 1003, cached_input_tokens: 503, cache_write_input_tokens: 100, output_tokens: 23, reasoning_output_tokens: 3 }))
+      .toEqual({ input: 400, output: 23, cacheRead: 503, cacheWrite5m: 100, cacheWrite1h: 0, reasoning: 3, requests: 1 });
   });
 });
 
@@ -92,51 +87,5 @@ describe('codex rollout tail (child-cheaper rollouts, codex-cli 0.169.0)', () =>
 
   it('a missing rollout throws (the handler records it as a diagnostic)', () => {
     expect(() => readChildTurn('/nonexistent/rollout.jsonl', null, 1000)).toThrow();
-  });
-});
-
-describe('scanLinesBackwards', () => {
-  it('visits exactly the complete lines, newest first, for any content and cap', () => {
-    const dir = tmp();
-    fc.assert(
-      fc.property(
-        fc.array(fc.string({ unit: fc.constantFrom('a', 'é', '{', ' ', '\u{1F600}'), minLength: 1, maxLength: 300 }), { maxLength: 40 }),
-        fc.boolean(),
-        fc.integer({ min: 1, max: 20000 }),
-        (lines, trailing, cap) => {
-          const f = join(dir, 'p.jsonl');
-          const text = lines.join('\n') + (trailing && lines.length ? '\n' : '');
-          writeFileSync(f, text);
-          const seen: string[] = [];
-          const r = scanLinesBackwards(f, cap, (l) => void seen.push(l));
-          const size = Buffer.byteLength(text);
-          // Oracle: a line is visited when it is newline-terminated and the newline before it (or the file start,
-          // when the whole file fits the cap) lies inside the last `cap` bytes.
-          const expected: string[] = [];
-          let offset = 0;
-          lines.forEach((line, i) => {
-            const start = offset;
-            const len = Buffer.byteLength(line);
-            offset += len + 1;
-            const terminated = i < lines.length - 1 || trailing;
-            const inWindow = start - 1 >= size - cap || (start === 0 && size <= cap);
-            if (terminated && inWindow && line.trim() !== '') expected.unshift(line);
-          });
-          expect(seen).toEqual(expected);
-          expect(r.reachedStart).toBe(size <= cap);
-        },
-      ),
-      { numRuns: 150 },
-    );
-  });
-
-  it('stops when the visitor says so', () => {
-    const dir = tmp();
-    const f = join(dir, 's.jsonl');
-    writeFileSync(f, 'a\nb\nc\n');
-    const seen: string[] = [];
-    scanLinesBackwards(f, 100, (l) => (seen.push(l), l === 'b'));
-    expect(seen).toEqual(['c', 'b']);
-    expect(readFileSync(f, 'utf8')).toBe('a\nb\nc\n');
   });
 });
