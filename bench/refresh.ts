@@ -3,10 +3,12 @@
 //     the catalogs) vs loadPolicy() alone; and when it starts the detached process vs a bare spawnDetached().
 //  2. Background side: runRefresh() per source format against a local HTTPS server serving the offline snapshots
 //     (OpenRouter 83 KB, LiteLLM 148 KB, models.dev 3.3 MB) vs fetchText() alone on the same document.
+//  4. The SessionStart hook process as a whole: refresh off vs fresh vs due (see the end of the file).
 //  3. Read side (every hook that prices, once per process): loadCatalogLayers() cold, with the three refreshed
 //     catalogs vs the bundled snapshot only.
-// Usage: npx tsx bench/refresh.ts [runs=21]      (loopback only; builds nothing)
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Usage: npm run build && npx tsx bench/refresh.ts [runs=21]      (loopback only)
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadPolicy } from '../src/config/load.js';
@@ -91,6 +93,47 @@ out.trigger = {
   loadPolicyMs: round(policyOnly), freshMs: round(fresh), freshRatio: round(fresh / policyOnly),
   bareSpawnMs: round(bareSpawn), startMs: round(spawnPath), startRatio: round(spawnPath / bareSpawn),
 };
+
+// 4. The whole SessionStart hook process (`node dist/hook.js codex SessionStart`), interleaved: refresh off, on but
+//    fresh, and on and due (it starts the detached refresh; the source is a closed loopback port so the child fails
+//    fast, and status + lock are reset before each due run).
+const hookJs = join(root, 'dist/hook.js');
+const { _meta, ...ssPayload } = JSON.parse(readFileSync(join(root, 'test/fixtures/codex/SessionStart.basic.json'), 'utf8'));
+const hookHome = mkdtempSync(join(tmpdir(), 'tg-bench-hook-'));
+const hookEnv = { PATH: process.env.PATH, HOME: hookHome, TIERGATE_HOME: hookHome };
+mkdirSync(join(hookHome, 'config'), { recursive: true });
+mkdirSync(paths(hookEnv).priceCacheDir, { recursive: true });
+writeFileSync(paths(hookEnv).config, JSON.stringify({ refresh: { sources: [{ name: 'closed', url: 'https://127.0.0.1:9/models', format: 'openrouter' }] } }));
+const input = JSON.stringify({ ...ssPayload, cwd: hookHome });
+const cases: Record<string, () => Record<string, string | undefined>> = {
+  'refresh off': () => ({ ...hookEnv, TIERGATE_PRICE_REFRESH: 'off' }),
+  'refresh on, fresh': () => {
+    writeFileSync(paths(hookEnv).refreshStatus, JSON.stringify({ format: 'tiergate-refresh-status/1', updatedAt: new Date().toISOString(),
+      sources: { closed: { name: 'closed', url: '', format: 'openrouter', lastAttemptAt: new Date().toISOString(), pendingSince: null,
+        lastSuccessAt: null, lastError: 'x', lastErrorKind: 'network', consecutiveFailures: 1, models: null, skippedRows: null, bytes: null,
+        durationMs: null, catalogFile: null, catalogVersion: null } } }));
+    return hookEnv;
+  },
+  'refresh on, due (spawns)': () => {
+    rmSync(paths(hookEnv).refreshStatus, { force: true });
+    rmSync(paths(hookEnv).refreshLock, { force: true });
+    return hookEnv;
+  },
+};
+const hookTimes: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+for (let i = 0; i < runs + 2; i++) {
+  for (const [name, prep] of Object.entries(cases)) {
+    const e = prep();
+    const t = performance.now();
+    const r = spawnSync(process.execPath, [hookJs, 'codex', 'SessionStart'], { input, env: e, encoding: 'utf8' });
+    const ms = performance.now() - t;
+    if (r.status !== 0) throw new Error(`${name}: exit ${r.status} ${r.stderr}`);
+    if (i >= 2) hookTimes[name]!.push(ms);
+  }
+}
+const offMs = median(hookTimes['refresh off']!);
+out.sessionStartHook = Object.fromEntries(Object.entries(hookTimes).map(([k, t]) => [k, { medianMs: round(median(t)), ratio: round(median(t) / offMs) }]));
+rmSync(hookHome, { recursive: true, force: true });
 
 console.log(JSON.stringify(out, null, 2));
 await srv.stop();

@@ -18,6 +18,8 @@ const special = [
   { in: 'plugins/opencode/index.ts', out: 'opencode', platform: 'node', format: 'esm' },
   // pi loads extensions in Node through its own loader.
   { in: 'extensions/pi/index.ts', out: 'pi', platform: 'node', format: 'esm' },
+  // tiergate's opt-in pi `subagent` tool (takes a tier).
+  { in: 'extensions/pi/subagent.ts', out: 'pi-subagent', platform: 'node', format: 'esm' },
   // Claude Code's hooks module runtime has no Node, no require, no import(): one file, no imports at all.
   // Modules it shares with the Node side import node:path/os/fs: aliased to shims (see src/adapters/claude/module/shims).
   {

@@ -1,12 +1,12 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { DecimalSchema, RatesSchema } from './prices.js';
 
 /** Tier -> concrete value for one harness (a model id/alias, or an agent name where the harness routes by agent). */
 export const TierMapSchema = z.object({
-  cheap: z.string().optional(),
-  standard: z.string().optional(),
-  premium: z.string().optional(),
-  parent: z.string().optional(),
+  cheap: z.optional(z.string()),
+  standard: z.optional(z.string()),
+  premium: z.optional(z.string()),
+  parent: z.optional(z.string()),
 });
 
 /**
@@ -28,19 +28,19 @@ export const PolicySchema = z.object({
     pi: TierMapSchema,
   }),
   /** Negotiated rates (USD per 1M tokens), keyed by model id; beat every catalog. */
-  priceOverrides: z.record(z.string(), RatesSchema.partial().extend({ input: DecimalSchema, output: DecimalSchema })),
+  priceOverrides: z.record(z.string(), z.extend(z.partial(RatesSchema), { input: DecimalSchema, output: DecimalSchema })),
   /** Codex honours a rewrite only with permissionDecision "allow"; off by default: deny-with-retry instead. */
   codexRewrite: z.boolean(),
   /** Which provider Claude Code runs on: decides what its aliases resolve to (reference/pricing.md §2.4). */
   claudeProvider: z.enum(['anthropic', 'bedrock', 'vertex', 'foundry', 'gateway']),
   refresh: z.object({
     enabled: z.boolean(),
-    ttlHours: z.number().positive(),
-    sources: z.array(z.object({ name: z.string(), url: z.string().url(), format: z.enum(['openrouter', 'litellm', 'models.dev']) })),
+    ttlHours: z.number().check(z.positive()),
+    sources: z.array(z.object({ name: z.string(), url: z.url(), format: z.enum(['openrouter', 'litellm', 'models.dev']) })),
   }),
   observer: z.object({
     /** Hard cap on bytes read from the end of a transcript. */
-    tailBytes: z.number().int().positive(),
+    tailBytes: z.int().check(z.positive()),
   }),
 });
 export type Policy = z.infer<typeof PolicySchema>;

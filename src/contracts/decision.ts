@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ResolutionSchema } from './prices.js';
 
 /** Why the engine decided what it did. Defined once; the README, explain, doctor and reports import these. */
@@ -22,9 +22,9 @@ export type ReasonCode = z.infer<typeof ReasonCodeSchema>;
 export const PricePointSchema = z.object({
   kind: z.enum(['input', 'output', 'cacheRead', 'cacheWrite5m', 'cacheWrite1h']),
   /** Prompt size (tokens) at which this point was taken: 0 for base rates, else a tier threshold. */
-  atPromptTokens: z.number().int().nonnegative(),
-  parent: z.string().nullable(),
-  child: z.string().nullable(),
+  atPromptTokens: z.int().check(z.nonnegative()),
+  parent: z.nullable(z.string()),
+  child: z.nullable(z.string()),
   /** child vs parent at this point. */
   order: z.enum(['cheaper', 'equal', 'pricier', 'unknown']),
 });
@@ -44,9 +44,9 @@ const common = {
   reason: ReasonCodeSchema,
   /** One human sentence. */
   summary: z.string(),
-  comparison: ComparisonSchema.nullable(),
+  comparison: z.nullable(ComparisonSchema),
   /** The tier the child ends up on, when known. */
-  tier: z.string().nullable(),
+  tier: z.nullable(z.string()),
   /** Problems worth a diagnostic-log line (invalid config section, unknown price, …). Never shown to the model. */
   diagnostics: z.array(z.string()),
 };

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** Every harness tiergate plugs into. Defined once; adapters, doctor, installer and reports import it. */
 export const HarnessSchema = z.enum(['claude', 'codex', 'cursor', 'opencode', 'pi']);
@@ -18,11 +18,11 @@ export const CapabilitySchema = z.object({
   /** The harness honours a rewritten dispatch (seen per harness in the reference). */
   canRewrite: z.boolean(),
   /** The tool-input field a correction sets (`model`, `subagent_type`, `agent`), or null when none. */
-  rewriteField: z.string().nullable(),
+  rewriteField: z.nullable(z.string()),
   /** Whether the field names a model (or model alias) or an agent/profile whose model the config maps. */
   rewriteKind: z.enum(['model', 'agent']),
   /** Values the field accepts; null = any model id the catalog prices. Claude: the four aliases only. */
-  legalValues: z.array(z.string()).nullable(),
+  legalValues: z.nullable(z.array(z.string())),
   /** The harness shows a deny reason to the model so it can retry. */
   canDeny: z.boolean(),
 });

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { CapabilitySchema, HarnessSchema, TierSchema } from './harness.js';
 import { UsageSchema } from './usage.js';
 
@@ -9,33 +9,33 @@ import { UsageSchema } from './usage.js';
 export const DispatchObservationSchema = z.object({
   kind: z.literal('dispatch'),
   harness: HarnessSchema,
-  sessionId: z.string().nullable(),
+  sessionId: z.nullable(z.string()),
   /** The harness's id for this dispatch (Claude tool_use_id, Codex call id, OpenCode callID, pi toolCallId). */
-  callId: z.string().nullable(),
+  callId: z.nullable(z.string()),
   /** The parent's model as the harness names it (full id, alias or provider/model), or null when unknown. */
-  parentModel: z.string().nullable(),
+  parentModel: z.nullable(z.string()),
   /** Where parentModel came from, for diagnostics: payload, transcript-tail, chat.params, ctx.model, … */
-  parentModelSource: z.string().nullable(),
+  parentModelSource: z.nullable(z.string()),
   /** The child's model as requested (model id/alias), null when the dispatch names none. */
-  requestedModel: z.string().nullable(),
+  requestedModel: z.nullable(z.string()),
   /** The agent / profile / subagent_type requested, when the harness dispatches by agent. */
-  requestedAgent: z.string().nullable(),
+  requestedAgent: z.nullable(z.string()),
   /** A tier, when the request names one directly (a tier agent or `tier:` prefix). */
-  requestedTier: TierSchema.nullable(),
+  requestedTier: z.nullable(TierSchema),
   /** The model the requested agent runs on, when the adapter can read it from the live config. */
-  agentModel: z.string().nullable(),
-  subagentType: z.string().nullable(),
+  agentModel: z.nullable(z.string()),
+  subagentType: z.nullable(z.string()),
   capability: CapabilitySchema,
   /**
    * Legal values the correction may choose from, each with the model it runs on, when the adapter knows them from the
    * live harness config (OpenCode/pi agents). When absent the engine derives them from the policy's tier map.
    */
-  candidates: z.array(z.object({ value: z.string(), model: z.string(), tier: TierSchema.nullable() })).optional(),
+  candidates: z.optional(z.array(z.object({ value: z.string(), model: z.string(), tier: z.nullable(TierSchema) }))),
   /** The original tool input, verbatim: a correction must carry the whole input (Claude rejects partial ones). */
   toolInput: z.record(z.string(), z.unknown()),
-  cwd: z.string().nullable(),
+  cwd: z.nullable(z.string()),
   /** Escalation tier named in the brief (`Escalation from <tier>:`), if any. */
-  escalationFrom: z.string().nullable(),
+  escalationFrom: z.nullable(z.string()),
   /** Epoch ms, supplied by the caller (the engine has no clock). */
   at: z.number(),
 });
@@ -43,33 +43,33 @@ export type DispatchObservation = z.infer<typeof DispatchObservationSchema>;
 
 export const OutcomeSchema = z.object({
   /** Token after `Result:` (e.g. done, partial, failed), lower-cased, ≤ 32 chars; null when absent. */
-  result: z.string().nullable(),
+  result: z.nullable(z.string()),
   /** Token after `Verified:` (e.g. yes, no, tests), lower-cased, ≤ 32 chars; null when absent. */
-  verified: z.string().nullable(),
+  verified: z.nullable(z.string()),
   /** Tier named by an `Escalation from <tier>:` header. */
-  escalationFrom: z.string().nullable(),
+  escalationFrom: z.nullable(z.string()),
 });
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
 export const CompletionObservationSchema = z.object({
   kind: z.literal('completion'),
   harness: HarnessSchema,
-  sessionId: z.string().nullable(),
-  callId: z.string().nullable(),
+  sessionId: z.nullable(z.string()),
+  callId: z.nullable(z.string()),
   /** The child's own id (Claude agentId, Codex thread id, OpenCode child session id). */
-  agentId: z.string().nullable(),
-  subagentType: z.string().nullable(),
+  agentId: z.nullable(z.string()),
+  subagentType: z.nullable(z.string()),
   /** The model the API actually served, from the child's own records; null when not (yet) readable. */
-  servedModel: z.string().nullable(),
-  usage: UsageSchema.nullable(),
+  servedModel: z.nullable(z.string()),
+  usage: z.nullable(UsageSchema),
   /** ok | error | cancelled | pending (transcript not flushed yet) | unknown */
   status: z.enum(['ok', 'error', 'cancelled', 'pending', 'unknown']),
   outcome: OutcomeSchema,
-  startedAt: z.number().nullable(),
+  startedAt: z.nullable(z.number()),
   endedAt: z.number(),
   /** Where usage came from: module, sdk, tool-result, transcript-tail, scan, none. */
   usageSource: z.string(),
   /** Dedupe keys (message ids / request ids) already summed, so a rescan never double-counts. */
-  dedupeKey: z.string().nullable(),
+  dedupeKey: z.nullable(z.string()),
 });
 export type CompletionObservation = z.infer<typeof CompletionObservationSchema>;

@@ -1,21 +1,21 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** A decimal number as a string (USD per 1,000,000 tokens). Strings keep sums exact; see src/prices/decimal.ts. */
-export const DecimalSchema = z.string().regex(/^\d+(\.\d+)?$/, 'a non-negative decimal string');
+export const DecimalSchema = z.string().check(z.regex(/^\d+(\.\d+)?$/, 'a non-negative decimal string'));
 
 export const RatesSchema = z.object({
   input: DecimalSchema,
   output: DecimalSchema,
   /** null = the catalog gives none; the cost function then applies the documented default multiple of input. */
-  cacheRead: DecimalSchema.nullable(),
-  cacheWrite5m: DecimalSchema.nullable(),
-  cacheWrite1h: DecimalSchema.nullable(),
+  cacheRead: z.nullable(DecimalSchema),
+  cacheWrite5m: z.nullable(DecimalSchema),
+  cacheWrite1h: z.nullable(DecimalSchema),
 });
 export type Rates = z.infer<typeof RatesSchema>;
 
 export const LongContextTierSchema = z.object({
   /** Prompt tokens (input + cache read + cache write) at which the tier starts. */
-  threshold: z.number().int().positive(),
+  threshold: z.int().check(z.positive()),
   /** true: applies when prompt >= threshold (models.dev, OpenRouter); false: when prompt > threshold (Claude Code). */
   inclusive: z.boolean(),
   /** whole-request: every category of the request at the tier's rates; above-only: only tokens past the threshold. */
@@ -32,9 +32,9 @@ export const PriceRowSchema = z.object({
   rates: RatesSchema,
   longContext: z.array(LongContextTierSchema),
   /** Fees that make a per-token comparison meaningless: the comparison reports unknown rather than guess. */
-  perRequestFee: DecimalSchema.nullable(),
-  reasoningRate: DecimalSchema.nullable(),
-  contextWindow: z.number().int().positive().nullable(),
+  perRequestFee: z.nullable(DecimalSchema),
+  reasoningRate: z.nullable(DecimalSchema),
+  contextWindow: z.nullable(z.int().check(z.positive())),
   /** Which data set this row came from (e.g. `claude-code-2.1.328`, `litellm-2026-09`, `override`). */
   source: z.string(),
 });
@@ -51,7 +51,7 @@ export const CatalogSchema = z.object({
   date: z.string(),
   source: z.string(),
   /** ISO time a refreshed catalog was fetched (absent in the bundled snapshot, whose `date` says enough). */
-  fetchedAt: z.string().optional(),
+  fetchedAt: z.optional(z.string()),
   models: z.record(z.string(), PriceRowSchema),
   /** harness -> alias -> canonical id. */
   aliases: AliasTableSchema,
@@ -62,12 +62,12 @@ export const ResolutionSchema = z.object({
   /** The name as given. */
   query: z.string(),
   /** Canonical id found, or null. */
-  id: z.string().nullable(),
+  id: z.nullable(z.string()),
   how: z.enum(['exact', 'normalised', 'alias', 'estimated', 'unknown']),
   /** For `estimated`: the id whose price stands in, and why. */
-  note: z.string().nullable(),
-  price: PriceRowSchema.nullable(),
+  note: z.nullable(z.string()),
+  price: z.nullable(PriceRowSchema),
   /** Catalog version that priced it (override, refresh-…, bundled-…). */
-  catalogVersion: z.string().nullable(),
+  catalogVersion: z.nullable(z.string()),
 });
 export type Resolution = z.infer<typeof ResolutionSchema>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { HarnessSchema } from './harness.js';
 
 /**
@@ -9,51 +9,51 @@ import { HarnessSchema } from './harness.js';
 export const ReportBySchema = z.enum(['session', 'agent', 'tier', 'model', 'harness', 'day']);
 export type ReportBy = z.infer<typeof ReportBySchema>;
 
-export const MoneySchema = z.object({ usd: z.string().nullable(), pico: z.string().regex(/^-?\d+$/).nullable() });
+export const MoneySchema = z.object({ usd: z.nullable(z.string()), pico: z.nullable(z.string().check(z.regex(/^-?\d+$/))) });
 export type Money = z.infer<typeof MoneySchema>;
 
 export const ReportRowSchema = z.object({
   /** Value of the grouping column; null = not known (e.g. a dispatch with no tier). */
-  group: z.string().nullable(),
+  group: z.nullable(z.string()),
   /** Subagent runs in the group: completions, plus dispatches that never completed. */
-  runs: z.number().int().nonnegative(),
+  runs: z.int().check(z.nonnegative()),
   /** Dispatches tiergate saw (hook or scanned parent transcript). */
-  dispatches: z.number().int().nonnegative(),
+  dispatches: z.int().check(z.nonnegative()),
   /** Dispatches tiergate denied. */
-  denied: z.number().int().nonnegative(),
+  denied: z.int().check(z.nonnegative()),
   /** Completions with status ok. */
-  completed: z.number().int().nonnegative(),
+  completed: z.int().check(z.nonnegative()),
   /** Completions still waiting for their transcript to flush. */
-  pending: z.number().int().nonnegative(),
+  pending: z.int().check(z.nonnegative()),
   /** Completions whose `Verified:` token is affirmative (yes, true, pass, passed, tests, ok, verified). */
-  verified: z.number().int().nonnegative(),
+  verified: z.int().check(z.nonnegative()),
   /** Requested (dispatched) model -> served model pairs, most frequent first (at most 5). */
-  models: z.array(z.object({ requested: z.string().nullable(), served: z.string().nullable(), runs: z.number().int() })),
+  models: z.array(z.object({ requested: z.nullable(z.string()), served: z.nullable(z.string()), runs: z.int() })),
   tokens: z.object({
-    input: z.number().int(), output: z.number().int(), cacheRead: z.number().int(), cacheWrite: z.number().int(),
-    total: z.number().int(),
+    input: z.int(), output: z.int(), cacheRead: z.int(), cacheWrite: z.int(),
+    total: z.int(),
   }),
   cost: MoneySchema,
   /** Completions with usage but no price for their served model: their cost is NOT in `cost`. */
-  unpricedRuns: z.number().int().nonnegative(),
+  unpricedRuns: z.int().check(z.nonnegative()),
   /** Completions without usage (Cursor reports none; pending transcripts). */
-  noUsageRuns: z.number().int().nonnegative(),
+  noUsageRuns: z.int().check(z.nonnegative()),
   /** Cost of the same usage on the parent's model, over `comparableRuns` only. */
   counterfactual: MoneySchema,
   /** counterfactual − cost, over the same comparable runs (negative: the children cost more than the parent would). */
   savings: MoneySchema,
-  comparableRuns: z.number().int().nonnegative(),
+  comparableRuns: z.int().check(z.nonnegative()),
   /** True when every run in the row is a Cursor run: Cursor reports no usage, so the row has none to show. */
   usageNotReported: z.boolean(),
 });
 export type ReportRow = z.infer<typeof ReportRowSchema>;
 
 export const ReportFiltersSchema = z.object({
-  since: z.string().nullable(),
-  until: z.string().nullable(),
-  harness: HarnessSchema.nullable(),
-  session: z.string().nullable(),
-  project: z.string().nullable(),
+  since: z.nullable(z.string()),
+  until: z.nullable(z.string()),
+  harness: z.nullable(HarnessSchema),
+  session: z.nullable(z.string()),
+  project: z.nullable(z.string()),
 });
 export type ReportFilters = z.infer<typeof ReportFiltersSchema>;
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { DecisionSchema } from './decision.js';
 import { CompletionObservationSchema, DispatchObservationSchema } from './observation.js';
 
@@ -11,14 +11,14 @@ export const SpoolRecordSchema = z.discriminatedUnion('type', [
     type: z.literal('dispatch'),
     observation: DispatchObservationSchema,
     /** The decision without its comparison detail (kept small); reason and tier are what reports need. */
-    decision: z.object({ action: z.enum(['allow', 'correct', 'deny']), reason: z.string(), tier: z.string().nullable(),
-      effectiveModel: z.string().nullable(), catalogVersion: z.string().nullable() }),
+    decision: z.object({ action: z.enum(['allow', 'correct', 'deny']), reason: z.string(), tier: z.nullable(z.string()),
+      effectiveModel: z.nullable(z.string()), catalogVersion: z.nullable(z.string()) }),
   }),
   z.object({
     type: z.literal('completion'),
     observation: CompletionObservationSchema,
     /** Where to read more later if the transcript was not flushed yet (late-flush reconciliation). */
-    transcriptPath: z.string().nullable(),
+    transcriptPath: z.nullable(z.string()),
   }),
 ]);
 export type SpoolRecord = z.infer<typeof SpoolRecordSchema>;

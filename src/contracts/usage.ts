@@ -1,6 +1,6 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
-const tokens = z.number().int().nonnegative();
+const tokens = z.int().check(z.nonnegative());
 
 /**
  * Token usage normalised across harnesses (see reference/pricing.md §5): `input` EXCLUDES cache reads and writes,
@@ -15,7 +15,7 @@ export const UsageSchema = z.object({
   /** Informational: already inside `output`. */
   reasoning: tokens,
   /** Number of API requests summed into this record; long-context tiers apply per request. */
-  requests: z.number().int().positive(),
+  requests: z.int().check(z.positive()),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 

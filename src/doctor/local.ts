@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { loadPolicy } from '../config/load.js';
 import { CatalogSchema } from '../contracts/prices.js';
+import { RefreshStatusSchema } from '../prices/refresh/status.js';
 import { readText } from '../install/backup.js';
 import { paths, type Env } from '../io/paths.js';
 import type { Check } from './check.js';
@@ -44,7 +45,7 @@ export function checkPrices(env: Env, pkgRoot: string, now: number): Check[] {
   } else {
     try {
       const c = CatalogSchema.parse(JSON.parse(text));
-      snapshotAge = Math.floor((now - Date.parse(c.date)) / DAY);
+      snapshotAge = Math.max(0, Math.floor((now - Date.parse(c.date)) / DAY));
       out.push({ section: 'prices', name: 'bundled snapshot', status: 'ok', detail: `${c.version} (${c.source}), ${Object.keys(c.models).length} models, dated ${c.date} (${snapshotAge} days old)`, data: { version: c.version, date: c.date, source: c.source, ageDays: snapshotAge } });
     } catch (err) {
       out.push({ section: 'prices', name: 'bundled snapshot', status: 'error', detail: `${file} is not a valid catalog: ${err instanceof Error ? err.message.slice(0, 200) : String(err)}` });
@@ -57,12 +58,13 @@ export function checkPrices(env: Env, pkgRoot: string, now: number): Check[] {
     // loadCachedCatalogs skips such a file (one diagnostic per hook): prices fall back to older layers.
     out.push({ section: 'prices', name: 'refreshed catalog', status: 'warn', detail: `${cache.file} is unreadable (${cacheError}): ignored, prices fall back to ${snapshotAge === null ? 'the bundled snapshot' : 'older refreshed catalogs or the bundled snapshot'}; the next refresh (tiergate prices refresh) replaces it`, data: { file: cache.file, error: cacheError, recovered: 'fallback' } });
   } else if (cache) {
-    const days = Math.floor((now - cache.mtime) / DAY);
+    const days = Math.max(0, Math.floor((now - cache.mtime) / DAY));
     out.push({ section: 'prices', name: 'refreshed catalog', status: 'ok', detail: `${cache.file}, fetched ${days} days ago`, data: { file: cache.file, ageDays: days, status: status ? safeJson(status) : null } });
   } else {
     const stale = snapshotAge !== null && snapshotAge > STALE_CATALOG_DAYS;
     out.push({ section: 'prices', name: 'refreshed catalog', status: stale ? 'warn' : 'info', detail: `none yet; prices come from the bundled snapshot${stale ? ` (older than ${STALE_CATALOG_DAYS} days)` : ''}`, data: { status: status ? safeJson(status) : null } });
   }
+  out.push(...refreshSources(status));
   return out;
 }
 
@@ -76,6 +78,20 @@ function invalidCatalog(file: string): string | null {
   } catch {
     return 'not valid JSON';
   }
+}
+
+/** One line per refresh source that keeps failing (its catalog then ages; the previous one stays in use). */
+function refreshSources(statusText: string | null): Check[] {
+  if (statusText === null) return [];
+  const parsed = RefreshStatusSchema.safeParse(safeJson(statusText));
+  if (!parsed.success) return [{ section: 'prices', name: 'refresh status', status: 'warn', detail: 'the refresh status file is unreadable' }];
+  return Object.values(parsed.data.sources)
+    .filter((s) => s.consecutiveFailures > 0)
+    .map((s) => ({
+      section: 'prices' as const, name: `refresh ${s.name}`, status: 'warn' as const,
+      detail: `${s.consecutiveFailures} failed attempt(s) since ${s.lastSuccessAt ?? 'ever'}: ${s.lastErrorKind ?? ''} ${s.lastError ?? ''}`.trim(),
+      data: { ...s },
+    }));
 }
 
 function safeJson(text: string): unknown {

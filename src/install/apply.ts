@@ -2,6 +2,8 @@
  * Carries out install/uninstall plans: back up, write atomically, run (or print) the harness's own commands, record
  * what was added, and on uninstall put each file back byte for byte when nothing else changed it.
  */
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import type { Harness } from '../contracts/harness.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { removeFile } from '../io/files.js';
@@ -51,6 +53,12 @@ export function quote(argv: string[]): string {
   return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
 
+/** An absolute path that exists, or a bare name found on PATH. */
+export function binaryFound(ctx: InstallContext, bin: string): boolean {
+  if (bin.includes('/')) return existsSync(bin);
+  return (ctx.env.PATH ?? '').split(delimiter).some((d) => d !== '' && existsSync(join(d, bin)));
+}
+
 function runCommand(ctx: InstallContext, step: CommandStep, opts: Options): string | null {
   const r = runBounded(step.argv[0]!, step.argv.slice(1), opts.commandTimeoutMs ?? COMMAND_TIMEOUT_MS, ctx.env as NodeJS.ProcessEnv);
   if (r.error || r.status !== 0) {
@@ -98,7 +106,14 @@ export function install(ctx: InstallContext, harnesses: Harness[], opts: Options
         o.status = 'manual';
         o.commands = commands.map((c) => c.argv);
       } else {
-        for (const c of commands) {
+        for (const [i, c] of commands.entries()) {
+          if (i === 0 && !binaryFound(ctx, c.argv[0]!)) {
+            // The harness is not installed here: nothing to fail, the commands are printed for wherever it is.
+            o.status = 'manual';
+            o.commands = commands.map((x) => x.argv);
+            o.notes.push(`\`${c.argv[0]}\` is not on PATH (set TIERGATE_${plan.harness.toUpperCase()}_BIN to its path, or run these where it is installed).`);
+            break;
+          }
           for (const t of c.touches) recordTouch(hr, t.file, t.format);
           const err = runCommand(ctx, c, opts);
           hr.commands.push(c.argv);

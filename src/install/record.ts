@@ -1,6 +1,6 @@
 /** What tiergate added where, kept in the data dir so `uninstall` removes exactly that and nothing else. */
 import { join } from 'node:path';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { HarnessSchema, type Harness } from '../contracts/harness.js';
 import { writeFileAtomic } from '../io/files.js';
 import { paths, type Env } from '../io/paths.js';
@@ -15,11 +15,11 @@ const UndoSchema = z.discriminatedUnion('op', [
 export const FileRecordSchema = z.object({
   file: z.string(),
   existedBefore: z.boolean(),
-  beforeSha: z.string().nullable(),
+  beforeSha: z.nullable(z.string()),
   afterSha: z.string(),
-  backup: z.string().nullable(),
+  backup: z.nullable(z.string()),
   undo: z.array(UndoSchema),
-  emptyTextWhenAbsent: z.string().nullable(),
+  emptyTextWhenAbsent: z.nullable(z.string()),
 });
 export type FileRecord = z.infer<typeof FileRecordSchema>;
 
@@ -28,8 +28,8 @@ export const TouchRecordSchema = z.object({
   file: z.string(),
   format: z.enum(['json', 'toml']),
   existedBefore: z.boolean(),
-  beforeSha: z.string().nullable(),
-  backup: z.string().nullable(),
+  beforeSha: z.nullable(z.string()),
+  backup: z.nullable(z.string()),
 });
 export type TouchRecord = z.infer<typeof TouchRecordSchema>;
 

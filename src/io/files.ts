@@ -40,17 +40,26 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
  * (one generation kept), so the pair never exceeds 2 × maxBytes.
  */
 export function appendBounded(path: string, line: string, maxBytes: number): void {
-  ensureDir(dirname(path));
-  let size = 0;
+  let size = -1;
   try {
     size = statSync(path).size;
   } catch {
-    size = 0;
+    // No file yet: make sure its directory exists (only then: in-process plugins append on every dispatch).
+    ensureDir(dirname(path));
   }
-  if (size > 0 && size + Buffer.byteLength(line) > maxBytes) renameSync(path, `${path}.1`);
+  if (size > 0 && size + Buffer.byteLength(line) > maxBytes) {
+    renameSync(path, `${path}.1`);
+    size = -1;
+  }
   appendFileSync(path, line, { mode: FILE_MODE });
-  chmodSync(path, FILE_MODE);
+  // A file this call created is 0600 already (mode above, umask only removes bits); fix an existing file's mode once.
+  if (size <= 0 || !checkedModes.has(path)) {
+    chmodSync(path, FILE_MODE);
+    checkedModes.add(path);
+  }
 }
+
+const checkedModes = new Set<string>();
 
 /** Copy a file aside before editing it (installer). Returns the backup path, or null when there was no file. */
 export function backupFile(path: string, suffix: string): string | null {

@@ -16,6 +16,7 @@ import { diagnose, errorText } from '../io/diagnostics.js';
 import { moveFile, removeFile } from '../io/files.js';
 import { paths, type Env } from '../io/paths.js';
 import { claudeTranscripts } from '../adapters/claude/transcript.js';
+import { drainModuleSpool } from '../adapters/claude/module-spool.js';
 import { codexTranscripts } from '../adapters/codex/transcript.js';
 import type { SqlDriver } from './ledger/driver.js';
 import { openLedger } from './ledger/open.js';
@@ -128,11 +129,19 @@ function ingestFile(db: SqlDriver, file: string, stats: DrainStats): void {
 }
 
 /** Moves every spool file into the ledger. Never throws for a bad line or file: it logs and goes on. */
-export function drainSpool(db: SqlDriver, env: Env = process.env): DrainStats {
+export function drainSpool(db: SqlDriver, env: Env = process.env, deadline = Infinity): DrainStats {
   const stats: DrainStats = { files: 0, lines: 0, dispatches: 0, completions: 0, invalid: 0, reconciledPending: 0, priced: 0 };
   const dir = paths(env).spoolDir;
   const now = Date.now();
+  // Claude Code's hooks module cannot append: its one-file-per-record spool is moved into this one first.
+  try {
+    drainModuleSpool(env);
+  } catch (err) {
+    diagnose('error', 'observer:drain', `claude module spool: ${errorText(err)}`, {}, env);
+  }
   for (const name of claimable(dir, now)) {
+    // Hooks call this synchronously inside their own deadline: unclaimed files simply wait for the next drain.
+    if (Date.now() > deadline) break;
     const base = name.replace(/\.draining-.*$/, '');
     const claimed = join(dir, `${base}.draining-${process.pid}-${++claimCounter}`);
     try {
@@ -160,13 +169,14 @@ type PendingRow = { id: number; dedupe_key: string; harness: Harness; session_id
  * Late flush: a completion stored as pending (its transcript lacked the final lines) is re-read from its transcript.
  * Local files only: no network, no model call.
  */
-export function reconcilePending(db: SqlDriver, now = Date.now()): number {
+export function reconcilePending(db: SqlDriver, now = Date.now(), deadline = Infinity): number {
   const rows = db.prepare(
     `SELECT id, dedupe_key, harness, session_id, call_id, agent_id, transcript_path, ended_at, started_at
      FROM completions WHERE status = 'pending' AND transcript_path IS NOT NULL`,
   ).all<PendingRow>();
   let done = 0;
   for (const row of rows) {
+    if (Date.now() > deadline) break;
     const parser = TRANSCRIPT_PARSERS[row.harness];
     let child = null;
     if (parser) {
@@ -186,15 +196,20 @@ export function reconcilePending(db: SqlDriver, now = Date.now()): number {
   return done;
 }
 
-/** The whole observer pass: drain spools, reconcile late flushes, join and price. Opens and closes the ledger. */
-export function runObserver(env: Env, pricer: Pricer, db?: SqlDriver): DrainStats | null {
+/**
+ * The whole observer pass: drain spools, reconcile late flushes, join and price. Opens and closes the ledger unless
+ * given one. `budgetMs` bounds the drain and the late-flush re-reads (hooks run it inside their deadline); what is left
+ * waits for the next pass. Never throws: a failure is one diagnostic line and a null result.
+ */
+export function runObserver(env: Env, pricer: Pricer, db?: SqlDriver, budgetMs = Infinity): DrainStats | null {
   const own = !db;
   let ledger: SqlDriver | null = db ?? null;
+  const deadline = Date.now() + budgetMs;
   try {
     ledger ??= openLedger(env);
-    const stats = drainSpool(ledger, env);
+    const stats = drainSpool(ledger, env, deadline);
     const l = ledger;
-    stats.reconciledPending = l.transaction(() => reconcilePending(l));
+    stats.reconciledPending = l.transaction(() => reconcilePending(l, Date.now(), deadline));
     stats.priced = l.transaction(() => reconcileCompletions(l, pricer).priced);
     return stats;
   } catch (err) {

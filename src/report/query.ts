@@ -6,6 +6,7 @@ import type { Harness } from '../contracts/harness.js';
 import type { Money, Report, ReportBy, ReportFilters, ReportRow } from '../contracts/report.js';
 import type { SqlDriver, SqlValue } from '../observer/ledger/driver.js';
 import { picoToUsd } from '../observer/pricing.js';
+import { VERIFIED_YES } from '../observer/ledger/schema.js';
 
 export type ReportQuery = {
   by: ReportBy;
@@ -16,11 +17,12 @@ export type ReportQuery = {
   project?: string | null;
 };
 
-/** Affirmative `Verified:` tokens (outcome.ts lower-cases them). */
-export const VERIFIED_YES = ['yes', 'y', 'true', 'pass', 'passed', 'tests', 'ok', 'verified'] as const;
-const VERIFIED_SQL = VERIFIED_YES.map((v) => `'${v}'`).join(', ');
+export { VERIFIED_YES };
 
-const GROUP_COMPLETION: Record<ReportBy, string> = {
+const DAY_MS = 86_400_000;
+
+/** Grouping column, the same name in completions and completion_rollup. */
+const GROUP_COLUMN: Record<ReportBy, string> = {
   session: 'session_id',
   agent: 'subagent_type',
   tier: 'tier',
@@ -38,11 +40,7 @@ const GROUP_DISPATCH: Record<ReportBy, string> = {
   day: "strftime('%Y-%m-%d', at / 1000, 'unixepoch')",
 };
 
-function where(q: ReportQuery, timeCol: string): { sql: string; params: SqlValue[] } {
-  const parts: string[] = [];
-  const params: SqlValue[] = [];
-  if (q.since != null) parts.push(`${timeCol} >= ?`), params.push(q.since);
-  if (q.until != null) parts.push(`${timeCol} < ?`), params.push(q.until);
+function filters(q: ReportQuery, parts: string[], params: SqlValue[]): void {
   if (q.harness) parts.push('harness = ?'), params.push(q.harness);
   if (q.session) parts.push('session_id = ?'), params.push(q.session);
   if (q.project) {
@@ -50,20 +48,76 @@ function where(q: ReportQuery, timeCol: string): { sql: string; params: SqlValue
     parts.push('(project = ? OR substr(project, 1, ?) = ?)');
     params.push(p, p.length + 1, `${p}/`);
   }
+}
+
+function where(q: ReportQuery, timeCol: string, from: number | null, to: number | null): { sql: string; params: SqlValue[] } {
+  const parts: string[] = [];
+  const params: SqlValue[] = [];
+  if (from != null) parts.push(`${timeCol} >= ?`), params.push(from);
+  if (to != null) parts.push(`${timeCol} < ?`), params.push(to);
+  filters(q, parts, params);
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
 }
 
 type Agg = {
-  g: string | null; runs: number; dispatched: number; denied: number; completed: number; pending: number; verified: number;
-  input: number | null; output: number | null; cache_read: number | null; cache_write: number | null;
-  cost: string | null; unpriced: number; no_usage: number; cf: string | null; cf_cost: string | null; comparable: number;
+  g: string | null; requested: string | null; served: string | null; runs: number; dispatched: number; completed: number;
+  pending: number; verified: number; input: number; output: number; cache_read: number; cache_write: number;
+  cost: string; priced_runs: number; unpriced: number; no_usage: number; cf: string; cf_cost: string; comparable: number;
   cursor_runs: number;
 };
 type OpenAgg = { g: string | null; n: number; denied: number; cursor_runs: number };
-type Pair = { g: string | null; requested: string | null; served: string | null; n: number };
+
+/** Whole UTC days come from the rollup; a --since/--until inside a day reads that day's edge from completions. */
+function aggregates(db: SqlDriver, q: ReportQuery): Agg[] {
+  const col = GROUP_COLUMN[q.by];
+  const ceilDay = (ms: number) => Math.ceil(ms / DAY_MS) * DAY_MS;
+  const floorDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
+  const fullFrom = q.since == null ? null : ceilDay(q.since);
+  const fullTo = q.until == null ? null : floorDay(q.until);
+  const out: Agg[] = [];
+  const raw = (from: number | null, to: number | null) => {
+    const w = where(q, 'ended_at', from, to);
+    out.push(...db.prepare(
+      `SELECT ${col} AS g, requested_model AS requested, served_model AS served, COUNT(*) AS runs,
+         COUNT(dispatch_id) AS dispatched, SUM(status = 'ok') AS completed, SUM(status = 'pending') AS pending,
+         SUM(COALESCE(verified IN (${VERIFIED_YES.map((v) => `'${v}'`).join(', ')}), 0)) AS verified,
+         SUM(COALESCE(input, 0)) AS input, SUM(COALESCE(output, 0)) AS output, SUM(COALESCE(cache_read, 0)) AS cache_read,
+         SUM(COALESCE(cache_write_5m, 0) + COALESCE(cache_write_1h, 0)) AS cache_write,
+         CAST(COALESCE(SUM(cost_pico), 0) AS TEXT) AS cost, COUNT(cost_pico) AS priced_runs,
+         SUM(cost_pico IS NULL AND input IS NOT NULL) AS unpriced, SUM(input IS NULL) AS no_usage,
+         CAST(COALESCE(SUM(CASE WHEN counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL THEN counterfactual_pico END), 0) AS TEXT) AS cf,
+         CAST(COALESCE(SUM(CASE WHEN counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL THEN cost_pico END), 0) AS TEXT) AS cf_cost,
+         SUM(counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL) AS comparable, SUM(harness = 'cursor') AS cursor_runs
+       FROM completions ${w.sql} GROUP BY g, requested, served`,
+    ).all<Agg>(...w.params));
+  };
+  if (fullFrom !== null && fullTo !== null && fullFrom >= fullTo) {
+    raw(q.since ?? null, q.until ?? null);
+    return out;
+  }
+  if (q.since != null && fullFrom! > q.since) raw(q.since, fullFrom);
+  if (q.until != null && fullTo! < q.until) raw(fullTo, q.until);
+  const parts = ['runs <> 0'];
+  const params: SqlValue[] = [];
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  if (fullFrom !== null) parts.push('day >= ?'), params.push(day(fullFrom));
+  if (fullTo !== null) parts.push('day < ?'), params.push(day(fullTo));
+  filters(q, parts, params);
+  // The global rollup has no session/project columns and a fraction of the rows.
+  const table = q.by === 'session' || q.session || q.project ? 'completion_rollup' : 'completion_rollup_global';
+  out.push(...db.prepare(
+    `SELECT NULLIF(${col}, '') AS g, NULLIF(requested_model, '') AS requested, NULLIF(served_model, '') AS served,
+       SUM(runs) AS runs, SUM(dispatched) AS dispatched, SUM(completed) AS completed, SUM(pending) AS pending,
+       SUM(verified) AS verified, SUM(input) AS input, SUM(output) AS output, SUM(cache_read) AS cache_read,
+       SUM(cache_write) AS cache_write, CAST(SUM(cost_pico) AS TEXT) AS cost, SUM(priced_runs) AS priced_runs,
+       SUM(unpriced) AS unpriced, SUM(no_usage) AS no_usage, CAST(SUM(cf_pico) AS TEXT) AS cf,
+       CAST(SUM(cf_cost_pico) AS TEXT) AS cf_cost, SUM(comparable) AS comparable, SUM(cursor_runs) AS cursor_runs
+     FROM ${table} WHERE ${parts.join(' AND ')} GROUP BY 1, 2, 3 HAVING SUM(runs) <> 0`,
+  ).all<Agg>(...params));
+  return out;
+}
 
 const money = (pico: bigint | null): Money => (pico === null ? { usd: null, pico: null } : { usd: picoToUsd(pico), pico: pico.toString() });
-const big = (s: string | null): bigint | null => (s === null ? null : BigInt(s));
 
 type Acc = Omit<ReportRow, 'cost' | 'counterfactual' | 'savings' | 'usageNotReported' | 'models'> & {
   costPico: bigint | null; cfPico: bigint | null; cfCostPico: bigint | null; cursorRuns: number;
@@ -116,27 +170,9 @@ function finish(a: Acc): ReportRow {
 }
 
 export function queryReport(db: SqlDriver, q: ReportQuery): ReportRow[] & { totals?: ReportRow } {
-  const gc = GROUP_COMPLETION[q.by];
-  const wc = where(q, 'ended_at');
-  const aggs = db.prepare(
-    `SELECT ${gc} AS g, COUNT(*) AS runs, COUNT(dispatch_id) AS dispatched, 0 AS denied,
-       SUM(status = 'ok') AS completed, SUM(status = 'pending') AS pending, SUM(verified IN (${VERIFIED_SQL})) AS verified,
-       SUM(input) AS input, SUM(output) AS output, SUM(cache_read) AS cache_read,
-       SUM(cache_write_5m + cache_write_1h) AS cache_write,
-       CAST(SUM(cost_pico) AS TEXT) AS cost,
-       SUM(cost_pico IS NULL AND input IS NOT NULL) AS unpriced, SUM(input IS NULL) AS no_usage,
-       CAST(SUM(CASE WHEN counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL THEN counterfactual_pico END) AS TEXT) AS cf,
-       CAST(SUM(CASE WHEN counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL THEN cost_pico END) AS TEXT) AS cf_cost,
-       SUM(counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL) AS comparable,
-       SUM(harness = 'cursor') AS cursor_runs
-     FROM completions ${wc.sql} GROUP BY g`,
-  ).all<Agg>(...wc.params);
-  const pairs = db.prepare(
-    `SELECT ${gc} AS g, requested_model AS requested, served_model AS served, COUNT(*) AS n
-     FROM completions ${wc.sql} GROUP BY g, requested, served`,
-  ).all<Pair>(...wc.params);
+  const aggs = aggregates(db, q);
   const gd = GROUP_DISPATCH[q.by];
-  const wd = where(q, 'at');
+  const wd = where(q, 'at', q.since ?? null, q.until ?? null);
   const open = db.prepare(
     `SELECT ${gd} AS g, COUNT(*) AS n, SUM(action = 'deny') AS denied, SUM(harness = 'cursor') AS cursor_runs
      FROM dispatches ${wd.sql ? `${wd.sql} AND` : 'WHERE'} completion_id IS NULL GROUP BY g`,
@@ -151,15 +187,16 @@ export function queryReport(db: SqlDriver, q: ReportQuery): ReportRow[] & { tota
   };
   for (const r of aggs) {
     const a = acc(r.g);
-    const input = r.input ?? 0;
-    const output = r.output ?? 0;
-    const cr = r.cache_read ?? 0;
-    const cw = r.cache_write ?? 0;
+    const priced = r.priced_runs > 0;
     merge(a, {
       ...emptyAcc(r.g), runs: r.runs, dispatches: r.dispatched, completed: r.completed ?? 0, pending: r.pending ?? 0,
-      verified: r.verified ?? 0, tokens: { input, output, cacheRead: cr, cacheWrite: cw, total: input + output + cr + cw },
+      verified: r.verified ?? 0,
+      tokens: { input: r.input, output: r.output, cacheRead: r.cache_read, cacheWrite: r.cache_write,
+        total: r.input + r.output + r.cache_read + r.cache_write },
       unpricedRuns: r.unpriced ?? 0, noUsageRuns: r.no_usage ?? 0, comparableRuns: r.comparable ?? 0,
-      costPico: big(r.cost), cfPico: big(r.cf), cfCostPico: big(r.cf_cost), cursorRuns: r.cursor_runs ?? 0,
+      costPico: priced ? BigInt(r.cost) : null, cfPico: r.comparable > 0 ? BigInt(r.cf) : null,
+      cfCostPico: r.comparable > 0 ? BigInt(r.cf_cost) : null, cursorRuns: r.cursor_runs ?? 0,
+      pairs: new Map([[`${r.requested}\u0000${r.served}`, { requested: r.requested, served: r.served, runs: r.runs }]]),
     });
   }
   for (const r of open) {
@@ -168,14 +205,6 @@ export function queryReport(db: SqlDriver, q: ReportQuery): ReportRow[] & { tota
     a.dispatches += r.n;
     a.denied += r.denied ?? 0;
     a.cursorRuns += r.cursor_runs ?? 0;
-  }
-  // Denied dispatches that completed anyway do not exist (a deny cancels the child); denied counts come from open ones.
-  for (const p of pairs) {
-    const a = acc(p.g);
-    const k = `${p.requested}\u0000${p.served}`;
-    const cur = a.pairs.get(k);
-    if (cur) cur.runs += p.n;
-    else a.pairs.set(k, { requested: p.requested, served: p.served, runs: p.n });
   }
   const accs = [...groups.values()];
   const total = emptyAcc('(total)');

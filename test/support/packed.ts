@@ -1,10 +1,11 @@
 /**
- * Packs this checkout with `npm pack` (which runs the build) and installs the tarball into a temp app, offline, from
+ * Packs this checkout's build (`npm test` builds first; pack runs no scripts, so no rebuild races other tests that
+ * read dist/) and installs the tarball into a temp app, offline, from
  * the npm cache. Install scripts stay off (no prebuilt download); the native SQLite binding comes from this
  * checkout's node_modules, built for this Node.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -14,7 +15,8 @@ export type Packed = { dir: string; tarball: string; files: string[]; installed:
 
 export function packAndInstall(): Packed {
   const dir = mkdtempSync(join(tmpdir(), 'tg-pack-'));
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 120_000 });
+  if (!existsSync(join(repoRoot, 'dist', 'cli.js'))) execFileSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio: 'ignore', timeout: 120_000 });
+  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 120_000 });
   const info = JSON.parse(out.slice(out.indexOf('['))) as { filename: string; files: { path: string }[] }[];
   const tarball = join(dir, info[0]!.filename);
   const app = join(dir, 'app');

@@ -18,10 +18,12 @@ import { loadPolicy } from '../../config/load.js';
 import { preToolUseAnswer, sessionStartAnswer } from './answer.js';
 import { observePreToolUse } from './observe.js';
 import { readParentModel } from './parent-model.js';
-import { PostToolUsePayload, PreToolUsePayload, SessionPayload, SUBAGENT_TOOLS, SubagentStopPayload } from './payloads.js';
+import { PreToolUsePayload, SessionPayload, SUBAGENT_TOOLS, SubagentStopPayload } from './payloads.js';
 import { parseClaudeTranscript, readAgentMeta } from './transcript.js';
 import { drainModuleSpool } from './module-spool.js';
+import { drainLedgerFromHook } from '../../observer/drain-hook.js';
 import { policySummary } from './policy-text.js';
+import { triggerRefresh } from '../../prices/refresh/trigger.js';
 
 export const MODULE_LIVE_VAR = 'TIERGATE_MODULE_LIVE';
 
@@ -70,17 +72,6 @@ const preToolUse: HookHandler = async (payload, ctx) => {
   }
 };
 
-/** PostToolUse[Agent] joins tool_use_id to the child's agentId; a foreground child's usage also arrives here. */
-const postToolUse: HookHandler = (payload, ctx) => {
-  const p = PostToolUsePayload.parse(payload);
-  if (!SUBAGENT_TOOLS.has(p.tool_name)) return null;
-  if (moduleLive(ctx)) {
-    drainModuleSpool(ctx.env);
-    return null;
-  }
-  return null;
-};
-
 /**
  * SubagentStop: the child's served model and usage from its own transcript (flushed by then, 2.1.328), joined to the
  * dispatch by the sidecar's toolUseId. With the module live, the module's turn.complete records it instead.
@@ -123,9 +114,14 @@ function safeParse(path: string, maxBytes: number) {
   }
 }
 
-/** SessionStart: the policy in a few lines as additionalContext, so the model picks a legal model up front. */
+/**
+ * SessionStart: the policy in a few lines as additionalContext, so the model picks a legal model up front; the
+ * module's policy hand-off; the background price refresh.
+ */
 const sessionStart: HookHandler = (payload, ctx) => {
   const p = SessionPayload.parse(payload);
+  // Starts a detached price refresh when one is due and returns at once (never throws, never waits).
+  triggerRefresh(ctx.env);
   const { policy, diagnostics } = loadPolicy(ctx.env, p.cwd ?? null);
   for (const d of diagnostics) diagnose('warn', 'claude:SessionStart', d, {}, ctx.env);
   if (moduleLive(ctx) && p.session_id) {
@@ -135,14 +131,17 @@ const sessionStart: HookHandler = (payload, ctx) => {
       diagnose('error', 'claude:SessionStart', `policy hand-off: ${errorText(err)}`, {}, ctx.env);
     }
   }
+  // Background price refresh: returns at once (detached process, lock, TTL); never on the dispatch path.
+  triggerRefresh(ctx.env);
   const text = policySummary(policy);
   return text ? json(sessionStartAnswer(text)) : null;
 };
 
-/** SessionEnd: move the module's records into the spool the ledger drains. */
+/** SessionEnd: move the module's records into the spool, then drain the spool into the ledger (bounded). */
 const sessionEnd: HookHandler = (payload, ctx) => {
   const p = SessionPayload.parse(payload);
   drainModuleSpool(ctx.env);
+  drainLedgerFromHook(ctx.env);
   if (p.session_id) removeFile(policyHandoffPath(paths(ctx.env).data, p.session_id));
   return null;
 };
@@ -150,7 +149,6 @@ const sessionEnd: HookHandler = (payload, ctx) => {
 export const adapter: CommandAdapter = {
   handlers: {
     PreToolUse: preToolUse,
-    PostToolUse: postToolUse,
     SubagentStop: subagentStop,
     SessionStart: sessionStart,
     SessionEnd: sessionEnd,

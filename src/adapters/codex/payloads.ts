@@ -2,12 +2,12 @@
  * Zod shapes of the Codex CLI hook payloads tiergate reads (seen on codex-cli 0.169.0, reference/codex.md §4).
  * Objects are loose: a newer Codex that adds fields must still parse; only what tiergate reads is required.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 const base = {
   session_id: z.string(),
-  transcript_path: z.string().nullish(),
-  cwd: z.string().nullish(),
+  transcript_path: z.nullish(z.string()),
+  cwd: z.nullish(z.string()),
   hook_event_name: z.string(),
 };
 
@@ -16,49 +16,49 @@ export const SPAWN_TOOL_NAME = 'collaborationspawn_agent';
 
 export const PreToolUsePayloadSchema = z.looseObject({
   ...base,
-  turn_id: z.string().nullish(),
+  turn_id: z.nullish(z.string()),
   /** The parent's (this thread's) active model at PreToolUse. */
-  model: z.string().nullish(),
-  permission_mode: z.string().nullish(),
+  model: z.nullish(z.string()),
+  permission_mode: z.nullish(z.string()),
   tool_name: z.string(),
   tool_input: z.record(z.string(), z.unknown()),
-  tool_use_id: z.string().nullish(),
+  tool_use_id: z.nullish(z.string()),
 });
 export type PreToolUsePayload = z.infer<typeof PreToolUsePayloadSchema>;
 
-export const PostToolUsePayloadSchema = PreToolUsePayloadSchema.extend({
+export const PostToolUsePayloadSchema = z.extend(PreToolUsePayloadSchema, {
   /** A JSON string, e.g. `{"task_name":"/root/demo_child"}`. */
-  tool_response: z.unknown().optional(),
+  tool_response: z.optional(z.unknown()),
 });
 export type PostToolUsePayload = z.infer<typeof PostToolUsePayloadSchema>;
 
 export const SubagentStartPayloadSchema = z.looseObject({
   ...base,
-  turn_id: z.string().nullish(),
+  turn_id: z.nullish(z.string()),
   /** The CHILD's model at SubagentStart (not the parent's). */
-  model: z.string().nullish(),
+  model: z.nullish(z.string()),
   agent_id: z.string(),
-  agent_type: z.string().nullish(),
+  agent_type: z.nullish(z.string()),
 });
 export type SubagentStartPayload = z.infer<typeof SubagentStartPayloadSchema>;
 
-export const SubagentStopPayloadSchema = SubagentStartPayloadSchema.extend({
+export const SubagentStopPayloadSchema = z.extend(SubagentStartPayloadSchema, {
   /** The child's rollout; `transcript_path` is the PARENT's at SubagentStop. */
-  agent_transcript_path: z.string().nullish(),
-  stop_hook_active: z.boolean().nullish(),
-  last_assistant_message: z.string().nullish(),
+  agent_transcript_path: z.nullish(z.string()),
+  stop_hook_active: z.nullish(z.boolean()),
+  last_assistant_message: z.nullish(z.string()),
 });
 export type SubagentStopPayload = z.infer<typeof SubagentStopPayloadSchema>;
 
 export const SessionStartPayloadSchema = z.looseObject({
   ...base,
-  model: z.string().nullish(),
-  source: z.string().nullish(),
+  model: z.nullish(z.string()),
+  source: z.nullish(z.string()),
 });
 export type SessionStartPayload = z.infer<typeof SessionStartPayloadSchema>;
 
 export const SessionEndPayloadSchema = z.looseObject({
   ...base,
-  reason: z.string().nullish(),
+  reason: z.nullish(z.string()),
 });
 export type SessionEndPayload = z.infer<typeof SessionEndPayloadSchema>;

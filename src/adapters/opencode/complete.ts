@@ -5,7 +5,7 @@
  */
 import type { CompletionObservation } from '../../contracts/observation.js';
 import type { Usage } from '../../contracts/usage.js';
-import { parseOutcome } from '../in-process/outcome.js';
+import { extractOutcome as parseOutcome } from '../../observer/outcome.js';
 import { modelName, TASK_TOOL } from './observe.js';
 import type { PendingCall } from './state.js';
 

@@ -3,9 +3,11 @@
  * Payload shapes: reference/opencode.md §4, fixtures/opencode/*.
  */
 import type { Capability } from '../../contracts/harness.js';
+import { DEFAULT_POLICY } from '../../config/defaults.js';
+import { capabilityFor } from '../capabilities.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import type { OpencodeState } from './state.js';
-import { escalationFrom } from '../in-process/outcome.js';
+import { extractEscalation as escalationFrom } from '../../observer/outcome.js';
 import { tierOfAgent } from './tier-agents.js';
 
 /** OpenCode's hidden agents: their chat.params carry the parent's sessionID with another model (title: seen). */
@@ -50,13 +52,8 @@ export function readChatParams(input: unknown, state: OpencodeState, now: number
   state.setSessionModel(sessionId, { model, agent, at: now });
 }
 
-export const OPENCODE_CAPABILITY = (legal: string[]): Capability => ({
-  canRewrite: true,
-  rewriteField: 'subagent_type',
-  rewriteKind: 'agent',
-  legalValues: legal,
-  canDeny: true,
-});
+/** The shared OpenCode capability, narrowed to the tier agents the live config has. */
+export const OPENCODE_CAPABILITY = (legal: string[]): Capability => ({ ...capabilityFor('opencode', DEFAULT_POLICY), legalValues: legal });
 
 /** The model an agent runs on: its configured model, else the parent's (OpenCode: `agent.model ?? parent`, source). */
 export function agentModelOf(name: string, state: OpencodeState, parentModel: string | null): string | null {

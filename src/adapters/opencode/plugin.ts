@@ -6,7 +6,7 @@
 import type { Decision } from '../../contracts/decision.js';
 import type { DispatchObservation, CompletionObservation } from '../../contracts/observation.js';
 import type { Policy } from '../../contracts/config.js';
-import { loadPolicy } from '../../config/load.js';
+import { loadRuntime } from '../../runtime/context.js';
 import { diagnose } from '../../io/diagnostics.js';
 import type { Env } from '../../io/paths.js';
 import { appendSpool } from '../../observer/spool.js';
@@ -40,7 +40,8 @@ export const defaultDeps = (env: Env = process.env): PluginDeps => ({
   now: Date.now,
   route: routeDispatch,
   record: (observation, e) => appendSpool({ type: 'completion', observation, transcriptPath: null }, e),
-  policy: (e, cwd) => loadPolicy(e, cwd).policy,
+  // The policy cached per process by the shared runtime (re-read after its TTL), not a file read per dispatch.
+  policy: (e, cwd) => loadRuntime(e, cwd).policy,
 });
 
 const sdkData = (r: SdkResult): unknown => (r && typeof r === 'object' && 'data' in r ? (r as { data: unknown }).data : r);

@@ -6,7 +6,7 @@
 import type { Decision } from '../../contracts/decision.js';
 import type { CompletionObservation, DispatchObservation } from '../../contracts/observation.js';
 import type { Policy } from '../../contracts/config.js';
-import { loadPolicy } from '../../config/load.js';
+import { loadRuntime } from '../../runtime/context.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import type { Env } from '../../io/paths.js';
 import { appendSpool } from '../../observer/spool.js';
@@ -31,7 +31,8 @@ export type PiDeps = {
 export const defaultPiDeps = (env: Env = process.env, argv: string[] = process.argv): PiDeps => ({
   env, argv, now: Date.now, route: routeDispatch,
   record: (observation, e) => appendSpool({ type: 'completion', observation, transcriptPath: null }, e),
-  policy: (e, cwd) => loadPolicy(e, cwd).policy,
+  // The policy cached per process by the shared runtime (re-read after its TTL), not a file read per dispatch.
+  policy: (e, cwd) => loadRuntime(e, cwd).policy,
   agents: (e, cwd) => loadPiAgents(e, cwd),
 });
 

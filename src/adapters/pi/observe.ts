@@ -8,7 +8,7 @@ import { TierSchema } from '../../contracts/harness.js';
 import type { Policy } from '../../contracts/config.js';
 import type { CompletionObservation, DispatchObservation } from '../../contracts/observation.js';
 import type { Usage } from '../../contracts/usage.js';
-import { escalationFrom, parseOutcome } from '../in-process/outcome.js';
+import { extractEscalation as escalationFrom, extractOutcome as parseOutcome } from '../../observer/outcome.js';
 import { tierOfAgent } from '../opencode/tier-agents.js';
 import type { PiAgent } from './agents.js';
 
@@ -123,6 +123,9 @@ export function observePiCompletions(event: unknown, ctx: PiCtx, now: number): C
   const callId = str(event.toolCallId);
   const sessionId = piSessionId(ctx);
   const results = event.details.results;
+  // pi's example names its modes single | parallel | chain (source); parallel tasks come from `tasks[]`.
+  const rawMode = event.details.mode;
+  const mode = rawMode === 'parallel' ? 'tasks' : rawMode === 'chain' ? 'chain' : rawMode === 'single' ? 'single' : results.length > 1 ? 'tasks' : 'single';
   return results.flatMap((r, i): CompletionObservation[] => {
     if (!isRec(r)) return [];
     const assistants = (Array.isArray(r.messages) ? r.messages : []).filter((m): m is Rec => isRec(m) && m.role === 'assistant');
@@ -132,7 +135,8 @@ export function observePiCompletions(event: unknown, ctx: PiCtx, now: number): C
     const usage = piUsage(r.usage);
     const exit = typeof r.exitCode === 'number' ? r.exitCode : null;
     const stop = str(r.stopReason);
-    const id = results.length > 1 && callId ? `${callId}#${i}` : callId;
+    // The same per-task id the dispatch used (`#tasks.i` / `#chain.i`), so the ledger joins dispatch and completion.
+    const id = callId && mode !== 'single' ? `${callId}#${mode}.${i}` : callId;
     return [{
       kind: 'completion', harness: 'pi', sessionId, callId: id, agentId: null, subagentType: str(r.agent) ?? str(r.tier),
       servedModel: served, usage, status: exit === 0 && stop !== 'error' && stop !== 'aborted' ? 'ok' : stop === 'aborted' ? 'cancelled' : exit === null ? 'unknown' : 'error',

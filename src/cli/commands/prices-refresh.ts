@@ -45,6 +45,7 @@ export function formatReport(r: RefreshReport): string {
   const lines = r.sources.map((s) => {
     if (s.result === 'updated') return `  ${s.name.padEnd(14)} updated   ${String(s.models).padStart(6)} models  ${s.ms} ms`;
     if (s.result === 'fresh') return `  ${s.name.padEnd(14)} fresh     ${String(s.models ?? '?').padStart(6)} models`;
+    if (s.result === 'waiting') return `  ${s.name.padEnd(14)} waiting   (backing off after: ${s.error})`;
     return `  ${s.name.padEnd(14)} FAILED    ${s.error}  (the previous catalog is kept)`;
   });
   return `${lines.join('\n')}\n`;

@@ -65,6 +65,9 @@ function openLedgerFile(env: Env, file: string, opts: LedgerOptions): SqlDriver 
     db.exec(`PRAGMA busy_timeout = ${busy}`);
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = NORMAL');
+    // Report GROUP BYs sort in temp b-trees: in memory they take ~1/10 of the time they take in temp files.
+    db.exec('PRAGMA temp_store = MEMORY');
+    db.exec('PRAGMA cache_size = -65536');
     migrate(db);
   } catch (err) {
     db.close();

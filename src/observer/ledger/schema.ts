@@ -5,6 +5,76 @@
  * Privacy: no column holds prompt, brief or result text. Outcomes are stored as short tokens only.
  * Money: cost columns are exact integers in pico-USD (1e-12 USD); NULL means unpriced, never $0.
  */
+/** Affirmative `Verified:` tokens (outcome.ts lower-cases them). Frozen: migration 2 bakes them into its triggers. */
+export const VERIFIED_YES = ['yes', 'y', 'true', 'pass', 'passed', 'tests', 'ok', 'verified'] as const;
+
+/**
+ * Rollup key columns; NULL is stored as '' because SQLite's UNIQUE treats NULLs as distinct (no upsert on them).
+ * Two rollups: per session (for --by session, --session, --project) and global (everything else, far fewer rows).
+ */
+export const ROLLUP_KEYS = ['day', 'harness', 'session_id', 'project', 'subagent_type', 'tier', 'requested_model', 'served_model'] as const;
+export const GLOBAL_ROLLUP_KEYS = ['day', 'harness', 'subagent_type', 'tier', 'requested_model', 'served_model'] as const;
+type Keys = readonly string[];
+
+/** Measure -> its contribution from one completion row `r`. Sums of pico-USD stay integers (int64 holds $9.2M). */
+function rollupMeasures(r: string): [string, string][] {
+  const verified = VERIFIED_YES.map((v) => `'${v}'`).join(', ');
+  const both = `(${r}.cost_pico IS NOT NULL AND ${r}.counterfactual_pico IS NOT NULL)`;
+  return [
+    ['runs', '1'],
+    ['dispatched', `(${r}.dispatch_id IS NOT NULL)`],
+    ['completed', `(${r}.status = 'ok')`],
+    ['pending', `(${r}.status = 'pending')`],
+    ['verified', `COALESCE(${r}.verified IN (${verified}), 0)`],
+    ['input', `COALESCE(${r}.input, 0)`],
+    ['output', `COALESCE(${r}.output, 0)`],
+    ['cache_read', `COALESCE(${r}.cache_read, 0)`],
+    ['cache_write', `COALESCE(${r}.cache_write_5m, 0) + COALESCE(${r}.cache_write_1h, 0)`],
+    ['cost_pico', `COALESCE(${r}.cost_pico, 0)`],
+    ['priced_runs', `(${r}.cost_pico IS NOT NULL)`],
+    ['unpriced', `(${r}.cost_pico IS NULL AND ${r}.input IS NOT NULL)`],
+    ['no_usage', `(${r}.input IS NULL)`],
+    ['cf_pico', `CASE WHEN ${both} THEN ${r}.counterfactual_pico ELSE 0 END`],
+    ['cf_cost_pico', `CASE WHEN ${both} THEN ${r}.cost_pico ELSE 0 END`],
+    ['comparable', `${both}`],
+    ['cursor_runs', `(${r}.harness = 'cursor')`],
+  ];
+}
+
+export const ROLLUP_MEASURES = rollupMeasures('c').map(([m]) => m);
+
+function rollupUpsert(table: string, keys: Keys, r: 'NEW' | 'OLD', sign: 1 | -1): string {
+  const measures = rollupMeasures(r);
+  return `INSERT INTO ${table} (${[...keys, ...measures.map(([m]) => m)].join(', ')})
+    VALUES (${[...keys.map((k) => `COALESCE(${r}.${k}, '')`), ...measures.map(([, e]) => `${sign} * (${e})`)].join(', ')})
+    ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${measures.map(([m]) => `${m} = ${m} + excluded.${m}`).join(', ')};`;
+}
+
+function rollupTable(table: string, keys: Keys): string {
+  const measures = rollupMeasures('c');
+  return `
+  CREATE TABLE ${table} (
+    ${keys.map((k) => `${k} TEXT NOT NULL`).join(',\n    ')},
+    ${measures.map(([m]) => `${m} INTEGER NOT NULL`).join(',\n    ')},
+    PRIMARY KEY (${keys.join(', ')})
+  ) WITHOUT ROWID;
+  INSERT INTO ${table} (${[...keys, ...measures.map(([m]) => m)].join(', ')})
+    SELECT ${keys.map((k) => `COALESCE(c.${k}, '')`).join(', ')}, ${measures.map(([, e]) => `SUM(${e})`).join(', ')}
+    FROM completions c GROUP BY ${keys.map((k) => `COALESCE(c.${k}, '')`).join(', ')};`;
+}
+
+function rollupMigration(): string {
+  const both = (r: 'NEW' | 'OLD', sign: 1 | -1) =>
+    `${rollupUpsert('completion_rollup', ROLLUP_KEYS, r, sign)} ${rollupUpsert('completion_rollup_global', GLOBAL_ROLLUP_KEYS, r, sign)}`;
+  return `
+  ${rollupTable('completion_rollup', ROLLUP_KEYS)}
+  ${rollupTable('completion_rollup_global', GLOBAL_ROLLUP_KEYS)}
+  CREATE TRIGGER completions_rollup_insert AFTER INSERT ON completions BEGIN ${both('NEW', 1)} END;
+  CREATE TRIGGER completions_rollup_delete AFTER DELETE ON completions BEGIN ${both('OLD', -1)} END;
+  CREATE TRIGGER completions_rollup_update AFTER UPDATE ON completions BEGIN ${both('OLD', -1)} ${both('NEW', 1)} END;
+  `;
+}
+
 export const MIGRATIONS: readonly string[] = [
   // 1: initial schema
   `
@@ -124,6 +194,18 @@ export const MIGRATIONS: readonly string[] = [
     origin  TEXT NOT NULL,
     message TEXT NOT NULL
   );
+  `,
+  // 2: per-day rollup of completions, kept by triggers, so a report over a million runs reads thousands of rows
+  rollupMigration(),
+  // 3: partial indexes over the rows the observer pass still has work on, so a drain on a big ledger touches only them
+  `
+  CREATE INDEX completions_unpriced ON completions (cost_catalog_version) WHERE input IS NOT NULL AND cost_pico IS NULL;
+  CREATE INDEX completions_no_counterfactual ON completions (counterfactual_catalog_version)
+    WHERE input IS NOT NULL AND parent_model IS NOT NULL AND counterfactual_pico IS NULL;
+  CREATE INDEX completions_unjoined ON completions (harness, call_id) WHERE dispatch_id IS NULL AND call_id IS NOT NULL;
+  CREATE INDEX completions_no_call ON completions (harness, agent_id) WHERE call_id IS NULL AND agent_id IS NOT NULL;
+  CREATE INDEX completions_joined_gaps ON completions (dispatch_id)
+    WHERE dispatch_id IS NOT NULL AND (parent_model IS NULL OR tier IS NULL);
   `,
 ];
 

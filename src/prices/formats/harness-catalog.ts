@@ -4,7 +4,7 @@
  * provider (reference/pricing.md §2.4), so one alias table is emitted per provider: `claude` (first-party API) and
  * `claude@bedrock`, `claude@vertex`, `claude@foundry`, `claude@gateway`, ….
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { LongContextTier, Rates } from '../../contracts/prices.js';
 import { numberToDecimal } from '../decimal.js';
 import { tierRule, tierThreshold } from '../long-context-rules.js';
@@ -12,37 +12,37 @@ import { makerOf } from '../makers.js';
 import { canonicalId } from '../normalise.js';
 import { isZeroPriced, RowCollector, type ConvertOptions, type ConvertResult } from './common.js';
 
-const Num = z.number().nonnegative().finite();
+const Num = z.number().check(z.nonnegative());
 
 const PriceSchema = z.looseObject({
   input: Num,
   output: Num,
-  cache_read: Num.optional(),
-  cache_write: Num.optional(),
-  cache_write_5m: Num.optional(),
-  cache_write_1h: Num.optional(),
+  cache_read: z.optional(Num),
+  cache_write: z.optional(Num),
+  cache_write_5m: z.optional(Num),
+  cache_write_1h: z.optional(Num),
 });
 
 const ModelSchema = z.looseObject({
   provider: z.string(),
-  price: PriceSchema.nullable(),
-  context_window: z.number().int().positive().nullable().optional(),
-  long_context: z.looseObject({ threshold_tokens: z.number().int().positive(), price: PriceSchema }).nullable().optional(),
+  price: z.nullable(PriceSchema),
+  context_window: z.optional(z.nullable(z.int().check(z.positive()))),
+  long_context: z.optional(z.nullable(z.looseObject({ threshold_tokens: z.int().check(z.positive()), price: PriceSchema }))),
 });
 
 const AliasSchema = z.looseObject({
   first_party: z.string(),
-  per_provider: z.record(z.string(), z.string()).optional(),
+  per_provider: z.optional(z.record(z.string(), z.string())),
 });
 
 const CatalogSchema = z.looseObject({
   models: z.record(z.string(), z.unknown()),
-  harnesses: z.looseObject({
-    'claude-code': z.looseObject({
+  harnesses: z.optional(z.looseObject({
+    'claude-code': z.optional(z.looseObject({
       aliases: z.record(z.string(), AliasSchema),
-      best: z.string().optional(),
-    }).optional(),
-  }).optional(),
+      best: z.optional(z.string()),
+    })),
+  })),
 });
 
 const dec = (n: number | undefined): string | null => (n === undefined ? null : numberToDecimal(n));

@@ -4,7 +4,7 @@
  * billing rule is the provider's (long-context-rules.ts), not LiteLLM's: ccusage's "only tokens above" reading is
  * not what Anthropic or OpenAI bill.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { LongContextTier, Rates } from '../../contracts/prices.js';
 import { compareDecimal, numberToDecimal, shiftDecimal } from '../decimal.js';
 import { tierRule, tierThreshold } from '../long-context-rules.js';
@@ -12,25 +12,25 @@ import { canonicalProvider, makerOf } from '../makers.js';
 import { canonicalId } from '../normalise.js';
 import { isZeroPriced, RowCollector, type ConvertOptions, type ConvertResult } from './common.js';
 
-const Cost = z.number().nonnegative().finite();
+const Cost = z.number().check(z.nonnegative());
 
 const EntrySchema = z.looseObject({
-  litellm_provider: z.string().optional(),
+  litellm_provider: z.optional(z.string()),
   input_cost_per_token: Cost,
   output_cost_per_token: Cost,
-  cache_read_input_token_cost: Cost.optional(),
-  cache_creation_input_token_cost: Cost.optional(),
-  cache_creation_input_token_cost_above_1hr: Cost.optional(),
-  output_cost_per_reasoning_token: Cost.optional(),
-  input_cost_per_request: Cost.optional(),
-  max_input_tokens: z.number().int().positive().optional(),
-  tiered_pricing: z.array(z.looseObject({
-    range: z.tuple([z.number(), z.number()]).rest(z.number()),
+  cache_read_input_token_cost: z.optional(Cost),
+  cache_creation_input_token_cost: z.optional(Cost),
+  cache_creation_input_token_cost_above_1hr: z.optional(Cost),
+  output_cost_per_reasoning_token: z.optional(Cost),
+  input_cost_per_request: z.optional(Cost),
+  max_input_tokens: z.optional(z.int().check(z.positive())),
+  tiered_pricing: z.optional(z.array(z.looseObject({
+    range: z.tuple([z.number(), z.number()], z.number()),
     input_cost_per_token: Cost,
     output_cost_per_token: Cost,
-    cache_read_input_token_cost: Cost.optional(),
-    cache_creation_input_token_cost: Cost.optional(),
-  })).optional(),
+    cache_read_input_token_cost: z.optional(Cost),
+    cache_creation_input_token_cost: z.optional(Cost),
+  }))),
 });
 type Entry = z.infer<typeof EntrySchema>;
 

@@ -5,7 +5,7 @@
  * give list prices; resellers and coding plans list the same ids at other prices (some at 0), so they are skipped
  * unless asked for.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { LongContextTier, Rates } from '../../contracts/prices.js';
 import { compareDecimal, numberToDecimal } from '../decimal.js';
 import { tierRule, tierThreshold } from '../long-context-rules.js';
@@ -13,27 +13,27 @@ import { FIRST_PARTY_PROVIDERS, makerOf } from '../makers.js';
 import { canonicalId } from '../normalise.js';
 import { isZeroPriced, RowCollector, type ConvertOptions, type ConvertResult } from './common.js';
 
-const Num = z.number().nonnegative().finite();
+const Num = z.number().check(z.nonnegative());
 
 const PriceSet = z.looseObject({
   input: Num,
   output: Num,
-  cache_read: Num.optional(),
-  cache_write: Num.optional(),
+  cache_read: z.optional(Num),
+  cache_write: z.optional(Num),
 });
 
-const CostSchema = PriceSet.extend({
-  reasoning: Num.optional(),
-  tiers: z.array(z.looseObject({
-    tier: z.looseObject({ type: z.string(), size: z.number().int().positive() }),
-  }).and(PriceSet.partial())).optional(),
-  context_over_200k: PriceSet.partial().optional(),
+const CostSchema = z.extend(PriceSet, {
+  reasoning: z.optional(Num),
+  tiers: z.optional(z.array(z.intersection(z.looseObject({
+    tier: z.looseObject({ type: z.string(), size: z.int().check(z.positive()) }),
+  }), z.partial(PriceSet)))),
+  context_over_200k: z.optional(z.partial(PriceSet)),
 });
 
 const ModelSchema = z.looseObject({
-  id: z.string().min(1).optional(),
+  id: z.optional(z.string().check(z.minLength(1))),
   cost: CostSchema,
-  limit: z.looseObject({ context: z.number().int().nonnegative().optional() }).optional(),
+  limit: z.optional(z.looseObject({ context: z.optional(z.int().check(z.nonnegative())) })),
 });
 
 const ProviderSchema = z.looseObject({ models: z.record(z.string(), z.unknown()) });

@@ -3,7 +3,7 @@
  * Prices are decimal strings in USD per token (reference/pricing.md §2.1); `overrides[].min_prompt_tokens` bands are
  * long-context tiers. Router prices can differ from the maker's list price, which is why the snapshot ranks them last.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { DecimalSchema, type LongContextTier, type Rates } from '../../contracts/prices.js';
 import { compareDecimal, shiftDecimal } from '../decimal.js';
 import { tierRule, tierThreshold } from '../long-context-rules.js';
@@ -16,23 +16,23 @@ const PerToken = DecimalSchema;
 const PriceSet = z.looseObject({
   prompt: PerToken,
   completion: PerToken,
-  input_cache_read: PerToken.optional(),
-  input_cache_write: PerToken.optional(),
-  input_cache_write_1h: PerToken.optional(),
+  input_cache_read: z.optional(PerToken),
+  input_cache_write: z.optional(PerToken),
+  input_cache_write_1h: z.optional(PerToken),
 });
 
-const Override = PriceSet.partial().extend({
-  min_prompt_tokens: z.number().int().positive().optional(),
-  utc_days: z.array(z.string()).optional(),
+const Override = z.extend(z.partial(PriceSet), {
+  min_prompt_tokens: z.optional(z.int().check(z.positive())),
+  utc_days: z.optional(z.array(z.string())),
 });
 
 const ModelSchema = z.looseObject({
-  id: z.string().min(1),
-  context_length: z.number().int().positive().nullable().optional(),
-  pricing: PriceSet.extend({
-    request: PerToken.optional(),
-    internal_reasoning: PerToken.optional(),
-    overrides: z.array(z.unknown()).optional(),
+  id: z.string().check(z.minLength(1)),
+  context_length: z.optional(z.nullable(z.int().check(z.positive()))),
+  pricing: z.extend(PriceSet, {
+    request: z.optional(PerToken),
+    internal_reasoning: z.optional(PerToken),
+    overrides: z.optional(z.array(z.unknown())),
   }),
 });
 

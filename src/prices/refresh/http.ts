@@ -2,9 +2,9 @@
  * The only module that talks HTTP. It fetches one price document for the background refresh, and nothing on a
  * dispatch path ever reaches it. Every limit is enforced here, not by the caller:
  * HTTPS only, the source's host pinned across redirects, connect / header / idle-body / overall timeouts, a streamed
- * byte cap, and a cap on how many requests (redirect hops included) one fetch may make.
+ * byte cap, and a cap on how many requests (redirect hops included) one fetch may make. Proxies come from `env`.
  */
-import { Agent, request } from 'undici';
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 
 export const HTTP_DEFAULTS = {
   connectTimeoutMs: 5_000,
@@ -76,13 +76,7 @@ export async function fetchText(rawUrl: string, options: FetchOptions = {}): Pro
   const o = { ...HTTP_DEFAULTS, ...options };
   const first = checkUrl(rawUrl, options);
   const pinnedHost = first.host;
-  const dispatcher = new Agent({
-    connect: { timeout: o.connectTimeoutMs, ...(o.ca ? { ca: o.ca } : {}) },
-    headersTimeout: o.headersTimeoutMs,
-    bodyTimeout: o.bodyIdleTimeoutMs,
-    connections: 1,
-    pipelining: 0,
-  });
+  const dispatcher = makeDispatcher(o, options.env ?? {});
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(new FetchError('timeout', `no complete answer within ${o.totalTimeoutMs} ms`)), o.totalTimeoutMs);
   timer.unref?.();
@@ -137,6 +131,27 @@ export async function fetchText(rawUrl: string, options: FetchOptions = {}): Pro
     // Never wait for a graceful close: a stuck server must not hold the refresh process open.
     dispatcher.destroy().catch(() => undefined);
   }
+}
+
+/**
+ * Direct, or through the proxy the environment names (HTTPS_PROXY / HTTP_PROXY, honouring NO_PROXY), the way curl and
+ * npm do: behind a corporate proxy a direct connection would only time out. Host pinning and the caps apply to the
+ * target either way; the proxy sees only a CONNECT to the pinned host.
+ */
+function makeDispatcher(o: Required<Omit<FetchOptions, 'ca' | 'env' | 'allowLoopbackHttp'>> & FetchOptions, env: Record<string, string | undefined>): Dispatcher {
+  const tls = { timeout: o.connectTimeoutMs, ...(o.ca ? { ca: o.ca } : {}) };
+  const common = { headersTimeout: o.headersTimeoutMs, bodyTimeout: o.bodyIdleTimeoutMs, connections: 1, pipelining: 0 };
+  const httpsProxy = env.HTTPS_PROXY || env.https_proxy || '';
+  const httpProxy = env.HTTP_PROXY || env.http_proxy || '';
+  if (!httpsProxy && !httpProxy) return new Agent({ ...common, connect: tls });
+  return new EnvHttpProxyAgent({
+    ...common,
+    connect: tls,
+    requestTls: tls,
+    httpsProxy: httpsProxy || httpProxy,
+    httpProxy: httpProxy || httpsProxy,
+    noProxy: env.NO_PROXY ?? env.no_proxy ?? '',
+  });
 }
 
 function header(v: string | string[] | undefined): string | undefined {

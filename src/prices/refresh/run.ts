@@ -27,8 +27,6 @@ export type RefreshOptions = {
   config: RefreshConfig;
   /** Ignore the TTL and back-off (an explicit `tiergate prices refresh`); the lock still applies. */
   force?: boolean;
-  /** Only these source names. */
-  only?: string[];
   /** The lock was taken by the launcher (trigger) and handed over by nonce. */
   lockNonce?: string;
   now?: () => Date;
@@ -38,7 +36,8 @@ export type RefreshOptions = {
 
 export type SourceOutcome = {
   name: string;
-  result: 'updated' | 'fresh' | 'failed';
+  /** fresh: within the TTL; waiting: backing off after a failure (error says which). */
+  result: 'updated' | 'fresh' | 'waiting' | 'failed';
   models: number | null;
   error: string | null;
   ms: number;
@@ -62,12 +61,18 @@ export async function runRefresh(opts: RefreshOptions): Promise<RefreshReport> {
 
   try {
     const status = readStatus(env) ?? emptyStatus(now());
-    const wanted = config.sources.filter((s) => !opts.only || opts.only.includes(s.name));
-    const due = opts.force ? wanted : dueSources(env, { ...config, sources: wanted }, now().getTime(), status);
-    const outcomes: SourceOutcome[] = wanted
-      .filter((s) => !due.includes(s))
-      .map((s) => ({ name: s.name, result: 'fresh', models: status.sources[s.name]?.models ?? null, error: null, ms: 0 }));
-    for (const source of due) outcomes.push(await refreshOne(source, status, opts, now));
+    const due = opts.force ? config.sources : dueSources(env, config, now().getTime(), status);
+    const outcomes: SourceOutcome[] = [];
+    for (const source of config.sources) {
+      if (due.includes(source)) {
+        outcomes.push(await refreshOne(source, status, opts, now));
+        continue;
+      }
+      const st = status.sources[source.name];
+      const waiting = (st?.consecutiveFailures ?? 0) > 0;
+      outcomes.push({ name: source.name, result: waiting ? 'waiting' : 'fresh', models: st?.models ?? null,
+        error: waiting ? `${st?.lastErrorKind}: ${st?.lastError}` : null, ms: 0 });
+    }
     return { result: 'done', sources: outcomes };
   } finally {
     releaseLock(lockPath, nonce);

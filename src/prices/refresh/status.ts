@@ -4,7 +4,7 @@
  * recorded before the fetch starts, so a run that dies half-way still counts and a failing source is not hammered.
  */
 import { readFileSync } from 'node:fs';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { writeFileAtomic } from '../../io/files.js';
 import { paths, type Env } from '../../io/paths.js';
 
@@ -13,21 +13,21 @@ export const SourceStatusSchema = z.object({
   url: z.string(),
   format: z.string(),
   /** ISO time the last attempt started (the attempt marker). */
-  lastAttemptAt: z.string().nullable(),
+  lastAttemptAt: z.nullable(z.string()),
   /** Set while an attempt runs; still set afterwards means the attempt was interrupted. */
-  pendingSince: z.string().nullable(),
-  lastSuccessAt: z.string().nullable(),
-  lastError: z.string().nullable(),
-  lastErrorKind: z.string().nullable(),
+  pendingSince: z.nullable(z.string()),
+  lastSuccessAt: z.nullable(z.string()),
+  lastError: z.nullable(z.string()),
+  lastErrorKind: z.nullable(z.string()),
   /** Failed (or interrupted) attempts since the last success; drives the back-off. */
-  consecutiveFailures: z.number().int().nonnegative(),
+  consecutiveFailures: z.int().check(z.nonnegative()),
   /** Of the last successful fetch. */
-  models: z.number().int().nonnegative().nullable(),
-  skippedRows: z.number().int().nonnegative().nullable(),
-  bytes: z.number().int().nonnegative().nullable(),
-  durationMs: z.number().nonnegative().nullable(),
-  catalogFile: z.string().nullable(),
-  catalogVersion: z.string().nullable(),
+  models: z.nullable(z.int().check(z.nonnegative())),
+  skippedRows: z.nullable(z.int().check(z.nonnegative())),
+  bytes: z.nullable(z.int().check(z.nonnegative())),
+  durationMs: z.nullable(z.number().check(z.nonnegative())),
+  catalogFile: z.nullable(z.string()),
+  catalogVersion: z.nullable(z.string()),
 });
 export type SourceStatus = z.infer<typeof SourceStatusSchema>;
 

@@ -45,7 +45,7 @@ export function triggerRefresh(env: Env = process.env, opts: TriggerOptions = {}
     const nonce = acquireLock(lockPath, process.pid, nowMs);
     if (!nonce) return { started: false, reason: 'running', detail: 'another refresh holds the lock' };
     const childEnv = { ...env, [LOCK_ENV]: nonce, [FORCE_ENV]: opts.force ? '1' : '0', [CONFIG_ENV]: JSON.stringify(config) } as NodeJS.ProcessEnv;
-    const pid = spawnDetached(process.execPath, [script], childEnv);
+    const pid = spawnDetached(nodeBinary(), [script], childEnv);
     if (pid === null) {
       releaseLock(lockPath, nonce);
       diagnose('error', 'prices.refresh.trigger', 'could not start the refresh process', { script }, env);
@@ -69,4 +69,13 @@ export function refreshScript(): string | null {
   const here = dirname(fileURLToPath(import.meta.url));
   const candidates = [join(here, 'refresh.js'), join(here, '..', '..', '..', 'dist', 'refresh.js')];
   return candidates.find((p) => existsSync(p)) ?? null;
+}
+
+/**
+ * The node to run refresh.js with: this one when we run in Node (command hooks, pi); `node` from PATH inside Bun or a
+ * compiled host binary (OpenCode loads plugins in Bun, whose execPath is not a Node that runs our bundle).
+ */
+export function nodeBinary(execPath = process.execPath, versions: Record<string, string | undefined> = process.versions): string {
+  const isNode = versions.bun === undefined && /(^|[\\/])node(\.exe)?$/i.test(execPath);
+  return isNode ? execPath : 'node';
 }

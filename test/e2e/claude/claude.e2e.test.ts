@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
 import { CHILD_MARKER, dispatchScript, startFakeAnthropic, type FakeAnthropic, type Script } from '../support/fake-anthropic-api.js';
 import { makeSandbox, runClaude, writeUserSettings, type ClaudeSandbox } from '../support/claude-run.js';
+import { openLedger } from '../../../src/observer/ledger/open.js';
+import { drainSpool } from '../../../src/observer/drain.js';
 
 const root = join(import.meta.dirname, '../../..');
 const bin = harnessBin('claude');
@@ -44,6 +46,21 @@ function diagnostics(sb: ClaudeSandbox): string {
   return existsSync(p) ? readFileSync(p, 'utf8') : '';
 }
 
+/** Drains this sandbox's spools into its ledger (as the next CLI run does) and reads what landed. */
+function ledger(sb: ClaudeSandbox) {
+  const env = { TIERGATE_HOME: sb.tiergateHome, HOME: sb.home, CLAUDE_CONFIG_DIR: sb.configDir };
+  const db = openLedger(env);
+  try {
+    drainSpool(db, env);
+    return {
+      dispatches: db.prepare('SELECT call_id, parent_model, action, effective_model FROM dispatches').all() as Array<Record<string, unknown>>,
+      completions: db.prepare('SELECT call_id, served_model, input, output FROM completions').all() as Array<Record<string, unknown>>,
+    };
+  } finally {
+    db.close();
+  }
+}
+
 const childRequests = (api: FakeAnthropic) => api.requests.filter((r) => r.role === 'child');
 
 d('Claude Code end to end', () => {
@@ -72,6 +89,8 @@ d('Claude Code end to end', () => {
     mkdirSync(join(dir, 'dist'), { recursive: true });
     cpSync(join(root, '.claude-plugin'), join(dir, '.claude-plugin'), { recursive: true });
     cpSync(join(root, 'hooks.json'), join(dir, 'hooks.json'));
+    // The command hooks price from the bundled snapshot next to dist/ (package.json "files" ships data/).
+    cpSync(join(root, 'data'), join(dir, 'data'), { recursive: true });
     for (const f of ['hook.js', 'claude-module.js']) cpSync(join(root, 'dist', f), join(dir, 'dist', f));
     if (patchModule) writeFileSync(join(dir, 'dist', 'claude-module.js'), patchModule(readFileSync(join(dir, 'dist', 'claude-module.js'), 'utf8')));
     return dir;
@@ -106,13 +125,17 @@ d('Claude Code end to end', () => {
     expect(existsSync(join(sb.tiergateHome, 'data', 'spool', 'claude-module'))
       ? readdirSync(join(sb.tiergateHome, 'data', 'spool', 'claude-module')).filter((n) => n.endsWith('.json')) : []).toEqual([]);
     expect(JSON.stringify(records)).not.toContain(CHILD_MARKER);
+    // (7) and into the ledger: one dispatch row, one completion row with the served model and the API's usage.
+    const l = ledger(sb);
+    expect(l.dispatches.length).toBe(1);
+    expect(l.completions).toEqual([expect.objectContaining({ call_id: c.callId, served_model: 'claude-haiku-5-5-served', input: u.input_tokens, output: u.output_tokens })]);
   });
 
   it('(2)+(7) module did not load -> the PreToolUse command hook corrects it from the parent transcript', async () => {
     const { sb, res } = await run(dispatchScript(AGENT_INPUT('opus')), ['--model', 'haiku', '--plugin-dir', brokenModule()]);
     expect(res.code, res.stderr).toBe(0);
     const kids = childRequests(api);
-    expect(kids.map((k) => k.model)).toEqual(['claude-haiku-5-5']);
+    expect(kids.map((k) => k.model), diagnostics(sb)).toEqual(['claude-haiku-5-5']);
     const records = spooled(sb);
     const dispatches = records.filter((r) => r.type === 'dispatch');
     expect(dispatches.length).toBe(1);
@@ -133,6 +156,7 @@ d('Claude Code end to end', () => {
     const dispatches = spooled(sb).filter((r) => r.type === 'dispatch');
     expect(dispatches.length).toBe(1);
     expect(dispatches[0]!.decision).toMatchObject({ action: 'allow', reason: 'within-ceiling' });
+    expect(ledger(sb).dispatches.length).toBe(1);
   });
 
   it('(1b) module path deny: no legal choice within the ceiling -> denied with a retry the model follows', async () => {
@@ -177,6 +201,6 @@ d('Claude Code end to end', () => {
     expect(res.code, res.stderr).toBe(0);
     expect(childRequests(api).map((k) => k.model)).toEqual(['claude-haiku-5-5']);
     const dispatches = spooled(sb).filter((r) => r.type === 'dispatch');
-    expect(dispatches.map((r) => r.observation.parentModelSource)).toEqual(['agent.spawn']);
+    expect(dispatches.map((r) => r.observation.parentModelSource), diagnostics(sb)).toEqual(['agent.spawn']);
   });
 });

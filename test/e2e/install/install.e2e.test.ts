@@ -29,6 +29,7 @@ function home(extra: Record<string, string> = {}) {
     PATH: `${dirname(process.execPath)}:${process.env.PATH}`, HOME: h, XDG_CONFIG_HOME: join(h, '.config'), XDG_DATA_HOME: join(h, '.local', 'share'),
     XDG_STATE_HOME: join(h, '.local', 'state'), XDG_CACHE_HOME: join(root, 'cache'), TIERGATE_HOME: join(root, 'tiergate'),
     HTTPS_PROXY: CLOSED, HTTP_PROXY: CLOSED, ALL_PROXY: CLOSED, https_proxy: CLOSED, http_proxy: CLOSED, all_proxy: CLOSED,
+    TIERGATE_PRICE_REFRESH: 'off',
     NO_PROXY: '127.0.0.1,localhost,::1', no_proxy: '127.0.0.1,localhost,::1', npm_config_registry: `${CLOSED}/`,
     ...extra,
   };
@@ -141,11 +142,14 @@ describe('OpenCode', () => {
     mkdirSync(join(project, '.git'), { recursive: true });
 
     expect(tiergate(sb.env, 'install', 'opencode').out.harnesses![0]!.status).toBe('done');
-    const r = run(b.bin, ['debug', 'config', '--print-logs', '--log-level', 'INFO'], sb.env, project, 150_000);
+    // OpenCode says nothing about a plugin it loads (or fails to find), so the proof it ran tiergate's bundle is the
+    // plugin's own injected load fault landing in tiergate's diagnostic log (and OpenCode carrying on: fail-open).
+    const r = run(b.bin, ['debug', 'config', '--print-logs', '--log-level', 'INFO'], { ...sb.env, TIERGATE_FAULT: 'load:throw' }, project, 150_000);
     expect(r.status, r.stderr.slice(-2000)).toBe(0);
     const url = pathToFileURL(join(installed, 'dist', 'opencode.js')).href;
     expect(JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))).plugin).toContain(url);
-    expect(r.stderr).not.toMatch(/failed to load plugin|plugin.*error/i);
+    const log = readFileSync(join(sb.env.TIERGATE_HOME!, 'data', 'diagnostics.log'), 'utf8');
+    expect(log).toMatch(/"where":"opencode:load".*injected fault at load/);
     expect(doctorFor(sb.env, 'opencode').status).toBe('ok');
 
     expect(tiergate(sb.env, 'uninstall', 'opencode').out.harnesses![0]!.status).toBe('done');
@@ -160,14 +164,23 @@ describe('pi', () => {
     const sb = home({ PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', PI_TELEMETRY: '0' });
     sb.env.PI_CODING_AGENT_DIR = join(sb.root, 'pi-agent');
     const settings = join(sb.env.PI_CODING_AGENT_DIR, 'settings.json');
-    const original = '{\n    "defaultProvider": "fake",\n    "packages": ["../other"]\n}';
+    const original = '{\n    "defaultProvider": "fake",\n    "defaultModel": "parent",\n    "packages": []\n}';
     put(settings, original);
+    // A provider on a closed loopback port: pi loads its extensions, then fails to reach the model, locally.
+    put(join(sb.env.PI_CODING_AGENT_DIR, 'models.json'), JSON.stringify({ providers: { fake: { baseUrl: `${CLOSED}/v1`, api: 'openai-completions', apiKey: 'dummy',
+      models: [{ id: 'parent', name: 'parent', reasoning: false, input: ['text'], contextWindow: 1000, maxTokens: 100, cost: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 } }] } } }));
 
     expect(tiergate(sb.env, 'install', 'pi').out.harnesses![0]!.status).toBe('done');
     const r = run(b.bin, ['list'], sb.env);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain(installed);
     expect(doctorFor(sb.env, 'pi').status).toBe('ok');
+    // pi says nothing about the extensions it loads: tiergate's own injected load fault in its log is the proof.
+    const project = join(sb.root, 'project');
+    mkdirSync(project, { recursive: true });
+    run(b.bin, ['--mode', 'json', '-p', '--no-session', 'hi'], { ...sb.env, TIERGATE_FAULT: 'load:throw' }, project, 90_000);
+    const log = readFileSync(join(sb.env.TIERGATE_HOME!, 'data', 'diagnostics.log'), 'utf8');
+    expect(log).toMatch(/"where":"pi:load".*injected fault at load/);
 
     expect(tiergate(sb.env, 'uninstall', 'pi').out.harnesses![0]!.status).toBe('done');
     expect(readFileSync(settings, 'utf8')).toBe(original);

@@ -2,6 +2,8 @@
  * tiergate's pi extension inside the real pi 0.73.1 with pi's own example `subagent` tool, against the fake chat API
  * on 127.0.0.1. Assertions are on the model each child request named, what the parent model saw, and the spool.
  */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { contentText, lastMessage, startFakeChatApi, type FakeChatApi, type RecordedRequest, type Reply } from '../support/fake-chat-api.js';
@@ -20,7 +22,7 @@ const PRICES = {
   'fake/small': { input: '0.25', output: '1.25', cacheRead: '0.025', cacheWrite5m: '0.3125' },
 };
 const CHILD_USAGE: Record<string, { prompt: number; completion: number; cached: number }> = {
-  small: { prompt: 2000, completion: 200, cached: 500 }, big: { prompt: 2200, completion: 220, cached: 700 },
+  small: { prompt: 2000, completion: 200, cached: 500 }, big: { prompt: 2200, completion: 220, cached: 700 }, parent: { prompt: 2100, completion: 210, cached: 600 },
 };
 const AGENTS = { pricey: 'fake/big', cheap: 'fake/small' };
 
@@ -67,6 +69,9 @@ describe.skipIf(!bin.ok)('pi 0.73.1 extension (real binary, pi example subagent 
       ['cheap', 'fake/small', 1500, 500, 200], ['tiergate-cheap', 'fake/small', 1500, 500, 200],
     ]);
     expect(completions.every((c) => c.outcome.result === 'done' && c.status === 'ok')).toBe(true);
+    // Drained into the SQLite ledger by the CLI: joined to their dispatches, priced from the catalog (overrides).
+    const report = JSON.parse(execFileSync(process.execPath, [join(root, 'dist/cli.js'), 'report', '--json'], { env: { ...process.env, TIERGATE_HOME: sb.tiergateHome }, encoding: 'utf8' }));
+    expect(report.totals).toMatchObject({ dispatches: 2, completed: 2, tokens: { input: 3000, output: 400, cacheRead: 1000 }, cost: { usd: '0.001275' } });
   });
 
   it('leaves a within-ceiling single dispatch untouched', async () => {
@@ -99,5 +104,32 @@ describe.skipIf(!bin.ok)('pi 0.73.1 extension (real binary, pi example subagent 
     expect(run.code, run.stderr.slice(-2000)).toBe(0);
     expect(childRequests(api).map((r) => r.model)).toEqual(['big']);
     expect(readDiagnostics(sb.tiergateHome).some((d) => d.where === 'pi:load')).toBe(true);
+  });
+});
+
+describe.skipIf(!bin.ok)('pi 0.73.1 with tiergate\'s own tier subagent tool (real binary)', () => {
+  const binPath = bin.ok ? bin.bin : '';
+  it('an over-ceiling tier is lowered to the parent\'s own model; the child is recorded once with its usage', async () => {
+    const api = await startFakeChatApi(responder({ tier: 'premium', task: 'CHILD_TASK tiered' }));
+    try {
+      const sb = makePiSandbox({ baseURL: api.baseURL, extension: join(root, 'dist/pi.js'), agents: {},
+        tiergateConfig: { priceOverrides: PRICES, tiers: { pi: { cheap: 'fake/small', premium: 'fake/big' } } } });
+      // Installed the pi way, next to the gate: settings.json "extensions".
+      const settings = join(sb.agentDir, 'settings.json');
+      const s = JSON.parse(readFileSync(settings, 'utf8'));
+      s.extensions.push(join(root, 'dist/pi-subagent.js'));
+      writeFileSync(settings, JSON.stringify(s));
+      const run = await runPi(binPath, sb, [], 'PARENT_GO: delegate');
+      expect(run.code, run.stderr.slice(-2000)).toBe(0);
+      expect(childRequests(api).map((r) => r.model)).toEqual(['parent']);
+      expect(toolResults(api)[0]).toContain('CHILD_FINAL from model=parent');
+      const spool = readSpool(sb.tiergateHome);
+      expect(spool.flatMap((r) => (r.type === 'dispatch' ? [[r.decision.action, r.decision.reason, r.observation.subagentType]] : []))).toEqual([['correct', 'over-ceiling-corrected', 'premium']]);
+      const completions = spool.flatMap((r) => (r.type === 'completion' ? [r.observation] : []));
+      expect(completions).toHaveLength(1);
+      expect(completions[0]).toMatchObject({ subagentType: 'tiergate-parent', servedModel: 'fake/parent', usage: { input: 1500, output: 210, cacheRead: 600 } });
+    } finally {
+      await api.close();
+    }
   });
 });

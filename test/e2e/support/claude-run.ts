@@ -41,6 +41,8 @@ export function claudeEnv(sb: ClaudeSandbox, apiUrl: string, extra: Record<strin
     DISABLE_AUTOUPDATER: '1',
     DISABLE_ERROR_REPORTING: '1',
     TIERGATE_HOME: sb.tiergateHome,
+    // Loopback only: SessionStart would otherwise start the background price refresh (public hosts).
+    TIERGATE_PRICE_REFRESH: 'off',
     ...extra,
   };
 }

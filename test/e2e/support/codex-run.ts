@@ -63,13 +63,13 @@ export function codexEnv(h: CodexHome, extra: Record<string, string> = {}): Node
     HOME: h.home,
     CODEX_HOME: h.codexHome,
     TIERGATE_HOME: h.tiergateHome,
+    // SessionStart starts a price refresh; off here so no run reaches for the default (non-loopback) sources.
+    TIERGATE_PRICE_REFRESH: 'off',
     FAKE_OPENAI_KEY: 'sk-dummy',
     HTTPS_PROXY: CLOSED, HTTP_PROXY: CLOSED, ALL_PROXY: CLOSED,
     https_proxy: CLOSED, http_proxy: CLOSED, all_proxy: CLOSED,
     NO_PROXY: '127.0.0.1,localhost,::1', no_proxy: '127.0.0.1,localhost,::1',
     RUST_LOG: 'error',
-    // tiergate's background price refresh fetches public price lists: off in tests (loopback only).
-    TIERGATE_PRICE_REFRESH: 'off',
     ...extra,
   };
 }

@@ -13,7 +13,10 @@ export type Reply =
 /** One request the fake API received. `role` is the script's classification of it. */
 export type LoggedRequest = {
   index: number;
+  /** When the request body had arrived (epoch ms, performance-based for sub-ms resolution). */
   at: number;
+  /** When the reply was fully written. */
+  respondedAt: number;
   model: string;
   role: 'parent-dispatch' | 'child' | 'parent-after-tool' | 'other';
   toolResults: Array<{ tool_use_id: string; is_error: boolean; text: string }>;
@@ -22,7 +25,7 @@ export type LoggedRequest = {
   usage: { input_tokens: number; output_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number };
 };
 
-export type Script = (req: Omit<LoggedRequest, 'usage'>) => Reply;
+export type Script = (req: Omit<LoggedRequest, 'usage' | 'respondedAt'>) => Reply;
 
 export const CHILD_MARKER = 'TG-CHILD-TASK';
 
@@ -49,7 +52,7 @@ function textOf(content: unknown): string {
   return content.map((b: { type?: string; text?: string; content?: unknown }) => (b.type === 'text' ? b.text ?? '' : b.type === 'tool_result' ? textOf(b.content) : '')).join('\n');
 }
 
-function classify(body: Record<string, unknown>): Omit<LoggedRequest, 'index' | 'at' | 'usage' | 'body' | 'model'> {
+function classify(body: Record<string, unknown>): Omit<LoggedRequest, 'index' | 'at' | 'respondedAt' | 'usage' | 'body' | 'model'> {
   const messages = (Array.isArray(body.messages) ? body.messages : []) as Array<{ role: string; content: unknown }>;
   const users = messages.filter((m) => m.role === 'user');
   const firstUserText = users.length > 0 ? textOf(users[0]!.content) : '';
@@ -114,8 +117,8 @@ export async function startFakeAnthropic(script: Script): Promise<FakeAnthropic>
       n += 1;
       // Distinct numbers per request: request k reports input 1000+k, output 20+k, cache read 500+k, write 300+k.
       const usage = { input_tokens: 1000 + n, output_tokens: 20 + n, cache_read_input_tokens: 500 + n, cache_creation_input_tokens: 300 + n };
-      const base = { index: n, at: Date.now(), model: String(body.model ?? ''), ...classify(body), body };
-      const logged: LoggedRequest = { ...base, usage };
+      const base = { index: n, at: performance.timeOrigin + performance.now(), model: String(body.model ?? ''), ...classify(body), body };
+      const logged: LoggedRequest = { ...base, usage, respondedAt: 0 };
       requests.push(logged);
       let reply: Reply;
       try {
@@ -141,6 +144,7 @@ export async function startFakeAnthropic(script: Script): Promise<FakeAnthropic>
       sse(res, 'message_delta', { type: 'message_delta', delta: { stop_reason: reply.kind === 'text' ? 'end_turn' : 'tool_use', stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
       sse(res, 'message_stop', { type: 'message_stop' });
       res.end();
+      logged.respondedAt = performance.timeOrigin + performance.now();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -63,7 +63,7 @@ export function makeSandbox(opts: { baseURL: string; pluginFile: string; agents?
   return { root, project, tiergateHome, env };
 }
 
-export function runOpencode(bin: string, sb: OpencodeSandbox, prompt: string, extraEnv: NodeJS.ProcessEnv = {}, timeoutMs = 150_000): Promise<OpencodeRun> {
+export function runOpencode(bin: string, sb: OpencodeSandbox, prompt: string, extraEnv: NodeJS.ProcessEnv = {}, timeoutMs = 280_000): Promise<OpencodeRun> {
   const t0 = Date.now();
   return new Promise((resolve) => {
     const child = spawn(bin, ['run', '--print-logs', '--log-level', 'INFO', '--format', 'json', prompt], { cwd: sb.project, env: { ...sb.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { diagnosticsLog, fixture, FIXTURES, hook, sandbox, spool, stageTranscript } from './support.js';
 import { policyHandoffPath, moduleSpoolDir, spoolFileText } from '../../../src/adapters/claude/module/core.js';
 import { DEFAULT_POLICY } from '../../../src/config/defaults.js';
+import { openLedger } from '../../../src/observer/ledger/open.js';
 
 type Case = { name: string; payload: string; transcript: string | null; project?: Record<string, unknown>; env?: Record<string, string>;
   expect: { answer: 'none' | 'correct' | 'deny'; model?: string; parent?: string | null; reason?: string; spooled: boolean } };
@@ -161,7 +162,7 @@ describe('SessionStart / SessionEnd and the module hand-off', () => {
     expect(written.policy.tiers.claude).toEqual(DEFAULT_POLICY.tiers.claude);
   });
 
-  it('SessionEnd drains the module spool into the common spool and removes the hand-off', async () => {
+  it('SessionEnd drains the module spool through the common spool into the ledger and removes the hand-off', async () => {
     const sb = sandbox();
     const data = join(sb.env.TIERGATE_HOME!, 'data');
     const dir = moduleSpoolDir(data);
@@ -179,7 +180,15 @@ describe('SessionStart / SessionEnd and the module hand-off', () => {
     mkdirSync(join(handoff, '..'), { recursive: true });
     writeFileSync(handoff, '{}');
     await hook(sb, 'SessionEnd', { ...fixture('SessionEnd.basic.json'), session_id: 'sess-1' });
-    expect(spool(sb)).toEqual([record]);
+    // The common spool is drained into the SQLite ledger at SessionEnd (src/observer/drain-hook.ts).
+    expect(spool(sb)).toEqual([]);
+    const db = openLedger(sb.env);
+    try {
+      expect(db.prepare('SELECT agent_id, served_model, input, output, usage_source FROM completions').all()).toEqual([
+        { agent_id: 'a', served_model: 'claude-haiku-5-5', input: 1, output: 2, usage_source: 'module' }]);
+    } finally {
+      db.close();
+    }
     expect(diagnosticsLog(sb)).toMatch(/claude-module:test.*hello/);
     expect(diagnosticsLog(sb)).toMatch(/dropped 1-000003-cc.json/);
     expect(existsSync(join(dir, '1-000001-aa.json'))).toBe(false);

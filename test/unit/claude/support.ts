@@ -24,7 +24,7 @@ export function sandbox(): Sandbox {
   mkdirSync(project, { recursive: true });
   resetSpoolFile();
   clearRuntimeCache();
-  return { dir, project, env: { TIERGATE_HOME: join(dir, 'tg'), HOME: join(dir, 'home'), PATH: process.env.PATH ?? '' } };
+  return { dir, project, env: { TIERGATE_HOME: join(dir, 'tg'), HOME: join(dir, 'home'), PATH: process.env.PATH ?? '', TIERGATE_PRICE_REFRESH: 'off' } };
 }
 
 /** Puts a fixture transcript where a payload will point, returning the path. */

@@ -126,3 +126,18 @@ describe('doctor', () => {
     expect(formatDoctor(run(ctx), '9.9.9', ctx.pkgRoot)).toContain('problem 6');
   });
 });
+
+describe('doctor: price refresh', () => {
+  it('a refreshed catalog is reported with its age, and a failing source is a warning', () => {
+    const { ctx } = pkgSandbox();
+    const dir = join(ctx.env.TIERGATE_HOME!, 'data', 'prices');
+    put(join(dir, 'openrouter.catalog.json'), '{}');
+    const src = { name: 'litellm', url: 'https://example.invalid/x', format: 'litellm', lastAttemptAt: '2026-12-01T00:00:00Z', pendingSince: null, lastSuccessAt: null,
+      lastError: 'timed out after 10000 ms', lastErrorKind: 'timeout', consecutiveFailures: 3, models: null, skippedRows: null, bytes: null, durationMs: null, catalogFile: null, catalogVersion: null };
+    put(join(dir, 'status.json'), JSON.stringify({ format: 'tiergate-refresh-status/1', updatedAt: '2026-12-01T00:00:00Z', sources: { litellm: src } }));
+    const checks = runDoctor(ctx, ctx.home, Date.now());
+    expect(find(checks, 'refreshed catalog')).toMatchObject({ status: 'ok', data: { ageDays: 0 } });
+    expect(find(checks, 'refresh litellm')).toMatchObject({ status: 'warn' });
+    expect(find(checks, 'refresh litellm').detail).toMatch(/3 failed attempt\(s\).*timeout/);
+  });
+});

@@ -209,3 +209,17 @@ describe('config-dir variables', () => {
     expect(rows[1]!.status).toBe('done');
   });
 });
+
+describe('harness binaries', () => {
+  it('--run with Claude Code / Codex not on PATH prints their commands instead of failing, and writes nothing', () => {
+    const { ctx, root } = sandbox({ PATH: '/nonexistent', TIERGATE_CODEX_BIN: '/nonexistent/codex' });
+    const before = snapshot(root);
+    const rows = install(ctx, ['claude', 'codex'], { dryRun: false, run: true });
+    expect(rows.map((r) => r.status)).toEqual(['manual', 'manual']);
+    expect(rows[0]!.commands[0]).toEqual(['claude', 'plugin', 'marketplace', 'add', ctx.pkgRoot]);
+    expect(rows[1]!.notes.join(' ')).toMatch(/not on PATH.*TIERGATE_CODEX_BIN/);
+    const after = snapshot(root);
+    // Only the (empty) install record may appear.
+    expect(Object.keys(after).filter((f) => !(f in before) && !f.endsWith('install-record.json'))).toEqual([]);
+  });
+});

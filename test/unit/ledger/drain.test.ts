@@ -212,3 +212,30 @@ describe('spool drain', () => {
     expect(readFileSync(file).length).toBeGreaterThan(0);
   });
 });
+
+describe('observer pass from a hook', () => {
+  it('stops claiming spool files once its time budget is spent, and the next pass takes the rest', () => {
+    const { env } = tempHome();
+    for (let f = 0; f < 5; f++) {
+      resetSpoolFile();
+      appendSpool(dispatch(`toolu_b${f}`), env);
+    }
+    const db = openLedger(env);
+    try {
+      const spooled = readdirSync(paths(env).spoolDir);
+      expect(runObserver(env, testPricer(), db, -1)!).toMatchObject({ files: 0, dispatches: 0 });
+      expect(readdirSync(paths(env).spoolDir)).toEqual(spooled);
+      expect(runObserver(env, testPricer(), db)!).toMatchObject({ files: spooled.length, dispatches: 5 });
+      expect(one<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM dispatches').n).toBe(5);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('never throws: an unopenable ledger is one diagnostic line and a null result', () => {
+    const { dir, env } = tempHome();
+    writeFileSync(join(dir, 'not-a-dir'), 'x');
+    const bad = { ...env, TIERGATE_HOME: join(dir, 'not-a-dir') };
+    expect(runObserver(bad, testPricer())).toBeNull();
+  });
+});

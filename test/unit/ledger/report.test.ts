@@ -149,3 +149,60 @@ describe('report', () => {
     }
   });
 });
+
+describe('completion rollup (kept by triggers)', () => {
+  const fromRollup = (db: SqlDriver) => db.prepare(
+    `SELECT day, harness, session_id, served_model, SUM(runs) AS runs, SUM(input) AS input, CAST(SUM(cost_pico) AS TEXT) AS cost,
+       SUM(priced_runs) AS priced, SUM(verified) AS verified, SUM(pending) AS pending, SUM(comparable) AS comparable
+     FROM completion_rollup GROUP BY 1, 2, 3, 4 HAVING SUM(runs) <> 0 ORDER BY 1, 2, 3, 4`).all();
+  const fromRows = (db: SqlDriver) => db.prepare(
+    `SELECT day, harness, COALESCE(session_id, '') AS session_id, COALESCE(served_model, '') AS served_model, COUNT(*) AS runs,
+       SUM(COALESCE(input, 0)) AS input, CAST(COALESCE(SUM(cost_pico), 0) AS TEXT) AS cost, COUNT(cost_pico) AS priced,
+       SUM(COALESCE(verified IN ('yes', 'y', 'true', 'pass', 'passed', 'tests', 'ok', 'verified'), 0)) AS verified,
+       SUM(status = 'pending') AS pending, SUM(cost_pico IS NOT NULL AND counterfactual_pico IS NOT NULL) AS comparable
+     FROM completions GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`).all();
+
+  it('matches a fresh aggregation after inserts, upserts, joins, repricing, late settlement and deletes', () => {
+    const { dir, env } = tempHome();
+    const db = openLedger(env);
+    try {
+      seed(db);
+      scanTranscripts(db, [{ harness: 'claude', dir: join(claudeConfigDir(dir).configDir, 'projects') }], testPricer(), {}, env);
+      // A pending completion replaced by its finished report, then a dispatch arriving late, then a new catalog.
+      db.transaction(() => {
+        recordCompletion(db, c('a5', null, { sessionId: 'S2', endedAt: DAY2 + 5000 }));
+        recordDispatch(db, d('t9', { tier: 'premium' }), 't9');
+        recordCompletion(db, c('a9', 't9', { servedModel: 'claude-opus-5-5' }));
+        reconcileCompletions(db, testPricer('test-catalog-2'));
+        db.prepare(`DELETE FROM completions WHERE agent_id = 'a2'`).run();
+      });
+      expect(fromRollup(db)).toEqual(fromRows(db));
+      expect(fromRollup(db).length).toBeGreaterThan(3);
+      const global = (sql: string) => db.prepare(sql).all();
+      expect(global(`SELECT day, harness, served_model, SUM(runs) AS runs, SUM(input) AS input, CAST(SUM(cost_pico) AS TEXT) AS cost,
+          SUM(comparable) AS comparable FROM completion_rollup_global GROUP BY 1, 2, 3 HAVING SUM(runs) <> 0 ORDER BY 1, 2, 3`))
+        .toEqual(global(`SELECT day, harness, COALESCE(served_model, '') AS served_model, COUNT(*) AS runs, SUM(COALESCE(input, 0)) AS input,
+          CAST(COALESCE(SUM(cost_pico), 0) AS TEXT) AS cost, SUM(cost_pico IS NOT NULL AND counterfactual_pico IS NOT NULL) AS comparable
+          FROM completions GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`));
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a report across a partial first and last day equals the sum of its parts', () => {
+    const { env } = tempHome();
+    const db = openLedger(env);
+    try {
+      seed(db);
+      const whole = queryReport(db, { by: 'day' }).totals!;
+      const a = queryReport(db, { by: 'day', until: DAY1 + 500 }).totals!;
+      const b = queryReport(db, { by: 'day', since: DAY1 + 500 }).totals!;
+      expect(a.runs + b.runs).toBe(whole.runs);
+      expect(BigInt(a.cost.pico ?? '0') + BigInt(b.cost.pico ?? '0')).toBe(BigInt(whole.cost.pico!));
+      const midnight = Date.parse('2026-12-02T00:00:00Z');
+      expect(queryReport(db, { by: 'tier', since: midnight }).totals).toEqual(queryReport(db, { by: 'tier', since: midnight - 1 }).totals);
+    } finally {
+      db.close();
+    }
+  });
+});

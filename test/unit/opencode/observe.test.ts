@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyDecision } from '../../../src/adapters/opencode/apply.js';
 import { completionObservation, correctionProblem, countAssistantMessages, readAfter, usageFromTokens } from '../../../src/adapters/opencode/complete.js';
 import { observeDispatch, readChatParams, readConfig } from '../../../src/adapters/opencode/observe.js';
-import { escalationFrom } from '../../../src/adapters/in-process/outcome.js';
+import { extractEscalation as escalationFrom } from '../../../src/observer/outcome.js';
 import { OpencodeState } from '../../../src/adapters/opencode/state.js';
 import { injectTierAgents, tierOfAgent } from '../../../src/adapters/opencode/tier-agents.js';
 import { fixture, policyWith, realRoute } from '../support/in-process.js';

@@ -58,8 +58,16 @@ describe('pi completion', () => {
   it('records each parallel child under its own call id', () => {
     const { event } = f('tool_result.example-parallel.json');
     const cs = observePiCompletions(event, {}, 7);
-    expect(cs.map((c) => [c.callId, c.subagentType, c.servedModel])).toEqual([['call_fake_1#0', 'pricey', 'fake/big'], ['call_fake_1#1', 'cheap', 'fake/small']]);
+    expect(cs.map((c) => [c.callId, c.subagentType, c.servedModel])).toEqual([['call_fake_1#tasks.0', 'pricey', 'fake/big'], ['call_fake_1#tasks.1', 'cheap', 'fake/small']]);
     expect(new Set(cs.map((c) => c.dedupeKey)).size).toBe(2);
+  });
+
+  it('gives each parallel child the call id its dispatch had, so the ledger can join them', () => {
+    const call = f('tool_call.example-parallel.json');
+    const dispatchIds = observePiDispatch({ event: call.event, ctx: call.ctx, agents: agents(), policy: policyWith({}, 'pi'), now: 1 }).map((s) => s.obs.callId);
+    expect(observePiCompletions(f('tool_result.example-parallel.json').event, {}, 1).map((c) => c.callId)).toEqual(dispatchIds);
+    const single = f('tool_call.example-observe.json');
+    expect(observePiCompletions(f('tool_result.example-observe.json').event, {}, 1)[0]!.callId).toBe(single.event.toolCallId);
   });
 
   it('records nothing for an unknown details shape or a blocked call', () => {

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchError, checkUrl, fetchText } from '../../../src/prices/refresh/http.js';
 import { PriceServer, json, makeCert, type Tls } from './support/server.js';
@@ -171,5 +173,61 @@ describe('fetchText against a local HTTPS server', () => {
 
   it('rejects a redirect without a Location', async () => {
     expect((await failure(fetchText(srv.url('/redirect-nowhere'), { ca: tls.cert }))).kind).toBe('redirect');
+  });
+});
+
+describe('proxies from the environment', () => {
+  let proxy: Server;
+  let proxyUrl = '';
+  const connects: string[] = [];
+
+  beforeAll(async () => {
+    // A CONNECT proxy that only tunnels to 127.0.0.1 and records where it was asked to go.
+    proxy = createServer((_q, res) => res.writeHead(405).end());
+    proxy.on('connect', (req, client, head) => {
+      connects.push(req.url ?? '');
+      const [host, port] = (req.url ?? '').split(':');
+      if (host !== '127.0.0.1') {
+        client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+        return;
+      }
+      const upstream = connect(Number(port), '127.0.0.1', () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    proxy.closeAllConnections();
+    await new Promise<void>((r) => proxy.close(() => r()));
+  });
+
+  it('tunnels through HTTPS_PROXY, and TLS and pinning still apply to the target', async () => {
+    const env = { HTTPS_PROXY: proxyUrl };
+    const r = await fetchText(srv.url('/good'), { ca: tls.cert, env });
+    expect(JSON.parse(r.text).data[0].id).toBe('x');
+    expect(connects).toContain(`127.0.0.1:${srv.port}`);
+    const err = await failure(fetchText(srv.url('/redirect-other'), { ca: tls.cert, env }));
+    expect(err.kind).toBe('host');
+    expect(connects).not.toContain(`127.0.0.1:${other.port}`);
+  });
+
+  it('NO_PROXY sends matching hosts direct', async () => {
+    const before = connects.length;
+    const r = await fetchText(srv.url('/good'), { ca: tls.cert, env: { HTTPS_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
+    expect(r.status).toBe(200);
+    expect(connects.length).toBe(before);
+  });
+
+  it('a dead proxy is a network error, not a hang', async () => {
+    const err = await failure(fetchText(srv.url('/good'), { ca: tls.cert, env: { https_proxy: 'http://127.0.0.1:9' } }));
+    expect(['network', 'timeout']).toContain(err.kind);
   });
 });

@@ -194,6 +194,8 @@ describe('runRefresh: scheduling, lock, switches', () => {
     };
     expect(await tick(t0)).toBe(1);
     expect(await tick(t0 + 1)).toBe(1); // the next session start, a moment later
+    const waiting = await runRefresh(opts(env, { sources: [s], now: () => new Date(t0 + 2) }));
+    expect(waiting.sources[0]).toMatchObject({ result: 'waiting', error: expect.stringMatching(/^status: HTTP 502/) });
     expect(await tick(t0 + 1 * H)).toBe(2); // 1 h after the first failure
     expect(await tick(t0 + 2 * H)).toBe(2); // the second failure waits 2 h
     expect(await tick(t0 + 3 * H)).toBe(3);

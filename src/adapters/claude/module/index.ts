@@ -23,6 +23,9 @@ type On = (event: string, hook: (...args: any[]) => unknown) => unknown;
 
 const core: ModuleCore = new ModuleCore((): ReturnType<typeof bundledLookup> => bundledLookup(core.policy));
 let ready: Promise<void> | null = null;
+const INIT_WAIT_MS = 300;
+/** A record write is a few ms (seen); past this bound it is abandoned rather than waited for. */
+const WRITE_WAIT_MS = 2000;
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
@@ -35,7 +38,7 @@ async function writeSpool($: Dollar, body: Parameters<typeof spoolFileText>[0]):
       if (core.spoolFullOnce()) await $.ui.log('tiergate: module spool full; completions wait until the next drain', { to: 'debug' });
       return;
     }
-    await $.fs.write(path, spoolFileText(body));
+    await Promise.race([$.fs.write(path, spoolFileText(body)), new Promise((resolve) => setTimeout(resolve, WRITE_WAIT_MS))]);
   } catch {
     // A record lost is a ledger gap, never a blocked dispatch.
   }
@@ -95,7 +98,9 @@ export function register(on: On): void {
     if (ready === null) {
       ready = init($).catch(() => undefined);
     }
-    await ready;
+    // Time in `$` calls does not count against the hook's budget, so a stuck init must not hold the dispatch: past
+    // this wait the decision uses whatever init has set (the built-in defaults at worst).
+    await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, INIT_WAIT_MS))]);
     const now = Date.now();
     const verdict = core.onSpawn(e, now);
     if (verdict.kind === 'deny') {

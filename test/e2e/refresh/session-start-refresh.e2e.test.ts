@@ -1,0 +1,137 @@
+/**
+ * The real Codex CLI (0.169.0) with tiergate's shipped hooks: its SessionStart hook starts the detached price refresh,
+ * which fetches from a price server on 127.0.0.1 (HTTPS, self-signed CA via NODE_EXTRA_CA_CERTS) and writes a fresh
+ * catalog. The price server holds its answer until Codex has exited, so the catalog can only have been written by the
+ * background process, after the session's hook returned.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CatalogSchema } from '../../../src/contracts/prices.js';
+import { paths } from '../../../src/io/paths.js';
+import { readStatus } from '../../../src/prices/refresh/status.js';
+import { makeSandbox, runClaude } from '../support/claude-run.js';
+import { startFakeAnthropic } from '../support/fake-anthropic-api.js';
+import { codexEnv, execArgs, makeCodexHome, runCodex, writeCodexConfig, writeHooksJson, type CodexHome } from '../support/codex-run.js';
+import { startFakeResponsesApi } from '../support/fake-responses-api.js';
+import { harnessBin } from '../support/harness-bin.js';
+import { PriceServer, json, makeCert, type Tls } from '../../unit/refresh/support/server.js';
+
+const repo = join(import.meta.dirname, '../../..');
+const found = harnessBin('codex');
+const claude = harnessBin('claude');
+const FIXTURE = readFileSync(join(repo, 'test/fixtures/prices/openrouter-api-models.json'), 'utf8');
+
+function shippedHooks(): unknown {
+  const text = readFileSync(join(repo, 'hooks-codex.json'), 'utf8').replaceAll('${PLUGIN_ROOT}', repo);
+  return (JSON.parse(text) as { hooks: unknown }).hooks;
+}
+
+describe.skipIf(!found.ok)('SessionStart starts the background price refresh (real Codex CLI)', () => {
+  let tls: Tls;
+  let prices: PriceServer;
+  const homes: CodexHome[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(join(repo, 'dist/hook.js')) || !existsSync(join(repo, 'dist/refresh.js'))) {
+      throw new Error('dist/ missing: run `npm run build` (npm run test:e2e does)');
+    }
+    tls = makeCert();
+    prices = await new PriceServer(tls).start();
+    prices.routes.set('/api/v1/models', async (req, res, s) => {
+      prices.events.push(`fetch ${req.headers['user-agent']}`);
+      await s.hold();
+      json(FIXTURE)(req, res, s);
+    });
+  });
+
+  afterAll(async () => {
+    await prices?.stop();
+    for (const h of homes) h.cleanup();
+  });
+
+  it('codex exec: the session ends before the fetch does; the detached process then writes the catalog', async () => {
+    if (!found.ok) return;
+    const api = await startFakeResponsesApi(() => ({ type: 'text', text: 'Done.' }));
+    const home = makeCodexHome('tg-refresh-e2e-');
+    homes.push(home);
+    writeCodexConfig(home, { apiUrl: api.url, model: 'gpt-6-astra' });
+    writeHooksJson(home, shippedHooks());
+    // The user's tiergate config points the refresh at the local price server only.
+    const tgEnv = { TIERGATE_HOME: home.tiergateHome };
+    mkdirSync(join(home.tiergateHome, 'config'), { recursive: true });
+    writeFileSync(paths(tgEnv).config, JSON.stringify({ refresh: { sources: [{ name: 'e2e-openrouter', url: prices.url('/api/v1/models'), format: 'openrouter' }] } }));
+
+    const startedAt = Date.now();
+    const run = await runCodex(found.bin, execArgs('Say done.'), {
+      cwd: home.project,
+      env: codexEnv(home, { TIERGATE_PRICE_REFRESH: 'on', NODE_EXTRA_CA_CERTS: tls.certFile }),
+      timeoutMs: 120_000,
+    });
+    await api.close();
+    expect(run.code, run.stderr.slice(-2000)).toBe(0);
+    expect(api.requests.length).toBeGreaterThan(0);
+    expect(api.requests[0]!.model).toBe('gpt-6-astra');
+
+    // Codex has exited. The one price fetch has arrived (or is about to) and is still held: no catalog yet.
+    await expect.poll(() => prices.count('/api/v1/models'), { timeout: 15_000 }).toBe(1);
+    const catalogFile = join(paths(tgEnv).priceCacheDir, 'e2e-openrouter.catalog.json');
+    expect(existsSync(catalogFile)).toBe(false);
+    expect(prices.events).toContain('fetch tiergate-price-refresh');
+
+    prices.release();
+    await expect.poll(() => existsSync(catalogFile) && !existsSync(paths(tgEnv).refreshLock), { timeout: 15_000 }).toBe(true);
+    const catalog = CatalogSchema.parse(JSON.parse(readFileSync(catalogFile, 'utf8')));
+    expect(catalog.source).toBe(`e2e-openrouter ${prices.url('/api/v1/models')}`);
+    expect(Date.parse(catalog.fetchedAt!)).toBeGreaterThanOrEqual(startedAt);
+    expect(catalog.version).toMatch(/^refresh-e2e-openrouter-\d{8}T\d{6}Z$/);
+    expect(catalog.models['gpt-6-astra']?.rates).toMatchObject({ input: '10', output: '50' });
+    expect(readStatus(tgEnv)!.sources['e2e-openrouter']).toMatchObject({ lastError: null, consecutiveFailures: 0, models: Object.keys(catalog.models).length });
+    expect(prices.count('/api/v1/models')).toBe(1);
+  });
+});
+
+describe.skipIf(!claude.ok)('SessionStart starts the background price refresh (real Claude Code, --plugin-dir)', () => {
+  let tls: Tls;
+  let prices: PriceServer;
+
+  beforeAll(async () => {
+    tls = makeCert();
+    prices = await new PriceServer(tls).start();
+    prices.routes.set('/litellm.json', async (req, res, s) => {
+      await s.hold();
+      json(readFileSync(join(repo, 'test/fixtures/prices/litellm-prices.json'), 'utf8'))(req, res, s);
+    });
+  });
+
+  afterAll(async () => {
+    await prices?.stop();
+  });
+
+  it('claude -p: the session ends before the fetch does; the detached process then writes the catalog', async () => {
+    if (!claude.ok) return;
+    const api = await startFakeAnthropic(() => ({ kind: 'text', text: 'Done.' }));
+    const sb = makeSandbox('tg-refresh-claude-');
+    const tgEnv = { TIERGATE_HOME: sb.tiergateHome };
+    mkdirSync(join(sb.tiergateHome, 'config'), { recursive: true });
+    writeFileSync(paths(tgEnv).config, JSON.stringify({ refresh: { sources: [{ name: 'e2e-litellm', url: prices.url('/litellm.json'), format: 'litellm' }] } }));
+
+    const res = await runClaude(claude.bin, sb, api.url, ['-p', 'Say done.', '--output-format', 'json', '--plugin-dir', repo], {
+      env: { TIERGATE_PRICE_REFRESH: 'on', NODE_EXTRA_CA_CERTS: tls.certFile },
+      timeoutMs: 120_000,
+    });
+    await api.close();
+    expect(res.code, res.stderr.slice(-2000)).toBe(0);
+    expect(api.requests.length).toBeGreaterThan(0);
+
+    await expect.poll(() => prices.count('/litellm.json'), { timeout: 15_000 }).toBe(1);
+    const catalogFile = join(paths(tgEnv).priceCacheDir, 'e2e-litellm.catalog.json');
+    expect(existsSync(catalogFile)).toBe(false);
+    prices.release();
+    await expect.poll(() => existsSync(catalogFile) && !existsSync(paths(tgEnv).refreshLock), { timeout: 15_000 }).toBe(true);
+    const catalog = CatalogSchema.parse(JSON.parse(readFileSync(catalogFile, 'utf8')));
+    expect(catalog.source).toBe(`e2e-litellm ${prices.url('/litellm.json')}`);
+    expect(catalog.models['claude-opus-5']?.rates).toMatchObject({ input: '5', output: '25' });
+    expect(prices.count('/litellm.json')).toBe(1);
+  });
+});
