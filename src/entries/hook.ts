@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { hookMain } from '../hook-runner/run.js';
 
 // A hook process validates a handful of objects and exits: zod's JIT (a `new Function` per object schema on first
