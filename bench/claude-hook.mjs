@@ -1,5 +1,5 @@
 // Command-hook cost on Claude Code's dispatch path (the fallback when the hooks module did not load):
-// `node dist/hook.js claude PreToolUse` on a captured payload (Claude Code 2.1.328) with its parent transcript staged,
+// `node dist/hook.cjs claude PreToolUse` on a captured payload (Claude Code 2.1.328) with its parent transcript staged,
 // vs a bare `node -e 0`, interleaved, median of N runs each. Target ratio <= 1.15.
 // Also: the guard hooks.json puts in front of it when the module is live (`sh -c '[ … ] || exec node …'`).
 // Usage: node bench/claude-hook.mjs [runs=21]   (npm run build first)
@@ -21,7 +21,7 @@ const payload = (file, transcript) => {
   const { _meta, ...p } = JSON.parse(readFileSync(join(fx, file), 'utf8'));
   return JSON.stringify({ ...p, cwd: home, transcript_path: stage(transcript) });
 };
-const hook = join(root, 'dist/hook.js');
+const hook = join(root, 'dist/hook.cjs');
 const guard = `[ "$TIERGATE_MODULE_LIVE" = 1 ] || exec "${process.execPath}" "${hook}" claude PreToolUse`;
 const cases = {
   'hook: within ceiling (opus -> opus)': { cmd: process.execPath, args: [hook, 'claude', 'PreToolUse'], input: payload('PreToolUse.basic.json', 'basic.parent.at-PreToolUse.jsonl') },

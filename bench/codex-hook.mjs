@@ -1,4 +1,4 @@
-// Command-hook cost on Codex's dispatch path: `node dist/hook.js codex PreToolUse` on a captured payload (recorded on
+// Command-hook cost on Codex's dispatch path: `node dist/hook.cjs codex PreToolUse` on a captured payload (recorded on
 // codex-cli 0.169.0) vs a bare `node -e 0`, interleaved, median of N runs each. Target ratio <= 1.15.
 // Usage: node bench/codex-hook.mjs [runs=21]   (npm run build first)
 import { spawnSync } from 'node:child_process';
@@ -12,11 +12,11 @@ const { _meta, ...payload } = JSON.parse(readFileSync(join(root, 'test/fixtures/
 const home = mkdtempSync(join(tmpdir(), 'tg-bench-'));
 const cases = {
   // within the ceiling (astra -> astra): the common case, prints nothing
-  'hook: within ceiling': { args: [join(root, 'dist/hook.js'), 'codex', 'PreToolUse'], input: JSON.stringify({ ...payload, cwd: home }) },
+  'hook: within ceiling': { args: [join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], input: JSON.stringify({ ...payload, cwd: home }) },
   // over the ceiling: decides, prints a deny
-  'hook: over ceiling': { args: [join(root, 'dist/hook.js'), 'codex', 'PreToolUse'], input: JSON.stringify({ ...payload, cwd: home, model: 'gpt-6-luna' }) },
+  'hook: over ceiling': { args: [join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], input: JSON.stringify({ ...payload, cwd: home, model: 'gpt-6-luna' }) },
   // the runner and bundle alone: an event the adapter has no handler for (fails open with a diagnostic)
-  'hook: bundle only': { args: [join(root, 'dist/hook.js'), 'codex', 'NoSuchEvent'], input: '{}' },
+  'hook: bundle only': { args: [join(root, 'dist/hook.cjs'), 'codex', 'NoSuchEvent'], input: '{}' },
   'bare node -e 0': { args: ['-e', '0'], input: '' },
 };
 const env = { PATH: process.env.PATH, HOME: home, TIERGATE_HOME: join(home, 'tg') };

@@ -1,4 +1,4 @@
-// Command-hook cost on Cursor's dispatch path (documentation-only payloads): `node dist/hook.js cursor <event>` vs a
+// Command-hook cost on Cursor's dispatch path (documentation-only payloads): `node dist/hook.cjs cursor <event>` vs a
 // bare `node -e 0`, interleaved, median of N runs each (two warm-up rounds dropped).
 // Usage: node bench/cursor-hook.mjs [runs=21]   (npm run build first)
 import { spawnSync } from 'node:child_process';
@@ -13,7 +13,7 @@ const fixture = (name) => {
   return p;
 };
 const home = mkdtempSync(join(tmpdir(), 'tg-bench-cursor-'));
-const hook = (event) => [join(root, 'dist/hook.js'), 'cursor', event];
+const hook = (event) => [join(root, 'dist/hook.cjs'), 'cursor', event];
 const task = fixture('preToolUse.task');
 const cases = {
   'preToolUse Task: within ceiling': { args: hook('preToolUse'), input: JSON.stringify({ ...task, cwd: home }) },

@@ -94,10 +94,10 @@ out.trigger = {
   bareSpawnMs: round(bareSpawn), startMs: round(spawnPath), startRatio: round(spawnPath / bareSpawn),
 };
 
-// 4. The whole SessionStart hook process (`node dist/hook.js codex SessionStart`), interleaved: refresh off, on but
+// 4. The whole SessionStart hook process (`node dist/hook.cjs codex SessionStart`), interleaved: refresh off, on but
 //    fresh, and on and due (it starts the detached refresh; the source is a closed loopback port so the child fails
 //    fast, and status + lock are reset before each due run).
-const hookJs = join(root, 'dist/hook.js');
+const hookJs = join(root, 'dist/hook.cjs');
 const { _meta, ...ssPayload } = JSON.parse(readFileSync(join(root, 'test/fixtures/codex/SessionStart.basic.json'), 'utf8'));
 const hookHome = mkdtempSync(join(tmpdir(), 'tg-bench-hook-'));
 const hookEnv = { PATH: process.env.PATH, HOME: hookHome, TIERGATE_HOME: hookHome };

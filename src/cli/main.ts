@@ -10,10 +10,11 @@ export const COMMANDS: Record<string, Command> = {
   'prices-refresh': { summary: 'prices refresh [--wait] [--json]: fetch prices now', load: () => import('./commands/prices-refresh.js') },
   'prices-status': { summary: 'prices status [--json]: age, source, model count, last error', load: () => import('./commands/prices-status.js') },
   config: { summary: 'config check [--json]: validate the policy files', load: () => import('./commands/config.js') },
-  report: { summary: 'per-subagent cost and outcome report [--by …] [--json|--csv]', load: () => import('./commands/report.js') },
+  report: { summary: 'per-subagent cost and outcome report [--by …] [--json|--csv|--html FILE]', load: () => import('./commands/report.js') },
   scan: { summary: 'backfill the ledger from Claude Code and Codex transcripts on disk', load: () => import('./commands/scan.js') },
   install: { summary: 'install tiergate into claude|codex|cursor|opencode|pi (--all, --dry-run, --run, --json)', load: () => import('./commands/install.js') },
   uninstall: { summary: 'remove tiergate again, restoring each file (--all, --dry-run, --run, --json)', load: () => import('./commands/uninstall.js') },
+  demo: { summary: 'replay recorded payloads of every harness through the hooks into a temp ledger (--json, --keep)', load: () => import('./commands/demo.js') },
   doctor: { summary: 'check what is installed where, config, prices, ledger, diagnostics (--json)', load: () => import('./commands/doctor.js') },
 };
 

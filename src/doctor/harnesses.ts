@@ -74,7 +74,7 @@ export function checkCodex(ctx: InstallContext): Check {
   if (plugins[id]?.enabled === false) return h('codex', 'warn', `${id} is installed but disabled in config.toml`, data);
   if (tomlGet(cfg.parsed, ['features', 'plugins']) === false) return h('codex', 'error', `${id} is installed but [features] plugins = false: Codex loads no plugin`, data);
   if (!existsSync(cache)) return h('codex', 'error', `${id} is installed but Codex has no ${ctx.version} copy (${cache}): run tiergate install codex --run`, data);
-  if (!sameFile(join(cache, 'dist', 'hook.js'), join(ctx.pkgRoot, 'dist', 'hook.js'))) {
+  if (!sameFile(join(cache, 'dist', 'hook.cjs'), join(ctx.pkgRoot, 'dist', 'hook.cjs'))) {
     return h('codex', 'error', `Codex's copy of tiergate (${cache}) differs from this package: reinstall`, data);
   }
   return h('codex', 'ok', `${id} ${ctx.version} from ${String(from)}. ${codex.HOOK_REVIEW_NOTE}`, data);
@@ -130,7 +130,7 @@ export function checkCursor(ctx: InstallContext): Check {
   const hooks = ((p.value as { hooks?: Record<string, unknown> } | undefined)?.hooks ?? {}) as Record<string, unknown>;
   const ours = cursor.CURSOR_EVENTS.map(({ event }) => {
     const list = Array.isArray(hooks[event]) ? (hooks[event] as { command?: unknown }[]) : [];
-    const hit = list.find((e) => typeof e?.command === 'string' && / cursor [A-Za-z]+$/.test(e.command) && e.command.includes('/dist/hook.js'));
+    const hit = list.find((e) => typeof e?.command === 'string' && / cursor [A-Za-z]+$/.test(e.command) && e.command.includes('/dist/hook.cjs'));
     return { event, command: hit ? String(hit.command) : null };
   });
   const present = ours.filter((o) => o.command);
@@ -139,7 +139,7 @@ export function checkCursor(ctx: InstallContext): Check {
   if (present.length < ours.length) return h('cursor', 'error', `${file} has tiergate on ${present.map((o) => o.event).join(', ')} only: reinstall`, data);
   const script = /node "([^"]+)"/.exec(present[0]!.command!)?.[1] ?? '';
   if (!existsSync(script)) return h('cursor', 'error', `${file} runs ${script}, which does not exist`, data);
-  if (!sameFile(script, join(ctx.pkgRoot, 'dist', 'hook.js'))) return h('cursor', 'error', `${file} runs ${script}, which differs from this version ${ctx.version}`, data);
+  if (!sameFile(script, join(ctx.pkgRoot, 'dist', 'hook.cjs'))) return h('cursor', 'error', `${file} runs ${script}, which differs from this version ${ctx.version}`, data);
   return h('cursor', 'ok', `hooks in ${file}. ${docOnly}`, data);
 }
 

@@ -1,5 +1,5 @@
 /**
- * The single command-hook runner: `node dist/hook.js <harness> <event>`.
+ * The single command-hook runner: `node dist/hook.cjs <harness> <event>`.
  * Reads stdin with a hard cap, parses, hands the payload to the harness's adapter, prints its answer, exits 0.
  * Every failure (oversize, bad JSON, unknown shape, a throw, the deadline) prints nothing (or the adapter's explicit
  * fail-open answer) and leaves one line in the diagnostic log: only a policy decision ever denies.

@@ -22,12 +22,12 @@ export function hooksFile(ctx: InstallContext): string {
 }
 
 export function hookCommand(ctx: InstallContext, event: string): string {
-  return `node "${join(ctx.pkgRoot, 'dist', 'hook.js')}" cursor ${event}`;
+  return `node "${join(ctx.pkgRoot, 'dist', 'hook.cjs')}" cursor ${event}`;
 }
 
 const isTiergateCommand = (event: string) => (v: unknown) =>
   typeof v === 'object' && v !== null && typeof (v as { command?: unknown }).command === 'string' &&
-  /tiergate[^"]*\/dist\/hook\.js"? cursor /.test((v as { command: string }).command) &&
+  /tiergate[^"]*\/dist\/hook\.c?js"? cursor /.test((v as { command: string }).command) &&
   (v as { command: string }).command.endsWith(` cursor ${event}`);
 
 export function spec(ctx: InstallContext): JsonEntries {

@@ -3,10 +3,12 @@
  * edits: all go through here, so a review of what tiergate writes is one file. Everything it creates is user-only.
  */
 import {
-  appendFileSync, chmodSync, closeSync, copyFileSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, renameSync,
+  appendFileSync, chmodSync, closeSync, copyFileSync, existsSync, fstatSync, fsyncSync, mkdirSync, mkdtempSync, openSync,
+  renameSync,
   rmSync, statSync, writeSync,
 } from 'node:fs';
-import { dirname } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
@@ -149,4 +151,14 @@ export function createExclusive(path: string, data: string, mode = FILE_MODE): b
 /** Rename within one directory (spool hand-off, lock release). */
 export function moveFile(from: string, to: string): void {
   renameSync(from, to);
+}
+
+/** A fresh user-only directory under the OS temp dir (`tiergate demo`'s throw-away home). */
+export function makeTempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Remove a directory tree this process created (the demo's temp home); never called on a user path. */
+export function removeTree(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
 }

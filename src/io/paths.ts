@@ -10,13 +10,12 @@ export function configDir(env: Env = process.env): string {
 }
 
 /**
- * Data dir (ledger, spools, logs, price cache): TIERGATE_HOME wins, then the harness's plugin data dir
- * (Claude Code's CLAUDE_PLUGIN_DATA, Codex's PLUGIN_DATA), then the XDG data dir.
+ * Data dir (ledger, spools, logs, price cache): TIERGATE_HOME, else the XDG data dir. Deliberately NOT the harness's
+ * plugin data dir (CLAUDE_PLUGIN_DATA / PLUGIN_DATA, which Codex 0.169.0 also sets): one ledger per user is what lets
+ * `tiergate report` in a terminal see every harness's subagents; per-plugin ledgers would each be invisible to it.
  */
 export function dataDir(env: Env = process.env): string {
   if (env.TIERGATE_HOME) return join(env.TIERGATE_HOME, 'data');
-  if (env.CLAUDE_PLUGIN_DATA) return env.CLAUDE_PLUGIN_DATA;
-  if (env.PLUGIN_DATA) return env.PLUGIN_DATA;
   return join(env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share'), 'tiergate');
 }
 

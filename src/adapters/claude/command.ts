@@ -1,5 +1,5 @@
 /**
- * Claude Code command hooks (`node dist/hook.js claude <event>`): the fallback for builds or sessions where the hooks
+ * Claude Code command hooks (`node dist/hook.cjs claude <event>`): the fallback for builds or sessions where the hooks
  * module did not load, plus the completion side (spool drain) the module cannot do itself.
  *
  * When the module announced itself (TIERGATE_MODULE_LIVE=1, set in classic.SessionStart, seen on 2.1.328) the
@@ -21,9 +21,7 @@ import { readParentModel } from './parent-model.js';
 import { PreToolUsePayload, SessionPayload, SUBAGENT_TOOLS, SubagentStopPayload } from './payloads.js';
 import { parseClaudeTranscript, readAgentMeta } from './transcript.js';
 import { drainModuleSpool } from './module-spool.js';
-import { drainLedgerFromHook } from '../../observer/drain-hook.js';
 import { policySummary } from './policy-text.js';
-import { triggerRefresh } from '../../prices/refresh/trigger.js';
 
 export const MODULE_LIVE_VAR = 'TIERGATE_MODULE_LIVE';
 
@@ -118,10 +116,8 @@ function safeParse(path: string, maxBytes: number) {
  * SessionStart: the policy in a few lines as additionalContext, so the model picks a legal model up front; the
  * module's policy hand-off; the background price refresh.
  */
-const sessionStart: HookHandler = (payload, ctx) => {
+const sessionStart: HookHandler = async (payload, ctx) => {
   const p = SessionPayload.parse(payload);
-  // Starts a detached price refresh when one is due and returns at once (never throws, never waits).
-  triggerRefresh(ctx.env);
   const { policy, diagnostics } = loadPolicy(ctx.env, p.cwd ?? null);
   for (const d of diagnostics) diagnose('warn', 'claude:SessionStart', d, {}, ctx.env);
   if (moduleLive(ctx) && p.session_id) {
@@ -131,17 +127,19 @@ const sessionStart: HookHandler = (payload, ctx) => {
       diagnose('error', 'claude:SessionStart', `policy hand-off: ${errorText(err)}`, {}, ctx.env);
     }
   }
-  // Background price refresh: returns at once (detached process, lock, TTL); never on the dispatch path.
-  triggerRefresh(ctx.env);
+  // Background price refresh: returns at once (detached process, lock, TTL); never on the dispatch path. Imported
+  // here, not at the top: child_process and crypto would otherwise load in every PreToolUse hook process.
+  (await import('../../prices/refresh/trigger.js')).triggerRefresh(ctx.env);
   const text = policySummary(policy);
   return text ? json(sessionStartAnswer(text)) : null;
 };
 
 /** SessionEnd: move the module's records into the spool, then drain the spool into the ledger (bounded). */
-const sessionEnd: HookHandler = (payload, ctx) => {
+const sessionEnd: HookHandler = async (payload, ctx) => {
   const p = SessionPayload.parse(payload);
   drainModuleSpool(ctx.env);
-  drainLedgerFromHook(ctx.env);
+  // SQLite and the drain load only here, never in a dispatch hook.
+  (await import('../../observer/drain-hook.js')).drainLedgerFromHook(ctx.env);
   if (p.session_id) removeFile(policyHandoffPath(paths(ctx.env).data, p.session_id));
   return null;
 };

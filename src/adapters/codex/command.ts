@@ -1,5 +1,5 @@
 /**
- * Codex CLI command hooks: `node dist/hook.js codex <Event>` (manifest: hooks-codex.json).
+ * Codex CLI command hooks: `node dist/hook.cjs codex <Event>` (manifest: hooks-codex.json).
  * Dispatch (PreToolUse on collaborationspawn_agent) is decided by routeDispatch; completions (SubagentStop) are
  * read from the child's rollout tail and appended to the spool. Nothing here waits on the network or SQLite.
  */
@@ -11,7 +11,6 @@ import type { HookAnswer, HookContext, HookHandler } from '../../hook-runner/typ
 import type { Env } from '../../io/paths.js';
 import { loadPolicy } from '../../config/load.js';
 import { appendSpool } from '../../observer/spool.js';
-import { triggerRefresh } from '../../prices/refresh/trigger.js';
 import { loadRuntime } from '../../runtime/context.js';
 import { routeDispatch } from '../../runtime/dispatch.js';
 import { answerFor, contextAnswer } from './answer.js';
@@ -28,7 +27,7 @@ export type CodexDeps = {
   /** Drains the spool into the ledger and prices it (SessionEnd). Loaded lazily: SQLite is off the dispatch path. */
   observe: (env: Env, cwd: string | null) => void | Promise<void>;
   /** Starts the background price refresh when due and returns at once (never waits on the network). */
-  refresh: (env: Env) => void;
+  refresh: (env: Env) => void | Promise<void>;
 };
 
 const cwdOf = (payload: unknown): string | null => {
@@ -48,9 +47,9 @@ export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler
       return json(answerFor(await deps.route(obs, ctx.env)));
     },
 
-    SessionStart(payload: unknown, ctx: HookContext): HookAnswer {
+    async SessionStart(payload: unknown, ctx: HookContext): Promise<HookAnswer> {
       const p = SessionStartPayloadSchema.parse(payload);
-      deps.refresh(ctx.env);
+      await deps.refresh(ctx.env);
       const { policy } = loadPolicy(ctx.env, p.cwd ?? null);
       const text = codexSessionContext(policy, p.model ?? null);
       return text ? json(contextAnswer('SessionStart', text)) : null;
@@ -78,7 +77,8 @@ export const handlers: Record<string, HookHandler> = createCodexHandlers({
   spool: appendSpool,
   now: Date.now,
   runtime: loadRuntime,
-  refresh: (env) => void triggerRefresh(env),
+  // Lazy: child_process and crypto stay out of the dispatch hook process.
+  refresh: async (env) => void (await import('../../prices/refresh/trigger.js')).triggerRefresh(env),
   observe: async (env, cwd) => {
     const [{ runObserver }, { loadPricer }] = await Promise.all([import('../../observer/drain.js'), import('../../observer/default-pricer.js')]);
     runObserver(env, loadPricer(env, cwd));

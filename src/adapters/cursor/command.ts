@@ -1,5 +1,5 @@
 /**
- * Cursor's command adapter for the hook runner (`node dist/hook.js cursor <event>`). Documentation only: no Cursor
+ * Cursor's command adapter for the hook runner (`node dist/hook.cjs cursor <event>`). Documentation only: no Cursor
  * binary was run. `failOpen` makes the runner print an allow even when the handler never ran (oversize stdin, bad
  * JSON, deadline), because Cursor reportedly blocks a permission hook that answers nothing.
  */

@@ -1,4 +1,5 @@
-/** `tiergate report`: per-subagent cost and outcome, grouped; terminal table, --json or --csv. */
+/** `tiergate report`: per-subagent cost and outcome, grouped; terminal table, --json, --csv or an --html page. */
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HarnessSchema } from '../../contracts/harness.js';
 import { ReportBySchema } from '../../contracts/report.js';
@@ -9,10 +10,13 @@ import { buildReport } from '../../report/query.js';
 import { formatCsv } from '../../report/format-csv.js';
 import { formatJson } from '../../report/format-json.js';
 import { formatTable } from '../../report/format-table.js';
+import { formatHtml } from '../../report/format-html.js';
+import { buildHtmlData } from '../../report/html/data.js';
+import { writeFileAtomic } from '../../io/files.js';
 import { parseTime } from '../time.js';
 
 export const USAGE = `Usage: tiergate report [--by session|agent|tier|model|harness|day] [--since T] [--until T]
-                       [--harness H] [--session ID] [--project DIR] [--json | --csv] [--no-drain]
+                       [--harness H] [--session ID] [--project DIR] [--json | --csv | --html FILE] [--no-drain]
   T: YYYY-MM-DD, an ISO timestamp, or a relative 7d / 12h / 30m.`;
 
 export async function run(argv: string[]): Promise<number> {
@@ -21,14 +25,14 @@ export async function run(argv: string[]): Promise<number> {
     options: {
       by: { type: 'string', default: 'agent' }, since: { type: 'string' }, until: { type: 'string' },
       harness: { type: 'string' }, session: { type: 'string' }, project: { type: 'string' },
-      json: { type: 'boolean' }, csv: { type: 'boolean' }, 'no-drain': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      json: { type: 'boolean' }, csv: { type: 'boolean' }, html: { type: 'string' }, 'no-drain': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
     strict: true,
   });
   if (values.help) return process.stdout.write(`${USAGE}\n`), 0;
   const by = ReportBySchema.safeParse(values.by);
   const harness = values.harness === undefined ? null : HarnessSchema.safeParse(values.harness);
-  if (!by.success || (harness && !harness.success) || (values.json && values.csv)) {
+  if (!by.success || (harness && !harness.success) || [values.json, values.csv, values.html !== undefined].filter(Boolean).length > 1 || values.html === '') {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
@@ -42,10 +46,17 @@ export async function run(argv: string[]): Promise<number> {
   const db = openLedger(process.env);
   try {
     if (!values['no-drain']) runObserver(process.env, loadPricer(process.env), db);
-    const report = buildReport(db, {
+    const query = {
       by: by.data, since, until, harness: harness?.success ? harness.data : null, session: values.session ?? null,
       project: values.project ?? null,
-    });
+    };
+    if (values.html !== undefined) {
+      const file = resolve(values.html);
+      writeFileAtomic(file, formatHtml(buildHtmlData(db, query)));
+      process.stdout.write(`tiergate report: wrote ${file}\n`);
+      return 0;
+    }
+    const report = buildReport(db, query);
     process.stdout.write(values.json ? formatJson(report) : values.csv ? formatCsv(report) : formatTable(report));
     return 0;
   } finally {

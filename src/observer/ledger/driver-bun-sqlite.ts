@@ -3,7 +3,7 @@
  * there, so the plugin never needs the native better-sqlite3 addon. Same file format, same schema, same WAL.
  */
 import { createRequire } from 'node:module';
-import type { OpenOptions, SqlDriver, SqlValue, Statement } from './driver.js';
+import { statementCache, type OpenOptions, type SqlDriver, type SqlValue } from './driver.js';
 
 type BunStatement = {
   run(...p: SqlValue[]): { changes: number } | undefined;
@@ -22,24 +22,18 @@ export function openBunSqlite(path: string, opts: OpenOptions): SqlDriver {
   const { Database } = createRequire(import.meta.url)('bun:sqlite') as { Database: BunCtor };
   const db = opts.readonly ? new Database(path, { readonly: true }) : new Database(path, { create: true, readwrite: true });
   db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs))}`);
-  const cache = new Map<string, Statement>();
   return {
     kind: 'bun:sqlite',
     exec: (sql) => db.exec(sql),
-    prepare(sql) {
-      let st = cache.get(sql);
-      if (!st) {
-        const s = db.prepare(sql);
-        st = {
-          // Bun returns undefined from run() on builds before 1.1.14; callers only need the change count.
-          run: (...p) => s.run(...p) ?? { changes: 0 },
-          all: <T>(...p: SqlValue[]) => s.all(...p) as T[],
-          get: <T>(...p: SqlValue[]) => (s.get(...p) ?? undefined) as T | undefined,
-        };
-        cache.set(sql, st);
-      }
-      return st;
-    },
+    prepare: statementCache((sql) => {
+      const s = db.prepare(sql);
+      return {
+        // Bun returns undefined from run() on builds before 1.1.14; callers only need the change count.
+        run: (...p) => s.run(...p) ?? { changes: 0 },
+        all: <T>(...p: SqlValue[]) => s.all(...p) as T[],
+        get: <T>(...p: SqlValue[]) => (s.get(...p) ?? undefined) as T | undefined,
+      };
+    }),
     transaction: <T>(fn: () => T): T => db.transaction(fn).immediate() as T,
     close: () => db.close(),
   };

@@ -22,3 +22,16 @@ export interface SqlDriver {
 }
 
 export type OpenOptions = { busyTimeoutMs: number; readonly?: boolean };
+
+/** Prepared statements are reused per SQL text: both drivers compile each query once per connection. */
+export function statementCache(make: (sql: string) => Statement): (sql: string) => Statement {
+  const cache = new Map<string, Statement>();
+  return (sql) => {
+    let st = cache.get(sql);
+    if (!st) {
+      st = make(sql);
+      cache.set(sql, st);
+    }
+    return st;
+  };
+}

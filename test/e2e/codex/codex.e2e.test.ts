@@ -84,7 +84,7 @@ function diagnostics(h: CodexHome): string {
 
 describe.skipIf(!found.ok)('Codex CLI end to end', () => {
   beforeAll(() => {
-    if (!existsSync(join(repo, 'dist/hook.js'))) throw new Error('dist/hook.js missing: run `npm run build` (npm run test:e2e does)');
+    if (!existsSync(join(repo, 'dist/hook.cjs'))) throw new Error('dist/hook.cjs missing: run `npm run build` (npm run test:e2e does)');
   });
   afterAll(() => {
     for (const h of homes) h.cleanup();

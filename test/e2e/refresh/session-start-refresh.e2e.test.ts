@@ -33,7 +33,7 @@ describe.skipIf(!found.ok)('SessionStart starts the background price refresh (re
   const homes: CodexHome[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(join(repo, 'dist/hook.js')) || !existsSync(join(repo, 'dist/refresh.js'))) {
+    if (!existsSync(join(repo, 'dist/hook.cjs')) || !existsSync(join(repo, 'dist/refresh.js'))) {
       throw new Error('dist/ missing: run `npm run build` (npm run test:e2e does)');
     }
     tls = makeCert();

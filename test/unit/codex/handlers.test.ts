@@ -136,9 +136,9 @@ describe('codex SubagentStop -> completion in the spool', () => {
 });
 
 describe('codex SessionStart -> compact policy as additionalContext', () => {
-  it('names the parent, the tiers and what happens over the ceiling', () => {
+  it('names the parent, the tiers and what happens over the ceiling', async () => {
     const s = setup();
-    const out = s.handlers.SessionStart!({ ...fixture('SessionStart.basic.json').payload, cwd: s.cwd }, s.ctx('SessionStart')) as { stdout: string };
+    const out = await s.handlers.SessionStart!({ ...fixture('SessionStart.basic.json').payload, cwd: s.cwd }, s.ctx('SessionStart')) as { stdout: string };
     const a = JSON.parse(out.stdout);
     expect(a.hookSpecificOutput.hookEventName).toBe('SessionStart');
     expect(a.hookSpecificOutput.additionalContext).toMatch(/no higher than your own model \(gpt-6-astra\)/);
@@ -147,12 +147,12 @@ describe('codex SessionStart -> compact policy as additionalContext', () => {
     expect(a.hookSpecificOutput.additionalContext.length).toBeLessThan(500);
     expect(s.refreshes.n).toBe(1); // the background price refresh was kicked off (it decides itself whether one is due)
   });
-  it('rewrite on says corrected; mode off says nothing', () => {
+  it('rewrite on says corrected; mode off says nothing', async () => {
     const on = setup({ codexRewrite: true });
-    const a = JSON.parse((on.handlers.SessionStart!({ ...fixture('SessionStart.basic.json').payload, cwd: on.cwd }, on.ctx('SessionStart')) as { stdout: string }).stdout);
+    const a = JSON.parse((await on.handlers.SessionStart!({ ...fixture('SessionStart.basic.json').payload, cwd: on.cwd }, on.ctx('SessionStart')) as { stdout: string }).stdout);
     expect(a.hookSpecificOutput.additionalContext).toMatch(/corrected/);
     const off = setup({ mode: 'off' });
-    expect(off.handlers.SessionStart!({ ...fixture('SessionStart.basic.json').payload, cwd: off.cwd }, off.ctx('SessionStart'))).toBeNull();
+    expect(await off.handlers.SessionStart!({ ...fixture('SessionStart.basic.json').payload, cwd: off.cwd }, off.ctx('SessionStart'))).toBeNull();
   });
 });
 

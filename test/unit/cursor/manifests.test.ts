@@ -28,7 +28,7 @@ describe('Cursor manifests', () => {
     for (const { event, matcher } of CURSOR_EVENTS) {
       const [entry, ...rest] = hooks.hooks[event];
       expect(rest).toEqual([]);
-      expect(entry.command).toBe(`node "\${CURSOR_PLUGIN_ROOT}/dist/hook.js" cursor ${event}`);
+      expect(entry.command).toBe(`node "\${CURSOR_PLUGIN_ROOT}/dist/hook.cjs" cursor ${event}`);
       expect(entry.timeout).toBe(CURSOR_HOOK_TIMEOUT);
       expect(entry.matcher ?? null).toBe(matcher);
       expect(entry.hooks).toBeUndefined();

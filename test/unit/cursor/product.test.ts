@@ -11,13 +11,13 @@ import { beforeAll, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '../../..');
 beforeAll(() => {
-  if (!existsSync(join(root, 'dist', 'hook.js'))) execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'ignore' });
+  if (!existsSync(join(root, 'dist', 'hook.cjs'))) execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'ignore' });
 }, 120_000);
 
 it('a Cursor subagent shows in the report with usage not reported, not as $0', () => {
   const env = { PATH: process.env.PATH, HOME: mkdtempSync(join(tmpdir(), 'tg-cursor-home-')), TIERGATE_HOME: mkdtempSync(join(tmpdir(), 'tg-cursor-product-')) };
   const answers = ['preToolUse.task', 'subagentStart.basic', 'subagentStop.completed'].map((f) => {
-    const r = spawnSync(process.execPath, [join(root, 'dist', 'hook.js'), 'cursor', f.split('.')[0]!], { input: readFileSync(join(root, 'test/fixtures/cursor', `${f}.json`)), env, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [join(root, 'dist', 'hook.cjs'), 'cursor', f.split('.')[0]!], { input: readFileSync(join(root, 'test/fixtures/cursor', `${f}.json`)), env, encoding: 'utf8' });
     expect(r.status).toBe(0);
     return JSON.parse(r.stdout);
   });

@@ -1,5 +1,5 @@
 /**
- * Cursor through the real hook runner and routeDispatch (bundled prices, default policy), as `node dist/hook.js
+ * Cursor through the real hook runner and routeDispatch (bundled prices, default policy), as `node dist/hook.cjs
  * cursor <event>` runs it. Documentation-only payloads: no Cursor binary was run.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';

@@ -19,7 +19,7 @@ function put(file: string, text: string): void {
 /** A sandbox whose fake package also has the bundles and a valid price snapshot. */
 function pkgSandbox() {
   const s = sandbox();
-  put(join(s.ctx.pkgRoot, 'dist', 'hook.js'), '// hook v9.9.9\n');
+  put(join(s.ctx.pkgRoot, 'dist', 'hook.cjs'), '// hook v9.9.9\n');
   put(join(s.ctx.pkgRoot, 'dist', 'opencode.js'), '// opencode v9.9.9\n');
   put(join(s.ctx.pkgRoot, 'data', 'prices-snapshot.json'), JSON.stringify({
     format: 'tiergate-catalog/1', version: 'bundled-2026-11-30', date: '2026-11-30', source: 'test', aliases: {},
@@ -84,7 +84,7 @@ describe('doctor', () => {
     put(cfg, '[plugins."tiergate@tiergate"]\nenabled = true\n');
     expect(find(run(ctx), 'codex')).toMatchObject({ status: 'error' });
     expect(find(run(ctx), 'codex').detail).toMatch(/no 9\.9\.9 copy/);
-    put(join(ctx.home, '.codex', 'plugins', 'cache', 'tiergate', 'tiergate', '9.9.9', 'dist', 'hook.js'), '// hook v9.9.9\n');
+    put(join(ctx.home, '.codex', 'plugins', 'cache', 'tiergate', 'tiergate', '9.9.9', 'dist', 'hook.cjs'), '// hook v9.9.9\n');
     expect(find(run(ctx), 'codex')).toMatchObject({ status: 'ok' });
     expect(find(run(ctx), 'codex').detail).toContain('/hooks');
   });

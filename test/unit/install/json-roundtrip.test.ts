@@ -41,7 +41,7 @@ const targets: Target[] = [
     installedIn: (ctx, v) => {
       const hooks = v.hooks as Record<string, { command: string; matcher?: string }[]>;
       for (const ev of ['subagentStart', 'subagentStop', 'preToolUse']) {
-        expect(hooks[ev]!.some((e) => e.command === `node "${join(ctx.pkgRoot, 'dist', 'hook.js')}" cursor ${ev}`)).toBe(true);
+        expect(hooks[ev]!.some((e) => e.command === `node "${join(ctx.pkgRoot, 'dist', 'hook.cjs')}" cursor ${ev}`)).toBe(true);
       }
       expect(hooks.preToolUse!.find((e) => e.command.includes('tiergate'))!.matcher).toBe('Task');
       expect(v.version).toBe(1);

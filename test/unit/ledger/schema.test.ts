@@ -76,10 +76,11 @@ describe('ledger schema and file', () => {
     expect(() => openLedger({}, { file })).toThrow(/newer/);
   });
 
-  it('puts the ledger under TIERGATE_HOME, else the plugin data dir, else XDG data', () => {
+  it('puts the ledger under TIERGATE_HOME, else XDG data (never a plugin data dir)', () => {
     expect(paths({ TIERGATE_HOME: '/a', CLAUDE_PLUGIN_DATA: '/b' }).ledger).toBe('/a/data/ledger.sqlite');
-    expect(paths({ CLAUDE_PLUGIN_DATA: '/b', PLUGIN_DATA: '/c' }).ledger).toBe('/b/ledger.sqlite');
-    expect(paths({ PLUGIN_DATA: '/c' }).ledger).toBe('/c/ledger.sqlite');
+    // One ledger per user, whichever harness runs the hook: plugin data dirs are not used.
+    expect(paths({ CLAUDE_PLUGIN_DATA: '/b', PLUGIN_DATA: '/c', HOME: '/h' }).ledger).toBe('/h/.local/share/tiergate/ledger.sqlite');
+    expect(paths({ PLUGIN_DATA: '/c', XDG_DATA_HOME: '/x' }).ledger).toBe('/x/tiergate/ledger.sqlite');
     expect(paths({ XDG_DATA_HOME: '/x', HOME: '/h' }).ledger).toBe('/x/tiergate/ledger.sqlite');
   });
 });

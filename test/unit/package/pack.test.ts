@@ -17,7 +17,7 @@ let home = '';
 
 /** Every file the manifests in the repo point at: these must ship. */
 function referencedFiles(): string[] {
-  const refs = new Set<string>(['package.json', 'README.md', 'data/prices-snapshot.json', 'dist/cli.js', 'dist/hook.js', 'hooks-cursor.json', '.cursor-plugin/plugin.json']);
+  const refs = new Set<string>(['package.json', 'README.md', 'data/prices-snapshot.json', 'dist/cli.js', 'dist/hook.cjs', 'hooks-cursor.json', '.cursor-plugin/plugin.json']);
   for (const b of Object.values(pkgJson.bin as Record<string, string>)) refs.add(b.replace(/^\.\//, ''));
   for (const e of pkgJson.pi?.extensions ?? []) refs.add(String(e).replace(/^\.\//, ''));
   for (const m of ['.claude-plugin/plugin.json', '.codex-plugin/plugin.json', '.cursor-plugin/plugin.json', '.claude-plugin/marketplace.json', '.agents/plugins/marketplace.json']) {
@@ -75,6 +75,15 @@ describe('installed from the tarball', () => {
     expect(r.status).toBe(0);
   });
 
+  it('`tiergate demo` runs from there (the README\'s first command): demo data ships, every harness replays', () => {
+    const r = cli('demo', '--json');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout) as { decisions: { harness: string }[]; report: { totals: { completed: number } } };
+    expect(new Set(out.decisions.map((d) => d.harness))).toEqual(new Set(['claude', 'codex', 'cursor', 'opencode', 'pi']));
+    expect(out.report.totals.completed).toBe(5);
+  });
+
   it('doctor runs from there and finds the bundled snapshot', () => {
     const r = cli('doctor', '--json');
     const out = JSON.parse(r.stdout);
@@ -84,7 +93,7 @@ describe('installed from the tarball', () => {
 
   it('the command hook answers a Cursor subagentStart with an allow', () => {
     const payload = readFileSync(join(root, 'test/fixtures/cursor/subagentStart.basic.json'), 'utf8');
-    const r = spawnSync(process.execPath, [join(installed, 'dist', 'hook.js'), 'cursor', 'subagentStart'], { input: `\uFEFF${payload}`, encoding: 'utf8', env: env(), timeout: 30_000 });
+    const r = spawnSync(process.execPath, [join(installed, 'dist', 'hook.cjs'), 'cursor', 'subagentStart'], { input: `\uFEFF${payload}`, encoding: 'utf8', env: env(), timeout: 30_000 });
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ permission: 'allow' });
   });

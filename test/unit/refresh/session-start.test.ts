@@ -65,11 +65,11 @@ describe('SessionStart starts the price refresh', () => {
     expect(srv.total()).toBe(before);
   });
 
-  it('codex: the shipped handlers pass the trigger; SessionStart calls it once with the hook env', () => {
+  it('codex: the shipped handlers pass the trigger; SessionStart calls it once with the hook env', async () => {
     const calls: unknown[] = [];
     const env = { TIERGATE_HOME: mkdtempSync(join(tmpdir(), 'tg-ss-codex-')) };
     const h = createCodexHandlers({ route: () => { throw new Error('not called'); }, spool: () => undefined, now: () => 0, runtime: () => { throw new Error('not called'); }, observe: () => undefined, refresh: (e) => void calls.push(e) });
-    h.SessionStart!(payload('codex'), { env, harness: 'codex', event: 'SessionStart', startedAt: 0, deadlineMs: 5000 });
+    await h.SessionStart!(payload('codex'), { env, harness: 'codex', event: 'SessionStart', startedAt: 0, deadlineMs: 5000 });
     expect(calls).toEqual([env]);
   });
 });

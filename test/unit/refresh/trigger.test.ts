@@ -1,5 +1,5 @@
 /**
- * The trigger and the detached process it starts (dist/refresh.js, dist/hook.js: `npm test` builds them first).
+ * The trigger and the detached process it starts (dist/refresh.js, dist/hook.cjs: `npm test` builds them first).
  * Ordering is asserted through the server (it holds its answer until the test lets go), never through timing.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -17,7 +17,7 @@ import { PriceServer, json, makeCert, type Tls } from './support/server.js';
 
 const root = join(import.meta.dirname, '../../..');
 const DIST_REFRESH = join(root, 'dist/refresh.js');
-const DIST_HOOK = join(root, 'dist/hook.js');
+const DIST_HOOK = join(root, 'dist/hook.cjs');
 const FIXTURE = readFileSync(join(root, 'test/fixtures/prices/openrouter-api-models.json'), 'utf8');
 
 let tls: Tls;
@@ -104,7 +104,7 @@ describe('nodeBinary', () => {
   });
 });
 
-describe('10 concurrent SessionStart hooks (`node dist/hook.js codex SessionStart`)', () => {
+describe('10 concurrent SessionStart hooks (`node dist/hook.cjs codex SessionStart`)', () => {
   it('start exactly one refresh: one fetch reaches the server, and every hook returns while it is held', async () => {
     const { env } = setup('/held-10');
     const { _meta, ...payload } = JSON.parse(readFileSync(join(root, 'test/fixtures/codex/SessionStart.basic.json'), 'utf8')) as Record<string, unknown>;

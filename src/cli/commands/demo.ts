@@ -1,0 +1,18 @@
+/** `tiergate demo`: replay every harness's recorded payloads through the real hooks into a temp ledger; print the result. */
+import { parseArgs } from 'node:util';
+import { formatDemo } from '../../demo/format.js';
+import { runDemo } from '../../demo/run.js';
+import { formatJson } from '../../report/format-json.js';
+
+export const USAGE = 'Usage: tiergate demo [--json] [--keep]';
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean' }, keep: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true });
+  if (values.help) return process.stdout.write(`${USAGE}\n`), 0;
+  const result = await runDemo({ keep: values.keep === true });
+  if (values.json) {
+    const doc = { decisions: result.decisions, report: JSON.parse(formatJson(result.report)) as unknown, ledger: values.keep ? result.ledger : null };
+    process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+  } else process.stdout.write(formatDemo(result, values.keep === true));
+  return 0;
+}

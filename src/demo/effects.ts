@@ -1,0 +1,41 @@
+/**
+ * What each harness is told, read back from the native answer the adapter produced: the text the model sees on a
+ * deny, the new value on a correction. Command hooks answer JSON on stdout; in-process plugins throw / return a block
+ * or edit the tool input in place.
+ */
+import type { HookAnswer } from '../hook-runner/types.js';
+
+export type Effect = { modelSees: string | null; newValue: string | null };
+
+const NONE: Effect = { modelSees: null, newValue: null };
+
+function parse(answer: HookAnswer): Record<string, any> | null {
+  if (!answer?.stdout) return null;
+  try {
+    return JSON.parse(answer.stdout) as Record<string, any>;
+  } catch {
+    return null;
+  }
+}
+
+/** Claude Code and Codex: `hookSpecificOutput` with a deny reason or an `updatedInput` (whole input, model changed). */
+export function hookSpecificEffect(answer: HookAnswer): Effect {
+  const out = parse(answer)?.hookSpecificOutput as Record<string, any> | undefined;
+  if (!out) return NONE;
+  if (out.permissionDecision === 'deny') return { modelSees: String(out.permissionDecisionReason ?? ''), newValue: null };
+  const model = out.updatedInput?.model;
+  return { modelSees: null, newValue: typeof model === 'string' ? model : null };
+}
+
+/** Cursor: `{permission, agent_message}`; a correction is answered as a deny naming the retry (no verified rewrite). */
+export function cursorEffect(answer: HookAnswer): Effect {
+  const out = parse(answer);
+  if (out?.permission === 'deny') return { modelSees: String(out.agent_message ?? ''), newValue: null };
+  return NONE;
+}
+
+/** In-process: a thrown/blocked reason, or the field the plugin edited in place. */
+export function inProcessEffect(denial: string | null, before: unknown, after: unknown): Effect {
+  if (denial) return { modelSees: denial, newValue: null };
+  return { modelSees: null, newValue: before !== after && typeof after === 'string' ? after : null };
+}

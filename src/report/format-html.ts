@@ -1,0 +1,189 @@
+/**
+ * `tiergate report --html <file>`: one self-contained page (no network: Chart.js is inlined, a CSP forbids every
+ * other source) built only from the rows `--json` produces (html/data.ts). The totals and the table are rendered
+ * here as escaped HTML; the charts are drawn in the page from an embedded JSON chart model. The main report is
+ * embedded verbatim (`#tiergate-report`), so the page carries the very JSON its numbers come from.
+ */
+import { createHash } from 'node:crypto';
+import type { Money, Report, ReportRow } from '../contracts/report.js';
+import { costCell, tokensCell, usd } from './cells.js';
+import { chartLibSource } from './html/chart-lib.js';
+import { chartModel } from './html/chart-model.js';
+import type { HtmlReportData } from './html/data.js';
+import { escapeHtml as h, jsonForScript } from './html/escape.js';
+import { servedMatchesRequested } from './html/model-match.js';
+import { pageScriptSource } from './html/page-script.js';
+import { PAGE_CSS } from './html/styles.js';
+
+export type HtmlOptions = { chartLib?: string };
+
+const sha256 = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
+const count = (n: number) => n.toLocaleString('en-US');
+const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`;
+
+function moneyText(m: Money): string {
+  return usd(m) ?? '-';
+}
+
+function moneySpan(m: Money, key: string): string {
+  const exact = m.usd === null ? '' : m.usd.startsWith('-') ? `-$${m.usd.slice(1)}` : `$${m.usd}`;
+  const attrs = `data-total="${key}" data-usd="${m.usd === null ? '' : h(m.usd)}"${exact ? ` title="${h(exact)} exactly"` : ''}`;
+  return `<span ${attrs}>${h(moneyText(m))}</span>`;
+}
+
+function card(label: string, value: string, sub = ''): string {
+  return `<div class="card"><div class="label">${h(label)}</div><div class="value">${value}</div>${sub ? `<div class="sub">${sub}</div>` : ''}</div>`;
+}
+
+function totalsCards(t: ReportRow): string {
+  const num = (key: string, n: number) => `<span data-total="${key}">${count(n)}</span>`;
+  const cost = t.usageNotReported
+    ? `<span data-total="cost" data-usd="">${h(costCell(t))}</span>`
+    : t.cost.usd === null
+      ? `<span data-total="cost" data-usd="" class="${t.unpricedRuns ? 'unpriced' : ''}">${t.unpricedRuns ? 'unpriced' : '-'}</span>`
+      : moneySpan(t.cost, 'cost');
+  const costSub = [
+    t.unpricedRuns ? `<span class="unpriced">+ <span data-total="unpricedRuns">${count(t.unpricedRuns)}</span> unpriced ${t.unpricedRuns === 1 ? 'run' : 'runs'}, not included</span>` : '',
+    t.noUsageRuns ? `<span data-total="noUsageRuns">${count(t.noUsageRuns)}</span> without usage (Cursor, pending)` : '',
+  ].filter(Boolean).join('<br>');
+  const sav = t.savings.usd === null ? '' : t.savings.usd.startsWith('-') ? 'neg' : 'pos';
+  return `<section class="cards" id="totals" aria-label="Totals">
+${card('Subagent runs', num('runs', t.runs), `${num('dispatches', t.dispatches)} dispatches seen · ${num('denied', t.denied)} denied`)}
+${card('Completed', num('completed', t.completed), `${num('pending', t.pending)} pending`)}
+${card('Verified', num('verified', t.verified), 'reported <code>Verified:</code> yes')}
+${card('Cost', cost, costSub)}
+${card("On the parent's model", moneySpan(t.counterfactual, 'counterfactual'), `same usage, ${plural(t.comparableRuns, 'comparable run')}`)}
+${card('Savings', `<span class="${sav}">${moneySpan(t.savings, 'savings')}</span>`, "parent's model minus actual")}
+${card('Tokens', `<span data-total="tokens">${h(tokensCell(t))}</span>`, `${count(t.tokens.input)} in · ${count(t.tokens.output)} out · ${count(t.tokens.cacheRead)} cache read`)}
+</section>`;
+}
+
+function modelsHtml(r: ReportRow): string {
+  if (r.models.length === 0) return '-';
+  return r.models
+    .map((m) => {
+      const served = m.served ?? '?';
+      const same = m.requested === null || m.requested === m.served;
+      const text = same ? served : `${m.requested} → ${served}`;
+      // Pairs do not break inside unless one is too long for a column (a very long model id).
+      const cls = ['pair', text.length > 40 ? 'long' : '', !same && servedMatchesRequested(m.requested, m.served) === false ? 'mismatch' : '']
+        .filter(Boolean).join(' ');
+      const title = cls.includes('mismatch') ? ' title="served model differs from the requested one"' : '';
+      return `<span class="${cls}"${title}>${h(text)}</span>`;
+    })
+    .join('<br>');
+}
+
+function costHtml(r: ReportRow): string {
+  const text = costCell(r);
+  return r.unpricedRuns > 0 ? `<span class="unpriced">${h(text)}</span>` : h(text);
+}
+
+function tableHtml(report: Report): string {
+  const head = [report.by, 'runs', 'dispatches', 'completed', 'verified', 'requested → served', 'tokens', 'cost', "on parent's model", 'savings'];
+  const numeric = new Set([1, 2, 3, 4, 6, 7, 8, 9]);
+  const th = head.map((c, i) => `<th${numeric.has(i) ? ' class="num"' : ''} scope="col">${h(c)}</th>`).join('');
+  const tr = (r: ReportRow, total: boolean) => {
+    const cells = [
+      h(total ? 'total' : r.group ?? '(none)'),
+      count(r.runs),
+      count(r.dispatches) + (r.denied ? ` <span class="note">(${count(r.denied)} denied)</span>` : ''),
+      count(r.completed) + (r.pending ? ` <span class="note">(+${count(r.pending)} pending)</span>` : ''),
+      count(r.verified),
+      modelsHtml(r),
+      h(tokensCell(r)),
+      costHtml(r),
+      h(moneyText(r.counterfactual)),
+      h(moneyText(r.savings)),
+    ];
+    return `<tr${total ? ' class="total"' : ''}>${cells.map((c, i) => (i === 0 && !total ? `<th scope="row">${c}</th>` : `<td${numeric.has(i) ? ' class="num"' : i === 5 ? ' class="models"' : ''}>${c}</td>`)).join('')}</tr>`;
+  };
+  return `<section id="table"><h2>Per ${h(report.by === 'agent' ? 'subagent type' : report.by)}</h2>
+<div class="table-box"><table><thead><tr>${th}</tr></thead><tbody>
+${report.rows.map((r) => tr(r, false)).join('\n')}
+${tr(report.totals, true)}
+</tbody></table></div></section>`;
+}
+
+function scopeText(report: Report): string {
+  const f = report.filters;
+  const parts = [f.since ? `since ${f.since}` : '', f.until ? `until ${f.until}` : '', f.harness ? `harness ${f.harness}` : '',
+    f.session ? `session ${f.session}` : '', f.project ? `project ${f.project}` : ''].filter(Boolean);
+  return `Generated ${report.generatedAt} · ${parts.length ? parts.join(', ') : 'all recorded runs'}`;
+}
+
+function figure(id: string, title: string, note: string, label: string): string {
+  return `<figure class="chart" id="${id}"><figcaption>${h(title)}</figcaption>
+<div class="canvas-box"><canvas role="img" aria-label="${h(label)}"></canvas></div><p class="chart-error"></p><p class="note">${note}</p></figure>`;
+}
+
+function chartsHtml(d: HtmlReportData, m: ReturnType<typeof chartModel>): string {
+  const days = m.costByTier.days.length;
+  const omitted = d.omittedDays ? ` The ${plural(d.omittedDays, 'older day')} before these are in the totals, not in the chart.` : '';
+  const unpriced = m.costByTier.unpricedRuns
+    ? ` <span class="unpriced">${plural(m.costByTier.unpricedRuns, 'unpriced run')} (no price for the served model) ${m.costByTier.unpricedRuns === 1 ? 'is' : 'are'} not in the bars.</span>`
+    : '';
+  const mism = m.models.mismatchedRuns
+    ? `<span class="mismatch">${plural(m.models.mismatchedRuns, 'run')} served by a different model than requested</span> (red).`
+    : 'Every run was served the model it requested.';
+  return `<h2>Charts</h2><section class="charts" id="charts">
+${figure('chart-cost-by-tier', 'Cost per day by tier', `UTC days, ${plural(days, 'day')} shown.${omitted}${unpriced}`, 'Stacked bars: cost per day, one colour per tier')}
+${figure('chart-savings', "Savings vs the parent's model", "Bars: actual cost and the same usage priced at the parent's model (runs priced on both sides). Line: savings so far.", 'Bars of actual and counterfactual cost per day, line of cumulative savings')}
+${figure('chart-models', 'Requested → served model', `Runs per requested → served pair (aliases such as <code>haiku</code> match their full id). ${mism}`, 'Horizontal bars: runs per requested and served model pair')}
+${figure('chart-outcomes', 'Outcome rates per tier', 'Share of runs that ran (denied dispatches excluded) reporting <code>Result:</code> done and <code>Verified:</code> yes.', 'Grouped bars: completed and verified percentage per tier')}
+</section>`;
+}
+
+const EMPTY_STATE = `<section class="empty" id="empty-state"><strong>No subagent runs recorded${'{RANGE}'}.</strong><br>
+Runs appear here once a harness with tiergate installed dispatches a subagent; <code>tiergate scan</code> backfills past
+Claude Code and Codex sessions from their transcripts.</section>`;
+
+export function formatHtml(d: HtmlReportData, opts: HtmlOptions = {}): string {
+  const report = d.main;
+  const empty = report.totals.runs === 0;
+  const f = report.filters;
+  const filtered = Boolean(f.since || f.until || f.harness || f.session || f.project);
+  const reportJson = jsonForScript(report);
+  let body: string;
+  let scripts = '';
+  const hashes: string[] = [];
+  if (empty) {
+    body = EMPTY_STATE.replace('{RANGE}', filtered ? ' for these filters' : ' yet');
+  } else {
+    const model = chartModel(d);
+    const lib = opts.chartLib ?? chartLibSource();
+    const page = pageScriptSource();
+    hashes.push(sha256(lib), sha256(page));
+    body = `${chartsHtml(d, model)}\n${tableHtml(report)}`;
+    scripts = `<script type="application/json" id="tiergate-charts">${jsonForScript(model)}</script>
+<script>${lib}</script>
+<script>${page}</script>`;
+  }
+  // Only the two inline scripts above may run; nothing may be fetched (no network, even from a copied page).
+  const csp = [`default-src 'none'`, `script-src ${hashes.length ? hashes.join(' ') : `'none'`}`, `style-src 'unsafe-inline'`,
+    `img-src data:`, `base-uri 'none'`, `form-action 'none'`].join('; ');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="referrer" content="no-referrer">
+<meta name="generator" content="tiergate">
+<title>tiergate report · ${h(report.generatedAt.slice(0, 10))}</title>
+<style>${PAGE_CSS}</style>
+</head>
+<body>
+<header><h1>tiergate · subagent cost report</h1><p class="scope">${h(scopeText(report))}</p></header>
+${totalsCards(report.totals)}
+${body}
+<footer>Costs use the price in effect when each run was recorded; a run whose served model has no price is shown as
+unpriced, never as $0. Cursor reports no token usage. Savings compare the same usage priced at the parent's model, over
+runs priced on both sides. No prompt or result text is stored by tiergate, so none appears here. The JSON behind this
+page is embedded as <code>#tiergate-report</code> (the same as <code>tiergate report --json</code>).</footer>
+<script type="application/json" id="tiergate-report">${reportJson}</script>
+${scripts}
+</body>
+</html>
+`;
+}

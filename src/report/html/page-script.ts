@@ -1,0 +1,177 @@
+/**
+ * The page's own script: draws the four charts from the embedded chart model with the inlined Chart.js. It is
+ * serialized with Function.prototype.toString into the page, so it must reference nothing outside its body (types
+ * only). All text reaches the page as canvas drawing or textContent, never as markup.
+ */
+import type { ChartModel } from './chart-model.js';
+
+type El = {
+  textContent: string | null;
+  querySelector(sel: string): El | null;
+  setAttribute(name: string, value: string): void;
+  style: { height: string };
+};
+type Doc = { getElementById(id: string): El | null; documentElement: El };
+type ChartCtor = (new (canvas: El, config: unknown) => unknown) & { defaults?: { color: string; borderColor: string } };
+type Win = { matchMedia?: (q: string) => { matches: boolean } };
+type TipCtx = { datasetIndex: number; dataIndex: number; raw: unknown };
+
+export function pageMain(doc: Doc, Chart: ChartCtor | undefined, win: Win): void {
+  const src = doc.getElementById('tiergate-charts');
+  if (!src) return;
+  if (!Chart) {
+    console.error('tiergate: the chart library did not load');
+    return;
+  }
+  const m = JSON.parse(src.textContent || 'null') as ChartModel;
+  // The stylesheet follows prefers-color-scheme; Chart.js's default grey text would vanish on the dark background.
+  if (Chart.defaults && win.matchMedia && win.matchMedia('(prefers-color-scheme: dark)').matches) {
+    Chart.defaults.color = '#c8c8cc';
+    Chart.defaults.borderColor = 'rgba(255,255,255,0.12)';
+  }
+  const money = (v: unknown): string => {
+    if (typeof v !== 'number') return 'unpriced';
+    const a = Math.abs(v);
+    return `${v < 0 ? '-' : ''}$${a.toFixed(a > 0 && a < 0.01 ? 4 : 2)}`;
+  };
+  const axisMoney = { callback: (v: unknown) => money(v) };
+  const legend = { position: 'bottom', labels: { boxWidth: 12 } };
+  const base = { animation: false, responsive: true, maintainAspectRatio: false };
+  let drawn = 0;
+
+  const draw = (id: string, config: () => unknown): void => {
+    const fig = doc.getElementById(id);
+    const canvas = fig && fig.querySelector('canvas');
+    if (!fig || !canvas) return;
+    try {
+      new Chart(canvas, config());
+      drawn++;
+    } catch (err) {
+      const note = fig.querySelector('.chart-error');
+      if (note) note.textContent = 'This chart could not be drawn.';
+      console.error('tiergate: chart', id, err);
+    }
+  };
+
+  draw('chart-cost-by-tier', () => ({
+    type: 'bar',
+    data: {
+      labels: m.costByTier.days,
+      datasets: m.costByTier.series.map((s) => ({ label: s.tier, data: s.usd, backgroundColor: s.color, stack: 'cost' })),
+    },
+    options: {
+      ...base,
+      scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: axisMoney, title: { display: true, text: 'cost (USD)' } } },
+      plugins: {
+        legend,
+        tooltip: {
+          callbacks: {
+            label: (c: TipCtx) => {
+              const s = m.costByTier.series[c.datasetIndex]!;
+              const u = s.unpricedRuns[c.dataIndex] || 0;
+              const cost = c.raw === null ? 'nothing priced' : money(c.raw);
+              return `${s.tier}: ${cost}${u ? ` (+${u} unpriced run${u === 1 ? '' : 's'}, not in the bar)` : ''}`;
+            },
+          },
+        },
+      },
+    },
+  }));
+
+  draw('chart-savings', () => ({
+    type: 'bar',
+    data: {
+      labels: m.savings.days,
+      datasets: [
+        { label: 'actual cost', data: m.savings.cost, backgroundColor: '#4e79a7', order: 2 },
+        { label: "same usage on the parent's model", data: m.savings.counterfactual, backgroundColor: '#d3d3d3', borderColor: '#8c8c8c', borderWidth: 1, order: 3 },
+        { type: 'line', label: 'cumulative savings', data: m.savings.cumulativeSavings, borderColor: '#59a14f', backgroundColor: '#59a14f', yAxisID: 'y2', tension: 0.2, spanGaps: true, order: 1 },
+      ],
+    },
+    options: {
+      ...base,
+      scales: {
+        y: { beginAtZero: true, ticks: axisMoney, title: { display: true, text: 'per day (USD)' } },
+        y2: { position: 'right', beginAtZero: true, ticks: axisMoney, grid: { drawOnChartArea: false }, title: { display: true, text: 'cumulative savings' } },
+      },
+      plugins: {
+        legend,
+        tooltip: {
+          callbacks: {
+            label: (c: TipCtx) => {
+              const names = ['actual cost', "on the parent's model", 'cumulative savings'];
+              const n = m.savings.comparableRuns[c.dataIndex] || 0;
+              return `${names[c.datasetIndex]}: ${money(c.raw)}${c.datasetIndex === 1 ? ` (${n} comparable run${n === 1 ? '' : 's'})` : ''}`;
+            },
+          },
+        },
+      },
+    },
+  }));
+
+  const pairs = m.models.pairs;
+  const modelsFig = doc.getElementById('chart-models');
+  const modelsBox = modelsFig && modelsFig.querySelector('.canvas-box');
+  if (modelsBox) modelsBox.style.height = `${Math.max(160, 60 + 30 * pairs.length)}px`;
+  draw('chart-models', () => ({
+    type: 'bar',
+    data: {
+      labels: pairs.map((p) => p.label),
+      datasets: [{
+        label: 'runs', data: pairs.map((p) => p.runs),
+        backgroundColor: pairs.map((p) => (p.mismatch ? '#e15759' : '#4e79a7')),
+      }],
+    },
+    options: {
+      ...base,
+      indexAxis: 'y',
+      scales: { x: { beginAtZero: true, ticks: { precision: 0 }, title: { display: true, text: 'runs' } } },
+      plugins: {
+        legend: { display: false },
+        tooltip: {
+          callbacks: {
+            title: (items: TipCtx[]) => {
+              const p = pairs[items[0]!.dataIndex]!;
+              return p.requested === null && p.served === null ? p.label : `${p.requested ?? '(not recorded)'} → ${p.served ?? '(not known yet)'}`;
+            },
+            label: (c: TipCtx) => `${c.raw} run${c.raw === 1 ? '' : 's'}${pairs[c.dataIndex]!.mismatch ? ': served model differs from the requested one' : ''}`,
+          },
+        },
+      },
+    },
+  }));
+
+  const o = m.outcomes;
+  draw('chart-outcomes', () => ({
+    type: 'bar',
+    data: {
+      labels: o.tiers,
+      datasets: [
+        { label: 'completed', data: o.completedPct, backgroundColor: '#4e79a7' },
+        { label: 'verified', data: o.verifiedPct, backgroundColor: '#59a14f' },
+      ],
+    },
+    options: {
+      ...base,
+      scales: { y: { beginAtZero: true, max: 100, ticks: { callback: (v: unknown) => `${v}%` }, title: { display: true, text: '% of runs that ran' } } },
+      plugins: {
+        legend,
+        tooltip: {
+          callbacks: {
+            label: (c: TipCtx) => {
+              const n = c.datasetIndex === 0 ? o.completed[c.dataIndex] : o.verified[c.dataIndex];
+              return `${c.datasetIndex === 0 ? 'completed' : 'verified'}: ${n} of ${o.ran[c.dataIndex]} (${c.raw}%)`;
+            },
+          },
+        },
+      },
+    },
+  }));
+
+  doc.documentElement.setAttribute('data-charts-drawn', String(drawn));
+}
+
+/** The script text for the page: the function above, called on load. */
+export function pageScriptSource(): string {
+  return `(${pageMain.toString()})(document, window.Chart, window);`;
+}
