@@ -1,13 +1,14 @@
 /** Doctor checks of tiergate's own state: policy config, price catalog, ledger and spool, the diagnostic log. */
 import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { loadPolicy } from '../config/load.js';
 import { CatalogSchema } from '../contracts/prices.js';
 import { RefreshStatusSchema } from '../prices/refresh/status.js';
 import { readText } from '../install/backup.js';
 import { paths, type Env } from '../io/paths.js';
 import type { Check } from './check.js';
+import { CORRUPT_SUFFIX } from '../observer/ledger/open.js';
 
 const DAY = 86_400_000;
 /** The bundled snapshot is a fallback; past this age without a refreshed catalog, prices are likely stale. */
@@ -52,7 +53,11 @@ export function checkPrices(env: Env, pkgRoot: string, now: number): Check[] {
   }
   const cache = newestCache(paths(env).priceCacheDir);
   const status = readText(paths(env).refreshStatus);
-  if (cache) {
+  const cacheError = cache ? invalidCatalog(cache.file) : null;
+  if (cache && cacheError) {
+    // loadCachedCatalogs skips such a file (one diagnostic per hook): prices fall back to older layers.
+    out.push({ section: 'prices', name: 'refreshed catalog', status: 'warn', detail: `${cache.file} is unreadable (${cacheError}): ignored, prices fall back to ${snapshotAge === null ? 'the bundled snapshot' : 'older refreshed catalogs or the bundled snapshot'}; the next refresh (tiergate prices refresh) replaces it`, data: { file: cache.file, error: cacheError, recovered: 'fallback' } });
+  } else if (cache) {
     const days = Math.max(0, Math.floor((now - cache.mtime) / DAY));
     out.push({ section: 'prices', name: 'refreshed catalog', status: 'ok', detail: `${cache.file}, fetched ${days} days ago`, data: { file: cache.file, ageDays: days, status: status ? safeJson(status) : null } });
   } else {
@@ -61,6 +66,18 @@ export function checkPrices(env: Env, pkgRoot: string, now: number): Check[] {
   }
   out.push(...refreshSources(status));
   return out;
+}
+
+/** Why a refreshed catalog file would be skipped by the loader, or null when it is a valid catalog. */
+function invalidCatalog(file: string): string | null {
+  const text = readText(file);
+  if (text === null) return 'cannot be read';
+  try {
+    const r = CatalogSchema.safeParse(JSON.parse(text));
+    return r.success ? null : 'not a valid catalog';
+  } catch {
+    return 'not valid JSON';
+  }
 }
 
 /** One line per refresh source that keeps failing (its catalog then ages; the previous one stays in use). */
@@ -94,6 +111,10 @@ export function checkLedger(env: Env): Check[] {
   } catch {
     /* no spool yet */
   }
+  const aside = setAside(p.ledger);
+  if (aside.length) {
+    out.push({ section: 'ledger', name: 'rebuilt', status: 'warn', detail: `the ledger was found corrupt and rebuilt ${aside.length} time(s); the old file is kept at ${aside[aside.length - 1]} (delete it once you no longer need its rows; tiergate scan refills from transcripts)`, data: { setAside: aside, recovered: 'rebuild' } });
+  }
   let st;
   try {
     st = statSync(p.ledger);
@@ -120,6 +141,17 @@ export function checkLedger(env: Env): Check[] {
   return out;
 }
 
+/** Ledger files openLedger moved aside as corrupt (`<ledger>.corrupt-<time>`), oldest first. */
+function setAside(ledger: string): string[] {
+  const dir = dirname(ledger);
+  const prefix = `${basename(ledger)}${CORRUPT_SUFFIX}`;
+  try {
+    return readdirSync(dir).filter((f) => f.startsWith(prefix) && !/-(wal|shm)$/.test(f)).sort().map((f) => join(dir, f));
+  } catch {
+    return [];
+  }
+}
+
 /** Reads at most the last TAIL_BYTES of the log. */
 function tail(file: string): string[] {
   let fd: number | null = null;
@@ -142,12 +174,15 @@ export function checkDiagnostics(env: Env, now: number, last = 5): Check[] {
   const file = paths(env).diagnostics;
   const lines = tail(file);
   if (!lines.length) return [{ section: 'diagnostics', name: 'log', status: 'ok', detail: `no diagnostics (${file})` }];
-  const recs = lines.map((l) => safeJson(l) as { t?: string; level?: string; where?: string; message?: string });
+  const parsed = lines.map((l) => safeJson(l));
+  // A line torn by a crash or a disk-full write is skipped, and said so: the log itself stays usable.
+  const unreadable = parsed.filter((r) => r === null || typeof r !== 'object').length;
+  const recs = parsed.filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object') as { t?: string; level?: string; where?: string; message?: string }[];
   const recentErrors = recs.filter((r) => r.level === 'error' && r.t && now - Date.parse(r.t) < DAY).length;
   const shown = recs.slice(-last).map((r) => `${r.t ?? '?'} ${r.level ?? '?'} ${r.where ?? '?'}: ${r.message ?? ''}`);
   return [{
     section: 'diagnostics', name: 'log', status: recentErrors ? 'warn' : 'ok',
-    detail: `${recentErrors} error(s) in the last 24 h (${file}); last ${shown.length}:\n${shown.map((s) => `      ${s}`).join('\n')}`,
-    data: { file, recentErrors, last: shown },
+    detail: `${recentErrors} error(s) in the last 24 h (${file})${unreadable ? `; ${unreadable} unreadable line(s) skipped` : ''}; last ${shown.length}:\n${shown.map((s) => `      ${s}`).join('\n')}`,
+    data: { file, recentErrors, unreadable, last: shown },
   }];
 }

@@ -37,7 +37,14 @@ export function readStdinCapped(stream: NodeJS.ReadableStream, maxBytes: number)
 }
 
 export function parsePayload(raw: Buffer): unknown {
-  return JSON.parse(raw.toString('utf8').replace(/^\uFEFF/, ''));
+  try {
+    return JSON.parse(raw.toString('utf8').replace(/^\uFEFF/, ''));
+  } catch (err) {
+    // V8 quotes a slice of the input in its message (`Unexpected token 'T', "the user's"... is not valid JSON`):
+    // that slice may be prompt text, and the message goes to the diagnostic log. Keep only where it broke.
+    const at = /position (\d+)/.exec(err instanceof Error ? err.message : '')?.[1];
+    throw new SyntaxError(`invalid JSON (${raw.length} bytes${at ? `, error at position ${at}` : ''})`);
+  }
 }
 
 const positive = (v: string | undefined, dflt: number) => {

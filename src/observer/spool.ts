@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { SpoolRecordSchema, type SpoolRecord } from '../contracts/spool.js';
-import { appendBounded } from '../io/files.js';
+import { appendBoundedClaimable } from '../io/files.js';
 import { paths, type Env } from '../io/paths.js';
 
 /** Per-file cap; a runaway writer rotates rather than fills the disk (drain reads both generations). */
@@ -20,7 +20,7 @@ let currentFile: string | null = null;
 export function appendSpool(record: SpoolRecord, env: Env = process.env): void {
   const checked = SpoolRecordSchema.parse(record);
   currentFile ??= spoolFileFor(env);
-  appendBounded(currentFile, `${JSON.stringify(checked)}\n`, SPOOL_FILE_MAX_BYTES);
+  appendBoundedClaimable(currentFile, `${JSON.stringify(checked)}\n`, SPOOL_FILE_MAX_BYTES);
 }
 
 /** Tests and long-lived in-process plugins start a fresh file (e.g. after a drain claimed the old one). */

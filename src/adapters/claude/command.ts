@@ -44,6 +44,21 @@ const preToolUse: HookHandler = async (payload, ctx) => {
   if (moduleLive(ctx)) return null;
   const p = PreToolUsePayload.parse(payload);
   if (!SUBAGENT_TOOLS.has(p.tool_name)) return null;
+  // Absent (or null) means "names no model" and gets the default tier; any other non-string is a malformed payload,
+  // and garbage must never turn into a correction (found by test/unit/reliability/fuzz-hooks.test.ts).
+  const model = p.tool_input.model;
+  if (model !== undefined && model !== null && (typeof model !== 'string' || model === '')) {
+    diagnose('warn', 'claude:PreToolUse', 'tool_input.model is not a model name; dispatch left alone', { type: typeof model }, ctx.env);
+    return null;
+  }
+  // The answer carries the whole tool input back: one that cannot be serialised (nesting past the stack) cannot be
+  // corrected either, so leave it before routeDispatch records a decision that would never be delivered.
+  try {
+    JSON.stringify(p.tool_input);
+  } catch (err) {
+    diagnose('warn', 'claude:PreToolUse', `tool_input cannot be serialised: ${errorText(err)}`, {}, ctx.env);
+    return null;
+  }
   const parent = await readParentModel(parentTranscript(p), p.tool_use_id ?? null, { maxBytes: PARENT_TAIL_BYTES, waitMs: PARENT_WAIT_MS });
   const obs = observePreToolUse(p, parent, Date.now());
   const decision = routeDispatch(obs, ctx.env);

@@ -2,7 +2,8 @@
  * Opens the ledger: picks the driver for the running runtime, creates the file user-only, switches on WAL and
  * busy_timeout, and applies pending migrations. One call, used by the drainer, scan and report.
  */
-import { ensureFile, restrictToUser } from '../../io/files.js';
+import { diagnose, errorText } from '../../io/diagnostics.js';
+import { ensureFile, moveFile, restrictToUser } from '../../io/files.js';
 import { paths, type Env } from '../../io/paths.js';
 import type { SqlDriver } from './driver.js';
 import { openBetterSqlite } from './driver-better-sqlite3.js';
@@ -23,8 +24,39 @@ export function runtimeDriver(): 'better-sqlite3' | 'bun:sqlite' {
   return (process.versions as Record<string, string | undefined>).bun ? 'bun:sqlite' : 'better-sqlite3';
 }
 
+/** SQLite's answers for a file that is not (or no longer) a database: the ledger is set aside and rebuilt. */
+const CORRUPT = /SQLITE_(NOTADB|CORRUPT)|file is not a database|database disk image is malformed/;
+
+export function isCorruptLedgerError(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  return CORRUPT.test(`${String(e?.code ?? '')} ${String(e?.message ?? '')}`);
+}
+
+/** Where a corrupt ledger is moved; doctor looks for these to say the ledger was rebuilt. */
+export const CORRUPT_SUFFIX = '.corrupt-';
+
 export function openLedger(env: Env = process.env, opts: LedgerOptions = {}): SqlDriver {
   const file = opts.file ?? paths(env).ledger;
+  try {
+    return openLedgerFile(env, file, opts);
+  } catch (err) {
+    if (!isCorruptLedgerError(err)) throw err;
+    // A truncated or overwritten ledger must not stop every later drain: keep it aside for the user (doctor names
+    // it), start a fresh one, and let the spool and `tiergate scan` refill what they can.
+    const aside = `${file}${CORRUPT_SUFFIX}${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    for (const ext of ['', '-wal', '-shm']) {
+      try {
+        moveFile(`${file}${ext}`, `${aside}${ext}`);
+      } catch {
+        /* that part did not exist */
+      }
+    }
+    diagnose('error', 'ledger:open', `ledger was corrupt (${errorText(err)}); moved to ${aside}, starting a fresh one`, {}, env);
+    return openLedgerFile(env, file, opts);
+  }
+}
+
+function openLedgerFile(env: Env, file: string, opts: LedgerOptions): SqlDriver {
   ensureFile(file);
   const busy = opts.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const kind = opts.driver ?? runtimeDriver();

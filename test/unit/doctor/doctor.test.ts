@@ -131,7 +131,8 @@ describe('doctor: price refresh', () => {
   it('a refreshed catalog is reported with its age, and a failing source is a warning', () => {
     const { ctx } = pkgSandbox();
     const dir = join(ctx.env.TIERGATE_HOME!, 'data', 'prices');
-    put(join(dir, 'openrouter.catalog.json'), '{}');
+    // A valid catalog: doctor flags an unreadable one (see test/unit/reliability/recovery.test.ts).
+    put(join(dir, 'openrouter.catalog.json'), readFileSync(join(ctx.pkgRoot, 'data', 'prices-snapshot.json'), 'utf8'));
     const src = { name: 'litellm', url: 'https://example.invalid/x', format: 'litellm', lastAttemptAt: '2026-12-01T00:00:00Z', pendingSince: null, lastSuccessAt: null,
       lastError: 'timed out after 10000 ms', lastErrorKind: 'timeout', consecutiveFailures: 3, models: null, skippedRows: null, bytes: null, durationMs: null, catalogFile: null, catalogVersion: null };
     put(join(dir, 'status.json'), JSON.stringify({ format: 'tiergate-refresh-status/1', updatedAt: '2026-12-01T00:00:00Z', sources: { litellm: src } }));

@@ -1,0 +1,90 @@
+// Command-hook cost on the dispatch path of Claude Code (fallback) and Codex: `node dist/hook.js <harness> PreToolUse`
+// on captured payloads (Claude Code 2.1.328, codex-cli 0.169.0, test/fixtures) vs a bare `node -e 0`, interleaved in
+// the same run so machine load hits every case alike. Median wall time of N runs each (target ratio <= 1.15), and
+// peak RSS from `/usr/bin/time -f %M` in separate runs (so its own start-up never pollutes the timings).
+// Usage: node bench/dispatch-hook.mjs [runs=31]   (npm run build first). Prints one JSON line.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const runs = Number(process.argv[2] ?? 31);
+const rssRuns = Number(process.env.BENCH_RSS_RUNS ?? 5);
+const hook = join(root, 'dist/hook.js');
+if (!existsSync(hook)) throw new Error('dist/hook.js missing: npm run build');
+
+const home = mkdtempSync(join(tmpdir(), 'tg-bench-dispatch-'));
+const fixture = (p) => {
+  const { _meta, ...payload } = JSON.parse(readFileSync(join(root, 'test/fixtures', p), 'utf8'));
+  return payload;
+};
+const stage = (name) => {
+  const to = join(home, 'transcripts', name);
+  mkdirSync(join(to, '..'), { recursive: true });
+  copyFileSync(join(root, 'test/fixtures/claude/transcripts', name), to);
+  return to;
+};
+
+const claudeWithin = { ...fixture('claude/PreToolUse.basic.json'), cwd: home, transcript_path: stage('basic.parent.at-PreToolUse.jsonl') };
+const claudeOver = { ...fixture('claude/PreToolUse.parent-sonnet.json'), cwd: home, transcript_path: stage('parent-sonnet.parent.at-PreToolUse.jsonl') };
+const codex = fixture('codex/PreToolUse.basic.json');
+const codexWithin = { ...codex, cwd: home };
+const codexOver = { ...codex, cwd: home, model: 'gpt-6-luna' };
+
+const hookCase = (harness, payload, expect) => ({ args: [hook, harness, 'PreToolUse'], input: JSON.stringify(payload), expect });
+const cases = {
+  'bare node -e 0': { args: ['-e', '0'], input: '', expect: 'empty' },
+  'claude: within ceiling': hookCase('claude', claudeWithin, 'empty'),
+  'claude: over ceiling (corrects)': hookCase('claude', claudeOver, 'updatedInput'),
+  'codex: within ceiling': hookCase('codex', codexWithin, 'empty'),
+  'codex: over ceiling (denies)': hookCase('codex', codexOver, 'deny'),
+};
+const env = { PATH: process.env.PATH, HOME: home, TIERGATE_HOME: join(home, 'tg') };
+
+function check(name, c, stdout) {
+  // A bench that times the wrong thing is worse than none: each case must have produced the answer it stands for.
+  const ok = c.expect === 'empty' ? stdout === '' : stdout.includes(c.expect);
+  if (!ok) throw new Error(`${name}: expected ${c.expect}, got ${JSON.stringify(stdout.slice(0, 300))}`);
+}
+
+const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+const load = [loadavg()[0]];
+for (let i = 0; i < runs + 2; i++) {
+  for (const [name, c] of Object.entries(cases)) {
+    const t = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, c.args, { input: c.input, env, encoding: 'utf8' });
+    const ms = Number(process.hrtime.bigint() - t) / 1e6;
+    if (r.status !== 0) throw new Error(`${name} exited ${r.status}: ${r.stderr}`);
+    check(name, c, r.stdout);
+    if (i >= 2) times[name].push(ms); // two warm-up rounds (page cache, snapshot file)
+  }
+}
+load.push(loadavg()[0]);
+
+const rss = {};
+for (const [name, c] of Object.entries(cases)) {
+  const kb = [];
+  for (let i = 0; i < rssRuns; i++) {
+    const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...c.args], { input: c.input, env, encoding: 'utf8' });
+    const m = /(\d+)\s*$/.exec(r.stderr.trim());
+    if (m) kb.push(Number(m[1]));
+  }
+  rss[name] = kb.length ? Math.max(...kb) : null;
+}
+
+const q = (a, p) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(a.length * p))];
+const base = q(times['bare node -e 0'], 0.5);
+const results = {};
+for (const [name, t] of Object.entries(times)) {
+  results[name] = {
+    medianMs: +q(t, 0.5).toFixed(1), p90Ms: +q(t, 0.9).toFixed(1), ratio: +(q(t, 0.5) / base).toFixed(3),
+    peakRssMiB: rss[name] === null ? null : +(rss[name] / 1024).toFixed(1),
+  };
+}
+const hookRatios = Object.entries(results).filter(([n]) => n !== 'bare node -e 0').map(([, r]) => r.ratio);
+console.log(JSON.stringify({
+  bench: 'dispatch-hook', runs, node: process.version, loadavg1m: load.map((l) => +l.toFixed(2)),
+  target: { ratio: 1.15 }, worstRatio: Math.max(...hookRatios), pass: Math.max(...hookRatios) <= 1.15, results,
+}));
+rmSync(home, { recursive: true, force: true });

@@ -1,0 +1,63 @@
+/**
+ * The fuzz through the real process: `node dist/hook.js <harness> <event>` as the harness runs it, a few hundred
+ * malformed payloads plus a 10 MB stdin per harness. Exit 0, nothing the harness reads as a decision, and done well
+ * inside the harness's own timeout (10 s in every manifest we ship).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { EVENTS, basePayload, decisionIn, isDefaultTierCorrection, malformed, namesNoModel, type Harness } from '../support/fuzz.js';
+
+const root = join(import.meta.dirname, '../..');
+const HOOK = join(root, 'dist/hook.js');
+const SEED = Number(process.env.FUZZ_SEED ?? 7);
+const PER_EVENT = Number(process.env.FUZZ_PROCESS_CASES ?? 28);
+const CONCURRENCY = 4;
+const HARNESS_TIMEOUT_MS = 10_000;
+
+type Run = { code: number | null; stdout: string; ms: number };
+
+function hook(harness: string, event: string, input: Buffer, env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve) => {
+    const t = performance.now();
+    const p = spawn(process.execPath, [HOOK, harness, event], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+    let stdout = '';
+    p.stdout.on('data', (d) => (stdout += d));
+    // The hook may stop reading early (oversize): a closed pipe is its right, not an error here.
+    p.stdin.on('error', () => undefined);
+    p.stdin.end(input);
+    p.on('close', (code) => resolve({ code, stdout, ms: performance.now() - t }));
+  });
+}
+
+async function pool<T>(items: T[], n: number, f: (t: T) => Promise<void>): Promise<void> {
+  let i = 0;
+  await Promise.all(Array.from({ length: n }, async () => {
+    while (i < items.length) await f(items[i++]!);
+  }));
+}
+
+const events = (Object.keys(EVENTS) as Harness[]).flatMap((h) => EVENTS[h].map((e) => [h, e] as const));
+
+describe(`dist/hook.js fuzz: ${PER_EVENT * events.length} malformed payloads + 10 MB stdin, through the real process`, () => {
+  it.each(events)('%s %s', async (harness, event) => {
+    const dir = mkdtempSync(join(tmpdir(), `tg-fuzzp-${harness}-`));
+    const env = { TIERGATE_HOME: join(dir, 'tg'), HOME: join(dir, 'home'), PATH: process.env.PATH ?? '' };
+    const base = basePayload(harness, event, dir);
+    const cases = fc.sample(malformed(base), { numRuns: PER_EVENT, seed: SEED });
+    cases.push({ kind: '10MB-stdin', input: Buffer.concat([Buffer.from('{"tool_input":"'), Buffer.alloc(10 * 1024 * 1024, 0x61), Buffer.from('"}')]) });
+    const failures: string[] = [];
+    await pool(cases, CONCURRENCY, async (c) => {
+      const r = await hook(harness, event, c.input, env);
+      if (r.code !== 0) failures.push(`${c.kind}: exit ${r.code}`);
+      if (r.ms > HARNESS_TIMEOUT_MS) failures.push(`${c.kind}: ${r.ms.toFixed(0)} ms`);
+      if (namesNoModel(harness, event, c.input) && isDefaultTierCorrection(r.stdout)) return;
+      const why = decisionIn(harness, r.stdout, 0);
+      if (why) failures.push(`${c.kind}: ${why}`);
+    });
+    expect(failures).toEqual([]);
+  }, 600_000);
+});

@@ -1,0 +1,92 @@
+/**
+ * The in-process fuzz of the command-hook runner (runHook with the real adapters, real routeDispatch, real spool):
+ * malformed payloads over every event of Claude Code, Codex and Cursor. Each must end within the runner's deadline
+ * with nothing the harness would read as a decision, and the spool may record only the decisions actually delivered.
+ * Used by test/unit/reliability/fuzz-hooks.test.ts (a quick share) and test/stress/fuzz-hooks.test.ts (>= 10,000).
+ * Reproduce a failure with FUZZ_SEED=<seed in the suite name>.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_DEADLINE_MS, runHook } from '../../src/hook-runner/run.js';
+import { resetSpoolFile } from '../../src/observer/spool.js';
+import { clearRuntimeCache } from '../../src/runtime/context.js';
+import { EVENTS, basePayload, decisionIn, isDefaultTierCorrection, malformed, namesNoModel, type Harness } from './fuzz.js';
+
+const SEED = Number(process.env.FUZZ_SEED ?? 20261202);
+const events = (Object.keys(EVENTS) as Harness[]).flatMap((h) => EVENTS[h].map((e) => [h, e] as const));
+/** Cases run concurrently (runHook is async; Claude's parent read polls for up to 400 ms on a transcript miss). */
+const BATCH = Number(process.env.FUZZ_BATCH ?? 40);
+/** Scheduling slack on a loaded 2-core machine; the harness's own timeout (10 s in every manifest) is far above. */
+const SLACK_MS = 1500;
+
+function spoolDecisions(home: string): string[] {
+  const dir = join(home, 'data', 'spool');
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const f of readdirSync(dir)) {
+    for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
+      if (!line) continue;
+      const r = JSON.parse(line) as { type: string; decision?: { action: string } };
+      if (r.type === 'dispatch' && r.decision && r.decision.action !== 'allow') out.push(r.decision.action);
+    }
+  }
+  return out;
+}
+
+export function fuzzSuite(defaultTotal: number): void {
+  const TOTAL = Number(process.env.FUZZ_CASES ?? defaultTotal);
+  const PER_EVENT = Math.ceil(TOTAL / events.length);
+  describe(`hook runner fuzz: ${PER_EVENT * events.length} malformed payloads in-process (seed ${SEED})`, () => {
+    it.each(events)('%s %s: no decision, no denial, within the deadline', async (harness, event) => {
+      const dir = mkdtempSync(join(tmpdir(), `tg-fuzz-${harness}-`));
+      const env = { TIERGATE_HOME: join(dir, 'tg'), HOME: join(dir, 'home'), PATH: process.env.PATH ?? '' };
+      resetSpoolFile();
+      clearRuntimeCache();
+      const base = basePayload(harness, event, dir);
+
+      // The unmutated base decides nothing: otherwise a mutant's decision would prove nothing.
+      const clean = await runHook(harness, event, Readable.from([Buffer.from(JSON.stringify(base))]), env);
+      expect(decisionIn(harness, clean.answer?.stdout, clean.answer?.exitCode)).toBeNull();
+
+      const cases = fc.sample(malformed(base), { numRuns: PER_EVENT, seed: SEED + events.findIndex(([h, e]) => h === harness && e === event) });
+      const failures: string[] = [];
+      const kinds = new Map<string, number>();
+      let slowest = 0;
+      let legit = 0;
+      for (let i = 0; i < cases.length; i += BATCH) {
+        await Promise.all(cases.slice(i, i + BATCH).map(async (c, j) => {
+          kinds.set(c.kind, (kinds.get(c.kind) ?? 0) + 1);
+          const t = performance.now();
+          let out;
+          try {
+            out = await runHook(harness, event, Readable.from([c.input]), env);
+          } catch (err) {
+            failures.push(`#${i + j} ${c.kind}: runHook threw ${String(err)}`);
+            return;
+          }
+          const ms = performance.now() - t;
+          slowest = Math.max(slowest, ms);
+          if (namesNoModel(harness, event, c.input) && isDefaultTierCorrection(out.answer?.stdout)) {
+            legit++;
+            return;
+          }
+          const why = decisionIn(harness, out.answer?.stdout, out.answer?.exitCode);
+          if (why) failures.push(`#${i + j} ${c.kind}: ${why} (input ${JSON.stringify(c.input.subarray(0, 160).toString('latin1'))})`);
+          if (ms > DEFAULT_DEADLINE_MS + SLACK_MS) failures.push(`#${i + j} ${c.kind}: took ${ms.toFixed(0)} ms`);
+        }));
+      }
+      expect(failures.slice(0, 10)).toEqual([]);
+      // Only the well-formed no-model dispatches above were decided (as corrections to the default tier), none denied.
+      const recorded = spoolDecisions(env.TIERGATE_HOME);
+      expect(recorded.filter((a) => !a.includes('default-tier-applied') && a !== 'correct')).toEqual([]);
+      expect(recorded.length).toBe(legit);
+      // The generator reached every family of malformation for this event.
+      expect([...kinds.keys()].length).toBeGreaterThanOrEqual(10);
+      expect(slowest).toBeLessThan(DEFAULT_DEADLINE_MS + SLACK_MS);
+    }, 240_000);
+  });
+}
