@@ -1,4 +1,4 @@
-// Command-hook cost on the dispatch path of Claude Code (fallback) and Codex: `node dist/hook.js <harness> PreToolUse`
+// Command-hook cost on the dispatch path of Claude Code (fallback) and Codex: `node dist/hook.cjs <harness> PreToolUse`
 // on captured payloads (Claude Code 2.1.328, codex-cli 0.169.0, test/fixtures) vs a bare `node -e 0`, interleaved in
 // the same run so machine load hits every case alike. Median wall time of N runs each (target ratio <= 1.15), and
 // peak RSS from `/usr/bin/time -f %M` in separate runs (so its own start-up never pollutes the timings).
@@ -11,8 +11,8 @@ import { join } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const runs = Number(process.argv[2] ?? 31);
 const rssRuns = Number(process.env.BENCH_RSS_RUNS ?? 5);
-const hook = join(root, 'dist/hook.js');
-if (!existsSync(hook)) throw new Error('dist/hook.js missing: npm run build');
+const hook = join(root, 'dist/hook.cjs');
+if (!existsSync(hook)) throw new Error('dist/hook.cjs missing: npm run build');
 
 const home = mkdtempSync(join(tmpdir(), 'tg-bench-dispatch-'));
 const fixture = (p) => {

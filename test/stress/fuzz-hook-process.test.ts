@@ -1,5 +1,5 @@
 /**
- * The fuzz through the real process: `node dist/hook.js <harness> <event>` as the harness runs it, a few hundred
+ * The fuzz through the real process: `node dist/hook.cjs <harness> <event>` as the harness runs it, a few hundred
  * malformed payloads plus a 10 MB stdin per harness. Exit 0, nothing the harness reads as a decision, and done well
  * inside the harness's own timeout (10 s in every manifest we ship).
  */
@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { EVENTS, basePayload, decisionIn, isDefaultTierCorrection, malformed, namesNoModel, type Harness } from '../support/fuzz.js';
 
 const root = join(import.meta.dirname, '../..');
-const HOOK = join(root, 'dist/hook.js');
+const HOOK = join(root, 'dist/hook.cjs');
 const SEED = Number(process.env.FUZZ_SEED ?? 7);
 const PER_EVENT = Number(process.env.FUZZ_PROCESS_CASES ?? 28);
 const CONCURRENCY = 4;
@@ -42,7 +42,7 @@ async function pool<T>(items: T[], n: number, f: (t: T) => Promise<void>): Promi
 
 const events = (Object.keys(EVENTS) as Harness[]).flatMap((h) => EVENTS[h].map((e) => [h, e] as const));
 
-describe(`dist/hook.js fuzz: ${PER_EVENT * events.length} malformed payloads + 10 MB stdin, through the real process`, () => {
+describe(`dist/hook.cjs fuzz: ${PER_EVENT * events.length} malformed payloads + 10 MB stdin, through the real process`, () => {
   it.each(events)('%s %s', async (harness, event) => {
     const dir = mkdtempSync(join(tmpdir(), `tg-fuzzp-${harness}-`));
     const env = { TIERGATE_HOME: join(dir, 'tg'), HOME: join(dir, 'home'), PATH: process.env.PATH ?? '' };

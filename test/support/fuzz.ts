@@ -1,5 +1,5 @@
 /**
- * Malformed hook payloads for the fuzz tests (unit: in-process through runHook; stress: through dist/hook.js), and
+ * Malformed hook payloads for the fuzz tests (unit: in-process through runHook; stress: through dist/hook.cjs), and
  * the one rule every answer must pass: nothing the harness would read as a decision.
  *
  * Base payloads are captured fixtures whose unmutated decision is "no decision" (within the ceiling), so any

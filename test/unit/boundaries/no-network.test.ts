@@ -42,12 +42,12 @@ describe('no socket on the dispatch path', () => {
     const sb = sandbox();
     const parent = join(sb.dir, 'parent.jsonl');
     copyFileSync(join(root, 'test/fixtures/claude/transcripts/parent-sonnet.parent.at-PreToolUse.jsonl'), parent);
-    const pre = run(sb, [join(root, 'dist/hook.js'), 'claude', 'PreToolUse'], { ...fixture('claude/PreToolUse.parent-sonnet.json'), cwd: sb.dir, transcript_path: parent });
+    const pre = run(sb, [join(root, 'dist/hook.cjs'), 'claude', 'PreToolUse'], { ...fixture('claude/PreToolUse.parent-sonnet.json'), cwd: sb.dir, transcript_path: parent });
     expect(pre.status).toBe(0);
     expect(JSON.parse(pre.stdout).hookSpecificOutput.updatedInput.model).toBeTruthy();
     const child = join(sb.dir, 'child.jsonl');
     copyFileSync(join(root, 'test/fixtures/claude/transcripts/basic.child.at-SubagentStop.jsonl'), child);
-    const stop = run(sb, [join(root, 'dist/hook.js'), 'claude', 'SubagentStop'], { ...fixture('claude/SubagentStop.basic.json'), cwd: sb.dir, agent_transcript_path: child });
+    const stop = run(sb, [join(root, 'dist/hook.cjs'), 'claude', 'SubagentStop'], { ...fixture('claude/SubagentStop.basic.json'), cwd: sb.dir, agent_transcript_path: child });
     expect(stop.status).toBe(0);
     const spool = join(sb.env.TIERGATE_HOME, 'data', 'spool');
     expect(readdir(spool).map((f) => readFileSync(join(spool, f), 'utf8')).join('')).toContain('"type":"completion"');
@@ -57,19 +57,19 @@ describe('no socket on the dispatch path', () => {
 
   it('codex PreToolUse (over the ceiling: denies) and SubagentStop open no socket', () => {
     const sb = sandbox();
-    const pre = run(sb, [join(root, 'dist/hook.js'), 'codex', 'PreToolUse'], { ...fixture('codex/PreToolUse.basic.json'), cwd: sb.dir, model: 'gpt-6-luna' });
+    const pre = run(sb, [join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], { ...fixture('codex/PreToolUse.basic.json'), cwd: sb.dir, model: 'gpt-6-luna' });
     expect(pre.status).toBe(0);
     expect(JSON.parse(pre.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
     const rollout = join(sb.dir, 'rollout.jsonl');
     copyFileSync(join(root, 'test/fixtures/codex/rollouts/child-cheaper.child.at-SubagentStop.jsonl'), rollout);
-    const stop = run(sb, [join(root, 'dist/hook.js'), 'codex', 'SubagentStop'], { ...fixture('codex/SubagentStop.child-cheaper.json'), cwd: sb.dir, agent_transcript_path: rollout });
+    const stop = run(sb, [join(root, 'dist/hook.cjs'), 'codex', 'SubagentStop'], { ...fixture('codex/SubagentStop.child-cheaper.json'), cwd: sb.dir, agent_transcript_path: rollout });
     expect(stop.status).toBe(0);
     expect(stop.attempts).toBe('');
   });
 
   it('cursor preToolUse opens no socket', () => {
     const sb = sandbox();
-    const r = run(sb, [join(root, 'dist/hook.js'), 'cursor', 'preToolUse'], { ...fixture('cursor/preToolUse.task.json'), cwd: sb.dir });
+    const r = run(sb, [join(root, 'dist/hook.cjs'), 'cursor', 'preToolUse'], { ...fixture('cursor/preToolUse.task.json'), cwd: sb.dir });
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).permission).toBe('allow');
     expect(r.attempts).toBe('');

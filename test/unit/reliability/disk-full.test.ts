@@ -1,5 +1,5 @@
 /**
- * Disk full and read-only data dirs: the dispatch still decides (asserted on dist/hook.js's stdout), exits 0 well
+ * Disk full and read-only data dirs: the dispatch still decides (asserted on dist/hook.cjs's stdout), exits 0 well
  * inside the harness timeout, and the write failure is diagnosed wherever the log itself can still be written.
  * Full and read-only use real filesystems (a 64 KiB tmpfs, a tmpfs remounted read-only: chmod does not stop root);
  * a data dir under a regular file (ENOTDIR on every write) is the injected write error that runs anywhere.
@@ -35,7 +35,7 @@ function payload(cwd: string): string {
 
 function dispatch(tgHome: string, cwd: string) {
   const t = performance.now();
-  const r = spawnSync(process.execPath, [join(root, 'dist/hook.js'), 'codex', 'PreToolUse'], {
+  const r = spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], {
     input: payload(cwd), encoding: 'utf8', timeout: 20_000, env: { PATH: process.env.PATH ?? '', HOME: cwd, TIERGATE_HOME: tgHome },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, ms: performance.now() - t };

@@ -1,6 +1,6 @@
 /**
  * Privacy: a whole session's hooks (Claude Code, Codex, Cursor: dispatch, completion, session start/end, plus
- * malformed payloads) run through the real `dist/hook.js` processes with a unique marker in every prompt, task
+ * malformed payloads) run through the real `dist/hook.cjs` processes with a unique marker in every prompt, task
  * description, child transcript text and final result; then `tiergate report` drains the spool into the ledger.
  * The marker must appear in no file tiergate keeps (ledger and its WAL, spool, diagnostics, caches), and the ledger
  * and logs are user-only (0600).
@@ -51,7 +51,7 @@ describe('privacy: no prompt or result text is kept', () => {
     mkdirSync(project);
     const env = { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg') };
     const hook = (harness: string, event: string, input: string) => {
-      const r = spawnSync(process.execPath, [join(root, 'dist/hook.js'), harness, event], { input, env, encoding: 'utf8', timeout: 20_000 });
+      const r = spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), harness, event], { input, env, encoding: 'utf8', timeout: 20_000 });
       expect(r.status).toBe(0);
       return r.stdout;
     };

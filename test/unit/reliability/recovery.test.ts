@@ -1,6 +1,6 @@
 /**
  * Corrupted or truncated state files: price cache, ledger, config, diagnostic log. Each time the dispatch still
- * decides (through the real dist/hook.js), the damaged file is recovered from (fallback, rebuild or fresh file), and
+ * decides (through the real dist/hook.cjs), the damaged file is recovered from (fallback, rebuild or fresh file), and
  * `tiergate doctor --json` (dist/cli.js) says what happened.
  */
 import { spawnSync } from 'node:child_process';
@@ -35,7 +35,7 @@ const codexPayload = (sb: Sb, over: Record<string, unknown> = {}) => {
 
 /** An over-ceiling Codex spawn (parent gpt-6-luna, child gpt-6-astra): the default policy denies it. */
 function dispatchDenies(sb: Sb): boolean {
-  const r = spawnSync(process.execPath, [join(root, 'dist/hook.js'), 'codex', 'PreToolUse'], { input: codexPayload(sb, { model: 'gpt-6-luna' }), env: sb.env, encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], { input: codexPayload(sb, { model: 'gpt-6-luna' }), env: sb.env, encoding: 'utf8', timeout: 20_000 });
   expect(r.status).toBe(0);
   return r.stdout.includes('"permissionDecision":"deny"');
 }
@@ -45,7 +45,7 @@ function completion(sb: Sb, agent: string) {
   if (!existsSync(rollout)) put(rollout, readFileSync(join(root, 'test/fixtures/codex/rollouts/child-cheaper.child.at-SubagentStop.jsonl')));
   const { _meta, ...p } = JSON.parse(readFileSync(join(root, 'test/fixtures/codex/SubagentStop.child-cheaper.json'), 'utf8')) as Record<string, unknown>;
   void _meta;
-  const r = spawnSync(process.execPath, [join(root, 'dist/hook.js'), 'codex', 'SubagentStop'], { input: JSON.stringify({ ...p, cwd: sb.dir, agent_id: agent, agent_transcript_path: rollout }), env: sb.env, encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'codex', 'SubagentStop'], { input: JSON.stringify({ ...p, cwd: sb.dir, agent_id: agent, agent_transcript_path: rollout }), env: sb.env, encoding: 'utf8', timeout: 20_000 });
   expect(r.status).toBe(0);
 }
 
@@ -111,14 +111,14 @@ describe('recovery from corrupted state files', () => {
   it('a diagnostic log with torn and binary lines keeps working; an oversized one rotates to a fresh file', () => {
     const sb = sandbox();
     put(sb.log, Buffer.concat([Buffer.from('{"t":"2026-12-02T10:00:00Z","level":"err'), Buffer.from('\n\u0000\u00ff\u00fe garbage\n'), Buffer.from([0xff, 0xfe, 0x00, 0x0a])]));
-    spawnSync(process.execPath, [join(root, 'dist/hook.js'), 'codex', 'PreToolUse'], { input: '{"torn', env: sb.env, encoding: 'utf8' });
+    spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], { input: '{"torn', env: sb.env, encoding: 'utf8' });
     let c = check(doctor(sb), 'diagnostics', 'log')!;
     expect(c.detail).toMatch(/unreadable line\(s\) skipped/);
     expect(c.detail).toContain('hook:codex:PreToolUse: SyntaxError: invalid JSON');
 
     // Past its cap (1 MiB) the next line rotates it to diagnostics.log.1 and starts a fresh file.
     put(sb.log, Buffer.alloc(2 * 1024 * 1024, 0x41));
-    spawnSync(process.execPath, [join(root, 'dist/hook.js'), 'codex', 'PreToolUse'], { input: '{"torn', env: sb.env, encoding: 'utf8' });
+    spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], { input: '{"torn', env: sb.env, encoding: 'utf8' });
     expect(statSync(sb.log).size).toBeLessThan(4096);
     expect(existsSync(`${sb.log}.1`)).toBe(true);
     c = check(doctor(sb), 'diagnostics', 'log')!;
