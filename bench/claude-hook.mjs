@@ -3,7 +3,7 @@
 // vs a bare `node -e 0`, interleaved, median of N runs each. Target ratio <= 1.15.
 // Also: the guard hooks.json puts in front of it when the module is live (`sh -c '[ … ] || exec node …'`).
 // Usage: node bench/claude-hook.mjs [runs=21]   (npm run build first)
-import { spawnSync } from 'node:child_process';
+import { interleavedProcessTimes } from './lib.mjs';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,19 +30,6 @@ const cases = {
   'bare node -e 0': { cmd: process.execPath, args: ['-e', '0'], input: '' },
 };
 const env = { PATH: process.env.PATH, HOME: home, TIERGATE_HOME: join(home, 'tg'), TIERGATE_PRICE_REFRESH: 'off' };
-const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
-for (let i = 0; i < runs + 2; i++) {
-  for (const [name, c] of Object.entries(cases)) {
-    const t = process.hrtime.bigint();
-    const r = spawnSync(c.cmd, c.args, { input: c.input, env: { ...env, ...(c.env ?? {}) }, encoding: 'utf8' });
-    const ms = Number(process.hrtime.bigint() - t) / 1e6;
-    if (r.status !== 0) throw new Error(`${name} exited ${r.status}: ${r.stderr}`);
-    if (i >= 2) times[name].push(ms); // two warm-up rounds
-  }
-}
-const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
-const base = median(times['bare node -e 0']);
-const out = {};
-for (const [name, t] of Object.entries(times)) out[name] = { medianMs: +median(t).toFixed(1), ratio: +(median(t) / base).toFixed(3) };
+const out = interleavedProcessTimes(cases, runs, env);
 console.log(JSON.stringify({ runs, node: process.version, results: out }, null, 2));
 rmSync(home, { recursive: true, force: true });
