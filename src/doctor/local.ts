@@ -1,5 +1,6 @@
 /** Doctor checks of tiergate's own state: policy config, price catalog, ledger and spool, the diagnostic log. */
-import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { readTailLines } from '../observer/tail.js';
+import { readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { loadPolicy } from '../config/load.js';
@@ -152,21 +153,12 @@ function setAside(ledger: string): string[] {
   }
 }
 
-/** Reads at most the last TAIL_BYTES of the log. */
+/** At most the last TAIL_BYTES of the log, complete lines only (the observer's bounded tail reader). */
 function tail(file: string): string[] {
-  let fd: number | null = null;
   try {
-    fd = openSync(file, 'r');
-    const size = statSync(file).size;
-    const len = Math.min(size, TAIL_BYTES);
-    const buf = Buffer.alloc(len);
-    readSync(fd, buf, 0, len, size - len);
-    const lines = buf.toString('utf8').split('\n').filter(Boolean);
-    return size > len ? lines.slice(1) : lines;
+    return readTailLines(file, { maxBytes: TAIL_BYTES }).lines;
   } catch {
     return [];
-  } finally {
-    if (fd !== null) closeSync(fd);
   }
 }
 
