@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { DecisionSchema } from './decision.js';
 import { CompletionObservationSchema, DispatchObservationSchema } from './observation.js';
 
 /**

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CatalogSchema, type Catalog, type PriceRow } from '../contracts/prices.js';
+import { CatalogSchema, type Catalog } from '../contracts/prices.js';
 import type { Policy } from '../contracts/config.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { paths, type Env } from '../io/paths.js';

@@ -14,7 +14,7 @@ import { claudeUsage } from './usage.js';
 import { extractEscalation, extractOutcome, tailText } from '../../observer/outcome.js';
 import { readLinesForward } from '../../observer/tail.js';
 import {
-  asCount, asString, asTime, dominantModel, sumUsage,
+  asString, asTime, dominantModel, sumUsage,
   type ChildSummary, type FileParse, type ParseOptions, type TranscriptDispatch, type TranscriptParser, type TranscriptRequest,
 } from '../../observer/transcripts.js';
 

@@ -12,7 +12,6 @@ import { appendSpool, resetSpoolFile } from '../../../src/observer/spool.js';
 import { tempHome } from '../../unit/ledger/helpers.js';
 import { harnessBin } from '../support/harness-bin.js';
 
-const root = join(import.meta.dirname, '../../..');
 function bunBinary(): string {
   const installed = harnessBin('bun');
   const candidates = [process.env.TIERGATE_BUN, installed.ok ? installed.bin : null].filter(Boolean) as string[];
