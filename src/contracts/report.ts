@@ -64,5 +64,7 @@ export const ReportSchema = z.object({
   filters: ReportFiltersSchema,
   rows: z.array(ReportRowSchema),
   totals: ReportRowSchema,
+  /** Present when `--limit` applied: groups left out of `rows` (still counted in `totals`). */
+  omittedRows: z.optional(z.int().check(z.nonnegative())),
 });
 export type Report = z.infer<typeof ReportSchema>;

@@ -22,6 +22,7 @@ export function formatTable(report: Report): string {
   const f = report.filters;
   const scope = [f.since && `since ${f.since}`, f.until && `until ${f.until}`, f.harness && `harness ${f.harness}`,
     f.session && `session ${f.session}`, f.project && `project ${f.project}`].filter(Boolean).join(', ');
+  const more = report.omittedRows ? `${report.omittedRows.toLocaleString('en-US')} more ${report.by} rows not shown (the most expensive are; --limit 0 shows all); the total covers them.\n` : '';
   const note = 'on parent / savings: the same usage priced at the parent\'s model, over runs where both are priced.';
-  return `${table.toString()}\n${scope ? `${scope}\n` : ''}${note}\n`;
+  return `${table.toString()}\n${more}${scope ? `${scope}\n` : ''}${note}\n`;
 }

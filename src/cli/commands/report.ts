@@ -7,6 +7,7 @@ import { loadPricer } from '../../observer/default-pricer.js';
 import { runObserver } from '../../observer/drain.js';
 import { openLedger } from '../../observer/ledger/open.js';
 import { buildReport } from '../../report/query.js';
+import { limitRows } from '../../report/limit.js';
 import { formatCsv } from '../../report/format-csv.js';
 import { formatJson } from '../../report/format-json.js';
 import { formatTable } from '../../report/format-table.js';
@@ -15,9 +16,14 @@ import { buildHtmlData } from '../../report/html/data.js';
 import { writeFileAtomic } from '../../io/files.js';
 import { parseTime } from '../time.js';
 
+/** A terminal table past this many groups is unreadable; --json/--csv keep every group unless --limit is given. */
+export const TABLE_LIMIT = 50;
+
 export const USAGE = `Usage: tiergate report [--by session|agent|tier|model|harness|day] [--since T] [--until T]
-                       [--harness H] [--session ID] [--project DIR] [--json | --csv | --html FILE] [--no-drain]
-  T: YYYY-MM-DD, an ISO timestamp, or a relative 7d / 12h / 30m.`;
+                       [--harness H] [--session ID] [--project DIR] [--json | --csv | --html FILE] [--limit N] [--no-drain]
+  T: YYYY-MM-DD, an ISO timestamp, or a relative 7d / 12h / 30m.
+  --limit N: the N most expensive groups (table default ${TABLE_LIMIT}; --json/--csv all); 0 shows all.`;
+
 
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -25,14 +31,15 @@ export async function run(argv: string[]): Promise<number> {
     options: {
       by: { type: 'string', default: 'agent' }, since: { type: 'string' }, until: { type: 'string' },
       harness: { type: 'string' }, session: { type: 'string' }, project: { type: 'string' },
-      json: { type: 'boolean' }, csv: { type: 'boolean' }, html: { type: 'string' }, 'no-drain': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      limit: { type: 'string' }, json: { type: 'boolean' }, csv: { type: 'boolean' }, html: { type: 'string' }, 'no-drain': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
     strict: true,
   });
   if (values.help) return process.stdout.write(`${USAGE}\n`), 0;
   const by = ReportBySchema.safeParse(values.by);
   const harness = values.harness === undefined ? null : HarnessSchema.safeParse(values.harness);
-  if (!by.success || (harness && !harness.success) || [values.json, values.csv, values.html !== undefined].filter(Boolean).length > 1 || values.html === '') {
+  const limit = values.limit === undefined ? null : /^\d+$/.test(values.limit) ? Number(values.limit) : NaN;
+  if (!by.success || (harness && !harness.success) || Number.isNaN(limit) || [values.json, values.csv, values.html !== undefined].filter(Boolean).length > 1 || values.html === '') {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
@@ -56,7 +63,9 @@ export async function run(argv: string[]): Promise<number> {
       process.stdout.write(`tiergate report: wrote ${file}\n`);
       return 0;
     }
-    const report = buildReport(db, query);
+    const full = buildReport(db, query);
+    const table = !values.json && !values.csv;
+    const report = limit !== null ? limitRows(full, limit) : table ? limitRows(full, TABLE_LIMIT) : full;
     process.stdout.write(values.json ? formatJson(report) : values.csv ? formatCsv(report) : formatTable(report));
     return 0;
   } finally {
