@@ -207,6 +207,12 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX completions_joined_gaps ON completions (dispatch_id)
     WHERE dispatch_id IS NOT NULL AND (parent_model IS NULL OR tier IS NULL);
   `,
+  // 4: the late-flush pass re-reads only pending rows with a transcript; through the old index, pending rows without
+  // one (thousands on a big ledger) were each fetched from the table on every CLI run just to be skipped
+  `
+  DROP INDEX completions_pending;
+  CREATE INDEX completions_pending_reread ON completions (status) WHERE status = 'pending' AND transcript_path IS NOT NULL;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { migrate, openLedger, schemaVersion } from '../../../src/observer/ledger/open.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../../src/observer/ledger/schema.js';
 import { paths } from '../../../src/io/paths.js';
+import { openBetterSqlite } from '../../../src/observer/ledger/driver-better-sqlite3.js';
+import { reconcilePending } from '../../../src/observer/drain.js';
+import { recordCompletion, type CompletionRow } from '../../../src/observer/ledger/store.js';
 import { tempHome } from './helpers.js';
 
 const mode = (p: string) => statSync(p).mode & 0o777;
@@ -62,6 +65,44 @@ describe('ledger schema and file', () => {
       expect(migrate(db, next)).toBe(1);
       expect(schemaVersion(db)).toBe(MIGRATIONS.length + 1);
       expect(db.prepare('SELECT message, extra FROM diagnostics').all()).toEqual([{ message: 'kept', extra: null }]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('upgrades a schema-3 ledger with rows to 4: rows and rollups kept, the late-flush pass reads only pending rows with a transcript', () => {
+    const { dir } = tempHome();
+    const db = openBetterSqlite(join(dir, 'v3.sqlite'), { busyTimeoutMs: 1000 });
+    try {
+      expect(migrate(db, MIGRATIONS.slice(0, 3))).toBe(3);
+      const row = (agentId: string, status: CompletionRow['status'], transcriptPath: string | null): CompletionRow => ({
+        harness: 'claude', sessionId: 'S1', callId: null, agentId, subagentType: 'Explore', project: '/w', requestedModel: null,
+        servedModel: status === 'ok' ? 'claude-haiku-4-5' : null, status, startedAt: 1, endedAt: Date.now(),
+        usage: status === 'ok' ? { input: 10, output: 1, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 } : null,
+        outcome: { result: null, verified: null, escalationFrom: null }, usageSource: 't', transcriptPath, incomplete: false, fallbackKey: agentId,
+      });
+      db.transaction(() => {
+        recordCompletion(db, row('done', 'ok', null));
+        for (let i = 0; i < 50; i++) recordCompletion(db, row(`nopath${i}`, 'pending', null));
+        recordCompletion(db, row('gone', 'pending', join(dir, 'no-such-transcript.jsonl')));
+      });
+      const before = db.prepare('SELECT status, COUNT(*) AS n FROM completions GROUP BY status ORDER BY status').all();
+      const rollup = db.prepare('SELECT SUM(runs) AS runs, SUM(pending) AS pending, SUM(input) AS input FROM completion_rollup').get();
+
+      expect(migrate(db)).toBe(MIGRATIONS.length - 3);
+      expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
+      expect(db.prepare('SELECT status, COUNT(*) AS n FROM completions GROUP BY status ORDER BY status').all()).toEqual(before);
+      expect(db.prepare('SELECT SUM(runs) AS runs, SUM(pending) AS pending, SUM(input) AS input FROM completion_rollup').get())
+        .toEqual({ runs: 52, pending: 51, input: 10 });
+      expect(rollup).toEqual({ runs: 52, pending: 51, input: 10 });
+      const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'completions'").all<{ name: string }>().map((r) => r.name);
+      expect(indexes).toContain('completions_pending_reread');
+      expect(indexes).not.toContain('completions_pending');
+      expect(db.prepare(`EXPLAIN QUERY PLAN SELECT id FROM completions WHERE status = 'pending' AND transcript_path IS NOT NULL`)
+        .all<{ detail: string }>().map((r) => r.detail).join(' ')).toMatch(/completions_pending_reread/);
+      // The unreadable transcript stays pending (not given up before 7 days); nothing settles.
+      expect(db.transaction(() => reconcilePending(db))).toBe(0);
+      expect(db.prepare(`SELECT COUNT(*) AS n FROM completions WHERE status = 'pending'`).get()).toEqual({ n: 51 });
     } finally {
       db.close();
     }
