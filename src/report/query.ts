@@ -118,8 +118,9 @@ function aggregates(db: SqlDriver, q: ReportQuery): Aggregates {
   if (fullFrom !== null) parts.push('day >= ?'), params.push(day(fullFrom));
   if (fullTo !== null) parts.push('day < ?'), params.push(day(fullTo));
   filters(q, parts, params);
-  // The global rollup has no session/project columns and a fraction of the rows.
-  const table = q.by === 'session' || q.session || q.project ? 'completion_rollup' : 'completion_rollup_global';
+  // Smallest rollup that has the columns: the session rollup lacks project/agent/tier, the global one session/project.
+  const table = q.by === 'session' && !q.project ? 'session_rollup'
+    : q.by === 'session' || q.session || q.project ? 'completion_rollup' : 'completion_rollup_global';
   // Grouped by the bare columns ('' stands for NULL in the rollup, one to one), so an index in that order can stream.
   const from = `FROM ${table} WHERE ${parts.join(' AND ')}`;
   out.groups.push(...db.prepare(

@@ -14,6 +14,15 @@ export const VERIFIED_YES = ['yes', 'y', 'true', 'pass', 'passed', 'tests', 'ok'
  */
 export const ROLLUP_KEYS = ['day', 'harness', 'session_id', 'project', 'subagent_type', 'tier', 'requested_model', 'served_model'] as const;
 export const GLOBAL_ROLLUP_KEYS = ['day', 'harness', 'subagent_type', 'tier', 'requested_model', 'served_model'] as const;
+/**
+ * Third rollup (migration 5), for --by session: only what that view groups and filters by, session first so its GROUP
+ * BYs stream in key order. The per-session rollup also splits each session by project, agent type and tier: on a
+ * million runs that is 4x the rows, each read and sorted by every --by session.
+ */
+export const SESSION_ROLLUP_KEYS = ['session_id', 'requested_model', 'served_model', 'day', 'harness'] as const;
+/** Completion columns a session-rollup row depends on: other updates (parent model, tier, join ids) skip its trigger. */
+const SESSION_ROLLUP_INPUTS = [...SESSION_ROLLUP_KEYS, 'dispatch_id', 'status', 'verified', 'input', 'output', 'cache_read',
+  'cache_write_5m', 'cache_write_1h', 'cost_pico', 'counterfactual_pico'] as const;
 type Keys = readonly string[];
 
 /** Measure -> its contribution from one completion row `r`. Sums of pico-USD stay integers (int64 holds $9.2M). */
@@ -50,14 +59,19 @@ function rollupUpsert(table: string, keys: Keys, r: 'NEW' | 'OLD', sign: 1 | -1)
     ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${measures.map(([m]) => `${m} = ${m} + excluded.${m}`).join(', ')};`;
 }
 
-function rollupTable(table: string, keys: Keys): string {
+function rollupDdl(table: string, keys: Keys): string {
   const measures = rollupMeasures('c');
   return `
   CREATE TABLE ${table} (
     ${keys.map((k) => `${k} TEXT NOT NULL`).join(',\n    ')},
     ${measures.map(([m]) => `${m} INTEGER NOT NULL`).join(',\n    ')},
     PRIMARY KEY (${keys.join(', ')})
-  ) WITHOUT ROWID;
+  ) WITHOUT ROWID;`;
+}
+
+function rollupTable(table: string, keys: Keys): string {
+  const measures = rollupMeasures('c');
+  return `${rollupDdl(table, keys)}
   INSERT INTO ${table} (${[...keys, ...measures.map(([m]) => m)].join(', ')})
     SELECT ${keys.map((k) => `COALESCE(c.${k}, '')`).join(', ')}, ${measures.map(([, e]) => `SUM(${e})`).join(', ')}
     FROM completions c GROUP BY ${keys.map((k) => `COALESCE(c.${k}, '')`).join(', ')};`;
@@ -72,6 +86,21 @@ function rollupMigration(): string {
   CREATE TRIGGER completions_rollup_insert AFTER INSERT ON completions BEGIN ${both('NEW', 1)} END;
   CREATE TRIGGER completions_rollup_delete AFTER DELETE ON completions BEGIN ${both('OLD', -1)} END;
   CREATE TRIGGER completions_rollup_update AFTER UPDATE ON completions BEGIN ${both('OLD', -1)} ${both('NEW', 1)} END;
+  `;
+}
+
+/** Filled from completion_rollup (its keys are a superset; sums of sums are exact), not by re-reading every completion. */
+function sessionRollupMigration(): string {
+  const keys = SESSION_ROLLUP_KEYS.join(', ');
+  const upsert = (r: 'NEW' | 'OLD', sign: 1 | -1) => rollupUpsert('session_rollup', SESSION_ROLLUP_KEYS, r, sign);
+  return `${rollupDdl('session_rollup', SESSION_ROLLUP_KEYS)}
+  INSERT INTO session_rollup (${keys}, ${ROLLUP_MEASURES.join(', ')})
+    SELECT ${keys}, ${ROLLUP_MEASURES.map((m) => `SUM(${m})`).join(', ')}
+    FROM completion_rollup GROUP BY ${keys} HAVING SUM(runs) <> 0;
+  CREATE TRIGGER completions_session_rollup_insert AFTER INSERT ON completions BEGIN ${upsert('NEW', 1)} END;
+  CREATE TRIGGER completions_session_rollup_delete AFTER DELETE ON completions BEGIN ${upsert('OLD', -1)} END;
+  CREATE TRIGGER completions_session_rollup_update AFTER UPDATE OF ${SESSION_ROLLUP_INPUTS.join(', ')} ON completions
+    BEGIN ${upsert('OLD', -1)} ${upsert('NEW', 1)} END;
   `;
 }
 
@@ -213,6 +242,8 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX completions_pending;
   CREATE INDEX completions_pending_reread ON completions (status) WHERE status = 'pending' AND transcript_path IS NOT NULL;
   `,
+  // 5: a rollup keyed only by what --by session needs (session, model pair, day, harness), kept by triggers
+  sessionRollupMigration(),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

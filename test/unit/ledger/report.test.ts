@@ -178,6 +178,20 @@ describe('completion rollup (kept by triggers)', () => {
       });
       expect(fromRollup(db)).toEqual(fromRows(db));
       expect(fromRollup(db).length).toBeGreaterThan(3);
+      const sessions = (sql: string) => db.prepare(sql).all();
+      expect(sessions(`SELECT session_id, requested_model, served_model, day, harness, SUM(runs) AS runs, SUM(dispatched) AS dispatched,
+          SUM(completed) AS completed, SUM(verified) AS verified, SUM(input) AS input, CAST(SUM(cost_pico) AS TEXT) AS cost,
+          SUM(unpriced) AS unpriced, CAST(SUM(cf_pico) AS TEXT) AS cf, SUM(comparable) AS comparable
+          FROM session_rollup GROUP BY 1, 2, 3, 4, 5 HAVING SUM(runs) <> 0 ORDER BY 1, 2, 3, 4, 5`))
+        .toEqual(sessions(`SELECT COALESCE(session_id, '') AS session_id, COALESCE(requested_model, '') AS requested_model,
+          COALESCE(served_model, '') AS served_model, day, harness, COUNT(*) AS runs, COUNT(dispatch_id) AS dispatched,
+          SUM(status = 'ok') AS completed,
+          SUM(COALESCE(verified IN ('yes', 'y', 'true', 'pass', 'passed', 'tests', 'ok', 'verified'), 0)) AS verified,
+          SUM(COALESCE(input, 0)) AS input, CAST(COALESCE(SUM(cost_pico), 0) AS TEXT) AS cost,
+          SUM(cost_pico IS NULL AND input IS NOT NULL) AS unpriced,
+          CAST(COALESCE(SUM(CASE WHEN cost_pico IS NOT NULL THEN counterfactual_pico END), 0) AS TEXT) AS cf,
+          SUM(cost_pico IS NOT NULL AND counterfactual_pico IS NOT NULL) AS comparable
+          FROM completions GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`));
       const global = (sql: string) => db.prepare(sql).all();
       expect(global(`SELECT day, harness, served_model, SUM(runs) AS runs, SUM(input) AS input, CAST(SUM(cost_pico) AS TEXT) AS cost,
           SUM(comparable) AS comparable FROM completion_rollup_global GROUP BY 1, 2, 3 HAVING SUM(runs) <> 0 ORDER BY 1, 2, 3`))

@@ -70,7 +70,7 @@ describe('ledger schema and file', () => {
     }
   });
 
-  it('upgrades a schema-3 ledger with rows to 4: rows and rollups kept, the late-flush pass reads only pending rows with a transcript', () => {
+  it('upgrades a schema-3 ledger with rows: rows and rollups kept, the session rollup filled from them and kept after, the late-flush pass reads only pending rows with a transcript', () => {
     const { dir } = tempHome();
     const db = openBetterSqlite(join(dir, 'v3.sqlite'), { busyTimeoutMs: 1000 });
     try {
@@ -100,9 +100,26 @@ describe('ledger schema and file', () => {
       expect(indexes).not.toContain('completions_pending');
       expect(db.prepare(`EXPLAIN QUERY PLAN SELECT id FROM completions WHERE status = 'pending' AND transcript_path IS NOT NULL`)
         .all<{ detail: string }>().map((r) => r.detail).join(' ')).toMatch(/completions_pending_reread/);
+      const sessionRollup = () => db.prepare(`SELECT session_id, served_model, SUM(runs) AS runs, SUM(pending) AS pending, SUM(input) AS input,
+          CAST(SUM(cost_pico) AS TEXT) AS cost FROM session_rollup GROUP BY 1, 2 HAVING SUM(runs) <> 0 ORDER BY 1, 2`).all();
+      const fromRows = () => db.prepare(`SELECT COALESCE(session_id, '') AS session_id, COALESCE(served_model, '') AS served_model, COUNT(*) AS runs,
+          SUM(status = 'pending') AS pending, SUM(COALESCE(input, 0)) AS input, CAST(COALESCE(SUM(cost_pico), 0) AS TEXT) AS cost
+          FROM completions GROUP BY 1, 2 ORDER BY 1, 2`).all();
+      expect(sessionRollup()).toEqual([
+        { session_id: 'S1', served_model: '', runs: 51, pending: 51, input: 0, cost: '0' },
+        { session_id: 'S1', served_model: 'claude-haiku-4-5', runs: 1, pending: 0, input: 10, cost: '0' },
+      ]);
+      // Kept by its triggers from then on: a new session, a pending run settled in place, a deletion.
+      db.transaction(() => {
+        recordCompletion(db, { ...row('later', 'ok', null), sessionId: 'S2' });
+        db.prepare(`UPDATE completions SET status = 'ok', served_model = 'claude-opus-5-5', input = 7, cost_pico = 123 WHERE agent_id = 'nopath0'`).run();
+        db.prepare(`DELETE FROM completions WHERE agent_id = 'nopath1'`).run();
+      });
+      expect(sessionRollup()).toEqual(fromRows());
+      expect(sessionRollup()).toHaveLength(4);
       // The unreadable transcript stays pending (not given up before 7 days); nothing settles.
       expect(db.transaction(() => reconcilePending(db))).toBe(0);
-      expect(db.prepare(`SELECT COUNT(*) AS n FROM completions WHERE status = 'pending'`).get()).toEqual({ n: 51 });
+      expect(db.prepare(`SELECT COUNT(*) AS n FROM completions WHERE status = 'pending'`).get()).toEqual({ n: 49 });
     } finally {
       db.close();
     }
