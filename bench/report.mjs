@@ -79,7 +79,8 @@ for (const by of ['agent', 'tier', 'model', 'harness', 'day', 'session']) {
   console.log(`report --by ${by.padEnd(7)} query+json: median wall ${m.toFixed(0)} ms, CPU ${cpu.toFixed(0)} ms`);
 }
 const rollupRows = ro.prepare('SELECT COUNT(*) AS n FROM completion_rollup').get().n;
-console.log(`(completion_rollup holds ${rollupRows.toLocaleString()} rows for ${ROWS.toLocaleString()} completions)`);
+const sessionRows = ro.prepare('SELECT COUNT(*) AS n FROM session_rollup').get().n;
+console.log(`(completion_rollup holds ${rollupRows.toLocaleString()} rows, session_rollup ${sessionRows.toLocaleString()}, for ${ROWS.toLocaleString()} completions)`);
 const filtered = median(timeIt(() => buildReport(ro, { by: 'agent', since: day0 + 300 * 86_400_000, harness: 'claude' }), 5, 1));
 console.log(`report --by agent --since (last 30 days) --harness claude: median ${filtered.toFixed(0)} ms`);
 ro.close();
