@@ -71,7 +71,13 @@ function reaches(prompt: number, requests: number, t: LongContextTier): boolean 
 
 function finish(yocto: bigint, tierThreshold: number | null, exact: boolean): Cost {
   const picoUsd = yoctoToPico(yocto);
-  return { picoUsd, usd: picoToUsd(picoUsd), tierThreshold, exact };
+  // Formatted on first read: a scan prices every request and reads only picoUsd.
+  return {
+    picoUsd, tierThreshold, exact,
+    get usd() {
+      return picoToUsd(picoUsd);
+    },
+  };
 }
 
 export function costOf(usage: Usage, row: PriceRow): Cost {
