@@ -12,6 +12,7 @@ import type { Env } from '../../io/paths.js';
 import { appendSpool } from '../../observer/spool.js';
 import { COMPLETION_DEADLINE_MS, DISPATCH_DEADLINE_MS, deadlineFromEnv, failOpen } from '../in-process/deadline.js';
 import { injectFault } from '../in-process/fault.js';
+import { refreshOnce } from '../in-process/refresh.js';
 import { routeDispatch } from '../in-process/route.js';
 import { loadPiAgents, type PiAgent } from './agents.js';
 import { observePiCompletions, observePiDispatch, type PiCtx } from './observe.js';
@@ -26,6 +27,8 @@ export type PiDeps = {
   record: (obs: CompletionObservation, env: Env) => void;
   policy: (env: Env, cwd: string | null) => Policy;
   agents: (env: Env, cwd: string | null) => Map<string, PiAgent>;
+  /** Starts the background price refresh (returns at once); called once, at load. */
+  refresh: (env: Env) => void;
 };
 
 export const defaultPiDeps = (env: Env = process.env, argv: string[] = process.argv): PiDeps => ({
@@ -34,6 +37,7 @@ export const defaultPiDeps = (env: Env = process.env, argv: string[] = process.a
   // The policy cached per process by the shared runtime (re-read after its TTL), not a file read per dispatch.
   policy: (e, cwd) => loadRuntime(e, cwd).policy,
   agents: (e, cwd) => loadPiAgents(e, cwd),
+  refresh: (e) => void refreshOnce(e, 'pi:load'),
 });
 
 /**
@@ -89,6 +93,10 @@ export function registerTiergate(pi: PiApi, deps: PiDeps): void {
     }, deps.env);
     return undefined;
   });
+
+  // pi has no session-start hook process: the extension loading is where a session begins. A child pi process
+  // leaves it to its parent, which already started it (or found prices fresh).
+  if (!child) deps.refresh(deps.env);
 }
 
 /** The extension factory body: never throws (a factory throw makes pi exit 1, seen). */

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CompletionObservation } from '../../../src/contracts/observation.js';
+import type { Env } from '../../../src/io/paths.js';
 import { clearPiAgentCache, loadPiAgents, parseAgentFile, type PiAgent } from '../../../src/adapters/pi/agents.js';
 import { isPiChild, registerTiergate, safeRegister, type PiDeps } from '../../../src/adapters/pi/extension.js';
 import { observePiCompletions, observePiDispatch } from '../../../src/adapters/pi/observe.js';
@@ -108,19 +109,32 @@ function deps(over: Partial<PiDeps> & { tiers?: Record<string, string> } = {}) {
   const home = mkdtempSync(join(tmpdir(), 'tg-piu-'));
   const policy = policyWith(over.tiers ?? {}, 'pi');
   const recorded: CompletionObservation[] = [];
+  const refreshes: Env[] = [];
   const d: PiDeps = {
     env: { TIERGATE_HOME: home, TIERGATE_CALLBACK_DEADLINE_MS: '200' }, argv: [], now: () => 1,
     route: realRoute(policy), record: (o) => recorded.push(o), policy: () => policy,
-    agents: () => agents({ 'tiergate-cheap': 'fake/small' }), ...over,
+    agents: () => agents({ 'tiergate-cheap': 'fake/small' }), refresh: (e) => void refreshes.push(e), ...over,
   };
   const diagnostics = () => {
     const p = join(home, 'data', 'diagnostics.log');
     return existsSync(p) ? readFileSync(p, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
   };
-  return { d, recorded, diagnostics };
+  return { d, recorded, diagnostics, refreshes };
 }
 
 describe('pi handlers', () => {
+  it('loading starts the background price refresh once, in a parent only (never from a handler)', async () => {
+    const { api, handlers } = fakePi();
+    const { d, refreshes } = deps();
+    registerTiergate(api, d);
+    expect(refreshes).toEqual([d.env]);
+    await handlers.tool_call!({ type: 'tool_call', toolName: 'subagent', toolCallId: 'c1', input: { agent: 'cheap', task: 't' } }, { model: { id: 'parent', provider: 'fake' } });
+    expect(refreshes).toHaveLength(1);
+    const child = deps({ argv: ['node', 'pi', '--mode', 'json', '-p', '--no-session', 'Task: x'] });
+    registerTiergate(fakePi().api, child.d);
+    expect(child.refreshes).toEqual([]);
+  });
+
   it('corrects in place (pricey -> tiergate-cheap) and leaves the cheap task alone', async () => {
     const { api, handlers } = fakePi();
     registerTiergate(api, deps().d);
