@@ -14,7 +14,7 @@ import { COMPLETION_DEADLINE_MS, DISPATCH_DEADLINE_MS, deadlineFromEnv, failOpen
 import { injectFault } from '../in-process/fault.js';
 import { refreshOnce } from '../in-process/refresh.js';
 import { routeDispatch } from '../in-process/route.js';
-import { loadPiAgents, type PiAgent } from './agents.js';
+import { loadPiAgents, piDefaultModel, type PiAgent } from './agents.js';
 import { observePiCompletions, observePiDispatch, type PiCtx } from './observe.js';
 
 export type PiApi = { on(event: string, handler: (event: any, ctx: any) => unknown): void };
@@ -27,6 +27,8 @@ export type PiDeps = {
   record: (obs: CompletionObservation, env: Env) => void;
   policy: (env: Env, cwd: string | null) => Policy;
   agents: (env: Env, cwd: string | null) => Map<string, PiAgent>;
+  /** pi's default model: where a child of an agent without `model:` runs. */
+  defaultModel: (env: Env, cwd: string | null) => string | null;
   /** Starts the background price refresh (returns at once); called once, at load. */
   refresh: (env: Env) => void;
 };
@@ -37,6 +39,7 @@ export const defaultPiDeps = (env: Env = process.env, argv: string[] = process.a
   // The policy cached per process by the shared runtime (re-read after its TTL), not a file read per dispatch.
   policy: (e, cwd) => loadRuntime(e, cwd).policy,
   agents: (e, cwd) => loadPiAgents(e, cwd),
+  defaultModel: (e, cwd) => piDefaultModel(e, cwd),
   refresh: (e) => void refreshOnce(e, 'pi:load'),
 });
 
@@ -63,7 +66,7 @@ export function registerTiergate(pi: PiApi, deps: PiDeps): void {
     const denial = await failOpen<string | null>('pi:tool_call', dispatchMs, null, async () => {
       const cwd = typeof ctx?.cwd === 'string' ? ctx.cwd : null;
       const policy = deps.policy(deps.env, cwd);
-      const slots = observePiDispatch({ event, ctx: ctx ?? {}, agents: deps.agents(deps.env, cwd), policy, now: deps.now() });
+      const slots = observePiDispatch({ event, ctx: ctx ?? {}, agents: deps.agents(deps.env, cwd), defaultModel: deps.defaultModel(deps.env, cwd), policy, now: deps.now() });
       if (slots.length === 0) return null;
       await injectFault(deps.env, 'dispatch');
       const denials: string[] = [];
