@@ -12,6 +12,7 @@ import type { Env } from '../../io/paths.js';
 import { appendSpool } from '../../observer/spool.js';
 import { COMPLETION_DEADLINE_MS, DISPATCH_DEADLINE_MS, deadlineFromEnv, failOpen } from '../in-process/deadline.js';
 import { injectFault } from '../in-process/fault.js';
+import { refreshOnce } from '../in-process/refresh.js';
 import { routeDispatch } from '../in-process/route.js';
 import { applyDecision } from './apply.js';
 import { completionObservation, correctionProblem, countAssistantMessages, readAfter, type ChildSession } from './complete.js';
@@ -33,6 +34,8 @@ export type PluginDeps = {
   route: (obs: DispatchObservation, env: Env) => Decision;
   record: (obs: CompletionObservation, env: Env) => void;
   policy: (env: Env, cwd: string | null) => Policy;
+  /** Starts the background price refresh (returns at once); called once, when the plugin loads. */
+  refresh: (env: Env) => void;
 };
 
 export const defaultDeps = (env: Env = process.env): PluginDeps => ({
@@ -42,6 +45,7 @@ export const defaultDeps = (env: Env = process.env): PluginDeps => ({
   record: (observation, e) => appendSpool({ type: 'completion', observation, transcriptPath: null }, e),
   // The policy cached per process by the shared runtime (re-read after its TTL), not a file read per dispatch.
   policy: (e, cwd) => loadRuntime(e, cwd).policy,
+  refresh: (e) => void refreshOnce(e, 'opencode:load'),
 });
 
 const sdkData = (r: SdkResult): unknown => (r && typeof r === 'object' && 'data' in r ? (r as { data: unknown }).data : r);
@@ -51,6 +55,8 @@ export function createHooks(input: { client?: OpencodeClient; directory?: string
   const cwd = typeof input.directory === 'string' ? input.directory : null;
   const dispatchMs = deadlineFromEnv(deps.env, DISPATCH_DEADLINE_MS);
   const completionMs = deadlineFromEnv(deps.env, COMPLETION_DEADLINE_MS);
+  // OpenCode has no session-start hook process: the plugin loading is where sessions begin.
+  deps.refresh(deps.env);
 
   return {
     config: async (cfg: unknown): Promise<void> => {
