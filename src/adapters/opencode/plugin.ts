@@ -6,7 +6,7 @@
 import type { Decision } from '../../contracts/decision.js';
 import type { DispatchObservation, CompletionObservation } from '../../contracts/observation.js';
 import type { Policy } from '../../contracts/config.js';
-import { loadRuntime } from '../../runtime/context.js';
+import { declareModelPrice, loadRuntime } from '../../runtime/context.js';
 import { diagnose } from '../../io/diagnostics.js';
 import type { Env } from '../../io/paths.js';
 import { appendSpool } from '../../observer/spool.js';
@@ -15,7 +15,7 @@ import { injectFault } from '../in-process/fault.js';
 import { routeDispatch } from '../in-process/route.js';
 import { applyDecision } from './apply.js';
 import { completionObservation, correctionProblem, countAssistantMessages, readAfter, type ChildSession } from './complete.js';
-import { observeDispatch, readChatParams, readConfig } from './observe.js';
+import { modelName, observeDispatch, readChatParams, readConfig } from './observe.js';
 import { OpencodeState } from './state.js';
 import { injectTierAgents } from './tier-agents.js';
 
@@ -62,7 +62,12 @@ export function createHooks(input: { client?: OpencodeClient; directory?: string
     },
 
     'chat.params': async (i: unknown): Promise<void> => {
-      await failOpen('opencode:chat.params', dispatchMs, undefined, () => readChatParams(i, state, deps.now()), deps.env);
+      await failOpen('opencode:chat.params', dispatchMs, undefined, () => {
+        readChatParams(i, state, deps.now());
+        // model.cost is USD per 1M tokens: the price of last resort for a model no catalog knows (custom providers).
+        const m = (i as { model?: { cost?: unknown } } | null)?.model;
+        declareModelPrice(deps.env, 'opencode', modelName(m), m?.cost);
+      }, deps.env);
     },
 
     'tool.execute.before': async (i: unknown, o: unknown): Promise<void> => {

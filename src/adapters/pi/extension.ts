@@ -6,7 +6,7 @@
 import type { Decision } from '../../contracts/decision.js';
 import type { CompletionObservation, DispatchObservation } from '../../contracts/observation.js';
 import type { Policy } from '../../contracts/config.js';
-import { loadRuntime } from '../../runtime/context.js';
+import { declareModelPrice, loadRuntime } from '../../runtime/context.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import type { Env } from '../../io/paths.js';
 import { appendSpool } from '../../observer/spool.js';
@@ -14,7 +14,7 @@ import { COMPLETION_DEADLINE_MS, DISPATCH_DEADLINE_MS, deadlineFromEnv, failOpen
 import { injectFault } from '../in-process/fault.js';
 import { routeDispatch } from '../in-process/route.js';
 import { loadPiAgents, type PiAgent } from './agents.js';
-import { observePiCompletions, observePiDispatch, type PiCtx } from './observe.js';
+import { observePiCompletions, observePiDispatch, piModelName, type PiCtx } from './observe.js';
 
 export type PiApi = { on(event: string, handler: (event: any, ctx: any) => unknown): void };
 
@@ -58,6 +58,8 @@ export function registerTiergate(pi: PiApi, deps: PiDeps): void {
   pi.on('tool_call', async (event: unknown, ctx: PiCtx): Promise<Gate> => {
     const denial = await failOpen<string | null>('pi:tool_call', dispatchMs, null, async () => {
       const cwd = typeof ctx?.cwd === 'string' ? ctx.cwd : null;
+      // ctx.model.cost is USD per 1M tokens: the price of last resort for a model no catalog knows (custom providers).
+      declareModelPrice(deps.env, 'pi', piModelName(ctx?.model), (ctx?.model as { cost?: unknown } | undefined)?.cost);
       const policy = deps.policy(deps.env, cwd);
       const slots = observePiDispatch({ event, ctx: ctx ?? {}, agents: deps.agents(deps.env, cwd), policy, now: deps.now() });
       if (slots.length === 0) return null;
