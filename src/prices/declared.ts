@@ -75,27 +75,32 @@ function readDeclared(env: Env): Declared[] {
 const known = new Map<string, string>();
 
 /**
- * Remembers a declared price; writes the file only when it is new or changed, and says so (the caller then drops its
- * cached price lookup). Never throws.
+ * Remembers declared prices (model name + the harness's cost object); writes the file once, only when one is new or
+ * changed, and says so (the caller then drops its cached price lookup). Never throws.
  */
-export function rememberDeclared(env: Env, harness: Harness, model: string | null, cost: unknown): boolean {
+export function rememberDeclared(env: Env, harness: Harness, declared: readonly { model: string | null; cost: unknown }[]): boolean {
   try {
-    const rates = ratesFromCost(cost);
-    if (!model || model.length > MAX_NAME || !rates) return false;
-    const key = `${harness}\u0000${model.toLowerCase()}`;
-    const value = JSON.stringify(rates);
-    if (known.get(key) === value) return false;
-    const all = readDeclared(env);
-    const same = (e: Declared) => e.harness === harness && e.model.toLowerCase() === model.toLowerCase();
-    if (all.some((e) => same(e) && JSON.stringify(e.rates) === value)) {
-      known.set(key, value);
-      return false;
+    const fresh = new Map<string, Declared>();
+    for (const d of declared) {
+      const rates = ratesFromCost(d.cost);
+      if (!d.model || d.model.length > MAX_NAME || !rates) continue;
+      const key = `${harness}\u0000${d.model.toLowerCase()}`;
+      if (known.get(key) !== JSON.stringify(rates)) fresh.set(key, { harness, model: d.model, rates });
     }
-    const entries = all.filter((e) => !same(e));
-    entries.push({ harness, model, rates });
-    const kept = entries.slice(-MAX_DECLARED);
-    writeFileAtomic(filePath(env), `${JSON.stringify({ entries: kept })}\n`);
-    known.set(key, value);
+    if (fresh.size === 0) return false;
+    const keyOf = (e: Declared) => `${e.harness}\u0000${e.model.toLowerCase()}`;
+    const all = readDeclared(env);
+    for (const e of all) {
+      const f = fresh.get(keyOf(e));
+      if (f && JSON.stringify(e.rates) === JSON.stringify(f.rates)) {
+        known.set(keyOf(e), JSON.stringify(f.rates));
+        fresh.delete(keyOf(e));
+      }
+    }
+    if (fresh.size === 0) return false;
+    const entries = [...all.filter((e) => !fresh.has(keyOf(e))), ...fresh.values()].slice(-MAX_DECLARED);
+    writeFileAtomic(filePath(env), `${JSON.stringify({ entries })}\n`);
+    for (const [k, f] of fresh) known.set(k, JSON.stringify(f.rates));
     return true;
   } catch (err) {
     diagnose('warn', 'prices:declared', errorText(err), {}, env);

@@ -25,11 +25,11 @@ export function loadRuntime(env: Env, cwd: string | null): Runtime {
 }
 
 /**
- * A price a harness declared for one of its models (OpenCode model.cost, pi ctx.model.cost): kept as the lowest price
+ * Prices a harness declared for its models (OpenCode model.cost, pi ctx.model.cost): kept as the lowest price
  * layer (prices/declared.ts); a new one drops the cached lookups so the next dispatch prices with it.
  */
-export function declareModelPrice(env: Env, harness: Harness, model: string | null, cost: unknown): void {
-  if (rememberDeclared(env, harness, model, cost)) cache.clear();
+export function declareModelPrices(env: Env, harness: Harness, declared: readonly { model: string | null; cost: unknown }[]): void {
+  if (rememberDeclared(env, harness, declared)) cache.clear();
 }
 
 export function clearRuntimeCache(): void {

@@ -6,7 +6,7 @@
 import type { Decision } from '../../contracts/decision.js';
 import type { DispatchObservation, CompletionObservation } from '../../contracts/observation.js';
 import type { Policy } from '../../contracts/config.js';
-import { declareModelPrice, loadRuntime } from '../../runtime/context.js';
+import { declareModelPrices, loadRuntime } from '../../runtime/context.js';
 import { diagnose } from '../../io/diagnostics.js';
 import type { Env } from '../../io/paths.js';
 import { appendSpool } from '../../observer/spool.js';
@@ -15,7 +15,7 @@ import { injectFault } from '../in-process/fault.js';
 import { routeDispatch } from '../in-process/route.js';
 import { applyDecision } from './apply.js';
 import { completionObservation, correctionProblem, countAssistantMessages, readAfter, type ChildSession } from './complete.js';
-import { modelName, observeDispatch, readChatParams, readConfig } from './observe.js';
+import { configuredCosts, modelName, observeDispatch, readChatParams, readConfig } from './observe.js';
 import { OpencodeState } from './state.js';
 import { injectTierAgents } from './tier-agents.js';
 
@@ -57,6 +57,8 @@ export function createHooks(input: { client?: OpencodeClient; directory?: string
       await failOpen('opencode:config', dispatchMs, undefined, () => {
         const added = injectTierAgents(cfg as { agent?: Record<string, never> }, deps.policy(deps.env, cwd));
         readConfig(cfg, state);
+        // Every configured model's cost (provider.<p>.models.<id>.cost, USD per 1M) before any dispatch needs it.
+        declareModelPrices(deps.env, 'opencode', configuredCosts(cfg));
         if (added.length) diagnose('info', 'opencode:config', `tier agents added: ${added.join(', ')}`, {}, deps.env);
       }, deps.env);
     },
@@ -66,7 +68,7 @@ export function createHooks(input: { client?: OpencodeClient; directory?: string
         readChatParams(i, state, deps.now());
         // model.cost is USD per 1M tokens: the price of last resort for a model no catalog knows (custom providers).
         const m = (i as { model?: { cost?: unknown } } | null)?.model;
-        declareModelPrice(deps.env, 'opencode', modelName(m), m?.cost);
+        declareModelPrices(deps.env, 'opencode', [{ model: modelName(m), cost: m?.cost }]);
       }, deps.env);
     },
 

@@ -6,7 +6,7 @@
 import type { Decision } from '../../contracts/decision.js';
 import type { CompletionObservation, DispatchObservation } from '../../contracts/observation.js';
 import type { Policy } from '../../contracts/config.js';
-import { declareModelPrice, loadRuntime } from '../../runtime/context.js';
+import { declareModelPrices, loadRuntime } from '../../runtime/context.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import type { Env } from '../../io/paths.js';
 import { appendSpool } from '../../observer/spool.js';
@@ -59,7 +59,7 @@ export function registerTiergate(pi: PiApi, deps: PiDeps): void {
     const denial = await failOpen<string | null>('pi:tool_call', dispatchMs, null, async () => {
       const cwd = typeof ctx?.cwd === 'string' ? ctx.cwd : null;
       // ctx.model.cost is USD per 1M tokens: the price of last resort for a model no catalog knows (custom providers).
-      declareModelPrice(deps.env, 'pi', piModelName(ctx?.model), (ctx?.model as { cost?: unknown } | undefined)?.cost);
+      declareModelPrices(deps.env, 'pi', [{ model: piModelName(ctx?.model), cost: (ctx?.model as { cost?: unknown } | undefined)?.cost }]);
       const policy = deps.policy(deps.env, cwd);
       const slots = observePiDispatch({ event, ctx: ctx ?? {}, agents: deps.agents(deps.env, cwd), policy, now: deps.now() });
       if (slots.length === 0) return null;
