@@ -160,6 +160,8 @@ describe.skipIf(!found.ok)('Codex CLI end to end', () => {
       expect(spawnOutput(r)).toBe('{"task_name":"/root/e2e_child"}');
       expect(children(r).map((q) => q.model)).toContain('gpt-6-astra');
       expect(diagnostics(r.home)).toMatch(/hook:codex:PreToolUse/);
+      // The denial never reached Codex, so the ledger must not say there was one.
+      expect(ledger(r.home, "SELECT action FROM dispatches WHERE action <> 'allow'")).toEqual([]);
     }
   });
 
