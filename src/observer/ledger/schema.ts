@@ -69,16 +69,20 @@ function rollupTable(table: string, keys: Keys, version: RollupVersion): string 
     FROM completions c GROUP BY ${keys.map((k) => `COALESCE(c.${k}, '')`).join(', ')};`;
 }
 
-function rollupMigration(version: RollupVersion): string {
+function rollupTriggers(version: RollupVersion): string {
   const both = (r: 'NEW' | 'OLD', sign: 1 | -1) =>
     `${rollupUpsert('completion_rollup', ROLLUP_KEYS, r, sign, version)} ${rollupUpsert('completion_rollup_global', GLOBAL_ROLLUP_KEYS, r, sign, version)}`;
-  return `
-  ${rollupTable('completion_rollup', ROLLUP_KEYS, version)}
-  ${rollupTable('completion_rollup_global', GLOBAL_ROLLUP_KEYS, version)}
-  CREATE TRIGGER completions_rollup_insert AFTER INSERT ON completions BEGIN ${both('NEW', 1)} END;
+  return `CREATE TRIGGER completions_rollup_insert AFTER INSERT ON completions BEGIN ${both('NEW', 1)} END;
   CREATE TRIGGER completions_rollup_delete AFTER DELETE ON completions BEGIN ${both('OLD', -1)} END;
   CREATE TRIGGER completions_rollup_update AFTER UPDATE ON completions BEGIN ${both('OLD', -1)} ${both('NEW', 1)} END;
   `;
+}
+
+function rollupMigration(version: RollupVersion): string {
+  return `
+  ${rollupTable('completion_rollup', ROLLUP_KEYS, version)}
+  ${rollupTable('completion_rollup_global', GLOBAL_ROLLUP_KEYS, version)}
+  ${rollupTriggers(version)}`;
 }
 
 export const MIGRATIONS: readonly string[] = [
@@ -215,16 +219,16 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 4: one row per child TURN. Codex children can be sent follow-up tasks; each turn completes on its own (turn_id), and
   // a follow-up turn is another run of the same dispatch (followup = 1), so the rollups stop counting it as a dispatch.
-  // Rows written before this keep their key (codex:agent:<id>) and a NULL turn_id.
+  // Rows written before this keep their key (codex:agent:<id>) and a NULL turn_id. Every existing row has followup = 0,
+  // so the rollups' sums are already right under the new measure: only the triggers change (no rebuild; O(1) on any
+  // ledger, where a rebuild took 5.5 s per million rows).
   `
   ALTER TABLE completions ADD COLUMN turn_id TEXT;
   ALTER TABLE completions ADD COLUMN followup INTEGER NOT NULL DEFAULT 0;
   DROP TRIGGER completions_rollup_insert;
   DROP TRIGGER completions_rollup_delete;
   DROP TRIGGER completions_rollup_update;
-  DROP TABLE completion_rollup;
-  DROP TABLE completion_rollup_global;
-  ${rollupMigration(4)}
+  ${rollupTriggers(4)}
   `,
 ];
 
