@@ -12,7 +12,7 @@ import { diagnose, errorText } from '../io/diagnostics.js';
 import type { Env } from '../io/paths.js';
 import { TRANSCRIPT_PARSERS } from './drain.js';
 import type { SqlDriver } from './ledger/driver.js';
-import { reconcileCompletions, recordCompletion, recordDispatch, recordRequest } from './ledger/store.js';
+import { reconcileCompletions, recordCompletion, recordDispatch, recordRequest, supersedeWholeChild } from './ledger/store.js';
 import type { Priced, Pricer } from './pricing.js';
 import type { FileParse } from './transcripts.js';
 
@@ -108,10 +108,14 @@ function storeParse(db: SqlDriver, parse: FileParse, pricer: Pricer, summary: St
     };
     if (recordDispatch(db, row, d.callId)) summary.dispatches++;
   }
-  const c = parse.child;
-  if (c && c.usage) {
+  const runs = parse.childTurns ?? (parse.child ? [parse.child] : []);
+  for (const c of runs) {
+    if (!c.usage) continue;
+    const turnId = c.turnId ?? null;
     // Per-request prices summed: long-context tiers apply per request, which a summed usage cannot reproduce.
-    const childPrices = parse.requests.filter((r) => r.agentId === c.agentId || parse.harness === 'codex').map((r) => pricedByKey.get(r.key) ?? null);
+    const childPrices = parse.requests
+      .filter((r) => (turnId ? r.turnId === turnId : r.agentId === c.agentId || parse.harness === 'codex'))
+      .map((r) => pricedByKey.get(r.key) ?? null);
     const allPriced = childPrices.length > 0 && childPrices.every((p) => p !== null);
     const first = childPrices.find((p) => p !== null) ?? null;
     const cost = allPriced
@@ -121,10 +125,12 @@ function storeParse(db: SqlDriver, parse: FileParse, pricer: Pricer, summary: St
       harness: parse.harness, sessionId: parse.sessionId, callId: c.callId, agentId: c.agentId, subagentType: c.subagentType,
       project: parse.project, requestedModel: c.requestedModel, servedModel: c.servedModel, usage: c.usage,
       status: c.complete ? 'ok' : 'unknown', outcome: c.outcome, startedAt: c.startedAt, endedAt: c.endedAt ?? c.startedAt ?? 0,
-      usageSource: 'scan', transcriptPath: null, incomplete: c.incomplete, cost, fallbackKey: c.agentId,
+      usageSource: 'scan', transcriptPath: null, incomplete: c.incomplete, cost, fallbackKey: c.agentId, turnId,
     });
     if (stored) summary.completions++;
   }
+  // The whole child read from its first line, turn by turn: a row from before per-turn keys covered the same turns.
+  if (parse.childTurns?.length && parse.child && !parse.truncated) supersedeWholeChild(db, parse.harness, parse.child.agentId);
 }
 
 export function scanTranscripts(db: SqlDriver, roots: readonly ScanRoot[], pricer: Pricer, opts: ScanOptions = {}, env: Env = process.env): ScanSummary {

@@ -79,7 +79,7 @@ function aggregates(db: SqlDriver, q: ReportQuery): Agg[] {
     const w = where(q, 'ended_at', from, to);
     out.push(...db.prepare(
       `SELECT ${col} AS g, requested_model AS requested, served_model AS served, COUNT(*) AS runs,
-         COUNT(dispatch_id) AS dispatched, SUM(status = 'ok') AS completed, SUM(status = 'pending') AS pending,
+         SUM(dispatch_id IS NOT NULL AND followup = 0) AS dispatched, SUM(status = 'ok') AS completed, SUM(status = 'pending') AS pending,
          SUM(COALESCE(verified IN (${VERIFIED_YES.map((v) => `'${v}'`).join(', ')}), 0)) AS verified,
          SUM(COALESCE(input, 0)) AS input, SUM(COALESCE(output, 0)) AS output, SUM(COALESCE(cache_read, 0)) AS cache_read,
          SUM(COALESCE(cache_write_5m, 0) + COALESCE(cache_write_1h, 0)) AS cache_write,

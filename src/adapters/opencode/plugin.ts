@@ -6,7 +6,7 @@
 import type { Decision } from '../../contracts/decision.js';
 import type { DispatchObservation, CompletionObservation } from '../../contracts/observation.js';
 import type { Policy } from '../../contracts/config.js';
-import { loadRuntime } from '../../runtime/context.js';
+import { declareModelPrices, loadRuntime } from '../../runtime/context.js';
 import { diagnose } from '../../io/diagnostics.js';
 import type { Env } from '../../io/paths.js';
 import { appendSpool } from '../../observer/spool.js';
@@ -16,7 +16,7 @@ import { refreshOnce } from '../in-process/refresh.js';
 import { routeDispatch } from '../in-process/route.js';
 import { applyDecision } from './apply.js';
 import { completionObservation, correctionProblem, countAssistantMessages, readAfter, type ChildSession } from './complete.js';
-import { observeDispatch, readChatParams, readConfig } from './observe.js';
+import { configuredCosts, modelName, observeDispatch, readChatParams, readConfig } from './observe.js';
 import { OpencodeState } from './state.js';
 import { injectTierAgents } from './tier-agents.js';
 
@@ -63,12 +63,19 @@ export function createHooks(input: { client?: OpencodeClient; directory?: string
       await failOpen('opencode:config', dispatchMs, undefined, () => {
         const added = injectTierAgents(cfg as { agent?: Record<string, never> }, deps.policy(deps.env, cwd));
         readConfig(cfg, state);
+        // Every configured model's cost (provider.<p>.models.<id>.cost, USD per 1M) before any dispatch needs it.
+        declareModelPrices(deps.env, 'opencode', configuredCosts(cfg));
         if (added.length) diagnose('info', 'opencode:config', `tier agents added: ${added.join(', ')}`, {}, deps.env);
       }, deps.env);
     },
 
     'chat.params': async (i: unknown): Promise<void> => {
-      await failOpen('opencode:chat.params', dispatchMs, undefined, () => readChatParams(i, state, deps.now()), deps.env);
+      await failOpen('opencode:chat.params', dispatchMs, undefined, () => {
+        readChatParams(i, state, deps.now());
+        // model.cost is USD per 1M tokens: the price of last resort for a model no catalog knows (custom providers).
+        const m = (i as { model?: { cost?: unknown } } | null)?.model;
+        declareModelPrices(deps.env, 'opencode', [{ model: modelName(m), cost: m?.cost }]);
+      }, deps.env);
     },
 
     'tool.execute.before': async (i: unknown, o: unknown): Promise<void> => {

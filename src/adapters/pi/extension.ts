@@ -6,7 +6,7 @@
 import type { Decision } from '../../contracts/decision.js';
 import type { CompletionObservation, DispatchObservation } from '../../contracts/observation.js';
 import type { Policy } from '../../contracts/config.js';
-import { loadRuntime } from '../../runtime/context.js';
+import { declareModelPrices, loadRuntime } from '../../runtime/context.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import type { Env } from '../../io/paths.js';
 import { appendSpool } from '../../observer/spool.js';
@@ -15,7 +15,7 @@ import { injectFault } from '../in-process/fault.js';
 import { refreshOnce } from '../in-process/refresh.js';
 import { routeDispatch } from '../in-process/route.js';
 import { loadPiAgents, piDefaultModel, type PiAgent } from './agents.js';
-import { observePiCompletions, observePiDispatch, type PiCtx } from './observe.js';
+import { observePiCompletions, observePiDispatch, piModelName, type PiCtx } from './observe.js';
 
 export type PiApi = { on(event: string, handler: (event: any, ctx: any) => unknown): void };
 
@@ -65,6 +65,8 @@ export function registerTiergate(pi: PiApi, deps: PiDeps): void {
   pi.on('tool_call', async (event: unknown, ctx: PiCtx): Promise<Gate> => {
     const denial = await failOpen<string | null>('pi:tool_call', dispatchMs, null, async () => {
       const cwd = typeof ctx?.cwd === 'string' ? ctx.cwd : null;
+      // ctx.model.cost is USD per 1M tokens: the price of last resort for a model no catalog knows (custom providers).
+      declareModelPrices(deps.env, 'pi', [{ model: piModelName(ctx?.model), cost: (ctx?.model as { cost?: unknown } | undefined)?.cost }]);
       const policy = deps.policy(deps.env, cwd);
       const slots = observePiDispatch({ event, ctx: ctx ?? {}, agents: deps.agents(deps.env, cwd), defaultModel: deps.defaultModel(deps.env, cwd), policy, now: deps.now() });
       if (slots.length === 0) return null;
