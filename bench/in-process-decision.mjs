@@ -22,6 +22,8 @@ for (const [n, m] of [['pricey', 'fake/big'], ['cheap', 'fake/small'], ['tiergat
   writeFileSync(join(agentDir, 'agents', `${n}.md`), `---\nname: ${n}\nmodel: ${m}\n---\n`);
 }
 process.env.TIERGATE_HOME = home;
+// Loading the plugins starts the background price refresh: not part of what is measured, and no network.
+process.env.TIERGATE_PRICE_REFRESH = 'off';
 process.env.PI_CODING_AGENT_DIR = agentDir;
 
 const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];

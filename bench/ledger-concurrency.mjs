@@ -2,7 +2,7 @@
 // completions through the real command path (runHook -> SubagentStop handler -> child rollout tail, a fixture recorded
 // on codex-cli 0.169.0 -> appendSpool) and drains the spool into the SQLite ledger every BENCH_DRAIN_EVERY (10)
 // completions, so writers and drainers race on the spool and on the ledger. A final drain, then every expected
-// dedupe key is looked up (the ledger keys a completion by `codex:agent:<agent_id>`, src/observer/ledger/store.ts): rows lost must be 0, duplicates 0, integrity_check ok.
+// dedupe key is looked up (the ledger keys a Codex completion by `codex:agent:<agent_id>:turn:<turn_id>`, src/observer/ledger/store.ts): rows lost must be 0, duplicates 0, integrity_check ok.
 // Usage: node bench/ledger-concurrency.mjs   (builds its workers with esbuild into .cache/bench). Prints one JSON line.
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -51,7 +51,7 @@ const totalMs = performance.now() - t0;
 load.push(loadavg()[0]);
 
 const expected = new Set();
-for (let lane = 0; lane < PROCS; lane++) for (let i = 0; i < PER; i++) expected.add(`codex:agent:bench-agent-${lane}-${i}`);
+for (let lane = 0; lane < PROCS; lane++) for (let i = 0; i < PER; i++) expected.add(`codex:agent:bench-agent-${lane}-${i}:turn:${TURN}`);
 const got = new Set(final.keys);
 const lost = [...expected].filter((k) => !got.has(k)).length;
 const duplicates = final.keys.length - got.size;

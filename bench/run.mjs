@@ -46,6 +46,8 @@ const BENCHES = [
     what: 'transcript tail read, 1 MiB vs 1 GiB file (target ratio <= 1.1)' },
   { name: 'report', file: 'report.mjs', args: [], quick: { env: { BENCH_ROWS: '100000' } }, timeoutMin: 30,
     what: 'tiergate report over 1,000,000 completion rows (target <= 1 s)' },
+  { name: 'ledger-migrate', file: 'ledger-migrate.mjs', args: ['3'], quick: { env: { BENCH_ROWS: '100000' } }, timeoutMin: 15,
+    what: 'ledger migration 4 (per-turn rows) on a schema-3 ledger of 1,000,000 completions: one-time cost' },
   { name: 'claude-module', file: 'claude-module.mjs', args: ['--json'], quick: { env: { BENCH_RUNS: '3' } }, timeoutMin: 30,
     what: 'Claude Code dispatch -> child latency, hooks module vs no plugin (real binary; target <= 1.05x)' },
   { name: 'scan-vs-ccusage', file: 'scan-vs-ccusage.mjs', args: [], quick: { env: { BENCH_CORPUS_GB: '0.2', BENCH_RUNS: '1' } }, timeoutMin: 90,

@@ -15,6 +15,7 @@ export const ReasonCodeSchema = z.enum([
   'warn-only', // mode warn: would have corrected/denied, allowed and logged
   'unknown-tier', // a tier or agent the config does not map
   'internal-error', // tiergate itself failed: fail open (allow, nothing printed) and log it
+  'deadline', // recorded only: the hook's deadline passed before its answer was printed, so the harness went ahead unchanged
 ]);
 export type ReasonCode = z.infer<typeof ReasonCodeSchema>;
 

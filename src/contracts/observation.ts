@@ -71,5 +71,10 @@ export const CompletionObservationSchema = z.object({
   usageSource: z.string(),
   /** Dedupe keys (message ids / request ids) already summed, so a rescan never double-counts. */
   dedupeKey: z.nullable(z.string()),
+  /**
+   * The child's turn when one child runs several (Codex: a follow-up task to a spawned agent is a new turn with its own
+   * SubagentStop): each turn is its own ledger row. Absent in spool lines written before it existed.
+   */
+  turnId: z.optional(z.nullable(z.string())),
 });
 export type CompletionObservation = z.infer<typeof CompletionObservationSchema>;

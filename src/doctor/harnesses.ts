@@ -16,6 +16,7 @@ import { readMarketplace } from '../install/marketplace.js';
 import * as opencode from '../install/opencode.js';
 import type { InstallContext } from '../install/plan.js';
 import * as pi from '../install/pi.js';
+import { agentsDir, agentsStatus } from '../install/pi-agents.js';
 import type { Check } from './check.js';
 
 const h = (name: string, status: Check['status'], detail: string, data?: Record<string, unknown>): Check => ({ section: 'harness', name, status, detail, data });
@@ -120,6 +121,30 @@ export function checkPi(ctx: InstallContext): Check {
   return h('pi', 'ok', `package ${dirs[0]} in ${file}`, data);
 }
 
+/**
+ * pi's tier agents (tiergate-<tier>.md): without them an over-ceiling pi subagent call can only be denied. A missing
+ * or stale file of ours is a warning (install again); a user's own file of that name is a fact, routed to as is.
+ */
+export function checkPiAgents(ctx: InstallContext): Check {
+  const name = 'pi tier agents';
+  const agents = agentsStatus(ctx);
+  const data = { dir: agentsDir(ctx), agents };
+  const list = (states: string[]) => agents.filter((a) => states.includes(a.state)).map((a) => `${a.file.slice(data.dir.length + 1)} (${a.model ?? 'no model'})`).join(', ');
+  if (agents.length === 0) {
+    const installed = pi.installed(ctx).installed;
+    return h(name, 'info', installed ? 'none (tiers.pi maps no tier to a model): an over-ceiling pi subagent call is denied, not corrected' : 'pi not installed', data);
+  }
+  const missing = list(['missing']);
+  const stale = list(['ours-changed']);
+  const foreign = list(['foreign']);
+  const mine = foreign ? `; your own: ${foreign}` : '';
+  if (missing || stale) {
+    return h(name, 'warn', `${[missing && `missing: ${missing}`, stale && `not what tiers.pi says: ${stale}`].filter(Boolean).join('; ')}${mine}; run: tiergate install pi`, data);
+  }
+  const ours = list(['ours']);
+  return h(name, 'ok', `${ours ? `${ours} in ${data.dir}` : `in ${data.dir}`}${mine}`, data);
+}
+
 export function checkCursor(ctx: InstallContext): Check {
   const file = cursor.hooksFile(ctx);
   const text = readText(file);
@@ -144,7 +169,7 @@ export function checkCursor(ctx: InstallContext): Check {
 }
 
 export function checkHarnesses(ctx: InstallContext): Check[] {
-  return [checkClaude, checkCodex, checkCursor, checkOpencode, checkPi].map((f) => {
+  return [checkClaude, checkCodex, checkCursor, checkOpencode, checkPi, checkPiAgents].map((f) => {
     try {
       return f(ctx);
     } catch (err) {

@@ -8,7 +8,7 @@ import { diagnose, errorText } from '../io/diagnostics.js';
 import { appendBounded } from '../io/files.js';
 import type { Env } from '../io/paths.js';
 import { COMMAND_ADAPTERS } from './adapters.js';
-import type { CommandAdapter, HookAnswer, HookContext } from './types.js';
+import type { CommandAdapter, Delivery, HookAnswer, HookContext } from './types.js';
 
 export const DEFAULT_MAX_STDIN = 1024 * 1024;
 /** Below every manifest timeout we ship (those are >= 10 s), so our own deadline always fires first. */
@@ -64,9 +64,30 @@ export async function runHook(harness: string, event: string, stdin: NodeJS.Read
     return { answer: adapter?.failOpen?.[event] ?? null, failed: why };
   };
 
+  // Records deferred by the handler wait for the race below; one deferred after it was lost is written as not delivered.
+  let settled: Delivery | null = null;
+  const pending: ((d: Delivery) => void)[] = [];
+  const runWrite = (write: (d: Delivery) => void, d: Delivery) => {
+    try {
+      write(d);
+    } catch (err) {
+      diagnose('error', `hook:${harness}:${event}`, `deferred record: ${errorText(err)}`, {}, env);
+    }
+  };
+  const defer = (write: (d: Delivery) => void) => (settled ? runWrite(write, settled) : pending.push(write));
+  const settle = (d: Delivery) => {
+    if (settled) return;
+    settled = d;
+    for (const w of pending.splice(0)) runWrite(w, d);
+  };
+
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<RunOutcome>((resolve) => {
-    timer = setTimeout(() => resolve(failOpen(`deadline of ${deadlineMs} ms passed`)), deadlineMs);
+    timer = setTimeout(() => {
+      const out = failOpen(`deadline of ${deadlineMs} ms passed`);
+      settle('deadline');
+      resolve(out);
+    }, deadlineMs);
   });
 
   const work = (async (): Promise<RunOutcome> => {
@@ -84,12 +105,15 @@ export async function runHook(harness: string, event: string, stdin: NodeJS.Read
     const handler = adapter.handlers[event];
     if (!handler) return failOpen(`no handler for event '${event}'`);
     const payload = parsePayload(raw);
-    const ctx: HookContext = { env, harness, event, startedAt, deadlineMs };
+    const ctx: HookContext = { env, harness, event, startedAt, deadlineMs, defer };
     return { answer: await handler(payload, ctx), failed: null };
   })().catch((err: unknown) => failOpen(errorText(err), { kind: err instanceof Oversize ? 'oversize' : err instanceof SyntaxError ? 'bad-json' : 'error' }));
 
   try {
-    return await Promise.race([work, deadline]);
+    const out = await Promise.race([work, deadline]);
+    // The deadline's callback settles first when it won; otherwise the handler's answer is what gets printed.
+    settle(out.failed === null ? 'delivered' : 'failed');
+    return out;
   } finally {
     clearTimeout(timer);
   }

@@ -3,6 +3,12 @@ import type { Env } from '../io/paths.js';
 /** What a command hook prints and how it exits. null = print nothing, exit 0 (the harness proceeds unchanged). */
 export type HookAnswer = { stdout?: string; exitCode?: number } | null;
 
+/** How a hook run ended for the harness: its answer printed, or not (the deadline passed / tiergate failed open). */
+export type Delivery = 'delivered' | 'deadline' | 'failed';
+
+/** Runs `write` once the runner knows whether the answer reaches the harness (at once when it already knows). */
+export type Defer = (write: (delivery: Delivery) => void) => void;
+
 export type HookContext = {
   env: Env;
   harness: string;
@@ -10,6 +16,11 @@ export type HookContext = {
   /** Epoch ms when the runner started; the deadline is startedAt + deadlineMs. */
   startedAt: number;
   deadlineMs: number;
+  /**
+   * For records that must say what the harness actually did (a dispatch decision): the runner calls the write when the
+   * race between the handler and the deadline is settled. Absent outside the command runner: write at once.
+   */
+  defer?: Defer;
 };
 
 export type HookHandler = (payload: unknown, ctx: HookContext) => Promise<HookAnswer> | HookAnswer;

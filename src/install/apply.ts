@@ -181,17 +181,21 @@ export function uninstall(ctx: InstallContext, harnesses: Harness[], opts: Optio
       continue;
     }
     const o = outcome(plan);
-    o.notes = [];
     out.push(o);
     const hr = rec.harnesses[h];
-    // A recorded file is put back from the record; the structural plan covers files tiergate has no record of.
-    const edits: FileEditStep[] = plan.steps.filter((s): s is FileEditStep => s.kind === 'edit' && !hr?.files.some((f) => f.file === s.file));
+    // A recorded file is put back from the record; the structural plan (its steps and its notes, which start with
+    // the file's path) covers files tiergate has no record of.
+    const isRecorded = (file: string) => !!hr?.files.some((f) => f.file === file);
+    o.notes = o.notes.filter((n) => !hr?.files.some((f) => n.startsWith(`${f.file} `)));
+    const edits: FileEditStep[] = plan.steps.filter((s): s is FileEditStep => s.kind === 'edit' && !isRecorded(s.file));
     const recorded: { f: FileRecord; current: string; text: string | null; how: string }[] = [];
     for (const f of hr?.files ?? []) {
       const current = readText(f.file);
       if (current === null) continue;
       const r = restoredText(f, current);
       if (r.text !== current) recorded.push({ f, current, ...r });
+      // A whole file tiergate wrote (no entries to take out) that someone changed since: theirs now.
+      else if (f.undo.length === 0 && sha256(current) !== f.afterSha) o.notes.push(`${f.file} changed since install: left as it is`);
     }
     const commands = plan.steps.filter((s): s is CommandStep => s.kind === 'command');
     if (plan.refused.length && !recorded.length && !commands.length) {

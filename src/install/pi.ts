@@ -5,11 +5,10 @@
  */
 import { join } from 'node:path';
 import { jsonInstalled, planJsonInstall, planJsonUninstall, type JsonEntries } from './json-entries.js';
+import { agentDir, planAgentsInstall, planAgentsUninstall } from './pi-agents.js';
 import { emptyPlan, type HarnessPlan, type InstallContext } from './plan.js';
 
-export function agentDir(ctx: InstallContext): string {
-  return ctx.env.PI_CODING_AGENT_DIR || join(ctx.home, '.pi', 'agent');
-}
+export { agentDir };
 
 export function settingsFile(ctx: InstallContext): string {
   return join(agentDir(ctx), 'settings.json');
@@ -27,6 +26,7 @@ export function planInstall(ctx: InstallContext): HarnessPlan {
   const s = spec(ctx);
   const plan = emptyPlan('pi', s.file);
   planJsonInstall(plan, s);
+  planAgentsInstall(plan, ctx);
   plan.notes.push('pi loads the extension at its next start (child `pi` processes load it too); `pi list` shows it.');
   return plan;
 }
@@ -35,6 +35,7 @@ export function planUninstall(ctx: InstallContext): HarnessPlan {
   const s = spec(ctx);
   const plan = emptyPlan('pi', s.file);
   planJsonUninstall(plan, s);
+  planAgentsUninstall(plan, ctx);
   return plan;
 }
 

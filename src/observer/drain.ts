@@ -95,7 +95,7 @@ export function completionFromSpool(rec: Extract<SpoolRecord, { type: 'completio
     harness: o.harness, sessionId: o.sessionId, callId: o.callId, agentId: o.agentId, subagentType: o.subagentType,
     project: null, requestedModel: null, servedModel: o.servedModel, usage: o.usage, status: o.status,
     outcome: o.outcome, startedAt: o.startedAt, endedAt: o.endedAt, usageSource: o.usageSource,
-    transcriptPath: rec.transcriptPath, incomplete: false, cost: null, fallbackKey,
+    transcriptPath: rec.transcriptPath, incomplete: false, cost: null, fallbackKey, turnId: o.turnId ?? null,
   };
 }
 
@@ -163,7 +163,7 @@ export function drainSpool(db: SqlDriver, env: Env = process.env, deadline = Inf
 }
 
 type PendingRow = { id: number; dedupe_key: string; harness: Harness; session_id: string | null; call_id: string | null;
-  agent_id: string | null; transcript_path: string; ended_at: number; started_at: number | null };
+  agent_id: string | null; transcript_path: string; ended_at: number; started_at: number | null; turn_id: string | null };
 
 /**
  * Late flush: a completion stored as pending (its transcript lacked the final lines) is re-read from its transcript.
@@ -171,7 +171,7 @@ type PendingRow = { id: number; dedupe_key: string; harness: Harness; session_id
  */
 export function reconcilePending(db: SqlDriver, now = Date.now(), deadline = Infinity): number {
   const rows = db.prepare(
-    `SELECT id, dedupe_key, harness, session_id, call_id, agent_id, transcript_path, ended_at, started_at
+    `SELECT id, dedupe_key, harness, session_id, call_id, agent_id, transcript_path, ended_at, started_at, turn_id
      FROM completions WHERE status = 'pending' AND transcript_path IS NOT NULL`,
   ).all<PendingRow>();
   let done = 0;
@@ -181,7 +181,9 @@ export function reconcilePending(db: SqlDriver, now = Date.now(), deadline = Inf
     let child = null;
     if (parser) {
       try {
-        child = parser.parseFile(row.transcript_path, { maxBytes: LATE_FLUSH_MAX_BYTES }).child;
+        const parsed = parser.parseFile(row.transcript_path, { maxBytes: LATE_FLUSH_MAX_BYTES });
+        // A per-turn row settles from its own turn only; the whole child would add the other turns' usage to it.
+        child = row.turn_id ? parsed.childTurns?.find((t) => t.turnId === row.turn_id) ?? null : parsed.child;
       } catch {
         child = null; // transcript gone or unreadable: stays pending until given up
       }

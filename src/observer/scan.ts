@@ -12,9 +12,13 @@ import { diagnose, errorText } from '../io/diagnostics.js';
 import type { Env } from '../io/paths.js';
 import { TRANSCRIPT_PARSERS } from './drain.js';
 import type { SqlDriver } from './ledger/driver.js';
-import { reconcileCompletions, recordCompletion, recordDispatch, recordRequest } from './ledger/store.js';
+import { reconcileCompletions, recordCompletion, recordDispatch, recordRequest, supersedeWholeChild } from './ledger/store.js';
 import type { Priced, Pricer } from './pricing.js';
 import type { FileParse } from './transcripts.js';
+
+/** Rows (requests, plus one per file) per write transaction: long enough to amortise the commit, short enough that a
+ * hook's drainer waiting on the lock (busy_timeout 2 s) is not starved. */
+const BATCH_ROWS = 4000;
 
 export type ScanRoot = { harness: Harness; dir: string };
 
@@ -84,7 +88,9 @@ export function listTranscripts(roots: readonly ScanRoot[]): FoundFile[] {
   return out;
 }
 
-function storeParse(db: SqlDriver, parse: FileParse, pricer: Pricer, summary: ScanSummary): void {
+type StoreCounts = Pick<ScanSummary, 'requestsSeen' | 'requestsNew' | 'dispatches' | 'completions'>;
+
+function storeParse(db: SqlDriver, parse: FileParse, pricer: Pricer, summary: StoreCounts): void {
   const pricedByKey = new Map<string, Priced | null>();
   for (const r of parse.requests) {
     const priced = pricer.price(r.model, parse.harness, r.usage);
@@ -102,10 +108,14 @@ function storeParse(db: SqlDriver, parse: FileParse, pricer: Pricer, summary: Sc
     };
     if (recordDispatch(db, row, d.callId)) summary.dispatches++;
   }
-  const c = parse.child;
-  if (c && c.usage) {
+  const runs = parse.childTurns ?? (parse.child ? [parse.child] : []);
+  for (const c of runs) {
+    if (!c.usage) continue;
+    const turnId = c.turnId ?? null;
     // Per-request prices summed: long-context tiers apply per request, which a summed usage cannot reproduce.
-    const childPrices = parse.requests.filter((r) => r.agentId === c.agentId || parse.harness === 'codex').map((r) => pricedByKey.get(r.key) ?? null);
+    const childPrices = parse.requests
+      .filter((r) => (turnId ? r.turnId === turnId : r.agentId === c.agentId || parse.harness === 'codex'))
+      .map((r) => pricedByKey.get(r.key) ?? null);
     const allPriced = childPrices.length > 0 && childPrices.every((p) => p !== null);
     const first = childPrices.find((p) => p !== null) ?? null;
     const cost = allPriced
@@ -115,10 +125,12 @@ function storeParse(db: SqlDriver, parse: FileParse, pricer: Pricer, summary: Sc
       harness: parse.harness, sessionId: parse.sessionId, callId: c.callId, agentId: c.agentId, subagentType: c.subagentType,
       project: parse.project, requestedModel: c.requestedModel, servedModel: c.servedModel, usage: c.usage,
       status: c.complete ? 'ok' : 'unknown', outcome: c.outcome, startedAt: c.startedAt, endedAt: c.endedAt ?? c.startedAt ?? 0,
-      usageSource: 'scan', transcriptPath: null, incomplete: c.incomplete, cost, fallbackKey: c.agentId,
+      usageSource: 'scan', transcriptPath: null, incomplete: c.incomplete, cost, fallbackKey: c.agentId, turnId,
     });
     if (stored) summary.completions++;
   }
+  // The whole child read from its first line, turn by turn: a row from before per-turn keys covered the same turns.
+  if (parse.childTurns?.length && parse.child && !parse.truncated) supersedeWholeChild(db, parse.harness, parse.child.agentId);
 }
 
 export function scanTranscripts(db: SqlDriver, roots: readonly ScanRoot[], pricer: Pricer, opts: ScanOptions = {}, env: Env = process.env): ScanSummary {
@@ -134,6 +146,44 @@ export function scanTranscripts(db: SqlDriver, roots: readonly ScanRoot[], price
     `INSERT INTO scanned_files (path, size, mtime_ms) VALUES (?, ?, ?)
      ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms`,
   );
+  // Parsed files are stored in batches, one transaction each: a commit per small file cost more than its inserts.
+  // A batch that fails is retried file by file, so one bad file fails alone.
+  let batch: { f: FoundFile; parse: FileParse }[] = [];
+  let batchRequests = 0;
+  const storeOne = (f: FoundFile, parse: FileParse, counts: StoreCounts) => {
+    storeParse(db, parse, pricer, counts);
+    remember.run(f.path, f.size, f.mtimeMs);
+  };
+  const stored = (parse: FileParse, counts: StoreCounts) => {
+    summary.parsed++;
+    summary.bytes += parse.bytesRead;
+    summary.requestsSeen += counts.requestsSeen;
+    summary.requestsNew += counts.requestsNew;
+    summary.dispatches += counts.dispatches;
+    summary.completions += counts.completions;
+  };
+  const zero = (): StoreCounts => ({ requestsSeen: 0, requestsNew: 0, dispatches: 0, completions: 0 });
+  const flush = () => {
+    if (batch.length === 0) return;
+    const counts = batch.map(zero);
+    try {
+      db.transaction(() => batch.forEach(({ f, parse }, i) => storeOne(f, parse, counts[i]!)));
+      batch.forEach(({ parse }, i) => stored(parse, counts[i]!));
+    } catch {
+      for (const { f, parse } of batch) {
+        const one = zero();
+        try {
+          db.transaction(() => storeOne(f, parse, one));
+          stored(parse, one);
+        } catch (err) {
+          summary.failed++;
+          diagnose('warn', 'observer:scan', errorText(err), { harness: f.harness }, env);
+        }
+      }
+    }
+    batch = [];
+    batchRequests = 0;
+  };
   for (const f of files) {
     if (opts.since != null && f.mtimeMs < opts.since) {
       summary.skippedBySince++;
@@ -149,18 +199,16 @@ export function scanTranscripts(db: SqlDriver, roots: readonly ScanRoot[], price
     const parser = TRANSCRIPT_PARSERS[f.harness];
     try {
       const parse = parser!.parseFile(f.path);
-      db.transaction(() => {
-        storeParse(db, parse, pricer, summary);
-        remember.run(f.path, f.size, f.mtimeMs);
-      });
-      summary.parsed++;
-      summary.bytes += parse.bytesRead;
+      batch.push({ f, parse });
+      batchRequests += parse.requests.length + 1;
+      if (batchRequests >= BATCH_ROWS) flush();
     } catch (err) {
       summary.failed++;
       diagnose('warn', 'observer:scan', errorText(err), { harness: f.harness }, env);
     }
     opts.onFile?.({ path: f.path, bytes: f.size });
   }
+  flush();
   db.transaction(() => reconcileCompletions(db, pricer));
 
   const harnesses = [...new Set(roots.map((r) => r.harness))];

@@ -16,6 +16,8 @@ export type TranscriptRequest = {
   sessionId: string | null;
   agentId: string | null;
   sidechain: boolean;
+  /** The child turn the response belongs to (Codex token_usage_record.turn_id), when the transcript says. */
+  turnId?: string | null;
 };
 
 /** A subagent dispatch found in a parent transcript. */
@@ -48,6 +50,8 @@ export type ChildSummary = {
   incomplete: boolean;
   startedAt: number | null;
   endedAt: number | null;
+  /** Set on a per-turn summary (FileParse.childTurns). */
+  turnId?: string | null;
 };
 
 export type FileParse = {
@@ -57,6 +61,11 @@ export type FileParse = {
   requests: TranscriptRequest[];
   dispatches: TranscriptDispatch[];
   child: ChildSummary | null;
+  /**
+   * The child's turns, each summarised on its own (Codex: a follow-up task is a new turn). When present the ledger
+   * stores these, one row per turn, instead of `child`.
+   */
+  childTurns?: ChildSummary[];
   bytesRead: number;
   truncated: boolean;
 };

@@ -28,8 +28,20 @@ export interface Cost {
 
 type Filled = { input: string; output: string; cacheRead: string; cacheWrite5m: string; cacheWrite1h: string };
 
+// Per rates object (catalog rows are immutable once loaded): the defaults cost a decimal multiply and format each.
+const filledByRates = new WeakMap<Rates, Filled>();
+
 /** Rates with the documented defaults in place of missing cache prices. */
 export function effectiveRates(r: Rates): Filled {
+  let f = filledByRates.get(r);
+  if (!f) {
+    f = fillRates(r);
+    filledByRates.set(r, f);
+  }
+  return f;
+}
+
+function fillRates(r: Rates): Filled {
   return {
     input: r.input,
     output: r.output,
@@ -59,7 +71,13 @@ function reaches(prompt: number, requests: number, t: LongContextTier): boolean 
 
 function finish(yocto: bigint, tierThreshold: number | null, exact: boolean): Cost {
   const picoUsd = yoctoToPico(yocto);
-  return { picoUsd, usd: picoToUsd(picoUsd), tierThreshold, exact };
+  // Formatted on first read: a scan prices every request and reads only picoUsd.
+  return {
+    picoUsd, tierThreshold, exact,
+    get usd() {
+      return picoToUsd(picoUsd);
+    },
+  };
 }
 
 export function costOf(usage: Usage, row: PriceRow): Cost {

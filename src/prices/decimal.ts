@@ -11,8 +11,23 @@ const RATE_SCALE = 10n ** BigInt(RATE_DECIMALS);
 const YOCTO_PER_PICO = 10n ** 12n;
 const DECIMAL_RE = /^(\d+)(?:\.(\d+))?$/;
 
+// A catalog has a few hundred distinct rate strings and a scan prices each request with the same few: parsing them once
+// took a scan's pricing from half its store time to noise. Bounded: cleared when full.
+const PARSED_MAX = 4096;
+const parsed = new Map<string, bigint>();
+
 /** A decimal string -> fixed point with 18 decimals. Throws on anything else (callers validate with zod first). */
 export function parseDecimal(s: string): bigint {
+  let v = parsed.get(s);
+  if (v === undefined) {
+    v = parseDecimalText(s);
+    if (parsed.size >= PARSED_MAX) parsed.clear();
+    parsed.set(s, v);
+  }
+  return v;
+}
+
+function parseDecimalText(s: string): bigint {
   const m = DECIMAL_RE.exec(s);
   if (!m) throw new Error(`not a decimal: ${JSON.stringify(s)}`);
   const frac = (m[2] ?? '').replace(/0+$/, '');

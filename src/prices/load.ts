@@ -62,6 +62,7 @@ export function loadBundledCatalog(env: Env = process.env, path = findSnapshotPa
 // overridesCatalog is pure and lives apart so Claude Code's hooks module can bundle it without zod or node:fs.
 export { overridesCatalog } from './overrides.js';
 import { overridesCatalog } from './overrides.js';
+import { loadDeclaredCatalog } from './declared.js';
 
 /** Refreshed catalogs in the price cache directory, newest file first; invalid files are skipped and logged. */
 export function loadCachedCatalogs(env: Env = process.env): Catalog[] {
@@ -102,6 +103,7 @@ export function loadCachedCatalogs(env: Env = process.env): Catalog[] {
   return out;
 }
 
+/** Best first: policy overrides, refreshed catalogs, the bundled snapshot, then prices the harnesses declared (declared.ts). */
 export function loadCatalogLayers(env: Env, policy: Pick<Policy, 'priceOverrides'>): Catalog[] {
   const layers: Catalog[] = [];
   const overrides = overridesCatalog(policy.priceOverrides);
@@ -109,6 +111,8 @@ export function loadCatalogLayers(env: Env, policy: Pick<Policy, 'priceOverrides
   layers.push(...loadCachedCatalogs(env));
   const bundled = loadBundledCatalog(env);
   if (bundled) layers.push(bundled);
+  const declared = loadDeclaredCatalog(env);
+  if (declared) layers.push(declared);
   return layers;
 }
 

@@ -74,7 +74,7 @@ type OpenAgg = { g: string | null; n: number; denied: number; cursor_runs: numbe
 type Aggregates = { groups: Agg[]; pairs: Pair[] };
 
 const RAW_MEASURES = `COUNT(*) AS runs,
-  COUNT(dispatch_id) AS dispatched, SUM(status = 'ok') AS completed, SUM(status = 'pending') AS pending,
+  SUM(dispatch_id IS NOT NULL AND followup = 0) AS dispatched, SUM(status = 'ok') AS completed, SUM(status = 'pending') AS pending,
   SUM(COALESCE(verified IN (${VERIFIED_YES.map((v) => `'${v}'`).join(', ')}), 0)) AS verified,
   SUM(COALESCE(input, 0)) AS input, SUM(COALESCE(output, 0)) AS output, SUM(COALESCE(cache_read, 0)) AS cache_read,
   SUM(COALESCE(cache_write_5m, 0) + COALESCE(cache_write_1h, 0)) AS cache_write,

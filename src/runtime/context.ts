@@ -4,6 +4,8 @@ import { loadPolicy } from '../config/load.js';
 import type { Env } from '../io/paths.js';
 import { loadCatalogLayers } from '../prices/load.js';
 import { createPriceLookup, type PriceLookup } from '../prices/lookup.js';
+import { rememberDeclared } from '../prices/declared.js';
+import type { Harness } from '../contracts/harness.js';
 
 export type Runtime = { policy: Policy; policyDiagnostics: string[]; prices: PriceLookup };
 
@@ -20,6 +22,14 @@ export function loadRuntime(env: Env, cwd: string | null): Runtime {
   const rt = { policy, policyDiagnostics: diagnostics, prices };
   cache.set(key, { at: Date.now(), rt });
   return rt;
+}
+
+/**
+ * Prices a harness declared for its models (OpenCode model.cost, pi ctx.model.cost): kept as the lowest price
+ * layer (prices/declared.ts); a new one drops the cached lookups so the next dispatch prices with it.
+ */
+export function declareModelPrices(env: Env, harness: Harness, declared: readonly { model: string | null; cost: unknown }[]): void {
+  if (rememberDeclared(env, harness, declared)) cache.clear();
 }
 
 export function clearRuntimeCache(): void {

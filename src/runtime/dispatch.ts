@@ -3,6 +3,8 @@
  * diagnostics, and a spool line for the ledger. Never throws: tiergate's own failure is an allow plus a diagnostic.
  */
 import type { Decision } from '../contracts/decision.js';
+import type { SpoolRecord } from '../contracts/spool.js';
+import type { Defer, Delivery } from '../hook-runner/types.js';
 import type { DispatchObservation } from '../contracts/observation.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import type { Env } from '../io/paths.js';
@@ -15,7 +17,27 @@ import { effectiveModel } from './effective-model.js';
 // Pure, apart so Claude Code's hooks module (no Node) records the same value.
 export { effectiveModel };
 
-export function routeDispatch(obs: DispatchObservation, env: Env = process.env): Decision {
+type DispatchRecord = Extract<SpoolRecord, { type: 'dispatch' }>;
+
+/**
+ * What the ledger should say the dispatch became. A correction or denial the harness never received (the hook's
+ * deadline passed, or tiergate failed before printing it) did not happen: the harness ran the original input, so it is
+ * recorded as allowed unchanged, with the reason saying why.
+ */
+export function recordAsDelivered(rec: DispatchRecord, obs: DispatchObservation, delivery: Delivery): DispatchRecord {
+  if (delivery === 'delivered' || rec.decision.action === 'allow') return rec;
+  const unchanged: Decision = { action: 'allow', reason: 'deadline', summary: '', comparison: null, tier: null, diagnostics: [] };
+  return {
+    ...rec,
+    decision: {
+      action: 'allow', reason: delivery === 'deadline' ? 'deadline' : 'internal-error', tier: null,
+      effectiveModel: effectiveModel(obs, unchanged), catalogVersion: rec.decision.catalogVersion,
+    },
+  };
+}
+
+/** `defer` (the command runner's) holds the spool line until the runner knows whether the answer reached the harness. */
+export function routeDispatch(obs: DispatchObservation, env: Env = process.env, defer?: Defer): Decision {
   let decision: Decision;
   let catalogVersion: string | null = null;
   try {
@@ -29,15 +51,20 @@ export function routeDispatch(obs: DispatchObservation, env: Env = process.env):
     diagnose('error', `dispatch:${obs.harness}`, errorText(err), { callId: obs.callId }, env);
     decision = { action: 'allow', reason: 'internal-error', summary: 'tiergate failed; dispatch allowed', comparison: null, tier: null, diagnostics: [errorText(err)] };
   }
-  try {
-    appendSpool({
-      type: 'dispatch',
-      // The record keeps no prompt text; the decision above saw the whole input.
-      observation: { ...obs, toolInput: redactToolInput(obs.toolInput) },
-      decision: { action: decision.action, reason: decision.reason, tier: decision.tier, effectiveModel: effectiveModel(obs, decision), catalogVersion },
-    }, env);
-  } catch (err) {
-    diagnose('error', 'spool', errorText(err), { callId: obs.callId }, env);
-  }
+  const rec: DispatchRecord = {
+    type: 'dispatch',
+    // The record keeps no prompt text; the decision above saw the whole input.
+    observation: { ...obs, toolInput: redactToolInput(obs.toolInput) },
+    decision: { action: decision.action, reason: decision.reason, tier: decision.tier, effectiveModel: effectiveModel(obs, decision), catalogVersion },
+  };
+  const write = (delivery: Delivery) => {
+    try {
+      appendSpool(recordAsDelivered(rec, obs, delivery), env);
+    } catch (err) {
+      diagnose('error', 'spool', errorText(err), { callId: obs.callId }, env);
+    }
+  };
+  if (defer) defer(write);
+  else write('delivered');
   return decision;
 }

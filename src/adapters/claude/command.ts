@@ -61,7 +61,7 @@ const preToolUse: HookHandler = async (payload, ctx) => {
   }
   const parent = await readParentModel(parentTranscript(p), p.tool_use_id ?? null, { maxBytes: PARENT_TAIL_BYTES, waitMs: PARENT_WAIT_MS });
   const obs = observePreToolUse(p, parent, Date.now());
-  const decision = routeDispatch(obs, ctx.env);
+  const decision = routeDispatch(obs, ctx.env, ctx.defer);
   try {
     return json(preToolUseAnswer(decision, p.tool_input));
   } catch (err) {

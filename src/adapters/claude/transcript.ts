@@ -56,10 +56,15 @@ export function readAgentMeta(transcriptPath: string): AgentMeta | null {
   }
 }
 
-function finalText(content: unknown): string | null {
-  if (!Array.isArray(content)) return null;
+const isTextBlock = (block: unknown): boolean => isObj(block) && block.type === 'text' && typeof block.text === 'string';
+
+function hasText(content: unknown): content is unknown[] {
+  return Array.isArray(content) && content.some(isTextBlock);
+}
+
+function finalText(content: unknown[]): string | null {
   let text = '';
-  for (const block of content) if (isObj(block) && block.type === 'text' && typeof block.text === 'string') text += `${block.text}\n`;
+  for (const block of content) if (isTextBlock(block)) text += `${(block as Obj).text as string}\n`;
   return text ? tailText(text) : null;
 }
 
@@ -70,17 +75,16 @@ export function parseClaudeTranscript(path: string, opts: ParseOptions = {}): Fi
   let project: string | null = null;
   let agentId: string | null = null;
   let sidechainSeen = false;
-  let lastText: string | null = null;
+  // The last record with text: only a child's outcome needs it, so it is joined and cut once, at the end.
+  let lastContent: unknown[] | null = null;
   let lastStop = false;
   let firstAt: number | null = null;
   let lastAt: number | null = null;
 
-  const res = readLinesForward(path, { maxBytes: opts.maxBytes ?? CLAUDE_PARSE_MAX_BYTES }, (buf, start, end) => {
-    const line = buf.subarray(start, end);
-    if (line.indexOf(ASSISTANT) < 0) return;
+  const res = readLinesForward(path, { maxBytes: opts.maxBytes ?? CLAUDE_PARSE_MAX_BYTES, marker: ASSISTANT }, (buf, start, end) => {
     let obj: unknown;
     try {
-      obj = JSON.parse(line.toString('utf8'));
+      obj = JSON.parse(buf.toString('utf8', start, end));
     } catch {
       return; // a line cut mid-write (live session) or foreign garbage: skip it
     }
@@ -98,8 +102,7 @@ export function parseClaudeTranscript(path: string, opts: ParseOptions = {}): Fi
     }
     const model = asString(msg.model);
     const stop = msg.stop_reason !== null && msg.stop_reason !== undefined;
-    const text = finalText(msg.content);
-    if (text !== null) (lastText = text), (lastStop = stop);
+    if (hasText(msg.content)) (lastContent = msg.content), (lastStop = stop);
     else if (stop) lastStop = true;
 
     if (!sidechain && Array.isArray(msg.content)) {
@@ -145,14 +148,14 @@ export function parseClaudeTranscript(path: string, opts: ParseOptions = {}): Fi
       requestedModel: meta?.model ?? null,
       servedModel: dominantModel(requests),
       usage: sumUsage(requests),
-      outcome: extractOutcome(lastText),
+      outcome: extractOutcome(lastContent ? finalText(lastContent) : null),
       complete: lastStop,
       incomplete: requests.some((r) => !r.final),
       startedAt: firstAt,
       endedAt: lastAt,
     };
   }
-  lastText = null; // the text goes no further than this function
+  lastContent = null; // the text goes no further than this function
   return {
     harness: 'claude',
     sessionId,

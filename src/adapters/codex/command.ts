@@ -7,7 +7,7 @@ import type { Policy } from '../../contracts/config.js';
 import type { Decision } from '../../contracts/decision.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import type { SpoolRecord } from '../../contracts/spool.js';
-import type { HookAnswer, HookContext, HookHandler } from '../../hook-runner/types.js';
+import type { Defer, HookAnswer, HookContext, HookHandler } from '../../hook-runner/types.js';
 import type { Env } from '../../io/paths.js';
 import { loadPolicy } from '../../config/load.js';
 import { appendSpool } from '../../observer/spool.js';
@@ -20,7 +20,7 @@ import { SessionEndPayloadSchema, SessionStartPayloadSchema } from './payloads.j
 import { codexSessionContext } from './session-context.js';
 
 export type CodexDeps = {
-  route: (obs: DispatchObservation, env: Env) => Decision | Promise<Decision>;
+  route: (obs: DispatchObservation, env: Env, defer?: Defer) => Decision | Promise<Decision>;
   spool: (record: SpoolRecord, env: Env) => void;
   now: () => number;
   runtime: (env: Env, cwd: string | null) => { policy: Policy };
@@ -44,7 +44,7 @@ export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler
       const { policy } = deps.runtime(ctx.env, cwdOf(payload));
       const obs = observeDispatch(payload, { policy, at: deps.now() });
       if (!obs) return null;
-      return json(answerFor(await deps.route(obs, ctx.env)));
+      return json(answerFor(await deps.route(obs, ctx.env, ctx.defer)));
     },
 
     async SessionStart(payload: unknown, ctx: HookContext): Promise<HookAnswer> {

@@ -44,8 +44,10 @@ export function observeCompletion(raw: unknown, opts: { tailBytes: number; now: 
     startedAt: turn?.startedAt ?? null,
     endedAt: opts.now,
     usageSource: usage ? 'transcript-tail' : 'none',
-    // One SubagentStop per child turn (a follow-up task starts a new turn): the turn is the unit of cost.
+    // One SubagentStop per child turn (a follow-up task starts a new turn, seen on 0.169.0): the turn is the unit of
+    // cost, and the ledger keys the row by it.
     dedupeKey: `codex:${p.agent_id}:${turn?.turnId ?? p.turn_id ?? 'unknown-turn'}`,
+    turnId: turn?.turnId ?? p.turn_id ?? null,
   };
   return { observation, transcriptPath: childPath };
 }

@@ -9,11 +9,12 @@
  *  - child: `task_complete.last_agent_message` (written after SubagentStop) or the last assistant message.
  */
 import type { Usage } from '../../contracts/usage.js';
+import type { Outcome } from '../../contracts/observation.js';
 import { extractEscalation, extractOutcome, tailText } from '../../observer/outcome.js';
 import { readLinesForward } from '../../observer/tail.js';
 import {
   asCount, asString, asTime, dominantModel, sumUsage,
-  type FileParse, type ParseOptions, type TranscriptDispatch, type TranscriptParser, type TranscriptRequest,
+  type ChildSummary, type FileParse, type ParseOptions, type TranscriptDispatch, type TranscriptParser, type TranscriptRequest,
 } from '../../observer/transcripts.js';
 
 export const CODEX_PARSE_MAX_BYTES = 2 * 1024 * 1024 * 1024;
@@ -57,6 +58,19 @@ function assistantText(content: unknown): string | null {
   return text ? tailText(text) : null;
 }
 
+/** One child turn as the rollout tells it: turn_context -> token_usage_records -> task_complete, all with its turn_id. */
+type Turn = { turnId: string; model: string | null; startedAt: number | null; endedAt: number | null; outcome: Outcome | null;
+  finalText: string | null; complete: boolean; usageAfterStart: boolean };
+
+function turnSummary(t: Turn, agentId: string, requests: readonly TranscriptRequest[]): ChildSummary {
+  const mine = requests.filter((r) => r.turnId === t.turnId);
+  return {
+    agentId, callId: null, subagentType: null, requestedModel: null, servedModel: dominantModel(mine) ?? t.model,
+    usage: sumUsage(mine), outcome: t.outcome ?? extractOutcome(t.finalText), complete: t.complete || t.usageAfterStart,
+    incomplete: false, startedAt: t.startedAt, endedAt: t.endedAt, turnId: t.turnId,
+  };
+}
+
 export function parseCodexRollout(path: string, opts: ParseOptions = {}): FileParse {
   let threadId: string | null = null;
   let sessionId: string | null = null;
@@ -73,6 +87,10 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
   const fromCounts: TranscriptRequest[] = [];
   let prevTotal: Obj | null = null;
   const dispatches = new Map<string, TranscriptDispatch>();
+  const turns = new Map<string, Turn>();
+  let current: Turn | null = null;
+  let recordsWithoutTurn = 0;
+  const turnOf = (id: string | null): Turn | null => (id ? turns.get(id) ?? null : current);
 
   const res = readLinesForward(path, { maxBytes: opts.maxBytes ?? CODEX_PARSE_MAX_BYTES }, (buf, start, end) => {
     const line = buf.subarray(start, end);
@@ -91,6 +109,7 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
     if (at !== null) {
       firstAt ??= at;
       lastAt = at;
+      if (current) current.endedAt = at;
     }
     switch (obj.type) {
       case 'session_meta': {
@@ -100,17 +119,27 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
         if (asString(p.parent_thread_id) || p.thread_source === 'subagent') isChild = true;
         return;
       }
-      case 'turn_context':
+      case 'turn_context': {
         model = asString(p.model) ?? model;
         usageAfterTurn = false;
+        const id = asString(p.turn_id);
+        if (id && !turns.has(id)) {
+          current = { turnId: id, model, startedAt: at, endedAt: at, outcome: null, finalText: null, complete: false, usageAfterStart: false };
+          turns.set(id, current);
+        }
         return;
+      }
       case 'token_usage_record': {
         if (!isObj(p.usage)) return;
         const key = asString(p.response_id) ?? `${asString(p.thread_id) ?? threadId}:${String(obj.ordinal ?? at)}`;
         usageAfterTurn = true;
         if (seen.has(key)) return;
         seen.add(key);
-        records.push({ key, model, usage: codexUsage(p.usage), at, sessionId, agentId: isChild ? threadId : null, sidechain: isChild });
+        const turnId = asString(p.turn_id);
+        const turn = turnOf(turnId);
+        if (turn) turn.usageAfterStart = true;
+        if (!turnId || !turns.has(turnId)) recordsWithoutTurn++;
+        records.push({ key, model, usage: codexUsage(p.usage), at, sessionId, agentId: isChild ? threadId : null, sidechain: isChild, turnId });
         return;
       }
       case 'response_item': {
@@ -131,6 +160,7 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
           });
         } else if (p.type === 'message' && p.role === 'assistant') {
           finalText = assistantText(p.content) ?? finalText;
+          if (current) current.finalText = assistantText(p.content) ?? current.finalText;
         }
         return;
       }
@@ -156,6 +186,14 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
           taskComplete = true;
           const last = asString(p.last_agent_message);
           if (last) finalText = tailText(last);
+          const turn = turnOf(asString(p.turn_id));
+          if (turn) {
+            turn.complete = true;
+            if (last) turn.finalText = tailText(last);
+            // Only outcome tokens are kept per turn, never the text.
+            turn.outcome = extractOutcome(turn.finalText);
+            turn.finalText = null;
+          }
         } else if (p.type === 'item_completed' && isObj(p.item) && p.item.type === 'SubAgentActivity' && p.item.kind === 'started') {
           const callId = asString(p.item.id);
           const d = callId ? dispatches.get(callId) : undefined;
@@ -172,6 +210,11 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
   const requests = records.length > 0 ? records : fromCounts;
   const outcome = extractOutcome(finalText);
   finalText = null;
+  // Per-turn rows only when every response names a turn this file started (rollouts before turn ids keep one row).
+  const childTurns = isChild && threadId && records.length > 0 && recordsWithoutTurn === 0
+    ? [...turns.values()].filter((t) => records.some((r) => r.turnId === t.turnId)).map((t) => turnSummary(t, threadId!, records))
+    : undefined;
+  for (const t of turns.values()) t.finalText = null;
   return {
     harness: 'codex',
     sessionId,
@@ -185,6 +228,7 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
           complete: taskComplete || usageAfterTurn, incomplete: false, startedAt: firstAt, endedAt: lastAt,
         }
       : null,
+    ...(childTurns ? { childTurns } : {}),
     bytesRead: res.bytesRead,
     truncated: res.truncated,
   };

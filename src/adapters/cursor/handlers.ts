@@ -7,7 +7,7 @@
 import type { Decision } from '../../contracts/decision.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import type { SpoolRecord } from '../../contracts/spool.js';
-import type { CommandAdapter, HookAnswer, HookContext } from '../../hook-runner/types.js';
+import type { CommandAdapter, Defer, HookAnswer, HookContext } from '../../hook-runner/types.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import type { Env } from '../../io/paths.js';
 import { ALLOW, EMPTY, cursorAnswer } from './answer.js';
@@ -16,7 +16,7 @@ import { isObj, observeSubagentStart, observeSubagentStop, observeTask, str, typ
 
 export type CursorDeps = {
   /** Decides and records the dispatch (routeDispatch: loads policy and prices, appends to the spool, never throws). */
-  route(obs: DispatchObservation, env: Env): Decision;
+  route(obs: DispatchObservation, env: Env, defer?: Defer): Decision;
   /** Appends a completion to the spool. */
   spool(record: SpoolRecord, env: Env): void;
   now(): number;
@@ -57,7 +57,7 @@ export function makeCursorAdapter(deps: CursorDeps): CommandAdapter {
     const obs = observeTask(p, parent, now);
     let answer = ALLOW;
     if (obs) {
-      answer = cursorAnswer(deps.route(obs, ctx.env));
+      answer = cursorAnswer(deps.route(obs, ctx.env, ctx.defer));
       if (obs.callId) mem.answers[obs.callId] = { v: answer, t: now };
     }
     if (own || obs) saveMemory(ctx.env, mem, now);
@@ -75,7 +75,7 @@ export function makeCursorAdapter(deps: CursorDeps): CommandAdapter {
     const modelId = str(p.model_id);
     const parent = fromParent.model ? fromParent : modelId ? { model: modelId, source: 'payload.model_id' } : NO_PARENT;
     const obs = observeSubagentStart(p, parent, now);
-    const answer = cursorAnswer(deps.route(obs, ctx.env));
+    const answer = cursorAnswer(deps.route(obs, ctx.env, ctx.defer));
     if (callId) {
       mem.answers[callId] = { v: answer, t: now };
       saveMemory(ctx.env, mem, now);

@@ -30,6 +30,18 @@ export function modelName(m: unknown): string | null {
   return provider ? `${provider}/${id}` : id;
 }
 
+/** `provider.<p>.models.<id>.cost` of the live config, as `p/id` names (prices/declared.ts reads the cost object). */
+export function configuredCosts(cfg: unknown): { model: string; cost: unknown }[] {
+  const out: { model: string; cost: unknown }[] = [];
+  const providers = isRec(cfg) && isRec(cfg.provider) ? cfg.provider : {};
+  for (const [p, prov] of Object.entries(providers)) {
+    const models = isRec(prov) && isRec(prov.models) ? prov.models : {};
+    for (const [id, m] of Object.entries(models)) if (isRec(m) && m.cost !== undefined) out.push({ model: `${p}/${id}`, cost: m.cost });
+    if (out.length >= 500) break;
+  }
+  return out;
+}
+
 /** `config` callback: remember every configured agent and its model, and the default model. */
 export function readConfig(cfg: unknown, state: OpencodeState): void {
   if (!isRec(cfg)) return;

@@ -6,16 +6,17 @@
 import type { Decision } from '../../contracts/decision.js';
 import type { DispatchObservation, CompletionObservation } from '../../contracts/observation.js';
 import type { Policy } from '../../contracts/config.js';
-import { loadRuntime } from '../../runtime/context.js';
+import { declareModelPrices, loadRuntime } from '../../runtime/context.js';
 import { diagnose } from '../../io/diagnostics.js';
 import type { Env } from '../../io/paths.js';
 import { appendSpool } from '../../observer/spool.js';
 import { COMPLETION_DEADLINE_MS, DISPATCH_DEADLINE_MS, deadlineFromEnv, failOpen } from '../in-process/deadline.js';
 import { injectFault } from '../in-process/fault.js';
+import { refreshOnce } from '../in-process/refresh.js';
 import { routeDispatch } from '../in-process/route.js';
 import { applyDecision } from './apply.js';
 import { completionObservation, correctionProblem, countAssistantMessages, readAfter, type ChildSession } from './complete.js';
-import { observeDispatch, readChatParams, readConfig } from './observe.js';
+import { configuredCosts, modelName, observeDispatch, readChatParams, readConfig } from './observe.js';
 import { OpencodeState } from './state.js';
 import { injectTierAgents } from './tier-agents.js';
 
@@ -33,6 +34,8 @@ export type PluginDeps = {
   route: (obs: DispatchObservation, env: Env) => Decision;
   record: (obs: CompletionObservation, env: Env) => void;
   policy: (env: Env, cwd: string | null) => Policy;
+  /** Starts the background price refresh (returns at once); called once, when the plugin loads. */
+  refresh: (env: Env) => void;
 };
 
 export const defaultDeps = (env: Env = process.env): PluginDeps => ({
@@ -42,6 +45,7 @@ export const defaultDeps = (env: Env = process.env): PluginDeps => ({
   record: (observation, e) => appendSpool({ type: 'completion', observation, transcriptPath: null }, e),
   // The policy cached per process by the shared runtime (re-read after its TTL), not a file read per dispatch.
   policy: (e, cwd) => loadRuntime(e, cwd).policy,
+  refresh: (e) => void refreshOnce(e, 'opencode:load'),
 });
 
 const sdkData = (r: SdkResult): unknown => (r && typeof r === 'object' && 'data' in r ? (r as { data: unknown }).data : r);
@@ -51,18 +55,27 @@ export function createHooks(input: { client?: OpencodeClient; directory?: string
   const cwd = typeof input.directory === 'string' ? input.directory : null;
   const dispatchMs = deadlineFromEnv(deps.env, DISPATCH_DEADLINE_MS);
   const completionMs = deadlineFromEnv(deps.env, COMPLETION_DEADLINE_MS);
+  // OpenCode has no session-start hook process: the plugin loading is where sessions begin.
+  deps.refresh(deps.env);
 
   return {
     config: async (cfg: unknown): Promise<void> => {
       await failOpen('opencode:config', dispatchMs, undefined, () => {
         const added = injectTierAgents(cfg as { agent?: Record<string, never> }, deps.policy(deps.env, cwd));
         readConfig(cfg, state);
+        // Every configured model's cost (provider.<p>.models.<id>.cost, USD per 1M) before any dispatch needs it.
+        declareModelPrices(deps.env, 'opencode', configuredCosts(cfg));
         if (added.length) diagnose('info', 'opencode:config', `tier agents added: ${added.join(', ')}`, {}, deps.env);
       }, deps.env);
     },
 
     'chat.params': async (i: unknown): Promise<void> => {
-      await failOpen('opencode:chat.params', dispatchMs, undefined, () => readChatParams(i, state, deps.now()), deps.env);
+      await failOpen('opencode:chat.params', dispatchMs, undefined, () => {
+        readChatParams(i, state, deps.now());
+        // model.cost is USD per 1M tokens: the price of last resort for a model no catalog knows (custom providers).
+        const m = (i as { model?: { cost?: unknown } } | null)?.model;
+        declareModelPrices(deps.env, 'opencode', [{ model: modelName(m), cost: m?.cost }]);
+      }, deps.env);
     },
 
     'tool.execute.before': async (i: unknown, o: unknown): Promise<void> => {

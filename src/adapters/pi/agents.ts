@@ -1,14 +1,16 @@
 /**
  * The agents a pi subagent tool can run, read the way pi 0.73.1's example tool finds them (source): markdown files
- * with frontmatter `name`, `model` under `<agentDir>/agents/` (user) and `<cwd>/.pi/agents/` (project).
- * Bounded: at most 256 files of 64 KiB each, cached for a few seconds (this runs on the dispatch path).
+ * with frontmatter `name`, `model` under `<agentDir>/agents/` (user) and the nearest `.pi/agents/` at or above the cwd
+ * (project). Bounded: at most 256 files of 64 KiB each, cached for a few seconds (this runs on the dispatch path).
  */
-import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Env } from '../../io/paths.js';
 
-export type PiAgent = { name: string; model: string | null; source: 'user' | 'project' };
+/** `shadows`: the user agent of the same name a project agent hides (the tool's default `user` scope still runs it). */
+export type PiAgent = { name: string; model: string | null; source: 'user' | 'project'; shadows?: PiAgent };
+export type PiAgentScope = 'user' | 'project' | 'both';
 
 const MAX_FILES = 256;
 const MAX_BYTES = 64 * 1024;
@@ -30,7 +32,7 @@ function readHead(path: string): string {
 }
 
 /** `name` and `model` from a `---` frontmatter block; null when the file has none. */
-export function parseAgentFile(text: string): { name: string | null; model: string | null } | null {
+export function parseAgentFile(text: string): { name: string | null; description: string | null; model: string | null } | null {
   const m = text.replace(/^\uFEFF/, '').match(/^---\r?\n([\s\S]*?)\r?\n---/);
   if (!m) return null;
   const field = (k: string) => {
@@ -38,7 +40,26 @@ export function parseAgentFile(text: string): { name: string | null; model: stri
     const v = f ? f[1]!.replace(/^["']|["']$/g, '') : '';
     return v.length ? v : null;
   };
-  return { name: field('name'), model: field('model') };
+  return { name: field('name'), description: field('description'), model: field('model') };
+}
+
+const MAX_UP = 64;
+
+/** pi's example looks for `.pi/agents` in the cwd and each parent directory, the nearest wins (source). */
+function nearestProjectAgents(cwd: string): string | null {
+  let dir = cwd;
+  for (let i = 0; i < MAX_UP; i++) {
+    const candidate = join(dir, '.pi', 'agents');
+    try {
+      if (statSync(candidate).isDirectory()) return candidate;
+    } catch {
+      // not here
+    }
+    const up = dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+  return null;
 }
 
 function scan(dir: string, source: PiAgent['source'], out: Map<string, PiAgent>): void {
@@ -52,8 +73,11 @@ function scan(dir: string, source: PiAgent['source'], out: Map<string, PiAgent>)
     try {
       const parsed = parseAgentFile(readHead(join(dir, file)));
       if (!parsed) continue;
-      const name = parsed.name ?? file.slice(0, -3);
-      out.set(name, { name, model: parsed.model, source });
+      // pi's example skips a file without `name` or `description` (source): it is not an agent it can run.
+      if (!parsed.name || !parsed.description) continue;
+      const name = parsed.name;
+      const user = out.get(name);
+      out.set(name, { name, model: parsed.model, source, ...(user && user.source === 'user' ? { shadows: user } : {}) });
     } catch {
       // An unreadable agent file is simply not a candidate.
     }
@@ -69,12 +93,55 @@ export function loadPiAgents(env: Env, cwd: string | null, now = Date.now()): Ma
   if (hit && now - hit.at < TTL_MS) return hit.agents;
   const agents = new Map<string, PiAgent>();
   scan(join(piAgentDir(env), 'agents'), 'user', agents);
-  if (cwd) scan(join(cwd, '.pi', 'agents'), 'project', agents);
+  const projectDir = cwd ? nearestProjectAgents(cwd) : null;
+  if (projectDir) scan(projectDir, 'project', agents);
   cache.set(key, { at: now, agents });
   if (cache.size > 32) cache.delete(cache.keys().next().value as string);
   return agents;
 }
 
+/** The agents a call with this `agentScope` can run (pi's example: default `user`; `both` = project over user). */
+export function agentsInScope(agents: Map<string, PiAgent>, scope: unknown): Map<string, PiAgent> {
+  if (scope === 'both') return agents;
+  const out = new Map<string, PiAgent>();
+  for (const a of agents.values()) {
+    const pick = scope === 'project' ? (a.source === 'project' ? a : null) : a.source === 'user' ? a : a.shadows ?? null;
+    if (pick) out.set(pick.name, pick);
+  }
+  return out;
+}
+
+const settingsCache = new Map<string, { at: number; model: string | null }>();
+
+function readSettings(file: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(readHead(file)) as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Record<string, unknown> : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The model a child of an agent without `model:` runs on: pi's default model (`defaultProvider`/`defaultModel` of
+ * `<agentDir>/settings.json`, the project's `<cwd>/.pi/settings.json` on top), NOT the parent's current model (seen on
+ * 0.73.1: a parent on `--model fake/small` ran a model-less agent's child on the settings default). Null when unset.
+ */
+export function piDefaultModel(env: Env, cwd: string | null, now = Date.now()): string | null {
+  const key = `${piAgentDir(env)}\0${cwd ?? ''}`;
+  const hit = settingsCache.get(key);
+  if (hit && now - hit.at < TTL_MS) return hit.model;
+  const merged = { ...readSettings(join(piAgentDir(env), 'settings.json')), ...(cwd ? readSettings(join(cwd, '.pi', 'settings.json')) : {}) };
+  const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
+  const id = str(merged.defaultModel);
+  const provider = str(merged.defaultProvider);
+  const model = id ? (provider && !id.startsWith(`${provider}/`) ? `${provider}/${id}` : id) : null;
+  settingsCache.set(key, { at: now, model });
+  if (settingsCache.size > 32) settingsCache.delete(settingsCache.keys().next().value as string);
+  return model;
+}
+
 export function clearPiAgentCache(): void {
   cache.clear();
+  settingsCache.clear();
 }

@@ -6,15 +6,16 @@
 import type { Decision } from '../../contracts/decision.js';
 import type { CompletionObservation, DispatchObservation } from '../../contracts/observation.js';
 import type { Policy } from '../../contracts/config.js';
-import { loadRuntime } from '../../runtime/context.js';
+import { declareModelPrices, loadRuntime } from '../../runtime/context.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import type { Env } from '../../io/paths.js';
 import { appendSpool } from '../../observer/spool.js';
 import { COMPLETION_DEADLINE_MS, DISPATCH_DEADLINE_MS, deadlineFromEnv, failOpen } from '../in-process/deadline.js';
 import { injectFault } from '../in-process/fault.js';
+import { refreshOnce } from '../in-process/refresh.js';
 import { routeDispatch } from '../in-process/route.js';
-import { loadPiAgents, type PiAgent } from './agents.js';
-import { observePiCompletions, observePiDispatch, type PiCtx } from './observe.js';
+import { loadPiAgents, piDefaultModel, type PiAgent } from './agents.js';
+import { observePiCompletions, observePiDispatch, piModelName, type PiCtx } from './observe.js';
 
 export type PiApi = { on(event: string, handler: (event: any, ctx: any) => unknown): void };
 
@@ -26,6 +27,10 @@ export type PiDeps = {
   record: (obs: CompletionObservation, env: Env) => void;
   policy: (env: Env, cwd: string | null) => Policy;
   agents: (env: Env, cwd: string | null) => Map<string, PiAgent>;
+  /** pi's default model: where a child of an agent without `model:` runs. */
+  defaultModel: (env: Env, cwd: string | null) => string | null;
+  /** Starts the background price refresh (returns at once); called once, at load. */
+  refresh: (env: Env) => void;
 };
 
 export const defaultPiDeps = (env: Env = process.env, argv: string[] = process.argv): PiDeps => ({
@@ -34,6 +39,8 @@ export const defaultPiDeps = (env: Env = process.env, argv: string[] = process.a
   // The policy cached per process by the shared runtime (re-read after its TTL), not a file read per dispatch.
   policy: (e, cwd) => loadRuntime(e, cwd).policy,
   agents: (e, cwd) => loadPiAgents(e, cwd),
+  defaultModel: (e, cwd) => piDefaultModel(e, cwd),
+  refresh: (e) => void refreshOnce(e, 'pi:load'),
 });
 
 /**
@@ -58,8 +65,10 @@ export function registerTiergate(pi: PiApi, deps: PiDeps): void {
   pi.on('tool_call', async (event: unknown, ctx: PiCtx): Promise<Gate> => {
     const denial = await failOpen<string | null>('pi:tool_call', dispatchMs, null, async () => {
       const cwd = typeof ctx?.cwd === 'string' ? ctx.cwd : null;
+      // ctx.model.cost is USD per 1M tokens: the price of last resort for a model no catalog knows (custom providers).
+      declareModelPrices(deps.env, 'pi', [{ model: piModelName(ctx?.model), cost: (ctx?.model as { cost?: unknown } | undefined)?.cost }]);
       const policy = deps.policy(deps.env, cwd);
-      const slots = observePiDispatch({ event, ctx: ctx ?? {}, agents: deps.agents(deps.env, cwd), policy, now: deps.now() });
+      const slots = observePiDispatch({ event, ctx: ctx ?? {}, agents: deps.agents(deps.env, cwd), defaultModel: deps.defaultModel(deps.env, cwd), policy, now: deps.now() });
       if (slots.length === 0) return null;
       await injectFault(deps.env, 'dispatch');
       const denials: string[] = [];
@@ -89,6 +98,10 @@ export function registerTiergate(pi: PiApi, deps: PiDeps): void {
     }, deps.env);
     return undefined;
   });
+
+  // pi has no session-start hook process: the extension loading is where a session begins. A child pi process
+  // leaves it to its parent, which already started it (or found prices fresh).
+  if (!child) deps.refresh(deps.env);
 }
 
 /** The extension factory body: never throws (a factory throw makes pi exit 1, seen). */

@@ -10,7 +10,7 @@ import type { CompletionObservation, DispatchObservation } from '../../contracts
 import type { Usage } from '../../contracts/usage.js';
 import { extractEscalation as escalationFrom, extractOutcome as parseOutcome } from '../../observer/outcome.js';
 import { tierOfAgent } from '../opencode/tier-agents.js';
-import type { PiAgent } from './agents.js';
+import { agentsInScope, type PiAgent } from './agents.js';
 
 export const SUBAGENT_TOOL = 'subagent';
 
@@ -44,9 +44,10 @@ const capability = (field: PiSlot['field'], kind: Capability['rewriteKind'], leg
   canRewrite: true, rewriteField: field, rewriteKind: kind, legalValues: legal, canDeny: true,
 });
 
-export type PiDispatchInput = { event: unknown; ctx: PiCtx; agents: Map<string, PiAgent>; policy: Policy; now: number };
+/** `defaultModel`: what a model-less agent's child runs on (pi's settings default; null when unknown). */
+export type PiDispatchInput = { event: unknown; ctx: PiCtx; agents: Map<string, PiAgent>; defaultModel: string | null; policy: Policy; now: number };
 
-export function observePiDispatch({ event, ctx, agents, policy, now }: PiDispatchInput): PiSlot[] {
+export function observePiDispatch({ event, ctx, agents: all, defaultModel, policy, now }: PiDispatchInput): PiSlot[] {
   if (!isRec(event) || event.toolName !== SUBAGENT_TOOL || !isRec(event.input)) return [];
   const input = event.input;
   const parentModel = piModelName(ctx.model);
@@ -82,6 +83,9 @@ export function observePiDispatch({ event, ctx, agents, policy, now }: PiDispatc
     } }];
   }
 
+  // Only the agents the tool will look up for this call: pi's example reads project agents only for
+  // agentScope "project" / "both" (default "user"), so a project-only tier agent is no target for a user-scope call.
+  const agents = agentsInScope(all, input.agentScope);
   const candidates = [...agents.values()].flatMap((a) => {
     const tier = tierOfAgent(a.name);
     return tier && a.model ? [{ value: a.name, model: a.model, tier }] : [];
@@ -98,8 +102,8 @@ export function observePiDispatch({ event, ctx, agents, policy, now }: PiDispatc
   return slots.map(({ holder, label, id }) => {
     const name = holder.agent as string;
     const known = agents.get(name);
-    // An agent without `model:` runs on pi's default model, which is normally the parent's [inferred from source].
-    const agentModel = known ? (known.model ?? parentModel) : null;
+    // An agent without `model:` runs on pi's default model from settings, not the parent's (seen on 0.73.1).
+    const agentModel = known ? (known.model ?? defaultModel) : null;
     return { holder, field: 'agent' as const, label, obs: {
       ...base, callId: id, requestedModel: null, requestedAgent: name, requestedTier: null, agentModel,
       subagentType: name, capability: capability('agent', 'agent', candidates.map((c) => c.value)), candidates,

@@ -15,23 +15,29 @@ export const VERIFIED_YES = ['yes', 'y', 'true', 'pass', 'passed', 'tests', 'ok'
 export const ROLLUP_KEYS = ['day', 'harness', 'session_id', 'project', 'subagent_type', 'tier', 'requested_model', 'served_model'] as const;
 export const GLOBAL_ROLLUP_KEYS = ['day', 'harness', 'subagent_type', 'tier', 'requested_model', 'served_model'] as const;
 /**
- * Third rollup (migration 5), for --by session: only what that view groups and filters by, session first so its GROUP
+ * Third rollup (migration 6), for --by session: only what that view groups and filters by, session first so its GROUP
  * BYs stream in key order. The per-session rollup also splits each session by project, agent type and tier: on a
  * million runs that is 4x the rows, each read and sorted by every --by session.
  */
 export const SESSION_ROLLUP_KEYS = ['session_id', 'requested_model', 'served_model', 'day', 'harness'] as const;
 /** Completion columns a session-rollup row depends on: other updates (parent model, tier, join ids) skip its trigger. */
 const SESSION_ROLLUP_INPUTS = [...SESSION_ROLLUP_KEYS, 'dispatch_id', 'status', 'verified', 'input', 'output', 'cache_read',
-  'cache_write_5m', 'cache_write_1h', 'cost_pico', 'counterfactual_pico'] as const;
+  'cache_write_5m', 'cache_write_1h', 'cost_pico', 'counterfactual_pico', 'followup'] as const;
 type Keys = readonly string[];
 
+/**
+ * Rollup definitions by the migration that built them: 2 counted every joined completion as a dispatch; 4 counts a
+ * child's follow-up turns (Codex followup_task) as runs of the same dispatch, not as more dispatches.
+ */
+type RollupVersion = 2 | 4;
+
 /** Measure -> its contribution from one completion row `r`. Sums of pico-USD stay integers (int64 holds $9.2M). */
-function rollupMeasures(r: string): [string, string][] {
+function rollupMeasures(r: string, version: RollupVersion = 4): [string, string][] {
   const verified = VERIFIED_YES.map((v) => `'${v}'`).join(', ');
   const both = `(${r}.cost_pico IS NOT NULL AND ${r}.counterfactual_pico IS NOT NULL)`;
   return [
     ['runs', '1'],
-    ['dispatched', `(${r}.dispatch_id IS NOT NULL)`],
+    ['dispatched', version === 2 ? `(${r}.dispatch_id IS NOT NULL)` : `(${r}.dispatch_id IS NOT NULL AND ${r}.followup = 0)`],
     ['completed', `(${r}.status = 'ok')`],
     ['pending', `(${r}.status = 'pending')`],
     ['verified', `COALESCE(${r}.verified IN (${verified}), 0)`],
@@ -52,15 +58,15 @@ function rollupMeasures(r: string): [string, string][] {
 
 export const ROLLUP_MEASURES = rollupMeasures('c').map(([m]) => m);
 
-function rollupUpsert(table: string, keys: Keys, r: 'NEW' | 'OLD', sign: 1 | -1): string {
-  const measures = rollupMeasures(r);
+function rollupUpsert(table: string, keys: Keys, r: 'NEW' | 'OLD', sign: 1 | -1, version: RollupVersion): string {
+  const measures = rollupMeasures(r, version);
   return `INSERT INTO ${table} (${[...keys, ...measures.map(([m]) => m)].join(', ')})
     VALUES (${[...keys.map((k) => `COALESCE(${r}.${k}, '')`), ...measures.map(([, e]) => `${sign} * (${e})`)].join(', ')})
     ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${measures.map(([m]) => `${m} = ${m} + excluded.${m}`).join(', ')};`;
 }
 
-function rollupDdl(table: string, keys: Keys): string {
-  const measures = rollupMeasures('c');
+function rollupDdl(table: string, keys: Keys, version: RollupVersion = 4): string {
+  const measures = rollupMeasures('c', version);
   return `
   CREATE TABLE ${table} (
     ${keys.map((k) => `${k} TEXT NOT NULL`).join(',\n    ')},
@@ -69,30 +75,34 @@ function rollupDdl(table: string, keys: Keys): string {
   ) WITHOUT ROWID;`;
 }
 
-function rollupTable(table: string, keys: Keys): string {
-  const measures = rollupMeasures('c');
-  return `${rollupDdl(table, keys)}
+function rollupTable(table: string, keys: Keys, version: RollupVersion): string {
+  const measures = rollupMeasures('c', version);
+  return `${rollupDdl(table, keys, version)}
   INSERT INTO ${table} (${[...keys, ...measures.map(([m]) => m)].join(', ')})
     SELECT ${keys.map((k) => `COALESCE(c.${k}, '')`).join(', ')}, ${measures.map(([, e]) => `SUM(${e})`).join(', ')}
     FROM completions c GROUP BY ${keys.map((k) => `COALESCE(c.${k}, '')`).join(', ')};`;
 }
 
-function rollupMigration(): string {
+function rollupTriggers(version: RollupVersion): string {
   const both = (r: 'NEW' | 'OLD', sign: 1 | -1) =>
-    `${rollupUpsert('completion_rollup', ROLLUP_KEYS, r, sign)} ${rollupUpsert('completion_rollup_global', GLOBAL_ROLLUP_KEYS, r, sign)}`;
-  return `
-  ${rollupTable('completion_rollup', ROLLUP_KEYS)}
-  ${rollupTable('completion_rollup_global', GLOBAL_ROLLUP_KEYS)}
-  CREATE TRIGGER completions_rollup_insert AFTER INSERT ON completions BEGIN ${both('NEW', 1)} END;
+    `${rollupUpsert('completion_rollup', ROLLUP_KEYS, r, sign, version)} ${rollupUpsert('completion_rollup_global', GLOBAL_ROLLUP_KEYS, r, sign, version)}`;
+  return `CREATE TRIGGER completions_rollup_insert AFTER INSERT ON completions BEGIN ${both('NEW', 1)} END;
   CREATE TRIGGER completions_rollup_delete AFTER DELETE ON completions BEGIN ${both('OLD', -1)} END;
   CREATE TRIGGER completions_rollup_update AFTER UPDATE ON completions BEGIN ${both('OLD', -1)} ${both('NEW', 1)} END;
   `;
 }
 
+function rollupMigration(version: RollupVersion): string {
+  return `
+  ${rollupTable('completion_rollup', ROLLUP_KEYS, version)}
+  ${rollupTable('completion_rollup_global', GLOBAL_ROLLUP_KEYS, version)}
+  ${rollupTriggers(version)}`;
+}
+
 /** Filled from completion_rollup (its keys are a superset; sums of sums are exact), not by re-reading every completion. */
 function sessionRollupMigration(): string {
   const keys = SESSION_ROLLUP_KEYS.join(', ');
-  const upsert = (r: 'NEW' | 'OLD', sign: 1 | -1) => rollupUpsert('session_rollup', SESSION_ROLLUP_KEYS, r, sign);
+  const upsert = (r: 'NEW' | 'OLD', sign: 1 | -1) => rollupUpsert('session_rollup', SESSION_ROLLUP_KEYS, r, sign, 4);
   return `${rollupDdl('session_rollup', SESSION_ROLLUP_KEYS)}
   INSERT INTO session_rollup (${keys}, ${ROLLUP_MEASURES.join(', ')})
     SELECT ${keys}, ${ROLLUP_MEASURES.map((m) => `SUM(${m})`).join(', ')}
@@ -225,7 +235,7 @@ export const MIGRATIONS: readonly string[] = [
   );
   `,
   // 2: per-day rollup of completions, kept by triggers, so a report over a million runs reads thousands of rows
-  rollupMigration(),
+  rollupMigration(2),
   // 3: partial indexes over the rows the observer pass still has work on, so a drain on a big ledger touches only them
   `
   CREATE INDEX completions_unpriced ON completions (cost_catalog_version) WHERE input IS NOT NULL AND cost_pico IS NULL;
@@ -236,13 +246,26 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX completions_joined_gaps ON completions (dispatch_id)
     WHERE dispatch_id IS NOT NULL AND (parent_model IS NULL OR tier IS NULL);
   `,
-  // 4: the late-flush pass re-reads only pending rows with a transcript; through the old index, pending rows without
+  // 4: one row per child TURN. Codex children can be sent follow-up tasks; each turn completes on its own (turn_id), and
+  // a follow-up turn is another run of the same dispatch (followup = 1), so the rollups stop counting it as a dispatch.
+  // Rows written before this keep their key (codex:agent:<id>) and a NULL turn_id. Every existing row has followup = 0,
+  // so the rollups' sums are already right under the new measure: only the triggers change (no rebuild; O(1) on any
+  // ledger, where a rebuild took 5.5 s per million rows).
+  `
+  ALTER TABLE completions ADD COLUMN turn_id TEXT;
+  ALTER TABLE completions ADD COLUMN followup INTEGER NOT NULL DEFAULT 0;
+  DROP TRIGGER completions_rollup_insert;
+  DROP TRIGGER completions_rollup_delete;
+  DROP TRIGGER completions_rollup_update;
+  ${rollupTriggers(4)}
+  `,
+  // 5: the late-flush pass re-reads only pending rows with a transcript; through the old index, pending rows without
   // one (thousands on a big ledger) were each fetched from the table on every CLI run just to be skipped
   `
   DROP INDEX completions_pending;
   CREATE INDEX completions_pending_reread ON completions (status) WHERE status = 'pending' AND transcript_path IS NOT NULL;
   `,
-  // 5: a rollup keyed only by what --by session needs (session, model pair, day, harness), kept by triggers
+  // 6: a rollup keyed only by what --by session needs (session, model pair, day, harness), kept by triggers
   sessionRollupMigration(),
 ];
 

@@ -54,15 +54,20 @@ export type CompletionRow = {
   cost?: { picoUsd: bigint | null; catalogVersion: string; modelId: string | null } | null;
   /** Fallback identity when neither agentId nor callId exists (a spool line's hash). */
   fallbackKey: string;
+  /** The child's turn, for harnesses whose children run several turns (Codex follow-up tasks): one row per turn. */
+  turnId?: string | null;
 };
 
 export function dispatchKey(harness: string, callId: string | null, fallback: string): string {
   return callId ? `${harness}:call:${callId}` : `${harness}:line:${fallback}`;
 }
 
-/** A child is the same child whoever reports it: its own id first, then the dispatch's id. */
-export function completionKey(harness: string, agentId: string | null, callId: string | null, fallback: string): string {
-  if (agentId) return `${harness}:agent:${agentId}`;
+/**
+ * A child is the same child whoever reports it: its own id first, then the dispatch's id. A child that runs several
+ * turns (Codex) is one row per turn, so the hook and the scan that both see a turn land on the same key.
+ */
+export function completionKey(harness: string, agentId: string | null, callId: string | null, fallback: string, turnId: string | null = null): string {
+  if (agentId) return turnId ? `${harness}:agent:${agentId}:turn:${turnId}` : `${harness}:agent:${agentId}`;
   if (callId) return `${harness}:call:${callId}`;
   return `${harness}:line:${fallback}`;
 }
@@ -120,21 +125,21 @@ export function recordCompletion(db: SqlDriver, c: CompletionRow): boolean {
   const u = c.usage;
   const cost = c.cost ?? null;
   const params: SqlValue[] = [
-    completionKey(c.harness, c.agentId, c.callId, c.fallbackKey), c.harness, c.sessionId, c.callId, c.agentId,
+    completionKey(c.harness, c.agentId, c.callId, c.fallbackKey, c.turnId ?? null), c.harness, c.sessionId, c.callId, c.agentId,
     c.subagentType, c.project, c.requestedModel, c.servedModel,
     u?.input ?? null, u?.output ?? null, u?.cacheRead ?? null, u?.cacheWrite5m ?? null, u?.cacheWrite1h ?? null,
     u?.reasoning ?? null, u?.requests ?? null,
     cost?.picoUsd ?? null, cost?.catalogVersion ?? null, cost?.modelId ?? null,
     c.status, c.outcome.result, c.outcome.verified, c.outcome.escalationFrom,
     c.startedAt, c.endedAt, utcDay(c.endedAt), c.startedAt !== null ? Math.max(0, c.endedAt - c.startedAt) : null,
-    c.usageSource, c.transcriptPath, c.incomplete ? 1 : 0,
+    c.usageSource, c.transcriptPath, c.incomplete ? 1 : 0, c.turnId ?? null,
   ];
   const r = db.prepare(
     `INSERT INTO completions (dedupe_key, harness, session_id, call_id, agent_id, subagent_type, project,
        requested_model, served_model, input, output, cache_read, cache_write_5m, cache_write_1h, reasoning, requests,
        cost_pico, cost_catalog_version, priced_model, status, result, verified, escalation_from,
-       started_at, ended_at, day, duration_ms, usage_source, transcript_path, incomplete)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       started_at, ended_at, day, duration_ms, usage_source, transcript_path, incomplete, turn_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (dedupe_key) DO UPDATE SET
        session_id = COALESCE(excluded.session_id, completions.session_id),
        call_id = COALESCE(excluded.call_id, completions.call_id),
@@ -251,6 +256,10 @@ export function joinCompletions(db: SqlDriver): number {
      WHERE completions.call_id IS NULL AND completions.agent_id IS NOT NULL
        AND d.harness = completions.harness AND d.child_agent_id = completions.agent_id AND d.call_id IS NOT NULL`,
   ).run();
+  const touched = db.prepare(
+    `SELECT DISTINCT d.id AS id FROM completions JOIN dispatches d ON d.harness = completions.harness AND d.call_id = completions.call_id
+     WHERE completions.dispatch_id IS NULL AND completions.call_id IS NOT NULL`,
+  ).all<{ id: number }>();
   const joined = db.prepare(
     `UPDATE completions SET dispatch_id = d.id,
        parent_model = COALESCE(completions.parent_model, d.parent_model),
@@ -260,9 +269,10 @@ export function joinCompletions(db: SqlDriver): number {
      WHERE completions.dispatch_id IS NULL AND completions.call_id IS NOT NULL
        AND d.harness = completions.harness AND d.call_id = completions.call_id`,
   ).run().changes;
+  markFollowups(db, touched.map((t) => t.id));
   db.prepare(
     `UPDATE dispatches SET completion_id = c.id FROM completions c
-     WHERE dispatches.completion_id IS NULL AND c.dispatch_id = dispatches.id`,
+     WHERE dispatches.completion_id IS NULL AND c.dispatch_id = dispatches.id AND c.followup = 0`,
   ).run();
   // A dispatch recorded after its completion was joined (hook spool drained late) refreshes the copied fields.
   db.prepare(
@@ -271,6 +281,38 @@ export function joinCompletions(db: SqlDriver): number {
        AND (d.parent_model IS NOT NULL OR d.tier IS NOT NULL)`,
   ).run();
   return joined;
+}
+
+/**
+ * Removes a child's one-row-per-child record (written before per-turn keys, ledger schema < 4) once its turns are stored
+ * as rows of their own, so a rescan after an upgrade does not count the first turn twice. Its dispatch is re-joined to
+ * the turn rows by the next join pass.
+ */
+export function supersedeWholeChild(db: SqlDriver, harness: Harness, agentId: string): void {
+  const old = db.prepare('SELECT id FROM completions WHERE dedupe_key = ? AND turn_id IS NULL')
+    .get<{ id: number }>(completionKey(harness, agentId, null, ''));
+  if (!old) return;
+  db.prepare('UPDATE dispatches SET completion_id = NULL WHERE completion_id = ?').run(old.id);
+  db.prepare('DELETE FROM completions WHERE id = ?').run(old.id);
+}
+
+/**
+ * A dispatch's first run is its completion; every later one (a Codex child's follow-up turn) is a follow-up, so a
+ * dispatch is counted once however many turns its child runs. Order: start (else end) time, then row id.
+ */
+function markFollowups(db: SqlDriver, dispatchIds: readonly number[]): void {
+  if (dispatchIds.length === 0) return;
+  const first = db.prepare(
+    `SELECT id FROM completions WHERE dispatch_id = ? ORDER BY COALESCE(started_at, ended_at), id LIMIT 1`,
+  );
+  const mark = db.prepare('UPDATE completions SET followup = (id <> ?) WHERE dispatch_id = ? AND followup <> (id <> ?)');
+  const link = db.prepare('UPDATE dispatches SET completion_id = ? WHERE id = ? AND completion_id IS NOT ?');
+  for (const d of dispatchIds) {
+    const f = first.get<{ id: number }>(d);
+    if (!f) continue;
+    mark.run(f.id, d, f.id);
+    link.run(f.id, d, f.id);
+  }
 }
 
 /** A pending completion whose transcript has now flushed: fill usage, model and outcome in place (same row, same key). */

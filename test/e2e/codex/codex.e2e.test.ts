@@ -27,9 +27,9 @@ const homes: CodexHome[] = [];
 
 async function run(opts: {
   parent: string; spawn: string; retry?: string; policy?: Record<string, unknown>; env?: Record<string, string>; hooks?: unknown;
-  setup?: (h: CodexHome, api: FakeResponsesApi) => Promise<void>; untrusted?: boolean;
+  setup?: (h: CodexHome, api: FakeResponsesApi) => Promise<void>; untrusted?: boolean; followup?: boolean;
 }): Promise<Run> {
-  const api = await startFakeResponsesApi(delegationScript({ spawnArgs: spawnArgs(opts.spawn), retryArgs: opts.retry ? spawnArgs(opts.retry) : undefined }));
+  const api = await startFakeResponsesApi(delegationScript({ spawnArgs: spawnArgs(opts.spawn), retryArgs: opts.retry ? spawnArgs(opts.retry) : undefined, followup: opts.followup }));
   const home = makeCodexHome();
   homes.push(home);
   writeCodexConfig(home, { apiUrl: api.url, model: opts.parent, plugins: Boolean(opts.setup) });
@@ -138,6 +138,21 @@ describe.skipIf(!found.ok)('Codex CLI end to end', () => {
     expect(Number(rows[0]!.cost_pico)).toBeGreaterThan(0);
   });
 
+  it('a child sent a follow-up task runs two turns: two completion rows with their own usage, one dispatch', async () => {
+    const r = await run({ parent: 'gpt-6-sol', spawn: 'gpt-6-luna', followup: true });
+    expect(r.code).toBe(0);
+    const kids = children(r);
+    expect(kids.map((q) => q.model)).toEqual(['gpt-6-luna', 'gpt-6-luna']);
+    const rows = ledger(r.home, 'SELECT turn_id, input, output, cache_read, call_id, dispatch_id, followup, status FROM completions ORDER BY started_at, id');
+    expect(rows.map((c) => [c.input, c.output, c.cache_read, c.call_id, c.followup, c.status])).toEqual(
+      kids.map((k, i) => [k.usage.input_tokens - k.usage.cached_input_tokens, k.usage.output_tokens, k.usage.cached_input_tokens, 'call_spawn_1', i, 'ok']),
+    );
+    expect(new Set(rows.map((c) => c.turn_id)).size).toBe(2);
+    expect(rows[0]!.dispatch_id).not.toBeNull();
+    expect(rows[1]!.dispatch_id).toBe(rows[0]!.dispatch_id);
+    expect(ledger(r.home, 'SELECT COUNT(*) AS n FROM dispatches')).toEqual([{ n: 1 }]);
+  });
+
   it('a hook fault fails open: oversize stdin and a blown deadline each let the over-ceiling spawn proceed', async () => {
     for (const env of [{ TIERGATE_HOOK_MAX_STDIN: '16' }, { TIERGATE_HOOK_DEADLINE_MS: '1' }] as Record<string, string>[]) {
       const r = await run({ parent: 'gpt-6-sol', spawn: 'gpt-6-astra', env });
@@ -145,6 +160,8 @@ describe.skipIf(!found.ok)('Codex CLI end to end', () => {
       expect(spawnOutput(r)).toBe('{"task_name":"/root/e2e_child"}');
       expect(children(r).map((q) => q.model)).toContain('gpt-6-astra');
       expect(diagnostics(r.home)).toMatch(/hook:codex:PreToolUse/);
+      // The denial never reached Codex, so the ledger must not say there was one.
+      expect(ledger(r.home, "SELECT action FROM dispatches WHERE action <> 'allow'")).toEqual([]);
     }
   });
 

@@ -3,7 +3,7 @@
  * on 127.0.0.1. Assertions are on the model each child request named, what the parent model saw, and the spool.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { contentText, lastMessage, startFakeChatApi, type FakeChatApi, type RecordedRequest, type Reply } from '../support/fake-chat-api.js';
@@ -128,6 +128,38 @@ describe.skipIf(!bin.ok)('pi 0.73.1 with tiergate\'s own tier subagent tool (rea
       const completions = spool.flatMap((r) => (r.type === 'completion' ? [r.observation] : []));
       expect(completions).toHaveLength(1);
       expect(completions[0]).toMatchObject({ subagentType: 'tiergate-parent', servedModel: 'fake/parent', usage: { input: 1500, output: 210, cacheRead: 600 } });
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe.skipIf(!bin.ok)('pi 0.73.1 after `tiergate install pi` (real binary, pi example subagent tool)', () => {
+  const binPath = bin.ok ? bin.bin : '';
+  it('install writes the tier agents; an over-ceiling dispatch is corrected to tiergate-cheap and the child asks for the cheap model', async () => {
+    const api = await startFakeChatApi(responder({ agent: 'pricey', task: 'CHILD_TASK solo' }));
+    try {
+      const sb = makePiSandbox({ baseURL: api.baseURL, extension, agents: { pricey: 'fake/big' },
+        tiergateConfig: { priceOverrides: PRICES, tiers: { pi: { cheap: 'fake/small', premium: 'fake/big' } } } });
+      // Nothing loads tiergate yet: the install's `packages` entry is what makes pi load it.
+      writeFileSync(join(sb.agentDir, 'settings.json'), JSON.stringify({ defaultProvider: 'fake', defaultModel: 'parent' }));
+      const cli = (...args: string[]) => JSON.parse(execFileSync(process.execPath, [join(root, 'dist/cli.js'), ...args, '--json'], { env: sb.env, encoding: 'utf8' }));
+      expect(cli('install', 'pi').harnesses[0].status).toBe('done');
+      const agentsDir = join(sb.agentDir, 'agents');
+      expect(readdirSync(agentsDir).sort()).toEqual(['pricey.md', 'tiergate-cheap.md', 'tiergate-premium.md']);
+
+      const run = await runPi(binPath, sb, ['-e', exampleTool], 'PARENT_GO: delegate');
+      expect(run.code, run.stderr.slice(-2000)).toBe(0);
+      expect(childRequests(api).map((r) => r.model)).toEqual(['small']);
+      expect(toolResults(api)[0]).toContain('CHILD_FINAL from model=small');
+      const spool = readSpool(sb.tiergateHome);
+      expect(spool.flatMap((r) => (r.type === 'dispatch' ? [[r.observation.requestedAgent, r.decision.action, r.decision.reason]] : [])))
+        .toEqual([['pricey', 'correct', 'over-ceiling-corrected']]);
+      expect(spool.flatMap((r) => (r.type === 'completion' ? [[r.observation.subagentType, r.observation.servedModel]] : []))).toEqual([['tiergate-cheap', 'fake/small']]);
+
+      // Uninstall takes out exactly what install wrote: the user's own agent stays.
+      expect(cli('uninstall', 'pi').harnesses[0].status).toBe('done');
+      expect(readdirSync(agentsDir)).toEqual(['pricey.md']);
     } finally {
       await api.close();
     }

@@ -15,6 +15,9 @@ import { startFakeAnthropic } from '../support/fake-anthropic-api.js';
 import { codexEnv, execArgs, makeCodexHome, runCodex, writeCodexConfig, writeHooksJson, type CodexHome } from '../support/codex-run.js';
 import { startFakeResponsesApi } from '../support/fake-responses-api.js';
 import { harnessBin } from '../support/harness-bin.js';
+import { lastMessage, startFakeChatApi } from '../support/fake-chat-api.js';
+import { makePiSandbox, runPi } from '../support/pi-run.js';
+import { makeSandbox as makeOpencodeSandbox, runOpencode } from '../support/opencode-run.js';
 import { PriceServer, json, makeCert, type Tls } from '../../unit/refresh/support/server.js';
 
 const repo = join(import.meta.dirname, '../../..');
@@ -134,4 +137,93 @@ describe.skipIf(!claude.ok)('SessionStart starts the background price refresh (r
     expect(catalog.models['claude-opus-5']?.rates).toMatchObject({ input: '5', output: '25' });
     expect(prices.count('/litellm.json')).toBe(1);
   });
+});
+
+const pi = harnessBin('pi');
+
+describe.skipIf(!pi.ok)('pi 0.73.1: loading the extension starts the background price refresh (real binary)', () => {
+  let tls: Tls;
+  let prices: PriceServer;
+
+  beforeAll(async () => {
+    tls = makeCert();
+    prices = await new PriceServer(tls).start();
+    prices.routes.set('/pi-models', async (req, res, s) => {
+      await s.hold();
+      json(FIXTURE)(req, res, s);
+    });
+  });
+
+  afterAll(async () => {
+    await prices?.stop();
+  });
+
+  it('pi -p with a parent and a child process: one fetch, after pi has exited; the detached process writes the catalog', async () => {
+    if (!pi.ok) return;
+    const api = await startFakeChatApi((req) => {
+      if (!req.tools.includes('subagent')) return { text: 'CHILD done.' };
+      if (lastMessage(req)?.role === 'tool') return { text: 'PARENT_FINAL' };
+      return { toolCalls: [{ name: 'subagent', args: { agent: 'cheap', task: 'CHILD_TASK' } }] };
+    });
+    try {
+      const sb = makePiSandbox({ baseURL: api.baseURL, extension: join(repo, 'dist/pi.js'), agents: { cheap: 'fake/small' },
+        tiergateConfig: { refresh: { sources: [{ name: 'e2e-pi', url: prices.url('/pi-models'), format: 'openrouter' }] } } });
+      const tgEnv = { TIERGATE_HOME: sb.tiergateHome };
+      const exampleTool = join(pi.bin, '../../@mariozechner/pi-coding-agent/examples/extensions/subagent/index.ts');
+      const run = await runPi(pi.bin, sb, ['-e', exampleTool], 'PARENT_GO', { TIERGATE_PRICE_REFRESH: 'on', NODE_EXTRA_CA_CERTS: tls.certFile });
+      expect(run.code, run.stderr.slice(-2000)).toBe(0);
+      // A child pi process ran (it loads tiergate too, through settings `extensions`); still one fetch.
+      expect(api.requests.some((r) => !r.tools.includes('subagent'))).toBe(true);
+      await expect.poll(() => prices.count('/pi-models'), { timeout: 15_000 }).toBe(1);
+      const catalogFile = join(paths(tgEnv).priceCacheDir, 'e2e-pi.catalog.json');
+      expect(existsSync(catalogFile)).toBe(false);
+      prices.release();
+      await expect.poll(() => existsSync(catalogFile) && !existsSync(paths(tgEnv).refreshLock), { timeout: 15_000 }).toBe(true);
+      expect(Object.keys(CatalogSchema.parse(JSON.parse(readFileSync(catalogFile, 'utf8'))).models).length).toBeGreaterThan(100);
+      expect(prices.count('/pi-models')).toBe(1);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+const opencode = harnessBin('opencode');
+
+describe.skipIf(!opencode.ok)('OpenCode 1.18.33: loading the plugin starts the background price refresh (real binary, Bun host)', () => {
+  let tls: Tls;
+  let prices: PriceServer;
+
+  beforeAll(async () => {
+    tls = makeCert();
+    prices = await new PriceServer(tls).start();
+    prices.routes.set('/oc-models', async (req, res, s) => {
+      await s.hold();
+      json(FIXTURE)(req, res, s);
+    });
+  });
+
+  afterAll(async () => {
+    await prices?.stop();
+  });
+
+  it('opencode run: one fetch, by `node` from PATH (the plugin runs in Bun), finished after opencode exited', async () => {
+    if (!opencode.ok) return;
+    const api = await startFakeChatApi(() => ({ text: 'Done.' }));
+    try {
+      const sb = makeOpencodeSandbox({ baseURL: api.baseURL, pluginFile: join(repo, 'dist/opencode.js'),
+        tiergateConfig: { refresh: { sources: [{ name: 'e2e-oc', url: prices.url('/oc-models'), format: 'openrouter' }] } } });
+      const tgEnv = { TIERGATE_HOME: sb.tiergateHome };
+      const run = await runOpencode(opencode.bin, sb, 'Say done.', { TIERGATE_PRICE_REFRESH: 'on', NODE_EXTRA_CA_CERTS: tls.certFile });
+      expect(run.code, run.stderr.slice(-2000)).toBe(0);
+      await expect.poll(() => prices.count('/oc-models'), { timeout: 15_000 }).toBe(1);
+      const catalogFile = join(paths(tgEnv).priceCacheDir, 'e2e-oc.catalog.json');
+      expect(existsSync(catalogFile)).toBe(false);
+      prices.release();
+      await expect.poll(() => existsSync(catalogFile) && !existsSync(paths(tgEnv).refreshLock), { timeout: 15_000 }).toBe(true);
+      expect(Object.keys(CatalogSchema.parse(JSON.parse(readFileSync(catalogFile, 'utf8'))).models).length).toBeGreaterThan(100);
+      expect(prices.count('/oc-models')).toBe(1);
+    } finally {
+      await api.close();
+    }
+  }, 300_000);
 });

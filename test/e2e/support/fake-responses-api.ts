@@ -175,12 +175,14 @@ export async function startFakeResponsesApi(script: Script): Promise<FakeRespons
 
 /**
  * The usual delegation conversation: the parent spawns one child (spawnArgs), waits for it, then answers; the child
- * answers with `childText`. A parent whose spawn was blocked retries once with `retryArgs` (when given).
+ * answers with `childText`. A parent whose spawn was blocked retries once with `retryArgs` (when given). With
+ * `followup`, after the first wait the parent sends the child a follow-up task and waits again (a second child turn).
  */
 export function delegationScript(opts: {
   spawnArgs: Record<string, unknown>;
   retryArgs?: Record<string, unknown>;
   childText?: string;
+  followup?: boolean;
 }): Script {
   return (r) => {
     const child = r.agentName !== null && r.agentName !== '/root';
@@ -195,6 +197,13 @@ export function delegationScript(opts: {
     const spawned = !blocked || outs.call_spawn_2 !== undefined;
     if (spawned && outs.call_wait_1 === undefined && !(outs.call_spawn_2 ?? spawn).includes('blocked')) {
       return { type: 'call', namespace: 'collaboration', name: 'wait_agent', args: { timeout_ms: 20000 }, callId: 'call_wait_1' };
+    }
+    if (opts.followup && outs.call_wait_1 !== undefined && outs.call_follow_1 === undefined) {
+      const target = `/root/${String(opts.spawnArgs.task_name)}`;
+      return { type: 'call', namespace: 'collaboration', name: 'followup_task', args: { target, message: 'CHILD_TASK: the follow-up' }, callId: 'call_follow_1' };
+    }
+    if (opts.followup && outs.call_follow_1 !== undefined && outs.call_wait_2 === undefined) {
+      return { type: 'call', namespace: 'collaboration', name: 'wait_agent', args: { timeout_ms: 20000 }, callId: 'call_wait_2' };
     }
     return { type: 'text', text: 'parent done' };
   };

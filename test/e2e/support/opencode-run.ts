@@ -59,6 +59,8 @@ export function makeSandbox(opts: { baseURL: string; pluginFile: string; agents?
     OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_SHARE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: 'true',
     // Any install attempt that slipped through would fail fast on loopback instead of reaching a registry.
     npm_config_registry: 'http://127.0.0.1:9/', TIERGATE_HOME: tiergateHome,
+    // Loading tiergate starts the background price refresh; tests stay on loopback.
+    TIERGATE_PRICE_REFRESH: 'off',
   };
   return { root, project, tiergateHome, env };
 }

@@ -38,6 +38,8 @@ export function makePiSandbox(opts: { baseURL: string; extension: string; agents
   const env: NodeJS.ProcessEnv = {
     PATH: `${dirname(process.execPath)}:${process.env.PATH}`, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), PI_CODING_AGENT_DIR: agentDir,
     PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', PI_TELEMETRY: '0', TIERGATE_HOME: tiergateHome,
+    // Loading tiergate starts the background price refresh; tests stay on loopback.
+    TIERGATE_PRICE_REFRESH: 'off',
   };
   return { root, project, agentDir, tiergateHome, env };
 }

@@ -70,11 +70,11 @@ describe('ledger schema and file', () => {
     }
   });
 
-  it('upgrades a schema-3 ledger with rows: rows and rollups kept, the session rollup filled from them and kept after, the late-flush pass reads only pending rows with a transcript', () => {
+  it('upgrades a schema-4 ledger with rows: rows and rollups kept, the session rollup filled from them and kept after, the late-flush pass reads only pending rows with a transcript', () => {
     const { dir } = tempHome();
-    const db = openBetterSqlite(join(dir, 'v3.sqlite'), { busyTimeoutMs: 1000 });
+    const db = openBetterSqlite(join(dir, 'v4.sqlite'), { busyTimeoutMs: 1000 });
     try {
-      expect(migrate(db, MIGRATIONS.slice(0, 3))).toBe(3);
+      expect(migrate(db, MIGRATIONS.slice(0, 4))).toBe(4);
       const row = (agentId: string, status: CompletionRow['status'], transcriptPath: string | null): CompletionRow => ({
         harness: 'claude', sessionId: 'S1', callId: null, agentId, subagentType: 'Explore', project: '/w', requestedModel: null,
         servedModel: status === 'ok' ? 'claude-haiku-4-5' : null, status, startedAt: 1, endedAt: Date.now(),
@@ -89,7 +89,7 @@ describe('ledger schema and file', () => {
       const before = db.prepare('SELECT status, COUNT(*) AS n FROM completions GROUP BY status ORDER BY status').all();
       const rollup = db.prepare('SELECT SUM(runs) AS runs, SUM(pending) AS pending, SUM(input) AS input FROM completion_rollup').get();
 
-      expect(migrate(db)).toBe(MIGRATIONS.length - 3);
+      expect(migrate(db)).toBe(MIGRATIONS.length - 4);
       expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
       expect(db.prepare('SELECT status, COUNT(*) AS n FROM completions GROUP BY status ORDER BY status').all()).toEqual(before);
       expect(db.prepare('SELECT SUM(runs) AS runs, SUM(pending) AS pending, SUM(input) AS input FROM completion_rollup').get())

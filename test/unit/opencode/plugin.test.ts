@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CompletionObservation } from '../../../src/contracts/observation.js';
+import type { Env } from '../../../src/io/paths.js';
 import { createHooks, type OpencodeClient, type PluginDeps } from '../../../src/adapters/opencode/plugin.js';
 import { fixture, policyWith, realRoute } from '../support/in-process.js';
 
@@ -13,12 +14,14 @@ function harness(opts: { policy?: ReturnType<typeof policyWith>; route?: PluginD
   const home = mkdtempSync(join(tmpdir(), 'tg-ocu-'));
   const policy = opts.policy ?? policyWith({ cheap: 'fake/small' });
   const recorded: CompletionObservation[] = [];
+  const refreshes: Env[] = [];
   const deps: PluginDeps = {
     env: { TIERGATE_HOME: home, TIERGATE_CALLBACK_DEADLINE_MS: '200', ...opts.env },
     now: () => 1000,
     route: opts.route ?? realRoute(policy),
     record: (o) => recorded.push(o),
     policy: () => policy,
+    refresh: (e) => void refreshes.push(e),
   };
   const sdk = f('sdk.child-session.observe.json');
   const client: OpencodeClient = opts.client ?? { session: { get: async () => ({ data: sdk.session }), messages: async () => ({ data: sdk.messages }) } };
@@ -27,7 +30,7 @@ function harness(opts: { policy?: ReturnType<typeof policyWith>; route?: PluginD
     const p = join(home, 'data', 'diagnostics.log');
     return existsSync(p) ? readFileSync(p, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
   };
-  return { hooks, recorded, diagnostics };
+  return { hooks, recorded, diagnostics, refreshes };
 }
 
 async function prime(hooks: ReturnType<typeof harness>['hooks']) {
@@ -37,6 +40,13 @@ async function prime(hooks: ReturnType<typeof harness>['hooks']) {
 }
 
 describe('OpenCode plugin callbacks', () => {
+  it('loading starts the background price refresh once; no callback starts another', async () => {
+    const { hooks, refreshes } = harness();
+    expect(refreshes).toHaveLength(1);
+    await prime(hooks);
+    expect(refreshes).toHaveLength(1);
+  });
+
   it('config injects tier agents into the live config', async () => {
     const { hooks } = harness();
     const cfg = f('config.observe.json');

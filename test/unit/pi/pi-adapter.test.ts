@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CompletionObservation } from '../../../src/contracts/observation.js';
-import { clearPiAgentCache, loadPiAgents, parseAgentFile, type PiAgent } from '../../../src/adapters/pi/agents.js';
+import type { Env } from '../../../src/io/paths.js';
+import { agentsInScope, clearPiAgentCache, loadPiAgents, parseAgentFile, piDefaultModel, type PiAgent } from '../../../src/adapters/pi/agents.js';
 import { isPiChild, registerTiergate, safeRegister, type PiDeps } from '../../../src/adapters/pi/extension.js';
 import { observePiCompletions, observePiDispatch } from '../../../src/adapters/pi/observe.js';
 import { fixture, policyWith, realRoute } from '../support/in-process.js';
@@ -15,7 +16,7 @@ const agents = (extra: Record<string, string | null> = {}) => new Map<string, Pi
 describe('pi dispatch observation', () => {
   it('reads the parent from ctx.model and the agent model from the agent files', () => {
     const { event, ctx } = f('tool_call.example-observe.json');
-    const [slot, ...rest] = observePiDispatch({ event, ctx, agents: agents(), policy: policyWith({}, 'pi'), now: 5 });
+    const [slot, ...rest] = observePiDispatch({ event, ctx, agents: agents(), defaultModel: 'fake/parent', policy: policyWith({}, 'pi'), now: 5 });
     expect(rest).toEqual([]);
     expect(slot!.obs).toMatchObject({ harness: 'pi', callId: 'call_fake_1', parentModel: 'fake/parent', parentModelSource: 'ctx.model', requestedAgent: 'pricey', agentModel: 'fake/big' });
     expect(slot!.holder).toBe(event.input);
@@ -23,7 +24,7 @@ describe('pi dispatch observation', () => {
 
   it('makes one slot per parallel task, each pointing at its own item', () => {
     const { event, ctx } = f('tool_call.example-parallel.json');
-    const slots = observePiDispatch({ event, ctx, agents: agents(), policy: policyWith({}, 'pi'), now: 5 });
+    const slots = observePiDispatch({ event, ctx, agents: agents(), defaultModel: 'fake/parent', policy: policyWith({}, 'pi'), now: 5 });
     expect(slots.map((s) => [s.label, s.obs.requestedAgent, s.obs.agentModel, s.obs.callId])).toEqual([
       ['tasks[0].agent', 'pricey', 'fake/big', 'call_fake_1#tasks.0'], ['tasks[1].agent', 'cheap', 'fake/small', 'call_fake_1#tasks.1'],
     ]);
@@ -33,15 +34,15 @@ describe('pi dispatch observation', () => {
   it('handles chain[], a model argument and tiergate\'s own tier argument; ignores other tools', () => {
     const { ctx } = f('tool_call.example-observe.json');
     const policy = policyWith({ cheap: 'fake/small' }, 'pi');
-    const chain = observePiDispatch({ event: { toolName: 'subagent', toolCallId: 'c', input: { chain: [{ agent: 'cheap', task: 'a' }, { agent: 'nosuch', task: 'b' }] } }, ctx, agents: agents(), policy, now: 1 });
+    const chain = observePiDispatch({ event: { toolName: 'subagent', toolCallId: 'c', input: { chain: [{ agent: 'cheap', task: 'a' }, { agent: 'nosuch', task: 'b' }] } }, ctx, agents: agents(), defaultModel: 'fake/parent', policy, now: 1 });
     expect(chain.map((s) => [s.label, s.obs.agentModel])).toEqual([['chain[0].agent', 'fake/small'], ['chain[1].agent', null]]);
-    const model = observePiDispatch({ event: { toolName: 'subagent', input: { agent: 'x', task: 't', model: 'fake/big' } }, ctx, agents: agents(), policy, now: 1 });
+    const model = observePiDispatch({ event: { toolName: 'subagent', input: { agent: 'x', task: 't', model: 'fake/big' } }, ctx, agents: agents(), defaultModel: 'fake/parent', policy, now: 1 });
     expect(model[0]!.obs).toMatchObject({ requestedModel: 'fake/big', capability: { rewriteField: 'model', rewriteKind: 'model' } });
-    const tier = observePiDispatch({ event: { toolName: 'subagent', input: { tier: 'cheap', task: 't' } }, ctx, agents: agents(), policy, now: 1 });
+    const tier = observePiDispatch({ event: { toolName: 'subagent', input: { tier: 'cheap', task: 't' } }, ctx, agents: agents(), defaultModel: 'fake/parent', policy, now: 1 });
     expect(tier[0]!.obs).toMatchObject({ agentModel: 'fake/small', capability: { rewriteField: 'tier' } });
     expect(tier[0]!.obs.candidates?.map((c) => c.value)).toEqual(['cheap', 'parent']);
-    expect(observePiDispatch({ event: { toolName: 'bash', input: { command: 'ls' } }, ctx, agents: agents(), policy, now: 1 })).toEqual([]);
-    expect(observePiDispatch({ event: null, ctx, agents: agents(), policy, now: 1 })).toEqual([]);
+    expect(observePiDispatch({ event: { toolName: 'bash', input: { command: 'ls' } }, ctx, agents: agents(), defaultModel: 'fake/parent', policy, now: 1 })).toEqual([]);
+    expect(observePiDispatch({ event: null, ctx, agents: agents(), defaultModel: 'fake/parent', policy, now: 1 })).toEqual([]);
   });
 });
 
@@ -64,7 +65,7 @@ describe('pi completion', () => {
 
   it('gives each parallel child the call id its dispatch had, so the ledger can join them', () => {
     const call = f('tool_call.example-parallel.json');
-    const dispatchIds = observePiDispatch({ event: call.event, ctx: call.ctx, agents: agents(), policy: policyWith({}, 'pi'), now: 1 }).map((s) => s.obs.callId);
+    const dispatchIds = observePiDispatch({ event: call.event, ctx: call.ctx, agents: agents(), defaultModel: 'fake/parent', policy: policyWith({}, 'pi'), now: 1 }).map((s) => s.obs.callId);
     expect(observePiCompletions(f('tool_result.example-parallel.json').event, {}, 1).map((c) => c.callId)).toEqual(dispatchIds);
     const single = f('tool_call.example-observe.json');
     expect(observePiCompletions(f('tool_result.example-observe.json').event, {}, 1)[0]!.callId).toBe(single.event.toolCallId);
@@ -77,19 +78,59 @@ describe('pi completion', () => {
 });
 
 describe('pi agents and child detection', () => {
-  it('parses agent frontmatter and reads user then project agents', () => {
-    expect(parseAgentFile('---\nname: x\nmodel: "fake/big"\n---\nbody')).toEqual({ name: 'x', model: 'fake/big' });
+  it('parses agent frontmatter and reads user agents, then the nearest project agents, as pi\'s example does', () => {
+    expect(parseAgentFile('---\nname: x\ndescription: d\nmodel: "fake/big"\n---\nbody')).toEqual({ name: 'x', description: 'd', model: 'fake/big' });
     expect(parseAgentFile('no frontmatter')).toBeNull();
     const root = mkdtempSync(join(tmpdir(), 'tg-pia-'));
     mkdirSync(join(root, 'agent', 'agents'), { recursive: true });
     mkdirSync(join(root, 'proj', '.pi', 'agents'), { recursive: true });
-    writeFileSync(join(root, 'agent', 'agents', 'a.md'), '---\nname: a\nmodel: fake/big\n---\n');
-    writeFileSync(join(root, 'agent', 'agents', 'b.md'), '---\ndescription: no name\n---\n');
-    writeFileSync(join(root, 'proj', '.pi', 'agents', 'a.md'), '---\nname: a\nmodel: fake/small\n---\n');
+    mkdirSync(join(root, 'proj', 'src', 'deep'), { recursive: true });
+    writeFileSync(join(root, 'agent', 'agents', 'a.md'), '---\nname: a\ndescription: user a\nmodel: fake/big\n---\n');
+    writeFileSync(join(root, 'agent', 'agents', 'b.md'), '---\nname: b\ndescription: no model\n---\n');
+    // pi's example skips a file without a name or a description.
+    writeFileSync(join(root, 'agent', 'agents', 'c.md'), '---\ndescription: no name\n---\n');
+    writeFileSync(join(root, 'agent', 'agents', 'd.md'), '---\nname: d\nmodel: fake/big\n---\n');
+    writeFileSync(join(root, 'proj', '.pi', 'agents', 'a.md'), '---\nname: a\ndescription: project a\nmodel: fake/small\n---\n');
+    writeFileSync(join(root, 'proj', '.pi', 'agents', 'p.md'), '---\nname: p\ndescription: project only\nmodel: fake/small\n---\n');
     clearPiAgentCache();
-    const found = loadPiAgents({ PI_CODING_AGENT_DIR: join(root, 'agent') }, join(root, 'proj'));
-    expect(found.get('a')).toEqual({ name: 'a', model: 'fake/small', source: 'project' });
+    // From a subdirectory: the nearest .pi/agents above it counts.
+    const found = loadPiAgents({ PI_CODING_AGENT_DIR: join(root, 'agent') }, join(root, 'proj', 'src', 'deep'));
+    expect([...found.keys()].sort()).toEqual(['a', 'b', 'p']);
+    expect(found.get('a')).toEqual({ name: 'a', model: 'fake/small', source: 'project', shadows: { name: 'a', model: 'fake/big', source: 'user' } });
     expect(found.get('b')).toEqual({ name: 'b', model: null, source: 'user' });
+    const view = (scope: unknown) => [...agentsInScope(found, scope).values()].map((x) => [x.name, x.model, x.source]).sort();
+    expect(view(undefined)).toEqual([['a', 'fake/big', 'user'], ['b', null, 'user']]);
+    expect(view('project')).toEqual([['a', 'fake/small', 'project'], ['p', 'fake/small', 'project']]);
+    expect(view('both')).toEqual([['a', 'fake/small', 'project'], ['b', null, 'user'], ['p', 'fake/small', 'project']]);
+  });
+
+  it('a model-less agent is priced on pi\'s settings default (project over global), not the parent\'s model', () => {
+    const root = mkdtempSync(join(tmpdir(), 'tg-pis-'));
+    mkdirSync(join(root, 'agent'), { recursive: true });
+    mkdirSync(join(root, 'proj', '.pi'), { recursive: true });
+    writeFileSync(join(root, 'agent', 'settings.json'), JSON.stringify({ defaultProvider: 'fake', defaultModel: 'big' }));
+    clearPiAgentCache();
+    const env = { PI_CODING_AGENT_DIR: join(root, 'agent') };
+    expect(piDefaultModel(env, join(root, 'proj'))).toBe('fake/big');
+    writeFileSync(join(root, 'proj', '.pi', 'settings.json'), JSON.stringify({ defaultModel: 'small' }));
+    clearPiAgentCache();
+    expect(piDefaultModel(env, join(root, 'proj'))).toBe('fake/small');
+    expect(piDefaultModel({ PI_CODING_AGENT_DIR: join(root, 'none') }, null)).toBeNull();
+    const { event, ctx } = f('tool_call.example-observe.json');
+    const input = { ...event, input: { agent: 'plain', task: 't' } };
+    const [slot] = observePiDispatch({ event: input, ctx, agents: agents({ plain: null }), defaultModel: 'fake/big', policy: policyWith({}, 'pi'), now: 1 });
+    expect(slot!.obs).toMatchObject({ parentModel: 'fake/parent', agentModel: 'fake/big' });
+  });
+
+  it('a user-scope call is never corrected to a project-only tier agent', () => {
+    const { ctx } = f('tool_call.example-observe.json');
+    const all = new Map<string, PiAgent>([
+      ['pricey', { name: 'pricey', model: 'fake/big', source: 'user' }],
+      ['tiergate-cheap', { name: 'tiergate-cheap', model: 'fake/small', source: 'project' }],
+    ]);
+    const obs = (input: Record<string, unknown>) => observePiDispatch({ event: { toolName: 'subagent', toolCallId: 'c', input }, ctx, agents: all, defaultModel: null, policy: policyWith({}, 'pi'), now: 1 })[0]!.obs;
+    expect(obs({ agent: 'pricey', task: 't' }).candidates).toEqual([]);
+    expect(obs({ agent: 'pricey', task: 't', agentScope: 'both' }).candidates?.map((c) => c.value)).toEqual(['tiergate-cheap']);
   });
 
   it('recognises a child pi process by its argv (pi example) or tiergate\'s marker', () => {
@@ -108,19 +149,32 @@ function deps(over: Partial<PiDeps> & { tiers?: Record<string, string> } = {}) {
   const home = mkdtempSync(join(tmpdir(), 'tg-piu-'));
   const policy = policyWith(over.tiers ?? {}, 'pi');
   const recorded: CompletionObservation[] = [];
+  const refreshes: Env[] = [];
   const d: PiDeps = {
     env: { TIERGATE_HOME: home, TIERGATE_CALLBACK_DEADLINE_MS: '200' }, argv: [], now: () => 1,
     route: realRoute(policy), record: (o) => recorded.push(o), policy: () => policy,
-    agents: () => agents({ 'tiergate-cheap': 'fake/small' }), ...over,
+    agents: () => agents({ 'tiergate-cheap': 'fake/small' }), defaultModel: () => 'fake/parent', refresh: (e) => void refreshes.push(e), ...over,
   };
   const diagnostics = () => {
     const p = join(home, 'data', 'diagnostics.log');
     return existsSync(p) ? readFileSync(p, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
   };
-  return { d, recorded, diagnostics };
+  return { d, recorded, diagnostics, refreshes };
 }
 
 describe('pi handlers', () => {
+  it('loading starts the background price refresh once, in a parent only (never from a handler)', async () => {
+    const { api, handlers } = fakePi();
+    const { d, refreshes } = deps();
+    registerTiergate(api, d);
+    expect(refreshes).toEqual([d.env]);
+    await handlers.tool_call!({ type: 'tool_call', toolName: 'subagent', toolCallId: 'c1', input: { agent: 'cheap', task: 't' } }, { model: { id: 'parent', provider: 'fake' } });
+    expect(refreshes).toHaveLength(1);
+    const child = deps({ argv: ['node', 'pi', '--mode', 'json', '-p', '--no-session', 'Task: x'] });
+    registerTiergate(fakePi().api, child.d);
+    expect(child.refreshes).toEqual([]);
+  });
+
   it('corrects in place (pricey -> tiergate-cheap) and leaves the cheap task alone', async () => {
     const { api, handlers } = fakePi();
     registerTiergate(api, deps().d);

@@ -4,18 +4,19 @@
  * half-written row. Several kills at varied moments, the next writer continuing on the same file each time.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 
 const root = join(import.meta.dirname, '../../..');
-const tsx = join(root, 'node_modules/.bin/tsx');
 
 function writeThenKill(env: Record<string, string>, lane: number, afterMs: number): Promise<string | null> {
   return new Promise((resolve, reject) => {
-    const p = spawn(tsx, [join(import.meta.dirname, 'ledger-writer.ts'), String(lane)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // node itself with tsx's loader, not the tsx wrapper: SIGKILL to a wrapper leaves its node child writing forever
+    // (it filled the disk once).
+    const p = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'ledger-writer.ts'), String(lane)], { env, cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     p.stderr.on('data', (d) => (err += d));
     p.stdout.once('data', () => setTimeout(() => p.kill('SIGKILL'), afterMs));
@@ -28,6 +29,7 @@ describe('kill -9 mid-write', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tg-kill9-'));
     const env = { PATH: process.env.PATH ?? '', HOME: dir, TIERGATE_HOME: join(dir, 'tg') };
     const kills = [15, 120, 40, 300, 75];
+    try {
     for (const [lane, ms] of kills.entries()) {
       expect(await writeThenKill(env, lane, ms)).toBe('SIGKILL');
       // The WAL is left behind un-checkpointed: the next open must recover it, not rebuild the ledger.
@@ -46,5 +48,8 @@ describe('kill -9 mid-write', () => {
     }
     expect(readdirSync(join(env.TIERGATE_HOME, 'data')).filter((f) => f.includes('.corrupt-'))).toEqual([]);
     expect(existsSync(join(env.TIERGATE_HOME, 'data', 'diagnostics.log'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 120_000);
 });

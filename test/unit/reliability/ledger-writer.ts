@@ -7,7 +7,10 @@ const BATCH = 50;
 const lane = process.argv[2] ?? '0';
 const db = openLedger(process.env, { busyTimeoutMs: 10_000 });
 const usage = { input: 1200, output: 340, cacheRead: 5000, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 };
-for (let b = 0; ; b++) {
+// Bounded even if the SIGKILL never comes (a parent that died first): stop after MAX_BATCHES or once orphaned.
+const MAX_BATCHES = 4000;
+const parent = process.ppid;
+for (let b = 0; b < MAX_BATCHES && process.ppid === parent; b++) {
   db.transaction(() => {
     for (let i = 0; i < BATCH; i++) {
       recordCompletion(db, {
