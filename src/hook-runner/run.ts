@@ -4,6 +4,7 @@
  * Every failure (oversize, bad JSON, unknown shape, a throw, the deadline) prints nothing (or the adapter's explicit
  * fail-open answer) and leaves one line in the diagnostic log: only a policy decision ever denies.
  */
+import { read } from 'node:fs';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { appendBounded } from '../io/files.js';
 import type { Env } from '../io/paths.js';
@@ -16,6 +17,38 @@ export const DEFAULT_DEADLINE_MS = 5000;
 const DEBUG_MAX_BYTES = 16 * 1024 * 1024;
 
 class Oversize extends Error {}
+
+/** A hook's stdin: a stream (tests, demo) or a raw file descriptor (the real process; see readFdCapped). */
+export type StdinSource = NodeJS.ReadableStream | { fd: number };
+
+/**
+ * Reads a descriptor with fs.read, never touching `process.stdin`: its getter loads Node's stream, net and tty stacks,
+ * 4 % of a bare node start (bench/README.md). fs.read runs off the main thread, so the deadline timer still fires if
+ * the harness never closes the pipe. A non-blocking descriptor (EAGAIN) falls back to the stream.
+ */
+export function readFdCapped(fd: number, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const next = () => {
+      const buf = Buffer.allocUnsafe(64 * 1024);
+      read(fd, buf, 0, buf.length, null, (err, n) => {
+        if (err) {
+          if ((err as NodeJS.ErrnoException).code === 'EAGAIN' && fd === 0) readStdinCapped(process.stdin, maxBytes - size).then((rest) => resolve(Buffer.concat([...chunks, rest])), reject);
+          else if ((err as NodeJS.ErrnoException).code === 'EOF') resolve(Buffer.concat(chunks));
+          else reject(err);
+          return;
+        }
+        if (n === 0) return resolve(Buffer.concat(chunks));
+        size += n;
+        if (size > maxBytes) return reject(new Oversize(`stdin larger than ${maxBytes} bytes`));
+        chunks.push(buf.subarray(0, n));
+        next();
+      });
+    };
+    next();
+  });
+}
 
 export function readStdinCapped(stream: NodeJS.ReadableStream, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -55,7 +88,7 @@ const positive = (v: string | undefined, dflt: number) => {
 export type RunOutcome = { answer: HookAnswer; failed: string | null };
 
 /** Everything but process I/O, so tests can drive it in-process. */
-export async function runHook(harness: string, event: string, stdin: NodeJS.ReadableStream, env: Env): Promise<RunOutcome> {
+export async function runHook(harness: string, event: string, stdin: StdinSource, env: Env): Promise<RunOutcome> {
   const startedAt = Date.now();
   const deadlineMs = positive(env.TIERGATE_HOOK_DEADLINE_MS, DEFAULT_DEADLINE_MS);
   let adapter: CommandAdapter | undefined;
@@ -94,7 +127,8 @@ export async function runHook(harness: string, event: string, stdin: NodeJS.Read
     const load = COMMAND_ADAPTERS[harness];
     if (!load) return failOpen(`no adapter for harness '${harness}'`);
     adapter = await load();
-    const raw = await readStdinCapped(stdin, positive(env.TIERGATE_HOOK_MAX_STDIN, DEFAULT_MAX_STDIN));
+    const maxStdin = positive(env.TIERGATE_HOOK_MAX_STDIN, DEFAULT_MAX_STDIN);
+    const raw = await ('on' in stdin ? readStdinCapped(stdin, maxStdin) : readFdCapped(stdin.fd, maxStdin));
     if (env.TIERGATE_HOOK_DEBUG) {
       try {
         appendBounded(env.TIERGATE_HOOK_DEBUG, `${JSON.stringify({ t: startedAt, harness, event, raw: raw.toString('utf8') })}\n`, DEBUG_MAX_BYTES);
@@ -124,7 +158,7 @@ export async function hookMain(argv: string[]): Promise<void> {
   const [harness = '', event = ''] = argv;
   let answer: HookAnswer = null;
   try {
-    answer = (await runHook(harness, event, process.stdin, process.env)).answer;
+    answer = (await runHook(harness, event, { fd: 0 }, process.env)).answer;
   } catch (err) {
     diagnose('error', `hook:${harness}:${event}`, errorText(err));
   }
