@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Policy } from '../contracts/config.js';
 import type { Tier } from '../contracts/harness.js';
 import { loadPolicy } from '../config/load.js';
-import { tierAgentName } from '../adapters/opencode/tier-agents.js';
+import { TIER_AGENT_PROMPT, tierAgentName } from '../adapters/opencode/tier-agents.js';
 import { parseAgentFile } from '../adapters/pi/agents.js';
 import { readText } from './backup.js';
 import type { FileEditStep, HarnessPlan, InstallContext } from './plan.js';
@@ -30,8 +30,6 @@ const DESCRIPTIONS: Record<Tier, string> = {
   premium: 'General-purpose subagent on the premium tier (hard reasoning, never pricier than you)',
   parent: 'General-purpose subagent on the same model as you',
 };
-
-const PROMPT = 'You are a general-purpose subagent. Do the task you are given, then reply with a short report.';
 
 /** `PI_CODING_AGENT_DIR`, else `~/.pi/agent` (pi.md §1). */
 export function agentDir(ctx: InstallContext): string {
@@ -54,7 +52,7 @@ export function agentText(tier: Tier, model: string): string {
     `model: ${JSON.stringify(model)}`,
     MARKER,
     '---',
-    PROMPT,
+    TIER_AGENT_PROMPT,
     '',
   ].join('\n');
 }

@@ -17,7 +17,8 @@ const DESCRIPTIONS: Record<Tier, string> = {
   parent: 'General-purpose subagent on your own model.',
 };
 
-const PROMPT = 'You are a general-purpose subagent. Do the task you are given, then reply with a short report.';
+/** Shared with pi's tier-agent files (src/install/pi-agents.ts): one prompt for tiergate's tier agents everywhere. */
+export const TIER_AGENT_PROMPT = 'You are a general-purpose subagent. Do the task you are given, then reply with a short report.';
 
 export function tierAgentName(tier: Tier): string {
   return `${TIER_AGENT_PREFIX}${tier}`;
@@ -46,7 +47,7 @@ export function injectTierAgents(cfg: { agent?: Record<string, AgentConfig | und
   for (const [tier, model] of want) {
     const name = tierAgentName(tier);
     if (cfg.agent[name]) continue;
-    const agent: AgentConfig = { mode: 'subagent', description: DESCRIPTIONS[tier], prompt: PROMPT };
+    const agent: AgentConfig = { mode: 'subagent', description: DESCRIPTIONS[tier], prompt: TIER_AGENT_PROMPT };
     if (model) agent.model = model;
     cfg.agent[name] = agent;
     added.push(name);
