@@ -1,6 +1,7 @@
 // Bundles every entry point into one self-contained file in dist/.
 // Entries: each src/entries/<name>.ts -> dist/<name>.js (Node ESM), plus the harness-loaded bundles below.
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { readdirSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, basename, dirname } from 'node:path';
@@ -9,9 +10,10 @@ const root = new URL('..', import.meta.url).pathname;
 const out = join(root, 'dist');
 mkdirSync(out, { recursive: true });
 
-// The command hook is built separately as CommonJS (below).
+// The command hook's entries are built separately as CommonJS (below).
+const HOOK_ENTRIES = ['hook.ts', 'hook-dispatch.ts', 'hook-events.ts'];
 const nodeEntries = readdirSync(join(root, 'src/entries'))
-  .filter((f) => f.endsWith('.ts') && f !== 'hook.ts')
+  .filter((f) => f.endsWith('.ts') && !HOOK_ENTRIES.includes(f))
   .map((f) => ({ in: join(root, 'src/entries', f), out: basename(f, '.ts') }));
 
 // Harness-loaded bundles. Each has its own constraints (see the file's header comment).
@@ -83,17 +85,30 @@ for (const e of special) {
 // The command hook starts a fresh Node for every harness event, so its start-up is its whole cost. CommonJS, not ESM:
 // Node skips its ESM loader, and modules reached through import() (refresh trigger, ledger drain) stay uninitialised
 // until a handler needs them, so child_process, crypto and SQLite never load in a dispatch hook.
-await build({
+// Two bundles (src/hook-runner/bundles.ts): hook-dispatch.cjs for the dispatch events, hook-events.cjs for the rest;
+// dist/hook.cjs picks one and runs it from V8's cached compiled code (src/hook-runner/loader.ts).
+const hookCommon = {
   ...common,
-  entryPoints: [join(root, 'src/entries/hook.ts')],
-  outfile: join(out, 'hook.cjs'),
   platform: 'node',
   format: 'cjs',
-  // Start-up is mostly V8 compiling the bundle: minified text compiles faster. Names are kept so diagnostics still
-  // say which error class fired.
+  // Minified text parses faster when there is no cached code yet. Names are kept so diagnostics say which error fired.
   minify: true,
   keepNames: true,
   external: ['better-sqlite3', 'bun:sqlite'],
-  define: { 'import.meta.url': '__tgImportMetaUrl' },
-  banner: { js: "const __tgImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // import.meta.url only where a module asks for it (a getter), not once per hook process.
+  define: { 'import.meta.url': '__tgImportMeta.url' },
+  banner: { js: "const __tgImportMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
+};
+const buildIds = {};
+for (const bundle of ['hook-dispatch', 'hook-events']) {
+  const outfile = join(out, `${bundle}.cjs`);
+  await build({ ...hookCommon, entryPoints: [join(root, 'src/entries', `${bundle}.ts`)], outfile });
+  buildIds[bundle] = createHash('sha256').update(readFileSync(outfile)).digest('hex').slice(0, 12);
+}
+await build({
+  ...hookCommon,
+  entryPoints: [join(root, 'src/entries/hook.ts')],
+  outfile: join(out, 'hook.cjs'),
+  define: { __TG_BUILD_IDS__: JSON.stringify(buildIds) },
+  banner: {},
 });

@@ -14,7 +14,6 @@ export const PROJECT_CONFIG_FILE = '.tiergate.json';
 const MAX_CONFIG_BYTES = 256 * 1024;
 
 type Section = keyof Policy;
-const SECTIONS = Object.keys(PolicySchema.shape) as Section[];
 
 /** Merges one parsed layer onto `base`, section by section. Pure. */
 export function applyLayer(base: Policy, layer: unknown, label: string): { policy: Policy; diagnostics: string[] } {
@@ -25,7 +24,7 @@ export function applyLayer(base: Policy, layer: unknown, label: string): { polic
   const next: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(layer as Record<string, unknown>)) {
     if (key === '$schema') continue;
-    if (!SECTIONS.includes(key as Section)) {
+    if (!Object.hasOwn(PolicySchema.shape, key)) {
       diagnostics.push(`${label}: unknown key '${key}' ignored`);
       continue;
     }

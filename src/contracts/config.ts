@@ -1,19 +1,20 @@
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy.js';
 import { DecimalSchema, RatesSchema } from './prices.js';
 
 /** Tier -> concrete value for one harness (a model id/alias, or an agent name where the harness routes by agent). */
-export const TierMapSchema = z.object({
+export const TierMapSchema = lazySchema(() => z.object({
   cheap: z.optional(z.string()),
   standard: z.optional(z.string()),
   premium: z.optional(z.string()),
   parent: z.optional(z.string()),
-});
+}));
 
 /**
  * The policy file (user: $XDG_CONFIG_HOME/tiergate/config.json; project: .tiergate.json). Every section is optional
  * and validated on its own: an invalid section falls back to its default and the decision carries a diagnostic.
  */
-export const PolicySchema = z.object({
+export const PolicySchema = lazySchema(() => z.object({
   /** on: enforce; warn: decide and log but always allow; off: do nothing. */
   mode: z.enum(['on', 'warn', 'off']),
   /** What an unknown price does. Default allow (logged); deny is opt-in. */
@@ -42,5 +43,5 @@ export const PolicySchema = z.object({
     /** Hard cap on bytes read from the end of a transcript. */
     tailBytes: z.int().check(z.positive()),
   }),
-});
+}));
 export type Policy = z.infer<typeof PolicySchema>;

@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy.js';
 import { ResolutionSchema } from './prices.js';
 
 /** Why the engine decided what it did. Defined once; the README, explain, doctor and reports import these. */
-export const ReasonCodeSchema = z.enum([
+export const ReasonCodeSchema = lazySchema(() => z.enum([
   'within-ceiling', // child priced at or below parent
   'over-ceiling-corrected', // child pricier than parent, rewritten to a legal choice within the ceiling
   'over-ceiling-denied', // child pricier than parent, no legal rewrite: denied with a retry
@@ -16,11 +17,11 @@ export const ReasonCodeSchema = z.enum([
   'unknown-tier', // a tier or agent the config does not map
   'internal-error', // tiergate itself failed: fail open (allow, nothing printed) and log it
   'deadline', // recorded only: the hook's deadline passed before its answer was printed, so the harness went ahead unchanged
-]);
+]));
 export type ReasonCode = z.infer<typeof ReasonCodeSchema>;
 
 /** One rate compared, at one context size. */
-export const PricePointSchema = z.object({
+export const PricePointSchema = lazySchema(() => z.object({
   kind: z.enum(['input', 'output', 'cacheRead', 'cacheWrite5m', 'cacheWrite1h']),
   /** Prompt size (tokens) at which this point was taken: 0 for base rates, else a tier threshold. */
   atPromptTokens: z.int().check(z.nonnegative()),
@@ -28,17 +29,17 @@ export const PricePointSchema = z.object({
   child: z.nullable(z.string()),
   /** child vs parent at this point. */
   order: z.enum(['cheaper', 'equal', 'pricier', 'unknown']),
-});
+}));
 export type PricePoint = z.infer<typeof PricePointSchema>;
 
-export const ComparisonSchema = z.object({
+export const ComparisonSchema = lazySchema(() => z.object({
   parent: ResolutionSchema,
   child: ResolutionSchema,
   /** pricier if ANY point is pricier; cheaper if all ≤ and one <; equal if all equal; unknown if a side is unpriced. */
   verdict: z.enum(['cheaper', 'equal', 'pricier', 'unknown']),
   points: z.array(PricePointSchema),
   catalogDate: z.string(),
-});
+}));
 export type Comparison = z.infer<typeof ComparisonSchema>;
 
 const common = {
@@ -52,7 +53,7 @@ const common = {
   diagnostics: z.array(z.string()),
 };
 
-export const DecisionSchema = z.discriminatedUnion('action', [
+export const DecisionSchema = lazySchema(() => z.discriminatedUnion('action', [
   z.object({ action: z.literal('allow'), ...common }),
   z.object({
     action: z.literal('correct'),
@@ -69,5 +70,5 @@ export const DecisionSchema = z.discriminatedUnion('action', [
     /** Text the model sees: why, and the exact retry (names a legal cheaper choice). */
     message: z.string(),
   }),
-]);
+]));
 export type Decision = z.infer<typeof DecisionSchema>;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy.js';
 import { CapabilitySchema, HarnessSchema, TierSchema } from './harness.js';
 import { UsageSchema } from './usage.js';
 
@@ -6,7 +7,7 @@ import { UsageSchema } from './usage.js';
  * The one document every native payload is turned into. Adapters produce it; the engine and the observer consume it.
  * Fields a harness does not provide are null, never guessed.
  */
-export const DispatchObservationSchema = z.object({
+export const DispatchObservationSchema = lazySchema(() => z.object({
   kind: z.literal('dispatch'),
   harness: HarnessSchema,
   sessionId: z.nullable(z.string()),
@@ -38,20 +39,20 @@ export const DispatchObservationSchema = z.object({
   escalationFrom: z.nullable(z.string()),
   /** Epoch ms, supplied by the caller (the engine has no clock). */
   at: z.number(),
-});
+}));
 export type DispatchObservation = z.infer<typeof DispatchObservationSchema>;
 
-export const OutcomeSchema = z.object({
+export const OutcomeSchema = lazySchema(() => z.object({
   /** Token after `Result:` (e.g. done, partial, failed), lower-cased, ≤ 32 chars; null when absent. */
   result: z.nullable(z.string()),
   /** Token after `Verified:` (e.g. yes, no, tests), lower-cased, ≤ 32 chars; null when absent. */
   verified: z.nullable(z.string()),
   /** Tier named by an `Escalation from <tier>:` header. */
   escalationFrom: z.nullable(z.string()),
-});
+}));
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
-export const CompletionObservationSchema = z.object({
+export const CompletionObservationSchema = lazySchema(() => z.object({
   kind: z.literal('completion'),
   harness: HarnessSchema,
   sessionId: z.nullable(z.string()),
@@ -76,5 +77,5 @@ export const CompletionObservationSchema = z.object({
    * SubagentStop): each turn is its own ledger row. Absent in spool lines written before it existed.
    */
   turnId: z.optional(z.nullable(z.string())),
-});
+}));
 export type CompletionObservation = z.infer<typeof CompletionObservationSchema>;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy.js';
 import { HarnessSchema } from './harness.js';
 
 /**
@@ -6,13 +7,13 @@ import { HarnessSchema } from './harness.js';
  * Additive changes only within `tiergate-report/1`. Money is exact: `pico` is an integer string of pico-USD (1e-12),
  * `usd` the same rounded to 6 decimals; both null when nothing in the row could be priced (never "0").
  */
-export const ReportBySchema = z.enum(['session', 'agent', 'tier', 'model', 'harness', 'day']);
+export const ReportBySchema = lazySchema(() => z.enum(['session', 'agent', 'tier', 'model', 'harness', 'day']));
 export type ReportBy = z.infer<typeof ReportBySchema>;
 
-export const MoneySchema = z.object({ usd: z.nullable(z.string()), pico: z.nullable(z.string().check(z.regex(/^-?\d+$/))) });
+export const MoneySchema = lazySchema(() => z.object({ usd: z.nullable(z.string()), pico: z.nullable(z.string().check(z.regex(/^-?\d+$/))) }));
 export type Money = z.infer<typeof MoneySchema>;
 
-export const ReportRowSchema = z.object({
+export const ReportRowSchema = lazySchema(() => z.object({
   /** Value of the grouping column; null = not known (e.g. a dispatch with no tier). */
   group: z.nullable(z.string()),
   /** Subagent runs in the group: completions, plus dispatches that never completed. */
@@ -45,19 +46,19 @@ export const ReportRowSchema = z.object({
   comparableRuns: z.int().check(z.nonnegative()),
   /** True when every run in the row is a Cursor run: Cursor reports no usage, so the row has none to show. */
   usageNotReported: z.boolean(),
-});
+}));
 export type ReportRow = z.infer<typeof ReportRowSchema>;
 
-export const ReportFiltersSchema = z.object({
+export const ReportFiltersSchema = lazySchema(() => z.object({
   since: z.nullable(z.string()),
   until: z.nullable(z.string()),
   harness: z.nullable(HarnessSchema),
   session: z.nullable(z.string()),
   project: z.nullable(z.string()),
-});
+}));
 export type ReportFilters = z.infer<typeof ReportFiltersSchema>;
 
-export const ReportSchema = z.object({
+export const ReportSchema = lazySchema(() => z.object({
   format: z.literal('tiergate-report/1'),
   generatedAt: z.string(),
   by: ReportBySchema,
@@ -66,5 +67,5 @@ export const ReportSchema = z.object({
   totals: ReportRowSchema,
   /** Present when `--limit` applied: groups left out of `rows` (still counted in `totals`). */
   omittedRows: z.optional(z.int().check(z.nonnegative())),
-});
+}));
 export type Report = z.infer<typeof ReportSchema>;

@@ -1,11 +1,12 @@
 import * as z from 'zod/mini';
+import { lazySchema } from './lazy.js';
 import { CompletionObservationSchema, DispatchObservationSchema } from './observation.js';
 
 /**
  * What hooks and in-process plugins hand to the ledger. Dispatch paths only append a line (no SQLite, no waiting);
  * the ledger drains spools at completion, session end and on every CLI run.
  */
-export const SpoolRecordSchema = z.discriminatedUnion('type', [
+export const SpoolRecordSchema = lazySchema(() => z.discriminatedUnion('type', [
   z.object({
     type: z.literal('dispatch'),
     observation: DispatchObservationSchema,
@@ -19,5 +20,5 @@ export const SpoolRecordSchema = z.discriminatedUnion('type', [
     /** Where to read more later if the transcript was not flushed yet (late-flush reconciliation). */
     transcriptPath: z.nullable(z.string()),
   }),
-]);
+]));
 export type SpoolRecord = z.infer<typeof SpoolRecordSchema>;

@@ -1,8 +1,6 @@
-import * as z from 'zod/mini';
-import { hookMain } from '../hook-runner/run.js';
+// dist/hook.cjs, what every manifest runs: picks the hook's bundle and starts it from cached compiled code (loader.ts).
+import { startHook, type BuildIds } from '../hook-runner/loader.js';
 
-// A hook process validates a handful of objects and exits: zod's JIT (a `new Function` per object schema on first
-// parse) costs more than it saves there (bench/dispatch-hook.mjs: ~10% of the process's CPU on node 20).
-z.config({ jitless: true });
+declare const __TG_BUILD_IDS__: BuildIds | undefined;
 
-void hookMain(process.argv.slice(2));
+void startHook(__dirname, process.argv.slice(2), process.env, typeof __TG_BUILD_IDS__ === 'undefined' ? null : __TG_BUILD_IDS__);

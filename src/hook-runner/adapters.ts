@@ -2,9 +2,9 @@
  * Which command adapter serves which harness. Loaded lazily so one hook process evaluates only its own adapter
  * (start-up time is the whole cost of a command hook).
  */
-import type { CommandAdapter } from './types.js';
+import type { AdapterTable } from './types.js';
 
-export const COMMAND_ADAPTERS: Record<string, () => Promise<CommandAdapter>> = {
+export const COMMAND_ADAPTERS: AdapterTable = {
   codex: () => import('../adapters/codex/command.js'),
   claude: async () => (await import('../adapters/claude/command.js')).adapter,
   cursor: async () => (await import('../adapters/cursor/command.js')).adapter,

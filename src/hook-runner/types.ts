@@ -31,3 +31,6 @@ export type CommandAdapter = {
   /** Cursor treats a missing answer badly: it gets an explicit allow on any internal failure. Others print nothing. */
   failOpen?: Record<string, HookAnswer>;
 };
+
+/** Harness name -> its command adapter, loaded on first use so a hook process evaluates only its own. */
+export type AdapterTable = Record<string, () => Promise<CommandAdapter>>;

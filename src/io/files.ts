@@ -71,21 +71,25 @@ const checkedModes = new Set<string>();
  * not). Found by bench/ledger-concurrency.mjs: 2 of 3,200 completions lost with 64 writers draining each other.
  */
 export function appendBoundedClaimable(path: string, line: string, maxBytes: number): void {
-  ensureDir(dirname(path));
-  let size = 0;
-  try {
-    size = statSync(path).size;
-  } catch {
-    size = 0;
-  }
-  if (size > 0 && size + Buffer.byteLength(line) > maxBytes) renameSync(path, `${path}.1`);
   const data = Buffer.from(line);
   for (let attempt = 0; attempt < 3; attempt++) {
-    const fd = openSync(path, 'a', FILE_MODE);
+    let fd = openCreating(path);
     let written: number;
     try {
+      let st = fstatSync(fd);
+      if (st.size > 0 && st.size + data.length > maxBytes) {
+        closeSync(fd);
+        renameSync(path, `${path}.1`);
+        fd = openCreating(path);
+        st = fstatSync(fd);
+      }
+      // An existing file keeps the mode it had: make it user-only once (a new one is FILE_MODE from open already).
+      if (st.size > 0 && !checkedModes.has(path)) {
+        chmodSync(path, FILE_MODE);
+        checkedModes.add(path);
+      }
       writeSync(fd, data);
-      written = fstatSync(fd).ino;
+      written = st.ino;
     } finally {
       closeSync(fd);
     }
@@ -97,7 +101,37 @@ export function appendBoundedClaimable(path: string, line: string, maxBytes: num
     }
     if (current === written) break;
   }
-  chmodSync(path, FILE_MODE);
+}
+
+/** Opens for append, creating the directory only when it is missing (a dispatch hook appends once per process). */
+function openCreating(path: string): number {
+  try {
+    return openSync(path, 'a', FILE_MODE);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    ensureDir(dirname(path));
+    return openSync(path, 'a', FILE_MODE);
+  }
+}
+
+/**
+ * Writes `text` to an open descriptor synchronously: the command hook's answer on fd 1, without building
+ * process.stdout (its stream/net/tty stacks are ~1 ms of a hook process, bench/README.md). Returns what could not be
+ * written because the descriptor is non-blocking and full (EAGAIN), for the caller to hand to a stream; null when all
+ * of it was written.
+ */
+export function writeToDescriptor(fd: number, text: string): Buffer | null {
+  const data = Buffer.from(text);
+  let off = 0;
+  while (off < data.length) {
+    try {
+      off += writeSync(fd, data, off, data.length - off);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EAGAIN') return data.subarray(off);
+      throw err;
+    }
+  }
+  return null;
 }
 
 /** Copy a file aside before editing it (installer). Returns the backup path, or null when there was no file. */

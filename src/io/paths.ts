@@ -19,9 +19,19 @@ export function dataDir(env: Env = process.env): string {
   return join(env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share'), 'tiergate');
 }
 
-export const paths = (env: Env = process.env) => {
+export type Paths = {
+  config: string; data: string; ledger: string; spoolDir: string; diagnostics: string;
+  priceCacheDir: string; refreshStatus: string; refreshLock: string;
+};
+
+// A hook asks for its paths several times (diagnostics, spool, prices): joined once per distinct environment.
+let last: { key: string; paths: Paths } | null = null;
+
+export const paths = (env: Env = process.env): Paths => {
+  const key = `${env.TIERGATE_HOME}\u0000${env.XDG_CONFIG_HOME}\u0000${env.XDG_DATA_HOME}\u0000${env.HOME}`;
+  if (last?.key === key) return last.paths;
   const data = dataDir(env);
-  return {
+  const p: Paths = {
     config: join(configDir(env), 'config.json'),
     data,
     ledger: join(data, 'ledger.sqlite'),
@@ -31,4 +41,6 @@ export const paths = (env: Env = process.env) => {
     refreshStatus: join(data, 'prices', 'status.json'),
     refreshLock: join(data, 'prices', 'refresh.lock'),
   };
+  last = { key, paths: Object.freeze(p) };
+  return p;
 };

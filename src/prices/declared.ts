@@ -14,6 +14,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
+import { lazySchema } from '../contracts/lazy.js';
 import { CatalogSchema, type Catalog, type PriceRow, type Rates } from '../contracts/prices.js';
 import type { Harness } from '../contracts/harness.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
@@ -52,7 +53,7 @@ export function ratesFromCost(cost: unknown): Rates | null {
   return { input: decimalOf(input), output: decimalOf(output), cacheRead: d(read), cacheWrite5m: d(write), cacheWrite1h: d(write) };
 }
 
-const FileSchema = z.object({ entries: z.array(z.object({ harness: z.string(), model: z.string(), rates: z.unknown() })) });
+const FileSchema = lazySchema(() => z.object({ entries: z.array(z.object({ harness: z.string(), model: z.string(), rates: z.unknown() })) }));
 
 function filePath(env: Env): string {
   return join(paths(env).priceCacheDir, DECLARED_FILE);

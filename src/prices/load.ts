@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CatalogSchema, type Catalog } from '../contracts/prices.js';
+import { readCatalogLines } from './catalog-lines.js';
 import type { Policy } from '../contracts/config.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { paths, type Env } from '../io/paths.js';
@@ -19,11 +20,14 @@ const CACHE_SUFFIX = '.catalog.json';
 
 let bundledCache: { path: string; catalog: Catalog | null } | null = null;
 
+/** This module's directory: `__dirname` in the CommonJS hook bundles (no URL round trip per hook), else from the URL. */
+const moduleDir = (): string => (typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url)));
+
 /**
  * The package root holding data/: src/prices/load.ts runs from <root>/src/prices under tsx, and from <root>/dist
  * once bundled, so walk up from this module until the snapshot is found.
  */
-export function findSnapshotPath(start = dirname(fileURLToPath(import.meta.url))): string | null {
+export function findSnapshotPath(start = moduleDir()): string | null {
   let dir = start;
   for (let i = 0; i < 5; i++) {
     const candidate = join(dir, SNAPSHOT_RELATIVE);
@@ -36,8 +40,9 @@ export function findSnapshotPath(start = dirname(fileURLToPath(import.meta.url))
 }
 
 /**
- * The bundled snapshot, parsed once per process. It is generated and checked by the build (snapshot.test.ts), so
- * only its envelope is checked here: full zod validation of ~450 rows would cost every hook a few milliseconds.
+ * The bundled snapshot, read once per process, its rows parsed when first looked up (catalog-lines.ts). It is generated
+ * and checked by the build (snapshot.test.ts), so only its envelope is checked here: full zod validation of ~450 rows
+ * would cost every hook a few milliseconds.
  */
 export function loadBundledCatalog(env: Env = process.env, path = findSnapshotPath()): Catalog | null {
   if (!path) {
@@ -47,7 +52,8 @@ export function loadBundledCatalog(env: Env = process.env, path = findSnapshotPa
   if (bundledCache?.path === path) return bundledCache.catalog;
   let catalog: Catalog | null = null;
   try {
-    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Catalog;
+    const text = readFileSync(path, 'utf8');
+    const parsed = readCatalogLines(text) ?? (JSON.parse(text) as Catalog);
     if (parsed?.format !== 'tiergate-catalog/1' || typeof parsed.models !== 'object' || typeof parsed.aliases !== 'object') {
       throw new Error('not a tiergate-catalog/1 file');
     }

@@ -3,49 +3,31 @@
  * Dispatch (PreToolUse on collaborationspawn_agent) is decided by routeDispatch; completions (SubagentStop) are
  * read from the child's rollout tail and appended to the spool. Nothing here waits on the network or SQLite.
  */
-import type { Policy } from '../../contracts/config.js';
-import type { Decision } from '../../contracts/decision.js';
-import type { DispatchObservation } from '../../contracts/observation.js';
 import type { SpoolRecord } from '../../contracts/spool.js';
-import type { Defer, HookAnswer, HookContext, HookHandler } from '../../hook-runner/types.js';
+import type { HookAnswer, HookContext, HookHandler } from '../../hook-runner/types.js';
 import type { Env } from '../../io/paths.js';
 import { loadPolicy } from '../../config/load.js';
 import { appendSpool } from '../../observer/spool.js';
 import { loadRuntime } from '../../runtime/context.js';
 import { routeDispatch } from '../../runtime/dispatch.js';
-import { answerFor, contextAnswer } from './answer.js';
+import { contextAnswer } from './answer.js';
+import { createCodexPreToolUse, cwdOf, json, type CodexDispatchDeps } from './dispatch-command.js';
 import { observeCompletion } from './completion.js';
-import { observeDispatch } from './observe.js';
 import { SessionEndPayloadSchema, SessionStartPayloadSchema } from './payloads.js';
 import { codexSessionContext } from './session-context.js';
 
-export type CodexDeps = {
-  route: (obs: DispatchObservation, env: Env, defer?: Defer) => Decision | Promise<Decision>;
+export type CodexDeps = CodexDispatchDeps & {
   spool: (record: SpoolRecord, env: Env) => void;
-  now: () => number;
-  runtime: (env: Env, cwd: string | null) => { policy: Policy };
   /** Drains the spool into the ledger and prices it (SessionEnd). Loaded lazily: SQLite is off the dispatch path. */
   observe: (env: Env, cwd: string | null) => void | Promise<void>;
   /** Starts the background price refresh when due and returns at once (never waits on the network). */
   refresh: (env: Env) => void | Promise<void>;
 };
 
-const cwdOf = (payload: unknown): string | null => {
-  const cwd = (payload as { cwd?: unknown } | null)?.cwd;
-  return typeof cwd === 'string' ? cwd : null;
-};
-
-const json = (v: unknown): HookAnswer => (v === null ? null : { stdout: JSON.stringify(v) });
 
 export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler> {
   return {
-    async PreToolUse(payload: unknown, ctx: HookContext): Promise<HookAnswer> {
-      // The same cached runtime routeDispatch uses: policy and prices are read once per process.
-      const { policy } = deps.runtime(ctx.env, cwdOf(payload));
-      const obs = observeDispatch(payload, { policy, at: deps.now() });
-      if (!obs) return null;
-      return json(answerFor(await deps.route(obs, ctx.env, ctx.defer)));
-    },
+    PreToolUse: createCodexPreToolUse(deps),
 
     async SessionStart(payload: unknown, ctx: HookContext): Promise<HookAnswer> {
       const p = SessionStartPayloadSchema.parse(payload);

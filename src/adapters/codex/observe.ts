@@ -1,7 +1,7 @@
 /**
  * Codex PreToolUse payload -> DispatchObservation. Pure: the caller passes the clock and the policy switch.
  */
-import { TierSchema, type Tier } from '../../contracts/harness.js';
+import type { Tier } from '../../contracts/harness.js';
 import type { Policy } from '../../contracts/config.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import { capabilityFor } from '../capabilities.js';
@@ -16,9 +16,8 @@ export function isSpawnTool(toolName: string): boolean {
 function tierOf(model: string | null): Tier | null {
   if (!model) return null;
   const m = /^(?:tier:)?(cheap|standard|premium|parent)$/i.exec(model.trim());
-  if (!m) return null;
-  const parsed = TierSchema.safeParse(m[1]!.toLowerCase());
-  return parsed.success ? parsed.data : null;
+  // The pattern admits exactly TierSchema's options.
+  return m ? (m[1]!.toLowerCase() as Tier) : null;
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);

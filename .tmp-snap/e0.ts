@@ -1,3 +1,0 @@
-import * as z from 'zod/mini';
-z.config({ jitless: true });
-(globalThis as any).x = z.object({ a: z.string() });

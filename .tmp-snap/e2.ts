@@ -1,4 +1,0 @@
-import * as z from 'zod/mini';
-import '../src/hook-runner/run.ts';
-import '../src/adapters/codex/command.ts';
-z.config({ jitless: true });

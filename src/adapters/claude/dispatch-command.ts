@@ -1,0 +1,60 @@
+/**
+ * Claude Code's dispatch hook (PreToolUse on Agent/Task), apart from the completion side so the dispatch bundle
+ * (dist/hook-dispatch.cjs) never carries the transcript parsers or the drain. command.ts composes it with the others.
+ */
+import type { CommandAdapter, HookAnswer, HookContext, HookHandler } from '../../hook-runner/types.js';
+import { diagnose, errorText } from '../../io/diagnostics.js';
+import { routeDispatch } from '../../runtime/dispatch.js';
+import { preToolUseAnswer } from './answer.js';
+import { observePreToolUse } from './observe.js';
+import { readParentModel } from './parent-model.js';
+import { PreToolUsePayload, SUBAGENT_TOOLS } from './payloads.js';
+
+export const MODULE_LIVE_VAR = 'TIERGATE_MODULE_LIVE';
+
+export const moduleLive = (ctx: HookContext) => ctx.env[MODULE_LIVE_VAR] === '1';
+export const json = (v: unknown): HookAnswer => (v === null ? null : { stdout: JSON.stringify(v) });
+
+/** Parent-transcript wait for the dispatching assistant line: well inside the runner's deadline (reference §6.1). */
+const PARENT_WAIT_MS = 400;
+/** Byte cap for the parent tail scan; the dispatching line is within the last few records. */
+const PARENT_TAIL_BYTES = 1024 * 1024;
+
+/** A subagent's own PreToolUse names its transcript by agent_id while transcript_path is the root session's. */
+function parentTranscript(p: PreToolUsePayload): string | null {
+  if (!p.transcript_path) return null;
+  if (!p.agent_id) return p.transcript_path;
+  return `${p.transcript_path.replace(/\.jsonl$/, '')}/subagents/agent-${p.agent_id}.jsonl`;
+}
+
+export const preToolUse: HookHandler = async (payload, ctx) => {
+  if (moduleLive(ctx)) return null;
+  const p = PreToolUsePayload.parse(payload);
+  if (!SUBAGENT_TOOLS.has(p.tool_name)) return null;
+  // Absent (or null) means "names no model" and gets the default tier; any other non-string is a malformed payload,
+  // and garbage must never turn into a correction (found by test/unit/reliability/fuzz-hooks.test.ts).
+  const model = p.tool_input.model;
+  if (model !== undefined && model !== null && (typeof model !== 'string' || model === '')) {
+    diagnose('warn', 'claude:PreToolUse', 'tool_input.model is not a model name; dispatch left alone', { type: typeof model }, ctx.env);
+    return null;
+  }
+  // The answer carries the whole tool input back: one that cannot be serialised (nesting past the stack) cannot be
+  // corrected either, so leave it before routeDispatch records a decision that would never be delivered.
+  try {
+    JSON.stringify(p.tool_input);
+  } catch (err) {
+    diagnose('warn', 'claude:PreToolUse', `tool_input cannot be serialised: ${errorText(err)}`, {}, ctx.env);
+    return null;
+  }
+  const parent = await readParentModel(parentTranscript(p), p.tool_use_id ?? null, { maxBytes: PARENT_TAIL_BYTES, waitMs: PARENT_WAIT_MS });
+  const obs = observePreToolUse(p, parent, Date.now());
+  const decision = routeDispatch(obs, ctx.env, ctx.defer);
+  try {
+    return json(preToolUseAnswer(decision, p.tool_input));
+  } catch (err) {
+    diagnose('error', 'claude:PreToolUse', (err as Error).message, {}, ctx.env);
+    return null;
+  }
+};
+
+export const dispatchAdapter: CommandAdapter = { handlers: { PreToolUse: preToolUse } };

@@ -1,0 +1,40 @@
+/**
+ * Codex's dispatch hook (PreToolUse on collaborationspawn_agent), apart from the completion side so the dispatch
+ * bundle (dist/hook-dispatch.cjs) never carries the rollout readers. command.ts composes it with the other events.
+ */
+import type { Policy } from '../../contracts/config.js';
+import type { Decision } from '../../contracts/decision.js';
+import type { DispatchObservation } from '../../contracts/observation.js';
+import type { CommandAdapter, Defer, HookAnswer, HookContext, HookHandler } from '../../hook-runner/types.js';
+import type { Env } from '../../io/paths.js';
+import { loadRuntime } from '../../runtime/context.js';
+import { routeDispatch } from '../../runtime/dispatch.js';
+import { answerFor } from './answer.js';
+import { observeDispatch } from './observe.js';
+
+export type CodexDispatchDeps = {
+  route: (obs: DispatchObservation, env: Env, defer?: Defer) => Decision | Promise<Decision>;
+  now: () => number;
+  runtime: (env: Env, cwd: string | null) => { policy: Policy };
+};
+
+export const cwdOf = (payload: unknown): string | null => {
+  const cwd = (payload as { cwd?: unknown } | null)?.cwd;
+  return typeof cwd === 'string' ? cwd : null;
+};
+
+export const json = (v: unknown): HookAnswer => (v === null ? null : { stdout: JSON.stringify(v) });
+
+export function createCodexPreToolUse(deps: CodexDispatchDeps): HookHandler {
+  return async (payload: unknown, ctx: HookContext): Promise<HookAnswer> => {
+    // The same cached runtime routeDispatch uses: policy and prices are read once per process.
+    const { policy } = deps.runtime(ctx.env, cwdOf(payload));
+    const obs = observeDispatch(payload, { policy, at: deps.now() });
+    if (!obs) return null;
+    return json(answerFor(await deps.route(obs, ctx.env, ctx.defer)));
+  };
+}
+
+export const dispatchAdapter: CommandAdapter = {
+  handlers: { PreToolUse: createCodexPreToolUse({ route: routeDispatch, now: Date.now, runtime: loadRuntime }) },
+};

@@ -1,0 +1,10 @@
+// dist/hook-events.cjs: every hook event but dispatch (hook-runner/bundles.ts), started by dist/hook.cjs.
+import * as z from 'zod/mini';
+import { hookMain } from '../hook-runner/core.js';
+import { COMMAND_ADAPTERS } from '../hook-runner/adapters.js';
+
+// See hook-dispatch.ts: zod's JIT does not pay for itself in a short-lived process.
+z.config({ jitless: true });
+
+export const main = (argv: string[]): Promise<number> => hookMain(argv, COMMAND_ADAPTERS);
+export { saveCodeCache } from '../hook-runner/save-code-cache.js';

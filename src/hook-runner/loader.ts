@@ -1,0 +1,106 @@
+/**
+ * dist/hook.cjs: runs the bundle that serves this hook event (bundles.ts) from V8's compiled code when a valid copy is
+ * cached, so a hook process does not parse and compile its JavaScript again on every dispatch. Node 20 has no module
+ * compile cache (module.enableCompileCache is 22.1+), hence vm.Script's cachedData.
+ *
+ * V8 11.3 (Node 20) does not checksum cached data: a corrupted file crashes the process with SIGSEGV/SIGTRAP (seen:
+ * test/unit/hook-runner/code-cache.test.ts). So the file holds the data twice and is used only when both copies are
+ * equal byte for byte (one memcmp, ~50x cheaper than hashing it in JavaScript), and it is written atomically. Anything
+ * amiss, and the bundle is compiled from source as it would be without a cache. Reads only: the bundle writes.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Script } from 'node:vm';
+import { dataDir, type Env } from '../io/paths.js';
+import { bundleFor, type HookBundle } from './bundles.js';
+
+/** What each hook bundle exports (src/entries/hook-dispatch.ts, hook-events.ts). */
+export type HookBundleExports = {
+  main(argv: string[]): Promise<number>;
+  saveCodeCache(path: string, data: Buffer): void;
+};
+
+/** Content hashes of the bundles, put into dist/hook.cjs by scripts/build.mjs: a rebuilt bundle never meets old code. */
+export type BuildIds = Partial<Record<HookBundle, string>>;
+
+const MAGIC = Buffer.from('TGV8');
+const HEADER = MAGIC.length + 4;
+
+export function encodeCodeCache(data: Buffer): Buffer {
+  const head = Buffer.alloc(HEADER);
+  MAGIC.copy(head);
+  head.writeUInt32LE(data.length, MAGIC.length);
+  return Buffer.concat([head, data, data]);
+}
+
+/** The cached data, or null when the file is not two equal copies of exactly the length it declares. */
+export function decodeCodeCache(file: Buffer): Buffer | null {
+  if (file.length < HEADER || !file.subarray(0, MAGIC.length).equals(MAGIC)) return null;
+  const n = file.readUInt32LE(MAGIC.length);
+  if (n === 0 || file.length !== HEADER + 2 * n) return null;
+  const a = file.subarray(HEADER, HEADER + n);
+  return a.equals(file.subarray(HEADER + n)) ? a : null;
+}
+
+/** V8 rejects data made under other flags, so differently started processes keep apart files instead of thrashing. */
+function flagsTag(env: Env): string {
+  const flags = `${process.execArgv.join(' ')}|${env.NODE_OPTIONS ?? ''}`;
+  if (flags === '|') return '';
+  let h = 0x811c9dc5;
+  for (let i = 0; i < flags.length; i++) h = Math.imul(h ^ flags.charCodeAt(i), 0x01000193);
+  return `-f${(h >>> 0).toString(36)}`;
+}
+
+export function codeCacheDir(env: Env): string {
+  return join(dataDir(env), 'code-cache');
+}
+
+export function codeCachePath(env: Env, bundle: HookBundle, buildId: string): string {
+  return join(codeCacheDir(env), `${bundle}-${buildId}-node${process.version}-${process.arch}${flagsTag(env)}.v8`);
+}
+
+const wrap = (source: string) => `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
+
+type Loaded = { exports: HookBundleExports; script: Script | null; cachePath: string | null; fromCache: boolean };
+
+function loadBundle(file: string, cachePath: string | null): Loaded {
+  if (cachePath) {
+    let script: Script | null = null;
+    try {
+      const source = readFileSync(file, 'utf8');
+      let data: Buffer | null = null;
+      try {
+        data = decodeCodeCache(readFileSync(cachePath));
+      } catch {
+        data = null; // none yet
+      }
+      script = new Script(wrap(source), { filename: file, ...(data ? { cachedData: data } : {}) });
+      const fromCache = data !== null && !script.cachedDataRejected;
+      const fn = script.runInThisContext() as (...args: unknown[]) => void;
+      const mod = { exports: {} as HookBundleExports };
+      fn.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file));
+      return { exports: mod.exports, script, cachePath, fromCache };
+    } catch {
+      // Fall through to Node's own loader: it reports a broken bundle the usual way.
+    }
+  }
+  return { exports: createRequire(file)(file) as HookBundleExports, script: null, cachePath: null, fromCache: false };
+}
+
+/** Runs the hook and exits. Never throws: a bundle that cannot load leaves a line on stderr and the harness proceeds. */
+export async function startHook(distDir: string, argv: string[], env: Env, ids: BuildIds | null): Promise<never> {
+  const bundle = bundleFor(argv[0] ?? '', argv[1] ?? '');
+  const id = ids?.[bundle];
+  let code = 0;
+  try {
+    const loaded = loadBundle(join(distDir, `${bundle}.cjs`), id ? codeCachePath(env, bundle, id) : null);
+    code = await loaded.exports.main(argv);
+    // After the answer is out: only the first run of a build (or after a Node upgrade) pays for this.
+    if (loaded.script && loaded.cachePath && !loaded.fromCache) loaded.exports.saveCodeCache(loaded.cachePath, encodeCodeCache(loaded.script.createCachedData()));
+  } catch (err) {
+    process.stderr.write(`tiergate: hook could not run (${err instanceof Error ? err.message : String(err)}); the harness proceeds unchanged\n`);
+    code = 0;
+  }
+  process.exit(code);
+}
