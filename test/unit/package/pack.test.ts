@@ -1,6 +1,6 @@
 /**
  * The published package: `npm pack` holds the bundles, manifests, price snapshot, agents and README and nothing from
- * tests or sources; installed from the tarball into a temp dir (offline, from the npm cache), its CLI, command hook
+ * tests or sources; laid out from the tarball in a temp dir as npm installs it (no registry), its CLI, command hook
  * and the OpenCode / pi entry points run from there.
  */
 import { spawnSync } from 'node:child_process';

@@ -1,0 +1,49 @@
+/**
+ * Every event a manifest registers is served by the bundle dist/hook.cjs picks for it, with the same handler the full
+ * table has: a dispatch event missing from the dispatch bundle would silently allow everything.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { COMMAND_ADAPTERS } from '../../../src/hook-runner/adapters.js';
+import { bundleFor, DISPATCH_EVENTS } from '../../../src/hook-runner/bundles.js';
+import { DISPATCH_ADAPTERS } from '../../../src/hook-runner/dispatch-adapters.js';
+
+const root = join(import.meta.dirname, '../../..');
+const manifestEvents = (file: string): [string, string][] => {
+  const text = readFileSync(join(root, file), 'utf8');
+  return [...text.matchAll(/dist\/hook\.cjs\\?"? (claude|codex|cursor) ([A-Za-z]+)/g)].map((m) => [m[1]!, m[2]!]);
+};
+
+describe('hook bundles', () => {
+  const events = [...manifestEvents('hooks.json'), ...manifestEvents('hooks-codex.json'), ...manifestEvents('hooks-cursor.json')];
+
+  it('finds the manifests’ events', () => {
+    expect(events).toContainEqual(['claude', 'PreToolUse']);
+    expect(events).toContainEqual(['codex', 'PreToolUse']);
+    expect(events).toContainEqual(['cursor', 'subagentStart']);
+    expect(events.length).toBeGreaterThanOrEqual(11);
+  });
+
+  it('routes every manifest event to a bundle whose table handles it', async () => {
+    for (const [harness, event] of events) {
+      const table = bundleFor(harness, event) === 'hook-dispatch' ? DISPATCH_ADAPTERS : COMMAND_ADAPTERS;
+      const adapter = await table[harness]!();
+      expect({ harness, event, handled: typeof adapter.handlers[event] }).toEqual({ harness, event, handled: 'function' });
+    }
+  });
+
+  it('the dispatch bundle handles exactly the dispatch events, with the full table’s fail-open answers', async () => {
+    for (const [harness, list] of Object.entries(DISPATCH_EVENTS)) {
+      const lean = await DISPATCH_ADAPTERS[harness]!();
+      const full = await COMMAND_ADAPTERS[harness]!();
+      for (const event of list) {
+        expect(bundleFor(harness, event)).toBe('hook-dispatch');
+        expect(lean.failOpen?.[event] ?? null).toEqual(full.failOpen?.[event] ?? null);
+      }
+      expect(Object.keys(lean.handlers).filter((e) => !list.includes(e))).toEqual(harness === 'cursor' ? ['subagentStop'] : []);
+    }
+    expect(bundleFor('codex', 'SubagentStop')).toBe('hook-events');
+    expect(bundleFor('hasOwnProperty', 'PreToolUse')).toBe('hook-events');
+  });
+});

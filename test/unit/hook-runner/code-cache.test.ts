@@ -1,0 +1,153 @@
+/**
+ * dist/hook.cjs runs its bundle from V8's cached code (src/hook-runner/loader.ts). The cache must never change an
+ * answer, must be private, and a damaged or foreign cache file must be ignored and replaced, never trusted: V8 on
+ * Node 20 does not checksum cached data, so a damaged one would crash the hook.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decodeCodeCache, encodeCodeCache } from '../../../src/hook-runner/loader.js';
+
+const root = join(import.meta.dirname, '../../..');
+const hook = join(root, 'dist/hook.cjs');
+const { _meta, ...codexPayload } = JSON.parse(readFileSync(join(root, 'test/fixtures/codex/PreToolUse.basic.json'), 'utf8')) as Record<string, unknown>;
+void _meta;
+
+function sandbox() {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-codecache-'));
+  const env = { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg') };
+  const cacheDir = join(env.TIERGATE_HOME, 'data', 'code-cache');
+  const run = (harness = 'codex', event = 'PreToolUse', payload: unknown = { ...codexPayload, cwd: dir, model: 'gpt-6-luna' }) =>
+    spawnSync(process.execPath, [hook, harness, event], { input: JSON.stringify(payload), env, encoding: 'utf8', timeout: 15_000 });
+  const files = () => {
+    try {
+      return readdirSync(cacheDir).filter((f) => f.endsWith('.v8')).sort();
+    } catch {
+      return [];
+    }
+  };
+  return { dir, env, cacheDir, run, files };
+}
+
+const denies = (stdout: string) => (JSON.parse(stdout) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision === 'deny';
+
+describe('code cache file format', () => {
+  const data = Buffer.from('compiled code, say');
+
+  it('round-trips', () => {
+    expect(decodeCodeCache(encodeCodeCache(data))?.equals(data)).toBe(true);
+  });
+
+  it('rejects a flipped bit in either copy, a truncation, extra bytes, a foreign header and an empty payload', () => {
+    const good = encodeCodeCache(data);
+    for (let i = 8; i < good.length; i++) {
+      const bad = Buffer.from(good);
+      bad[i]! ^= 0x10;
+      expect(decodeCodeCache(bad)).toBeNull();
+    }
+    expect(decodeCodeCache(good.subarray(0, good.length - 1))).toBeNull();
+    expect(decodeCodeCache(Buffer.concat([good, Buffer.from([0])]))).toBeNull();
+    expect(decodeCodeCache(Buffer.concat([Buffer.from('XXXX'), good.subarray(4)]))).toBeNull();
+    expect(decodeCodeCache(encodeCodeCache(Buffer.alloc(0)))).toBeNull();
+    expect(decodeCodeCache(Buffer.alloc(3))).toBeNull();
+  });
+});
+
+describe('dist/hook.cjs with a code cache', () => {
+  it('writes a user-only cache on the first run, uses it after, and answers the same both times', () => {
+    const sb = sandbox();
+    const first = sb.run();
+    expect(first.status).toBe(0);
+    expect(denies(first.stdout)).toBe(true);
+    const [file, ...more] = sb.files();
+    expect(more).toEqual([]);
+    expect(file).toMatch(new RegExp(`^hook-dispatch-[0-9a-f]{12}-node${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8$`));
+    const path = join(sb.cacheDir, file!);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(decodeCodeCache(readFileSync(path))).not.toBeNull();
+    // A used cache is not written again: its mtime stays where the test put it.
+    utimesSync(path, 1_000_000, 1_000_000);
+    const second = sb.run();
+    expect(second.stdout).toBe(first.stdout);
+    expect(statSync(path).mtimeMs).toBe(1_000_000_000);
+  });
+
+  it('keeps the dispatch and the other events in separate bundles and caches', () => {
+    const sb = sandbox();
+    expect(sb.run().status).toBe(0);
+    const rollout = join(root, 'test/fixtures/codex/rollouts/child-cheaper.child.at-SubagentStop.jsonl');
+    const { _meta: m, ...stop } = JSON.parse(readFileSync(join(root, 'test/fixtures/codex/SubagentStop.child-cheaper.json'), 'utf8')) as Record<string, unknown>;
+    void m;
+    const r = sb.run('codex', 'SubagentStop', { ...stop, cwd: sb.dir, agent_transcript_path: rollout });
+    expect(r.status).toBe(0);
+    expect(sb.files().map((f) => f.split('-').slice(0, 2).join('-'))).toEqual(['hook-dispatch', 'hook-events']);
+  });
+
+  it('ignores a damaged cache (one copy changed, or cut short), answers from source and replaces it', () => {
+    for (const damage of ['flip', 'truncate', 'garbage'] as const) {
+      const sb = sandbox();
+      const expected = sb.run().stdout;
+      const path = join(sb.cacheDir, sb.files()[0]!);
+      const good = readFileSync(path);
+      let bad = Buffer.from(good);
+      if (damage === 'flip') for (let i = 0; i < 64; i++) bad[8 + ((i * 7919) % ((bad.length - 8) >> 1))]! ^= 0xff;
+      if (damage === 'truncate') bad = bad.subarray(0, bad.length >> 1);
+      if (damage === 'garbage') bad = Buffer.alloc(good.length, 0xa5);
+      writeFileSync(path, bad);
+      const r = sb.run();
+      expect({ damage, status: r.status, signal: r.signal }).toEqual({ damage, status: 0, signal: null });
+      expect(r.stdout).toBe(expected);
+      expect(decodeCodeCache(readFileSync(path))).not.toBeNull();
+    }
+  });
+
+  it('replaces data V8 rejects (made by another build of the code) instead of trusting it', () => {
+    const sb = sandbox();
+    const expected = sb.run().stdout;
+    const path = join(sb.cacheDir, sb.files()[0]!);
+    // Well-formed for our check, but not V8 data for this source: V8 must reject it and the loader rewrite it.
+    writeFileSync(path, encodeCodeCache(Buffer.alloc(4096, 1)));
+    const r = sb.run();
+    expect(r.stdout).toBe(expected);
+    expect(readFileSync(path).length).toBeGreaterThan(8 + 2 * 4096);
+  });
+
+  it('removes caches of other builds of the same bundle, keeps other Node versions of this build', () => {
+    const sb = sandbox();
+    sb.run();
+    const current = sb.files()[0]!;
+    const build = current.split('-')[2]!;
+    mkdirSync(sb.cacheDir, { recursive: true });
+    const otherBuild = 'hook-dispatch-000000000000-nodev20.0.0-x64.v8';
+    const otherNode = `hook-dispatch-${build}-nodev99.0.0-x64.v8`;
+    const events = 'hook-events-000000000000-nodev20.0.0-x64.v8';
+    for (const f of [otherBuild, otherNode, events]) writeFileSync(join(sb.cacheDir, f), 'x');
+    writeFileSync(join(sb.cacheDir, current), 'damaged'); // forces a rewrite, which is when old files go
+    sb.run();
+    expect(sb.files()).toEqual([current, events, otherNode].sort());
+  });
+
+  it('still answers when the cache directory cannot be written, and says why in the diagnostic log', () => {
+    const sb = sandbox();
+    mkdirSync(join(sb.env.TIERGATE_HOME, 'data'), { recursive: true });
+    writeFileSync(join(sb.env.TIERGATE_HOME, 'data', 'code-cache'), 'not a directory');
+    const r = sb.run();
+    expect(r.status).toBe(0);
+    expect(denies(r.stdout)).toBe(true);
+    expect(readFileSync(join(sb.env.TIERGATE_HOME, 'data', 'diagnostics.log'), 'utf8')).toContain('hook:code-cache');
+  });
+
+  it('a missing bundle: the harness proceeds (exit 0, no answer) and stderr says why', () => {
+    const sb = sandbox();
+    const dist = join(sb.dir, 'dist');
+    mkdirSync(dist);
+    writeFileSync(join(dist, 'hook.cjs'), readFileSync(hook));
+    chmodSync(join(dist, 'hook.cjs'), 0o644);
+    const r = spawnSync(process.execPath, [join(dist, 'hook.cjs'), 'codex', 'PreToolUse'], { input: '{}', env: sb.env, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('tiergate: hook could not run');
+  });
+});

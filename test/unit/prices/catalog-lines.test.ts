@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Catalog } from '../../../src/contracts/prices.js';
+import { readCatalogLines } from '../../../src/prices/catalog-lines.js';
+import { serialiseCatalog } from '../../../src/prices/merge.js';
+
+const snapshotText = readFileSync(join(import.meta.dirname, '../../../data/prices-snapshot.json'), 'utf8');
+
+describe('catalog read line by line', () => {
+  it('equals JSON.parse of the bundled snapshot, row for row and as a whole', () => {
+    const full = JSON.parse(snapshotText) as Catalog;
+    const lazy = readCatalogLines(snapshotText);
+    expect(lazy).not.toBeNull();
+    expect(Object.keys(lazy!.models)).toEqual(Object.keys(full.models));
+    for (const id of Object.keys(full.models)) expect(lazy!.models[id]).toEqual(full.models[id]);
+    expect(JSON.parse(JSON.stringify(lazy))).toEqual(full);
+  });
+
+  it('answers membership like a plain object, without inherited names', () => {
+    const lazy = readCatalogLines(snapshotText)!;
+    const some = Object.keys(lazy.models)[0]!;
+    expect(Object.hasOwn(lazy.models, some)).toBe(true);
+    expect(some in lazy.models).toBe(true);
+    for (const name of ['nope', 'constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      expect(Object.hasOwn(lazy.models, name)).toBe(false);
+      expect(lazy.models[name]).toBeUndefined();
+    }
+  });
+
+  it('parses a row once, and is read-only', () => {
+    const lazy = readCatalogLines(snapshotText)!;
+    const some = Object.keys(lazy.models)[0]!;
+    expect(lazy.models[some]).toBe(lazy.models[some]);
+    expect(() => {
+      'use strict';
+      (lazy.models as Record<string, unknown>)[some] = null;
+    }).toThrow(TypeError);
+    expect(lazy.models[some]).not.toBeNull();
+  });
+
+  it('reads keys that need JSON escapes', () => {
+    const row = JSON.parse(snapshotText).models[Object.keys(JSON.parse(snapshotText).models)[0]!];
+    const c: Catalog = { format: 'tiergate-catalog/1', version: 'v', date: '2026-01-01', source: 's', models: { 'a"b\\c': row, plain: row }, aliases: { claude: { opus: 'plain' } } };
+    const lazy = readCatalogLines(serialiseCatalog(c));
+    expect(JSON.parse(JSON.stringify(lazy))).toEqual(c);
+  });
+
+  it('gives up (null) on any other layout, so the caller parses the whole text', () => {
+    const c = JSON.parse(snapshotText) as Catalog;
+    expect(readCatalogLines(JSON.stringify(c))).toBeNull();
+    expect(readCatalogLines(JSON.stringify(c, null, 2))).toBeNull();
+    expect(readCatalogLines(snapshotText.slice(0, snapshotText.length >> 1))).toBeNull();
+    expect(readCatalogLines(snapshotText.replace('\n"models":{\n', '\n"models":{\n  '))).toBeNull();
+    expect(readCatalogLines('')).toBeNull();
+  });
+});
