@@ -1,8 +1,9 @@
 /**
  * Reads a catalog in the layout serialiseCatalog writes (merge.ts: one model per line) without parsing every row. A
  * dispatch looks up two or three of ~430 models, and parsing all of them, then collecting the garbage, was ~1 ms of
- * every hook process (bench/README.md). A row is parsed when first read; Object.keys still lists every model, and
- * whatever walks all rows (estimates, `prices list`) parses them all, as a plain JSON.parse would. Pure.
+ * every hook process (bench/README.md). A lookup finds its row's line by searching the text for `\n"<id>":{`, then
+ * parses that line alone; Object.keys lists every model (one pass over the lines, on first use), and whatever walks all
+ * rows (estimates, `prices list`) parses them all, as a plain JSON.parse would. Pure.
  * Returns null for any text not in that exact layout: the caller then parses the whole file.
  */
 import type { Catalog, PriceRow } from '../contracts/prices.js';
@@ -12,50 +13,56 @@ const MODELS_CLOSE = '\n},\n"aliases":';
 
 export function readCatalogLines(text: string): Catalog | null {
   const open = text.indexOf(MODELS_OPEN);
-  const close = text.indexOf(MODELS_CLOSE, open);
   // The envelope is the first line, the models open on the second.
-  if (open <= 0 || close < 0 || text.indexOf('\n') !== open + 1) return null;
+  if (open <= 0 || text.indexOf('\n') !== open + 1) return null;
+  const close = text.indexOf(MODELS_CLOSE, open);
+  if (close < 0) return null;
   try {
     const head = JSON.parse(`${text.slice(0, open)}}`) as Omit<Catalog, 'models' | 'aliases'>;
-    const aliasesText = text.slice(close + MODELS_CLOSE.length, text.lastIndexOf('}'));
-    const aliases = JSON.parse(aliasesText) as Catalog['aliases'];
-    const rows = new Map<string, string | PriceRow>();
-    let at = open + MODELS_OPEN.length;
-    while (at < close) {
-      let end = text.indexOf('\n', at);
-      if (end < 0 || end > close) end = close;
-      const line = text.charCodeAt(end - 1) === 44 /* , */ ? text.slice(at, end - 1) : text.slice(at, end);
-      const sep = line.indexOf('":{');
-      if (line.charCodeAt(0) !== 34 /* " */ || sep < 0) return null;
-      const key = line.slice(1, sep);
-      // A key with an escape in it is read as JSON; the others are the text between the quotes.
-      if (key.includes('\\')) {
-        const one = JSON.parse(`{${line}}`) as Record<string, PriceRow>;
-        for (const [k, v] of Object.entries(one)) rows.set(k, v);
-      } else {
-        rows.set(key, line.slice(sep + 2));
-      }
-      at = end + 1;
-    }
-    return { ...head, models: lazyRows(rows), aliases };
+    const aliases = JSON.parse(text.slice(close + MODELS_CLOSE.length, text.lastIndexOf('}'))) as Catalog['aliases'];
+    // The models section starts with the line break that ends MODELS_OPEN, so every row is preceded by one.
+    const models = modelLines(text.slice(open + MODELS_OPEN.length - 1, close + 1));
+    return models ? { ...head, models, aliases } : null;
   } catch {
     return null;
   }
 }
 
-function lazyRows(rows: Map<string, string | PriceRow>): Record<string, PriceRow> {
-  const row = (key: string): PriceRow | undefined => {
-    const v = rows.get(key);
-    if (typeof v !== 'string') return v;
-    const parsed = JSON.parse(v) as PriceRow;
-    rows.set(key, parsed);
-    return parsed;
+/** `section`: "\n<row>,\n<row>\n", each row `"<id>":{…}` as JSON.stringify wrote it. */
+function modelLines(section: string): Record<string, PriceRow> | null {
+  const rows = new Map<string, PriceRow | null>();
+  let keys: string[] | null = null;
+
+  const lineAt = (start: number): string => {
+    const end = section.indexOf('\n', start);
+    const line = section.slice(start, end);
+    return line.endsWith(',') ? line.slice(0, -1) : line;
   };
-  const own = (key: string | symbol): key is string => typeof key === 'string' && rows.has(key);
+  const allKeys = (): string[] => {
+    if (keys) return keys;
+    const out: string[] = [];
+    for (let at = 1; at < section.length; at = section.indexOf('\n', at) + 1) {
+      const line = lineAt(at);
+      out.push(Object.keys(JSON.parse(`{${line.slice(0, line.indexOf('":{') + 2)}0}`) as object)[0]!);
+    }
+    return (keys = out);
+  };
+  const row = (key: string): PriceRow | null => {
+    const known = rows.get(key);
+    if (known !== undefined) return known;
+    const needle = `\n${JSON.stringify(key)}:{`;
+    const at = section.indexOf(needle);
+    const found = at < 0 ? null : (JSON.parse(lineAt(at + 1).slice(needle.length - 2)) as PriceRow);
+    rows.set(key, found);
+    return found;
+  };
+  const own = (key: string | symbol): key is string => typeof key === 'string' && row(key) !== null;
+
+  if (section.length < 2 || section[0] !== '\n' || !section.endsWith('\n')) return null;
   return new Proxy(Object.create(null) as Record<string, PriceRow>, {
-    get: (_, key) => (own(key) ? row(key) : undefined),
+    get: (_, key) => (own(key) ? row(key)! : undefined),
     has: (_, key) => own(key),
-    ownKeys: () => [...rows.keys()],
+    ownKeys: () => allKeys(),
     getOwnPropertyDescriptor: (_, key) => (own(key) ? { value: row(key), writable: false, enumerable: true, configurable: true } : undefined),
     // A catalog is read-only once loaded.
     set: () => false,

@@ -8,7 +8,9 @@ import { routeDispatch } from '../../runtime/dispatch.js';
 import { preToolUseAnswer } from './answer.js';
 import { observePreToolUse } from './observe.js';
 import { readParentModel } from './parent-model.js';
-import { PreToolUsePayload, SUBAGENT_TOOLS } from './payloads.js';
+import { checkShape } from '../../contracts/shape.js';
+import { SHAPES } from '../shapes.js';
+import { SUBAGENT_TOOLS, type PreToolUsePayload } from './payloads.js';
 
 export const MODULE_LIVE_VAR = 'TIERGATE_MODULE_LIVE';
 
@@ -29,7 +31,8 @@ function parentTranscript(p: PreToolUsePayload): string | null {
 
 export const preToolUse: HookHandler = async (payload, ctx) => {
   if (moduleLive(ctx)) return null;
-  const p = PreToolUsePayload.parse(payload);
+  // The PreToolUsePayload schema, checked without zod on the dispatch path (contracts/shape.ts).
+  const p = checkShape<PreToolUsePayload>(SHAPES.claudePreToolUse, payload);
   if (!SUBAGENT_TOOLS.has(p.tool_name)) return null;
   // Absent (or null) means "names no model" and gets the default tier; any other non-string is a malformed payload,
   // and garbage must never turn into a correction (found by test/unit/reliability/fuzz-hooks.test.ts).

@@ -6,7 +6,9 @@ import type { Policy } from '../../contracts/config.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import { capabilityFor } from '../capabilities.js';
 import { extractEscalation } from '../../observer/outcome.js';
-import { PreToolUsePayloadSchema, SPAWN_TOOL_NAME, type PreToolUsePayload } from './payloads.js';
+import { SPAWN_TOOL_NAME, type PreToolUsePayload } from './payloads.js';
+import { checkShape } from '../../contracts/shape.js';
+import { SHAPES } from '../shapes.js';
 
 export function isSpawnTool(toolName: string): boolean {
   return toolName === SPAWN_TOOL_NAME;
@@ -27,7 +29,8 @@ export type ObserveOptions = { policy: Policy; at: number };
 
 /** Returns null when the payload is not a spawn dispatch (the caller answers nothing). Throws on a malformed one. */
 export function observeDispatch(raw: unknown, opts: ObserveOptions): DispatchObservation | null {
-  const p: PreToolUsePayload = PreToolUsePayloadSchema.parse(raw);
+  // PreToolUsePayloadSchema, checked without zod on the dispatch path (contracts/shape.ts).
+  const p = checkShape<PreToolUsePayload>(SHAPES.codexPreToolUse, raw);
   if (!isSpawnTool(p.tool_name)) return null;
   const requested = str(p.tool_input.model);
   const tier = tierOf(requested);

@@ -46,12 +46,18 @@ describe('catalog read line by line', () => {
     expect(JSON.parse(JSON.stringify(lazy))).toEqual(c);
   });
 
+  it('a damaged row throws when it is looked up (routeDispatch turns that into an allow plus a diagnostic)', () => {
+    const lazy = readCatalogLines(snapshotText.replace(/\n("[^"]+"):\{"id"/, '\n$1:{"id"::'))!;
+    const first = JSON.parse(snapshotText.slice(snapshotText.indexOf('\n"models":{\n') + 12, snapshotText.indexOf(':{', snapshotText.indexOf('\n"models":{\n') + 12))) as string;
+    expect(() => lazy.models[first]).toThrow(SyntaxError);
+    expect(lazy.models[Object.keys(JSON.parse(snapshotText).models)[1]!]).toBeTruthy();
+  });
+
   it('gives up (null) on any other layout, so the caller parses the whole text', () => {
     const c = JSON.parse(snapshotText) as Catalog;
     expect(readCatalogLines(JSON.stringify(c))).toBeNull();
     expect(readCatalogLines(JSON.stringify(c, null, 2))).toBeNull();
     expect(readCatalogLines(snapshotText.slice(0, snapshotText.length >> 1))).toBeNull();
-    expect(readCatalogLines(snapshotText.replace('\n"models":{\n', '\n"models":{\n  '))).toBeNull();
     expect(readCatalogLines('')).toBeNull();
   });
 });

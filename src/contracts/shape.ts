@@ -1,0 +1,92 @@
+/**
+ * A zod schema's structure as plain data, and a checker for it that needs no zod at run time. Why: the first zod parse
+ * in a process costs ~1 ms of warm-up (its class machinery runs for the first time), and a dispatch hook is a fresh
+ * process that parses one payload. The schemas stay the single source of truth: scripts/build-shapes.ts derives each
+ * Shape from its schema (describeSchema, contracts/shape-describe.ts), the result is committed, and a test fails when
+ * either drifts or when checkShape and zod disagree on an input. Only the subset of zod the hot path uses is covered.
+ */
+export type Shape =
+  | { t: 'string'; pattern?: string }
+  | { t: 'number'; int?: boolean; min?: { value: number; inclusive: boolean }[] }
+  | { t: 'boolean' }
+  | { t: 'unknown' }
+  | { t: 'literal'; values: (string | number | boolean | null)[] }
+  | { t: 'enum'; values: string[] }
+  | { t: 'optional'; of: Shape }
+  | { t: 'nullable'; of: Shape }
+  | { t: 'array'; of: Shape }
+  | { t: 'record'; of: Shape }
+  | { t: 'object'; shape: Record<string, Shape>; loose: boolean };
+
+export class ShapeError extends Error {
+  constructor(readonly path: (string | number)[], readonly expected: string) {
+    // The message names where and what, never the value: payloads carry prompt text and messages reach the log.
+    super(`invalid input at ${path.length ? path.join('.') : '(root)'}: expected ${expected}`);
+    this.name = 'ShapeError';
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const patterns = new Map<string, RegExp>();
+
+function put(out: Record<string, unknown>, key: string, value: unknown): void {
+  // A JSON `__proto__` key is an own property, never the prototype.
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
+}
+
+function check(s: Shape, v: unknown, path: (string | number)[]): unknown {
+  switch (s.t) {
+    case 'unknown':
+      return v;
+    case 'string':
+      if (typeof v !== 'string') throw new ShapeError(path, 'string');
+      if (s.pattern !== undefined) {
+        let re = patterns.get(s.pattern);
+        if (!re) patterns.set(s.pattern, (re = new RegExp(s.pattern)));
+        if (!re.test(v)) throw new ShapeError(path, `string matching /${s.pattern}/`);
+      }
+      return v;
+    case 'number':
+      if (typeof v !== 'number' || !Number.isFinite(v)) throw new ShapeError(path, 'number');
+      if (s.int && !Number.isSafeInteger(v)) throw new ShapeError(path, 'integer');
+      for (const m of s.min ?? []) if (m.inclusive ? v < m.value : v <= m.value) throw new ShapeError(path, `number ${m.inclusive ? '>=' : '>'} ${m.value}`);
+      return v;
+    case 'boolean':
+      if (typeof v !== 'boolean') throw new ShapeError(path, 'boolean');
+      return v;
+    case 'literal':
+    case 'enum':
+      if (!(s.values as unknown[]).includes(v)) throw new ShapeError(path, `one of ${JSON.stringify(s.values)}`);
+      return v;
+    case 'optional':
+      return v === undefined ? v : check(s.of, v, path);
+    case 'nullable':
+      return v === null ? v : check(s.of, v, path);
+    case 'array': {
+      if (!Array.isArray(v)) throw new ShapeError(path, 'array');
+      return v.map((x, i) => check(s.of, x, [...path, i]));
+    }
+    case 'record': {
+      if (!isRecord(v)) throw new ShapeError(path, 'object');
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(v)) put(out, k, check(s.of, v[k], [...path, k]));
+      return out;
+    }
+    case 'object': {
+      if (!isRecord(v)) throw new ShapeError(path, 'object');
+      const out: Record<string, unknown> = {};
+      for (const [k, inner] of Object.entries(s.shape)) {
+        const r = check(inner, Object.hasOwn(v, k) ? v[k] : undefined, [...path, k]);
+        if (r !== undefined || Object.hasOwn(v, k)) put(out, k, r);
+      }
+      if (s.loose) for (const k of Object.keys(v)) if (!Object.hasOwn(s.shape, k)) put(out, k, v[k]);
+      return out;
+    }
+  }
+}
+
+/** What `schema.parse(value)` returns for the schema `shape` describes; throws ShapeError where it would throw. */
+export function checkShape<T>(shape: Shape, value: unknown): T {
+  return check(shape, value, []) as T;
+}
