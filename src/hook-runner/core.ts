@@ -5,7 +5,7 @@
  * Every failure (oversize, bad JSON, unknown shape, a throw, the deadline) prints nothing (or the adapter's explicit
  * fail-open answer) and leaves one line in the diagnostic log: only a policy decision ever denies.
  */
-import { read } from 'node:fs';
+import { closeSync, constants, createReadStream, openSync, readSync } from 'node:fs';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { appendBounded, writeToDescriptor } from '../io/files.js';
 import type { Env } from '../io/paths.js';
@@ -22,31 +22,68 @@ class Oversize extends Error {}
 export type StdinSource = NodeJS.ReadableStream | { fd: number };
 
 /**
- * Reads a descriptor with fs.read, never touching `process.stdin`: its getter loads Node's stream, net and tty stacks,
- * 4 % of a bare node start (bench/README.md). fs.read runs off the main thread, so the deadline timer still fires if
- * the harness never closes the pipe. A non-blocking descriptor (EAGAIN) falls back to the stream.
+ * Linux: /proc/self/fd/N reopens a pipe or a file as a new open file description, so O_NONBLOCK on it leaves the
+ * harness's descriptor alone. A socket (Node's child stdio) cannot be reopened, nor can anything without /proc: null.
+ */
+function reopenNonBlocking(fd: number): number | null {
+  try {
+    return openSync(`/proc/self/fd/${fd}`, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads a hook's stdin without a blocking read on a thread: a read blocked in libuv's thread pool keeps the process
+ * from exiting (the pool is joined at exit), so a harness that never closed the pipe would outlive tiergate's own
+ * deadline (seen before this reader: 4 s past a 300 ms deadline). A pipe or file is read non-blocking: what is already
+ * there synchronously (a harness writes the payload and closes the pipe before Node is up), the rest polled on a timer.
+ * A socket is read through the stream (a libuv handle, no thread; loading it costs ~1 ms). Never `process.stdin` when
+ * avoidable: its getter loads Node's stream, net and tty stacks (bench/README.md).
  */
 export function readFdCapped(fd: number, maxBytes: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
+  const own = reopenNonBlocking(fd);
+  if (own === null) {
+    if (fd === 0) return readStdinCapped(process.stdin, maxBytes);
+    return readStdinCapped(createReadStream('', { fd, autoClose: false }), maxBytes);
+  }
+  return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const next = () => {
-      const buf = Buffer.allocUnsafe(64 * 1024);
-      read(fd, buf, 0, buf.length, null, (err, n) => {
-        if (err) {
-          if ((err as NodeJS.ErrnoException).code === 'EAGAIN' && fd === 0) readStdinCapped(process.stdin, maxBytes - size).then((rest) => resolve(Buffer.concat([...chunks, rest])), reject);
-          else if ((err as NodeJS.ErrnoException).code === 'EOF') resolve(Buffer.concat(chunks));
-          else reject(err);
-          return;
-        }
-        if (n === 0) return resolve(Buffer.concat(chunks));
-        size += n;
-        if (size > maxBytes) return reject(new Oversize(`stdin larger than ${maxBytes} bytes`));
-        chunks.push(buf.subarray(0, n));
-        next();
-      });
+    let wait = 1;
+    const finish = (err: unknown, out?: Buffer) => {
+      try {
+        closeSync(own);
+      } catch {
+        // already closed
+      }
+      if (err) reject(err);
+      else resolve(out!);
     };
-    next();
+    const drain = () => {
+      try {
+        for (;;) {
+          const buf = Buffer.allocUnsafe(64 * 1024);
+          let n: number;
+          try {
+            n = readSync(own, buf, 0, buf.length, null);
+          } catch (err) {
+            if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+            // Not all there yet: look again soon, a little later each time (the deadline bounds the whole wait).
+            setTimeout(drain, wait);
+            wait = Math.min(wait * 2, 25);
+            return;
+          }
+          if (n === 0) return finish(null, Buffer.concat(chunks));
+          size += n;
+          if (size > maxBytes) return finish(new Oversize(`stdin larger than ${maxBytes} bytes`));
+          chunks.push(buf.subarray(0, n));
+        }
+      } catch (err) {
+        finish(err);
+      }
+    };
+    drain();
   });
 }
 

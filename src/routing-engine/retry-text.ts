@@ -10,10 +10,13 @@ function retryLine(obs: DispatchObservation, pick: Candidate | null): string {
   return 'Retry the same dispatch with an agent that runs on a model no pricier than yours.';
 }
 
+/** 200000 -> 200,000. Not toLocaleString: its first call loads ICU, 10-15 ms of a hook process (measured, node 20). */
+const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
 function rates(c: Comparison | null): string {
   const pricier = c?.points.find((p) => p.order === 'pricier');
   if (!pricier) return '';
-  const at = pricier.atPromptTokens ? ` above ${pricier.atPromptTokens.toLocaleString('en-US')} prompt tokens` : '';
+  const at = pricier.atPromptTokens ? ` above ${thousands(pricier.atPromptTokens)} prompt tokens` : '';
   return ` (${pricier.kind} $${pricier.child}/M vs $${pricier.parent}/M${at})`;
 }
 

@@ -1,0 +1,93 @@
+/**
+ * The hook reads what a pipe already holds synchronously (through a non-blocking reopen of /proc/self/fd/0) and waits
+ * for the rest with fs.read, so the deadline still fires. Real shell pipes (FIFOs) here; Node's own child stdio is a
+ * socket, read through the stream: the never-closed case is checked for both.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '../../..');
+const hook = join(root, 'dist/hook.cjs');
+const { _meta, ...fixture } = JSON.parse(readFileSync(join(root, 'test/fixtures/codex/PreToolUse.basic.json'), 'utf8')) as Record<string, unknown>;
+void _meta;
+
+function viaShell(script: string, payload: string, extraEnv: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-pipe-'));
+  const file = join(dir, 'payload.json');
+  writeFileSync(file, payload);
+  const env = { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg'), P: file, HOOK: hook, NODE: process.execPath, ...extraEnv };
+  const started = Date.now();
+  const r = spawnSync('sh', ['-c', script], { env, encoding: 'utf8', timeout: 20_000 });
+  const log = join(dir, 'tg', 'data', 'diagnostics.log');
+  return { ...r, ms: Date.now() - started, log: existsSync(log) ? readFileSync(log, 'utf8') : '' };
+}
+
+const deny = JSON.stringify({ ...fixture, cwd: '/nonexistent-project', model: 'gpt-6-luna' });
+const isDeny = (out: string) => (JSON.parse(out) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision === 'deny';
+
+describe('hook stdin from a pipe', () => {
+  it('a payload written and closed before the hook starts', () => {
+    const r = viaShell('cat "$P" | "$NODE" "$HOOK" codex PreToolUse', deny);
+    expect(r.status).toBe(0);
+    expect(isDeny(r.stdout)).toBe(true);
+  });
+
+  it('a payload that arrives in two parts, the second after the hook started', () => {
+    const r = viaShell('{ head -c 40 "$P"; sleep 0.4; tail -c +41 "$P"; } | "$NODE" "$HOOK" codex PreToolUse', deny);
+    expect(r.status).toBe(0);
+    expect(isDeny(r.stdout)).toBe(true);
+  });
+
+  it('a pipe that is never closed: the deadline fires, nothing is printed, the log says why', () => {
+    // The writer holds the FIFO open for 5 s; the hook must be gone long before (its own time is measured, not the writer's).
+    const script = 'd=$(mktemp -d); mkfifo "$d/f"; { head -c 40 "$P"; sleep 5; } > "$d/f" 2>/dev/null & '
+      + 's=$(date +%s%N); "$NODE" "$HOOK" codex PreToolUse < "$d/f"; c=$?; e=$(date +%s%N); echo "exit=$c ms=$(( (e - s) / 1000000 ))"';
+    const r = viaShell(script, deny, { TIERGATE_HOOK_DEADLINE_MS: '300' });
+    expect(r.status).toBe(0);
+    const m = /^exit=(\d+) ms=(\d+)$/m.exec(r.stdout);
+    expect(m?.[1]).toBe('0');
+    expect(Number(m?.[2])).toBeLessThan(3000);
+    expect(r.stdout.replace(/^exit=.*$/m, '').trim()).toBe('');
+    expect(r.log).toContain('deadline of 300 ms passed');
+  });
+
+  it('a socket (Node child stdio) that is never closed: the hook exits at its deadline, not when the harness gives up', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-sock-'));
+    const started = Date.now();
+    const child = spawn(process.execPath, [hook, 'codex', 'PreToolUse'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg'), TIERGATE_HOOK_DEADLINE_MS: '300' },
+    });
+    child.stdin.write(deny.slice(0, 40));
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((resolve) => {
+      const kill = setTimeout(() => child.kill('SIGKILL'), 6000);
+      child.on('exit', (c) => {
+        clearTimeout(kill);
+        resolve(c);
+      });
+    });
+    child.stdin.destroy();
+    expect(code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(out).toBe('');
+    expect(readFileSync(join(dir, 'tg', 'data', 'diagnostics.log'), 'utf8')).toContain('deadline of 300 ms passed');
+  });
+
+  it('a pipe holding more than the stdin cap is refused without waiting for its end', () => {
+    const big = JSON.stringify({ ...fixture, pad: 'x'.repeat(300_000) });
+    const r = viaShell('cat "$P" | "$NODE" "$HOOK" codex PreToolUse', big, { TIERGATE_HOOK_MAX_STDIN: '65536' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.log).toContain('"kind":"oversize"');
+  });
+
+  it('stdin redirected from a file', () => {
+    const r = viaShell('"$NODE" "$HOOK" codex PreToolUse < "$P"', deny);
+    expect(isDeny(r.stdout)).toBe(true);
+  });
+});
