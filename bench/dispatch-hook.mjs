@@ -4,7 +4,7 @@
 // peak RSS from `/usr/bin/time -f %M` in separate runs (so its own start-up never pollutes the timings).
 // Usage: node bench/dispatch-hook.mjs [runs=31]   (npm run build first). Prints one JSON line.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -32,14 +32,30 @@ const codex = fixture('codex/PreToolUse.basic.json');
 const codexWithin = { ...codex, cwd: home };
 const codexOver = { ...codex, cwd: home, model: 'gpt-6-luna' };
 
-const hookCase = (harness, payload, expect) => ({ args: [hook, harness, 'PreToolUse'], input: JSON.stringify(payload), expect });
+// stdin as a harness gives it: a pipe it wrote and closed (Codex, a Rust process: pipe2), read here from a file on fd 0,
+// which takes the same non-blocking path; or a socket (a Node parent's child stdio), which is read through the stream.
+const hookCase = (harness, payload, expect, stdin = 'pipe') => ({ args: [hook, harness, 'PreToolUse'], input: JSON.stringify(payload), expect, stdin });
 const cases = {
   'bare node -e 0': { args: ['-e', '0'], input: '', expect: 'empty' },
   'claude: within ceiling': hookCase('claude', claudeWithin, 'empty'),
   'claude: over ceiling (corrects)': hookCase('claude', claudeOver, 'updatedInput'),
   'codex: within ceiling': hookCase('codex', codexWithin, 'empty'),
   'codex: over ceiling (denies)': hookCase('codex', codexOver, 'deny'),
+  'claude: over ceiling, socket stdin': hookCase('claude', claudeOver, 'updatedInput', 'socket'),
+  'codex: over ceiling, socket stdin': hookCase('codex', codexOver, 'deny', 'socket'),
 };
+let payloadFiles = 0;
+for (const c of Object.values(cases)) {
+  if (c.stdin !== 'pipe') continue;
+  c.file = join(home, `payload-${payloadFiles++}.json`);
+  writeFileSync(c.file, c.input);
+}
+/** spawnSync options for one run of a case: the payload on a socket (spawnSync's input) or a fresh fd of its file. */
+function stdio(c) {
+  if (!c.file) return { opts: { input: c.input }, done: () => {} };
+  const fd = openSync(c.file, 'r');
+  return { opts: { stdio: [fd, 'pipe', 'pipe'] }, done: () => closeSync(fd) };
+}
 const env = { PATH: process.env.PATH, HOME: home, TIERGATE_HOME: join(home, 'tg') };
 
 function check(name, c, stdout) {
@@ -52,9 +68,11 @@ const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 const load = [loadavg()[0]];
 for (let i = 0; i < runs + 2; i++) {
   for (const [name, c] of Object.entries(cases)) {
+    const io = stdio(c);
     const t = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, c.args, { input: c.input, env, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, c.args, { ...io.opts, env, encoding: 'utf8' });
     const ms = Number(process.hrtime.bigint() - t) / 1e6;
+    io.done();
     if (r.status !== 0) throw new Error(`${name} exited ${r.status}: ${r.stderr}`);
     check(name, c, r.stdout);
     if (i >= 2) times[name].push(ms); // two warm-up rounds (page cache, snapshot file)
@@ -66,7 +84,9 @@ const rss = {};
 for (const [name, c] of Object.entries(cases)) {
   const kb = [];
   for (let i = 0; i < rssRuns; i++) {
-    const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...c.args], { input: c.input, env, encoding: 'utf8' });
+    const io = stdio(c);
+    const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...c.args], { ...io.opts, env, encoding: 'utf8' });
+    io.done();
     const m = /(\d+)\s*$/.exec(r.stderr.trim());
     if (m) kb.push(Number(m[1]));
   }

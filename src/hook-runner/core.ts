@@ -5,7 +5,7 @@
  * Every failure (oversize, bad JSON, unknown shape, a throw, the deadline) prints nothing (or the adapter's explicit
  * fail-open answer) and leaves one line in the diagnostic log: only a policy decision ever denies.
  */
-import { closeSync, constants, createReadStream, openSync, readSync } from 'node:fs';
+import { closeSync, constants, openSync, read, readSync } from 'node:fs';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { appendBounded, writeToDescriptor } from '../io/files.js';
 import type { Env } from '../io/paths.js';
@@ -33,20 +33,50 @@ function reopenNonBlocking(fd: number): number | null {
   }
 }
 
+/** A read of a socket stdin still waiting in libuv's thread pool: the process cannot exit normally (see hookMain). */
+let pendingPoolReads = 0;
+export const stdinReadPending = (): boolean => pendingPoolReads > 0;
+
 /**
- * Reads a hook's stdin without a blocking read on a thread: a read blocked in libuv's thread pool keeps the process
- * from exiting (the pool is joined at exit), so a harness that never closed the pipe would outlive tiergate's own
- * deadline (seen before this reader: 4 s past a 300 ms deadline). A pipe or file is read non-blocking: what is already
- * there synchronously (a harness writes the payload and closes the pipe before Node is up), the rest polled on a timer.
- * A socket is read through the stream (a libuv handle, no thread; loading it costs ~1 ms). Never `process.stdin` when
- * avoidable: its getter loads Node's stream, net and tty stacks (bench/README.md).
+ * A socket (what a Node parent gives its child as stdio) cannot be reopened non-blocking, and reading it through
+ * process.stdin costs ~3 ms of stream, net and tty start-up; fs.read in the thread pool costs ~0.6 ms. Its one flaw:
+ * a read still blocked at exit keeps the process alive (the pool is joined), which hookMain handles.
+ */
+function readPooled(fd: number, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const next = () => {
+      const buf = Buffer.allocUnsafe(64 * 1024);
+      pendingPoolReads++;
+      read(fd, buf, 0, buf.length, null, (err, n) => {
+        pendingPoolReads--;
+        if (err) {
+          if ((err as NodeJS.ErrnoException).code === 'EAGAIN' && fd === 0) readStdinCapped(process.stdin, maxBytes - size).then((rest) => resolve(Buffer.concat([...chunks, rest])), reject);
+          else if ((err as NodeJS.ErrnoException).code === 'EOF') resolve(Buffer.concat(chunks));
+          else reject(err);
+          return;
+        }
+        if (n === 0) return resolve(Buffer.concat(chunks));
+        size += n;
+        if (size > maxBytes) return reject(new Oversize(`stdin larger than ${maxBytes} bytes`));
+        chunks.push(buf.subarray(0, n));
+        next();
+      });
+    };
+    next();
+  });
+}
+
+/**
+ * Reads a hook's stdin, never through `process.stdin` (its getter loads Node's stream, net and tty stacks). A pipe or a
+ * file is reopened non-blocking and read without any thread: what is already there synchronously (a harness writes
+ * the payload and closes the pipe before Node is up), the rest polled on a timer, so the deadline always ends the
+ * process. A socket is read in the thread pool (readPooled).
  */
 export function readFdCapped(fd: number, maxBytes: number): Promise<Buffer> {
   const own = reopenNonBlocking(fd);
-  if (own === null) {
-    if (fd === 0) return readStdinCapped(process.stdin, maxBytes);
-    return readStdinCapped(createReadStream('', { fd, autoClose: false }), maxBytes);
-  }
+  if (own === null) return readPooled(fd, maxBytes);
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -203,7 +233,10 @@ export async function hookMain(argv: string[], adapters: AdapterTable): Promise<
     diagnose('error', `hook:${harness}:${event}`, errorText(err));
   }
   const code = answer?.exitCode ?? 0;
-  if (!answer?.stdout) return code;
+  if (!answer?.stdout) {
+    endIfStdinStuck(harness, event);
+    return code;
+  }
   let rest: Buffer | null = null;
   try {
     rest = writeToDescriptor(1, answer.stdout);
@@ -212,5 +245,17 @@ export async function hookMain(argv: string[], adapters: AdapterTable): Promise<
   }
   // A non-blocking stdout that filled up (EAGAIN) takes the rest through the stream, which waits for the pipe.
   if (rest) await new Promise<void>((resolve) => process.stdout.write(rest, () => resolve()));
+  endIfStdinStuck(harness, event);
   return code;
+}
+
+/**
+ * The deadline passed while a socket stdin was never closed: a normal exit would wait for the blocked pool read, i.e.
+ * for the harness's own timeout (seen: 4 s past a 300 ms deadline). The answer is out, the log says why, and the
+ * process ends itself with SIGTERM: the harness sees a failed hook (it proceeds unchanged) now instead of later.
+ */
+function endIfStdinStuck(harness: string, event: string): void {
+  if (!stdinReadPending()) return;
+  diagnose('error', `hook:${harness}:${event}`, 'stdin was never closed: the hook ends itself with SIGTERM');
+  process.kill(process.pid, 'SIGTERM');
 }
