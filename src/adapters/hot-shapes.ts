@@ -1,6 +1,6 @@
 /**
  * The schemas the dispatch hook checks without zod (contracts/shape.ts), by name. scripts/build-shapes.ts writes their
- * Shapes to hot-shapes.generated.json, which the hot path imports; test/unit/engine/shapes.test.ts keeps the two equal.
+ * Shapes to src/contracts/hot-shapes.generated.json, which the hot path imports; test/unit/engine/shapes.test.ts keeps the two equal.
  * Build and test time only: importing this module builds the schemas.
  */
 import type { Shape } from '../contracts/shape.js';
@@ -9,13 +9,14 @@ import { PriceRowSchema } from '../contracts/prices.js';
 import { PreToolUsePayload as ClaudePreToolUse } from './claude/payloads.js';
 import { PreToolUsePayloadSchema as CodexPreToolUse } from './codex/payloads.js';
 
-export const HOT_SCHEMAS = {
+export const HOT_SCHEMAS: Record<HotShapeName, unknown> = {
   claudePreToolUse: ClaudePreToolUse,
   codexPreToolUse: CodexPreToolUse,
   priceRow: PriceRowSchema,
-} as const;
+};
 
-export type HotShapeName = keyof typeof HOT_SCHEMAS;
+import type { HotShapeName } from '../contracts/shapes.js';
+export type { HotShapeName };
 
 export function hotPathShapes(): Record<HotShapeName, Shape> {
   const out = {} as Record<HotShapeName, Shape>;

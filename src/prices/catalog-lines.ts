@@ -11,7 +11,8 @@ import type { Catalog, PriceRow } from '../contracts/prices.js';
 const MODELS_OPEN = ',\n"models":{\n';
 const MODELS_CLOSE = '\n},\n"aliases":';
 
-export function readCatalogLines(text: string): Catalog | null {
+/** `checkRow` may refuse a row (it is then absent from this catalog, and a lower layer prices the model). */
+export function readCatalogLines(text: string, checkRow?: (row: unknown) => boolean): Catalog | null {
   const open = text.indexOf(MODELS_OPEN);
   // The envelope is the first line, the models open on the second.
   if (open <= 0 || text.indexOf('\n') !== open + 1) return null;
@@ -21,7 +22,7 @@ export function readCatalogLines(text: string): Catalog | null {
     const head = JSON.parse(`${text.slice(0, open)}}`) as Omit<Catalog, 'models' | 'aliases'>;
     const aliases = JSON.parse(text.slice(close + MODELS_CLOSE.length, text.lastIndexOf('}'))) as Catalog['aliases'];
     // The models section starts with the line break that ends MODELS_OPEN, so every row is preceded by one.
-    const models = modelLines(text.slice(open + MODELS_OPEN.length - 1, close + 1));
+    const models = modelLines(text.slice(open + MODELS_OPEN.length - 1, close + 1), checkRow);
     return models ? { ...head, models, aliases } : null;
   } catch {
     return null;
@@ -29,7 +30,7 @@ export function readCatalogLines(text: string): Catalog | null {
 }
 
 /** `section`: "\n<row>,\n<row>\n", each row `"<id>":{…}` as JSON.stringify wrote it. */
-function modelLines(section: string): Record<string, PriceRow> | null {
+function modelLines(section: string, checkRow?: (row: unknown) => boolean): Record<string, PriceRow> | null {
   const rows = new Map<string, PriceRow | null>();
   let keys: string[] | null = null;
 
@@ -52,7 +53,8 @@ function modelLines(section: string): Record<string, PriceRow> | null {
     if (known !== undefined) return known;
     const needle = `\n${JSON.stringify(key)}:{`;
     const at = section.indexOf(needle);
-    const found = at < 0 ? null : (JSON.parse(lineAt(at + 1).slice(needle.length - 2)) as PriceRow);
+    let found = at < 0 ? null : (JSON.parse(lineAt(at + 1).slice(needle.length - 2)) as PriceRow);
+    if (found && checkRow && !checkRow(found)) found = null;
     rows.set(key, found);
     return found;
   };

@@ -9,6 +9,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CatalogSchema, type Catalog } from '../contracts/prices.js';
 import { readCatalogLines } from './catalog-lines.js';
+import { checkShape } from '../contracts/shape.js';
+import { SHAPES } from '../contracts/shapes.js';
 import type { Policy } from '../contracts/config.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { paths, type Env } from '../io/paths.js';
@@ -70,7 +72,29 @@ export { overridesCatalog } from './overrides.js';
 import { overridesCatalog } from './overrides.js';
 import { loadDeclaredCatalog } from './declared.js';
 
-/** Refreshed catalogs in the price cache directory, newest file first; invalid files are skipped and logged. */
+/**
+ * A refreshed catalog's row, checked when first looked up (the refresh job validated the whole file before writing
+ * it; this guards against a damaged file). A bad row is absent from that layer: an older layer prices the model.
+ */
+function isPriceRow(row: unknown, path: string, env: Env): boolean {
+  try {
+    checkShape(SHAPES.priceRow, row);
+    return true;
+  } catch (err) {
+    diagnose('warn', 'prices:load', `cached catalog row invalid, ignored: ${errorText(err)}`, { path }, env);
+    return false;
+  }
+}
+
+const envelopeOk = (c: Catalog): boolean =>
+  c.format === 'tiergate-catalog/1' && typeof c.version === 'string' && typeof c.date === 'string' && typeof c.source === 'string'
+  && c.aliases !== null && typeof c.aliases === 'object' && Object.values(c.aliases).every((t) => t !== null && typeof t === 'object' && Object.values(t).every((v) => typeof v === 'string'));
+
+/**
+ * Refreshed catalogs in the price cache directory, newest file first; invalid files are skipped and logged. Read like
+ * the bundled snapshot (rows on demand, catalog-lines.ts): a refreshed LiteLLM catalog has ~2,500 rows, and validating
+ * all of them with zod in every hook process cost far more than the dispatch itself.
+ */
 export function loadCachedCatalogs(env: Env = process.env): Catalog[] {
   const dir = paths(env).priceCacheDir;
   let names: string[];
@@ -96,7 +120,15 @@ export function loadCachedCatalogs(env: Env = process.env): Catalog[] {
       continue;
     }
     try {
-      const parsed = CatalogSchema.safeParse(JSON.parse(readFileSync(f.path, 'utf8')));
+      const text = readFileSync(f.path, 'utf8');
+      const lines = readCatalogLines(text, (row) => isPriceRow(row, f.path, env));
+      if (lines) {
+        if (envelopeOk(lines)) out.push(lines);
+        else diagnose('warn', 'prices:load', 'cached catalog invalid, skipped', { path: f.path, issue: 'envelope' }, env);
+        continue;
+      }
+      // Written by a version before the line layout: validated whole, once per process.
+      const parsed = CatalogSchema.safeParse(JSON.parse(text));
       if (!parsed.success) {
         diagnose('warn', 'prices:load', 'cached catalog invalid, skipped', { path: f.path, issue: parsed.error.issues[0]?.message }, env);
         continue;

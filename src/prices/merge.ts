@@ -56,7 +56,11 @@ export function sortKeys<T>(o: Record<string, T>): Record<string, T> {
  * Catalog JSON with one model per line: small (no indentation) yet reviewable as a diff when prices change.
  */
 export function serialiseCatalog(c: Catalog): string {
-  const head = JSON.stringify({ format: c.format, version: c.version, date: c.date, source: c.source });
+  // The envelope is everything but the two tables (a refreshed catalog also carries fetchedAt), on the first line.
+  const { models: _m, aliases: _a, ...envelope } = c;
+  void _m;
+  void _a;
+  const head = JSON.stringify(envelope);
   const models = Object.entries(c.models).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`);
   const aliases = Object.entries(c.aliases).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`);
   return `${head.slice(0, -1)},\n"models":{\n${models.join(',\n')}\n},\n"aliases":{\n${aliases.join(',\n')}\n}}\n`;

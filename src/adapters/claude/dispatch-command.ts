@@ -9,7 +9,7 @@ import { preToolUseAnswer } from './answer.js';
 import { observePreToolUse } from './observe.js';
 import { readParentModel } from './parent-model.js';
 import { checkShape } from '../../contracts/shape.js';
-import { SHAPES } from '../shapes.js';
+import { SHAPES } from '../../contracts/shapes.js';
 import { SUBAGENT_TOOLS, type PreToolUsePayload } from './payloads.js';
 
 export const MODULE_LIVE_VAR = 'TIERGATE_MODULE_LIVE';

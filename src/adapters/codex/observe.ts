@@ -8,7 +8,7 @@ import { capabilityFor } from '../capabilities.js';
 import { extractEscalation } from '../../observer/outcome.js';
 import { SPAWN_TOOL_NAME, type PreToolUsePayload } from './payloads.js';
 import { checkShape } from '../../contracts/shape.js';
-import { SHAPES } from '../shapes.js';
+import { SHAPES } from '../../contracts/shapes.js';
 
 export function isSpawnTool(toolName: string): boolean {
   return toolName === SPAWN_TOOL_NAME;

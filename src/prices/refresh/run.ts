@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { CatalogSchema, PriceRowSchema, type Catalog, type PriceRow } from '../../contracts/prices.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import { writeFileAtomic } from '../../io/files.js';
+import { serialiseCatalog } from '../merge.js';
 import { paths, type Env } from '../../io/paths.js';
 import { convertSource, type Converter } from './convert.js';
 import { FetchError, fetchText, type FetchOptions } from './http.js';
@@ -111,7 +112,8 @@ async function refreshOne(source: RefreshSource, status: RefreshStatus, opts: Re
       source: `${source.name} ${fetched.url}`, models, aliases: {},
     });
     const file = catalogPath(env, source.name);
-    writeFileAtomic(file, `${JSON.stringify(catalog)}\n`);
+    // One model per line: a hook reads only the rows it looks up (prices/catalog-lines.ts).
+    writeFileAtomic(file, serialiseCatalog(catalog));
     const ms = Math.round(performance.now() - t0);
     save(env, status, { ...attempt, pendingSince: null, lastSuccessAt: fetchedAt.toISOString(), lastError: null, lastErrorKind: null,
       consecutiveFailures: 0, models: count, skippedRows: skipped, bytes: fetched.bytes, durationMs: ms, catalogFile: file,

@@ -85,3 +85,31 @@ describe('loadCatalogLayers', () => {
     expect(diagnostics().map((l) => l.message)).toEqual(['bundled price snapshot not found', expect.stringMatching(/unreadable/)]);
   });
 });
+
+describe('refreshed catalogs in the line layout (what the refresh job writes)', () => {
+  it('rows come from the cache; a damaged row is ignored (logged) and a lower layer prices that model', async () => {
+    const { serialiseCatalog } = await import('../../../src/prices/merge.js');
+    const good = bundled.models['gpt-6-luna']!;
+    const cat = cacheCatalog('refresh-test', {
+      'gpt-6-luna': { ...good, rates: { ...good.rates, input: '0.07' }, source: 'refresh-test' },
+      'gpt-6-sol': { ...good, id: 'gpt-6-sol', rates: { ...good.rates, input: 'cheap!' } },
+    });
+    writeCache('litellm.catalog.json', serialiseCatalog({ ...cat, fetchedAt: '2026-12-03T00:00:00.000Z' }), 2_000_000_000);
+    const lookup = createPriceLookup(loadCatalogLayers(env, { priceOverrides: {} }), { claudeProvider: 'anthropic' });
+    const luna = lookup.resolve('gpt-6-luna', 'codex');
+    expect([luna.price?.rates.input, luna.catalogVersion]).toEqual(['0.07', 'refresh-test']);
+    const sol = lookup.resolve('gpt-6-sol', 'codex');
+    expect(sol.catalogVersion).toBe(bundled.version);
+    expect(sol.price?.rates.input).toBe(bundled.models['gpt-6-sol']!.rates.input);
+    const log = readFileSync(paths(env).diagnostics, 'utf8');
+    expect(log).toContain('cached catalog row invalid, ignored');
+    expect(log).not.toContain('cheap!');
+  });
+
+  it('a line-layout file with a broken envelope is skipped whole', () => {
+    writeCache('x.catalog.json', '{"format":"something-else","version":"v","date":"d","source":"s",\n"models":{\n"a":{}\n},\n"aliases":{\n}}\n', 2_000_000_000);
+    const layers = loadCatalogLayers(env, { priceOverrides: {} });
+    expect(layers.map((l) => l.version)).not.toContain('v');
+    expect(readFileSync(paths(env).diagnostics, 'utf8')).toContain('cached catalog invalid, skipped');
+  });
+});
