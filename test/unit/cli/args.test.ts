@@ -1,11 +1,12 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseFlags, UsageError, wholeNumber } from '../../../src/cli/args.js';
 import { main } from '../../../src/cli/main.js';
 import { parseTime } from '../../../src/cli/time.js';
 import { paths } from '../../../src/io/paths.js';
+import { runCaptured } from '../../support/cli.js';
 
 const OPTIONS = { limit: { type: 'string' }, since: { type: 'string', short: 's' }, json: { type: 'boolean' } } as const;
 
@@ -59,63 +60,55 @@ describe('numeric flags on the command line', () => {
   let home: string;
   let out: string;
   let err: string;
+  /** main(argv) in a fresh TIERGATE_HOME (and cwd), keeping what it printed in out and err. */
+  const cli = async (argv: string[]): Promise<number> => {
+    const r = await runCaptured(main, argv, { TIERGATE_HOME: home }, home);
+    ({ out, err } = r);
+    return r.code;
+  };
 
   beforeEach(() => {
     home = mkdtempSync(join(tmpdir(), 'tiergate-args-'));
-    vi.stubEnv('TIERGATE_HOME', home);
-    out = '';
-    err = '';
-    vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-    vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
-    vi.spyOn(process, 'cwd').mockReturnValue(home);
   });
   afterEach(() => {
-    vi.restoreAllMocks();
-    vi.unstubAllEnvs();
     rmSync(home, { recursive: true, force: true });
   });
 
   it('report --limit -1 (either spelling) is a usage error with exit 2, not a thrown TypeError', async () => {
     for (const argv of [['--limit', '-1'], ['--limit=-1'], ['--limit', '-5'], ['--limit', 'ten'], ['--limit', '1.5']]) {
-      err = '';
-      expect(await main(['report', '--no-drain', ...argv])).toBe(2);
+      expect(await cli(['report', '--no-drain', ...argv])).toBe(2);
       const value = argv.length === 1 ? argv[0]!.slice('--limit='.length) : argv[1]!;
       expect(err).toContain(`tiergate report: --limit takes a whole number, 0 or more (got '${value}')`);
       expect(err).toContain('Usage: tiergate report');
       expect(err).not.toMatch(/TypeError|ambiguous|\n\s+at /);
     }
-    err = '';
-    expect(await main(['report', '--no-drain', '--limit'])).toBe(2);
+    expect(await cli(['report', '--no-drain', '--limit'])).toBe(2);
     expect(err).toMatch(/^tiergate report: --limit needs a value\nUsage: tiergate report/);
     expect(out).toBe('');
   });
 
   it('report and scan read a dash-leading --since/--until the same way and refuse it', async () => {
     for (const argv of [['report', '--no-drain', '--since', '-7d'], ['report', '--no-drain', '--since=-1'], ['scan', '--since', '-1']]) {
-      err = '';
-      expect(await main(argv)).toBe(2);
+      expect(await cli(argv)).toBe(2);
       expect(err).toMatch(new RegExp(`^tiergate ${argv[0]}: cannot read --since '-(7d|1)'\\nUsage: tiergate ${argv[0]}`));
     }
-    err = '';
-    expect(await main(['report', '--no-drain', '--until', '-1'])).toBe(2);
+    expect(await cli(['report', '--no-drain', '--until', '-1'])).toBe(2);
     expect(err).toContain("tiergate report: cannot read --until '-1'");
   });
 
   it('an unknown option is a usage error (exit 2), and writes no error diagnostic', async () => {
-    expect(await main(['report', '--bogus'])).toBe(2);
+    expect(await cli(['report', '--bogus'])).toBe(2);
     expect(err).toMatch(/^tiergate report: Unknown option '--bogus'\nUsage: tiergate report/);
-    err = '';
-    expect(await main(['demo', '--limit', '-1'])).toBe(2);
+    expect(await cli(['demo', '--limit', '-1'])).toBe(2);
     expect(err).toMatch(/^tiergate demo: Unknown option '--limit'/);
-    err = '';
-    expect(await main(['explain', '--parent', '-1', '--harness'])).toBe(2);
+    expect(await cli(['explain', '--parent', '-1', '--harness'])).toBe(2);
     expect(err).toMatch(/^tiergate explain: --harness needs a value\nusage: tiergate explain/);
-    const log = paths(process.env).diagnostics;
+    const log = paths({ TIERGATE_HOME: home }).diagnostics;
     expect(existsSync(log) ? readFileSync(log, 'utf8') : '').not.toMatch(/"where":"cli:/);
   });
 
   it('report --limit 0 still shows everything (exit 0) on an empty ledger', async () => {
-    expect(await main(['report', '--no-drain', '--limit', '0', '--json'])).toBe(0);
+    expect(await cli(['report', '--no-drain', '--limit', '0', '--json'])).toBe(0);
     expect(JSON.parse(out)).toMatchObject({ rows: [] });
     expect(err).toBe('');
   });
