@@ -7,18 +7,13 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../src/io/files.js';
 import { serialiseCatalog } from '../src/prices/merge.js';
-import { buildSnapshot, SOURCE_FILES } from '../src/prices/snapshot.js';
+import { buildSnapshot, snapshotInputs } from '../src/prices/snapshot.js';
 
 const root = join(import.meta.dirname, '..');
 const dir = process.argv[2] ?? join(root, 'scripts/price-sources');
 const read = (f: string): unknown => JSON.parse(readFileSync(join(dir, f), 'utf8'));
 
-const result = buildSnapshot({
-  harnessCatalog: read(SOURCE_FILES.harnessCatalog),
-  modelsDev: read(SOURCE_FILES.modelsDev),
-  litellm: read(SOURCE_FILES.litellm),
-  openrouter: read(SOURCE_FILES.openrouter),
-});
+const result = buildSnapshot(snapshotInputs(read));
 const out = join(root, 'data/prices-snapshot.json');
 writeFileAtomic(out, serialiseCatalog(result.catalog), 0o644);
 

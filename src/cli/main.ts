@@ -1,5 +1,6 @@
 /** The `tiergate` command. Each subcommand lives in its own file and is loaded only when named. */
 import { diagnose, errorText } from '../io/diagnostics.js';
+import { UsageError } from './args.js';
 
 type Command = { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> };
 
@@ -35,6 +36,11 @@ export async function main(argv: string[]): Promise<number> {
     const mod = await command.load();
     return await mod.run(rest);
   } catch (err) {
+    // A command line that does not fit is the user's typo, not tiergate failing: no diagnostic, no stack, exit 2.
+    if (err instanceof UsageError) {
+      process.stderr.write(`tiergate ${name}: ${err.message}\nRun 'tiergate ${name} --help' for its usage.\n`);
+      return 2;
+    }
     diagnose('error', `cli:${name}`, errorText(err));
     process.stderr.write(`tiergate ${name}: ${errorText(err)}\n`);
     return 1;

@@ -5,8 +5,8 @@
  * `{"version":1,"hooks":{}}` instead of deleting it.
  */
 import { join } from 'node:path';
-import { jsonInstalled, planJsonInstall, planJsonUninstall, type JsonEntries } from './json-entries.js';
-import { emptyPlan, type HarnessPlan, type InstallContext } from './plan.js';
+import { jsonHarnessPlan, jsonInstalled, type JsonEntries } from './json-entries.js';
+import type { HarnessPlan, InstallContext } from './plan.js';
 
 export const CURSOR_EVENTS = [
   { event: 'preToolUse', matcher: 'Task' },
@@ -45,22 +45,18 @@ export function spec(ctx: InstallContext): JsonEntries {
 }
 
 export function planInstall(ctx: InstallContext): HarnessPlan {
-  const s = spec(ctx);
-  const plan = emptyPlan('cursor', s.file);
-  planJsonInstall(plan, s);
-  plan.notes.push(
-    'Cursor support rests on Cursor\'s documentation only: no Cursor binary was run to verify it.',
-    'Alternative: install the plugin from this package (.cursor-plugin/plugin.json) with /add-plugin.',
-    'Team/Enterprise hooks take precedence over user hooks and can shadow tiergate.',
-  );
-  return plan;
+  return jsonHarnessPlan('install', 'cursor', spec(ctx), {
+    notes: [
+      'Cursor support rests on Cursor\'s documentation only: no Cursor binary was run to verify it.',
+      'Alternative: install the plugin from this package (.cursor-plugin/plugin.json) with /add-plugin.',
+      'Team/Enterprise hooks take precedence over user hooks and can shadow tiergate.',
+    ],
+  });
 }
 
 export function planUninstall(ctx: InstallContext): HarnessPlan {
   const s = spec(ctx);
-  const plan = emptyPlan('cursor', s.file);
-  planJsonUninstall(plan, { ...s, entries: CURSOR_EVENTS.map(({ event }) => ({ path: ['hooks', event], value: null, same: isTiergateCommand(event) })) });
-  return plan;
+  return jsonHarnessPlan('uninstall', 'cursor', { ...s, entries: CURSOR_EVENTS.map(({ event }) => ({ path: ['hooks', event], value: null, same: isTiergateCommand(event) })) });
 }
 
 export function installed(ctx: InstallContext) {

@@ -3,9 +3,10 @@
  * sure some arrays in a user's JSON/JSONC file hold tiergate's entries, and know how to take exactly those back out.
  */
 import type { JSONPath } from 'jsonc-parser';
+import type { Harness } from '../contracts/harness.js';
 import { appendToArray, deepEqual, getAt, newJsonText, parseJsonText, removeAt, removeFromArray, setAt } from './edit-json.js';
 import { readText } from './backup.js';
-import type { FileEditStep, HarnessPlan, UndoStep } from './plan.js';
+import { emptyPlan, type FileEditStep, type HarnessPlan, type UndoStep } from './plan.js';
 
 export type JsonEntries = {
   file: string;
@@ -128,4 +129,19 @@ export function jsonInstalled(spec: JsonEntries): { installed: boolean; partial:
     return Array.isArray(cur) && cur.some((x) => matches(e, x));
   });
   return { installed: have.every(Boolean), partial: have.some(Boolean) && !have.every(Boolean), error: null };
+}
+
+/** What a harness adds to its JSON plan: more steps (after the file's edit), then notes for the user. */
+export type JsonPlanExtras = { also?: (plan: HarnessPlan) => void; notes?: readonly string[] };
+
+/**
+ * The plan of a harness that tiergate enters in one JSON file (OpenCode, pi, Cursor): spec's entries added (install) or
+ * taken out without a record (uninstall), then the harness's extras.
+ */
+export function jsonHarnessPlan(verb: 'install' | 'uninstall', harness: Harness, spec: JsonEntries, extras: JsonPlanExtras = {}): HarnessPlan {
+  const plan = emptyPlan(harness, spec.file);
+  (verb === 'install' ? planJsonInstall : planJsonUninstall)(plan, spec);
+  extras.also?.(plan);
+  plan.notes.push(...(extras.notes ?? []));
+  return plan;
 }

@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { xdgConfigHome } from './context.js';
-import { jsonInstalled, planJsonInstall, planJsonUninstall, type JsonEntries } from './json-entries.js';
-import { emptyPlan, type HarnessPlan, type InstallContext } from './plan.js';
+import { jsonHarnessPlan, jsonInstalled, type JsonEntries } from './json-entries.js';
+import type { HarnessPlan, InstallContext } from './plan.js';
 
 /** OPENCODE_CONFIG_DIR when set (OpenCode reads it after the global dir), else `${XDG_CONFIG_HOME:-~/.config}/opencode`. */
 export function configDir(ctx: InstallContext): string {
@@ -39,18 +39,12 @@ export function spec(ctx: InstallContext): JsonEntries {
 }
 
 export function planInstall(ctx: InstallContext): HarnessPlan {
-  const s = spec(ctx);
-  const plan = emptyPlan('opencode', s.file);
-  planJsonInstall(plan, s);
-  plan.notes.push('OpenCode loads the plugin at its next start; `opencode run --pure` runs without it.');
-  return plan;
+  return jsonHarnessPlan('install', 'opencode', spec(ctx), { notes: ['OpenCode loads the plugin at its next start; `opencode run --pure` runs without it.'] });
 }
 
 export function planUninstall(ctx: InstallContext): HarnessPlan {
   const s = spec(ctx);
-  const plan = emptyPlan('opencode', s.file);
-  planJsonUninstall(plan, { ...s, entries: [{ path: ['plugin'], value: pluginUrl(ctx), same: isTiergateEntry }] });
-  return plan;
+  return jsonHarnessPlan('uninstall', 'opencode', { ...s, entries: [{ path: ['plugin'], value: pluginUrl(ctx), same: isTiergateEntry }] });
 }
 
 export function installed(ctx: InstallContext) {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Policy } from '../contracts/config.js';
 import type { Tier } from '../contracts/harness.js';
 import { loadPolicy } from '../config/load.js';
-import { TIER_AGENT_PROMPT, tierAgentName } from '../adapters/opencode/tier-agents.js';
+import { TIER_AGENT_PROMPT, tierAgentName } from '../adapters/tier-agents.js';
 import { parseAgentFile } from '../adapters/pi/agents.js';
 import { readText } from './backup.js';
 import type { FileEditStep, HarnessPlan, InstallContext } from './plan.js';

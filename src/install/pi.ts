@@ -4,9 +4,9 @@
  * `"packages": []` behind and an uninstall must restore the file byte for byte.
  */
 import { join } from 'node:path';
-import { jsonInstalled, planJsonInstall, planJsonUninstall, type JsonEntries } from './json-entries.js';
+import { jsonHarnessPlan, jsonInstalled, type JsonEntries } from './json-entries.js';
 import { agentDir, planAgentsInstall, planAgentsUninstall } from './pi-agents.js';
-import { emptyPlan, type HarnessPlan, type InstallContext } from './plan.js';
+import type { HarnessPlan, InstallContext } from './plan.js';
 
 export { agentDir };
 
@@ -23,20 +23,14 @@ export function spec(ctx: InstallContext): JsonEntries {
 }
 
 export function planInstall(ctx: InstallContext): HarnessPlan {
-  const s = spec(ctx);
-  const plan = emptyPlan('pi', s.file);
-  planJsonInstall(plan, s);
-  planAgentsInstall(plan, ctx);
-  plan.notes.push('pi loads the extension at its next start (child `pi` processes load it too); `pi list` shows it.');
-  return plan;
+  return jsonHarnessPlan('install', 'pi', spec(ctx), {
+    also: (plan) => planAgentsInstall(plan, ctx),
+    notes: ['pi loads the extension at its next start (child `pi` processes load it too); `pi list` shows it.'],
+  });
 }
 
 export function planUninstall(ctx: InstallContext): HarnessPlan {
-  const s = spec(ctx);
-  const plan = emptyPlan('pi', s.file);
-  planJsonUninstall(plan, s);
-  planAgentsUninstall(plan, ctx);
-  return plan;
+  return jsonHarnessPlan('uninstall', 'pi', spec(ctx), { also: (plan) => planAgentsUninstall(plan, ctx) });
 }
 
 export function installed(ctx: InstallContext) {

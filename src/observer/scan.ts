@@ -177,7 +177,7 @@ export function scanTranscripts(db: SqlDriver, roots: readonly ScanRoot[], price
           stored(parse, one);
         } catch (err) {
           summary.failed++;
-          diagnose('warn', 'observer:scan', errorText(err), { harness: f.harness }, env);
+          diagnose('warn', 'observer:scan', errorText(err), { harness: f.harness, path: f.path }, env);
         }
       }
     }
@@ -204,7 +204,7 @@ export function scanTranscripts(db: SqlDriver, roots: readonly ScanRoot[], price
       if (batchRequests >= BATCH_ROWS) flush();
     } catch (err) {
       summary.failed++;
-      diagnose('warn', 'observer:scan', errorText(err), { harness: f.harness }, env);
+      diagnose('warn', 'observer:scan', errorText(err), { harness: f.harness, path: f.path }, env);
     }
     opts.onFile?.({ path: f.path, bytes: f.size });
   }

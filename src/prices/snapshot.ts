@@ -78,3 +78,13 @@ export const SOURCE_FILES = {
   litellm: 'litellm-2026-09.json',
   openrouter: 'openrouter-models-2026-09.json',
 } as const;
+
+/** The inputs, each file of SOURCE_FILES given to read (which parses it): one way for the script and its test. */
+export function snapshotInputs(read: (file: string) => unknown): SnapshotInputs {
+  return {
+    harnessCatalog: read(SOURCE_FILES.harnessCatalog),
+    modelsDev: read(SOURCE_FILES.modelsDev),
+    litellm: read(SOURCE_FILES.litellm),
+    openrouter: read(SOURCE_FILES.openrouter),
+  };
+}

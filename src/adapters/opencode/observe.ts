@@ -8,7 +8,7 @@ import { capabilityFor } from '../capabilities.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import type { OpencodeState } from './state.js';
 import { extractEscalation as escalationFrom } from '../../observer/outcome.js';
-import { tierOfAgent } from './tier-agents.js';
+import { tierOfAgent } from '../tier-agents.js';
 
 /** OpenCode's hidden agents: their chat.params carry the parent's sessionID with another model (title: seen). */
 const HIDDEN_AGENTS = new Set(['title', 'summary', 'compaction']);

@@ -2,13 +2,12 @@
  * tiergate's tier agents for OpenCode. The task tool has no model argument (1.18.33, seen): the child runs on its
  * agent's model, so routing means choosing an agent. tiergate injects `tiergate-<tier>` agents through the plugin's
  * `config` callback (seen taking effect on 1.18.33) for the tiers the policy maps; users may also define them as files
- * (agents/opencode/*.md), which win over the injected ones.
+ * (agents/opencode/*.md), which win over the injected ones. The names and the prompt are shared with pi
+ * (src/adapters/tier-agents.ts).
  */
 import type { Policy } from '../../contracts/config.js';
 import type { Tier } from '../../contracts/harness.js';
-import { TierSchema } from '../../contracts/harness.js';
-
-export const TIER_AGENT_PREFIX = 'tiergate-';
+import { TIER_AGENT_PROMPT, tierAgentName } from '../tier-agents.js';
 
 const DESCRIPTIONS: Record<Tier, string> = {
   cheap: 'General-purpose subagent on the cheap tier: quick lookups, mechanical edits, summaries.',
@@ -16,19 +15,6 @@ const DESCRIPTIONS: Record<Tier, string> = {
   premium: 'General-purpose subagent on the premium tier: hard reasoning (never pricier than you).',
   parent: 'General-purpose subagent on your own model.',
 };
-
-/** Shared with pi's tier-agent files (src/install/pi-agents.ts): one prompt for tiergate's tier agents everywhere. */
-export const TIER_AGENT_PROMPT = 'You are a general-purpose subagent. Do the task you are given, then reply with a short report.';
-
-export function tierAgentName(tier: Tier): string {
-  return `${TIER_AGENT_PREFIX}${tier}`;
-}
-
-export function tierOfAgent(name: string | null | undefined): Tier | null {
-  if (!name || !name.startsWith(TIER_AGENT_PREFIX)) return null;
-  const t = TierSchema.safeParse(name.slice(TIER_AGENT_PREFIX.length));
-  return t.success ? t.data : null;
-}
 
 type AgentConfig = { mode?: string; description?: string; model?: string; prompt?: string; [k: string]: unknown };
 

@@ -9,7 +9,7 @@ import type { Policy } from '../../contracts/config.js';
 import type { CompletionObservation, DispatchObservation } from '../../contracts/observation.js';
 import type { Usage } from '../../contracts/usage.js';
 import { extractEscalation as escalationFrom, extractOutcome as parseOutcome } from '../../observer/outcome.js';
-import { tierOfAgent } from '../opencode/tier-agents.js';
+import { tierOfAgent } from '../tier-agents.js';
 import { agentsInScope, type PiAgent } from './agents.js';
 
 export const SUBAGENT_TOOL = 'subagent';

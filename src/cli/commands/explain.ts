@@ -5,15 +5,19 @@ import type { DispatchObservation } from '../../contracts/observation.js';
 import type { Decision } from '../../contracts/decision.js';
 import { decide } from '../../routing-engine/decide.js';
 import { loadRuntime } from '../../runtime/context.js';
-import { parseFlags } from '../args.js';
+import { parseCommandFlags } from '../args.js';
+
+const USAGE = 'usage: tiergate explain --harness claude|codex|cursor|opencode|pi --parent <model> [--child <model|tier>] [--json]';
 
 export async function run(argv: string[]): Promise<number> {
-  const { values } = parseFlags(argv, {
+  const parsed = parseCommandFlags('explain', USAGE, argv, {
     harness: { type: 'string' }, parent: { type: 'string' }, child: { type: 'string' }, json: { type: 'boolean' },
-  });
+  }, true);
+  if (!parsed) return 2;
+  const { values } = parsed;
   const harness = HarnessSchema.safeParse(values.harness ?? 'claude');
   if (!harness.success || values.parent === undefined) {
-    process.stderr.write('usage: tiergate explain --harness claude|codex|cursor|opencode|pi --parent <model> [--child <model|tier>] [--json]\n');
+    process.stderr.write(`${USAGE}\n`);
     return 2;
   }
   const rt = loadRuntime(process.env, process.cwd());

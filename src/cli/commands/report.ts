@@ -1,6 +1,5 @@
 /** `tiergate report`: per-subagent cost and outcome, grouped; terminal table, --json, --csv or an --html page. */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { HarnessSchema } from '../../contracts/harness.js';
 import { ReportBySchema } from '../../contracts/report.js';
 import { loadPricer } from '../../observer/default-pricer.js';
@@ -14,6 +13,7 @@ import { formatTable } from '../../report/format-table.js';
 import { formatHtml } from '../../report/format-html.js';
 import { buildHtmlData } from '../../report/html/data.js';
 import { writeFileAtomic } from '../../io/files.js';
+import { parseCommandFlags, usageError, wholeNumber } from '../args.js';
 import { parseTime } from '../time.js';
 
 /** A terminal table past this many groups is unreadable; --json/--csv keep every group unless --limit is given. */
@@ -26,30 +26,29 @@ export const USAGE = `Usage: tiergate report [--by session|agent|tier|model|harn
 
 
 export async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      by: { type: 'string', default: 'agent' }, since: { type: 'string' }, until: { type: 'string' },
-      harness: { type: 'string' }, session: { type: 'string' }, project: { type: 'string' },
-      limit: { type: 'string' }, json: { type: 'boolean' }, csv: { type: 'boolean' }, html: { type: 'string' }, 'no-drain': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
+  const parsed = parseCommandFlags('report', USAGE, argv, {
+    by: { type: 'string', default: 'agent' }, since: { type: 'string' }, until: { type: 'string' },
+    harness: { type: 'string' }, session: { type: 'string' }, project: { type: 'string' },
+    limit: { type: 'string' }, json: { type: 'boolean' }, csv: { type: 'boolean' }, html: { type: 'string' }, 'no-drain': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
   });
+  if (!parsed) return 2;
+  const { values } = parsed;
   if (values.help) return process.stdout.write(`${USAGE}\n`), 0;
   const by = ReportBySchema.safeParse(values.by);
   const harness = values.harness === undefined ? null : HarnessSchema.safeParse(values.harness);
-  const limit = values.limit === undefined ? null : /^\d+$/.test(values.limit) ? Number(values.limit) : NaN;
-  if (!by.success || (harness && !harness.success) || Number.isNaN(limit) || [values.json, values.csv, values.html !== undefined].filter(Boolean).length > 1 || values.html === '') {
-    process.stderr.write(`${USAGE}\n`);
-    return 2;
-  }
+  const limit = values.limit === undefined ? null : wholeNumber(values.limit);
+  const problem = !by.success ? `unknown --by '${values.by}'`
+    : harness && !harness.success ? `unknown --harness '${values.harness}'`
+    : limit === undefined ? `--limit takes a whole number, 0 or more (got '${values.limit}')`
+    : [values.json, values.csv, values.html !== undefined].filter(Boolean).length > 1 ? 'give at most one of --json, --csv, --html'
+    : values.html === '' ? '--html needs a file name'
+    : null;
+  if (problem !== null || !by.success) return usageError('report', USAGE, problem ?? '');
   const now = Date.now();
   const since = values.since ? parseTime(values.since, now) : null;
   const until = values.until ? parseTime(values.until, now) : null;
-  if (since === undefined || until === undefined) {
-    process.stderr.write(`tiergate report: cannot read --since/--until\n${USAGE}\n`);
-    return 2;
-  }
+  if (since === undefined) return usageError('report', USAGE, `cannot read --since '${values.since}'`);
+  if (until === undefined) return usageError('report', USAGE, `cannot read --until '${values.until}'`);
   const db = openLedger(process.env);
   try {
     if (!values['no-drain']) runObserver(process.env, loadPricer(process.env), db);
@@ -65,7 +64,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     const full = buildReport(db, query);
     const table = !values.json && !values.csv;
-    const report = limit !== null ? limitRows(full, limit) : table ? limitRows(full, TABLE_LIMIT) : full;
+    const report = limit !== null && limit !== undefined ? limitRows(full, limit) : table ? limitRows(full, TABLE_LIMIT) : full;
     process.stdout.write(values.json ? formatJson(report) : values.csv ? formatCsv(report) : formatTable(report));
     return 0;
   } finally {

@@ -1,11 +1,11 @@
 /** `tiergate scan`: backfill the ledger from Claude Code and Codex transcripts on disk. */
-import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { loadPricer } from '../../observer/default-pricer.js';
 import { runObserver } from '../../observer/drain.js';
 import { openLedger } from '../../observer/ledger/open.js';
 import { picoToUsd } from '../../observer/pricing.js';
 import { defaultScanRoots, listTranscripts, scanTranscripts, type ScanRoot, type ScanSummary } from '../../observer/scan.js';
+import { parseCommandFlags, usageError } from '../args.js';
 import { parseTime } from '../time.js';
 
 export const USAGE = `Usage: tiergate scan [--since T] [--harness claude|codex] [--full] [--json]
@@ -13,20 +13,16 @@ export const USAGE = `Usage: tiergate scan [--since T] [--harness claude|codex] 
   --full re-reads files that did not change since the last scan.`;
 
 export async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      since: { type: 'string' }, harness: { type: 'string' }, full: { type: 'boolean' }, json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
+  const parsed = parseCommandFlags('scan', USAGE, argv, {
+    since: { type: 'string' }, harness: { type: 'string' }, full: { type: 'boolean' }, json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
   });
+  if (!parsed) return 2;
+  const { values } = parsed;
   if (values.help) return process.stdout.write(`${USAGE}\n`), 0;
   const since = values.since ? parseTime(values.since, Date.now()) : null;
-  if (since === undefined || (values.harness && !['claude', 'codex'].includes(values.harness))) {
-    process.stderr.write(`${USAGE}\n`);
-    return 2;
-  }
+  if (since === undefined) return usageError('scan', USAGE, `cannot read --since '${values.since}'`);
+  if (values.harness && !['claude', 'codex'].includes(values.harness)) return usageError('scan', USAGE, `unknown --harness '${values.harness}'`);
   const roots: ScanRoot[] = defaultScanRoots(process.env).filter((r) => !values.harness || r.harness === values.harness);
   const pricer = loadPricer(process.env);
   const db = openLedger(process.env);

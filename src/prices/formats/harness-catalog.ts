@@ -6,19 +6,13 @@
  */
 import * as z from 'zod/mini';
 import type { LongContextTier, Rates } from '../../contracts/prices.js';
-import { numberToDecimal } from '../decimal.js';
 import { tierRule, tierThreshold } from '../long-context-rules.js';
 import { makerOf } from '../makers.js';
 import { canonicalId } from '../normalise.js';
 import { isZeroPriced, RowCollector, type ConvertOptions, type ConvertResult } from './common.js';
+import { decimalOrNull as dec, PerMillionRates, PriceNumber as Num } from './numbers.js';
 
-const Num = z.number().check(z.nonnegative());
-
-const PriceSchema = z.looseObject({
-  input: Num,
-  output: Num,
-  cache_read: z.optional(Num),
-  cache_write: z.optional(Num),
+const PriceSchema = z.extend(PerMillionRates, {
   cache_write_5m: z.optional(Num),
   cache_write_1h: z.optional(Num),
 });
@@ -44,8 +38,6 @@ const CatalogSchema = z.looseObject({
     })),
   })),
 });
-
-const dec = (n: number | undefined): string | null => (n === undefined ? null : numberToDecimal(n));
 
 function ratesOf(p: z.infer<typeof PriceSchema>): Rates {
   return {

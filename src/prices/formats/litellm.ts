@@ -11,8 +11,7 @@ import { tierRule, tierThreshold } from '../long-context-rules.js';
 import { canonicalProvider, makerOf } from '../makers.js';
 import { canonicalId } from '../normalise.js';
 import { isZeroPriced, RowCollector, type ConvertOptions, type ConvertResult } from './common.js';
-
-const Cost = z.number().check(z.nonnegative());
+import { PriceNumber as Cost } from './numbers.js';
 
 const EntrySchema = z.looseObject({
   litellm_provider: z.optional(z.string()),

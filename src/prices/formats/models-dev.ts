@@ -7,20 +7,12 @@
  */
 import * as z from 'zod/mini';
 import type { LongContextTier, Rates } from '../../contracts/prices.js';
-import { compareDecimal, numberToDecimal } from '../decimal.js';
+import { compareDecimal } from '../decimal.js';
 import { tierRule, tierThreshold } from '../long-context-rules.js';
 import { FIRST_PARTY_PROVIDERS, makerOf } from '../makers.js';
 import { canonicalId } from '../normalise.js';
 import { isZeroPriced, RowCollector, type ConvertOptions, type ConvertResult } from './common.js';
-
-const Num = z.number().check(z.nonnegative());
-
-const PriceSet = z.looseObject({
-  input: Num,
-  output: Num,
-  cache_read: z.optional(Num),
-  cache_write: z.optional(Num),
-});
+import { decimalOrNull as dec, PerMillionRates as PriceSet, PriceNumber as Num } from './numbers.js';
 
 const CostSchema = z.extend(PriceSet, {
   reasoning: z.optional(Num),
@@ -37,8 +29,6 @@ const ModelSchema = z.looseObject({
 });
 
 const ProviderSchema = z.looseObject({ models: z.record(z.string(), z.unknown()) });
-
-const dec = (n: number | undefined): string | null => (n === undefined ? null : numberToDecimal(n));
 
 function ratesOf(p: Partial<z.infer<typeof PriceSet>>, base: Rates): Rates {
   return {

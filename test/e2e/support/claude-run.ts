@@ -3,10 +3,10 @@
  * (reference/claude-code.md §1). The switches below keep it off the network: telemetry, error reporting, the
  * auto-updater and "nonessential traffic" off.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runProcess, type ProcessRun } from './sandbox.js';
 
 export type ClaudeSandbox = { root: string; home: string; configDir: string; project: string; tiergateHome: string };
 
@@ -47,20 +47,8 @@ export function claudeEnv(sb: ClaudeSandbox, apiUrl: string, extra: Record<strin
   };
 }
 
-export type ClaudeResult = { code: number | null; stdout: string; stderr: string; ms: number };
+export type ClaudeResult = ProcessRun;
 
 export function runClaude(bin: string, sb: ClaudeSandbox, apiUrl: string, args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<ClaudeResult> {
-  const t0 = Date.now();
-  return new Promise((resolve) => {
-    const child = spawn(bin, args, { cwd: sb.project, env: claudeEnv(sb, apiUrl, opts.env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 90_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: Date.now() - t0 });
-    });
-  });
+  return runProcess(bin, args, { cwd: sb.project, env: claudeEnv(sb, apiUrl, opts.env), timeoutMs: opts.timeoutMs ?? 90_000 });
 }

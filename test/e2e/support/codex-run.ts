@@ -4,10 +4,10 @@
  * update check off, analytics off, chatgpt_base_url on a closed loopback port, and proxies pointing at a closed
  * loopback port so that anything left over (the curated plugin sync when plugins are on) fails locally.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runProcess } from './sandbox.js';
 
 export type CodexHome = { root: string; home: string; codexHome: string; project: string; tiergateHome: string; cleanup(): void };
 
@@ -76,28 +76,17 @@ export function codexEnv(h: CodexHome, extra: Record<string, string> = {}): Node
 
 export type RunResult = { code: number | null; stdout: string; stderr: string; ms: number; events: Record<string, unknown>[] };
 
-export function runCodex(bin: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<RunResult> {
-  const started = Date.now();
-  return new Promise((resolve) => {
-    const child = spawn(bin, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 90_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const events: Record<string, unknown>[] = [];
-      for (const line of stdout.split('\n')) {
-        try {
-          if (line.trim()) events.push(JSON.parse(line) as Record<string, unknown>);
-        } catch {
-          /* not JSON */
-        }
-      }
-      resolve({ code, stdout, stderr, ms: Date.now() - started, events });
-    });
-  });
+export async function runCodex(bin: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<RunResult> {
+  const run = await runProcess(bin, args, { cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs ?? 90_000 });
+  const events: Record<string, unknown>[] = [];
+  for (const line of run.stdout.split('\n')) {
+    try {
+      if (line.trim()) events.push(JSON.parse(line) as Record<string, unknown>);
+    } catch {
+      /* not JSON */
+    }
+  }
+  return { ...run, events };
 }
 
 /** `codex exec` with hooks trusted for this invocation only (tests; a user reviews hooks with /hooks). */

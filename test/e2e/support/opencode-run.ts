@@ -4,10 +4,10 @@
  * install of @opencode-ai/plugin is pre-empted by seeding each config dir the way Npm.install checks it (node_modules
  * present and package-lock.json listing every package.json dependency: read from the 1.18.33 binary, seen skipping).
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runProcess, tiergateEnv, writeTiergateConfig, type ProcessRun } from './sandbox.js';
 
 export const OPENCODE_MODELS = {
   parent: { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 },
@@ -23,7 +23,7 @@ export function seedConfigDir(dir: string): void {
   writeFileSync(join(dir, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies: deps } } }));
 }
 
-export type OpencodeRun = { code: number | null; stdout: string; stderr: string; ms: number };
+export type OpencodeRun = ProcessRun;
 
 export type OpencodeSandbox = { root: string; project: string; tiergateHome: string; env: NodeJS.ProcessEnv };
 
@@ -49,31 +49,20 @@ export function makeSandbox(opts: { baseURL: string; pluginFile: string; agents?
     permission: { '*': 'allow' },
     plugin: [`file://${opts.pluginFile}`],
   }, null, 2));
-  if (opts.tiergateConfig !== undefined) {
-    mkdirSync(join(tiergateHome, 'config'), { recursive: true });
-    writeFileSync(join(tiergateHome, 'config', 'config.json'), JSON.stringify(opts.tiergateConfig));
-  }
+  writeTiergateConfig(tiergateHome, opts.tiergateConfig);
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'),
     XDG_STATE_HOME: join(home, '.local', 'state'), XDG_CACHE_HOME: join(root, 'cache'), OPENCODE_CONFIG_DIR: cfgDir,
     OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_SHARE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: 'true',
     // Any install attempt that slipped through would fail fast on loopback instead of reaching a registry.
-    npm_config_registry: 'http://127.0.0.1:9/', TIERGATE_HOME: tiergateHome,
-    // Loading tiergate starts the background price refresh; tests stay on loopback.
-    TIERGATE_PRICE_REFRESH: 'off',
+    npm_config_registry: 'http://127.0.0.1:9/',
+    // Loading tiergate starts the background price refresh: off (tiergateEnv), tests stay on loopback.
+    ...tiergateEnv(tiergateHome),
   };
   return { root, project, tiergateHome, env };
 }
 
 export function runOpencode(bin: string, sb: OpencodeSandbox, prompt: string, extraEnv: NodeJS.ProcessEnv = {}, timeoutMs = 280_000): Promise<OpencodeRun> {
-  const t0 = Date.now();
-  return new Promise((resolve) => {
-    const child = spawn(bin, ['run', '--print-logs', '--log-level', 'INFO', '--format', 'json', prompt], { cwd: sb.project, env: { ...sb.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr, ms: Date.now() - t0 }); });
-  });
+  const args = ['run', '--print-logs', '--log-level', 'INFO', '--format', 'json', prompt];
+  return runProcess(bin, args, { cwd: sb.project, env: { ...sb.env, ...extraEnv }, timeoutMs });
 }

@@ -3,10 +3,10 @@
  * own example `subagent` tool (-e) and tiergate installed the pi way (settings.json `extensions`), so child `pi`
  * processes load tiergate too. PI_OFFLINE, PI_SKIP_VERSION_CHECK and PI_TELEMETRY=0 keep it off the network (pi.md §1).
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { runProcess, tiergateEnv, writeTiergateConfig, type ProcessRun } from './sandbox.js';
 
 const model = (id: string, cost: [number, number, number, number]) => ({
   id, name: id, reasoning: false, input: ['text'], contextWindow: 200000, maxTokens: 32000,
@@ -29,32 +29,20 @@ export function makePiSandbox(opts: { baseURL: string; extension: string; agents
   for (const [name, m] of Object.entries(opts.agents)) {
     writeFileSync(join(agentDir, 'agents', `${name}.md`), `---\nname: ${name}\ndescription: ${name} agent\n${m ? `model: ${m}\n` : ''}---\nYou are the ${name} agent.\n`);
   }
-  if (opts.tiergateConfig !== undefined) {
-    mkdirSync(join(tiergateHome, 'config'), { recursive: true });
-    writeFileSync(join(tiergateHome, 'config', 'config.json'), JSON.stringify(opts.tiergateConfig));
-  }
+  writeTiergateConfig(tiergateHome, opts.tiergateConfig);
   const home = join(root, 'home');
   mkdirSync(home, { recursive: true });
   const env: NodeJS.ProcessEnv = {
     PATH: `${dirname(process.execPath)}:${process.env.PATH}`, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), PI_CODING_AGENT_DIR: agentDir,
-    PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', PI_TELEMETRY: '0', TIERGATE_HOME: tiergateHome,
-    // Loading tiergate starts the background price refresh; tests stay on loopback.
-    TIERGATE_PRICE_REFRESH: 'off',
+    PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', PI_TELEMETRY: '0',
+    // Loading tiergate starts the background price refresh: off (tiergateEnv), tests stay on loopback.
+    ...tiergateEnv(tiergateHome),
   };
   return { root, project, agentDir, tiergateHome, env };
 }
 
-export type PiRun = { code: number | null; stdout: string; stderr: string; ms: number };
+export type PiRun = ProcessRun;
 
 export function runPi(bin: string, sb: PiSandbox, args: string[], prompt: string, extraEnv: NodeJS.ProcessEnv = {}, timeoutMs = 120_000): Promise<PiRun> {
-  const t0 = Date.now();
-  return new Promise((resolve) => {
-    const child = spawn(bin, ['--mode', 'json', '-p', ...args, prompt], { cwd: sb.project, env: { ...sb.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr, ms: Date.now() - t0 }); });
-  });
+  return runProcess(bin, ['--mode', 'json', '-p', ...args, prompt], { cwd: sb.project, env: { ...sb.env, ...extraEnv }, timeoutMs });
 }

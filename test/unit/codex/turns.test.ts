@@ -46,12 +46,35 @@ function layout(dir: string) {
     else if (stop === 2) copyFileSync(join(ROLLOUTS, 'followup.child.at-second-SubagentStop.jsonl'), child);
     else copyFileSync(join(ROLLOUTS, 'followup.child.final.jsonl'), child);
   };
-  return { codexHome, parent, child, childAt };
+  const roots = [{ harness: 'codex' as const, dir: join(codexHome, 'sessions') }];
+  return { codexHome, parent, child, childAt, roots };
 }
 
 function stopRecord(payload: Record<string, unknown>, parent: string, child: string, env: Record<string, string>): SpoolRecord {
   const read = observeCompletion({ ...payload, transcript_path: parent, agent_transcript_path: child }, { tailBytes: 1 << 20, now: Date.parse('2026-12-02T18:56:18Z'), env });
   return { type: 'completion', observation: read.observation, transcriptPath: read.transcriptPath };
+}
+
+/** A temp home with the rollouts laid out; stop(n) is the n-th SubagentStop's record, read from the child as it was then. */
+function setup() {
+  const { dir, env } = tempHome();
+  const x = layout(dir);
+  const stop = (turn: 1 | 2): SpoolRecord => {
+    x.childAt(turn);
+    return stopRecord(turn === 1 ? T1 : T2, x.parent, x.child, env);
+  };
+  const scan = (db: SqlDriver, opts: { full?: boolean } = {}) => scanTranscripts(db, x.roots, testPricer(), opts, env);
+  return { dir, env, x, stop, scan };
+}
+
+/** fn on the home's ledger, closed afterwards. */
+function withLedger(env: Record<string, string>, fn: (db: SqlDriver) => void, file?: string): void {
+  const db = openLedger(env, file === undefined ? undefined : { file });
+  try {
+    fn(db);
+  } finally {
+    db.close();
+  }
 }
 
 function spawnDispatch(): SpoolRecord {
@@ -81,30 +104,23 @@ describe('Codex: a spawned child sent a follow-up task runs two turns -> two led
   it('the two SubagentStop payloads name different turns of one agent, and each reads its own turn', () => {
     expect(T1.agent_id).toBe(T2.agent_id);
     expect(T1.turn_id).not.toBe(T2.turn_id);
-    const { dir, env } = tempHome();
-    const x = layout(dir);
-    x.childAt(1);
-    const a = stopRecord(T1, x.parent, x.child, env);
-    x.childAt(2);
-    const b = stopRecord(T2, x.parent, x.child, env);
+    const { stop } = setup();
+    const a = stop(1);
+    const b = stop(2);
     if (a.type !== 'completion' || b.type !== 'completion') throw new Error('not completions');
     expect(a.observation).toMatchObject({ turnId: T1.turn_id, callId: SPAWN_CALL, status: 'ok', usage: { input: 500, output: 23, cacheRead: 503, requests: 1 } });
     expect(b.observation).toMatchObject({ turnId: T2.turn_id, callId: SPAWN_CALL, status: 'ok', usage: { input: 500, output: 25, cacheRead: 505, requests: 1 } });
   });
 
   it('drained: one row per turn, both joined to the spawn, the follow-up not counted as a dispatch; re-drain keeps two', () => {
-    const { dir, env } = tempHome();
-    const x = layout(dir);
+    const { env, x, stop, scan } = setup();
     resetSpoolFile();
     appendSpool(spawnDispatch(), env);
-    x.childAt(1);
-    const first = stopRecord(T1, x.parent, x.child, env);
+    const first = stop(1);
     appendSpool(first, env);
-    x.childAt(2);
-    const second = stopRecord(T2, x.parent, x.child, env);
+    const second = stop(2);
     appendSpool(second, env);
-    const db = openLedger(env);
-    try {
+    withLedger(env, (db) => {
       runObserver(env, testPricer(), db);
       const r = rows(db);
       expect(r).toHaveLength(2);
@@ -133,17 +149,14 @@ describe('Codex: a spawned child sent a follow-up task runs two turns -> two led
 
       // A scan of the same rollouts lands on the same two keys.
       x.childAt('final');
-      scanTranscripts(db, [{ harness: 'codex', dir: join(x.codexHome, 'sessions') }], testPricer(), {}, env);
+      scan(db);
       expect(rows(db).map((q) => [q.turn_id, q.input, q.output, q.call_id, q.followup])).toEqual(r.map((q) => [q.turn_id, q.input, q.output, q.call_id, q.followup]));
       expect(totals(db)).toMatchObject({ runs: 2, dispatches: 1 });
-    } finally {
-      db.close();
-    }
+    });
   });
 
   it('scan alone (no hooks): one row per turn, priced per turn, rescans idempotent', () => {
-    const { dir, env } = tempHome();
-    const x = layout(dir);
+    const { env, x, scan } = setup();
     x.childAt('final');
     const parse = parseCodexRollout(x.child);
     expect(parse.childTurns?.map((t) => [t.turnId, t.usage?.output, t.outcome.result, t.complete])).toEqual([
@@ -151,42 +164,33 @@ describe('Codex: a spawned child sent a follow-up task runs two turns -> two led
     ]);
     // The whole-child summary is still the sum (what older callers read).
     expect(parse.child?.usage?.output).toBe(48);
-    const db = openLedger(env);
-    try {
-      const roots = [{ harness: 'codex' as const, dir: join(x.codexHome, 'sessions') }];
-      scanTranscripts(db, roots, testPricer(), {}, env);
-      scanTranscripts(db, roots, testPricer(), { full: true }, env);
+    withLedger(env, (db) => {
+      scan(db);
+      scan(db, { full: true });
       const r = rows(db);
       expect(r.map((q) => [q.turn_id, q.output, q.call_id, q.followup])).toEqual([[T1.turn_id, 23, SPAWN_CALL, 0], [T2.turn_id, 25, SPAWN_CALL, 1]]);
       expect(totals(db)).toMatchObject({ runs: 2, dispatches: 1 });
-    } finally {
-      db.close();
-    }
+    });
   });
 
   it('a pending turn settles from its own turn only, not the whole child', () => {
-    const { dir, env } = tempHome();
-    const x = layout(dir);
+    const { env, x, stop } = setup();
     resetSpoolFile();
-    x.childAt(2);
-    const second = stopRecord(T2, x.parent, x.child, env);
+    const second = stop(2);
     if (second.type !== 'completion') throw new Error('not a completion');
     // As if the turn's usage had not been flushed at SubagentStop.
     appendSpool({ ...second, observation: { ...second.observation, usage: null, status: 'pending', usageSource: 'none' } }, env);
     x.childAt('final');
-    const db = openLedger(env);
-    try {
+    withLedger(env, (db) => {
       runObserver(env, testPricer(), db);
       expect(rows(db).map((q) => [q.turn_id, q.status, q.input, q.output])).toEqual([[T2.turn_id, 'ok', 500, 25]]);
-    } finally {
-      db.close();
-    }
+    });
   });
 });
 
 describe('ledger migration 4: rows keyed per child before it stay readable', () => {
   it('a schema-3 row keyed codex:agent:<id> survives the upgrade and is replaced by per-turn rows on a rescan', () => {
-    const { dir, env } = tempHome();
+    const { dir, env, x, scan } = setup();
     const v3 = join(dir, 'old.sqlite');
     const raw = openLedgerAt(v3, 3);
     recordDispatch(raw, {
@@ -197,25 +201,21 @@ describe('ledger migration 4: rows keyed per child before it stay readable', () 
     legacyInsert(raw);
     raw.close();
 
-    const up = openLedger(env, { file: v3 });
-    try {
+    withLedger(env, (up) => {
       const legacy = up.prepare('SELECT dedupe_key, turn_id, followup, output FROM completions').all();
       expect(legacy).toEqual([{ dedupe_key: `codex:agent:${AGENT}`, turn_id: null, followup: 0, output: 23 }]);
       up.transaction(() => reconcileCompletions(up, testPricer()));
       expect(totals(up)).toMatchObject({ runs: 1, dispatches: 1 });
 
-      const x = layout(dir);
       x.childAt('final');
-      scanTranscripts(up, [{ harness: 'codex', dir: join(x.codexHome, 'sessions') }], testPricer(), {}, env);
+      scan(up);
       expect(up.prepare('SELECT dedupe_key, output, followup FROM completions ORDER BY started_at').all()).toEqual([
         { dedupe_key: `codex:agent:${AGENT}:turn:${T1.turn_id}`, output: 23, followup: 0 },
         { dedupe_key: `codex:agent:${AGENT}:turn:${T2.turn_id}`, output: 25, followup: 1 },
       ]);
       expect(totals(up)).toMatchObject({ runs: 2, dispatches: 1 });
       expect(up.prepare('SELECT COUNT(*) AS n FROM dispatches WHERE completion_id IS NULL').get()).toEqual({ n: 0 });
-    } finally {
-      up.close();
-    }
+    }, v3);
   });
 });
 

@@ -4,7 +4,8 @@ import { completionObservation, correctionProblem, countAssistantMessages, readA
 import { observeDispatch, readChatParams, readConfig } from '../../../src/adapters/opencode/observe.js';
 import { extractEscalation as escalationFrom } from '../../../src/observer/outcome.js';
 import { OpencodeState } from '../../../src/adapters/opencode/state.js';
-import { injectTierAgents, tierOfAgent } from '../../../src/adapters/opencode/tier-agents.js';
+import { injectTierAgents } from '../../../src/adapters/opencode/tier-agents.js';
+import { tierOfAgent } from '../../../src/adapters/tier-agents.js';
 import { fixture, policyWith, realRoute } from '../support/in-process.js';
 
 const f = (name: string) => fixture('opencode', name);

@@ -3,18 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CatalogSchema } from '../../../src/contracts/prices.js';
 import { serialiseCatalog } from '../../../src/prices/merge.js';
-import { buildSnapshot, SOURCE_FILES } from '../../../src/prices/snapshot.js';
+import { buildSnapshot, snapshotInputs } from '../../../src/prices/snapshot.js';
 import { ROOT, SNAPSHOT_PATH } from './catalog.js';
 
 const read = (f: string): unknown => JSON.parse(readFileSync(join(ROOT, 'scripts/price-sources', f), 'utf8'));
 
 describe('bundled price snapshot', () => {
-  const built = buildSnapshot({
-    harnessCatalog: read(SOURCE_FILES.harnessCatalog),
-    modelsDev: read(SOURCE_FILES.modelsDev),
-    litellm: read(SOURCE_FILES.litellm),
-    openrouter: read(SOURCE_FILES.openrouter),
-  });
+  const built = buildSnapshot(snapshotInputs(read));
   const committed = readFileSync(SNAPSHOT_PATH, 'utf8');
 
   it('is exactly what `npm run prices:snapshot` generates from scripts/price-sources', () => {

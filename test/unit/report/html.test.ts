@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run as reportCommand } from '../../../src/cli/commands/report.js';
 import { ReportSchema, type Report } from '../../../src/contracts/report.js';
 import { loadPricer } from '../../../src/observer/default-pricer.js';
@@ -15,6 +15,7 @@ import { escapeHtml, jsonForScript, scriptSafe } from '../../../src/report/html/
 import { servedMatchesRequested } from '../../../src/report/html/model-match.js';
 import { pageScriptSource } from '../../../src/report/html/page-script.js';
 import { buildReport, type ReportQuery } from '../../../src/report/query.js';
+import { runCaptured, type CommandResult } from '../../support/cli.js';
 import { HOSTILE_AGENT, HOSTILE_MODEL, HOSTILE_SESSION, RUNS, seededHome, seedLedger, tempHome } from './seed.js';
 
 const NOW = new Date('2026-12-01T00:00:00Z');
@@ -238,22 +239,7 @@ describe('report --html renderer', () => {
 });
 
 describe('tiergate report --html (command)', () => {
-  async function command(env: Record<string, string>, argv: string[]): Promise<{ code: number; out: string; err: string }> {
-    const saved = { ...process.env };
-    Object.assign(process.env, env);
-    const out: string[] = [];
-    const err: string[] = [];
-    const o = vi.spyOn(process.stdout, 'write').mockImplementation((c) => (out.push(String(c)), true));
-    const e = vi.spyOn(process.stderr, 'write').mockImplementation((c) => (err.push(String(c)), true));
-    try {
-      return { code: await reportCommand(argv), out: out.join(''), err: err.join('') };
-    } finally {
-      o.mockRestore();
-      e.mockRestore();
-      for (const k of Object.keys(env)) if (saved[k] === undefined) delete process.env[k];
-      Object.assign(process.env, saved);
-    }
-  }
+  const command = (env: Record<string, string>, argv: string[]): Promise<CommandResult> => runCaptured(reportCommand, argv, env);
 
   it('writes the page 0600 through the atomic writer, with --json\'s report inside; rejects --html with --json/--csv', async () => {
     const home = seededHome((env) => loadPricer(env));

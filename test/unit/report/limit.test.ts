@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run as reportCommand } from '../../../src/cli/commands/report.js';
 import { ReportSchema } from '../../../src/contracts/report.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
@@ -6,6 +6,7 @@ import { recordCompletion, reconcileCompletions, type CompletionRow } from '../.
 import { limitRows } from '../../../src/report/limit.js';
 import { buildReport } from '../../../src/report/query.js';
 import { testPricer } from '../ledger/helpers.js';
+import { runCaptured, type CommandResult } from '../../support/cli.js';
 import { tempHome } from './seed.js';
 
 const AT = Date.parse('2026-11-20T10:00:00Z');
@@ -37,22 +38,8 @@ function seeded(): Record<string, string> {
   return env;
 }
 
-async function command(env: Record<string, string>, argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  const out: string[] = [];
-  const err: string[] = [];
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((c) => (out.push(String(c)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((c) => (err.push(String(c)), true));
-  try {
-    return { code: await reportCommand(['--by', 'session', '--no-drain', ...argv]), out: out.join(''), err: err.join('') };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-    for (const k of Object.keys(env)) if (saved[k] === undefined) delete process.env[k];
-    Object.assign(process.env, saved);
-  }
-}
+const command = (env: Record<string, string>, argv: string[]): Promise<CommandResult> =>
+  runCaptured(reportCommand, ['--by', 'session', '--no-drain', ...argv], env);
 
 describe('report --limit', () => {
   const env = seeded();
