@@ -211,7 +211,13 @@ export async function runHookWith(adapters: AdapterTable, harness: string, event
   })().catch((err: unknown) => failOpen(errorText(err), { kind: err instanceof Oversize ? 'oversize' : err instanceof SyntaxError ? 'bad-json' : 'error' }));
 
   try {
-    const out = await Promise.race([work, deadline]);
+    let out = await Promise.race([work, deadline]);
+    // A handler that never yielded to the event loop finishes before the timer can fire, however long it took: an
+    // answer past the deadline is dropped all the same, so the deadline means what it says.
+    if (out.failed === null && Date.now() - startedAt > deadlineMs) {
+      out = failOpen(`deadline of ${deadlineMs} ms passed`);
+      settle('deadline');
+    }
     // The deadline's callback settles first when it won; otherwise the handler's answer is what gets printed.
     settle(out.failed === null ? 'delivered' : 'failed');
     return out;

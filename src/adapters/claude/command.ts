@@ -5,6 +5,8 @@
  * When the module announced itself (TIERGATE_MODULE_LIVE=1, set in classic.SessionStart, seen on 2.1.328) the
  * dispatch-side handlers stand down, so each dispatch is decided exactly once.
  */
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { CommandAdapter, HookHandler } from '../../hook-runner/types.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import { removeFile, writeFileAtomic } from '../../io/files.js';
@@ -27,7 +29,7 @@ export { MODULE_LIVE_VAR };
  * SubagentStop: the child's served model and usage from its own transcript (flushed by then, 2.1.328), joined to the
  * dispatch by the sidecar's toolUseId. With the module live, the module's turn.complete records it instead.
  */
-const subagentStop: HookHandler = (payload, ctx) => {
+const subagentStop: HookHandler = async (payload, ctx) => {
   const p = SubagentStopPayload.parse(payload);
   if (moduleLive(ctx)) {
     drainModuleSpool(ctx.env);
@@ -35,7 +37,16 @@ const subagentStop: HookHandler = (payload, ctx) => {
   }
   const path = p.agent_transcript_path ?? null;
   const { policy } = loadPolicy(ctx.env, p.cwd ?? null);
-  const parsed = path ? safeParse(path, policy.observer.tailBytes) : null;
+  let parsed = path ? safeParse(path, policy.observer.tailBytes) : null;
+  // Claude Code can run SubagentStop before the child's last transcript line is on disk (seen on 2.1.328 once the hook
+  // started in ~25 ms instead of ~35 ms): look again briefly. Bounded well inside the deadline; a child still not
+  // complete is spooled as pending and the drain's late-flush pass fills it in from the file.
+  // Missing file: worth waiting for only where Claude Code keeps transcripts (its directory is there).
+  const unfinished = () => (parsed?.child ? !parsed.child.complete : existsSync(dirname(path!)));
+  for (let waited = 0; path && unfinished() && waited < FLUSH_WAIT_MS; waited += FLUSH_POLL_MS) {
+    await new Promise((r) => setTimeout(r, FLUSH_POLL_MS));
+    parsed = safeParse(path, policy.observer.tailBytes);
+  }
   const child = parsed?.child ?? null;
   const meta = path ? readAgentMeta(path) : null;
   const observation: CompletionObservation = {
@@ -56,6 +67,9 @@ const subagentStop: HookHandler = (payload, ctx) => {
   appendSpool({ type: 'completion', observation, transcriptPath: path }, ctx.env);
   return null;
 };
+
+const FLUSH_WAIT_MS = 500;
+const FLUSH_POLL_MS = 25;
 
 function safeParse(path: string, maxBytes: number) {
   try {
