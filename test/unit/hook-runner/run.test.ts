@@ -11,6 +11,12 @@ COMMAND_ADAPTERS.fake = async () => ({
     Echo: (p) => ({ stdout: JSON.stringify(p) }),
     Throw: () => { throw new Error('adapter bug'); },
     Hang: () => new Promise(() => undefined),
+    // Never yields to the event loop, so the deadline timer cannot fire before it returns.
+    Busy: () => {
+      const until = Date.now() + 450;
+      while (Date.now() < until) { /* spin */ }
+      return { stdout: '{"decision":"block"}' };
+    },
   },
   failOpen: { Hang: { stdout: '{"permission":"allow"}' } },
 });
@@ -67,5 +73,13 @@ describe('hook runner', () => {
     await runHook('fake', 'Echo', input('{"model":"opus"}'), { ...e, TIERGATE_HOOK_DEBUG: debug });
     const rec = JSON.parse(readFileSync(debug, 'utf8').trim());
     expect(rec).toMatchObject({ harness: 'fake', event: 'Echo', raw: '{"model":"opus"}' });
+  });
+
+  it('drops an answer computed synchronously past the deadline, as if the timer had won', async () => {
+    const e = env();
+    const r = await runHook('fake', 'Busy', input('{}'), e);
+    expect(r.answer).toBeNull();
+    expect(r.failed).toContain('deadline of 300 ms passed');
+    expect(log(e)).toContain('deadline of 300 ms passed');
   });
 });
