@@ -5,7 +5,7 @@
  * Every failure (oversize, bad JSON, unknown shape, a throw, the deadline) prints nothing (or the adapter's explicit
  * fail-open answer) and leaves one line in the diagnostic log: only a policy decision ever denies.
  */
-import { closeSync, constants, openSync, read, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, read, readSync } from 'node:fs';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { appendBounded, writeToDescriptor } from '../io/files.js';
 import type { Env } from '../io/paths.js';
@@ -147,6 +147,17 @@ export function parsePayload(raw: Buffer): unknown {
   }
 }
 
+/** What the harness connected stdin to (debug records only: which read path a harness's hooks take). */
+function stdinKind(stdin: StdinSource): string {
+  if ('on' in stdin) return 'stream';
+  try {
+    const st = fstatSync(stdin.fd);
+    return st.isFIFO() ? 'pipe' : st.isSocket() ? 'socket' : st.isFile() ? 'file' : st.isCharacterDevice() ? 'tty' : 'other';
+  } catch {
+    return 'unknown';
+  }
+}
+
 const positive = (v: string | undefined, dflt: number) => {
   const n = Number(v);
   return Number.isFinite(n) && n > 0 ? n : dflt;
@@ -198,7 +209,7 @@ export async function runHookWith(adapters: AdapterTable, harness: string, event
     const raw = await ('on' in stdin ? readStdinCapped(stdin, maxStdin) : readFdCapped(stdin.fd, maxStdin));
     if (env.TIERGATE_HOOK_DEBUG) {
       try {
-        appendBounded(env.TIERGATE_HOOK_DEBUG, `${JSON.stringify({ t: startedAt, harness, event, raw: raw.toString('utf8') })}\n`, DEBUG_MAX_BYTES);
+        appendBounded(env.TIERGATE_HOOK_DEBUG, `${JSON.stringify({ t: startedAt, harness, event, stdin: stdinKind(stdin), raw: raw.toString('utf8') })}\n`, DEBUG_MAX_BYTES);
       } catch (err) {
         diagnose('warn', 'hook:debug', errorText(err), {}, env);
       }

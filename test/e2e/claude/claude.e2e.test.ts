@@ -61,6 +61,9 @@ function ledgerRows(sb: ClaudeSandbox) {
   }
 }
 
+/** What Claude Code 2.1.328 connects a command hook's stdin to (seen: the evidence test below). */
+const STDIN_SEEN = 'socket';
+
 const childRequests = (api: FakeAnthropic) => api.requests.filter((r) => r.role === 'child');
 
 d('Claude Code end to end', () => {
@@ -174,6 +177,17 @@ d('Claude Code end to end', () => {
     expect(res.code, res.stderr).toBe(0);
     expect(childRequests(api).map((k) => k.model)).toEqual(['claude-opus-5-5']);
     expect(diagnostics(sb)).toMatch(/stdin larger than 16 bytes/);
+  });
+
+  it('evidence: Claude Code gives command hooks their stdin as a socket (the pooled read path, src/hook-runner/core.ts)', async () => {
+    const sb = makeSandbox();
+    const debug = join(sb.tiergateHome, 'hook-debug.jsonl');
+    const { res } = await run(dispatchScript(AGENT_INPUT('opus')), ['--model', 'haiku', '--plugin-dir', brokenModule()], { sb, env: { TIERGATE_HOOK_DEBUG: debug } });
+    expect(res.code, res.stderr).toBe(0);
+    const kinds = readFileSync(debug, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string; stdin: string });
+    const pre = kinds.filter((k) => k.event === 'PreToolUse');
+    expect(pre.length).toBeGreaterThan(0);
+    expect([...new Set(kinds.map((k) => k.stdin))]).toEqual([STDIN_SEEN]);
   });
 
   it('(6) installed from a local marketplace (claude plugin marketplace add / install) -> corrects', async () => {

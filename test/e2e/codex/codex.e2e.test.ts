@@ -2,7 +2,8 @@
  * The real Codex CLI (0.169.0, pinned by scripts/install-harnesses.mjs) against a fake Responses API on 127.0.0.1,
  * with tiergate's hooks installed from the shipped manifest. Every assertion is on what the fake API received.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -163,6 +164,15 @@ describe.skipIf(!found.ok)('Codex CLI end to end', () => {
       // The denial never reached Codex, so the ledger must not say there was one.
       expect(ledger(r.home, "SELECT action FROM dispatches WHERE action <> 'allow'")).toEqual([]);
     }
+  });
+
+  it('evidence: Codex gives command hooks their stdin as a pipe (the thread-free read path, src/hook-runner/core.ts)', async () => {
+    const debug = join(mkdtempSync(join(tmpdir(), 'tg-codex-debug-')), 'hook-debug.jsonl');
+    const r = await run({ parent: 'gpt-6-sol', spawn: 'gpt-6-luna', env: { TIERGATE_HOOK_DEBUG: debug } });
+    expect(r.code).toBe(0);
+    const kinds = readFileSync(debug, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string; stdin: string });
+    expect(kinds.some((k) => k.event === 'PreToolUse')).toBe(true);
+    expect([...new Set(kinds.map((k) => k.stdin))]).toEqual(['pipe']);
   });
 
   it('a broken hook command (missing bundle) fails open too', async () => {
