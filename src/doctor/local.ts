@@ -1,6 +1,6 @@
-/** Doctor checks of tiergate's own state: policy config, price catalog, ledger and spool, the diagnostic log. */
+/** Doctor checks of tiergate's own state: policy config, price catalog, ledger and spool, hook code cache, the diagnostic log. */
 import { readTailLines } from '../observer/tail.js';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { loadPolicy } from '../config/load.js';
@@ -10,6 +10,7 @@ import { readText } from '../install/backup.js';
 import { paths, type Env } from '../io/paths.js';
 import type { Check } from './check.js';
 import { CORRUPT_SUFFIX } from '../observer/ledger/open.js';
+import { codeCacheDir, decodeCodeCache } from '../hook-runner/loader.js';
 
 const DAY = 86_400_000;
 /** The bundled snapshot is a fallback; past this age without a refreshed catalog, prices are likely stale. */
@@ -176,5 +177,43 @@ export function checkDiagnostics(env: Env, now: number, last = 5): Check[] {
     section: 'diagnostics', name: 'log', status: recentErrors ? 'warn' : 'ok',
     detail: `${recentErrors} error(s) in the last 24 h (${file})${unreadable ? `; ${unreadable} unreadable line(s) skipped` : ''}; last ${shown.length}:\n${shown.map((s) => `      ${s}`).join('\n')}`,
     data: { file, recentErrors, unreadable, last: shown },
+  }];
+}
+
+/**
+ * The command hook's V8 code cache (hook-runner/loader.ts): present, and whether each file would be used. A damaged
+ * one is never used (the hook compiles from source and rewrites it), so it is a warning, not an error.
+ */
+export function checkCodeCache(env: Env): Check[] {
+  const dir = codeCacheDir(env);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((f) => f.endsWith('.v8')).sort();
+  } catch {
+    names = [];
+  }
+  if (names.length === 0) {
+    return [{ section: 'hook', name: 'code cache', status: 'info', detail: `none yet (${dir}); the first hook run writes it`, data: { dir, files: [] } }];
+  }
+  const files = names.map((name) => {
+    const path = join(dir, name);
+    let valid = false;
+    let bytes = 0;
+    try {
+      const buf = readFileSync(path);
+      bytes = buf.length;
+      valid = decodeCodeCache(buf) !== null;
+    } catch {
+      valid = false;
+    }
+    return { name, bytes, valid };
+  });
+  const damaged = files.filter((f) => !f.valid).map((f) => f.name);
+  return [{
+    section: 'hook', name: 'code cache', status: damaged.length ? 'warn' : 'ok',
+    detail: damaged.length
+      ? `${damaged.length} of ${files.length} file(s) in ${dir} damaged (${damaged.join(', ')}): ignored; the next hook compiles from source and rewrites them`
+      : `${files.length} file(s) in ${dir}, all intact`,
+    data: { dir, files, recovered: damaged.length ? 'rewrite' : null },
   }];
 }

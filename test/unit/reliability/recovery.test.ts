@@ -61,6 +61,22 @@ function doctor(sb: Sb): Check[] {
 const check = (checks: Check[], section: string, name: string) => checks.find((c) => c.section === section && c.name === name);
 
 describe('recovery from corrupted state files', () => {
+  it('a damaged hook code cache: dispatch still decides, doctor says so, the next hook rewrites it', () => {
+    const sb = sandbox();
+    expect(dispatchDenies(sb)).toBe(true);
+    expect(check(doctor(sb), 'hook', 'code cache')).toMatchObject({ status: 'ok' });
+    const dir = join(sb.data, 'code-cache');
+    const file = join(dir, readdirSync(dir).find((f) => f.startsWith('hook-dispatch-'))!);
+    const bytes = readFileSync(file);
+    bytes[bytes.length - 10]! ^= 0xff;
+    writeFileSync(file, bytes);
+    const c = check(doctor(sb), 'hook', 'code cache')!;
+    expect(c.status).toBe('warn');
+    expect((c.data as { recovered: string }).recovered).toBe('rewrite');
+    expect(dispatchDenies(sb)).toBe(true);
+    expect(check(doctor(sb), 'hook', 'code cache')).toMatchObject({ status: 'ok' });
+  });
+
   it('a corrupt refreshed price catalog: dispatch falls back to the bundled snapshot; doctor says so', () => {
     const sb = sandbox();
     put(join(sb.data, 'prices', 'openrouter.catalog.json'), '{"format":"tiergate-catalog/1","models":{"gpt-6-luna":{"id":');
