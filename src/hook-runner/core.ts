@@ -18,6 +18,21 @@ const DEBUG_MAX_BYTES = 16 * 1024 * 1024;
 
 class Oversize extends Error {}
 
+/** The bytes read so far, refusing to hold more than the cap (every stdin reader below keeps one). */
+function capped(maxBytes: number) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  return {
+    add(chunk: Buffer): void {
+      size += chunk.length;
+      if (size > maxBytes) throw new Oversize(`stdin larger than ${maxBytes} bytes`);
+      chunks.push(chunk);
+    },
+    left: () => maxBytes - size,
+    all: () => Buffer.concat(chunks),
+  };
+}
+
 /** A hook's stdin: a stream (tests, demo) or a raw file descriptor (the real process; see readFdCapped). */
 export type StdinSource = NodeJS.ReadableStream | { fd: number };
 
@@ -44,23 +59,24 @@ export const stdinReadPending = (): boolean => pendingPoolReads > 0;
  */
 function readPooled(fd: number, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
+    const got = capped(maxBytes);
     const next = () => {
       const buf = Buffer.allocUnsafe(64 * 1024);
       pendingPoolReads++;
       read(fd, buf, 0, buf.length, null, (err, n) => {
         pendingPoolReads--;
         if (err) {
-          if ((err as NodeJS.ErrnoException).code === 'EAGAIN' && fd === 0) readStdinCapped(process.stdin, maxBytes - size).then((rest) => resolve(Buffer.concat([...chunks, rest])), reject);
-          else if ((err as NodeJS.ErrnoException).code === 'EOF') resolve(Buffer.concat(chunks));
+          if ((err as NodeJS.ErrnoException).code === 'EAGAIN' && fd === 0) readStdinCapped(process.stdin, got.left()).then((rest) => resolve(Buffer.concat([got.all(), rest])), reject);
+          else if ((err as NodeJS.ErrnoException).code === 'EOF') resolve(got.all());
           else reject(err);
           return;
         }
-        if (n === 0) return resolve(Buffer.concat(chunks));
-        size += n;
-        if (size > maxBytes) return reject(new Oversize(`stdin larger than ${maxBytes} bytes`));
-        chunks.push(buf.subarray(0, n));
+        if (n === 0) return resolve(got.all());
+        try {
+          got.add(buf.subarray(0, n));
+        } catch (e) {
+          return reject(e);
+        }
         next();
       });
     };
@@ -78,17 +94,16 @@ export function readFdCapped(fd: number, maxBytes: number): Promise<Buffer> {
   const own = reopenNonBlocking(fd);
   if (own === null) return readPooled(fd, maxBytes);
   return new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
+    const got = capped(maxBytes);
     let wait = 1;
-    const finish = (err: unknown, out?: Buffer) => {
+    const finish = (err: unknown) => {
       try {
         closeSync(own);
       } catch {
         // already closed
       }
       if (err) reject(err);
-      else resolve(out!);
+      else resolve(got.all());
     };
     const drain = () => {
       try {
@@ -104,10 +119,8 @@ export function readFdCapped(fd: number, maxBytes: number): Promise<Buffer> {
             wait = Math.min(wait * 2, 25);
             return;
           }
-          if (n === 0) return finish(null, Buffer.concat(chunks));
-          size += n;
-          if (size > maxBytes) return finish(new Oversize(`stdin larger than ${maxBytes} bytes`));
-          chunks.push(buf.subarray(0, n));
+          if (n === 0) return finish(null);
+          got.add(buf.subarray(0, n));
         }
       } catch (err) {
         finish(err);
@@ -119,19 +132,17 @@ export function readFdCapped(fd: number, maxBytes: number): Promise<Buffer> {
 
 export function readStdinCapped(stream: NodeJS.ReadableStream, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
+    const got = capped(maxBytes);
     stream.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
+      try {
+        got.add(chunk);
+      } catch (err) {
         stream.removeAllListeners('data');
         (stream as NodeJS.ReadStream).destroy?.();
-        reject(new Oversize(`stdin larger than ${maxBytes} bytes`));
-        return;
+        reject(err);
       }
-      chunks.push(chunk);
     });
-    stream.on('end', () => resolve(Buffer.concat(chunks)));
+    stream.on('end', () => resolve(got.all()));
     stream.on('error', reject);
   });
 }
@@ -192,13 +203,14 @@ export async function runHookWith(adapters: AdapterTable, harness: string, event
     for (const w of pending.splice(0)) runWrite(w, d);
   };
 
+  const missedDeadline = (): RunOutcome => {
+    const out = failOpen(`deadline of ${deadlineMs} ms passed`);
+    settle('deadline');
+    return out;
+  };
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<RunOutcome>((resolve) => {
-    timer = setTimeout(() => {
-      const out = failOpen(`deadline of ${deadlineMs} ms passed`);
-      settle('deadline');
-      resolve(out);
-    }, deadlineMs);
+    timer = setTimeout(() => resolve(missedDeadline()), deadlineMs);
   });
 
   const work = (async (): Promise<RunOutcome> => {
@@ -225,10 +237,7 @@ export async function runHookWith(adapters: AdapterTable, harness: string, event
     let out = await Promise.race([work, deadline]);
     // A handler that never yielded to the event loop finishes before the timer can fire, however long it took: an
     // answer past the deadline is dropped all the same, so the deadline means what it says.
-    if (out.failed === null && Date.now() - startedAt > deadlineMs) {
-      out = failOpen(`deadline of ${deadlineMs} ms passed`);
-      settle('deadline');
-    }
+    if (out.failed === null && Date.now() - startedAt > deadlineMs) out = missedDeadline();
     // The deadline's callback settles first when it won; otherwise the handler's answer is what gets printed.
     settle(out.failed === null ? 'delivered' : 'failed');
     return out;

@@ -3,6 +3,9 @@ import type { Env } from '../io/paths.js';
 /** What a command hook prints and how it exits. null = print nothing, exit 0 (the harness proceeds unchanged). */
 export type HookAnswer = { stdout?: string; exitCode?: number } | null;
 
+/** A harness's JSON answer as the hook's stdout; null stays null (print nothing). */
+export const jsonAnswer = (v: unknown): HookAnswer => (v === null ? null : { stdout: JSON.stringify(v) });
+
 /** How a hook run ended for the harness: its answer printed, or not (the deadline passed / tiergate failed open). */
 export type Delivery = 'delivered' | 'deadline' | 'failed';
 

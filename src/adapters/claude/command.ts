@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { CommandAdapter, HookHandler } from '../../hook-runner/types.js';
+import { jsonAnswer, type CommandAdapter, type HookHandler } from '../../hook-runner/types.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import { removeFile, writeFileAtomic } from '../../io/files.js';
 import { paths } from '../../io/paths.js';
@@ -17,7 +17,7 @@ import { extractOutcome } from '../../observer/outcome.js';
 import type { CompletionObservation } from '../../contracts/observation.js';
 import { loadPolicy } from '../../config/load.js';
 import { sessionStartAnswer } from './answer.js';
-import { json, MODULE_LIVE_VAR, moduleLive, preToolUse } from './dispatch-command.js';
+import { MODULE_LIVE_VAR, moduleLive, preToolUse } from './dispatch-command.js';
 import { SessionPayload, SubagentStopPayload } from './payloads.js';
 import { parseClaudeTranscript, readAgentMeta } from './transcript.js';
 import { drainModuleSpool } from './module-spool.js';
@@ -98,7 +98,7 @@ const sessionStart: HookHandler = async (payload, ctx) => {
   // here, not at the top: child_process and crypto would otherwise load in every PreToolUse hook process.
   (await import('../../prices/refresh/trigger.js')).triggerRefresh(ctx.env);
   const text = policySummary(policy);
-  return text ? json(sessionStartAnswer(text)) : null;
+  return text ? jsonAnswer(sessionStartAnswer(text)) : null;
 };
 
 /** SessionEnd: move the module's records into the spool, then drain the spool into the ledger (bounded). */

@@ -2,7 +2,7 @@
  * Claude Code's dispatch hook (PreToolUse on Agent/Task), apart from the completion side so the dispatch bundle
  * (dist/hook-dispatch.cjs) never carries the transcript parsers or the drain. command.ts composes it with the others.
  */
-import type { CommandAdapter, HookAnswer, HookContext, HookHandler } from '../../hook-runner/types.js';
+import { jsonAnswer, type CommandAdapter, type HookContext, type HookHandler } from '../../hook-runner/types.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import { routeDispatch } from '../../runtime/dispatch.js';
 import { preToolUseAnswer } from './answer.js';
@@ -15,7 +15,6 @@ import { SUBAGENT_TOOLS, type PreToolUsePayload } from './payloads.js';
 export const MODULE_LIVE_VAR = 'TIERGATE_MODULE_LIVE';
 
 export const moduleLive = (ctx: HookContext) => ctx.env[MODULE_LIVE_VAR] === '1';
-export const json = (v: unknown): HookAnswer => (v === null ? null : { stdout: JSON.stringify(v) });
 
 /** Parent-transcript wait for the dispatching assistant line: well inside the runner's deadline (reference §6.1). */
 const PARENT_WAIT_MS = 400;
@@ -53,7 +52,7 @@ export const preToolUse: HookHandler = async (payload, ctx) => {
   const obs = observePreToolUse(p, parent, Date.now());
   const decision = routeDispatch(obs, ctx.env, ctx.defer);
   try {
-    return json(preToolUseAnswer(decision, p.tool_input));
+    return jsonAnswer(preToolUseAnswer(decision, p.tool_input));
   } catch (err) {
     diagnose('error', 'claude:PreToolUse', (err as Error).message, {}, ctx.env);
     return null;

@@ -4,14 +4,14 @@
  * read from the child's rollout tail and appended to the spool. Nothing here waits on the network or SQLite.
  */
 import type { SpoolRecord } from '../../contracts/spool.js';
-import type { HookAnswer, HookContext, HookHandler } from '../../hook-runner/types.js';
+import { jsonAnswer, type HookAnswer, type HookContext, type HookHandler } from '../../hook-runner/types.js';
 import type { Env } from '../../io/paths.js';
 import { loadPolicy } from '../../config/load.js';
 import { appendSpool } from '../../observer/spool.js';
 import { loadRuntime } from '../../runtime/context.js';
 import { routeDispatch } from '../../runtime/dispatch.js';
 import { contextAnswer } from './answer.js';
-import { createCodexPreToolUse, cwdOf, json, type CodexDispatchDeps } from './dispatch-command.js';
+import { createCodexPreToolUse, cwdOf, type CodexDispatchDeps } from './dispatch-command.js';
 import { observeCompletion } from './completion.js';
 import { SessionEndPayloadSchema, SessionStartPayloadSchema } from './payloads.js';
 import { codexSessionContext } from './session-context.js';
@@ -34,7 +34,7 @@ export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler
       await deps.refresh(ctx.env);
       const { policy } = loadPolicy(ctx.env, p.cwd ?? null);
       const text = codexSessionContext(policy, p.model ?? null);
-      return text ? json(contextAnswer('SessionStart', text)) : null;
+      return text ? jsonAnswer(contextAnswer('SessionStart', text)) : null;
     },
 
     // Codex clamps SessionEnd hooks to 3 s (0.169.0, seen): the manifest's timeout is 3 and the drain is one short

@@ -5,7 +5,7 @@
 import type { Policy } from '../../contracts/config.js';
 import type { Decision } from '../../contracts/decision.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
-import type { CommandAdapter, Defer, HookAnswer, HookContext, HookHandler } from '../../hook-runner/types.js';
+import { jsonAnswer, type CommandAdapter, type Defer, type HookAnswer, type HookContext, type HookHandler } from '../../hook-runner/types.js';
 import type { Env } from '../../io/paths.js';
 import { loadRuntime } from '../../runtime/context.js';
 import { routeDispatch } from '../../runtime/dispatch.js';
@@ -23,7 +23,6 @@ export const cwdOf = (payload: unknown): string | null => {
   return typeof cwd === 'string' ? cwd : null;
 };
 
-export const json = (v: unknown): HookAnswer => (v === null ? null : { stdout: JSON.stringify(v) });
 
 export function createCodexPreToolUse(deps: CodexDispatchDeps): HookHandler {
   return async (payload: unknown, ctx: HookContext): Promise<HookAnswer> => {
@@ -31,7 +30,7 @@ export function createCodexPreToolUse(deps: CodexDispatchDeps): HookHandler {
     const { policy } = deps.runtime(ctx.env, cwdOf(payload));
     const obs = observeDispatch(payload, { policy, at: deps.now() });
     if (!obs) return null;
-    return json(answerFor(await deps.route(obs, ctx.env, ctx.defer)));
+    return jsonAnswer(answerFor(await deps.route(obs, ctx.env, ctx.defer)));
   };
 }
 
