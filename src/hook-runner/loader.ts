@@ -18,7 +18,7 @@ import { bundleFor, type HookBundle } from './bundles.js';
 /** What each hook bundle exports (src/entries/hook-dispatch.ts, hook-events.ts). */
 export type HookBundleExports = {
   main(argv: string[]): Promise<number>;
-  saveCodeCache(path: string, data: Buffer): void;
+  saveCodeCache(path: string, data: Buffer, bundle: HookBundle, buildId: string): void;
 };
 
 /** Content hashes of the bundles, put into dist/hook.cjs by scripts/build.mjs: a rebuilt bundle never meets old code. */
@@ -62,7 +62,7 @@ export function codeCachePath(env: Env, bundle: HookBundle, buildId: string): st
 
 const wrap = (source: string) => `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
 
-type Loaded = { exports: HookBundleExports; script: Script | null; cachePath: string | null; fromCache: boolean };
+type Loaded = { exports: HookBundleExports; script: Script | null; fromCache: boolean };
 
 function loadBundle(file: string, cachePath: string | null): Loaded {
   if (cachePath) {
@@ -80,12 +80,12 @@ function loadBundle(file: string, cachePath: string | null): Loaded {
       const fn = script.runInThisContext() as (...args: unknown[]) => void;
       const mod = { exports: {} as HookBundleExports };
       fn.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file));
-      return { exports: mod.exports, script, cachePath, fromCache };
+      return { exports: mod.exports, script, fromCache };
     } catch {
       // Fall through to Node's own loader: it reports a broken bundle the usual way.
     }
   }
-  return { exports: createRequire(file)(file) as HookBundleExports, script: null, cachePath: null, fromCache: false };
+  return { exports: createRequire(file)(file) as HookBundleExports, script: null, fromCache: false };
 }
 
 /** Runs the hook and exits. Never throws: a bundle that cannot load leaves a line on stderr and the harness proceeds. */
@@ -94,10 +94,11 @@ export async function startHook(distDir: string, argv: string[], env: Env, ids: 
   const id = ids?.[bundle];
   let code = 0;
   try {
-    const loaded = loadBundle(join(distDir, `${bundle}.cjs`), id ? codeCachePath(env, bundle, id) : null);
+    const cachePath = id ? codeCachePath(env, bundle, id) : null;
+    const loaded = loadBundle(join(distDir, `${bundle}.cjs`), cachePath);
     code = await loaded.exports.main(argv);
     // After the answer is out: only the first run of a build (or after a Node upgrade) pays for this.
-    if (loaded.script && loaded.cachePath && !loaded.fromCache) loaded.exports.saveCodeCache(loaded.cachePath, encodeCodeCache(loaded.script.createCachedData()));
+    if (loaded.script && cachePath && id && !loaded.fromCache) loaded.exports.saveCodeCache(cachePath, encodeCodeCache(loaded.script.createCachedData()), bundle, id);
   } catch (err) {
     process.stderr.write(`tiergate: hook could not run (${err instanceof Error ? err.message : String(err)}); the harness proceeds unchanged\n`);
     code = 0;

@@ -8,16 +8,14 @@ import { basename, dirname, join } from 'node:path';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { removeFile, writeFileAtomic } from '../io/files.js';
 
-export function saveCodeCache(path: string, data: Buffer): void {
+/** `path` is loader.ts's codeCachePath(env, bundle, buildId): files of the same bundle under another build id go. */
+export function saveCodeCache(path: string, data: Buffer, bundle: string, buildId: string): void {
   try {
     writeFileAtomic(path, data);
     const dir = dirname(path);
     const name = basename(path);
-    const build = /^(hook-[a-z]+-[0-9a-z]+)-/.exec(name)?.[1];
-    if (!build) return;
-    const bundle = build.slice(0, build.lastIndexOf('-') + 1);
     for (const other of readdirSync(dir)) {
-      if (other.startsWith(bundle) && !other.startsWith(`${build}-`) && other.endsWith('.v8')) removeFile(join(dir, other));
+      if (other !== name && other.endsWith('.v8') && other.startsWith(`${bundle}-`) && !other.startsWith(`${bundle}-${buildId}-`)) removeFile(join(dir, other));
     }
   } catch (err) {
     diagnose('warn', 'hook:code-cache', `not saved: ${errorText(err)}`, { path });
