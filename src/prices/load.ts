@@ -41,6 +41,15 @@ export function findSnapshotPath(start = moduleDir()): string | null {
   return null;
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Everything of a catalog but its rows (checked when looked up, if at all): bundled and refreshed files alike. */
+function envelopeOk(c: Catalog | null): c is Catalog {
+  return isObject(c) && c.format === 'tiergate-catalog/1' && typeof c.version === 'string' && typeof c.date === 'string'
+    && typeof c.source === 'string' && isObject(c.models) && isObject(c.aliases)
+    && Object.values(c.aliases).every((t) => isObject(t) && Object.values(t).every((v) => typeof v === 'string'));
+}
+
 /**
  * The bundled snapshot, read once per process, its rows parsed when first looked up (catalog-lines.ts). It is generated
  * and checked by the build (snapshot.test.ts), so only its envelope is checked here: full zod validation of ~450 rows
@@ -56,9 +65,7 @@ export function loadBundledCatalog(env: Env = process.env, path = findSnapshotPa
   try {
     const text = readFileSync(path, 'utf8');
     const parsed = readCatalogLines(text) ?? (JSON.parse(text) as Catalog);
-    if (parsed?.format !== 'tiergate-catalog/1' || typeof parsed.models !== 'object' || typeof parsed.aliases !== 'object') {
-      throw new Error('not a tiergate-catalog/1 file');
-    }
+    if (!envelopeOk(parsed)) throw new Error('not a tiergate-catalog/1 file');
     catalog = parsed;
   } catch (err) {
     diagnose('error', 'prices:load', `bundled price snapshot unreadable: ${errorText(err)}`, { path }, env);
@@ -85,10 +92,6 @@ function isPriceRow(row: unknown, path: string, env: Env): boolean {
     return false;
   }
 }
-
-const envelopeOk = (c: Catalog): boolean =>
-  c.format === 'tiergate-catalog/1' && typeof c.version === 'string' && typeof c.date === 'string' && typeof c.source === 'string'
-  && c.aliases !== null && typeof c.aliases === 'object' && Object.values(c.aliases).every((t) => t !== null && typeof t === 'object' && Object.values(t).every((v) => typeof v === 'string'));
 
 /**
  * Refreshed catalogs in the price cache directory, newest file first; invalid files are skipped and logged. Read like
