@@ -26,7 +26,7 @@ import { policySummary } from './policy-text.js';
 export { MODULE_LIVE_VAR };
 
 /**
- * SubagentStop: the child's served model and usage from its own transcript (flushed by then, 2.1.328), joined to the
+ * SubagentStop: the child's served model and usage from its own transcript (awaited briefly, see below), joined to the
  * dispatch by the sidecar's toolUseId. With the module live, the module's turn.complete records it instead.
  */
 const subagentStop: HookHandler = async (payload, ctx) => {
@@ -38,10 +38,10 @@ const subagentStop: HookHandler = async (payload, ctx) => {
   const path = p.agent_transcript_path ?? null;
   const { policy } = loadPolicy(ctx.env, p.cwd ?? null);
   let parsed = path ? safeParse(path, policy.observer.tailBytes) : null;
-  // Claude Code can run SubagentStop before the child's last transcript line is on disk (seen on 2.1.328 once the hook
-  // started in ~25 ms instead of ~35 ms): look again briefly. Bounded well inside the deadline; a child still not
-  // complete is spooled as pending and the drain's late-flush pass fills it in from the file.
-  // Missing file: worth waiting for only where Claude Code keeps transcripts (its directory is there).
+  // Claude Code can run SubagentStop before the child's transcript file exists or is complete (seen on 2.1.328 once the
+  // hook started in ~25 ms instead of ~35 ms; the reference had it flushed by then): look again briefly. Bounded well
+  // inside the deadline; a child still not complete is spooled as pending and the drain's late-flush pass fills it in.
+  // A missing file is worth waiting for only where Claude Code keeps transcripts (its directory is there).
   const unfinished = () => (parsed?.child ? !parsed.child.complete : existsSync(dirname(path!)));
   for (let waited = 0; path && unfinished() && waited < FLUSH_WAIT_MS; waited += FLUSH_POLL_MS) {
     await new Promise((r) => setTimeout(r, FLUSH_POLL_MS));
