@@ -6,7 +6,7 @@ import type { Env } from '../io/paths.js';
 import { COMMAND_ADAPTERS } from './adapters.js';
 import { runHookWith, type RunOutcome, type StdinSource } from './core.js';
 
-export { DEFAULT_DEADLINE_MS, DEFAULT_MAX_STDIN, parsePayload, readFdCapped, readStdinCapped } from './core.js';
+export { DEFAULT_DEADLINE_MS } from './core.js';
 export type { RunOutcome, StdinSource } from './core.js';
 
 export function runHook(harness: string, event: string, stdin: StdinSource, env: Env): Promise<RunOutcome> {
