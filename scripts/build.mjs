@@ -11,7 +11,7 @@ const out = join(root, 'dist');
 mkdirSync(out, { recursive: true });
 
 // The command hook's entries are built separately as CommonJS (below).
-const HOOK_ENTRIES = ['hook.ts', 'hook-dispatch.ts', 'hook-events.ts'];
+const HOOK_ENTRIES = ['hook.ts', 'hook-dispatch.ts', 'hook-events.ts', 'zod-mini.ts'];
 const nodeEntries = readdirSync(join(root, 'src/entries'))
   .filter((f) => f.endsWith('.ts') && !HOOK_ENTRIES.includes(f))
   .map((f) => ({ in: join(root, 'src/entries', f), out: basename(f, '.ts') }));
@@ -91,21 +91,33 @@ const hookCommon = {
   ...common,
   platform: 'node',
   format: 'cjs',
-  // Minified text parses faster when there is no cached code yet. Names are kept so diagnostics say which error fired.
+  // Minified text parses faster when there is no cached code yet. Names are not kept: diagnostics carry an error's
+  // name and message (errors that matter set `name`), never a stack, and keepNames cost a defineProperty per function.
   minify: true,
-  keepNames: true,
   external: ['better-sqlite3', 'bun:sqlite'],
+  // node:os costs its native binding at load; the hook needs it only without HOME (see the shim).
+  alias: { 'node:os': join(root, 'src/hook-runner/shims/node-os-lazy.ts') },
   // import.meta.url only where a module asks for it (a getter), not once per hook process.
   define: { 'import.meta.url': '__tgImportMeta.url' },
   banner: { js: "const __tgImportMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
 };
+/** A warning in a hook bundle is a bug there (a shim missing an export leaves a name undefined at run time): fail. */
+async function buildHook(options) {
+  const result = await build(options);
+  if (result.warnings.length) throw new Error(`${basename(options.outfile)}: esbuild warned (see above); fix it, a hook bundle must build clean`);
+}
+// The dispatch bundle carries no zod: it checks committed Shapes, and the schemas it defines load dist/zod-mini.cjs
+// only if one is ever built there (src/hook-runner/shims/zod-mini-lazy.ts).
+const lazyZod = { 'zod/mini': join(root, 'src/hook-runner/shims/zod-mini-lazy.ts') };
+await buildHook({ ...hookCommon, entryPoints: [join(root, 'src/entries/zod-mini.ts')], outfile: join(out, 'zod-mini.cjs') });
 const buildIds = {};
 for (const bundle of ['hook-dispatch', 'hook-events']) {
   const outfile = join(out, `${bundle}.cjs`);
-  await build({ ...hookCommon, entryPoints: [join(root, 'src/entries', `${bundle}.ts`)], outfile });
+  const alias = bundle === 'hook-dispatch' ? { ...hookCommon.alias, ...lazyZod } : hookCommon.alias;
+  await buildHook({ ...hookCommon, alias, entryPoints: [join(root, 'src/entries', `${bundle}.ts`)], outfile });
   buildIds[bundle] = createHash('sha256').update(readFileSync(outfile)).digest('hex').slice(0, 12);
 }
-await build({
+await buildHook({
   ...hookCommon,
   entryPoints: [join(root, 'src/entries/hook.ts')],
   outfile: join(out, 'hook.cjs'),

@@ -1,11 +1,13 @@
 /**
  * Loads the policy: built-in defaults, then the user file ($XDG_CONFIG_HOME/tiergate/config.json), then the project file
- * (<cwd>/.tiergate.json). Each top-level section is validated on its own: an invalid section keeps the value from the
+ * (<cwd>/.tiergate.json). Each top-level section is validated on its own (against PolicySchema, as its Shape): an invalid section keeps the value from the
  * layer below and yields a diagnostic, so a typo never disables routing silently.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PolicySchema, type Policy } from '../contracts/config.js';
+import type { Policy } from '../contracts/config.js';
+import { checkShape, ShapeError, type Shape } from '../contracts/shape.js';
+import { SHAPES } from '../contracts/shapes.js';
 import { paths, type Env } from '../io/paths.js';
 import { DEFAULT_POLICY } from './defaults.js';
 
@@ -14,6 +16,9 @@ export const PROJECT_CONFIG_FILE = '.tiergate.json';
 const MAX_CONFIG_BYTES = 256 * 1024;
 
 type Section = keyof Policy;
+
+// PolicySchema's sections as Shapes (contracts/shape.ts): every hook reads the policy, and zod would cost it ~1 ms.
+const SECTIONS = (SHAPES.policy as Extract<Shape, { t: 'object' }>).shape as Record<Section, Shape>;
 
 /** Merges one parsed layer onto `base`, section by section. Pure. */
 export function applyLayer(base: Policy, layer: unknown, label: string): { policy: Policy; diagnostics: string[] } {
@@ -24,15 +29,18 @@ export function applyLayer(base: Policy, layer: unknown, label: string): { polic
   const next: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(layer as Record<string, unknown>)) {
     if (key === '$schema') continue;
-    if (!Object.hasOwn(PolicySchema.shape, key)) {
+    if (!Object.hasOwn(SECTIONS, key)) {
       diagnostics.push(`${label}: unknown key '${key}' ignored`);
       continue;
     }
     const section = key as Section;
     const candidate = mergeSection(section, base[section], value);
-    const parsed = PolicySchema.shape[section].safeParse(candidate);
-    if (parsed.success) next[section] = parsed.data;
-    else diagnostics.push(`${label}: invalid '${section}' (${parsed.error.issues.map((i) => `${i.path.join('.') || section}: ${i.message}`).join('; ')}); kept the previous value`);
+    try {
+      next[section] = checkShape(SECTIONS[section], candidate);
+    } catch (err) {
+      if (!(err instanceof ShapeError)) throw err;
+      diagnostics.push(`${label}: invalid '${section}' (${[section, ...err.path].join('.')}: expected ${err.expected}); kept the previous value`);
+    }
   }
   return { policy: next as Policy, diagnostics };
 }

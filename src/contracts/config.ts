@@ -37,7 +37,9 @@ export const PolicySchema = lazySchema(() => z.object({
   refresh: z.object({
     enabled: z.boolean(),
     ttlHours: z.number().check(z.positive()),
-    sources: z.array(z.object({ name: z.string(), url: z.url(), format: z.enum(['openrouter', 'litellm', 'models.dev']) })),
+    // An http(s) URL by pattern, not z.url(): the refresh fetches https only (http on loopback in tests), and a pattern
+    // keeps this section checkable without zod on the dispatch path (contracts/shape.ts).
+    sources: z.array(z.object({ name: z.string(), url: z.string().check(z.regex(/^https?:\/\/\S+$/, 'an http(s) URL')), format: z.enum(['openrouter', 'litellm', 'models.dev']) })),
   }),
   observer: z.object({
     /** Hard cap on bytes read from the end of a transcript. */

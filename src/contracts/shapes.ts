@@ -2,6 +2,6 @@
 import type { Shape } from './shape.js';
 import generated from './hot-shapes.generated.json';
 
-export type HotShapeName = 'claudePreToolUse' | 'codexPreToolUse' | 'priceRow';
+export type HotShapeName = 'claudePreToolUse' | 'codexPreToolUse' | 'priceRow' | 'catalog' | 'policy' | 'declaredFile';
 
 export const SHAPES = generated as Record<HotShapeName, Shape>;

@@ -14,3 +14,12 @@ export type HookBundle = 'hook-dispatch' | 'hook-events';
 export function bundleFor(harness: string, event: string): HookBundle {
   return Object.hasOwn(DISPATCH_EVENTS, harness) && DISPATCH_EVENTS[harness]!.includes(event) ? 'hook-dispatch' : 'hook-events';
 }
+
+/**
+ * Which code-cache file a hook uses within its bundle: the harness's own. A cache holds the functions its first run
+ * compiled, so one file shared by the harnesses would serve the first one's handlers to all, and the others would compile
+ * theirs on every run. Only names this table knows become part of a file name (argv is not a path).
+ */
+export function cacheVariant(harness: string): string {
+  return Object.hasOwn(DISPATCH_EVENTS, harness) ? harness : 'other';
+}

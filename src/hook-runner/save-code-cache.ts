@@ -8,7 +8,7 @@ import { basename, dirname, join } from 'node:path';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { removeFile, writeFileAtomic } from '../io/files.js';
 
-/** `path` is loader.ts's codeCachePath(env, bundle, buildId): files of the same bundle under another build id go. */
+/** `path` is loader.ts's codeCachePath(env, bundle, buildId, variant): files of the same bundle under another build id go. */
 export function saveCodeCache(path: string, data: Buffer, bundle: string, buildId: string): void {
   try {
     writeFileAtomic(path, data);

@@ -15,7 +15,9 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { lazySchema } from '../contracts/lazy.js';
-import { CatalogSchema, type Catalog, type PriceRow, type Rates } from '../contracts/prices.js';
+import type { Catalog, PriceRow, Rates } from '../contracts/prices.js';
+import { checkShape } from '../contracts/shape.js';
+import { SHAPES } from '../contracts/shapes.js';
 import type { Harness } from '../contracts/harness.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { writeFileAtomic } from '../io/files.js';
@@ -53,7 +55,8 @@ export function ratesFromCost(cost: unknown): Rates | null {
   return { input: decimalOf(input), output: decimalOf(output), cacheRead: d(read), cacheWrite5m: d(write), cacheWrite1h: d(write) };
 }
 
-const FileSchema = lazySchema(() => z.object({ entries: z.array(z.object({ harness: z.string(), model: z.string(), rates: z.unknown() })) }));
+/** The file's layout; checked without zod as SHAPES.declaredFile (every hook reads it when OpenCode or pi wrote one). */
+export const DeclaredFileSchema = lazySchema(() => z.object({ entries: z.array(z.object({ harness: z.string(), model: z.string(), rates: z.unknown() })) }));
 
 function filePath(env: Env): string {
   return join(paths(env).priceCacheDir, DECLARED_FILE);
@@ -63,9 +66,7 @@ function readDeclared(env: Env): Declared[] {
   const path = filePath(env);
   try {
     if (statSync(path).size > MAX_FILE_BYTES) throw new Error('file too large');
-    const parsed = FileSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-    if (!parsed.success) throw new Error('not a declared-prices file');
-    return parsed.data.entries as Declared[];
+    return checkShape<{ entries: Declared[] }>(SHAPES.declaredFile, JSON.parse(readFileSync(path, 'utf8'))).entries;
   } catch (err) {
     if ((err as { code?: string }).code !== 'ENOENT') diagnose('warn', 'prices:declared', `ignored: ${errorText(err)}`, { path }, env);
     return [];
@@ -133,7 +134,11 @@ export function declaredCatalog(entries: readonly Declared[]): Catalog | null {
   if (Object.keys(models).length === 0) return null;
   const hash = fnv1a(JSON.stringify(entries));
   const catalog: Catalog = { format: 'tiergate-catalog/1', version: `harness-${hash}`, date: '', source: 'harness-declared prices', models, aliases: {} };
-  return CatalogSchema.safeParse(catalog).success ? catalog : null;
+  try {
+    return checkShape<Catalog>(SHAPES.catalog, catalog);
+  } catch {
+    return null; // a declared rate that is not a decimal string
+  }
 }
 
 export function loadDeclaredCatalog(env: Env): Catalog | null {

@@ -1,15 +1,16 @@
 /**
  * The catalog layers, best first: the policy's price overrides, refreshed catalogs in the price cache directory
  * (newest first), then the bundled snapshot. Runs in every hook process, so it reads little: the bundled snapshot
- * (~125 KB, parsed once per process) and whatever the refresher left, each file size-capped and zod-validated.
+ * (~125 KB, parsed once per process) and whatever the refresher left, each file size-capped and checked against
+ * CatalogSchema (as its Shape, contracts/shape.ts: no zod in a hook process).
  * A corrupt or oversized cache file is skipped with one diagnostic line; nothing here throws.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CatalogSchema, type Catalog } from '../contracts/prices.js';
+import type { Catalog } from '../contracts/prices.js';
 import { readCatalogLines } from './catalog-lines.js';
-import { checkShape } from '../contracts/shape.js';
+import { checkShape, ShapeError } from '../contracts/shape.js';
 import { SHAPES } from '../contracts/shapes.js';
 import type { Policy } from '../contracts/config.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
@@ -131,12 +132,15 @@ export function loadCachedCatalogs(env: Env = process.env): Catalog[] {
         continue;
       }
       // Written by a version before the line layout: validated whole, once per process.
-      const parsed = CatalogSchema.safeParse(JSON.parse(text));
-      if (!parsed.success) {
-        diagnose('warn', 'prices:load', 'cached catalog invalid, skipped', { path: f.path, issue: parsed.error.issues[0]?.message }, env);
+      let parsed: Catalog;
+      try {
+        parsed = checkShape<Catalog>(SHAPES.catalog, JSON.parse(text));
+      } catch (err) {
+        if (!(err instanceof ShapeError)) throw err;
+        diagnose('warn', 'prices:load', 'cached catalog invalid, skipped', { path: f.path, issue: err.message }, env);
         continue;
       }
-      out.push(parsed.data);
+      out.push(parsed);
     } catch (err) {
       diagnose('warn', 'prices:load', `cached catalog unreadable, skipped: ${errorText(err)}`, { path: f.path }, env);
     }

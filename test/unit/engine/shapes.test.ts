@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { HOT_SCHEMAS, hotPathShapes, serialiseShapes, type HotShapeName } from '../../../src/adapters/hot-shapes.js';
 import { checkShape, ShapeError } from '../../../src/contracts/shape.js';
 import { describeSchema } from '../../../src/contracts/shape-describe.js';
+import { DEFAULT_POLICY } from '../../../src/config/defaults.js';
 
 const root = join(import.meta.dirname, '../../..');
 const fixture = (p: string) => {
@@ -27,6 +28,12 @@ const SEEDS: Record<HotShapeName, Record<string, unknown>> = {
   claudePreToolUse: fixture('claude/PreToolUse.parent-sonnet.json'),
   codexPreToolUse: fixture('codex/PreToolUse.basic.json'),
   priceRow: snapshotRow(),
+  catalog: {
+    format: 'tiergate-catalog/1', version: 'bundled-x', date: '2026-12-01', source: 'test', fetchedAt: '2026-12-01T00:00:00Z',
+    models: { [String(snapshotRow().id)]: snapshotRow() }, aliases: { claude: { opus: String(snapshotRow().id) } },
+  },
+  policy: { ...DEFAULT_POLICY, priceOverrides: { 'my-model': { input: '1.5', output: '6', cacheRead: null } } },
+  declaredFile: { entries: [{ harness: 'opencode', model: 'local/llama', rates: { input: '1', output: '2' } }] },
 };
 
 /** What zod says: the parsed value, or 'rejected'. */

@@ -63,7 +63,7 @@ describe('dist/hook.cjs with a code cache', () => {
     expect(denies(first.stdout)).toBe(true);
     const [file, ...more] = sb.files();
     expect(more).toEqual([]);
-    expect(file).toMatch(new RegExp(`^hook-dispatch-[0-9a-f]{12}-node${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8$`));
+    expect(file).toMatch(new RegExp(`^hook-dispatch-[0-9a-f]{12}-codex-node${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8$`));
     const path = join(sb.cacheDir, file!);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(decodeCodeCache(readFileSync(path))).not.toBeNull();
@@ -114,15 +114,26 @@ describe('dist/hook.cjs with a code cache', () => {
     expect(readFileSync(path).length).toBeGreaterThan(8 + 2 * 4096);
   });
 
+  it('keeps one file per harness (each holds what its own handlers compiled); an unknown harness name never reaches a path', () => {
+    const sb = sandbox();
+    const { _meta: _m, ...claudePayload } = JSON.parse(readFileSync(join(root, 'test/fixtures/claude/PreToolUse.basic.json'), 'utf8')) as Record<string, unknown>;
+    void _m;
+    expect(sb.run('codex').status).toBe(0);
+    expect(sb.run('claude', 'PreToolUse', { ...claudePayload, cwd: sb.dir }).status).toBe(0);
+    expect(sb.run('../../evil', 'PreToolUse').status).toBe(0);
+    const variants = sb.files().map((f) => /^(hook-\w+)-[0-9a-f]{12}-(\w+)-node/.exec(f)?.slice(1).join(' '));
+    expect(variants).toEqual(['hook-dispatch claude', 'hook-dispatch codex', 'hook-events other']);
+  });
+
   it('removes caches of other builds of the same bundle, keeps other Node versions of this build', () => {
     const sb = sandbox();
     sb.run();
     const current = sb.files()[0]!;
     const build = current.split('-')[2]!;
     mkdirSync(sb.cacheDir, { recursive: true });
-    const otherBuild = 'hook-dispatch-000000000000-nodev20.0.0-x64.v8';
-    const otherNode = `hook-dispatch-${build}-nodev99.0.0-x64.v8`;
-    const events = 'hook-events-000000000000-nodev20.0.0-x64.v8';
+    const otherBuild = 'hook-dispatch-000000000000-codex-nodev20.0.0-x64.v8';
+    const otherNode = `hook-dispatch-${build}-codex-nodev99.0.0-x64.v8`;
+    const events = 'hook-events-000000000000-codex-nodev20.0.0-x64.v8';
     for (const f of [otherBuild, otherNode, events]) writeFileSync(join(sb.cacheDir, f), 'x');
     writeFileSync(join(sb.cacheDir, current), 'damaged'); // forces a rewrite, which is when old files go
     sb.run();
