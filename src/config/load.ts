@@ -3,7 +3,7 @@
  * (<cwd>/.tiergate.json). Each top-level section is validated on its own (against PolicySchema, as its Shape): an invalid section keeps the value from the
  * layer below and yields a diagnostic, so a typo never disables routing silently.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Policy } from '../contracts/config.js';
 import { checkShape, ShapeError, type Shape } from '../contracts/shape.js';
@@ -18,7 +18,7 @@ const MAX_CONFIG_BYTES = 256 * 1024;
 type Section = keyof Policy;
 
 // PolicySchema's sections as Shapes (contracts/shape.ts): every hook reads the policy, and zod would cost it ~1 ms.
-const SECTIONS = (SHAPES.policy as Extract<Shape, { t: 'object' }>).shape as Record<Section, Shape>;
+const sections = (): Record<Section, Shape> => (SHAPES.policy as Extract<Shape, { t: 'object' }>).shape as Record<Section, Shape>;
 
 /** Merges one parsed layer onto `base`, section by section. Pure. */
 export function applyLayer(base: Policy, layer: unknown, label: string): { policy: Policy; diagnostics: string[] } {
@@ -27,6 +27,7 @@ export function applyLayer(base: Policy, layer: unknown, label: string): { polic
     return { policy: base, diagnostics: [`${label}: not a JSON object; ignored`] };
   }
   const next: Record<string, unknown> = { ...base };
+  const SECTIONS = sections();
   for (const [key, value] of Object.entries(layer as Record<string, unknown>)) {
     if (key === '$schema') continue;
     if (!Object.hasOwn(SECTIONS, key)) {
@@ -59,6 +60,8 @@ function mergeSection(section: Section, base: unknown, value: unknown): unknown 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function readLayer(path: string): { found: boolean; value?: unknown; error?: string } {
+  // Most layers are absent, and a throw (an errno exception with its stack) costs more than asking first.
+  if (!statSync(path, { throwIfNoEntry: false })) return { found: false };
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

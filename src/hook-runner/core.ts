@@ -208,9 +208,15 @@ export async function runHookWith(adapters: AdapterTable, harness: string, event
     settle('deadline');
     return out;
   };
+  // The timer is armed once the work first waits on the event loop (the immediate runs then): work that never waits is
+  // over before any timer could fire, and a process's first setTimeout costs ~0.2 ms, a setImmediate half that
+  // (bench/README.md, "Session 4"). The answer-time check below holds the deadline for synchronous work.
   let timer: NodeJS.Timeout | undefined;
+  let arm: NodeJS.Immediate | undefined;
   const deadline = new Promise<RunOutcome>((resolve) => {
-    timer = setTimeout(() => resolve(missedDeadline()), deadlineMs);
+    arm = setImmediate(() => {
+      timer = setTimeout(() => resolve(missedDeadline()), Math.max(0, deadlineMs - (Date.now() - startedAt)));
+    });
   });
 
   const work = (async (): Promise<RunOutcome> => {
@@ -242,6 +248,7 @@ export async function runHookWith(adapters: AdapterTable, harness: string, event
     settle(out.failed === null ? 'delivered' : 'failed');
     return out;
   } finally {
+    clearImmediate(arm);
     clearTimeout(timer);
   }
 }

@@ -27,6 +27,13 @@ export function tailText(text: string, maxBytes = OUTCOME_TAIL_BYTES): string {
   return new TextDecoder().decode(buf.subarray(start));
 }
 
+/**
+ * Whether `text` can match a label's pattern at all. The patterns are case-insensitive, and V8 builds the case tables of
+ * an `i` pattern on its first use, ~0.3 ms of a hook process (bench/README.md, "Session 4"), while most texts carry no
+ * label. Exact: without the `u` flag an `i` pattern matches an ASCII letter only as itself in either case.
+ */
+const mentions = (text: string, label: string): boolean => text.toLowerCase().includes(label);
+
 function lastToken(re: RegExp, text: string): string | null {
   let found: string | null = null;
   for (const m of text.matchAll(re)) found = m[1]!.toLowerCase().replace(/[.]+$/, '');
@@ -42,11 +49,16 @@ function firstToken(re: RegExp, text: string): string | null {
 export function extractOutcome(finalText: string | null | undefined): Outcome {
   if (typeof finalText !== 'string' || finalText.length === 0) return { result: null, verified: null, escalationFrom: null };
   const tail = tailText(finalText);
-  return { result: lastToken(RESULT, tail), verified: lastToken(VERIFIED, tail), escalationFrom: firstToken(ESCALATION, tail) };
+  return {
+    result: mentions(tail, 'result') ? lastToken(RESULT, tail) : null,
+    verified: mentions(tail, 'verified') ? lastToken(VERIFIED, tail) : null,
+    escalationFrom: mentions(tail, 'escalation') ? firstToken(ESCALATION, tail) : null,
+  };
 }
 
 /** `Escalation from <tier>:` at the head of a dispatch brief (briefs are read from the start, capped the same way). */
 export function extractEscalation(brief: string | null | undefined): string | null {
   if (typeof brief !== 'string' || brief.length === 0) return null;
-  return firstToken(ESCALATION, brief.slice(0, OUTCOME_TAIL_BYTES));
+  const head = brief.slice(0, OUTCOME_TAIL_BYTES);
+  return mentions(head, 'escalation') ? firstToken(ESCALATION, head) : null;
 }

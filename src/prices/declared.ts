@@ -65,7 +65,10 @@ function filePath(env: Env): string {
 function readDeclared(env: Env): Declared[] {
   const path = filePath(env);
   try {
-    if (statSync(path).size > MAX_FILE_BYTES) throw new Error('file too large');
+    // Usually absent (only OpenCode and pi declare prices): asked without a throw.
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (!st) return [];
+    if (st.size > MAX_FILE_BYTES) throw new Error('file too large');
     return checkShape<{ entries: Declared[] }>(SHAPES.declaredFile, JSON.parse(readFileSync(path, 'utf8'))).entries;
   } catch (err) {
     if ((err as { code?: string }).code !== 'ENOENT') diagnose('warn', 'prices:declared', `ignored: ${errorText(err)}`, { path }, env);

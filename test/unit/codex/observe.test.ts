@@ -42,6 +42,14 @@ describe('codex observe: every PreToolUse fixture (codex-cli 0.169.0)', () => {
     expect(obs!.requestedModel).toBeNull();
   });
 
+  it('reads a tier word in any letter case, with or without tier:, and nothing else as one', () => {
+    const p = fixture('PreToolUse.basic.json').payload;
+    const tierFor = (model: string) => observeDispatch({ ...p, tool_input: { ...(p.tool_input as object), model } }, { policy: DEFAULT_POLICY, at: 1 })!.requestedTier;
+    for (const [model, tier] of [[' Tier:PREMIUM ', 'premium'], ['Parent', 'parent'], ['STANDARD', 'standard'], ['tier:cheap', 'cheap']] as const) expect(tierFor(model)).toBe(tier);
+    // Not tiers: a space after the prefix, another prefix, a longer word, a dotted capital I (lower-cases to two characters).
+    for (const model of ['tier: cheap', 'tiers:cheap', 'cheaper', 'gpt-6-luna', 'pr\u0130mium', 'tier:']) expect(tierFor(model)).toBeNull();
+  });
+
   it('reads an escalation header from the brief', () => {
     const p = fixture('PreToolUse.basic.json').payload;
     const obs = observeDispatch({ ...p, tool_input: { ...(p.tool_input as object), message: 'Escalation from cheap: it failed twice' } }, { policy: DEFAULT_POLICY, at: 1 });

@@ -77,7 +77,7 @@ function mutated(seed: Record<string, unknown>) {
 
 describe('hot-path Shapes', () => {
   it('the committed file is what the schemas describe (run `npm run shapes` after changing one)', () => {
-    expect(readFileSync(join(root, 'src/contracts/hot-shapes.generated.json'), 'utf8')).toBe(serialiseShapes(hotPathShapes()));
+    expect(readFileSync(join(root, 'src/contracts/hot-shapes.generated.ts'), 'utf8')).toBe(serialiseShapes(hotPathShapes()));
   });
 
   for (const name of Object.keys(HOT_SCHEMAS) as HotShapeName[]) {
