@@ -60,10 +60,11 @@ function mergeSection(section: Section, base: unknown, value: unknown): unknown 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function readLayer(path: string): { found: boolean; value?: unknown; error?: string } {
-  // Most layers are absent, and a throw (an errno exception with its stack) costs more than asking first.
-  if (!statSync(path, { throwIfNoEntry: false })) return { found: false };
   let text: string;
   try {
+    // Most layers are absent, and a throw (an errno exception with its stack) costs more than asking first. ENOTDIR
+    // still throws (a file where a directory should be).
+    if (!statSync(path, { throwIfNoEntry: false })) return { found: false };
     text = readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
