@@ -9,6 +9,7 @@ import type { Policy } from '../contracts/config.js';
 import { checkShape, ShapeError, type Shape } from '../contracts/shape.js';
 import { SHAPES } from '../contracts/shapes.js';
 import { paths, type Env } from '../io/paths.js';
+import { withoutBom } from '../io/text.js';
 import { DEFAULT_POLICY } from './defaults.js';
 
 export { DEFAULT_POLICY };
@@ -72,7 +73,7 @@ function readLayer(path: string): { found: boolean; value?: unknown; error?: str
   }
   if (text.length > MAX_CONFIG_BYTES) return { found: true, error: `larger than ${MAX_CONFIG_BYTES} bytes` };
   try {
-    return { found: true, value: JSON.parse(text.replace(/^\uFEFF/, '')) };
+    return { found: true, value: JSON.parse(withoutBom(text)) };
   } catch (err) {
     return { found: true, error: `not valid JSON (${(err as Error).message})` };
   }

@@ -8,6 +8,7 @@
 import { closeSync, constants, fstatSync, openSync, read, readSync } from 'node:fs';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { appendBounded, writeToDescriptor } from '../io/files.js';
+import { withoutBom } from '../io/text.js';
 import type { Env } from '../io/paths.js';
 import type { AdapterTable, CommandAdapter, Delivery, HookAnswer, HookContext } from './types.js';
 
@@ -149,7 +150,7 @@ export function readStdinCapped(stream: NodeJS.ReadableStream, maxBytes: number)
 
 export function parsePayload(raw: Buffer): unknown {
   try {
-    return JSON.parse(raw.toString('utf8').replace(/^\uFEFF/, ''));
+    return JSON.parse(withoutBom(raw.toString('utf8')));
   } catch (err) {
     // V8 quotes a slice of the input in its message (`Unexpected token 'T', "the user's"... is not valid JSON`):
     // that slice may be prompt text, and the message goes to the diagnostic log. Keep only where it broke.

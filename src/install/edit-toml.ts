@@ -3,12 +3,13 @@
  * Pure: text in, text out.
  */
 import { parse } from 'smol-toml';
+import { withoutBom } from '../io/text.js';
 
 export type TomlParse = { ok: true; value: Record<string, unknown> } | { ok: false; reason: string };
 
 export function parseTomlText(text: string): TomlParse {
   try {
-    return { ok: true, value: parse(text.replace(/^\uFEFF/, '')) as Record<string, unknown> };
+    return { ok: true, value: parse(withoutBom(text)) as Record<string, unknown> };
   } catch (err) {
     const msg = err instanceof Error ? err.message.split('\n')[0]! : String(err);
     return { ok: false, reason: msg };

@@ -17,6 +17,7 @@ import { TIER_AGENT_PROMPT, tierAgentName } from '../adapters/tier-agents.js';
 import { parseAgentFile } from '../adapters/pi/agents.js';
 import { readText } from './backup.js';
 import type { FileEditStep, HarnessPlan, InstallContext } from './plan.js';
+import { withoutBom } from '../io/text.js';
 
 /** The frontmatter line that marks a file as tiergate's (pi ignores keys it does not know). */
 export const MARKER = 'generatedBy: tiergate';
@@ -58,7 +59,7 @@ export function agentText(tier: Tier, model: string): string {
 }
 
 export function isOurs(text: string): boolean {
-  const front = text.replace(/^\uFEFF/, '').match(/^---\r?\n([\s\S]*?)\r?\n---/);
+  const front = withoutBom(text).match(/^---\r?\n([\s\S]*?)\r?\n---/);
   return !!front && front[1]!.split(/\r?\n/).some((l) => l.trim() === MARKER);
 }
 

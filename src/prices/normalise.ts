@@ -30,7 +30,7 @@ export function normaliseName(raw: string): Normalised {
   let s = raw.trim().toLowerCase();
 
   // Claude Code strips a trailing [1m]/[2m] before its own price lookup (2.1.328): same price row.
-  s = s.replace(CONTEXT_SUFFIX, '');
+  if (s.endsWith(']')) s = s.replace(CONTEXT_SUFFIX, '');
 
   const variant = ROUTE_VARIANT.exec(s);
   if (variant) {
@@ -79,8 +79,10 @@ export function alternateIds(id: string): string[] {
     if (/-\d+-0$/.test(id)) out.push(id.slice(0, -2));
     else if (/-(opus|sonnet|haiku)-\d+$/.test(id)) out.push(`${id}-0`);
   }
-  const dotted = id.replace(/^(gpt-\d+)-(\d)(?=-|$)/, '$1.$2');
-  if (dotted !== id) out.push(dotted);
+  if (id.startsWith('gpt-')) {
+    const dotted = id.replace(/^(gpt-\d+)-(\d)(?=-|$)/, '$1.$2');
+    if (dotted !== id) out.push(dotted);
+  }
   return out;
 }
 

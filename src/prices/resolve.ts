@@ -64,7 +64,10 @@ export class Resolver {
 
   /** Canonical id -> a row by exact key, alternate spelling, or estimate. */
   private resolveId(id: string): { hit: Hit; estimate: string | null } | null {
-    for (const candidate of [id, ...alternateIds(id)]) {
+    // The id itself first: alternateIds' patterns are then never compiled in a dispatch hook that needs none of them.
+    const direct = this.findKey(id);
+    if (direct) return { hit: direct, estimate: null };
+    for (const candidate of alternateIds(id)) {
       const hit = this.findKey(candidate);
       if (hit) return { hit, estimate: null };
     }
@@ -80,7 +83,7 @@ export class Resolver {
   }
 
   private aliasTarget(raw: string, harness: Harness): { name: string; target: string; why: string } | null {
-    const name = raw.replace(CONTEXT_SUFFIX, '');
+    const name = raw.endsWith(']') ? raw.replace(CONTEXT_SUFFIX, '') : raw;
     if (harness === 'claude') {
       const override = this.opts.claudeAliasOverrides?.[name];
       if (override) return { name, target: canonicalId(override), why: 'ANTHROPIC_DEFAULT_*_MODEL' };

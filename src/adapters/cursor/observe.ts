@@ -5,6 +5,7 @@
  */
 import type { CompletionObservation, DispatchObservation } from '../../contracts/observation.js';
 import { CURSOR_CAPABILITY, INHERIT_VALUES } from './capability.js';
+import { withoutBom } from '../../io/text.js';
 
 type Obj = Record<string, unknown>;
 
@@ -13,7 +14,7 @@ export const str = (v: unknown): string | null => (typeof v === 'string' && v !=
 
 /** Cursor puts a UTF-8 BOM before some payloads; the runner strips it, and this does for anyone else reading raw text. */
 export function parseCursorJson(text: string): unknown {
-  return JSON.parse(text.replace(/^\uFEFF/, ''));
+  return JSON.parse(withoutBom(text));
 }
 
 /**

@@ -7,6 +7,7 @@ import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Env } from '../../io/paths.js';
+import { withoutBom } from '../../io/text.js';
 
 /** `shadows`: the user agent of the same name a project agent hides (the tool's default `user` scope still runs it). */
 export type PiAgent = { name: string; model: string | null; source: 'user' | 'project'; shadows?: PiAgent };
@@ -33,7 +34,7 @@ function readHead(path: string): string {
 
 /** `name` and `model` from a `---` frontmatter block; null when the file has none. */
 export function parseAgentFile(text: string): { name: string | null; description: string | null; model: string | null } | null {
-  const m = text.replace(/^\uFEFF/, '').match(/^---\r?\n([\s\S]*?)\r?\n---/);
+  const m = withoutBom(text).match(/^---\r?\n([\s\S]*?)\r?\n---/);
   if (!m) return null;
   const field = (k: string) => {
     const f = m[1]!.match(new RegExp(`^${k}:\\s*(.*?)\\s*$`, 'm'));

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   addDecimal, compareDecimal, formatUsd, multiplyDecimal, normaliseDecimal, numberToDecimal, parseDecimal,
@@ -15,6 +16,33 @@ describe('decimal', () => {
     expect(() => parseDecimal('-1')).toThrow();
     expect(() => parseDecimal('1e-6')).toThrow();
     expect(() => parseDecimal('0.0000000000000000001')).toThrow();
+  });
+
+  it('accepts exactly what /^\\d+(\\.\\d+)?$/ accepts, and parses it exactly', () => {
+    const pattern = /^(\d+)(?:\.(\d+))?$/;
+    const reference = (s: string): bigint | 'rejected' => {
+      const m = pattern.exec(s);
+      if (!m) return 'rejected';
+      const frac = (m[2] ?? '').replace(/0+$/, '');
+      if (frac.length > 18) return 'rejected';
+      return BigInt(m[1]!) * 10n ** 18n + BigInt(frac.padEnd(18, '0') || '0');
+    };
+    const ours = (s: string): bigint | 'rejected' => {
+      try {
+        return parseDecimal(s);
+      } catch {
+        return 'rejected';
+      }
+    };
+    const chars = fc.constantFrom('0', '1', '5', '9', '.', '-', 'e', ' ', '\n', '\u0661', '+', '00');
+    let accepted = 0;
+    fc.assert(fc.property(fc.array(chars, { maxLength: 24 }).map((a) => a.join('')), (s) => {
+      const want = reference(s);
+      if (want !== 'rejected') accepted++;
+      expect(ours(s)).toBe(want);
+    }), { numRuns: 3000 });
+    expect(accepted).toBeGreaterThan(100);
+    for (const s of ['', '.', '1.', '.5', '1..2', '1.2.3', '1\n', ' 1']) expect(ours(s)).toBe('rejected');
   });
 
   it('moves the decimal point without float error (per token -> per 1M)', () => {
