@@ -67,5 +67,8 @@ console.log(JSON.stringify({
   laneMs: { median: sorted[sorted.length >> 1], max: sorted.at(-1) }, writePhaseSeconds: +(writeMs / 1000).toFixed(1),
   loadavg1m: load.map((l) => +l.toFixed(2)), pass: lost === 0 && duplicates === 0 && final.integrity === 'ok',
 }));
-rmSync(home, { recursive: true, force: true });
-if (lost || duplicates) process.exitCode = 1;
+// A failed run keeps its data dir (diagnostics.log says what each failing hook hit).
+if (lost || duplicates) {
+  process.exitCode = 1;
+  console.error(`kept for inspection: ${home}`);
+} else rmSync(home, { recursive: true, force: true });

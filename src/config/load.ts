@@ -3,12 +3,13 @@
  * (<cwd>/.tiergate.json). Each top-level section is validated on its own (against PolicySchema, as its Shape): an invalid section keeps the value from the
  * layer below and yields a diagnostic, so a typo never disables routing silently.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Policy } from '../contracts/config.js';
 import { checkShape, ShapeError, type Shape } from '../contracts/shape.js';
 import { SHAPES } from '../contracts/shapes.js';
 import { paths, type Env } from '../io/paths.js';
+import { readTextCapped, TooLarge } from '../io/read-capped.js';
 import { withoutBom } from '../io/text.js';
 import { DEFAULT_POLICY } from './defaults.js';
 
@@ -61,17 +62,17 @@ function mergeSection(section: Section, base: unknown, value: unknown): unknown 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function readLayer(path: string): { found: boolean; value?: unknown; error?: string } {
+  // Most layers are absent (a project file above all), and asking is cheaper than a failed open's errno exception.
+  // A path through a directory this user cannot search is absent too: nothing there could be read.
+  if (!existsSync(path)) return { found: false };
   let text: string;
   try {
-    // Most layers are absent, and a throw (an errno exception with its stack) costs more than asking first. ENOTDIR
-    // still throws (a file where a directory should be).
-    if (!statSync(path, { throwIfNoEntry: false })) return { found: false };
-    text = readFileSync(path, 'utf8');
+    text = readTextCapped(path, MAX_CONFIG_BYTES);
   } catch (err) {
+    if (err instanceof TooLarge) return { found: true, error: err.message };
     const code = (err as NodeJS.ErrnoException).code;
     return code === 'ENOENT' || code === 'ENOTDIR' ? { found: false } : { found: true, error: `unreadable (${code})` };
   }
-  if (text.length > MAX_CONFIG_BYTES) return { found: true, error: `larger than ${MAX_CONFIG_BYTES} bytes` };
   try {
     return { found: true, value: JSON.parse(withoutBom(text)) };
   } catch (err) {

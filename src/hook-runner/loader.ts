@@ -9,9 +9,9 @@
  * amiss, and the bundle is compiled from source as it would be without a cache. Reads only: the bundle writes.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { Script } from 'node:vm';
-import { dataDir, type Env } from '../io/paths.js';
+import { childPath, dataDir, type Env } from '../io/paths.js';
 import { bundleFor, cacheVariant, type HookBundle } from './bundles.js';
 
 /** What each hook bundle exports (src/entries/hook-dispatch.ts, hook-events.ts). */
@@ -52,12 +52,12 @@ function flagsTag(env: Env): string {
 }
 
 export function codeCacheDir(env: Env): string {
-  return join(dataDir(env), 'code-cache');
+  return childPath(dataDir(env), 'code-cache');
 }
 
 /** `variant`: bundles.ts's cacheVariant, the harness the file serves. */
 export function codeCachePath(env: Env, bundle: HookBundle, buildId: string, variant: string): string {
-  return join(codeCacheDir(env), `${bundle}-${buildId}-${variant}-node${process.version}-${process.arch}${flagsTag(env)}.v8`);
+  return childPath(codeCacheDir(env), `${bundle}-${buildId}-${variant}-node${process.version}-${process.arch}${flagsTag(env)}.v8`);
 }
 
 const wrap = (source: string) => `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
@@ -99,7 +99,7 @@ export async function startHook(distDir: string, argv: string[], env: Env, ids: 
   let code = 0;
   try {
     const cachePath = id ? codeCachePath(env, bundle, id, cacheVariant(argv[0] ?? '')) : null;
-    const loaded = loadBundle(join(distDir, `${bundle}.cjs`), cachePath, load);
+    const loaded = loadBundle(childPath(distDir, `${bundle}.cjs`), cachePath, load);
     code = await loaded.exports.main(argv);
     // After the answer is out: only the first run of a build (or after a Node upgrade) pays for this.
     if (loaded.script && cachePath && id && !loaded.fromCache) loaded.exports.saveCodeCache(cachePath, encodeCodeCache(loaded.script.createCachedData()), bundle, id);

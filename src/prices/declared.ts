@@ -12,7 +12,6 @@
  * the drain and `tiergate explain` all see the same layer.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { lazySchema } from '../contracts/lazy.js';
 import type { Catalog, PriceRow, Rates } from '../contracts/prices.js';
@@ -21,7 +20,7 @@ import { SHAPES } from '../contracts/shapes.js';
 import type { Harness } from '../contracts/harness.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { writeFileAtomic } from '../io/files.js';
-import { paths, type Env } from '../io/paths.js';
+import { childPath, paths, type Env } from '../io/paths.js';
 
 export const DECLARED_FILE = 'harness-declared.json';
 /** Model names, at most this many (a config with hundreds of custom models is already unusual). */
@@ -59,7 +58,7 @@ export function ratesFromCost(cost: unknown): Rates | null {
 export const DeclaredFileSchema = lazySchema(() => z.object({ entries: z.array(z.object({ harness: z.string(), model: z.string(), rates: z.unknown() })) }));
 
 function filePath(env: Env): string {
-  return join(paths(env).priceCacheDir, DECLARED_FILE);
+  return childPath(paths(env).priceCacheDir, DECLARED_FILE);
 }
 
 function readDeclared(env: Env): Declared[] {

@@ -5,7 +5,7 @@
  * CatalogSchema (as its Shape, contracts/shape.ts: no zod in a hook process).
  * A corrupt or oversized cache file is skipped with one diagnostic line; nothing here throws.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Catalog } from '../contracts/prices.js';
@@ -14,9 +14,11 @@ import { checkShape, ShapeError } from '../contracts/shape.js';
 import { SHAPES } from '../contracts/shapes.js';
 import type { Policy } from '../contracts/config.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
-import { paths, type Env } from '../io/paths.js';
+import { childPath, paths, type Env } from '../io/paths.js';
+import { readTextCapped, TooLarge } from '../io/read-capped.js';
 
-export const SNAPSHOT_RELATIVE = join('data', 'prices-snapshot.json');
+const SNAPSHOT_FILE = 'prices-snapshot.json';
+export const SNAPSHOT_RELATIVE = join('data', SNAPSHOT_FILE);
 /** A refreshed catalog is a few hundred KB; anything far larger is not ours. */
 export const MAX_CATALOG_BYTES = 8 * 1024 * 1024;
 const CACHE_SUFFIX = '.catalog.json';
@@ -33,7 +35,7 @@ const moduleDir = (): string => (typeof __dirname === 'string' ? __dirname : dir
 export function findSnapshotPath(start = moduleDir()): string | null {
   let dir = start;
   for (let i = 0; i < 5; i++) {
-    const candidate = join(dir, SNAPSHOT_RELATIVE);
+    const candidate = childPath(childPath(dir, 'data'), SNAPSHOT_FILE);
     if (existsSync(candidate)) return candidate;
     const parent = dirname(dir);
     if (parent === dir) break;
@@ -95,7 +97,7 @@ function isPriceRow(row: unknown, path: string, env: Env): boolean {
 }
 
 /**
- * Refreshed catalogs in the price cache directory, newest file first; invalid files are skipped and logged. Read like
+ * Refreshed catalogs in the price cache directory, newest fetch first; invalid files are skipped and logged. Read like
  * the bundled snapshot (rows on demand, catalog-lines.ts): a refreshed LiteLLM catalog has ~2,500 rows, and validating
  * all of them with zod in every hook process cost far more than the dispatch itself.
  */
@@ -107,45 +109,39 @@ export function loadCachedCatalogs(env: Env = process.env): Catalog[] {
   } catch {
     return [];
   }
-  const files = names.map((n) => {
-    const path = join(dir, n);
+  const found: { catalog: Catalog; name: string }[] = [];
+  for (const name of names) {
+    const path = childPath(dir, name);
     try {
-      const st = statSync(path);
-      return { path, mtime: st.mtimeMs, size: st.size };
-    } catch {
-      return null;
-    }
-  }).filter((f): f is { path: string; mtime: number; size: number } => f !== null)
-    .sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? 1 : -1));
-  const out: Catalog[] = [];
-  for (const f of files) {
-    if (f.size > MAX_CATALOG_BYTES) {
-      diagnose('warn', 'prices:load', 'cached catalog too large, skipped', { path: f.path, size: f.size }, env);
-      continue;
-    }
-    try {
-      const text = readFileSync(f.path, 'utf8');
-      const lines = readCatalogLines(text, (row) => isPriceRow(row, f.path, env));
-      if (lines) {
-        if (envelopeOk(lines)) out.push(lines);
-        else diagnose('warn', 'prices:load', 'cached catalog invalid, skipped', { path: f.path, issue: 'envelope' }, env);
-        continue;
-      }
-      // Written by a version before the line layout: validated whole, once per process.
-      let parsed: Catalog;
-      try {
-        parsed = checkShape<Catalog>(SHAPES.catalog, JSON.parse(text));
-      } catch (err) {
-        if (!(err instanceof ShapeError)) throw err;
-        diagnose('warn', 'prices:load', 'cached catalog invalid, skipped', { path: f.path, issue: err.message }, env);
-        continue;
-      }
-      out.push(parsed);
+      const catalog = parseCachedCatalog(readTextCapped(path, MAX_CATALOG_BYTES), path, env);
+      if (catalog) found.push({ catalog, name });
     } catch (err) {
-      diagnose('warn', 'prices:load', `cached catalog unreadable, skipped: ${errorText(err)}`, { path: f.path }, env);
+      if (err instanceof TooLarge) diagnose('warn', 'prices:load', 'cached catalog too large, skipped', { path, maxBytes: MAX_CATALOG_BYTES }, env);
+      else diagnose('warn', 'prices:load', `cached catalog unreadable, skipped: ${errorText(err)}`, { path }, env);
     }
   }
-  return out;
+  // Newest fetch first (one file per source; one without fetchedAt, placed by hand, after them), then by name.
+  return found.sort((a, b) => cmp(b.catalog.fetchedAt ?? '', a.catalog.fetchedAt ?? '') || cmp(a.name, b.name)).map((f) => f.catalog);
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A refreshed catalog's text -> the catalog, or null (diagnosed) when it is not one. */
+function parseCachedCatalog(text: string, path: string, env: Env): Catalog | null {
+  const lines = readCatalogLines(text, (row) => isPriceRow(row, path, env));
+  if (lines) {
+    if (envelopeOk(lines)) return lines;
+    diagnose('warn', 'prices:load', 'cached catalog invalid, skipped', { path, issue: 'envelope' }, env);
+    return null;
+  }
+  // Written by a version before the line layout: validated whole, once per process.
+  try {
+    return checkShape<Catalog>(SHAPES.catalog, JSON.parse(text));
+  } catch (err) {
+    if (!(err instanceof ShapeError)) throw err;
+    diagnose('warn', 'prices:load', 'cached catalog invalid, skipped', { path, issue: err.message }, env);
+    return null;
+  }
 }
 
 /** Best first: policy overrides, refreshed catalogs, the bundled snapshot, then prices the harnesses declared (declared.ts). */

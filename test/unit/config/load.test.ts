@@ -59,4 +59,18 @@ describe('policy layers', () => {
     expect(r.policy).toEqual(DEFAULT_POLICY);
     expect(r.diagnostics[0]).toMatch(/not valid JSON/);
   });
+
+  it('refuses a policy file past 256 KiB without reading it whole, and a directory where the file should be', () => {
+    const home = mkdtempSync(join(tmpdir(), 'tg-cfg-'));
+    mkdirSync(join(home, 'config'), { recursive: true });
+    writeFileSync(join(home, 'config', 'config.json'), `{"mode":"warn"}${' '.repeat(256 * 1024)}`);
+    const project = mkdtempSync(join(tmpdir(), 'tg-proj-'));
+    mkdirSync(join(project, '.tiergate.json'));
+    const r = loadPolicy({ TIERGATE_HOME: home }, project);
+    expect(r.policy.mode).toBe(DEFAULT_POLICY.mode);
+    expect(r.diagnostics).toEqual([
+      `${join(home, 'config', 'config.json')}: larger than 262144 bytes; ignored`,
+      `${join(project, '.tiergate.json')}: unreadable (EISDIR); ignored`,
+    ]);
+  });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../../src/contracts/prices.js';
 import { paths } from '../../../src/io/paths.js';
-import { findSnapshotPath, loadBundledCatalog, loadCatalogLayers, resetBundledCatalogCache } from '../../../src/prices/load.js';
+import { findSnapshotPath, loadBundledCatalog, loadCatalogLayers, MAX_CATALOG_BYTES, resetBundledCatalogCache } from '../../../src/prices/load.js';
 import { createPriceLookup } from '../../../src/prices/lookup.js';
 import { bundled, ROOT } from './catalog.js';
 
@@ -45,11 +45,13 @@ describe('loadCatalogLayers', () => {
   });
 
   it('overrides first, then cached catalogs newest first, then the bundled snapshot', () => {
-    writeCache('old.catalog.json', JSON.stringify(cacheCatalog('refresh-old', { 'gpt-6-luna': { ...luna, rates: { ...luna.rates, input: '0.3' } } })), 1_700_000_000);
-    writeCache('new.catalog.json', JSON.stringify(cacheCatalog('refresh-new', { 'gpt-6-luna': { ...luna, rates: { ...luna.rates, input: '0.2' } } })), 1_800_000_000);
+    // Ordered by when each was fetched, not by file time (a copied file keeps its fetchedAt) nor by name.
+    writeCache('a-old.catalog.json', JSON.stringify({ ...cacheCatalog('refresh-old', { 'gpt-6-luna': { ...luna, rates: { ...luna.rates, input: '0.3' } } }), fetchedAt: '2026-12-01T00:00:00.000Z' }), 1_800_000_000);
+    writeCache('b-new.catalog.json', JSON.stringify({ ...cacheCatalog('refresh-new', { 'gpt-6-luna': { ...luna, rates: { ...luna.rates, input: '0.2' } } }), fetchedAt: '2026-12-02T00:00:00.000Z' }), 1_700_000_000);
+    writeCache('c-hand.catalog.json', JSON.stringify(cacheCatalog('hand-placed', {})), 1_900_000_000);
     writeCache('ignored.json', '{}', 1_800_000_000);
     const layers = loadCatalogLayers(env, { priceOverrides: { 'openai/gpt-6-sol': { input: '1.5', output: '7' } } });
-    expect(layers.map((l) => l.version)).toEqual(['override', 'refresh-new', 'refresh-old', bundled.version]);
+    expect(layers.map((l) => l.version)).toEqual(['override', 'refresh-new', 'refresh-old', 'hand-placed', bundled.version]);
     const lookup = createPriceLookup(layers, { claudeProvider: 'anthropic' });
     expect(lookup.resolve('gpt-6-luna', 'codex')).toMatchObject({ catalogVersion: 'refresh-new', price: { rates: { input: '0.2' } } });
     // An override written as provider/model also prices the canonical id, with no catalog tier carried over.
@@ -69,6 +71,13 @@ describe('loadCatalogLayers', () => {
     expect(lines).toHaveLength(2);
     expect(lines.map((l) => l.where)).toEqual(['prices:load', 'prices:load']);
     expect(lines.map((l) => l.message).join('\n')).toMatch(/unreadable[\s\S]*invalid|invalid[\s\S]*unreadable/);
+  });
+
+  it('skips a cached catalog past the size cap, read no further than the cap, and says so', () => {
+    writeCache('huge.catalog.json', `${JSON.stringify(cacheCatalog('refresh-huge', {}))}${' '.repeat(MAX_CATALOG_BYTES)}`, 1_800_000_000);
+    const layers = loadCatalogLayers(env, { priceOverrides: {} });
+    expect(layers.map((l) => l.version)).toEqual([bundled.version]);
+    expect(diagnostics().map((l) => l.message)).toEqual(['cached catalog too large, skipped']);
   });
 
   it('finds the snapshot from both the source layout (src/prices) and the bundle layout (dist/)', () => {

@@ -2,6 +2,9 @@
  * `node:path` for the hooks module bundle only (scripts/build.mjs aliases it): Claude Code's module runtime has no
  * Node built-ins (2.1.328, reference §10.2), yet src/io/paths.ts and the config loader build POSIX paths with join().
  */
+/** The module runtime builds POSIX paths only. */
+export const sep = '/';
+
 export function join(...parts: string[]): string {
   const joined = parts.filter((p) => p !== '').join('/');
   const abs = joined.startsWith('/');
