@@ -54,6 +54,22 @@ let pendingPoolReads = 0;
 export const stdinReadPending = (): boolean => pendingPoolReads > 0;
 
 /**
+ * libuv starts its thread pool on the first job, with UV_THREADPOOL_SIZE threads (4 by default): a hook reads one
+ * socket in it and nothing else, so it starts one thread (~0.3 ms less; bench/README.md, "Session 4"). The variable is
+ * read when the pool starts, inside the first job's submission, and removed again at once so that no child process
+ * (the events bundle spawns the price refresh) inherits it. A user's own setting is left alone.
+ */
+function withOneThreadPool(submit: () => void): void {
+  if (process.env.UV_THREADPOOL_SIZE !== undefined) return submit();
+  process.env.UV_THREADPOOL_SIZE = '1';
+  try {
+    submit();
+  } finally {
+    delete process.env.UV_THREADPOOL_SIZE;
+  }
+}
+
+/**
  * A socket (what a Node parent gives its child as stdio) cannot be reopened non-blocking, and reading it through
  * process.stdin costs ~3 ms of stream, net and tty start-up; fs.read in the thread pool costs ~0.6 ms. Its one flaw:
  * a read still blocked at exit keeps the process alive (the pool is joined), which hookMain handles.
@@ -64,7 +80,7 @@ function readPooled(fd: number, maxBytes: number): Promise<Buffer> {
     const next = () => {
       const buf = Buffer.allocUnsafe(64 * 1024);
       pendingPoolReads++;
-      read(fd, buf, 0, buf.length, null, (err, n) => {
+      withOneThreadPool(() => read(fd, buf, 0, buf.length, null, (err, n) => {
         pendingPoolReads--;
         if (err) {
           if ((err as NodeJS.ErrnoException).code === 'EAGAIN' && fd === 0) readStdinCapped(process.stdin, got.left()).then((rest) => resolve(Buffer.concat([got.all(), rest])), reject);
@@ -79,7 +95,7 @@ function readPooled(fd: number, maxBytes: number): Promise<Buffer> {
           return reject(e);
         }
         next();
-      });
+      }));
     };
     next();
   });

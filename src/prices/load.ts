@@ -104,6 +104,8 @@ function isPriceRow(row: unknown, path: string, env: Env): boolean {
 export function loadCachedCatalogs(env: Env = process.env): Catalog[] {
   const dir = paths(env).priceCacheDir;
   let names: string[];
+  // No directory before the first refresh: asked, not thrown for (an errno exception costs a hook more than asking).
+  if (!existsSync(dir)) return [];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith(CACHE_SUFFIX));
   } catch {

@@ -4,7 +4,7 @@
  * socket, read in the thread pool: the never-closed case is checked for both.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -79,6 +79,27 @@ describe('hook stdin from a pipe', () => {
     const log = readFileSync(join(dir, 'tg', 'data', 'diagnostics.log'), 'utf8');
     expect(log).toContain('deadline of 300 ms passed');
     expect(log).toContain('stdin was never closed');
+  });
+
+  it('a socket is read with a one-thread pool (libuv starts 4 unless told), a user\'s UV_THREADPOOL_SIZE is kept', async () => {
+    const threadsWhileReading = async (extra: Record<string, string>) => {
+      const dir = mkdtempSync(join(tmpdir(), 'tg-sock-'));
+      const child = spawn(process.execPath, [hook, 'codex', 'PreToolUse'], {
+        stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg'), ...extra },
+      });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      // Still reading: the pool thread is blocked on the socket until the payload ends.
+      await new Promise((r) => setTimeout(r, 400));
+      const threads = readdirSync(`/proc/${child.pid}/task`).length;
+      child.stdin.end(deny);
+      await new Promise((r) => child.on('exit', r));
+      expect(isDeny(out)).toBe(true);
+      return threads;
+    };
+    const ours = await threadsWhileReading({});
+    const users = await threadsWhileReading({ UV_THREADPOOL_SIZE: '4' });
+    expect(users - ours).toBe(3);
   });
 
   it('a pipe holding more than the stdin cap is refused without waiting for its end', () => {
