@@ -1,9 +1,12 @@
 // Command-hook cost on the dispatch path of Claude Code (fallback) and Codex: `node dist/hook.cjs <harness> PreToolUse`
 // on captured payloads (Claude Code 2.1.328, codex-cli 0.169.0, test/fixtures) vs a bare `node -e 0`, interleaved in
 // the same run so machine load hits every case alike. Median wall time of N runs each (target ratio <= 1.15), and
-// peak RSS from `/usr/bin/time -f %M` in separate runs (so its own start-up never pollutes the timings).
+// peak RSS from `/usr/bin/time -f %M` in separate runs (so its own start-up never pollutes the timings). Stdin as each
+// harness gives it (seen: Claude Code 2.1.328 a socket, Codex 0.169.0 a pipe), and both a fresh data dir and a used
+// one (policy file, two refreshed catalogs).
 // Usage: node bench/dispatch-hook.mjs [runs=31]   (npm run build first). Prints one JSON line.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
 import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +37,35 @@ const codexOver = { ...codex, cwd: home, model: 'gpt-6-luna' };
 
 // stdin as a harness gives it: a pipe it wrote and closed (Codex, a Rust process: pipe2), read here from a file on fd 0,
 // which takes the same non-blocking path; or a socket (a Node parent's child stdio), which is read through the stream.
-const hookCase = (harness, payload, expect, stdin = 'pipe') => ({ args: [hook, harness, 'PreToolUse'], input: JSON.stringify(payload), expect, stdin });
+const hookCase = (harness, payload, expect, stdin = 'pipe', tgHome = join(home, 'tg')) => ({ args: [hook, harness, 'PreToolUse'], input: JSON.stringify(payload), expect, stdin, tgHome });
+
+// A user's data dir after a day of use: a policy file and both default refresh sources fetched (the real `tiergate
+// prices refresh`, from test/fixtures/prices served on loopback), so every dispatch reads and checks them too.
+const used = join(home, 'tg-used');
+{
+  const files = { '/openrouter': 'test/fixtures/prices/openrouter-api-models.json', '/litellm': 'test/fixtures/prices/litellm-prices.json' };
+  const server = createServer((req, res) => {
+    const f = files[req.url];
+    res.statusCode = f ? 200 : 404;
+    res.end(f ? readFileSync(join(root, f)) : '');
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${server.address().port}`;
+  mkdirSync(join(used, 'config'), { recursive: true });
+  writeFileSync(join(used, 'config', 'config.json'), JSON.stringify({
+    tiers: { claude: { cheap: 'haiku', standard: 'sonnet', premium: 'opus' }, codex: { cheap: 'gpt-6-luna', standard: 'gpt-6-sol', premium: 'gpt-6-astra' } },
+    refresh: { enabled: true, ttlHours: 24, sources: [{ name: 'openrouter', url: `${base}/openrouter`, format: 'openrouter' }, { name: 'litellm', url: `${base}/litellm`, format: 'litellm' }] },
+  }, null, 2));
+  const refresh = spawn(process.execPath, [join(root, 'dist/cli.js'), 'prices', 'refresh', '--wait', '--json'], {
+    env: { PATH: process.env.PATH, HOME: home, TIERGATE_HOME: used, TIERGATE_REFRESH_ALLOW_LOOPBACK_HTTP: '1' }, stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  refresh.stdout.on('data', (d) => (out += d));
+  await new Promise((r) => refresh.on('close', r));
+  server.close();
+  const updated = JSON.parse(out).sources.filter((x) => x.result === 'updated').length;
+  if (updated !== 2) throw new Error(`refresh for the used data dir did not update both sources: ${out}`);
+}
 const cases = {
   'bare node -e 0': { args: ['-e', '0'], input: '', expect: 'empty' },
   'claude: within ceiling': hookCase('claude', claudeWithin, 'empty'),
@@ -43,6 +74,8 @@ const cases = {
   'codex: over ceiling (denies)': hookCase('codex', codexOver, 'deny'),
   'claude: over ceiling, socket stdin': hookCase('claude', claudeOver, 'updatedInput', 'socket'),
   'codex: over ceiling, socket stdin': hookCase('codex', codexOver, 'deny', 'socket'),
+  'claude: over ceiling, used data dir, socket stdin': hookCase('claude', claudeOver, 'updatedInput', 'socket', used),
+  'codex: over ceiling, used data dir': hookCase('codex', codexOver, 'deny', 'pipe', used),
 };
 let payloadFiles = 0;
 for (const c of Object.values(cases)) {
@@ -56,7 +89,7 @@ function stdio(c) {
   const fd = openSync(c.file, 'r');
   return { opts: { stdio: [fd, 'pipe', 'pipe'] }, done: () => closeSync(fd) };
 }
-const env = { PATH: process.env.PATH, HOME: home, TIERGATE_HOME: join(home, 'tg') };
+const envFor = (c) => ({ PATH: process.env.PATH, HOME: home, TIERGATE_HOME: c.tgHome ?? join(home, 'tg') });
 
 function check(name, c, stdout) {
   // A bench that times the wrong thing is worse than none: each case must have produced the answer it stands for.
@@ -70,7 +103,7 @@ for (let i = 0; i < runs + 2; i++) {
   for (const [name, c] of Object.entries(cases)) {
     const io = stdio(c);
     const t = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, c.args, { ...io.opts, env, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, c.args, { ...io.opts, env: envFor(c), encoding: 'utf8' });
     const ms = Number(process.hrtime.bigint() - t) / 1e6;
     io.done();
     if (r.status !== 0) throw new Error(`${name} exited ${r.status}: ${r.stderr}`);
@@ -85,7 +118,7 @@ for (const [name, c] of Object.entries(cases)) {
   const kb = [];
   for (let i = 0; i < rssRuns; i++) {
     const io = stdio(c);
-    const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...c.args], { ...io.opts, env, encoding: 'utf8' });
+    const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...c.args], { ...io.opts, env: envFor(c), encoding: 'utf8' });
     io.done();
     const m = /(\d+)\s*$/.exec(r.stderr.trim());
     if (m) kb.push(Number(m[1]));

@@ -49,6 +49,31 @@ function reopenNonBlocking(fd: number): number | null {
   }
 }
 
+/** Handles kept for the process's life: one collected would close the descriptor it holds. */
+const socketHandles: unknown[] = [];
+
+/**
+ * A socket stdin (Claude Code's, seen on 2.1.328: a Node parent's child stdio) made non-blocking, so it is read like a
+ * pipe, without the thread pool: the pool's start and the round trips through the event loop cost a hook ~0.7 ms
+ * (bench/README.md, "Session 4"). Node has no fcntl; libuv sets O_NONBLOCK when a pipe handle adopts a descriptor, and
+ * `net` (1.8 ms to load) is the only public way to make one, so this uses the `pipe_wrap` binding directly, which
+ * `process.binding` still serves (DEP0111, a documentation-only deprecation). Guarded: with --pending-deprecation (it
+ * would print a warning), without the binding or when adopting fails, the caller reads in the pool as before. O_NONBLOCK
+ * belongs to this process's end of the socket pair: the harness's end is untouched.
+ */
+function socketNonBlocking(fd: number): boolean {
+  if (process.execArgv.includes('--pending-deprecation') || (process.env.NODE_OPTIONS ?? '').includes('--pending-deprecation') || process.env.NODE_PENDING_DEPRECATION === '1') return false;
+  try {
+    const binding = (process as unknown as { binding(name: string): { Pipe: new (type: number) => { open(fd: number): number }; constants: { SOCKET: number } } }).binding('pipe_wrap');
+    const handle = new binding.Pipe(binding.constants.SOCKET);
+    if (handle.open(fd) !== 0) return false;
+    socketHandles.push(handle);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A read of a socket stdin still waiting in libuv's thread pool: the process cannot exit normally (see hookMain). */
 let pendingPoolReads = 0;
 export const stdinReadPending = (): boolean => pendingPoolReads > 0;
@@ -105,17 +130,19 @@ function readPooled(fd: number, maxBytes: number): Promise<Buffer> {
  * Reads a hook's stdin, never through `process.stdin` (its getter loads Node's stream, net and tty stacks). A pipe or a
  * file is reopened non-blocking and read without any thread: what is already there synchronously (a harness writes
  * the payload and closes the pipe before Node is up), the rest polled on a timer, so the deadline always ends the
- * process. A socket is read in the thread pool (readPooled).
+ * process. A socket is made non-blocking and read the same way (socketNonBlocking), else in the thread pool (readPooled).
  */
 export function readFdCapped(fd: number, maxBytes: number): Promise<Buffer> {
-  const own = reopenNonBlocking(fd);
+  const reopened = reopenNonBlocking(fd);
+  const own = reopened ?? (socketNonBlocking(fd) ? fd : null);
   if (own === null) return readPooled(fd, maxBytes);
   return new Promise<Buffer>((resolve, reject) => {
     const got = capped(maxBytes);
     let wait = 1;
     const finish = (err: unknown) => {
       try {
-        closeSync(own);
+        // A socket made non-blocking is the harness's descriptor itself: it stays open.
+        if (reopened !== null) closeSync(reopened);
       } catch {
         // already closed
       }

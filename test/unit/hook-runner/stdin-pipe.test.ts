@@ -54,16 +54,22 @@ describe('hook stdin from a pipe', () => {
     expect(r.log).toContain('deadline of 300 ms passed');
   });
 
-  it('a socket (Node child stdio) that is never closed: the hook ends itself at its deadline (SIGTERM), not when the harness gives up', async () => {
+  // A socket is made non-blocking and read like a pipe (core.ts socketNonBlocking); with --pending-deprecation that way
+  // is not taken and it is read in libuv's thread pool instead. Both must end at the deadline.
+  const POOLED = { NODE_OPTIONS: '--pending-deprecation' };
+
+  async function neverClosedSocket(extra: Record<string, string>) {
     const dir = mkdtempSync(join(tmpdir(), 'tg-sock-'));
     const started = Date.now();
     const child = spawn(process.execPath, [hook, 'codex', 'PreToolUse'], {
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg'), TIERGATE_HOOK_DEADLINE_MS: '300' },
+      env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg'), TIERGATE_HOOK_DEADLINE_MS: '300', ...extra },
     });
     child.stdin.write(deny.slice(0, 40));
     let out = '';
+    let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const ended = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
       const kill = setTimeout(() => child.kill('SIGKILL'), 6000);
       child.on('exit', (code, signal) => {
@@ -72,16 +78,46 @@ describe('hook stdin from a pipe', () => {
       });
     });
     child.stdin.destroy();
-    // A normal exit would wait for the pool thread blocked on the socket; SIGTERM from itself does not.
-    expect(ended).toEqual({ code: null, signal: 'SIGTERM' });
-    expect(Date.now() - started).toBeLessThan(3000);
-    expect(out).toBe('');
     const log = readFileSync(join(dir, 'tg', 'data', 'diagnostics.log'), 'utf8');
-    expect(log).toContain('deadline of 300 ms passed');
-    expect(log).toContain('stdin was never closed');
+    return { ended, ms: Date.now() - started, out, err, log };
+  }
+
+  it('a socket (Node child stdio) that is never closed: read without threads, the hook exits 0 at its deadline', async () => {
+    const r = await neverClosedSocket({});
+    expect(r.ended).toEqual({ code: 0, signal: null });
+    expect(r.ms).toBeLessThan(3000);
+    expect(r.out).toBe('');
+    expect(r.err).toBe('');
+    expect(r.log).toContain('deadline of 300 ms passed');
+    expect(r.log).not.toContain('stdin was never closed');
   });
 
-  it('a socket is read with a one-thread pool (libuv starts 4 unless told), a user\'s UV_THREADPOOL_SIZE is kept', async () => {
+  it('the same read in the thread pool (no binding): the hook ends itself at its deadline (SIGTERM), not when the harness gives up', async () => {
+    const r = await neverClosedSocket(POOLED);
+    // A normal exit would wait for the pool thread blocked on the socket; SIGTERM from itself does not.
+    expect(r.ended).toEqual({ code: null, signal: 'SIGTERM' });
+    expect(r.ms).toBeLessThan(3000);
+    expect(r.out).toBe('');
+    expect(r.log).toContain('deadline of 300 ms passed');
+    expect(r.log).toContain('stdin was never closed');
+  });
+
+  it('a socket payload that arrives in two parts, the second after the hook started, is read whole', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-sock-'));
+    const child = spawn(process.execPath, [hook, 'codex', 'PreToolUse'], {
+      stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg') },
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stdin.write(deny.slice(0, 100));
+    await new Promise((r) => setTimeout(r, 150));
+    child.stdin.end(deny.slice(100));
+    const code = await new Promise((r) => child.on('exit', r));
+    expect(code).toBe(0);
+    expect(isDeny(out)).toBe(true);
+  });
+
+  it('a socket is read with no pool thread, or (pooled) with one: libuv starts 4 unless told; a user\'s UV_THREADPOOL_SIZE is kept', async () => {
     const threadsWhileReading = async (extra: Record<string, string>) => {
       const dir = mkdtempSync(join(tmpdir(), 'tg-sock-'));
       const child = spawn(process.execPath, [hook, 'codex', 'PreToolUse'], {
@@ -89,7 +125,7 @@ describe('hook stdin from a pipe', () => {
       });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      // Still reading: the pool thread is blocked on the socket until the payload ends.
+      // Still reading: the payload has not come yet.
       await new Promise((r) => setTimeout(r, 400));
       const threads = readdirSync(`/proc/${child.pid}/task`).length;
       child.stdin.end(deny);
@@ -97,9 +133,11 @@ describe('hook stdin from a pipe', () => {
       expect(isDeny(out)).toBe(true);
       return threads;
     };
-    const ours = await threadsWhileReading({});
-    const users = await threadsWhileReading({ UV_THREADPOOL_SIZE: '4' });
-    expect(users - ours).toBe(3);
+    const direct = await threadsWhileReading({});
+    const pooled = await threadsWhileReading(POOLED);
+    const users = await threadsWhileReading({ ...POOLED, UV_THREADPOOL_SIZE: '4' });
+    expect(pooled - direct).toBe(1);
+    expect(users - pooled).toBe(3);
   });
 
   it('a pipe holding more than the stdin cap is refused without waiting for its end', () => {
