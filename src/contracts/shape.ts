@@ -35,50 +35,65 @@ function put(out: Record<string, unknown>, key: string, value: unknown): void {
   else out[key] = value;
 }
 
-function check(s: Shape, v: unknown, path: (string | number)[]): unknown {
+/**
+ * Where a value sits, as a chain built only as deep as the walk goes: the path array is made only for an error, since
+ * copying it at every step was most of a check's cost in a fresh hook process.
+ */
+type At = { up: At | null; key: string | number } | null;
+
+function fail(at: At, expected: string): never {
+  const path: (string | number)[] = [];
+  for (let a = at; a; a = a.up) path.unshift(a.key);
+  throw new ShapeError(path, expected);
+}
+
+function check(s: Shape, v: unknown, at: At): unknown {
   switch (s.t) {
     case 'unknown':
       return v;
     case 'string':
-      if (typeof v !== 'string') throw new ShapeError(path, 'string');
+      if (typeof v !== 'string') fail(at, 'string');
       if (s.pattern !== undefined) {
         let re = patterns.get(s.pattern);
         if (!re) patterns.set(s.pattern, (re = new RegExp(s.pattern)));
-        if (!re.test(v)) throw new ShapeError(path, `string matching /${s.pattern}/`);
+        if (!re.test(v)) fail(at, `string matching /${s.pattern}/`);
       }
       return v;
     case 'number':
-      if (typeof v !== 'number' || !Number.isFinite(v)) throw new ShapeError(path, 'number');
-      if (s.int && !Number.isSafeInteger(v)) throw new ShapeError(path, 'integer');
-      for (const m of s.min ?? []) if (m.inclusive ? v < m.value : v <= m.value) throw new ShapeError(path, `number ${m.inclusive ? '>=' : '>'} ${m.value}`);
+      if (typeof v !== 'number' || !Number.isFinite(v)) fail(at, 'number');
+      if (s.int && !Number.isSafeInteger(v)) fail(at, 'integer');
+      for (const m of s.min ?? []) if (m.inclusive ? v < m.value : v <= m.value) fail(at, `number ${m.inclusive ? '>=' : '>'} ${m.value}`);
       return v;
     case 'boolean':
-      if (typeof v !== 'boolean') throw new ShapeError(path, 'boolean');
+      if (typeof v !== 'boolean') fail(at, 'boolean');
       return v;
     case 'literal':
     case 'enum':
-      if (!(s.values as unknown[]).includes(v)) throw new ShapeError(path, `one of ${JSON.stringify(s.values)}`);
+      if (!(s.values as unknown[]).includes(v)) fail(at, `one of ${JSON.stringify(s.values)}`);
       return v;
     case 'optional':
-      return v === undefined ? v : check(s.of, v, path);
+      return v === undefined ? v : check(s.of, v, at);
     case 'nullable':
-      return v === null ? v : check(s.of, v, path);
+      return v === null ? v : check(s.of, v, at);
     case 'array': {
-      if (!Array.isArray(v)) throw new ShapeError(path, 'array');
-      return v.map((x, i) => check(s.of, x, [...path, i]));
+      if (!Array.isArray(v)) fail(at, 'array');
+      const out: unknown[] = new Array(v.length);
+      for (let i = 0; i < v.length; i++) out[i] = check(s.of, v[i], { up: at, key: i });
+      return out;
     }
     case 'record': {
-      if (!isRecord(v)) throw new ShapeError(path, 'object');
+      if (!isRecord(v)) fail(at, 'object');
       const out: Record<string, unknown> = {};
-      for (const k of Object.keys(v)) put(out, k, check(s.of, v[k], [...path, k]));
+      for (const k of Object.keys(v)) put(out, k, check(s.of, v[k], { up: at, key: k }));
       return out;
     }
     case 'object': {
-      if (!isRecord(v)) throw new ShapeError(path, 'object');
+      if (!isRecord(v)) fail(at, 'object');
       const out: Record<string, unknown> = {};
-      for (const [k, inner] of Object.entries(s.shape)) {
-        const r = check(inner, Object.hasOwn(v, k) ? v[k] : undefined, [...path, k]);
-        if (r !== undefined || Object.hasOwn(v, k)) put(out, k, r);
+      for (const k of Object.keys(s.shape)) {
+        const has = Object.hasOwn(v, k);
+        const r = check(s.shape[k]!, has ? v[k] : undefined, { up: at, key: k });
+        if (r !== undefined || has) put(out, k, r);
       }
       if (s.loose) for (const k of Object.keys(v)) if (!Object.hasOwn(s.shape, k)) put(out, k, v[k]);
       return out;
@@ -88,5 +103,5 @@ function check(s: Shape, v: unknown, path: (string | number)[]): unknown {
 
 /** What `schema.parse(value)` returns for the schema `shape` describes; throws ShapeError where it would throw. */
 export function checkShape<T>(shape: Shape, value: unknown): T {
-  return check(shape, value, []) as T;
+  return check(shape, value, null) as T;
 }
