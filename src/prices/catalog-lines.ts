@@ -2,8 +2,8 @@
  * Reads a catalog in the layout serialiseCatalog writes (merge.ts: one model per line) without parsing every row. A
  * dispatch looks up two or three of ~430 models, and parsing all of them, then collecting the garbage, was ~1 ms of
  * every hook process (bench/README.md). A lookup finds its row's line by searching the text for `\n"<id>":{`, then
- * parses that line alone; Object.keys lists every model (one pass over the lines, on first use), and whatever walks all
- * rows (estimates, `prices list`) parses them all, as a plain JSON.parse would. Pure.
+ * parses that line alone (after a first miss, through an index of where each row starts); Object.keys lists every model
+ * (the same index), and whatever walks all rows (estimates, `prices list`) parses them all, as JSON.parse would. Pure.
  * Returns null for any text not in that exact layout: the caller then parses the whole file.
  */
 import type { Catalog, PriceRow } from '../contracts/prices.js';
@@ -29,31 +29,54 @@ export function readCatalogLines(text: string, checkRow?: (row: unknown) => bool
   }
 }
 
+/**
+ * Where the key of the row starting at `start` ends: the index of its closing quote. JSON.stringify escapes every quote
+ * inside a key (`\"`), so the first quote not preceded by an odd run of backslashes closes it.
+ */
+function keyEnd(section: string, start: number): number {
+  for (let q = section.indexOf('"', start + 1); q >= 0; q = section.indexOf('"', q + 1)) {
+    let slashes = 0;
+    while (section.charCodeAt(q - 1 - slashes) === 92) slashes++;
+    if (slashes % 2 === 0) return q;
+  }
+  return -1;
+}
+
 /** `section`: "\n<row>,\n<row>\n", each row `"<id>":{…}` as JSON.stringify wrote it. */
 function modelLines(section: string, checkRow?: (row: unknown) => boolean): Record<string, PriceRow> | null {
   const rows = new Map<string, PriceRow | null>();
-  let keys: string[] | null = null;
+  // key -> where its row starts, built on the first lookup that misses: a miss searches the whole text (~0.07 ms on
+  // the bundled snapshot), and a dispatch that misses once tries more names (Claude's aliases) in every layer, while
+  // one pass over the lines costs about two misses (bench/README.md, "Session 4").
+  let starts: Map<string, number> | null = null;
 
   const lineAt = (start: number): string => {
     const end = section.indexOf('\n', start);
     const line = section.slice(start, end);
     return line.endsWith(',') ? line.slice(0, -1) : line;
   };
-  const allKeys = (): string[] => {
-    if (keys) return keys;
-    const out: string[] = [];
+  const index = (): Map<string, number> => {
+    if (starts) return starts;
+    const out = new Map<string, number>();
     for (let at = 1; at < section.length; at = section.indexOf('\n', at) + 1) {
-      const line = lineAt(at);
-      out.push(Object.keys(JSON.parse(`{${line.slice(0, line.indexOf('":{') + 2)}0}`) as object)[0]!);
+      const raw = section.slice(at + 1, keyEnd(section, at));
+      out.set(raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw, at);
     }
-    return (keys = out);
+    return (starts = out);
   };
+  const parseAt = (at: number, key: string): PriceRow => JSON.parse(lineAt(at).slice(JSON.stringify(key).length + 1)) as PriceRow;
   const row = (key: string): PriceRow | null => {
     const known = rows.get(key);
     if (known !== undefined) return known;
-    const needle = `\n${JSON.stringify(key)}:{`;
-    const at = section.indexOf(needle);
-    let found = at < 0 ? null : (JSON.parse(lineAt(at + 1).slice(needle.length - 2)) as PriceRow);
+    let found: PriceRow | null = null;
+    if (starts) {
+      const at = starts.get(key);
+      found = at === undefined ? null : parseAt(at, key);
+    } else {
+      const at = section.indexOf(`\n${JSON.stringify(key)}:{`);
+      if (at >= 0) found = parseAt(at + 1, key);
+      else index(); // for the lookups to come
+    }
     if (found && checkRow && !checkRow(found)) found = null;
     rows.set(key, found);
     return found;
@@ -64,7 +87,7 @@ function modelLines(section: string, checkRow?: (row: unknown) => boolean): Reco
   return new Proxy(Object.create(null) as Record<string, PriceRow>, {
     get: (_, key) => (own(key) ? row(key)! : undefined),
     has: (_, key) => own(key),
-    ownKeys: () => allKeys(),
+    ownKeys: () => [...index().keys()],
     getOwnPropertyDescriptor: (_, key) => (own(key) ? { value: row(key), writable: false, enumerable: true, configurable: true } : undefined),
     // A catalog is read-only once loaded.
     set: () => false,
