@@ -18,8 +18,9 @@ export function readTextCapped(path: string, maxBytes: number): string {
   try {
     const chunks: Buffer[] = [];
     let size = 0;
-    // Start small (most files are a few KB) and grow, never holding more than maxBytes + 1.
-    for (let want = 64 * 1024; ; want = Math.min(want * 2, 4 * 1024 * 1024)) {
+    // One read for any file up to 1 MiB (pages of the buffer that are never filled are never touched), more only
+    // beyond; never more than maxBytes + 1 held.
+    for (let want = 1024 * 1024; ; want = Math.min(want * 2, 4 * 1024 * 1024)) {
       const buf = Buffer.allocUnsafe(Math.min(want, maxBytes + 1 - size));
       const n = readSync(fd, buf, 0, buf.length, null);
       if (n === 0) break;

@@ -15,9 +15,9 @@ describe('readTextCapped', () => {
   it('reads small, empty and multi-chunk files whole, UTF-8 split across chunks included', () => {
     expect(readTextCapped(file('small', 'héllo'), 100)).toBe('héllo');
     expect(readTextCapped(file('empty', ''), 100)).toBe('');
-    // 64 KiB + 1 byte of ASCII puts the 2-byte é across the first chunk's end.
-    const big = `${'a'.repeat(64 * 1024 - 1)}é${'b'.repeat(300 * 1024)}`;
-    expect(readTextCapped(file('big', big), 1024 * 1024)).toBe(big);
+    // The first read takes 1 MiB: this puts the 2-byte é across its end.
+    const big = `${'a'.repeat(1024 * 1024 - 1)}é${'b'.repeat(3 * 1024 * 1024)}`;
+    expect(readTextCapped(file('big', big), 8 * 1024 * 1024)).toBe(big);
   });
 
   it('takes a file of exactly the cap and refuses one byte more, without reading the rest', () => {
