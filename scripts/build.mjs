@@ -2,16 +2,20 @@
 // Entries: each src/entries/<name>.ts -> dist/<name>.js (Node ESM), plus the harness-loaded bundles below.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { readdirSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readdirSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, basename, dirname } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const out = join(root, 'dist');
+// From empty: a bundle a change retired (one dispatch bundle became one per harness) must not linger and be packed.
+rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
 // The command hook's entries are built separately as CommonJS (below).
-const HOOK_ENTRIES = ['hook.ts', 'hook-dispatch.ts', 'hook-events.ts', 'zod-mini.ts'];
+// The dispatch bundles, one per harness (src/hook-runner/bundles.ts).
+const DISPATCH_BUNDLES = readdirSync(join(root, 'src/entries')).filter((f) => /^hook-dispatch-[a-z]+\.ts$/.test(f)).map((f) => basename(f, '.ts'));
+const HOOK_ENTRIES = ['hook.ts', 'hook-events.ts', 'zod-mini.ts', ...DISPATCH_BUNDLES.map((b) => `${b}.ts`)];
 const nodeEntries = readdirSync(join(root, 'src/entries'))
   .filter((f) => f.endsWith('.ts') && !HOOK_ENTRIES.includes(f))
   .map((f) => ({ in: join(root, 'src/entries', f), out: basename(f, '.ts') }));
@@ -85,7 +89,7 @@ for (const e of special) {
 // The command hook starts a fresh Node for every harness event, so its start-up is its whole cost. CommonJS, not ESM:
 // Node skips its ESM loader, and modules reached through import() (refresh trigger, ledger drain) stay uninitialised
 // until a handler needs them, so child_process, crypto and SQLite never load in a dispatch hook.
-// Two bundles (src/hook-runner/bundles.ts): hook-dispatch.cjs for the dispatch events, hook-events.cjs for the rest;
+// Bundles (src/hook-runner/bundles.ts): hook-dispatch-<harness>.cjs for each harness's dispatch events, hook-events.cjs for the rest;
 // dist/hook.cjs picks one and runs it from V8's cached compiled code (src/hook-runner/loader.ts).
 const hookCommon = {
   ...common,
@@ -106,14 +110,14 @@ async function buildHook(options) {
   const result = await build(options);
   if (result.warnings.length) throw new Error(`${basename(options.outfile)}: esbuild warned (see above); fix it, a hook bundle must build clean`);
 }
-// The dispatch bundle carries no zod: it checks committed Shapes, and the schemas it defines load dist/zod-mini.cjs
+// The dispatch bundles carry no zod: it checks committed Shapes, and the schemas it defines load dist/zod-mini.cjs
 // only if one is ever built there (src/hook-runner/shims/zod-mini-lazy.ts).
 const lazyZod = { 'zod/mini': join(root, 'src/hook-runner/shims/zod-mini-lazy.ts') };
 await buildHook({ ...hookCommon, entryPoints: [join(root, 'src/entries/zod-mini.ts')], outfile: join(out, 'zod-mini.cjs') });
 const buildIds = {};
-for (const bundle of ['hook-dispatch', 'hook-events']) {
+for (const bundle of [...DISPATCH_BUNDLES, 'hook-events']) {
   const outfile = join(out, `${bundle}.cjs`);
-  const alias = bundle === 'hook-dispatch' ? { ...hookCommon.alias, ...lazyZod } : hookCommon.alias;
+  const alias = bundle === 'hook-events' ? hookCommon.alias : { ...hookCommon.alias, ...lazyZod };
   await buildHook({ ...hookCommon, alias, entryPoints: [join(root, 'src/entries', `${bundle}.ts`)], outfile });
   buildIds[bundle] = createHash('sha256').update(readFileSync(outfile)).digest('hex').slice(0, 12);
 }

@@ -35,10 +35,7 @@ function put(out: Record<string, unknown>, key: string, value: unknown): void {
   else out[key] = value;
 }
 
-/**
- * Where a value sits, as a chain built only as deep as the walk goes: the path array is made only for an error, since
- * copying it at every step was most of a check's cost in a fresh hook process.
- */
+/** Where a value sits, as a chain as deep as the walk: the path array is built only for an error, not copied per step. */
 type At = { up: At | null; key: string | number } | null;
 
 function fail(at: At, expected: string): never {

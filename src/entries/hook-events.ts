@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { hookMain } from '../hook-runner/core.js';
 import { COMMAND_ADAPTERS } from '../hook-runner/adapters.js';
 
-// See hook-dispatch.ts: zod's JIT does not pay for itself in a short-lived process.
+// zod's JIT (a `new Function` per object schema on first parse) does not pay for itself in a short-lived process.
 z.config({ jitless: true });
 
 export const main = (argv: string[]): Promise<number> => hookMain(argv, COMMAND_ADAPTERS);

@@ -1,7 +1,8 @@
 /**
  * Which bundle serves which hook. A dispatch hook sits on the harness's critical path and its process start is its whole
- * cost, so the dispatch events run dist/hook-dispatch.cjs (routing only); every other event runs dist/hook-events.cjs
- * (transcripts, spool drain, ledger, refresh). Both start from dist/hook.cjs (loader.ts). Pure data.
+ * cost, so each harness's dispatch events run its own dist/hook-dispatch-<harness>.cjs (that harness's routing only: one
+ * bundle for all three was ~0.4 ms more per hook, bench/README.md "Session 4"); every other event runs
+ * dist/hook-events.cjs (transcripts, spool drain, ledger, refresh). All start from dist/hook.cjs (loader.ts). Pure data.
  */
 export const DISPATCH_EVENTS: Readonly<Record<string, readonly string[]>> = {
   claude: ['PreToolUse'],
@@ -9,10 +10,11 @@ export const DISPATCH_EVENTS: Readonly<Record<string, readonly string[]>> = {
   cursor: ['preToolUse', 'subagentStart'],
 };
 
-export type HookBundle = 'hook-dispatch' | 'hook-events';
+export type DispatchHarness = 'claude' | 'codex' | 'cursor';
+export type HookBundle = `hook-dispatch-${DispatchHarness}` | 'hook-events';
 
 export function bundleFor(harness: string, event: string): HookBundle {
-  return Object.hasOwn(DISPATCH_EVENTS, harness) && DISPATCH_EVENTS[harness]!.includes(event) ? 'hook-dispatch' : 'hook-events';
+  return Object.hasOwn(DISPATCH_EVENTS, harness) && DISPATCH_EVENTS[harness]!.includes(event) ? `hook-dispatch-${harness as DispatchHarness}` : 'hook-events';
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The command-hook runner behind `node dist/hook.cjs <harness> <event>`, for whichever adapter table its bundle carries
- * (dist/hook-dispatch.cjs: the dispatch events only; dist/hook-events.cjs: all of them; see hook-runner/bundles.ts).
+ * (dist/hook-dispatch-<harness>.cjs: one harness's dispatch events; dist/hook-events.cjs: all of them; see hook-runner/bundles.ts).
  * Reads stdin with a hard cap, parses, hands the payload to the harness's adapter, prints its answer, exits 0.
  * Every failure (oversize, bad JSON, unknown shape, a throw, the deadline) prints nothing (or the adapter's explicit
  * fail-open answer) and leaves one line in the diagnostic log: only a policy decision ever denies.

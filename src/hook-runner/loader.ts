@@ -17,7 +17,7 @@ import { bundleFor, cacheVariant, type HookBundle } from './bundles.js';
 /** What each hook bundle exports (src/entries/hook-dispatch.ts, hook-events.ts). */
 export type HookBundleExports = {
   main(argv: string[]): Promise<number>;
-  saveCodeCache(path: string, data: Buffer, bundle: HookBundle, buildId: string): void;
+  saveCodeCache(path: string, data: Buffer, current: readonly string[]): void;
 };
 
 /** Content hashes of the bundles, put into dist/hook.cjs by scripts/build.mjs: a rebuilt bundle never meets old code. */
@@ -102,7 +102,7 @@ export async function startHook(distDir: string, argv: string[], env: Env, ids: 
     const loaded = loadBundle(childPath(distDir, `${bundle}.cjs`), cachePath, load);
     code = await loaded.exports.main(argv);
     // After the answer is out: only the first run of a build (or after a Node upgrade) pays for this.
-    if (loaded.script && cachePath && id && !loaded.fromCache) loaded.exports.saveCodeCache(cachePath, encodeCodeCache(loaded.script.createCachedData()), bundle, id);
+    if (loaded.script && cachePath && id && !loaded.fromCache) loaded.exports.saveCodeCache(cachePath, encodeCodeCache(loaded.script.createCachedData()), Object.entries(ids ?? {}).map(([b, i]) => `${b}-${i}-`));
   } catch (err) {
     process.stderr.write(`tiergate: hook could not run (${err instanceof Error ? err.message : String(err)}); the harness proceeds unchanged\n`);
     code = 0;

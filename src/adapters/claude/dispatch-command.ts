@@ -1,6 +1,6 @@
 /**
  * Claude Code's dispatch hook (PreToolUse on Agent/Task), apart from the completion side so the dispatch bundle
- * (dist/hook-dispatch.cjs) never carries the transcript parsers or the drain. command.ts composes it with the others.
+ * (dist/hook-dispatch-claude.cjs) never carries the transcript parsers or the drain. command.ts composes it with the others.
  */
 import { jsonAnswer, type CommandAdapter, type HookContext, type HookHandler } from '../../hook-runner/types.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';

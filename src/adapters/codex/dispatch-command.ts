@@ -1,6 +1,6 @@
 /**
  * Codex's dispatch hook (PreToolUse on collaborationspawn_agent), apart from the completion side so the dispatch
- * bundle (dist/hook-dispatch.cjs) never carries the rollout readers. command.ts composes it with the other events.
+ * bundle (dist/hook-dispatch-codex.cjs) never carries the rollout readers. command.ts composes it with the other events.
  */
 import type { Policy } from '../../contracts/config.js';
 import type { Decision } from '../../contracts/decision.js';

@@ -94,7 +94,7 @@ d('Claude Code end to end', () => {
     cpSync(join(root, 'hooks.json'), join(dir, 'hooks.json'));
     // The command hooks price from the bundled snapshot next to dist/ (package.json "files" ships data/).
     cpSync(join(root, 'data'), join(dir, 'data'), { recursive: true });
-    for (const f of ['hook.cjs', 'hook-dispatch.cjs', 'hook-events.cjs', 'claude-module.js']) cpSync(join(root, 'dist', f), join(dir, 'dist', f));
+    for (const f of ['hook.cjs', 'hook-dispatch-claude.cjs', 'hook-events.cjs', 'zod-mini.cjs', 'claude-module.js']) cpSync(join(root, 'dist', f), join(dir, 'dist', f));
     if (patchModule) writeFileSync(join(dir, 'dist', 'claude-module.js'), patchModule(readFileSync(join(dir, 'dist', 'claude-module.js'), 'utf8')));
     return dir;
   }

@@ -2,12 +2,15 @@
  * Every event a manifest registers is served by the bundle dist/hook.cjs picks for it, with the same handler the full
  * table has: a dispatch event missing from the dispatch bundle would silently allow everything.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_ADAPTERS } from '../../../src/hook-runner/adapters.js';
 import { bundleFor, DISPATCH_EVENTS } from '../../../src/hook-runner/bundles.js';
-import { DISPATCH_ADAPTERS } from '../../../src/hook-runner/dispatch-adapters.js';
+import type { CommandAdapter } from '../../../src/hook-runner/types.js';
+
+/** The adapter a dispatch bundle's entry runs (src/entries/hook-dispatch-<harness>.ts). */
+const dispatchAdapter = async (harness: string) => ((await import(`../../../src/entries/hook-dispatch-${harness}.ts`)) as { adapter: CommandAdapter }).adapter;
 
 const root = join(import.meta.dirname, '../../..');
 const manifestEvents = (file: string): [string, string][] => {
@@ -27,22 +30,22 @@ describe('hook bundles', () => {
 
   it('routes every manifest event to a bundle whose table handles it', async () => {
     for (const [harness, event] of events) {
-      const table = bundleFor(harness, event) === 'hook-dispatch' ? DISPATCH_ADAPTERS : COMMAND_ADAPTERS;
-      const adapter = await table[harness]!();
+      const adapter = bundleFor(harness, event) === 'hook-events' ? await COMMAND_ADAPTERS[harness]!() : await dispatchAdapter(harness);
       expect({ harness, event, handled: typeof adapter.handlers[event] }).toEqual({ harness, event, handled: 'function' });
     }
   });
 
-  it('the dispatch bundle handles exactly the dispatch events, with the full table’s fail-open answers', async () => {
+  it('a dispatch bundle exists per harness, built, and each handles exactly the dispatch events, with the full table’s fail-open answers', async () => {
     for (const [harness, list] of Object.entries(DISPATCH_EVENTS)) {
-      const lean = await DISPATCH_ADAPTERS[harness]!();
+      const lean = await dispatchAdapter(harness);
       const full = await COMMAND_ADAPTERS[harness]!();
       for (const event of list) {
-        expect(bundleFor(harness, event)).toBe('hook-dispatch');
+        expect(bundleFor(harness, event)).toBe(`hook-dispatch-${harness}`);
         expect(lean.failOpen?.[event] ?? null).toEqual(full.failOpen?.[event] ?? null);
       }
       expect(Object.keys(lean.handlers).filter((e) => !list.includes(e))).toEqual(harness === 'cursor' ? ['subagentStop'] : []);
     }
+    for (const harness of Object.keys(DISPATCH_EVENTS)) expect(existsSync(join(root, 'dist', `hook-dispatch-${harness}.cjs`))).toBe(true);
     expect(bundleFor('codex', 'SubagentStop')).toBe('hook-events');
     expect(bundleFor('hasOwnProperty', 'PreToolUse')).toBe('hook-events');
   });

@@ -63,7 +63,7 @@ describe('dist/hook.cjs with a code cache', () => {
     expect(denies(first.stdout)).toBe(true);
     const [file, ...more] = sb.files();
     expect(more).toEqual([]);
-    expect(file).toMatch(new RegExp(`^hook-dispatch-[0-9a-f]{12}-codex-node${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8$`));
+    expect(file).toMatch(new RegExp(`^hook-dispatch-codex-[0-9a-f]{12}-codex-node${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8$`));
     const path = join(sb.cacheDir, file!);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(decodeCodeCache(readFileSync(path))).not.toBeNull();
@@ -121,23 +121,26 @@ describe('dist/hook.cjs with a code cache', () => {
     expect(sb.run('codex').status).toBe(0);
     expect(sb.run('claude', 'PreToolUse', { ...claudePayload, cwd: sb.dir }).status).toBe(0);
     expect(sb.run('../../evil', 'PreToolUse').status).toBe(0);
-    const variants = sb.files().map((f) => /^(hook-\w+)-[0-9a-f]{12}-(\w+)-node/.exec(f)?.slice(1).join(' '));
-    expect(variants).toEqual(['hook-dispatch claude', 'hook-dispatch codex', 'hook-events other']);
+    const variants = sb.files().map((f) => /^(hook-[a-z-]+?)-[0-9a-f]{12}-(\w+)-node/.exec(f)?.slice(1).join(' '));
+    expect(variants).toEqual(['hook-dispatch-claude claude', 'hook-dispatch-codex codex', 'hook-events other']);
   });
 
-  it('removes caches of other builds of the same bundle, keeps other Node versions of this build', () => {
+  it('removes caches of other builds and of bundles this build does not have, keeps other Node versions of this build', () => {
     const sb = sandbox();
     sb.run();
     const current = sb.files()[0]!;
-    const build = current.split('-')[2]!;
+    const build = /^hook-dispatch-codex-([0-9a-f]{12})-/.exec(current)![1]!;
     mkdirSync(sb.cacheDir, { recursive: true });
-    const otherBuild = 'hook-dispatch-000000000000-codex-nodev20.0.0-x64.v8';
-    const otherNode = `hook-dispatch-${build}-codex-nodev99.0.0-x64.v8`;
+    const otherBuild = 'hook-dispatch-codex-000000000000-codex-nodev20.0.0-x64.v8';
+    const otherNode = `hook-dispatch-codex-${build}-codex-nodev99.0.0-x64.v8`;
     const events = 'hook-events-000000000000-codex-nodev20.0.0-x64.v8';
-    for (const f of [otherBuild, otherNode, events]) writeFileSync(join(sb.cacheDir, f), 'x');
+    // The single dispatch bundle of earlier builds.
+    const retired = 'hook-dispatch-80f792d5da99-codex-nodev20.20.2-x64.v8';
+    const foreign = 'not-ours.v8';
+    for (const f of [otherBuild, otherNode, events, retired, foreign]) writeFileSync(join(sb.cacheDir, f), 'x');
     writeFileSync(join(sb.cacheDir, current), 'damaged'); // forces a rewrite, which is when old files go
     sb.run();
-    expect(sb.files()).toEqual([current, events, otherNode].sort());
+    expect(sb.files()).toEqual([current, otherNode, foreign].sort());
   });
 
   it('still answers when the cache directory cannot be written, and says why in the diagnostic log', () => {

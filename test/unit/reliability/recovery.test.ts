@@ -66,7 +66,7 @@ describe('recovery from corrupted state files', () => {
     expect(dispatchDenies(sb)).toBe(true);
     expect(check(doctor(sb), 'hook', 'code cache')).toMatchObject({ status: 'ok' });
     const dir = join(sb.data, 'code-cache');
-    const file = join(dir, readdirSync(dir).find((f) => f.startsWith('hook-dispatch-'))!);
+    const file = join(dir, readdirSync(dir).find((f) => f.startsWith('hook-dispatch-codex-'))!);
     const bytes = readFileSync(file);
     bytes[bytes.length - 10]! ^= 0xff;
     writeFileSync(file, bytes);
