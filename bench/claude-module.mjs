@@ -33,7 +33,8 @@ function pluginCopy(breakModule, moduleOnly = false) {
   cpSync(join(root, '.claude-plugin'), join(dir, '.claude-plugin'), { recursive: true });
   cpSync(join(root, 'hooks.json'), join(dir, 'hooks.json'));
   cpSync(join(root, 'data'), join(dir, 'data'), { recursive: true });
-  for (const f of ['hook.cjs', 'hook-dispatch.cjs', 'hook-events.cjs', 'claude-module.js']) cpSync(join(root, 'dist', f), join(dir, 'dist', f));
+  // All of dist/, as the plugin ships it: the hook loader picks among several bundles.
+  cpSync(join(root, 'dist'), join(dir, 'dist'), { recursive: true });
   if (moduleOnly) {
     // The module alone: no command hook on the dispatch path (what the guarded fallback costs, by difference).
     const hooks = JSON.parse(readFileSync(join(dir, 'hooks.json'), 'utf8'));

@@ -94,7 +94,8 @@ d('Claude Code end to end', () => {
     cpSync(join(root, 'hooks.json'), join(dir, 'hooks.json'));
     // The command hooks price from the bundled snapshot next to dist/ (package.json "files" ships data/).
     cpSync(join(root, 'data'), join(dir, 'data'), { recursive: true });
-    for (const f of ['hook.cjs', 'hook-dispatch-claude.cjs', 'hook-events.cjs', 'zod-mini.cjs', 'claude-module.js']) cpSync(join(root, 'dist', f), join(dir, 'dist', f));
+    // All of dist/, as the plugin ships it: the hook loader picks among several bundles.
+    cpSync(join(root, 'dist'), join(dir, 'dist'), { recursive: true });
     if (patchModule) writeFileSync(join(dir, 'dist', 'claude-module.js'), patchModule(readFileSync(join(dir, 'dist', 'claude-module.js'), 'utf8')));
     return dir;
   }
