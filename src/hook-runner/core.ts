@@ -38,14 +38,15 @@ function capped(maxBytes: number) {
 export type StdinSource = NodeJS.ReadableStream | { fd: number };
 
 /**
- * Linux: /proc/self/fd/N reopens a pipe or a file as a new open file description, so O_NONBLOCK on it leaves the
- * harness's descriptor alone. A socket (Node's child stdio) cannot be reopened, nor can anything without /proc: null.
+ * Linux: /proc/self/fd/N reopens a pipe, a file or a terminal as a new open file description, so O_NONBLOCK on it
+ * leaves the harness's descriptor alone: the descriptor. A socket (Node's child stdio) cannot be reopened: Linux says
+ * ENXIO, and `socket` is the answer. Anything else (no /proc: not Linux): null.
  */
-function reopenNonBlocking(fd: number): number | null {
+function reopenNonBlocking(fd: number): number | 'socket' | null {
   try {
     return openSync(`/proc/self/fd/${fd}`, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return null;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENXIO' ? 'socket' : null;
   }
 }
 
@@ -134,7 +135,8 @@ function readPooled(fd: number, maxBytes: number): Promise<Buffer> {
  */
 export function readFdCapped(fd: number, maxBytes: number): Promise<Buffer> {
   const reopened = reopenNonBlocking(fd);
-  const own = reopened ?? (socketNonBlocking(fd) ? fd : null);
+  // Only what Linux named a socket is adopted: O_NONBLOCK set on a terminal would outlive the hook in the user's shell.
+  const own = reopened === 'socket' ? (socketNonBlocking(fd) ? fd : null) : reopened;
   if (own === null) return readPooled(fd, maxBytes);
   return new Promise<Buffer>((resolve, reject) => {
     const got = capped(maxBytes);
@@ -142,7 +144,7 @@ export function readFdCapped(fd: number, maxBytes: number): Promise<Buffer> {
     const finish = (err: unknown) => {
       try {
         // A socket made non-blocking is the harness's descriptor itself: it stays open.
-        if (reopened !== null) closeSync(reopened);
+        if (typeof reopened === 'number') closeSync(reopened);
       } catch {
         // already closed
       }
