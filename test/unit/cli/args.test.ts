@@ -52,7 +52,8 @@ describe('parseFlags', () => {
     expect(parseTime('7d', now)).toBe(now - 7 * 86_400_000);
     expect(parseTime('2026-01-02', now)).toBe(Date.parse('2026-01-02T00:00:00Z'));
     // Date.parse alone would read '-1' as 2001-01-01 and '-2024-01-01' as 2024.
-    for (const bad of ['-1', '-7d', '-7', '-2024-01-01', ' -1']) expect(parseTime(bad, now)).toBeUndefined();
+    for (const bad of ['-1', '-7d', '-7', '-2024-01-01', ' -1', '7', '2024', ' 30 ']) expect(parseTime(bad, now)).toBeUndefined();
+    expect(parseTime('20260102', now)).toBe(Date.parse('2026-01-02T00:00:00Z'));
   });
 });
 
