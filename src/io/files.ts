@@ -3,9 +3,9 @@
  * edits: all go through here, so a review of what tiergate writes is one file. Everything it creates is user-only.
  */
 import {
-  appendFileSync, chmodSync, closeSync, copyFileSync, existsSync, fstatSync, fsyncSync, mkdirSync, mkdtempSync, openSync,
+  chmodSync, closeSync, copyFileSync, existsSync, fstatSync, fsyncSync, mkdirSync, mkdtempSync, openSync,
   renameSync,
-  rmSync, statSync, writeSync,
+  rmSync, writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -39,25 +39,32 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
 
 /**
  * Append one record to a size-bounded file: when it would pass maxBytes, the file is rotated to `<path>.1`
- * (one generation kept), so the pair never exceeds 2 × maxBytes.
+ * (one generation kept), so the pair never exceeds 2 × maxBytes. A file this call creates needs neither its size nor
+ * its mode checked, so a hook (one new file, one line) builds no Stats object: the first costs a process ~0.1 ms.
  */
 export function appendBounded(path: string, line: string, maxBytes: number): void {
-  let size = -1;
+  appendOnce(path, Buffer.from(line), maxBytes);
+}
+
+function appendOnce(path: string, data: Buffer, maxBytes: number): void {
+  let fd = openNewForAppend(path);
   try {
-    size = statSync(path).size;
-  } catch {
-    // No file yet: make sure its directory exists (only then: in-process plugins append on every dispatch).
-    ensureDir(dirname(path));
-  }
-  if (size > 0 && size + Buffer.byteLength(line) > maxBytes) {
-    renameSync(path, `${path}.1`);
-    size = -1;
-  }
-  appendFileSync(path, line, { mode: FILE_MODE });
-  // A file this call created is 0600 already (mode above, umask only removes bits); fix an existing file's mode once.
-  if (size <= 0 || !checkedModes.has(path)) {
-    chmodSync(path, FILE_MODE);
-    checkedModes.add(path);
+    if (fd === null) {
+      fd = openCreating(path);
+      const st = fstatSync(fd);
+      if (st.size > 0 && st.size + data.length > maxBytes) {
+        closeSync(fd);
+        renameSync(path, `${path}.1`);
+        fd = openCreating(path);
+      } else if (st.size > 0 && !checkedModes.has(path)) {
+        // An existing file keeps the mode it had: make it user-only once (a new one is FILE_MODE from open already).
+        chmodSync(path, FILE_MODE);
+        checkedModes.add(path);
+      }
+    }
+    writeSync(fd, data);
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
 }
 
@@ -70,31 +77,12 @@ const checkedModes = new Set<string>();
  * (drain inserts are idempotent: a duplicate line is harmless, a lost one is not). Found by
  * bench/ledger-concurrency.mjs: 2 of 3,200 completions lost with 64 writers draining each other.
  * "Gone" is enough: a spool path names one process's file (pid and time), and only that process, whose appends never
- * interleave, creates a file under it again. A file this call creates needs neither its size nor its mode checked, so
- * a dispatch hook (one new file, one line) builds no Stats object: the first costs a process ~0.1 ms.
+ * interleave, creates a file under it again.
  */
 export function appendBoundedClaimable(path: string, line: string, maxBytes: number): void {
   const data = Buffer.from(line);
   for (let attempt = 0; attempt < 3; attempt++) {
-    let fd = openNewForAppend(path);
-    try {
-      if (fd === null) {
-        fd = openCreating(path);
-        const st = fstatSync(fd);
-        if (st.size > 0 && st.size + data.length > maxBytes) {
-          closeSync(fd);
-          renameSync(path, `${path}.1`);
-          fd = openCreating(path);
-        } else if (st.size > 0 && !checkedModes.has(path)) {
-          // An existing file keeps the mode it had: make it user-only once (a new one is FILE_MODE from open already).
-          chmodSync(path, FILE_MODE);
-          checkedModes.add(path);
-        }
-      }
-      writeSync(fd, data);
-    } finally {
-      if (fd !== null) closeSync(fd);
-    }
+    appendOnce(path, data, maxBytes);
     if (existsSync(path)) break;
   }
 }
