@@ -102,6 +102,8 @@ describe('numeric flags on the command line', () => {
     expect(err).toMatch(/^tiergate report: Unknown option '--bogus'\nUsage: tiergate report/);
     expect(await cli(['demo', '--limit', '-1'])).toBe(2);
     expect(err).toMatch(/^tiergate demo: Unknown option '--limit'/);
+    expect(await cli(['doctor', '--jsn'])).toBe(2);
+    expect(err).toMatch(/^tiergate doctor: Unknown option '--jsn'\nUsage: tiergate doctor/);
     expect(await cli(['explain', '--parent', '-1', '--harness'])).toBe(2);
     expect(err).toMatch(/^tiergate explain: --harness needs a value\nusage: tiergate explain/);
     const log = paths({ TIERGATE_HOME: home }).diagnostics;
