@@ -14,7 +14,7 @@ import { Script } from 'node:vm';
 import { childPath, dataDir, type Env } from '../io/paths.js';
 import { bundleFor, cacheVariant, type HookBundle } from './bundles.js';
 
-/** What each hook bundle exports (src/entries/hook-dispatch.ts, hook-events.ts). */
+/** What each hook bundle exports (src/entries/hook-dispatch-<harness>.ts, hook-events.ts). */
 export type HookBundleExports = {
   main(argv: string[]): Promise<number>;
   saveCodeCache(path: string, data: Buffer, current: readonly string[]): void;

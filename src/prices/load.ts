@@ -1,6 +1,6 @@
 /**
  * The catalog layers, best first: the policy's price overrides, refreshed catalogs in the price cache directory
- * (newest first), then the bundled snapshot. Runs in every hook process, so it reads little: the bundled snapshot
+ * (newest fetch first), then the bundled snapshot. Runs in every hook process, so it reads little: the bundled snapshot
  * (~125 KB, parsed once per process) and whatever the refresher left, each file size-capped and checked against
  * CatalogSchema (as its Shape, contracts/shape.ts: no zod in a hook process).
  * A corrupt or oversized cache file is skipped with one diagnostic line; nothing here throws.
