@@ -1,9 +1,10 @@
 /**
- * `zod/mini` in the dispatch bundles (dist/hook-dispatch-<harness>.cjs) (scripts/build.mjs aliases it here). The dispatch path checks everything it reads
- * against committed Shapes (contracts/shape.ts), so the only zod left in that bundle is the schemas' definitions, built
- * on first use (contracts/lazy.ts). Bundling zod anyway made every dispatch hook read, deserialise and evaluate ~30 KB
- * it never ran (bench/README.md, "Session 4"). Each export here loads the real zod (dist/zod-mini.cjs) on its first
- * call. Every name a dispatch module uses must be here: the build fails on a missing one.
+ * `zod/mini` in the dispatch bundles, dist/hook-dispatch-<harness>.cjs (scripts/build.mjs aliases it here). The dispatch
+ * path checks everything it reads against committed Shapes (contracts/shape.ts), so the only zod left in those bundles
+ * is the schemas' definitions, built on first use (contracts/lazy.ts). Bundling zod anyway made every dispatch hook
+ * read, deserialise and evaluate ~30 KB it never ran (bench/README.md, "Session 4"). Each export here loads the real
+ * zod (dist/zod-mini.cjs) on its first call. Every name a dispatch module uses must be here: the build fails on a
+ * missing one.
  */
 import type * as Zod from 'zod/mini';
 
