@@ -11,6 +11,7 @@ import { loadCatalogLayers } from '../../prices/load.js';
 import { createPriceLookup } from '../../prices/lookup.js';
 import { listPrices, showPrices, type ListedRow } from '../../prices/query.js';
 import type { ClaudeProvider } from '../../prices/resolve.js';
+import { parseCommandFlags } from '../args.js';
 
 const USAGE = 'usage: tiergate prices show <model…> [--harness claude|codex|cursor|opencode|pi] [--provider anthropic|bedrock|vertex|foundry|gateway] [--json]\n'
   + '       tiergate prices list [--family <text>] [--provider <maker>] [--json]\n'
@@ -18,54 +19,36 @@ const USAGE = 'usage: tiergate prices show <model…> [--harness claude|codex|cu
   + '       tiergate prices status [--json]\n';
 const CLAUDE_PROVIDERS = ['anthropic', 'bedrock', 'vertex', 'foundry', 'gateway'];
 
-interface Args {
-  positional: string[];
-  flags: Record<string, string | true>;
-}
-
-function parseArgs(argv: string[]): Args {
-  const positional: string[] = [];
-  const flags: Record<string, string | true> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--json') flags.json = true;
-    else if (a.startsWith('--')) {
-      const eq = a.indexOf('=');
-      if (eq > 0) flags[a.slice(2, eq)] = a.slice(eq + 1);
-      else flags[a.slice(2)] = argv[++i] ?? '';
-    } else positional.push(a);
-  }
-  return { positional, flags };
-}
-
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   // The refresh subcommands live in their own files (src/cli/commands/prices-refresh.ts, prices-status.ts).
   if (sub === 'refresh') return (await import('./prices-refresh.js')).run(rest);
   if (sub === 'status') return (await import('./prices-status.js')).run(rest);
-  const { positional, flags } = parseArgs(rest);
+  if (sub !== 'show' && sub !== 'list') return usage(sub ? `unknown subcommand '${sub}'` : undefined);
+  // The shared parser: an unknown flag is a usage error (exit 2), never silently taken as a value-carrying one.
+  const parsed = parseCommandFlags(`prices ${sub}`, USAGE, rest, {
+    json: { type: 'boolean' }, provider: { type: 'string' },
+    ...(sub === 'show' ? { harness: { type: 'string' } } : { family: { type: 'string' } }),
+  } as const, sub === 'show');
+  if (!parsed) return 2;
+  const flags = parsed.values as { json?: boolean; provider?: string; harness?: string; family?: string };
+  const positional = parsed.positionals;
   const { policy } = loadPolicy(process.env, process.cwd());
   const layers = loadCatalogLayers(process.env, policy);
   if (sub === 'show') {
     if (positional.length === 0) return usage();
-    const harness = HarnessSchema.safeParse(typeof flags.harness === 'string' ? flags.harness : 'claude');
+    const harness = HarnessSchema.safeParse(flags.harness ?? 'claude');
     if (!harness.success) return usage(`unknown harness '${String(flags.harness)}'`);
-    const provider = typeof flags.provider === 'string' ? flags.provider : policy.claudeProvider;
+    const provider = flags.provider ?? policy.claudeProvider;
     if (!CLAUDE_PROVIDERS.includes(provider)) return usage(`unknown Claude provider '${provider}'`);
     const lookup = createPriceLookup(layers, { claudeProvider: provider as ClaudeProvider });
     const rows = showPrices(positional, harness.data, lookup);
     process.stdout.write(flags.json ? `${JSON.stringify(rows, null, 2)}\n` : formatShow(rows, harness.data, lookup.catalogVersion));
     return rows.every((r) => r.price) ? 0 : 1;
   }
-  if (sub === 'list') {
-    const rows = listPrices(layers, {
-      family: typeof flags.family === 'string' ? flags.family : undefined,
-      provider: typeof flags.provider === 'string' ? flags.provider : undefined,
-    });
-    process.stdout.write(flags.json ? `${JSON.stringify(rows.map((r) => ({ ...r.row, key: r.key, catalogVersion: r.catalogVersion })), null, 2)}\n` : formatList(rows));
-    return 0;
-  }
-  return usage(sub ? `unknown subcommand '${sub}'` : undefined);
+  const rows = listPrices(layers, { family: flags.family, provider: flags.provider });
+  process.stdout.write(flags.json ? `${JSON.stringify(rows.map((r) => ({ ...r.row, key: r.key, catalogVersion: r.catalogVersion })), null, 2)}\n` : formatList(rows));
+  return 0;
 }
 
 function usage(problem?: string): number {

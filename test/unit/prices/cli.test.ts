@@ -62,5 +62,12 @@ describe('tiergate prices', () => {
     expect(await main(['prices', 'show'])).toBe(2);
     expect(await main(['prices', 'show', 'x', '--harness', 'emacs'])).toBe(2);
     expect(err).toMatch(/usage: tiergate prices/);
+    // A misspelt flag is refused, not taken as one that swallows the next word (it did: `--harnes claude`).
+    err = '';
+    expect(await main(['prices', 'show', 'opus', '--harnes', 'claude'])).toBe(2);
+    expect(err).toMatch(/^tiergate prices show: Unknown option '--harnes'/);
+    err = '';
+    expect(await main(['prices', 'list', 'extra'])).toBe(2);
+    expect(err).toMatch(/^tiergate prices list: Unexpected argument 'extra'/);
   });
 });
