@@ -21,6 +21,14 @@ const VERTEX_VERSION = /@(\d{8}|latest|default)$/;
 /** OpenRouter route variants (`:batch`, `:free`, `:thinking`, `:nitro`); they change the route's price, not the model. */
 const ROUTE_VARIANT = /:([a-z][a-z-]*)$/;
 
+/**
+ * The name without a trailing `[1m]`/`[2m]` context marker: Claude Code strips it before its own price lookup
+ * (2.1.328), same price row. Tested by its last character first, so most names never run the pattern.
+ */
+export function withoutContextSuffix(name: string): string {
+  return name.endsWith(']') ? name.replace(CONTEXT_SUFFIX, '') : name;
+}
+
 export function canonicalId(raw: string): string {
   return normaliseName(raw).id;
 }
@@ -29,8 +37,7 @@ export function normaliseName(raw: string): Normalised {
   const remarks: string[] = [];
   let s = raw.trim().toLowerCase();
 
-  // Claude Code strips a trailing [1m]/[2m] before its own price lookup (2.1.328): same price row.
-  if (s.endsWith(']')) s = s.replace(CONTEXT_SUFFIX, '');
+  s = withoutContextSuffix(s);
 
   const variant = ROUTE_VARIANT.exec(s);
   if (variant) {

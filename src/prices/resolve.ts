@@ -10,7 +10,7 @@
  */
 import type { Catalog, PriceRow, Resolution } from '../contracts/prices.js';
 import type { Harness } from '../contracts/harness.js';
-import { alternateIds, canonicalId, compareVersions, normaliseName, shapeOf } from './normalise.js';
+import { alternateIds, canonicalId, compareVersions, normaliseName, shapeOf, withoutContextSuffix } from './normalise.js';
 
 export type ClaudeProvider = 'anthropic' | 'bedrock' | 'vertex' | 'foundry' | 'gateway';
 
@@ -30,7 +30,6 @@ interface ShapeEntry {
   versions: number[][];
 }
 
-const CONTEXT_SUFFIX = /\[\d+[km]\]$/;
 /** Longer than any real model id (Bedrock ARNs are ~100): treated as unknown without any string work. */
 export const MAX_NAME_LENGTH = 256;
 
@@ -83,7 +82,7 @@ export class Resolver {
   }
 
   private aliasTarget(raw: string, harness: Harness): { name: string; target: string; why: string } | null {
-    const name = raw.endsWith(']') ? raw.replace(CONTEXT_SUFFIX, '') : raw;
+    const name = withoutContextSuffix(raw);
     if (harness === 'claude') {
       const override = this.opts.claudeAliasOverrides?.[name];
       if (override) return { name, target: canonicalId(override), why: 'ANTHROPIC_DEFAULT_*_MODEL' };
