@@ -11,7 +11,7 @@
  * Kept in one small file in the price cache directory, written only when a declaration changes, so the dispatch path,
  * the drain and `tiergate explain` all see the same layer.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import * as z from 'zod/mini';
 import { lazySchema } from '../contracts/lazy.js';
 import type { Catalog, PriceRow, Rates } from '../contracts/prices.js';
@@ -21,6 +21,7 @@ import type { Harness } from '../contracts/harness.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { writeFileAtomic } from '../io/files.js';
 import { childPath, paths, type Env } from '../io/paths.js';
+import { readTextCapped, TooLarge } from '../io/read-capped.js';
 
 export const DECLARED_FILE = 'harness-declared.json';
 /** Model names, at most this many (a config with hundreds of custom models is already unusual). */
@@ -65,12 +66,12 @@ function readDeclared(env: Env): Declared[] {
   const path = filePath(env);
   try {
     // Usually absent (only OpenCode and pi declare prices): asked without a throw.
-    const st = statSync(path, { throwIfNoEntry: false });
-    if (!st) return [];
-    if (st.size > MAX_FILE_BYTES) throw new Error('file too large');
-    return checkShape<{ entries: Declared[] }>(SHAPES.declaredFile, JSON.parse(readFileSync(path, 'utf8'))).entries;
+    if (!statSync(path, { throwIfNoEntry: false })) return [];
+    // The cap is held by the read itself (read-capped.ts), as for the policy files and the catalogs.
+    return checkShape<{ entries: Declared[] }>(SHAPES.declaredFile, JSON.parse(readTextCapped(path, MAX_FILE_BYTES))).entries;
   } catch (err) {
-    if ((err as { code?: string }).code !== 'ENOENT') diagnose('warn', 'prices:declared', `ignored: ${errorText(err)}`, { path }, env);
+    const why = err instanceof TooLarge ? 'file too large' : errorText(err);
+    if ((err as { code?: string }).code !== 'ENOENT') diagnose('warn', 'prices:declared', `ignored: ${why}`, { path }, env);
     return [];
   }
 }

@@ -2,12 +2,12 @@
  * Harness-declared prices (src/prices/declared.ts) as the lowest catalog layer, from the costs captured in the
  * fixtures: OpenCode chat.params `model.cost` (fake/big) and pi `ctx.model.cost` (fake/parent), USD per 1M tokens.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadPricer } from '../../../src/observer/default-pricer.js';
-import { decimalOf, ratesFromCost, resetDeclaredMemo } from '../../../src/prices/declared.js';
+import { decimalOf, loadDeclaredCatalog, ratesFromCost, resetDeclaredMemo } from '../../../src/prices/declared.js';
 import { clearRuntimeCache, declareModelPrices, loadRuntime } from '../../../src/runtime/context.js';
 import { createHooks } from '../../../src/adapters/opencode/plugin.js';
 import { routeDispatch } from '../../../src/runtime/dispatch.js';
@@ -76,6 +76,15 @@ describe('the declared layer: below every catalog, above nothing', () => {
     writeFileSync(join(project, '.tiergate.json'), JSON.stringify({ priceOverrides: { big: { input: '1', output: '2' } } }));
     clearRuntimeCache();
     expect(loadRuntime(env, project).prices.resolve('fake/big', 'opencode').price).toMatchObject({ source: 'override', rates: { input: '1' } });
+  });
+
+  it('a declared-prices file past 1 MiB is ignored, read no further than the cap, and says so', () => {
+    const { env } = home();
+    const prices = join(env.TIERGATE_HOME, 'data', 'prices');
+    mkdirSync(prices, { recursive: true });
+    writeFileSync(join(prices, 'harness-declared.json'), `{"entries":[]}${' '.repeat(1024 * 1024)}`);
+    expect(loadDeclaredCatalog(env)).toBeNull();
+    expect(readFileSync(join(env.TIERGATE_HOME, 'data', 'diagnostics.log'), 'utf8')).toContain('ignored: file too large');
   });
 
   it('the same declaration again writes nothing and keeps the layer version; a changed one changes it', () => {
