@@ -1,7 +1,8 @@
 /**
  * The schemas the dispatch hook checks without zod (contracts/shape.ts), by name: its payloads, price rows and catalogs,
- * the policy file's sections and the harness-declared prices file. With these, a dispatch hook never loads zod. scripts/build-shapes.ts writes their
- * Shapes to src/contracts/hot-shapes.generated.ts, which the hot path imports; test/unit/engine/shapes.test.ts keeps the two equal.
+ * the policy file's sections and the harness-declared prices file. With these, a dispatch hook never loads zod.
+ * scripts/build-shapes.ts writes their Shapes to src/contracts/hot-shapes.generated.ts, which the hot path imports;
+ * test/unit/engine/shapes.test.ts keeps the two equal.
  * Build and test time only: importing this module builds the schemas.
  */
 import type { Shape } from '../contracts/shape.js';
@@ -32,8 +33,8 @@ export function hotPathShapes(): Record<HotShapeName, Shape> {
 
 /**
  * The committed module's text (stable, so the test compares it byte for byte): each Shape as a JSON string literal,
- * which contracts/shapes.ts parses on first use. As object literals they were the largest part of the dispatch bundle's
- * compiled code, all of it deserialised and built in every hook process whichever one Shape it checked.
+ * which contracts/shapes.ts parses on first use. As object literals every one of them was built in every hook process,
+ * whichever one it checked.
  */
 export function serialiseShapes(shapes: Record<HotShapeName, Shape>): string {
   const lines = Object.entries(shapes).map(([name, shape]) => `  ${name}:\n    ${JSON.stringify(JSON.stringify(shape))},`);

@@ -1,7 +1,7 @@
 /**
  * Loads the policy: built-in defaults, then the user file ($XDG_CONFIG_HOME/tiergate/config.json), then the project file
- * (<cwd>/.tiergate.json). Each top-level section is validated on its own (against PolicySchema, as its Shape): an invalid section keeps the value from the
- * layer below and yields a diagnostic, so a typo never disables routing silently.
+ * (<cwd>/.tiergate.json). Each top-level section is validated on its own (against PolicySchema, as its Shape): an
+ * invalid section keeps the value from the layer below and yields a diagnostic, so a typo never disables routing.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,17 +29,17 @@ export function applyLayer(base: Policy, layer: unknown, label: string): { polic
     return { policy: base, diagnostics: [`${label}: not a JSON object; ignored`] };
   }
   const next: Record<string, unknown> = { ...base };
-  const SECTIONS = sections();
+  const shapes = sections();
   for (const [key, value] of Object.entries(layer as Record<string, unknown>)) {
     if (key === '$schema') continue;
-    if (!Object.hasOwn(SECTIONS, key)) {
+    if (!Object.hasOwn(shapes, key)) {
       diagnostics.push(`${label}: unknown key '${key}' ignored`);
       continue;
     }
     const section = key as Section;
     const candidate = mergeSection(section, base[section], value);
     try {
-      next[section] = checkShape(SECTIONS[section], candidate);
+      next[section] = checkShape(shapes[section], candidate);
     } catch (err) {
       if (!(err instanceof ShapeError)) throw err;
       diagnostics.push(`${label}: invalid '${section}' (${[section, ...err.path].join('.')}: expected ${err.expected}); kept the previous value`);

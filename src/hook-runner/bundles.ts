@@ -4,13 +4,15 @@
  * bundle for all three was ~0.4 ms more per hook, bench/README.md "Session 4"); every other event runs
  * dist/hook-events.cjs (transcripts, spool drain, ledger, refresh). All start from dist/hook.cjs (loader.ts). Pure data.
  */
-export const DISPATCH_EVENTS: Readonly<Record<string, readonly string[]>> = {
+const EVENTS = {
   claude: ['PreToolUse'],
   codex: ['PreToolUse'],
   cursor: ['preToolUse', 'subagentStart'],
-};
+} as const;
 
-export type DispatchHarness = 'claude' | 'codex' | 'cursor';
+export type DispatchHarness = keyof typeof EVENTS;
+/** Looked up by any argv word, so typed by string. */
+export const DISPATCH_EVENTS: Readonly<Record<string, readonly string[]>> = EVENTS;
 export type HookBundle = `hook-dispatch-${DispatchHarness}` | 'hook-events';
 
 export function bundleFor(harness: string, event: string): HookBundle {

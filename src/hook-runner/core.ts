@@ -96,8 +96,8 @@ function withOneThreadPool(submit: () => void): void {
 }
 
 /**
- * A socket (what a Node parent gives its child as stdio) cannot be reopened non-blocking, and reading it through
- * process.stdin costs ~3 ms of stream, net and tty start-up; fs.read in the thread pool costs ~0.6 ms. Its one flaw:
+ * The fallback for a socket not made non-blocking (socketNonBlocking) and for anything /proc cannot reopen: reading it
+ * through process.stdin costs ~3 ms of stream, net and tty start-up; fs.read in the thread pool ~0.6 ms. Its one flaw:
  * a read still blocked at exit keeps the process alive (the pool is joined), which hookMain handles.
  */
 function readPooled(fd: number, maxBytes: number): Promise<Buffer> {

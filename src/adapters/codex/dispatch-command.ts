@@ -23,7 +23,6 @@ export const cwdOf = (payload: unknown): string | null => {
   return typeof cwd === 'string' ? cwd : null;
 };
 
-
 export function createCodexPreToolUse(deps: CodexDispatchDeps): HookHandler {
   return async (payload: unknown, ctx: HookContext): Promise<HookAnswer> => {
     // The same cached runtime routeDispatch uses: policy and prices are read once per process.
