@@ -85,8 +85,12 @@ export const stdinReadPending = (): boolean => pendingPoolReads > 0;
  * read when the pool starts, inside the first job's submission, and removed again at once so that no child process
  * (the events bundle spawns the price refresh) inherits it. A user's own setting is left alone.
  */
+let poolSized = false;
+
 function withOneThreadPool(submit: () => void): void {
-  if (process.env.UV_THREADPOOL_SIZE !== undefined) return submit();
+  // Only the first submission starts the pool: later reads of a long payload need not touch the environment again.
+  if (poolSized || process.env.UV_THREADPOOL_SIZE !== undefined) return submit();
+  poolSized = true;
   process.env.UV_THREADPOOL_SIZE = '1';
   try {
     submit();
