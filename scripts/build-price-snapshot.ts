@@ -15,7 +15,7 @@ const read = (f: string): unknown => JSON.parse(readFileSync(join(dir, f), 'utf8
 
 const result = buildSnapshot(snapshotInputs(read));
 const out = join(root, 'data/prices-snapshot.json');
-writeFileAtomic(out, serialiseCatalog(result.catalog), 0o644);
+writeFileAtomic(out, serialiseCatalog(result.catalog), { mode: 0o644 });
 
 const size = statSync(out).size;
 process.stdout.write(`${out}: ${Object.keys(result.catalog.models).length} models, ${size} bytes, version ${result.catalog.version}\n`);

@@ -5,5 +5,5 @@ import { hotPathShapes, serialiseShapes } from '../src/adapters/hot-shapes.js';
 import { writeFileAtomic } from '../src/io/files.js';
 
 const out = join(import.meta.dirname, '..', 'src/contracts/hot-shapes.generated.ts');
-writeFileAtomic(out, serialiseShapes(hotPathShapes()), 0o644);
+writeFileAtomic(out, serialiseShapes(hotPathShapes()), { mode: 0o644 });
 process.stdout.write(`${out}\n`);

@@ -4,8 +4,16 @@
  * without zod (scripts/build.mjs aliases it to hook-runner/shims/zod-mini-lazy.ts, which loads dist/zod-mini.cjs on
  * demand) and without node:os (shims/node-os-lazy.ts).
  */
+import type { Harness } from '../contracts/harness.js';
+import { useDispatchMemo, wroteDispatchMemo } from '../runtime/context.js';
 import { hookMain } from './core.js';
 import type { CommandAdapter } from './types.js';
 
-export const dispatchMain = (harness: string, adapter: CommandAdapter) => (argv: string[]): Promise<number> =>
-  hookMain(argv, { [harness]: async () => adapter });
+/** Started with its build id (dist/hook.cjs always passes one), the bundle keeps its runtime in the dispatch memo. */
+export const dispatchMain = (harness: Harness, adapter: CommandAdapter) => (argv: string[], opts: { buildId?: string } = {}): Promise<number> => {
+  if (opts.buildId) useDispatchMemo({ buildId: opts.buildId, harness });
+  return hookMain(argv, { [harness]: async () => adapter });
+};
+
+/** The loader saves V8's code cache after the answer; not from a run that wrote the memo (the next run's is leaner). */
+export const keepCodeCache = (): boolean => !wroteDispatchMemo();

@@ -16,8 +16,11 @@ import { bundleFor, cacheVariant, type HookBundle } from './bundles.js';
 
 /** What each hook bundle exports (src/entries/hook-dispatch-<harness>.ts, hook-events.ts). */
 export type HookBundleExports = {
-  main(argv: string[]): Promise<number>;
+  /** `buildId`: this bundle's content hash (absent when started without one), which keys what it keeps across runs. */
+  main(argv: string[], opts?: { buildId?: string }): Promise<number>;
   saveCodeCache(path: string, data: Buffer, current: readonly string[]): void;
+  /** False when a later run of this bundle will make a leaner code cache (a dispatch bundle that just wrote its memo). */
+  keepCodeCache?(): boolean;
 };
 
 /** Content hashes of the bundles, put into dist/hook.cjs by scripts/build.mjs: a rebuilt bundle never meets old code. */
@@ -100,9 +103,9 @@ export async function startHook(distDir: string, argv: string[], env: Env, ids: 
   try {
     const cachePath = id ? codeCachePath(env, bundle, id, cacheVariant(argv[0] ?? '')) : null;
     const loaded = loadBundle(childPath(distDir, `${bundle}.cjs`), cachePath, load);
-    code = await loaded.exports.main(argv);
+    code = await loaded.exports.main(argv, { buildId: id });
     // After the answer is out: only the first run of a build (or after a Node upgrade) pays for this.
-    if (loaded.script && cachePath && id && !loaded.fromCache) loaded.exports.saveCodeCache(cachePath, encodeCodeCache(loaded.script.createCachedData()), Object.entries(ids ?? {}).map(([b, i]) => `${b}-${i}-`));
+    if (loaded.script && cachePath && id && !loaded.fromCache && (loaded.exports.keepCodeCache?.() ?? true)) loaded.exports.saveCodeCache(cachePath, encodeCodeCache(loaded.script.createCachedData()), Object.entries(ids ?? {}).map(([b, i]) => `${b}-${i}-`));
   } catch (err) {
     process.stderr.write(`tiergate: hook could not run (${err instanceof Error ? err.message : String(err)}); the harness proceeds unchanged\n`);
     code = 0;

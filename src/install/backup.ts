@@ -27,7 +27,7 @@ export function backUp(path: string): string | null {
 /** Writes through a temp file + rename, keeping the file's permission bits when it already exists. */
 export function writeKeepingMode(path: string, text: string): void {
   const mode = existsSync(path) ? statSync(path).mode & 0o777 : 0o600;
-  writeFileAtomic(path, text, mode);
+  writeFileAtomic(path, text, { mode });
 }
 
 /**

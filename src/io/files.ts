@@ -17,14 +17,17 @@ export function ensureDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: DIR_MODE });
 }
 
-/** Write through a temp file in the same directory and rename, so a reader never sees half a file. */
-export function writeFileAtomic(path: string, data: string | Uint8Array, mode = FILE_MODE): void {
+/**
+ * Write through a temp file in the same directory and rename, so a reader never sees half a file. `durable: false`
+ * skips the fsync, for a cache whose loss after a crash costs only its rebuilding (a reader must check what it reads).
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array, { mode = FILE_MODE, durable = true }: { mode?: number; durable?: boolean } = {}): void {
   ensureDir(dirname(path));
   const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
   const fd = openSync(tmp, 'w', mode);
   try {
     writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
-    fsyncSync(fd);
+    if (durable) fsyncSync(fd);
   } finally {
     closeSync(fd);
   }

@@ -22,6 +22,7 @@ import { diagnose, errorText } from '../io/diagnostics.js';
 import { writeFileAtomic } from '../io/files.js';
 import { childPath, paths, type Env } from '../io/paths.js';
 import { readTextCapped, TooLarge } from '../io/read-capped.js';
+import { fnv1a } from '../io/text.js';
 
 export const DECLARED_FILE = 'harness-declared.json';
 /** Model names, at most this many (a config with hundreds of custom models is already unusual). */
@@ -114,12 +115,6 @@ export function rememberDeclared(env: Env, harness: Harness, declared: readonly 
 }
 
 /** A short content hash for the layer's version; node:crypto stays out of the hook process (it costs start-up time). */
-function fnv1a(s: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
-  return h.toString(16).padStart(8, '0');
-}
-
 /** The declared prices as a catalog layer (version `harness-<hash>`), keyed by the bare model id. */
 export function declaredCatalog(entries: readonly Declared[]): Catalog | null {
   const models: Record<string, PriceRow> = {};

@@ -21,7 +21,7 @@ const SNAPSHOT_FILE = 'prices-snapshot.json';
 export const SNAPSHOT_RELATIVE = join('data', SNAPSHOT_FILE);
 /** A refreshed catalog is a few hundred KB; anything far larger is not ours. */
 export const MAX_CATALOG_BYTES = 8 * 1024 * 1024;
-const CACHE_SUFFIX = '.catalog.json';
+export const CACHE_SUFFIX = '.catalog.json';
 
 let bundledCache: { path: string; catalog: Catalog | null } | null = null;
 

@@ -6,22 +6,79 @@ import { loadCatalogLayers } from '../prices/load.js';
 import { createPriceLookup, type PriceLookup } from '../prices/lookup.js';
 import { rememberDeclared } from '../prices/declared.js';
 import type { Harness } from '../contracts/harness.js';
+import { diagnose, errorText } from '../io/diagnostics.js';
+import { memoInputs, memoLookup, readMemo, writeMemo, type MemoContent, type MemoInputs } from './dispatch-memo.js';
 
-export type Runtime = { policy: Policy; policyDiagnostics: string[]; prices: PriceLookup };
+/** `saveMemo`: a command hook's runtime writes what it loaded or resolved anew for the next process (dispatch-memo.ts). */
+export type Runtime = { policy: Policy; policyDiagnostics: string[]; prices: PriceLookup; saveMemo?: () => void };
 
 /** In-process hosts (OpenCode, pi) pick up policy edits within this long. */
 const TTL_MS = 30_000;
 const cache = new Map<string, { at: number; rt: Runtime }>();
 
+/** Set by a command hook's bundle (hook-runner/dispatch-main.ts): its build id keys the memo. null: no memo. */
+let memo: { buildId: string; harness: Harness; now: () => number } | null = null;
+
+/** `now`: the clock that decides whether the inputs have settled (tests move it on rather than wait). */
+export function useDispatchMemo(use: { buildId: string; harness: Harness; now?: () => number } | null): void {
+  memo = use ? { now: Date.now, ...use } : null;
+  memoWritten = false;
+  cache.clear();
+}
+
+/**
+ * Whether this process wrote a memo: then the next hook will load its runtime from it, and that run, not this one,
+ * should leave V8's code cache, which holds only the functions that ran (loading from the files compiles ~20% more).
+ */
+export const wroteDispatchMemo = (): boolean => memoWritten;
+let memoWritten = false;
+
 export function loadRuntime(env: Env, cwd: string | null): Runtime {
   const key = cwd ?? '';
   const hit = cache.get(key);
   if (hit && Date.now() - hit.at < TTL_MS) return hit.rt;
-  const { policy, diagnostics } = loadPolicy(env, cwd);
-  const prices = createPriceLookup(loadCatalogLayers(env, policy), { claudeProvider: policy.claudeProvider });
-  const rt = { policy, policyDiagnostics: diagnostics, prices };
+  const rt = memo ? loadMemoised(env, cwd, memo) : loadFromFiles(env, cwd);
   cache.set(key, { at: Date.now(), rt });
   return rt;
+}
+
+function loadFromFiles(env: Env, cwd: string | null): Runtime {
+  const { policy, diagnostics } = loadPolicy(env, cwd);
+  const prices = createPriceLookup(loadCatalogLayers(env, policy), { claudeProvider: policy.claudeProvider });
+  return { policy, policyDiagnostics: diagnostics, prices };
+}
+
+/** From the memo when its key matches the files; else from the files, and saveMemo writes one for the next hook. */
+function loadMemoised(env: Env, cwd: string | null, { buildId, harness, now }: NonNullable<typeof memo>): Runtime {
+  let inputs: MemoInputs;
+  try {
+    inputs = memoInputs(env, harness, cwd, buildId, now());
+  } catch (err) {
+    diagnose('warn', 'dispatch-memo', `inputs unreadable, memo not used: ${errorText(err)}`, {}, env);
+    return loadFromFiles(env, cwd);
+  }
+  const stored = readMemo(inputs, env);
+  let content: MemoContent;
+  let full: () => PriceLookup;
+  if (stored) {
+    content = stored;
+    full = () => createPriceLookup(loadCatalogLayers(env, stored.policy), { claudeProvider: stored.policy.claudeProvider });
+  } else {
+    const loaded = loadFromFiles(env, cwd);
+    content = { policy: loaded.policy, policyDiagnostics: loaded.policyDiagnostics, catalogDate: loaded.prices.catalogDate, catalogVersion: loaded.prices.catalogVersion, resolutions: {} };
+    full = () => loaded.prices;
+  }
+  const prices = memoLookup(content, full);
+  const saveMemo = () => {
+    if (!inputs.settled || (stored && prices.added() === 0)) return;
+    try {
+      writeMemo(inputs, content, env);
+      memoWritten = true;
+    } catch (err) {
+      diagnose('warn', 'dispatch-memo', `not saved: ${errorText(err)}`, { path: inputs.path }, env);
+    }
+  };
+  return { policy: content.policy, policyDiagnostics: content.policyDiagnostics, prices, saveMemo };
 }
 
 /**

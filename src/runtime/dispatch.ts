@@ -44,6 +44,7 @@ export function routeDispatch(obs: DispatchObservation, env: Env = process.env, 
     const rt = loadRuntime(env, obs.cwd);
     catalogVersion = rt.prices.catalogVersion;
     decision = decide(obs, rt.policy, rt.prices);
+    rt.saveMemo?.();
     for (const d of [...rt.policyDiagnostics, ...decision.diagnostics]) {
       diagnose('warn', `dispatch:${obs.harness}`, d, { reason: decision.reason, callId: obs.callId }, env);
     }
