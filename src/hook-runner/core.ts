@@ -104,7 +104,8 @@ function withOneThreadPool(submit: () => void): void {
  * through process.stdin costs ~3 ms of stream, net and tty start-up; fs.read in the thread pool ~0.6 ms. Its one flaw:
  * a read still blocked at exit keeps the process alive (the pool is joined), which hookMain handles.
  */
-function readPooled(fd: number, maxBytes: number): Promise<Buffer> {
+function readPooled(fd: number, maxBytes: number, beforeWait: () => void): Promise<Buffer> {
+  beforeWait();
   return new Promise((resolve, reject) => {
     const got = capped(maxBytes);
     const next = () => {
@@ -113,7 +114,7 @@ function readPooled(fd: number, maxBytes: number): Promise<Buffer> {
       withOneThreadPool(() => read(fd, buf, 0, buf.length, null, (err, n) => {
         pendingPoolReads--;
         if (err) {
-          if ((err as NodeJS.ErrnoException).code === 'EAGAIN' && fd === 0) readStdinCapped(process.stdin, got.left()).then((rest) => resolve(Buffer.concat([got.all(), rest])), reject);
+          if ((err as NodeJS.ErrnoException).code === 'EAGAIN' && fd === 0) readStdinCapped(process.stdin, got.left(), beforeWait).then((rest) => resolve(Buffer.concat([got.all(), rest])), reject);
           else if ((err as NodeJS.ErrnoException).code === 'EOF') resolve(got.all());
           else reject(err);
           return;
@@ -137,11 +138,11 @@ function readPooled(fd: number, maxBytes: number): Promise<Buffer> {
  * the payload and closes the pipe before Node is up), the rest polled on a timer, so the deadline always ends the
  * process. A socket is made non-blocking and read the same way (socketNonBlocking), else in the thread pool (readPooled).
  */
-export function readFdCapped(fd: number, maxBytes: number): Promise<Buffer> {
+export function readFdCapped(fd: number, maxBytes: number, beforeWait: () => void = () => {}): Promise<Buffer> {
   const reopened = reopenNonBlocking(fd);
   // Only what Linux named a socket is adopted: O_NONBLOCK set on a terminal would outlive the hook in the user's shell.
   const own = reopened === 'socket' ? (socketNonBlocking(fd) ? fd : null) : reopened;
-  if (own === null) return readPooled(fd, maxBytes);
+  if (own === null) return readPooled(fd, maxBytes, beforeWait);
   return new Promise<Buffer>((resolve, reject) => {
     const got = capped(maxBytes);
     let wait = 1;
@@ -165,6 +166,7 @@ export function readFdCapped(fd: number, maxBytes: number): Promise<Buffer> {
           } catch (err) {
             if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
             // Not all there yet: look again soon, a little later each time (the deadline bounds the whole wait).
+            beforeWait();
             setTimeout(drain, wait);
             wait = Math.min(wait * 2, 25);
             return;
@@ -180,7 +182,8 @@ export function readFdCapped(fd: number, maxBytes: number): Promise<Buffer> {
   });
 }
 
-export function readStdinCapped(stream: NodeJS.ReadableStream, maxBytes: number): Promise<Buffer> {
+export function readStdinCapped(stream: NodeJS.ReadableStream, maxBytes: number, beforeWait: () => void = () => {}): Promise<Buffer> {
+  beforeWait();
   return new Promise((resolve, reject) => {
     const got = capped(maxBytes);
     stream.on('data', (chunk: Buffer) => {
@@ -226,8 +229,17 @@ const positive = (v: string | undefined, dflt: number) => {
 
 export type RunOutcome = { answer: HookAnswer; failed: string | null };
 
+/**
+ * When the deadline's timer is armed. `loop` (the default): as soon as the work first lets the event loop run, whatever
+ * it waits on. `first-wait`: only when the work says it will wait (HookContext.beforeWait, the stdin readers), for a
+ * bundle whose every wait says so: the dispatch bundles, whose only waits are the stdin read and Claude's parent
+ * transcript poll (test/unit/hook-runner/deadline.test.ts holds each to the deadline). A process's first setImmediate
+ * costs ~0.15 ms, a setTimeout twice that (bench/README.md, "Session 5"), and a dispatch that never waits needs neither.
+ */
+export type DeadlineArming = 'loop' | 'first-wait';
+
 /** Everything but process I/O, so tests can drive it in-process. */
-export async function runHookWith(adapters: AdapterTable, harness: string, event: string, stdin: StdinSource, env: Env): Promise<RunOutcome> {
+export async function runHookWith(adapters: AdapterTable, harness: string, event: string, stdin: StdinSource, env: Env, arming: DeadlineArming = 'loop'): Promise<RunOutcome> {
   const startedAt = Date.now();
   const deadlineMs = positive(env.TIERGATE_HOOK_DEADLINE_MS, DEFAULT_DEADLINE_MS);
   let adapter: CommandAdapter | undefined;
@@ -258,23 +270,24 @@ export async function runHookWith(adapters: AdapterTable, harness: string, event
     settle('deadline');
     return out;
   };
-  // The timer is armed once the work first waits on the event loop (the immediate runs then): work that never waits is
-  // over before any timer could fire, and a process's first setTimeout costs ~0.2 ms, a setImmediate half that
-  // (bench/README.md, "Session 4"). The answer-time check below holds the deadline for synchronous work.
+  // The timer is armed once the work first waits on the event loop (see DeadlineArming): work that never waits is over
+  // before any timer could fire. The answer-time check below holds the deadline for synchronous work.
   let timer: NodeJS.Timeout | undefined;
   let arm: NodeJS.Immediate | undefined;
+  let armDeadline = () => {};
   const deadline = new Promise<RunOutcome>((resolve) => {
-    arm = setImmediate(() => {
-      timer = setTimeout(() => resolve(missedDeadline()), Math.max(0, deadlineMs - (Date.now() - startedAt)));
-    });
+    armDeadline = () => {
+      timer ??= setTimeout(() => resolve(missedDeadline()), Math.max(0, deadlineMs - (Date.now() - startedAt)));
+    };
   });
+  if (arming === 'loop') arm = setImmediate(armDeadline);
 
   const work = (async (): Promise<RunOutcome> => {
     const load = Object.hasOwn(adapters, harness) ? adapters[harness] : undefined;
     if (!load) return failOpen(`no adapter for harness '${harness}'`);
     adapter = await load();
     const maxStdin = positive(env.TIERGATE_HOOK_MAX_STDIN, DEFAULT_MAX_STDIN);
-    const raw = await ('on' in stdin ? readStdinCapped(stdin, maxStdin) : readFdCapped(stdin.fd, maxStdin));
+    const raw = await ('on' in stdin ? readStdinCapped(stdin, maxStdin, armDeadline) : readFdCapped(stdin.fd, maxStdin, armDeadline));
     if (env.TIERGATE_HOOK_DEBUG) {
       try {
         appendBounded(env.TIERGATE_HOOK_DEBUG, `${JSON.stringify({ t: startedAt, harness, event, stdin: stdinKind(stdin), raw: raw.toString('utf8') })}\n`, DEBUG_MAX_BYTES);
@@ -285,7 +298,7 @@ export async function runHookWith(adapters: AdapterTable, harness: string, event
     const handler = adapter.handlers[event];
     if (!handler) return failOpen(`no handler for event '${event}'`);
     const payload = parsePayload(raw);
-    const ctx: HookContext = { env, harness, event, startedAt, deadlineMs, defer };
+    const ctx: HookContext = { env, harness, event, startedAt, deadlineMs, defer, beforeWait: armDeadline };
     return { answer: await handler(payload, ctx), failed: null };
   })().catch((err: unknown) => failOpen(errorText(err), { kind: err instanceof Oversize ? 'oversize' : err instanceof SyntaxError ? 'bad-json' : 'error' }));
 
@@ -298,8 +311,8 @@ export async function runHookWith(adapters: AdapterTable, harness: string, event
     settle(out.failed === null ? 'delivered' : 'failed');
     return out;
   } finally {
-    clearImmediate(arm);
-    clearTimeout(timer);
+    if (arm) clearImmediate(arm);
+    if (timer) clearTimeout(timer);
   }
 }
 
@@ -307,11 +320,11 @@ export async function runHookWith(adapters: AdapterTable, harness: string, event
  * Entry: runs the hook, prints its answer and returns the exit code (the caller exits: dist/hook.cjs first saves the
  * compiled code, see loader.ts). Never lets an exception reach the harness.
  */
-export async function hookMain(argv: string[], adapters: AdapterTable): Promise<number> {
+export async function hookMain(argv: string[], adapters: AdapterTable, arming: DeadlineArming = 'loop'): Promise<number> {
   const [harness = '', event = ''] = argv;
   let answer: HookAnswer = null;
   try {
-    answer = (await runHookWith(adapters, harness, event, { fd: 0 }, process.env)).answer;
+    answer = (await runHookWith(adapters, harness, event, { fd: 0 }, process.env, arming)).answer;
   } catch (err) {
     diagnose('error', `hook:${harness}:${event}`, errorText(err));
   }

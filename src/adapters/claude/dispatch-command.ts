@@ -48,7 +48,7 @@ export const preToolUse: HookHandler = async (payload, ctx) => {
     diagnose('warn', 'claude:PreToolUse', `tool_input cannot be serialised: ${errorText(err)}`, {}, ctx.env);
     return null;
   }
-  const parent = await readParentModel(parentTranscript(p), p.tool_use_id ?? null, { maxBytes: PARENT_TAIL_BYTES, waitMs: PARENT_WAIT_MS });
+  const parent = await readParentModel(parentTranscript(p), p.tool_use_id ?? null, { maxBytes: PARENT_TAIL_BYTES, waitMs: PARENT_WAIT_MS, beforeWait: ctx.beforeWait });
   const obs = observePreToolUse(p, parent, Date.now());
   const decision = routeDispatch(obs, ctx.env, ctx.defer);
   try {

@@ -72,7 +72,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
  * written ~50 ms after the hook starts (reference §6.1), so re-read for a bounded time; when it never comes, the
  * previous turn's model stands in (recorded as such), else unknown.
  */
-export async function readParentModel(path: string | null, toolUseId: string | null, opts: { maxBytes: number; waitMs: number; pollMs?: number }): Promise<ParentModelRead> {
+export async function readParentModel(path: string | null, toolUseId: string | null, opts: { maxBytes: number; waitMs: number; pollMs?: number; beforeWait?: () => void }): Promise<ParentModelRead> {
   if (!path) return { model: null, source: null };
   const deadline = Date.now() + opts.waitMs;
   let previous: string | null = null;
@@ -81,6 +81,7 @@ export async function readParentModel(path: string | null, toolUseId: string | n
     if (r.current && r.model) return { model: r.model, source: 'transcript-tail' };
     if (r.model) previous = r.model;
     if (toolUseId === null || Date.now() + (opts.pollMs ?? 25) > deadline) break;
+    opts.beforeWait?.();
     await sleep(opts.pollMs ?? 25);
   }
   return previous ? { model: previous, source: 'transcript-tail-previous-turn' } : { model: null, source: null };
