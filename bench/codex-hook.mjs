@@ -5,6 +5,7 @@ import { interleavedProcessTimes } from './lib.mjs';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HOOK_NODE_ARGS } from './hook-command.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const runs = Number(process.argv[2] ?? 21);
@@ -12,11 +13,11 @@ const { _meta, ...payload } = JSON.parse(readFileSync(join(root, 'test/fixtures/
 const home = mkdtempSync(join(tmpdir(), 'tg-bench-'));
 const cases = {
   // within the ceiling (astra -> astra): the common case, prints nothing
-  'hook: within ceiling': { args: [join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], input: JSON.stringify({ ...payload, cwd: home }) },
+  'hook: within ceiling': { args: [...HOOK_NODE_ARGS, join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], input: JSON.stringify({ ...payload, cwd: home }) },
   // over the ceiling: decides, prints a deny
-  'hook: over ceiling': { args: [join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], input: JSON.stringify({ ...payload, cwd: home, model: 'gpt-6-luna' }) },
+  'hook: over ceiling': { args: [...HOOK_NODE_ARGS, join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], input: JSON.stringify({ ...payload, cwd: home, model: 'gpt-6-luna' }) },
   // the runner and bundle alone: an event the adapter has no handler for (fails open with a diagnostic)
-  'hook: bundle only': { args: [join(root, 'dist/hook.cjs'), 'codex', 'NoSuchEvent'], input: '{}' },
+  'hook: bundle only': { args: [...HOOK_NODE_ARGS, join(root, 'dist/hook.cjs'), 'codex', 'NoSuchEvent'], input: '{}' },
   'bare node -e 0': { args: ['-e', '0'], input: '' },
 };
 const env = { PATH: process.env.PATH, HOME: home, TIERGATE_HOME: join(home, 'tg') };

@@ -5,6 +5,7 @@ import { interleavedProcessTimes } from './lib.mjs';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HOOK_NODE_ARGS } from './hook-command.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const runs = Number(process.argv[2] ?? 21);
@@ -13,7 +14,7 @@ const fixture = (name) => {
   return p;
 };
 const home = mkdtempSync(join(tmpdir(), 'tg-bench-cursor-'));
-const hook = (event) => [join(root, 'dist/hook.cjs'), 'cursor', event];
+const hook = (event) => [...HOOK_NODE_ARGS, join(root, 'dist/hook.cjs'), 'cursor', event];
 const task = fixture('preToolUse.task');
 const cases = {
   'preToolUse Task: within ceiling': { args: hook('preToolUse'), input: JSON.stringify({ ...task, cwd: home }) },

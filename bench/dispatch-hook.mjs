@@ -10,6 +10,7 @@ import { createServer } from 'node:http';
 import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HOOK_NODE_ARGS } from './hook-command.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const runs = Number(process.argv[2] ?? 31);
@@ -37,7 +38,7 @@ const codexOver = { ...codex, cwd: home, model: 'gpt-6-luna' };
 
 // stdin as a harness gives it: a pipe it wrote and closed (Codex, a Rust process: pipe2), read here from a file on fd 0,
 // which takes the same non-blocking path; or a socket (a Node parent's child stdio), which is read through the stream.
-const hookCase = (harness, payload, expect, stdin = 'pipe', tgHome = join(home, 'tg')) => ({ args: [hook, harness, 'PreToolUse'], input: JSON.stringify(payload), expect, stdin, tgHome });
+const hookCase = (harness, payload, expect, stdin = 'pipe', tgHome = join(home, 'tg')) => ({ args: [...HOOK_NODE_ARGS, hook, harness, 'PreToolUse'], input: JSON.stringify(payload), expect, stdin, tgHome });
 
 // A user's data dir after a day of use: a policy file and both default refresh sources fetched (the real `tiergate
 // prices refresh`, from test/fixtures/prices served on loopback), so every dispatch reads and checks them too.

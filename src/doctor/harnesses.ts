@@ -162,7 +162,8 @@ export function checkCursor(ctx: InstallContext): Check {
   if (present.length === 0) return h('cursor', 'info', `not installed (${file}); run: tiergate install cursor. ${docOnly}`);
   const data = { file, events: ours };
   if (present.length < ours.length) return h('cursor', 'error', `${file} has tiergate on ${present.map((o) => o.event).join(', ')} only: reinstall`, data);
-  const script = /node "([^"]+)"/.exec(present[0]!.command!)?.[1] ?? '';
+  // Flags or none (installs before HOOK_NODE_FLAGS): the quoted script is what counts.
+  const script = /node(?: --[\w-]+)* "([^"]+)"/.exec(present[0]!.command!)?.[1] ?? '';
   if (!existsSync(script)) return h('cursor', 'error', `${file} runs ${script}, which does not exist`, data);
   if (!sameFile(script, join(ctx.pkgRoot, 'dist', 'hook.cjs'))) return h('cursor', 'error', `${file} runs ${script}, which differs from this version ${ctx.version}`, data);
   return h('cursor', 'ok', `hooks in ${file}. ${docOnly}`, data);

@@ -27,3 +27,10 @@ export function bundleFor(harness: string, event: string): HookBundle {
 export function cacheVariant(harness: string): string {
   return Object.hasOwn(DISPATCH_EVENTS, harness) ? harness : 'other';
 }
+
+/**
+ * How every manifest and installer starts node for dist/hook.cjs. `--preserve-symlinks-main` skips the realpath of the
+ * main script (a JavaScript walk with an lstat per path component): ~0.8 ms of a hook process on a 4-component path,
+ * more under a plugin cache (bench/README.md, "Session 5"). The hook needs no real path: its bundles sit beside it.
+ */
+export const HOOK_NODE_FLAGS = '--preserve-symlinks-main';

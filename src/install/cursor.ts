@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { jsonHarnessPlan, jsonInstalled, type JsonEntries } from './json-entries.js';
 import type { HarnessPlan, InstallContext } from './plan.js';
+import { HOOK_NODE_FLAGS } from '../hook-runner/bundles.js';
 
 export const CURSOR_EVENTS = [
   { event: 'preToolUse', matcher: 'Task' },
@@ -22,7 +23,7 @@ export function hooksFile(ctx: InstallContext): string {
 }
 
 export function hookCommand(ctx: InstallContext, event: string): string {
-  return `node "${join(ctx.pkgRoot, 'dist', 'hook.cjs')}" cursor ${event}`;
+  return `node ${HOOK_NODE_FLAGS} "${join(ctx.pkgRoot, 'dist', 'hook.cjs')}" cursor ${event}`;
 }
 
 const isTiergateCommand = (event: string) => (v: unknown) =>

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeCursorAdapter } from '../../../src/adapters/cursor/handlers.js';
 import { CURSOR_EVENTS, CURSOR_HOOK_TIMEOUT } from '../../../src/install/cursor.js';
+import { HOOK_NODE_FLAGS } from '../../../src/hook-runner/bundles.js';
 
 const root = join(import.meta.dirname, '../../..');
 const read = (p: string) => JSON.parse(readFileSync(join(root, p), 'utf8'));
@@ -28,7 +29,7 @@ describe('Cursor manifests', () => {
     for (const { event, matcher } of CURSOR_EVENTS) {
       const [entry, ...rest] = hooks.hooks[event];
       expect(rest).toEqual([]);
-      expect(entry.command).toBe(`node "\${CURSOR_PLUGIN_ROOT}/dist/hook.cjs" cursor ${event}`);
+      expect(entry.command).toBe(`node ${HOOK_NODE_FLAGS} "\${CURSOR_PLUGIN_ROOT}/dist/hook.cjs" cursor ${event}`);
       expect(entry.timeout).toBe(CURSOR_HOOK_TIMEOUT);
       expect(entry.matcher ?? null).toBe(matcher);
       expect(entry.hooks).toBeUndefined();

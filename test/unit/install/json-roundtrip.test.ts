@@ -10,6 +10,7 @@ import type { Harness } from '../../../src/contracts/harness.js';
 import { install, uninstall } from '../../../src/install/apply.js';
 import { parseJsonText } from '../../../src/install/edit-json.js';
 import type { InstallContext } from '../../../src/install/plan.js';
+import { hookCommand } from '../../../src/install/cursor.js';
 import { sandbox, snapshot } from './support.js';
 
 type Target = {
@@ -41,7 +42,7 @@ const targets: Target[] = [
     installedIn: (ctx, v) => {
       const hooks = v.hooks as Record<string, { command: string; matcher?: string }[]>;
       for (const ev of ['subagentStart', 'subagentStop', 'preToolUse']) {
-        expect(hooks[ev]!.some((e) => e.command === `node "${join(ctx.pkgRoot, 'dist', 'hook.cjs')}" cursor ${ev}`)).toBe(true);
+        expect(hooks[ev]!.some((e) => e.command === hookCommand(ctx, ev))).toBe(true);
       }
       expect(hooks.preToolUse!.find((e) => e.command.includes('tiergate'))!.matcher).toBe('Task');
       expect(v.version).toBe(1);
