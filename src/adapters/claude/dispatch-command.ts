@@ -59,4 +59,5 @@ export const preToolUse: HookHandler = async (payload, ctx) => {
   }
 };
 
-export const dispatchAdapter: CommandAdapter = { handlers: { PreToolUse: preToolUse } };
+// Claude Code 2.1.328 runs hooks with a socket for stdin (seen; reference claude-code.md).
+export const dispatchAdapter: CommandAdapter = { handlers: { PreToolUse: preToolUse }, stdin: 'socket' };

@@ -58,10 +58,10 @@ describe('hook stdin from a pipe', () => {
   // is not taken and it is read in libuv's thread pool instead. Both must end at the deadline.
   const POOLED = { NODE_OPTIONS: '--pending-deprecation' };
 
-  async function neverClosedSocket(extra: Record<string, string>) {
+  async function neverClosedSocket(extra: Record<string, string>, harness = 'codex') {
     const dir = mkdtempSync(join(tmpdir(), 'tg-sock-'));
     const started = Date.now();
-    const child = spawn(process.execPath, [hook, 'codex', 'PreToolUse'], {
+    const child = spawn(process.execPath, [hook, harness, 'PreToolUse'], {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg'), TIERGATE_HOOK_DEADLINE_MS: '300', ...extra },
     });
@@ -88,6 +88,15 @@ describe('hook stdin from a pipe', () => {
     expect(r.ms).toBeLessThan(3000);
     expect(r.out).toBe('');
     expect(r.err).toBe('');
+    expect(r.log).toContain('deadline of 300 ms passed');
+    expect(r.log).not.toContain('stdin was never closed');
+  });
+
+  it("Claude's hook, which looks for a socket first (its adapter's stdin hint), ends at its deadline the same way", async () => {
+    const r = await neverClosedSocket({}, 'claude');
+    expect(r.ended).toEqual({ code: 0, signal: null });
+    expect(r.ms).toBeLessThan(3000);
+    expect(r.out).toBe('');
     expect(r.log).toContain('deadline of 300 ms passed');
     expect(r.log).not.toContain('stdin was never closed');
   });
@@ -152,4 +161,22 @@ describe('hook stdin from a pipe', () => {
     const r = viaShell('"$NODE" "$HOOK" codex PreToolUse < "$P"', deny);
     expect(isDeny(r.stdout)).toBe(true);
   });
+});
+
+describe("Claude's hook (stdin hint: a socket) given a pipe or a file", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-claude-stdin-'));
+  const transcript = join(dir, 'parent.jsonl');
+  writeFileSync(transcript, readFileSync(join(root, 'test/fixtures/claude/transcripts/parent-sonnet.parent.at-PreToolUse.jsonl')));
+  const { _meta: _m, ...claude } = JSON.parse(readFileSync(join(root, 'test/fixtures/claude/PreToolUse.parent-sonnet.json'), 'utf8')) as Record<string, unknown>;
+  void _m;
+  const corrects = JSON.stringify({ ...claude, cwd: dir, transcript_path: transcript });
+  const isCorrection = (out: string) => typeof (JSON.parse(out) as { hookSpecificOutput: { updatedInput?: { model?: string } } }).hookSpecificOutput.updatedInput?.model === 'string';
+
+  for (const [how, script] of [['a pipe', 'cat "$P" | "$NODE" "$HOOK" claude PreToolUse'], ['a file', '"$NODE" "$HOOK" claude PreToolUse < "$P"'], ['a pipe in two parts', '{ head -c 40 "$P"; sleep 0.3; tail -c +41 "$P"; } | "$NODE" "$HOOK" claude PreToolUse']] as const) {
+    it(`reads ${how} whole and decides`, () => {
+      const r = viaShell(script, corrects);
+      expect(r.status).toBe(0);
+      expect(isCorrection(r.stdout)).toBe(true);
+    });
+  }
 });
