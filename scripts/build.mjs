@@ -99,8 +99,9 @@ const hookCommon = {
   // name and message (errors that matter set `name`), never a stack, and keepNames cost a defineProperty per function.
   minify: true,
   external: ['better-sqlite3', 'bun:sqlite'],
-  // node:os costs its native binding at load; the hook needs it only without HOME (see the shim).
-  alias: { 'node:os': join(root, 'src/hook-runner/shims/node-os-lazy.ts') },
+  // node:os costs its native binding at load; the hook needs it only without HOME, node:url only outside CommonJS
+  // (see the shims).
+  alias: { 'node:os': join(root, 'src/hook-runner/shims/node-os-lazy.ts'), 'node:url': join(root, 'src/hook-runner/shims/node-url-lazy.ts') },
   // import.meta.url only where a module asks for it (a getter), not once per hook process.
   define: { 'import.meta.url': '__tgImportMeta.url' },
   banner: { js: "const __tgImportMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },

@@ -34,6 +34,16 @@ process.on('exit', () => process.stderr.write('\\nPROBE ' + JSON.stringify({
 }
 
 describe('the dispatch bundles', () => {
+  it('requires node:url and node:os only through their lazy shims', () => {
+    // node:url is loaded by Node's bootstrap already, but a first require() from user code builds its public facade
+    // (~0.07 ms), so the test is on the text: no direct require of either (the shims call through a variable).
+    for (const h of ['claude', 'codex', 'cursor']) {
+      const text = readFileSync(join(dist, `hook-dispatch-${h}.cjs`), 'utf8');
+      expect(text).not.toMatch(/require\("node:(url|os)"\)/);
+      expect(text).toMatch(/\("node:url"\)/);
+    }
+  });
+
   it('carries no zod (any harness\'s); dist/zod-mini.cjs does', () => {
     // `_zod` is the property every zod schema keeps its internals under.
     for (const h of ['claude', 'codex', 'cursor']) expect(readFileSync(join(dist, `hook-dispatch-${h}.cjs`), 'utf8')).not.toContain('_zod');
