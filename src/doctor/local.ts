@@ -11,6 +11,8 @@ import { paths, type Env } from '../io/paths.js';
 import type { Check } from './check.js';
 import { CORRUPT_SUFFIX } from '../observer/ledger/open.js';
 import { codeCacheDir, decodeCodeCache } from '../hook-runner/loader.js';
+import { MAX_MEMO_BYTES, memoDir, parseMemo } from '../runtime/dispatch-memo.js';
+import { readTextCapped } from '../io/read-capped.js';
 
 const DAY = 86_400_000;
 /** The bundled snapshot is a fallback; past this age without a refreshed catalog, prices are likely stale. */
@@ -177,6 +179,39 @@ export function checkDiagnostics(env: Env, now: number, last = 5): Check[] {
     section: 'diagnostics', name: 'log', status: recentErrors ? 'warn' : 'ok',
     detail: `${recentErrors} error(s) in the last 24 h (${file})${unreadable ? `; ${unreadable} unreadable line(s) skipped` : ''}; last ${shown.length}:\n${shown.map((s) => `      ${s}`).join('\n')}`,
     data: { file, recentErrors, unreadable, last: shown },
+  }];
+}
+
+/**
+ * The command hooks' dispatch memos (runtime/dispatch-memo.ts): a damaged one is never used (the hook reads the policy
+ * and catalogs and writes a new one), so it is a warning. One whose key no longer matches is merely out of date.
+ */
+export function checkDispatchMemo(env: Env): Check[] {
+  const dir = memoDir(env);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  } catch {
+    names = [];
+  }
+  if (names.length === 0) {
+    return [{ section: 'hook', name: 'dispatch memo', status: 'info', detail: `none yet (${dir}); a dispatch hook writes one once the policy and catalogs are 3 s old`, data: { dir, files: [] } }];
+  }
+  const files = names.map((name) => {
+    try {
+      parseMemo(readTextCapped(join(dir, name), MAX_MEMO_BYTES));
+      return { name, valid: true };
+    } catch {
+      return { name, valid: false };
+    }
+  });
+  const damaged = files.filter((f) => !f.valid).map((f) => f.name);
+  return [{
+    section: 'hook', name: 'dispatch memo', status: damaged.length ? 'warn' : 'ok',
+    detail: damaged.length
+      ? `${damaged.length} of ${files.length} file(s) in ${dir} damaged (${damaged.join(', ')}): ignored; the next dispatch reads the policy and catalogs and rewrites them`
+      : `${files.length} file(s) in ${dir}, all intact`,
+    data: { dir, files, recovered: damaged.length ? 'rewrite' : null },
   }];
 }
 

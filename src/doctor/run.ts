@@ -2,7 +2,7 @@
 import type { InstallContext } from '../install/plan.js';
 import type { Check } from './check.js';
 import { checkHarnesses } from './harnesses.js';
-import { checkCodeCache, checkConfig, checkDiagnostics, checkLedger, checkPrices } from './local.js';
+import { checkCodeCache, checkConfig, checkDiagnostics, checkDispatchMemo, checkLedger, checkPrices } from './local.js';
 
 export function runDoctor(ctx: InstallContext, cwd: string, now: number): Check[] {
   const guard = (section: Check['section'], f: () => Check[]): Check[] => {
@@ -18,6 +18,7 @@ export function runDoctor(ctx: InstallContext, cwd: string, now: number): Check[
     ...guard('prices', () => checkPrices(ctx.env, ctx.pkgRoot, now)),
     ...guard('ledger', () => checkLedger(ctx.env)),
     ...guard('hook', () => checkCodeCache(ctx.env)),
+    ...guard('hook', () => checkDispatchMemo(ctx.env)),
     ...guard('diagnostics', () => checkDiagnostics(ctx.env, now)),
   ];
 }

@@ -34,7 +34,7 @@ export const SETTLE_MS = 3000;
 export const MAX_MEMO_FILES = 64;
 /** A session resolves a handful of names (parent, child, tier models); more than this is not a dispatch's working set. */
 export const MAX_MEMO_RESOLUTIONS = 256;
-const MAX_MEMO_BYTES = 512 * 1024;
+export const MAX_MEMO_BYTES = 512 * 1024;
 
 export type MemoContent = {
   policy: Policy;
@@ -76,6 +76,15 @@ export function memoInputs(env: Env, harness: Harness, cwd: string | null, build
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** A memo file's text -> its content; throws when it is not a whole memo (the key is the caller's to compare). */
+export function parseMemo(text: string): MemoFile {
+  const m = JSON.parse(text) as MemoFile;
+  if (!isObject(m) || m.format !== MEMO_FORMAT) throw new Error('not a dispatch memo');
+  if (typeof m.key !== 'string' || !isObject(m.policy) || !Array.isArray(m.policyDiagnostics) || !isObject(m.resolutions)
+    || typeof m.catalogDate !== 'string' || typeof m.catalogVersion !== 'string') throw new Error('incomplete');
+  return m;
+}
+
 /** The memo for exactly these inputs, or null (none, another key, or damaged: diagnosed, and replaced by the next write). */
 export function readMemo(inputs: MemoInputs, env: Env): MemoContent | null {
   let text: string;
@@ -86,12 +95,8 @@ export function readMemo(inputs: MemoInputs, env: Env): MemoContent | null {
     return null;
   }
   try {
-    const m = JSON.parse(text) as MemoFile;
-    if (!isObject(m) || m.format !== MEMO_FORMAT) throw new Error('not a dispatch memo');
-    if (m.key !== inputs.key) return null;
-    if (!isObject(m.policy) || !Array.isArray(m.policyDiagnostics) || !isObject(m.resolutions)
-      || typeof m.catalogDate !== 'string' || typeof m.catalogVersion !== 'string') throw new Error('incomplete');
-    return m;
+    const m = parseMemo(text);
+    return m.key === inputs.key ? m : null;
   } catch (err) {
     diagnose('warn', 'dispatch-memo', `damaged, ignored: ${errorText(err)}`, { path: inputs.path }, env);
     return null;

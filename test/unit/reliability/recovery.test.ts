@@ -78,6 +78,22 @@ describe('recovery from corrupted state files', () => {
     expect(check(doctor(sb), 'hook', 'code cache')).toMatchObject({ status: 'ok' });
   });
 
+  it('a damaged dispatch memo: dispatch still decides (from the files), doctor says so, the next hook rewrites it', () => {
+    const sb = sandbox();
+    expect(check(doctor(sb), 'hook', 'dispatch memo')).toMatchObject({ status: 'info' });
+    expect(dispatchDenies(sb)).toBe(true);
+    expect(check(doctor(sb), 'hook', 'dispatch memo')).toMatchObject({ status: 'ok' });
+    const dir = join(sb.data, 'dispatch-memo');
+    const file = join(dir, readdirSync(dir)[0]!);
+    writeFileSync(file, readFileSync(file, 'utf8').slice(0, 100));
+    const c = check(doctor(sb), 'hook', 'dispatch memo')!;
+    expect(c.status).toBe('warn');
+    expect((c.data as { recovered: string }).recovered).toBe('rewrite');
+    expect(dispatchDenies(sb)).toBe(true);
+    expect(readFileSync(join(sb.data, 'diagnostics.log'), 'utf8')).toContain('"where":"dispatch-memo"');
+    expect(check(doctor(sb), 'hook', 'dispatch memo')).toMatchObject({ status: 'ok' });
+  });
+
   it('a corrupt refreshed price catalog: dispatch falls back to the bundled snapshot; doctor says so', () => {
     const sb = sandbox();
     put(join(sb.data, 'prices', 'openrouter.catalog.json'), '{"format":"tiergate-catalog/1","models":{"gpt-6-luna":{"id":');
