@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runProcess, type ProcessRun } from './sandbox.js';
+import { hostEnv, runProcess, tiergateEnv, type ProcessRun } from './sandbox.js';
 
 export type ClaudeSandbox = { root: string; home: string; configDir: string; project: string; tiergateHome: string };
 
@@ -25,11 +25,8 @@ export function writeUserSettings(sb: ClaudeSandbox, settings: Record<string, un
 }
 
 export function claudeEnv(sb: ClaudeSandbox, apiUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const keep = ['PATH', 'LANG', 'TERM', 'TMPDIR'];
-  const env: NodeJS.ProcessEnv = {};
-  for (const k of keep) if (process.env[k]) env[k] = process.env[k];
   return {
-    ...env,
+    ...hostEnv(),
     HOME: sb.home,
     CLAUDE_CONFIG_DIR: sb.configDir,
     XDG_CONFIG_HOME: join(sb.home, '.config'),
@@ -40,9 +37,8 @@ export function claudeEnv(sb: ClaudeSandbox, apiUrl: string, extra: Record<strin
     DISABLE_TELEMETRY: '1',
     DISABLE_AUTOUPDATER: '1',
     DISABLE_ERROR_REPORTING: '1',
-    TIERGATE_HOME: sb.tiergateHome,
     // Loopback only: SessionStart would otherwise start the background price refresh (public hosts).
-    TIERGATE_PRICE_REFRESH: 'off',
+    ...tiergateEnv(sb.tiergateHome),
     ...extra,
   };
 }

@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runProcess } from './sandbox.js';
+import { hostEnv, runProcess, tiergateEnv } from './sandbox.js';
 
 export type CodexHome = { root: string; home: string; codexHome: string; project: string; tiergateHome: string; cleanup(): void };
 
@@ -55,16 +55,12 @@ export function writeHooksJson(h: CodexHome, hooks: unknown): void {
 const CLOSED = 'http://127.0.0.1:9';
 
 export function codexEnv(h: CodexHome, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const keep = ['PATH', 'LANG', 'TERM', 'TMPDIR', 'NODE_OPTIONS'];
-  const env: NodeJS.ProcessEnv = {};
-  for (const k of keep) if (process.env[k] !== undefined) env[k] = process.env[k];
   return {
-    ...env,
+    ...hostEnv(['PATH', 'LANG', 'TERM', 'TMPDIR', 'NODE_OPTIONS']),
     HOME: h.home,
     CODEX_HOME: h.codexHome,
-    TIERGATE_HOME: h.tiergateHome,
     // SessionStart starts a price refresh; off here so no run reaches for the default (non-loopback) sources.
-    TIERGATE_PRICE_REFRESH: 'off',
+    ...tiergateEnv(h.tiergateHome),
     FAKE_OPENAI_KEY: 'sk-dummy',
     HTTPS_PROXY: CLOSED, HTTP_PROXY: CLOSED, ALL_PROXY: CLOSED,
     https_proxy: CLOSED, http_proxy: CLOSED, all_proxy: CLOSED,

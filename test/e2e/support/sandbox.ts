@@ -8,6 +8,13 @@ export function tiergateEnv(tiergateHome: string): NodeJS.ProcessEnv {
   return { TIERGATE_HOME: tiergateHome, TIERGATE_PRICE_REFRESH: 'off' };
 }
 
+/** The few variables of the test's own environment a harness binary needs (locale, terminal, temp dir, PATH). */
+export function hostEnv(names: readonly string[] = ['PATH', 'LANG', 'TERM', 'TMPDIR']): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const k of names) if (process.env[k] !== undefined && process.env[k] !== '') env[k] = process.env[k];
+  return env;
+}
+
 /** The user policy file of a sandbox's tiergate home ($TIERGATE_HOME/config/config.json); nothing when config is undefined. */
 export function writeTiergateConfig(tiergateHome: string, config: unknown): void {
   if (config === undefined) return;
