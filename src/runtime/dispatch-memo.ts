@@ -104,19 +104,27 @@ export function readMemo(inputs: MemoInputs, env: Env): MemoContent | null {
 }
 
 /** Writes the memo (not durably: losing it costs one slower hook) and keeps the directory to MAX_MEMO_FILES. */
-export function writeMemo(inputs: MemoInputs, content: MemoContent, env: Env): void {
+export function writeMemo(inputs: MemoInputs, content: MemoContent, env: Env, now = Date.now()): void {
   const file: MemoFile = { format: MEMO_FORMAT, key: inputs.key, ...content };
   writeFileAtomic(inputs.path, JSON.stringify(file), { durable: false });
-  pruneMemos(memoDir(env), MAX_MEMO_FILES);
+  pruneMemos(memoDir(env), MAX_MEMO_FILES, now);
 }
 
-/** Oldest first out, down to half the limit, once the directory holds more than `limit` memos. */
-export function pruneMemos(dir: string, limit: number): void {
-  const names = readdirSync(dir).filter((n) => n.endsWith('.json'));
-  if (names.length <= limit) return;
-  const aged = names.map((n) => ({ path: childPath(dir, n), at: statSync(childPath(dir, n), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
-    .sort((a, b) => a.at - b.at);
-  for (const f of aged.slice(0, names.length - Math.floor(limit / 2))) removeFile(f.path);
+/** A temporary file this old was left by a writer killed before its rename (an atomic write takes milliseconds). */
+const ORPHAN_MS = 60_000;
+
+/**
+ * Oldest first out, down to half the limit, once the directory holds more than `limit` memos; and any temporary file
+ * a killed writer left behind.
+ */
+export function pruneMemos(dir: string, limit: number, now = Date.now()): void {
+  const names = readdirSync(dir);
+  const age = (n: string) => statSync(childPath(dir, n), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  for (const n of names) if (n.includes('.json.tmp-') && age(n) < now - ORPHAN_MS) removeFile(childPath(dir, n));
+  const memos = names.filter((n) => n.endsWith('.json'));
+  if (memos.length <= limit) return;
+  const aged = memos.map((n) => ({ path: childPath(dir, n), at: age(n) })).sort((a, b) => a.at - b.at);
+  for (const f of aged.slice(0, memos.length - Math.floor(limit / 2))) removeFile(f.path);
 }
 
 /**

@@ -277,6 +277,18 @@ describe('the dispatch memo', () => {
     expect(readdirSync(dir).sort()).toEqual(['codex-5.json', 'codex-6.json', 'codex-7.json', 'codex-8.json']);
   });
 
+  it('removes a temporary file a killed writer left (older than a minute), never one being written', () => {
+    const dir = memoDir(env);
+    mkdirSync(dir, { recursive: true });
+    const orphan = join(dir, 'codex-1.json.tmp-123-1');
+    const fresh = join(dir, 'codex-2.json.tmp-456-2');
+    writeFileSync(orphan, '{');
+    writeFileSync(fresh, '{');
+    utimesSync(orphan, 1_000_000, 1_000_000);
+    pruneMemos(dir, 64, 1_000_000_000 + 61_000);
+    expect(readdirSync(dir)).toEqual(['codex-2.json.tmp-456-2']);
+  });
+
   it('is keyed by the build, the paths and each input file (absent files too)', () => {
     writeCatalog('a.catalog.json', catalog('refresh-a', '0.2'));
     const { key } = memoInputs(env, 'codex', project, 'build-a', clock);
