@@ -5,7 +5,7 @@
  * Every failure (oversize, bad JSON, unknown shape, a throw, the deadline) prints nothing (or the adapter's explicit
  * fail-open answer) and leaves one line in the diagnostic log: only a policy decision ever denies.
  */
-import { closeSync, constants, fstatSync, openSync, read, readlinkSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, read, readSync } from 'node:fs';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { appendBounded, writeToDescriptor } from '../io/files.js';
 import { withoutBom } from '../io/text.js';
@@ -42,22 +42,19 @@ export type StdinSource = NodeJS.ReadableStream | { fd: number };
  * leaves the harness's descriptor alone: the descriptor. A socket (Node's child stdio) cannot be reopened: Linux says
  * ENXIO, and `socket` is the answer. Anything else (no /proc: not Linux): null.
  */
-function reopenNonBlocking(fd: number, expectSocket: boolean): number | 'socket' | null {
-  // A failed open builds an errno exception, and a process's first costs ~0.16 ms: where a socket is expected, the
-  // link says so first (`socket:[inode]`, ~0.05 ms; bench/README.md, "Session 5").
-  if (expectSocket && isSocketLink(fd)) return 'socket';
+function reopenNonBlocking(fd: number): number | 'socket' | null {
+  // Asked first: a socket's failed reopen builds an errno exception (a process's first costs ~0.16 ms), while the Stats
+  // object asking builds is one the dispatch memo's key builds anyway (a process's first ~0.1 ms, later ones ~0.01 ms;
+  // bench/README.md, "Session 5").
+  try {
+    if (fstatSync(fd).isSocket()) return 'socket';
+  } catch {
+    return null;
+  }
   try {
     return openSync(`/proc/self/fd/${fd}`, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'ENXIO' ? 'socket' : null;
-  }
-}
-
-function isSocketLink(fd: number): boolean {
-  try {
-    return readlinkSync(`/proc/self/fd/${fd}`).startsWith('socket:');
-  } catch {
-    return false;
   }
 }
 
@@ -149,8 +146,8 @@ function readPooled(fd: number, maxBytes: number, beforeWait: () => void): Promi
  * the payload and closes the pipe before Node is up), the rest polled on a timer, so the deadline always ends the
  * process. A socket is made non-blocking and read the same way (socketNonBlocking), else in the thread pool (readPooled).
  */
-export function readFdCapped(fd: number, maxBytes: number, beforeWait: () => void = () => {}, expectSocket = false): Promise<Buffer> {
-  const reopened = reopenNonBlocking(fd, expectSocket);
+export function readFdCapped(fd: number, maxBytes: number, beforeWait: () => void = () => {}): Promise<Buffer> {
+  const reopened = reopenNonBlocking(fd);
   // Only what Linux named a socket is adopted: O_NONBLOCK set on a terminal would outlive the hook in the user's shell.
   const own = reopened === 'socket' ? (socketNonBlocking(fd) ? fd : null) : reopened;
   if (own === null) return readPooled(fd, maxBytes, beforeWait);
@@ -298,7 +295,7 @@ export async function runHookWith(adapters: AdapterTable, harness: string, event
     if (!load) return failOpen(`no adapter for harness '${harness}'`);
     adapter = await load();
     const maxStdin = positive(env.TIERGATE_HOOK_MAX_STDIN, DEFAULT_MAX_STDIN);
-    const raw = await ('on' in stdin ? readStdinCapped(stdin, maxStdin, armDeadline) : readFdCapped(stdin.fd, maxStdin, armDeadline, adapter.stdin === 'socket'));
+    const raw = await ('on' in stdin ? readStdinCapped(stdin, maxStdin, armDeadline) : readFdCapped(stdin.fd, maxStdin, armDeadline));
     if (env.TIERGATE_HOOK_DEBUG) {
       try {
         appendBounded(env.TIERGATE_HOOK_DEBUG, `${JSON.stringify({ t: startedAt, harness, event, stdin: stdinKind(stdin), raw: raw.toString('utf8') })}\n`, DEBUG_MAX_BYTES);

@@ -38,11 +38,6 @@ export type CommandAdapter = {
   handlers: Record<string, HookHandler>;
   /** Cursor treats a missing answer badly: it gets an explicit allow on any internal failure. Others print nothing. */
   failOpen?: Record<string, HookAnswer>;
-  /**
-   * What the harness connects the hook's stdin to, where it was seen (Claude Code 2.1.328: a socket): the reader then
-   * looks for that first (core.ts, readFdCapped). A hint only: any other kind is still read.
-   */
-  stdin?: 'socket';
 };
 
 /** Harness name -> its command adapter, loaded on first use so a hook process evaluates only its own. */

@@ -17,7 +17,7 @@ import { extractOutcome } from '../../observer/outcome.js';
 import type { CompletionObservation } from '../../contracts/observation.js';
 import { loadPolicy } from '../../config/load.js';
 import { sessionStartAnswer } from './answer.js';
-import { dispatchAdapter, MODULE_LIVE_VAR, moduleLive, preToolUse } from './dispatch-command.js';
+import { MODULE_LIVE_VAR, moduleLive, preToolUse } from './dispatch-command.js';
 import { SessionPayload, SubagentStopPayload } from './payloads.js';
 import { parseClaudeTranscript, readAgentMeta } from './transcript.js';
 import { drainModuleSpool } from './module-spool.js';
@@ -118,6 +118,5 @@ export const adapter: CommandAdapter = {
     SessionStart: sessionStart,
     SessionEnd: sessionEnd,
   },
-  stdin: dispatchAdapter.stdin,
 };
 export const handlers = adapter.handlers;

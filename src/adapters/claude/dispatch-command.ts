@@ -59,5 +59,4 @@ export const preToolUse: HookHandler = async (payload, ctx) => {
   }
 };
 
-// Claude Code 2.1.328 runs hooks with a socket for stdin (seen; reference claude-code.md).
-export const dispatchAdapter: CommandAdapter = { handlers: { PreToolUse: preToolUse }, stdin: 'socket' };
+export const dispatchAdapter: CommandAdapter = { handlers: { PreToolUse: preToolUse } };

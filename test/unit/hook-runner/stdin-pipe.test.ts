@@ -92,7 +92,7 @@ describe('hook stdin from a pipe', () => {
     expect(r.log).not.toContain('stdin was never closed');
   });
 
-  it("Claude's hook, which looks for a socket first (its adapter's stdin hint), ends at its deadline the same way", async () => {
+  it("Claude's hook (Claude Code gives a socket, seen on 2.1.328) ends at its deadline the same way", async () => {
     const r = await neverClosedSocket({}, 'claude');
     expect(r.ended).toEqual({ code: 0, signal: null });
     expect(r.ms).toBeLessThan(3000);
@@ -163,7 +163,7 @@ describe('hook stdin from a pipe', () => {
   });
 });
 
-describe("Claude's hook (stdin hint: a socket) given a pipe or a file", () => {
+describe("Claude's hook given a pipe or a file (what Claude Code gives is a socket)", () => {
   const dir = mkdtempSync(join(tmpdir(), 'tg-claude-stdin-'));
   const transcript = join(dir, 'parent.jsonl');
   writeFileSync(transcript, readFileSync(join(root, 'test/fixtures/claude/transcripts/parent-sonnet.parent.at-PreToolUse.jsonl')));
