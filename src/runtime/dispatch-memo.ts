@@ -27,6 +27,7 @@ import { fnv1a } from '../io/text.js';
 import { DECLARED_FILE } from '../prices/declared.js';
 import { CACHE_SUFFIX, findSnapshotPath } from '../prices/load.js';
 import type { PriceLookup } from '../prices/lookup.js';
+import { MAX_NAME_LENGTH } from '../prices/resolve.js';
 
 export const MEMO_FORMAT = 'tiergate-dispatch-memo/1';
 /** An input changed less than this long ago may change again unseen within its timestamp's tick: no memo yet. */
@@ -140,7 +141,8 @@ export function memoLookup(content: MemoContent, full: () => PriceLookup): Price
       if (Object.hasOwn(content.resolutions, key)) return content.resolutions[key]!;
       lookup ??= full();
       const r = lookup.resolve(name, harness);
-      if (Object.keys(content.resolutions).length < MAX_MEMO_RESOLUTIONS) {
+      // A name past MAX_NAME_LENGTH is unknown without any lookup work, and not kept: the memo stays small (<= ~250 KB).
+      if (name.length <= MAX_NAME_LENGTH && Object.keys(content.resolutions).length < MAX_MEMO_RESOLUTIONS) {
         content.resolutions[key] = r;
         added++;
       }

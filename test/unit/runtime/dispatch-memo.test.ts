@@ -241,6 +241,15 @@ describe('the dispatch memo', () => {
     expect(Object.keys(JSON.parse(readFileSync(memoPath(), 'utf8')).resolutions)).toHaveLength(MAX_MEMO_RESOLUTIONS);
   });
 
+  it('keeps no name longer than a model id can be (a garbage payload cannot grow the memo)', () => {
+    const rt = runtime();
+    expect(rt.prices.resolve('x'.repeat(100_000), 'codex').how).toBe('unknown');
+    rt.prices.resolve('gpt-6-luna', 'codex');
+    rt.saveMemo?.();
+    expect(Object.keys(JSON.parse(readFileSync(memoPath(), 'utf8')).resolutions)).toEqual(['codex\u0000gpt-6-luna']);
+    expect(statSync(memoPath()).size).toBeLessThan(20_000);
+  });
+
   it('a damaged memo is ignored with a diagnostic, the files decide, and the next write replaces it', () => {
     resolveAndSave();
     for (const damage of ['{"format":', '[]', JSON.stringify({ format: 'tiergate-dispatch-memo/1', key: 'x' }), '\u0000\u0001']) {
