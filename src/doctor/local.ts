@@ -183,72 +183,60 @@ export function checkDiagnostics(env: Env, now: number, last = 5): Check[] {
 }
 
 /**
- * The command hooks' dispatch memos (runtime/dispatch-memo.ts): a damaged one is never used (the hook reads the policy
- * and catalogs and writes a new one), so it is a warning. One whose key no longer matches is merely out of date.
+ * A directory of hook caches, each file checked by `check` (true when a hook would use it). A damaged file is never
+ * used (the hook rebuilds and rewrites it), so it is a warning, not an error.
  */
-export function checkDispatchMemo(env: Env): Check[] {
-  const dir = memoDir(env);
+function checkHookCacheDir(o: {
+  name: string; dir: string; suffix: string; none: string; rebuild: string;
+  check: (path: string) => { valid: boolean; bytes?: number };
+}): Check[] {
+  const { name, dir } = o;
   let names: string[];
   try {
-    names = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+    names = readdirSync(dir).filter((f) => f.endsWith(o.suffix)).sort();
   } catch {
     names = [];
   }
-  if (names.length === 0) {
-    return [{ section: 'hook', name: 'dispatch memo', status: 'info', detail: `none yet (${dir}); a dispatch hook writes one once the policy and catalogs are 3 s old`, data: { dir, files: [] } }];
-  }
-  const files = names.map((name) => {
+  if (names.length === 0) return [{ section: 'hook', name, status: 'info', detail: `none yet (${dir}); ${o.none}`, data: { dir, files: [] } }];
+  const files = names.map((file) => {
     try {
-      parseMemo(readTextCapped(join(dir, name), MAX_MEMO_BYTES));
-      return { name, valid: true };
+      return { name: file, ...o.check(join(dir, file)) };
     } catch {
-      return { name, valid: false };
+      return { name: file, valid: false };
     }
   });
   const damaged = files.filter((f) => !f.valid).map((f) => f.name);
   return [{
-    section: 'hook', name: 'dispatch memo', status: damaged.length ? 'warn' : 'ok',
+    section: 'hook', name, status: damaged.length ? 'warn' : 'ok',
     detail: damaged.length
-      ? `${damaged.length} of ${files.length} file(s) in ${dir} damaged (${damaged.join(', ')}): ignored; the next dispatch reads the policy and catalogs and rewrites them`
+      ? `${damaged.length} of ${files.length} file(s) in ${dir} damaged (${damaged.join(', ')}): ignored; ${o.rebuild}`
       : `${files.length} file(s) in ${dir}, all intact`,
     data: { dir, files, recovered: damaged.length ? 'rewrite' : null },
   }];
 }
 
-/**
- * The command hook's V8 code cache (hook-runner/loader.ts): present, and whether each file would be used. A damaged
- * one is never used (the hook compiles from source and rewrites it), so it is a warning, not an error.
- */
-export function checkCodeCache(env: Env): Check[] {
-  const dir = codeCacheDir(env);
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((f) => f.endsWith('.v8')).sort();
-  } catch {
-    names = [];
-  }
-  if (names.length === 0) {
-    return [{ section: 'hook', name: 'code cache', status: 'info', detail: `none yet (${dir}); the first hook run writes it`, data: { dir, files: [] } }];
-  }
-  const files = names.map((name) => {
-    const path = join(dir, name);
-    let valid = false;
-    let bytes = 0;
-    try {
-      const buf = readFileSync(path);
-      bytes = buf.length;
-      valid = decodeCodeCache(buf) !== null;
-    } catch {
-      valid = false;
-    }
-    return { name, bytes, valid };
+/** The command hooks' dispatch memos (runtime/dispatch-memo.ts). One whose key no longer matches is merely out of date. */
+export function checkDispatchMemo(env: Env): Check[] {
+  return checkHookCacheDir({
+    name: 'dispatch memo', dir: memoDir(env), suffix: '.json',
+    none: 'a dispatch hook writes one once the policy and catalogs are 3 s old',
+    rebuild: 'the next dispatch reads the policy and catalogs and rewrites them',
+    check: (path) => {
+      parseMemo(readTextCapped(path, MAX_MEMO_BYTES));
+      return { valid: true };
+    },
   });
-  const damaged = files.filter((f) => !f.valid).map((f) => f.name);
-  return [{
-    section: 'hook', name: 'code cache', status: damaged.length ? 'warn' : 'ok',
-    detail: damaged.length
-      ? `${damaged.length} of ${files.length} file(s) in ${dir} damaged (${damaged.join(', ')}): ignored; the next hook compiles from source and rewrites them`
-      : `${files.length} file(s) in ${dir}, all intact`,
-    data: { dir, files, recovered: damaged.length ? 'rewrite' : null },
-  }];
+}
+
+/** The command hook's V8 code cache (hook-runner/loader.ts): present, and whether each file would be used. */
+export function checkCodeCache(env: Env): Check[] {
+  return checkHookCacheDir({
+    name: 'code cache', dir: codeCacheDir(env), suffix: '.v8',
+    none: 'the first hook run writes it',
+    rebuild: 'the next hook compiles from source and rewrites them',
+    check: (path) => {
+      const buf = readFileSync(path);
+      return { bytes: buf.length, valid: decodeCodeCache(buf) !== null };
+    },
+  });
 }
