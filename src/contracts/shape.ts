@@ -26,7 +26,7 @@ export class ShapeError extends Error {
   }
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const patterns = new Map<string, RegExp>();
 
 function put(out: Record<string, unknown>, key: string, value: unknown): void {

@@ -241,8 +241,9 @@ export type RunOutcome = { answer: HookAnswer; failed: string | null };
  * When the deadline's timer is armed. `loop` (the default): as soon as the work first lets the event loop run, whatever
  * it waits on. `first-wait`: only when the work says it will wait (HookContext.beforeWait, the stdin readers), for a
  * bundle whose every wait says so: the dispatch bundles, whose only waits are the stdin read and Claude's parent
- * transcript poll (test/unit/hook-runner/deadline.test.ts holds each to the deadline). A process's first setImmediate
- * costs ~0.15 ms, a setTimeout twice that (bench/README.md, "Session 5"), and a dispatch that never waits needs neither.
+ * transcript poll (deadline-arming.test.ts and stdin-pipe.test.ts hold each to the deadline). A process's first
+ * setImmediate costs ~0.15 ms, a setTimeout twice that (bench/README.md, "Session 5"): a dispatch that never waits
+ * needs neither.
  */
 export type DeadlineArming = 'loop' | 'first-wait';
 

@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Script } from 'node:vm';
 import { childPath, dataDir, type Env } from '../io/paths.js';
+import { fnv1a32 } from '../io/text.js';
 import { bundleFor, cacheVariant, type HookBundle } from './bundles.js';
 
 /** What each hook bundle exports (src/entries/hook-dispatch-<harness>.ts, hook-events.ts). */
@@ -49,9 +50,7 @@ export function decodeCodeCache(file: Buffer): Buffer | null {
 function flagsTag(env: Env): string {
   const flags = `${process.execArgv.join(' ')}|${env.NODE_OPTIONS ?? ''}`;
   if (flags === '|') return '';
-  let h = 0x811c9dc5;
-  for (let i = 0; i < flags.length; i++) h = Math.imul(h ^ flags.charCodeAt(i), 0x01000193);
-  return `-f${(h >>> 0).toString(36)}`;
+  return `-f${fnv1a32(flags).toString(36)}`;
 }
 
 export function codeCacheDir(env: Env): string {

@@ -4,11 +4,14 @@
  * The text without a leading byte order mark (editors on Windows write one; JSON.parse refuses it). A character test,
  * not a pattern: it runs in every hook process, where a pattern's first use costs ~0.05 ms (bench/README.md).
  */
-/** FNV-1a of a string's UTF-16 code units, as 8 hex digits: names a file after a value (not a security hash). */
-export function fnv1a(s: string): string {
+/** FNV-1a (32 bits) of a string's UTF-16 code units: names a file after a value (not a security hash). */
+export function fnv1a32(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
-  return h.toString(16).padStart(8, '0');
+  return h;
 }
+
+/** fnv1a32 as 8 hex digits. */
+export const fnv1a = (s: string): string => fnv1a32(s).toString(16).padStart(8, '0');
 
 export const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);

@@ -12,6 +12,9 @@ export type { PriceLookup };
 
 export type LookupOptions = ResolveOptions;
 
+/** How a (harness, name) lookup is memoised: here per process, and across processes in runtime/dispatch-memo.ts. */
+export const resolutionKey = (harness: Harness, name: string): string => `${harness}\u0000${name}`;
+
 /** Long-lived hosts (OpenCode, pi) resolve many names; the memo stays bounded. */
 const MEMO_LIMIT = 2000;
 
@@ -21,7 +24,7 @@ export function createPriceLookup(layers: Catalog[], opts: LookupOptions): Price
   const dated = layers.filter((l) => l.version !== 'override').map((l) => l.date).sort();
   return {
     resolve(name: string, harness: Harness): Resolution {
-      const key = `${harness}\u0000${name}`;
+      const key = resolutionKey(harness, name);
       const hit = memo.get(key);
       if (hit) return hit;
       const r = resolver.resolve(name, harness);

@@ -18,6 +18,7 @@ const cache = new Map<string, { at: number; rt: Runtime }>();
 
 /** Set by a command hook's bundle (hook-runner/dispatch-main.ts): its build id keys the memo. null: no memo. */
 let memo: { buildId: string; harness: Harness; now: () => number } | null = null;
+let memoWritten = false;
 
 /** `now`: the clock that decides whether the inputs have settled (tests move it on rather than wait). */
 export function useDispatchMemo(use: { buildId: string; harness: Harness; now?: () => number } | null): void {
@@ -31,7 +32,6 @@ export function useDispatchMemo(use: { buildId: string; harness: Harness; now?: 
  * should leave V8's code cache, which holds only the functions that ran (loading from the files compiles ~20% more).
  */
 export const wroteDispatchMemo = (): boolean => memoWritten;
-let memoWritten = false;
 
 export function loadRuntime(env: Env, cwd: string | null): Runtime {
   const key = cwd ?? '';
@@ -44,9 +44,11 @@ export function loadRuntime(env: Env, cwd: string | null): Runtime {
 
 function loadFromFiles(env: Env, cwd: string | null): Runtime {
   const { policy, diagnostics } = loadPolicy(env, cwd);
-  const prices = createPriceLookup(loadCatalogLayers(env, policy), { claudeProvider: policy.claudeProvider });
-  return { policy, policyDiagnostics: diagnostics, prices };
+  return { policy, policyDiagnostics: diagnostics, prices: lookupFromFiles(env, policy) };
 }
+
+const lookupFromFiles = (env: Env, policy: Policy): PriceLookup =>
+  createPriceLookup(loadCatalogLayers(env, policy), { claudeProvider: policy.claudeProvider });
 
 /** From the memo when its key matches the files; else from the files, and saveMemo writes one for the next hook. */
 function loadMemoised(env: Env, cwd: string | null, { buildId, harness, now }: NonNullable<typeof memo>): Runtime {
@@ -62,7 +64,7 @@ function loadMemoised(env: Env, cwd: string | null, { buildId, harness, now }: N
   let full: () => PriceLookup;
   if (stored) {
     content = stored;
-    full = () => createPriceLookup(loadCatalogLayers(env, stored.policy), { claudeProvider: stored.policy.claudeProvider });
+    full = () => lookupFromFiles(env, stored.policy);
   } else {
     const loaded = loadFromFiles(env, cwd);
     content = { policy: loaded.policy, policyDiagnostics: loaded.policyDiagnostics, catalogDate: loaded.prices.catalogDate, catalogVersion: loaded.prices.catalogVersion, resolutions: {} };

@@ -19,6 +19,7 @@ import type { Policy } from '../contracts/config.js';
 import type { Resolution } from '../contracts/prices.js';
 import type { Harness } from '../contracts/harness.js';
 import { PROJECT_CONFIG_FILE } from '../config/load.js';
+import { isRecord } from '../contracts/shape.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { removeFile, writeFileAtomic } from '../io/files.js';
 import { childPath, paths, type Env } from '../io/paths.js';
@@ -26,7 +27,7 @@ import { readTextCapped } from '../io/read-capped.js';
 import { fnv1a } from '../io/text.js';
 import { DECLARED_FILE } from '../prices/declared.js';
 import { CACHE_SUFFIX, findSnapshotPath } from '../prices/load.js';
-import type { PriceLookup } from '../prices/lookup.js';
+import { resolutionKey, type PriceLookup } from '../prices/lookup.js';
 import { MAX_NAME_LENGTH } from '../prices/resolve.js';
 
 export const MEMO_FORMAT = 'tiergate-dispatch-memo/1';
@@ -75,13 +76,11 @@ export function memoInputs(env: Env, harness: Harness, cwd: string | null, build
   return { key, settled, path: childPath(memoDir(env), `${harness}-${fnv1a(cwd ?? '')}.json`) };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /** A memo file's text -> its content; throws when it is not a whole memo (the key is the caller's to compare). */
 export function parseMemo(text: string): MemoFile {
   const m = JSON.parse(text) as MemoFile;
-  if (!isObject(m) || m.format !== MEMO_FORMAT) throw new Error('not a dispatch memo');
-  if (typeof m.key !== 'string' || !isObject(m.policy) || !Array.isArray(m.policyDiagnostics) || !isObject(m.resolutions)
+  if (!isRecord(m) || m.format !== MEMO_FORMAT) throw new Error('not a dispatch memo');
+  if (typeof m.key !== 'string' || !isRecord(m.policy) || !Array.isArray(m.policyDiagnostics) || !isRecord(m.resolutions)
     || typeof m.catalogDate !== 'string' || typeof m.catalogVersion !== 'string') throw new Error('incomplete');
   return m;
 }
@@ -135,15 +134,17 @@ export function pruneMemos(dir: string, limit: number, now = Date.now()): void {
 export function memoLookup(content: MemoContent, full: () => PriceLookup): PriceLookup & { added: () => number } {
   let lookup: PriceLookup | null = null;
   let added = 0;
+  let held = Object.keys(content.resolutions).length;
   return {
     resolve(name: string, harness: Harness): Resolution {
-      const key = `${harness}\u0000${name}`;
+      const key = resolutionKey(harness, name);
       if (Object.hasOwn(content.resolutions, key)) return content.resolutions[key]!;
       lookup ??= full();
       const r = lookup.resolve(name, harness);
       // A name past MAX_NAME_LENGTH is unknown without any lookup work, and not kept: the memo stays small (<= ~250 KB).
-      if (name.length <= MAX_NAME_LENGTH && Object.keys(content.resolutions).length < MAX_MEMO_RESOLUTIONS) {
+      if (name.length <= MAX_NAME_LENGTH && held < MAX_MEMO_RESOLUTIONS) {
         content.resolutions[key] = r;
+        held++;
         added++;
       }
       return r;
