@@ -30,7 +30,7 @@ const tsx = join(root, 'node_modules/.bin/tsx');
  * script so a hung benchmark cannot hang the whole run.
  */
 const BENCHES = [
-  { name: 'dispatch-hook', file: 'dispatch-hook.mjs', args: ['31'], quick: { args: ['7'], env: { BENCH_RSS_RUNS: '2' } }, timeoutMin: 20,
+  { name: 'dispatch-hook', file: 'dispatch-hook.mjs', args: ['61'], quick: { args: ['7'], env: { BENCH_RSS_RUNS: '2' } }, timeoutMin: 20,
     what: 'node dist/hook.cjs claude|codex PreToolUse vs bare node -e 0 (target <= 1.15x), peak RSS' },
   { name: 'codex-hook', file: 'codex-hook.mjs', args: ['21'], quick: { args: ['5'] }, timeoutMin: 15,
     what: 'Codex command hook vs node -e 0 (the Codex engineer\'s own bench)' },
