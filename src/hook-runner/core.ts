@@ -30,7 +30,8 @@ function capped(maxBytes: number) {
       chunks.push(chunk);
     },
     left: () => maxBytes - size,
-    all: () => Buffer.concat(chunks),
+    // One chunk (any payload under 64 KiB) is handed over as is: Buffer.concat would be one more first use of Node's.
+    all: () => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)),
   };
 }
 
@@ -210,7 +211,9 @@ export function readStdinCapped(stream: NodeJS.ReadableStream, maxBytes: number,
 
 export function parsePayload(raw: Buffer): unknown {
   try {
-    return JSON.parse(withoutBom(raw.toString('utf8')));
+    // toString() without arguments is UTF-8 straight to the native decoder; naming the encoding takes a JavaScript
+    // lookup that a dispatch hook would compile for this one call.
+    return JSON.parse(withoutBom(raw.toString()));
   } catch (err) {
     // V8 quotes a slice of the input in its message (`Unexpected token 'T', "the user's"... is not valid JSON`):
     // that slice may be prompt text, and the message goes to the diagnostic log. Keep only where it broke.

@@ -8,7 +8,7 @@
  * equal byte for byte (one memcmp, ~50x cheaper than hashing it in JavaScript), and it is written atomically. Anything
  * amiss, and the bundle is compiled from source as it would be without a cache. Reads only: the bundle writes.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Script } from 'node:vm';
 import { childPath, dataDir, type Env } from '../io/paths.js';
@@ -46,6 +46,47 @@ export function decodeCodeCache(file: Buffer): Buffer | null {
   return a.equals(file.subarray(HEADER + n)) ? a : null;
 }
 
+/** Reads all `buf` from `fd` at `pos`; false at an early end of file. */
+function readFully(fd: number, buf: Buffer, pos: number): boolean {
+  for (let off = 0; off < buf.length; ) {
+    const got = readSync(fd, buf, off, buf.length - off, pos + off);
+    if (got === 0) return false;
+    off += got;
+  }
+  return true;
+}
+
+/**
+ * decodeCodeCache's answer for the file at `path`, read through a descriptor by the length its header declares: the
+ * open/read/close a hook needs for its stdin anyway, where readFileSync's own buffer path is a first use of several
+ * more functions of Node's (each compiled on its first call) and one 180 KB buffer. Null when absent or unreadable.
+ */
+export function readCodeCache(path: string): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return null; // none yet
+  }
+  try {
+    const head = Buffer.allocUnsafe(HEADER);
+    if (!readFully(fd, head, 0)) return null;
+    for (let i = 0; i < MAGIC.length; i++) if (head[i] !== MAGIC[i]) return null;
+    // Byte by byte: readUInt32LE would be one more of Node's functions to compile on the way.
+    const n = (head[4]! | (head[5]! << 8) | (head[6]! << 16) | (head[7]! << 24)) >>> 0;
+    if (n === 0) return null;
+    const a = Buffer.allocUnsafe(n);
+    const b = Buffer.allocUnsafe(n);
+    if (!readFully(fd, a, HEADER) || !readFully(fd, b, HEADER + n)) return null;
+    if (readSync(fd, head, 0, 1, HEADER + 2 * n) !== 0) return null; // longer than declared
+    return a.equals(b) ? a : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** V8 rejects data made under other flags, so differently started processes keep apart files instead of thrashing. */
 function flagsTag(env: Env): string {
   const flags = `${process.execArgv.join(' ')}|${env.NODE_OPTIONS ?? ''}`;
@@ -75,12 +116,7 @@ function loadBundle(file: string, cachePath: string | null, load: NodeJS.Require
     let script: Script | null = null;
     try {
       const source = readFileSync(file, 'utf8');
-      let data: Buffer | null = null;
-      try {
-        data = decodeCodeCache(readFileSync(cachePath));
-      } catch {
-        data = null; // none yet
-      }
+      const data = readCodeCache(cachePath);
       script = new Script(wrap(source), { filename: file, ...(data ? { cachedData: data } : {}) });
       const fromCache = data !== null && !script.cachedDataRejected;
       const fn = script.runInThisContext() as (...args: unknown[]) => void;

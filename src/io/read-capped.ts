@@ -28,7 +28,7 @@ export function readTextCapped(path: string, maxBytes: number): string {
       if (size > maxBytes) throw new TooLarge(maxBytes);
       chunks.push(n === buf.length ? buf : buf.subarray(0, n));
     }
-    return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
+    return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString(); // UTF-8 (see parsePayload)
   } finally {
     closeSync(fd);
   }

@@ -35,7 +35,7 @@ export function readTailLines(path: string, opts: TailOptions): TailResult {
     const newestFirst: string[] = [];
     let pos = size;
     let bytesRead = 0;
-    let carry = Buffer.alloc(0);
+    let carry = Buffer.allocUnsafe(0);
     let stopped = false;
     let firstChunk = true;
     while (pos > 0 && bytesRead < opts.maxBytes && !stopped) {
@@ -56,7 +56,7 @@ export function readTailLines(path: string, opts: TailOptions): TailResult {
       let end = buf.length;
       let nl = buf.lastIndexOf(0x0a, end - 1);
       while (nl >= 0) {
-        const line = buf.toString('utf8', nl + 1, end);
+        const line = buf.subarray(nl + 1, end).toString(); // UTF-8 (hook-runner/core.ts parsePayload says why)
         if (line.length) {
           newestFirst.push(line);
           if (opts.stopWhen?.(line)) {
@@ -67,13 +67,15 @@ export function readTailLines(path: string, opts: TailOptions): TailResult {
         end = nl;
         nl = end > 0 ? buf.lastIndexOf(0x0a, end - 1) : -1;
       }
-      carry = Buffer.from(buf.subarray(0, end));
+      // A view, not a copy: the next concat copies it out, and its chunk goes with it (and Buffer.from would be one more
+      // of Node's functions for a dispatch hook to compile).
+      carry = buf.subarray(0, end);
     }
     if (!stopped && pos === 0 && carry.length) {
-      const line = carry.toString('utf8');
+      const line = carry.toString();
       newestFirst.push(line);
       opts.stopWhen?.(line);
-      carry = Buffer.alloc(0);
+      carry = Buffer.allocUnsafe(0);
     }
     return { lines: newestFirst.reverse(), bytesRead, truncated: !stopped && pos > 0, size };
   } finally {

@@ -6,7 +6,7 @@
  * A corrupt or oversized cache file is skipped with one diagnostic line; nothing here throws.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Catalog } from '../contracts/prices.js';
 import { readCatalogLines } from './catalog-lines.js';
@@ -18,7 +18,7 @@ import { childPath, paths, type Env } from '../io/paths.js';
 import { readTextCapped, TooLarge } from '../io/read-capped.js';
 
 const SNAPSHOT_FILE = 'prices-snapshot.json';
-export const SNAPSHOT_RELATIVE = join('data', SNAPSHOT_FILE);
+export const SNAPSHOT_RELATIVE = childPath('data', SNAPSHOT_FILE); // join's result, without compiling join at module load
 /** A refreshed catalog is a few hundred KB; anything far larger is not ours. */
 export const MAX_CATALOG_BYTES = 8 * 1024 * 1024;
 export const CACHE_SUFFIX = '.catalog.json';

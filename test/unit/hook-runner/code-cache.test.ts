@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeCodeCache, encodeCodeCache } from '../../../src/hook-runner/loader.js';
+import { decodeCodeCache, encodeCodeCache, readCodeCache } from '../../../src/hook-runner/loader.js';
 
 const root = join(import.meta.dirname, '../../..');
 const hook = join(root, 'dist/hook.cjs');
@@ -58,6 +58,35 @@ describe('code cache file format', () => {
     expect(decodeCodeCache(Buffer.concat([Buffer.from('XXXX'), good.subarray(4)]))).toBeNull();
     expect(decodeCodeCache(encodeCodeCache(Buffer.alloc(0)))).toBeNull();
     expect(decodeCodeCache(Buffer.alloc(3))).toBeNull();
+  });
+
+  it('readCodeCache, what the loader reads a file with, agrees with decodeCodeCache on every one of those files', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-codecache-file-'));
+    const file = join(dir, 'c.v8');
+    const viaFile = (bytes: Buffer) => {
+      writeFileSync(file, bytes);
+      return readCodeCache(file);
+    };
+    // Large enough that a read may come back short and the header's length spans more than one byte.
+    const big = Buffer.alloc(300_000, 7);
+    big.writeUInt32LE(0xdeadbeef, 1000);
+    for (const payload of [data, big]) {
+      const good = encodeCodeCache(payload);
+      expect(viaFile(good)?.equals(payload)).toBe(true);
+      for (const i of [0, 3, 4, 7, 8, 8 + payload.length - 1, 8 + payload.length, good.length - 1]) {
+        const bad = Buffer.from(good);
+        bad[i]! ^= 0x10;
+        expect(viaFile(bad), `byte ${i} of ${good.length}`).toBeNull();
+        expect(decodeCodeCache(bad)).toBeNull();
+      }
+      expect(viaFile(good.subarray(0, good.length - 1))).toBeNull();
+      expect(viaFile(Buffer.concat([good, Buffer.from([0])]))).toBeNull();
+      expect(viaFile(good.subarray(0, 5))).toBeNull();
+    }
+    expect(viaFile(encodeCodeCache(Buffer.alloc(0)))).toBeNull();
+    expect(viaFile(Buffer.alloc(0))).toBeNull();
+    expect(readCodeCache(join(dir, 'absent.v8'))).toBeNull();
+    expect(readCodeCache(dir)).toBeNull(); // a directory where the file should be: EISDIR on read, not a throw
   });
 });
 

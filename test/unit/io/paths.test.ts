@@ -1,7 +1,7 @@
 import { join, normalize, resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { childPath, paths } from '../../../src/io/paths.js';
+import { childPath, dataDir, joinUnder, paths } from '../../../src/io/paths.js';
 
 describe('childPath', () => {
   it('equals path.join for a normalised directory and a plain name', () => {
@@ -24,3 +24,22 @@ describe('childPath', () => {
     expect(p.config).toBe('/tmp/x/tg2/config/config.json');
   });
 });
+
+describe('joinUnder', () => {
+  it('equals path.join for any directory an environment variable may hold', () => {
+    const segment = fc.constantFrom('', '.', '..', 'a', 'tg', 'b c', 'x.y', '...', '.local', '/', '//');
+    const dir = fc.tuple(fc.boolean(), fc.array(segment, { maxLength: 6 })).map(([abs, s]) => (abs ? '/' : '') + s.join('/'));
+    const names = fc.array(fc.constantFrom('data', 'config', '.local', 'share', 'tiergate', 'config.json'), { minLength: 1, maxLength: 3 });
+    fc.assert(fc.property(dir, names, (d, ns) => {
+      expect(joinUnder(d, ...ns)).toBe(join(d, ...ns));
+    }), { numRuns: 3000 });
+  });
+
+  it('builds the data dir from HOME, a trailing-slash TIERGATE_HOME and a relative one', () => {
+    expect(joinUnder('/home/u', '.local', 'share')).toBe('/home/u/.local/share');
+    expect(dataDir({ HOME: '/home/u' })).toBe('/home/u/.local/share/tiergate');
+    expect(dataDir({ TIERGATE_HOME: '/srv/tg/' })).toBe('/srv/tg/data');
+    expect(dataDir({ TIERGATE_HOME: 'rel/../tg' })).toBe(join('rel/../tg', 'data'));
+  });
+});
+
