@@ -1,6 +1,6 @@
 /** Doctor checks of tiergate's own state: policy config, price catalog, ledger and spool, hook code cache, the diagnostic log. */
 import { readTailLines } from '../observer/tail.js';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { loadPolicy } from '../config/load.js';
@@ -10,7 +10,7 @@ import { readText } from '../install/backup.js';
 import { paths, type Env } from '../io/paths.js';
 import type { Check } from './check.js';
 import { CORRUPT_SUFFIX } from '../observer/ledger/open.js';
-import { codeCacheDir, decodeCodeCache } from '../hook-runner/loader.js';
+import { codeCacheDir, readCodeCache } from '../hook-runner/loader.js';
 import { MAX_MEMO_BYTES, memoDir, parseMemo } from '../runtime/dispatch-memo.js';
 import { readTextCapped } from '../io/read-capped.js';
 
@@ -235,8 +235,7 @@ export function checkCodeCache(env: Env): Check[] {
     none: 'the first hook run writes it',
     rebuild: 'the next hook compiles from source and rewrites them',
     check: (path) => {
-      const buf = readFileSync(path);
-      return { bytes: buf.length, valid: decodeCodeCache(buf) !== null };
+      return { bytes: statSync(path).size, valid: readCodeCache(path) !== null };
     },
   });
 }

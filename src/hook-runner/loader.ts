@@ -37,15 +37,6 @@ export function encodeCodeCache(data: Buffer): Buffer {
   return Buffer.concat([head, data, data]);
 }
 
-/** The cached data, or null when the file is not two equal copies of exactly the length it declares. */
-export function decodeCodeCache(file: Buffer): Buffer | null {
-  if (file.length < HEADER || !file.subarray(0, MAGIC.length).equals(MAGIC)) return null;
-  const n = file.readUInt32LE(MAGIC.length);
-  if (n === 0 || file.length !== HEADER + 2 * n) return null;
-  const a = file.subarray(HEADER, HEADER + n);
-  return a.equals(file.subarray(HEADER + n)) ? a : null;
-}
-
 /** Reads all `buf` from `fd` at `pos`; false at an early end of file. */
 function readFully(fd: number, buf: Buffer, pos: number): boolean {
   for (let off = 0; off < buf.length; ) {
@@ -57,9 +48,10 @@ function readFully(fd: number, buf: Buffer, pos: number): boolean {
 }
 
 /**
- * decodeCodeCache's answer for the file at `path`, read through a descriptor by the length its header declares: the
- * open/read/close a hook needs for its stdin anyway, where readFileSync's own buffer path is a first use of several
- * more functions of Node's (each compiled on its first call) and one 180 KB buffer. Null when absent or unreadable.
+ * The cached data in the file at `path`, or null when the file is absent, unreadable, or not two equal copies of
+ * exactly the length its header declares. Read through a descriptor by that length: the open/read/close a hook needs
+ * for its stdin anyway, where readFileSync's own buffer path is a first use of several more functions of Node's (each
+ * compiled on its first call) and one 180 KB buffer. The one check of the format: doctor uses it too.
  */
 export function readCodeCache(path: string): Buffer | null {
   let fd: number;

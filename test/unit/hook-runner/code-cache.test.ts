@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeCodeCache, encodeCodeCache, readCodeCache } from '../../../src/hook-runner/loader.js';
+import { encodeCodeCache, readCodeCache } from '../../../src/hook-runner/loader.js';
 
 const root = join(import.meta.dirname, '../../..');
 const hook = join(root, 'dist/hook.cjs');
@@ -41,9 +41,16 @@ const denies = (stdout: string) => (JSON.parse(stdout) as { hookSpecificOutput: 
 
 describe('code cache file format', () => {
   const data = Buffer.from('compiled code, say');
+  const dir = mkdtempSync(join(tmpdir(), 'tg-codecache-file-'));
+  const file = join(dir, 'c.v8');
+  /** What the loader (and doctor) make of a cache file holding `bytes`. */
+  const viaFile = (bytes: Buffer) => {
+    writeFileSync(file, bytes);
+    return readCodeCache(file);
+  };
 
   it('round-trips', () => {
-    expect(decodeCodeCache(encodeCodeCache(data))?.equals(data)).toBe(true);
+    expect(viaFile(encodeCodeCache(data))?.equals(data)).toBe(true);
   });
 
   it('rejects a flipped bit in either copy, a truncation, extra bytes, a foreign header and an empty payload', () => {
@@ -51,42 +58,34 @@ describe('code cache file format', () => {
     for (let i = 8; i < good.length; i++) {
       const bad = Buffer.from(good);
       bad[i]! ^= 0x10;
-      expect(decodeCodeCache(bad)).toBeNull();
+      expect(viaFile(bad), `byte ${i}`).toBeNull();
     }
-    expect(decodeCodeCache(good.subarray(0, good.length - 1))).toBeNull();
-    expect(decodeCodeCache(Buffer.concat([good, Buffer.from([0])]))).toBeNull();
-    expect(decodeCodeCache(Buffer.concat([Buffer.from('XXXX'), good.subarray(4)]))).toBeNull();
-    expect(decodeCodeCache(encodeCodeCache(Buffer.alloc(0)))).toBeNull();
-    expect(decodeCodeCache(Buffer.alloc(3))).toBeNull();
+    expect(viaFile(good.subarray(0, good.length - 1))).toBeNull();
+    expect(viaFile(Buffer.concat([good, Buffer.from([0])]))).toBeNull();
+    expect(viaFile(Buffer.concat([Buffer.from('XXXX'), good.subarray(4)]))).toBeNull();
+    expect(viaFile(encodeCodeCache(Buffer.alloc(0)))).toBeNull();
+    expect(viaFile(Buffer.alloc(3))).toBeNull();
   });
 
-  it('readCodeCache, what the loader reads a file with, agrees with decodeCodeCache on every one of those files', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-codecache-file-'));
-    const file = join(dir, 'c.v8');
-    const viaFile = (bytes: Buffer) => {
-      writeFileSync(file, bytes);
-      return readCodeCache(file);
-    };
-    // Large enough that a read may come back short and the header's length spans more than one byte.
+  it('reads a large file whole (short reads, a length over several bytes) and rejects its damage the same way', () => {
     const big = Buffer.alloc(300_000, 7);
     big.writeUInt32LE(0xdeadbeef, 1000);
-    for (const payload of [data, big]) {
-      const good = encodeCodeCache(payload);
-      expect(viaFile(good)?.equals(payload)).toBe(true);
-      for (const i of [0, 3, 4, 7, 8, 8 + payload.length - 1, 8 + payload.length, good.length - 1]) {
-        const bad = Buffer.from(good);
-        bad[i]! ^= 0x10;
-        expect(viaFile(bad), `byte ${i} of ${good.length}`).toBeNull();
-        expect(decodeCodeCache(bad)).toBeNull();
-      }
-      expect(viaFile(good.subarray(0, good.length - 1))).toBeNull();
-      expect(viaFile(Buffer.concat([good, Buffer.from([0])]))).toBeNull();
-      expect(viaFile(good.subarray(0, 5))).toBeNull();
+    const good = encodeCodeCache(big);
+    expect(viaFile(good)?.equals(big)).toBe(true);
+    for (const i of [0, 3, 4, 7, 8, 8 + big.length - 1, 8 + big.length, good.length - 1]) {
+      const bad = Buffer.from(good);
+      bad[i]! ^= 0x10;
+      expect(viaFile(bad), `byte ${i} of ${good.length}`).toBeNull();
     }
-    expect(viaFile(encodeCodeCache(Buffer.alloc(0)))).toBeNull();
+    expect(viaFile(good.subarray(0, good.length - 1))).toBeNull();
+    expect(viaFile(Buffer.concat([good, Buffer.from([0])]))).toBeNull();
+    expect(viaFile(good.subarray(0, 5))).toBeNull();
     expect(viaFile(Buffer.alloc(0))).toBeNull();
+  });
+
+  it('is null, not a throw, for an absent file and for a directory in its place', () => {
     expect(readCodeCache(join(dir, 'absent.v8'))).toBeNull();
-    expect(readCodeCache(dir)).toBeNull(); // a directory where the file should be: EISDIR on read, not a throw
+    expect(readCodeCache(dir)).toBeNull(); // EISDIR on read
   });
 });
 
@@ -105,7 +104,7 @@ describe('dist/hook.cjs with a code cache', () => {
     expect(file).toMatch(new RegExp(`^hook-dispatch-codex-[0-9a-f]{12}-codex-node${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8$`));
     const path = join(sb.cacheDir, file!);
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(decodeCodeCache(readFileSync(path))).not.toBeNull();
+    expect(readCodeCache(path)).not.toBeNull();
     // A used cache is not written again: its mtime stays where the test put it.
     utimesSync(path, 1_000_000, 1_000_000);
     const second = sb.run();
@@ -138,7 +137,7 @@ describe('dist/hook.cjs with a code cache', () => {
       const r = sb.run();
       expect({ damage, status: r.status, signal: r.signal }).toEqual({ damage, status: 0, signal: null });
       expect(r.stdout).toBe(expected);
-      expect(decodeCodeCache(readFileSync(path))).not.toBeNull();
+      expect(readCodeCache(path)).not.toBeNull();
     }
   });
 
