@@ -46,12 +46,14 @@ const canMount = (() => {
   const ok = tryMount(probe, 'size=16k');
   if (ok) spawnSync('umount', [probe]);
   mounts.pop();
-  if (!ok) console.log('disk-full: cannot mount tmpfs here (not root?); the full and read-only cases are skipped, ENOTDIR runs');
+  if (!ok) console.warn('[skip] disk-full: cannot mount tmpfs here (not root?); the full and read-only cases did NOT run, ENOTDIR runs');
   return ok;
 })();
+// A skipped case says why in its own name, so every reporter's list of skips shows it did not run.
+const needsMount = canMount ? '' : ' [NOT RUN: cannot mount tmpfs, needs root]';
 
 describe('full or read-only data dir', () => {
-  it.runIf(canMount)('disk full (64 KiB tmpfs): still denies, and the failed spool write is diagnosed', () => {
+  it.runIf(canMount)(`disk full (64 KiB tmpfs): still denies, and the failed spool write is diagnosed${needsMount}`, () => {
     const mnt = mkdtempSync(join(tmpdir(), 'tg-full-'));
     expect(tryMount(mnt, 'size=64k')).toBe(true);
     const data = join(mnt, 'tg', 'data');
@@ -76,7 +78,7 @@ describe('full or read-only data dir', () => {
     expect(readFileSync(join(data, 'diagnostics.log'), 'utf8')).toMatch(/"where":"spool".*ENOSPC/);
   });
 
-  it.runIf(canMount)('read-only data dir (tmpfs remounted ro): still denies, exits 0', () => {
+  it.runIf(canMount)(`read-only data dir (tmpfs remounted ro): still denies, exits 0${needsMount}`, () => {
     const mnt = mkdtempSync(join(tmpdir(), 'tg-ro-'));
     expect(tryMount(mnt, 'size=1m')).toBe(true);
     mkdirSync(join(mnt, 'tg', 'data', 'spool'), { recursive: true });

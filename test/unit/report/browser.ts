@@ -6,20 +6,25 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import { missing } from '../../support/ci.js';
 
-const CANDIDATES = [process.env.TIERGATE_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[];
+// An explicit TIERGATE_CHROMIUM is the only candidate: a wrong path says so instead of quietly using another browser.
+const CANDIDATES = process.env.TIERGATE_CHROMIUM ? [process.env.TIERGATE_CHROMIUM] : ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
 export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
   '--disable-sync', '--no-first-run', '--disable-dev-shm-usage', '--disable-default-apps', '--disable-extensions',
 ];
 
-/** The binary, or why there is none (the test prints the reason and skips: .ci/run installs the package). */
+/**
+ * The binary, or why there is none: outside CI the test prints the reason and skips; under CI it fails (.ci/run
+ * installs the package, so a missing one is a broken CI, not a reason to skip).
+ */
 export function chromiumPath(): { path: string } | { reason: string } {
   const path = CANDIDATES.find((p) => existsSync(p));
   if (path) return { path };
-  const reason = 'chromium not installed (apt-get install -y chromium); skipping the browser test';
-  console.warn(`[report-html] ${reason}`);
+  const reason = `chromium not installed (apt-get install -y chromium); looked at ${CANDIDATES.join(', ')}`;
+  missing('[report-html] chromium', reason); // throws under CI
   return { reason };
 }
 
