@@ -23,8 +23,14 @@ export const DispatchObservationSchema = lazySchema(() => z.object({
   requestedAgent: z.nullable(z.string()),
   /** A tier, when the request names one directly (a tier agent or `tier:` prefix). */
   requestedTier: z.nullable(TierSchema),
-  /** The model the requested agent runs on, when the adapter can read it from the live config. */
+  /**
+   * The model the harness itself runs this child on when the call names none and it does not simply inherit the
+   * parent: the named agent definition's `model:` (or a harness-level default that beats inheritance), read by the
+   * adapter from the live config. Null when the child inherits the parent's model or the adapter cannot tell.
+   */
   agentModel: z.nullable(z.string()),
+  /** Where agentModel was read (an agent file's path, `opencode.json agent.<name>`, pi's settings default, …). */
+  agentModelFrom: z.optional(z.nullable(z.string())),
   subagentType: z.nullable(z.string()),
   capability: CapabilitySchema,
   /**

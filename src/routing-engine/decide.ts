@@ -4,6 +4,11 @@
  * Rule: a child may never cost more than its parent (the parent ceiling). An over-ceiling request is corrected to the
  * most capable legal choice within the ceiling (the parent's own tier first) where the harness honours a rewrite,
  * otherwise denied with a retry that names that choice. Unknown prices follow policy.unknownPrice (allow by default).
+ *
+ * The decision is taken on the model the child would really run on without tiergate (childOf): the call's model, else
+ * the agent definition's, else the parent's. A cost guard never raises a cost: a correction only happens when that
+ * model is priced above the parent (so any pick within the ceiling is cheaper than it), and the default tier only
+ * replaces an inherited parent model, never an agent's own, and only with one priced at or below the parent.
  */
 import type { Harness, Tier } from '../contracts/harness.js';
 import type { Comparison, Decision, ReasonCode } from '../contracts/decision.js';
@@ -11,7 +16,7 @@ import type { DispatchObservation } from '../contracts/observation.js';
 import type { Policy } from '../contracts/config.js';
 import type { Resolution } from '../contracts/prices.js';
 import { comparePrices, withinCeiling } from './compare.js';
-import { denyMessage, unknownPriceMessage } from './retry-text.js';
+import { agentName, denyMessage, unknownPriceMessage } from './retry-text.js';
 
 export type PriceLookup = {
   resolve(name: string, harness: Harness): Resolution;
@@ -47,14 +52,21 @@ export function candidatesFor(obs: DispatchObservation, policy: Policy, prices: 
   return out.filter((c) => legal === null || legal.includes(c.value));
 }
 
-/** The child's model name as requested: a tier, an explicit model, or the requested agent's model. */
-function requestedChildModel(obs: DispatchObservation, policy: Policy): string | null {
+/** Where the model a child runs on without tiergate comes from. */
+export type ChildSource = 'tier' | 'call' | 'agent' | 'inherited';
+
+/**
+ * The model the child runs on without tiergate, and where that comes from: a requested tier, the call's model, the
+ * agent definition's model (or a harness default the adapter found), else the parent's (inherited: model null here).
+ */
+export function childOf(obs: DispatchObservation, policy: Policy): { model: string | null; source: ChildSource } {
   if (obs.requestedTier) {
-    return obs.requestedTier === 'parent'
-      ? (policy.tiers[obs.harness].parent ?? obs.parentModel)
-      : (policy.tiers[obs.harness][obs.requestedTier] ?? null);
+    const map = policy.tiers[obs.harness];
+    return { model: obs.requestedTier === 'parent' ? (map.parent ?? obs.parentModel) : (map[obs.requestedTier] ?? null), source: 'tier' };
   }
-  return obs.requestedModel ?? obs.agentModel;
+  if (obs.requestedModel) return { model: obs.requestedModel, source: 'call' };
+  if (obs.agentModel) return { model: obs.agentModel, source: 'agent' };
+  return { model: null, source: 'inherited' };
 }
 
 type Ctx = { obs: DispatchObservation; policy: Policy; prices: PriceLookup; diagnostics: string[] };
@@ -63,12 +75,18 @@ function allow(reason: ReasonCode, summary: string, comparison: Comparison | nul
   return { action: 'allow', reason, summary, comparison, tier, diagnostics: ctx.diagnostics };
 }
 
-/** Picks the first candidate priced within the parent ceiling. */
-function firstWithinCeiling(ctx: Ctx, parent: Resolution): { cand: Candidate; comparison: Comparison } | null {
+/**
+ * Picks the first candidate priced within the parent ceiling and, when the child's own price is known, within the
+ * child's too: prices are compared point by point, so with a crossover (cheaper input, pricier output) the parent's
+ * own model can cost more than the child on some point, and switching to it would raise a cost.
+ */
+function firstWithinCeiling(ctx: Ctx, parent: Resolution, child: Resolution | null = null): { cand: Candidate; comparison: Comparison } | null {
   for (const cand of candidatesFor(ctx.obs, ctx.policy, ctx.prices)) {
     const res = ctx.prices.resolve(cand.model, ctx.obs.harness);
     const comparison = comparePrices(parent, res, ctx.prices.catalogDate);
-    if (withinCeiling(comparison)) return { cand, comparison };
+    if (!withinCeiling(comparison)) continue;
+    if (child?.price && !withinCeiling(comparePrices(child, res, ctx.prices.catalogDate))) continue;
+    return { cand, comparison };
   }
   return null;
 }
@@ -77,7 +95,7 @@ function firstWithinCeiling(ctx: Ctx, parent: Resolution): { cand: Candidate; co
 function correctOrDeny(ctx: Ctx, reasonIfCorrected: ReasonCode, why: string, comparison: Comparison | null,
   parent: Resolution): Decision {
   const { obs } = ctx;
-  const pick = firstWithinCeiling(ctx, parent);
+  const pick = firstWithinCeiling(ctx, parent, comparison?.child ?? null);
   if (pick && obs.capability.canRewrite && obs.capability.rewriteField) {
     const field = obs.capability.rewriteField;
     return {
@@ -107,19 +125,27 @@ function correctOrDeny(ctx: Ctx, reasonIfCorrected: ReasonCode, why: string, com
 function decideInner(ctx: Ctx): Decision {
   const { obs, policy, prices } = ctx;
   const parent = prices.resolve(obs.parentModel ?? '', obs.harness);
-  const childName = requestedChildModel(obs, policy);
+  const { model: childName, source } = childOf(obs, policy);
 
   if (childName === null) {
     if (obs.requestedAgent && obs.capability.rewriteKind === 'agent' && !obs.requestedTier) {
-      // An agent whose model the harness config does not tell us: route it to a known tier agent.
-      ctx.diagnostics.push(`agent '${obs.requestedAgent}' has no known model`);
-      return correctOrDeny(ctx, 'unknown-tier', `agent '${obs.requestedAgent}' runs on an unknown model`, null, parent);
+      // An agent whose model the harness config does not tell us: what it would run on is unknown, so any tier agent
+      // tiergate switched it to could cost more. Treated as an unknown price (allowed and logged by default).
+      const why = `agent '${obs.requestedAgent}' runs on a model tiergate cannot tell`;
+      ctx.diagnostics.push(why);
+      if (policy.unknownPrice === 'deny') {
+        const pick = parent.price ? firstWithinCeiling(ctx, parent) : null;
+        return { action: 'deny', reason: 'unknown-price-denied', summary: `${why}; policy denies unknown prices`, comparison: null,
+          tier: null, diagnostics: ctx.diagnostics, message: unknownPriceMessage(obs, why, pick?.cand ?? null) };
+      }
+      return allow('unknown-tier', `${why}; allowed`, null, null, ctx);
     }
     if (obs.requestedTier) {
       ctx.diagnostics.push(`tier '${obs.requestedTier}' is not mapped for ${obs.harness}`);
       return correctOrDeny(ctx, 'unknown-tier', `tier '${obs.requestedTier}' is not configured`, null, parent);
     }
-    // No model named: the default tier applies, capped by the ceiling (the next cheaper tier that fits).
+    // No model named and no agent model: the child inherits the parent. The default tier applies, capped by the
+    // ceiling (the next cheaper tier that fits), so it can only move the child down from the parent's model.
     if (obs.capability.canRewrite && obs.capability.rewriteKind === 'model' && policy.defaultTier !== 'parent') {
       const from = TIER_PREFERENCE.indexOf(policy.defaultTier);
       for (const cand of candidatesFor(obs, policy, prices)) {
@@ -158,10 +184,11 @@ function decideInner(ctx: Ctx): Decision {
     return allow(notComparable ? 'not-comparable' : 'unknown-price-allowed', `${reasonText}; allowed by policy`, comparison, tier, ctx);
   }
 
+  const named = source === 'agent' ? `agent ${agentName(obs)} runs on ${childName}, which` : childName;
   if (withinCeiling(comparison)) {
-    return allow('within-ceiling', `${childName} is ${comparison.verdict === 'equal' ? 'priced the same as' : 'cheaper than'} the parent ${obs.parentModel}`, comparison, tier, ctx);
+    return allow('within-ceiling', `${named} is ${comparison.verdict === 'equal' ? 'priced the same as' : 'cheaper than'} the parent ${obs.parentModel}`, comparison, tier, ctx);
   }
-  return correctOrDeny(ctx, 'over-ceiling-corrected', `${childName} costs more than the parent ${obs.parentModel}`, comparison, parent);
+  return correctOrDeny(ctx, 'over-ceiling-corrected', `${named} costs more than the parent ${obs.parentModel}`, comparison, parent);
 }
 
 export function decide(obs: DispatchObservation, policy: Policy, prices: PriceLookup): Decision {

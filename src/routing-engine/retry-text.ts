@@ -20,9 +20,19 @@ function rates(c: Comparison | null): string {
   return ` (${pricier.kind} $${pricier.child}/M vs $${pricier.parent}/M${at})`;
 }
 
+/** The agent a child was dispatched as, for messages. */
+export const agentName = (obs: DispatchObservation): string => obs.requestedAgent ?? obs.subagentType ?? 'the requested agent';
+
 export function denyMessage(obs: DispatchObservation, c: Comparison | null, pick: Candidate | null): string {
+  const parent = `your own model ${obs.parentModel ?? '(unknown)'}${rates(c)}`;
+  if (!obs.requestedModel && !obs.requestedTier && obs.agentModel) {
+    // The model comes from the agent's definition, not from the call: name the agent, so the retry makes sense.
+    const agent = agentName(obs);
+    const from = obs.agentModelFrom ? ` (from ${obs.agentModelFrom})` : '';
+    return `tiergate: agent ${agent} runs on ${obs.agentModel}${from}, which costs more than ${parent}; a subagent may not cost more than its parent. ${retryLine(obs, pick)}`;
+  }
   const child = obs.requestedModel ?? obs.agentModel ?? obs.requestedAgent ?? obs.requestedTier ?? 'the requested model';
-  return `tiergate: subagent model ${child} costs more than your own model ${obs.parentModel ?? '(unknown)'}${rates(c)}; a subagent may not cost more than its parent. ${retryLine(obs, pick)}`;
+  return `tiergate: subagent model ${child} costs more than ${parent}; a subagent may not cost more than its parent. ${retryLine(obs, pick)}`;
 }
 
 export function unknownPriceMessage(obs: DispatchObservation, why: string, pick: Candidate | null): string {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decide } from '../../../src/routing-engine/decide.js';
+import { childOf, decide } from '../../../src/routing-engine/decide.js';
 import { comparePrices } from '../../../src/routing-engine/compare.js';
 import { DEFAULT_POLICY } from '../../../src/config/defaults.js';
 import { DecisionSchema } from '../../../src/contracts/decision.js';
 import type { Policy } from '../../../src/contracts/config.js';
+import type { DispatchObservation } from '../../../src/contracts/observation.js';
 import { testLookup, ROWS } from './price-table.js';
 import { claudeDispatch, codexDispatch, opencodeDispatch } from './observations.js';
 
@@ -73,6 +74,49 @@ describe('decide: Claude (rewrite to aliases only)', () => {
   });
 });
 
+/** A Claude dispatch of a custom agent whose definition names a model (`.claude/agents/<name>.md`). */
+const claudeAgent = (parent: string, agentModel: string | null, model: string | null = null): DispatchObservation => ({
+  ...claudeDispatch(parent, model), subagentType: 'deep-review', agentModel,
+  agentModelFrom: agentModel ? '.claude/agents/deep-review.md' : null,
+  toolInput: { description: 'd', prompt: 'p', subagent_type: 'deep-review', ...(model ? { model } : {}) },
+});
+
+describe('decide: the model the child really runs on (agent definitions)', () => {
+  it('leaves an agent on a cheaper model alone: the default tier never overwrites an agent\'s own model', () => {
+    const d = decide(claudeAgent('claude-opus-5-5', 'haiku'), policy(), prices);
+    expect(d).toMatchObject({ action: 'allow', reason: 'within-ceiling' });
+    expect(d.summary).toMatch(/agent deep-review runs on haiku/);
+    // premium as the default tier must not lift it either
+    expect(decide(claudeAgent('claude-opus-5-5', 'haiku'), policy({ defaultTier: 'premium' }), prices).action).toBe('allow');
+  });
+
+  it('corrects an agent on a pricier model down to the parent, naming the agent', () => {
+    const d = decide(claudeAgent('claude-sonnet-5-5', 'opus'), policy(), prices);
+    expect(d).toMatchObject({ action: 'correct', reason: 'over-ceiling-corrected', value: 'sonnet' });
+    expect(d.summary).toMatch(/agent deep-review runs on opus, which costs more than the parent claude-sonnet-5-5/);
+    if (d.action === 'correct') expect(d.updatedInput).toEqual({ description: 'd', prompt: 'p', subagent_type: 'deep-review', model: 'sonnet' });
+  });
+
+  it('denies it with a retry that names the agent and where its model came from, where no rewrite is possible', () => {
+    const obs = claudeAgent('claude-sonnet-5-5', 'opus');
+    const d = decide({ ...obs, capability: { ...obs.capability, canRewrite: false, rewriteField: null } }, policy(), prices);
+    expect(d.action).toBe('deny');
+    if (d.action === 'deny') {
+      expect(d.message).toMatch(/^tiergate: agent deep-review runs on opus \(from \.claude\/agents\/deep-review\.md\), which costs more than your own model claude-sonnet-5-5/);
+      expect(d.message).toMatch(/Retry the same dispatch with model: "sonnet"/);
+    }
+  });
+
+  it('the call\'s model outranks the agent\'s; inherit (no agent model) gets the default tier, downward only', () => {
+    expect(childOf(claudeAgent('claude-opus-5-5', 'haiku', 'opus'), policy())).toEqual({ model: 'opus', source: 'call' });
+    expect(childOf(claudeAgent('claude-opus-5-5', 'haiku'), policy())).toEqual({ model: 'haiku', source: 'agent' });
+    expect(childOf(claudeAgent('claude-opus-5-5', null), policy())).toEqual({ model: null, source: 'inherited' });
+    expect(decide(claudeAgent('claude-opus-5-5', null), policy(), prices)).toMatchObject({ action: 'correct', reason: 'default-tier-applied', value: 'sonnet' });
+    // a haiku parent: the standard tier (sonnet) would be a raise, so the default tier steps down to haiku
+    expect(decide(claudeAgent('claude-haiku-5-5', null), policy(), prices)).toMatchObject({ value: 'haiku' });
+  });
+});
+
 describe('decide: Codex (deny-with-retry by default)', () => {
   it('denies an over-ceiling spawn with a retry naming a legal cheaper model', () => {
     const d = decide(codexDispatch('gpt-6-sol', 'gpt-6-astra'), policy(), prices);
@@ -114,9 +158,13 @@ describe('decide: agent-routed harness (OpenCode)', () => {
     expect(d.action).toBe('deny');
     if (d.action === 'deny') expect(d.message).toMatch(/Retry the same dispatch with an agent that runs on a model no pricier/);
   });
-  it('routes an agent with no known model to a tier agent', () => {
+  it('leaves an agent with no known model alone (a tier agent could cost more), denying only when unknown prices deny', () => {
     const d = decide(opencodeDispatch('gpt-6-sol', 'nonexistent', null, candidates), policy(), prices);
-    expect(d).toMatchObject({ action: 'correct', reason: 'unknown-tier', value: 'standard' });
+    expect(d).toMatchObject({ action: 'allow', reason: 'unknown-tier' });
+    expect(d.diagnostics.join(' ')).toMatch(/agent 'nonexistent' runs on a model tiergate cannot tell/);
+    const strict = decide(opencodeDispatch('gpt-6-sol', 'nonexistent', null, candidates), policy({ unknownPrice: 'deny' }), prices);
+    expect(strict).toMatchObject({ action: 'deny', reason: 'unknown-price-denied' });
+    if (strict.action === 'deny') expect(strict.message).toMatch(/Retry the same dispatch with subagent_type: "standard"/);
   });
 });
 
@@ -156,6 +204,34 @@ describe('properties', () => {
         }
       }
     }), { numRuns: 500 });
+  });
+
+  it('never makes a child run on a pricier model than it would have run on without tiergate', () => {
+    // Any policy (mode, default tier, unknown prices, tier maps), any agent definition and any call: a correction's
+    // model is priced at or below the model the child would have run on (call > agent > parent).
+    const model = fc.constantFrom(...ids, ...aliases, 'mystery-model');
+    const tierMap = fc.record({ cheap: fc.option(model, { nil: undefined }), standard: fc.option(model, { nil: undefined }),
+      premium: fc.option(model, { nil: undefined }), parent: fc.option(model, { nil: undefined }) }, { requiredKeys: [] });
+    let corrections = 0;
+    fc.assert(fc.property(
+      fc.constantFrom(...ids, 'mystery-model', null), fc.option(fc.constantFrom(...aliases), { nil: null }),
+      fc.option(model, { nil: null }), fc.boolean(), tierMap,
+      fc.constantFrom<Policy['defaultTier']>('cheap', 'standard', 'premium', 'parent'), fc.constantFrom<Policy['unknownPrice']>('allow', 'deny'),
+      fc.constantFrom<Policy['mode']>('on', 'warn'),
+      (parent, call, agentModel, legalOnly, claudeTiers, defaultTier, unknownPrice, mode) => {
+        const base = claudeAgent(parent ?? 'mystery-model', agentModel, call);
+        const obs = { ...base, parentModel: parent, capability: { ...base.capability, legalValues: legalOnly ? base.capability.legalValues : null } };
+        const pol = policy({ defaultTier, unknownPrice, mode, tiers: { ...DEFAULT_POLICY.tiers, claude: claudeTiers } });
+        const d = decide(obs, pol, prices);
+        if (d.action !== 'correct') return;
+        corrections += 1;
+        const without = obs.requestedModel ?? obs.agentModel ?? obs.parentModel;
+        expect(without).not.toBeNull();
+        const cmp = comparePrices(prices.resolve(without!, 'claude'), prices.resolve(d.value, 'claude'), 'd');
+        expect(['cheaper', 'equal']).toContain(cmp.verdict);
+      }), { numRuns: 3000 });
+    // The check above ran on enough cases to mean something (a generator that never corrects would pass it vacuously).
+    expect(corrections).toBeGreaterThan(100);
   });
 
   it('a correction is always legal for the harness and carries the whole input', () => {

@@ -135,10 +135,11 @@ describe('OpenCode decision through the real engine', () => {
     expect(before.output.args.subagent_type).toBe('pricey');
   });
 
-  it('routes an unknown agent to a tier agent', () => {
+  it('leaves an agent it cannot price alone (OpenCode itself refuses an unknown agent): a switch could raise the cost', () => {
     const u = f('tool.execute.before.unknown-agent.json');
     const d = realRoute(policy)(observeDispatch(u.input, u.output, setup(), 1, null)!);
-    expect(d).toMatchObject({ action: 'correct', value: 'tiergate-parent', reason: 'unknown-tier' });
+    expect(d).toMatchObject({ action: 'allow', reason: 'unknown-tier' });
+    expect(u.output.args.subagent_type).toBe('nosuchagent');
   });
 });
 

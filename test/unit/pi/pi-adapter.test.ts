@@ -187,7 +187,7 @@ describe('pi handlers', () => {
     const { api, handlers } = fakePi();
     registerTiergate(api, deps({ agents: () => agents() }).d);
     const { event, ctx } = f('tool_call.example-observe.json');
-    expect(await handlers.tool_call!(event, ctx)).toEqual({ block: true, reason: expect.stringMatching(/^tiergate: subagent model fake\/big costs more than your own model fake\/parent/) });
+    expect(await handlers.tool_call!(event, ctx)).toEqual({ block: true, reason: expect.stringMatching(/^tiergate: agent pricey runs on fake\/big, which costs more than your own model fake\/parent/) });
     expect(event.input.agent).toBe('pricey');
   });
 
