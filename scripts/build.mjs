@@ -2,7 +2,7 @@
 // Entries: each src/entries/<name>.ts -> dist/<name>.js (Node ESM), plus the harness-loaded bundles below.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { readdirSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, basename, dirname } from 'node:path';
 
@@ -11,6 +11,16 @@ const out = join(root, 'dist');
 // From empty: a bundle a change retired (one dispatch bundle became one per harness) must not linger and be packed.
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
+
+// Every build's esbuild metafile (which input imports what, node: builtins included, however imported: static,
+// import(), require) goes to .cache/build/metafile.json, outside the packed dist/. test/unit/boundaries reads it to
+// check that only the named modules reach child_process or the network.
+const metafiles = [];
+async function buildWithMeta(options) {
+  const result = await build({ ...options, metafile: true });
+  metafiles.push(result.metafile);
+  return result;
+}
 
 // The command hook's entries are built separately as CommonJS (below).
 // The dispatch bundles, one per harness (src/hook-runner/bundles.ts).
@@ -58,7 +68,7 @@ const common = {
 // `tiergate report --html` inlines Chart.js's UMD build (src/report/html/chart-lib.ts): its text goes into the bundle.
 const chartJs = readFileSync(join(dirname(createRequire(import.meta.url).resolve('chart.js')), 'chart.umd.min.js'), 'utf8');
 
-await build({
+await buildWithMeta({
   ...common,
   entryPoints: nodeEntries,
   define: { __TIERGATE_CHART_JS__: JSON.stringify(chartJs) },
@@ -73,7 +83,7 @@ await build({
 });
 
 for (const e of special) {
-  await build({
+  await buildWithMeta({
     ...common,
     entryPoints: [join(root, e.in)],
     outfile: join(out, `${e.out}.js`),
@@ -108,7 +118,7 @@ const hookCommon = {
 };
 /** A warning in a hook bundle is a bug there (a shim missing an export leaves a name undefined at run time): fail. */
 async function buildHook(options) {
-  const result = await build(options);
+  const result = await buildWithMeta(options);
   if (result.warnings.length) throw new Error(`${basename(options.outfile)}: esbuild warned (see above); fix it, a hook bundle must build clean`);
 }
 // The dispatch bundles carry no zod: it checks committed Shapes, and the schemas it defines load dist/zod-mini.cjs
@@ -129,3 +139,7 @@ await buildHook({
   define: { __TG_BUILD_IDS__: JSON.stringify(buildIds) },
   banner: {},
 });
+
+const metaDir = join(root, '.cache', 'build');
+mkdirSync(metaDir, { recursive: true });
+writeFileSync(join(metaDir, 'metafile.json'), JSON.stringify({ builds: metafiles }) + '\n');

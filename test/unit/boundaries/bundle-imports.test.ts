@@ -1,0 +1,124 @@
+/**
+ * The side-effect boundaries, read from what ships: esbuild's metafile of every bundle in dist/ (written by
+ * scripts/build.mjs to .cache/build/metafile.json; needs `npm run build`). esbuild resolves every import, however
+ * written (static, `import()`, `require()`), so `await import('node:child_process')` in an adapter shows up here
+ * where a pattern over the source text missed it. A bundled package counts against the first-party module that
+ * imports it: undici reaching node:net is the refresh HTTP module reaching the network.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '../../..');
+const META = join(root, '.cache/build/metafile.json');
+
+type Import = { path: string; kind: string; external?: boolean };
+type Metafile = { inputs: Record<string, { imports: Import[] }>; outputs: Record<string, unknown> };
+
+const ALLOWED_SPAWNERS = new Set(['src/io/processes.ts']);
+const ALLOWED_HTTP = new Set(['src/prices/refresh/http.ts']);
+const SPAWN = new Set(['child_process', 'cluster']);
+const NETWORK = new Set(['http', 'https', 'http2', 'net', 'tls', 'dgram']);
+const BUILTINS = new Set(builtinModules);
+
+const thirdParty = (p: string) => p.includes('node_modules/');
+const builtin = (p: string): string | null => {
+  const name = p.replace(/^node:/, '');
+  return BUILTINS.has(name) ? name : null;
+};
+
+function loadBuilds(): Metafile[] {
+  if (!existsSync(META)) throw new Error(`${META} missing: run npm run build (scripts/build.mjs writes it)`);
+  return (JSON.parse(readFileSync(META, 'utf8')) as { builds: Metafile[] }).builds;
+}
+
+/**
+ * Per first-party input: the builtins it reaches itself or through bundled packages (never through another
+ * first-party module, which answers for its own), and the packages it reaches.
+ */
+function reaches(builds: Metafile[]): Map<string, { builtins: Set<string>; packages: Set<string> }> {
+  const out = new Map<string, { builtins: Set<string>; packages: Set<string> }>();
+  for (const { inputs } of builds) {
+    for (const [file, input] of Object.entries(inputs)) {
+      if (thirdParty(file)) continue;
+      const entry = out.get(file) ?? { builtins: new Set<string>(), packages: new Set<string>() };
+      out.set(file, entry);
+      const seen = new Set<string>();
+      const walk = (imports: Import[]) => {
+        for (const im of imports) {
+          if (im.external) {
+            const b = builtin(im.path);
+            if (b) entry.builtins.add(b);
+            else entry.packages.add(im.path);
+          } else if (thirdParty(im.path) && !seen.has(im.path)) {
+            seen.add(im.path);
+            entry.packages.add(im.path.replace(/^.*node_modules\/((@[^/]+\/)?[^/]+).*$/, '$1'));
+            walk(inputs[im.path]?.imports ?? []);
+          }
+        }
+      };
+      walk(input.imports);
+    }
+  }
+  return out;
+}
+
+const reachersOf = (r: ReturnType<typeof reaches>, hit: (e: { builtins: Set<string>; packages: Set<string> }) => boolean) =>
+  [...r].filter(([, e]) => hit(e)).map(([f]) => f).sort();
+
+describe('side-effect boundaries in the built bundles (esbuild metafile)', () => {
+  const builds = loadBuilds();
+  const r = reaches(builds);
+
+  it('the metafile is the one of this dist/: every bundle there is an output it lists', () => {
+    const outputs = new Set(builds.flatMap((b) => Object.keys(b.outputs)));
+    const bundles = readdirSync(join(root, 'dist')).filter((f) => /\.(c?js)$/.test(f)).map((f) => `dist/${f}`);
+    expect(bundles.length).toBeGreaterThan(5);
+    expect(bundles.filter((b) => !outputs.has(b))).toEqual([]);
+    // The modules the rules name are in it, reaching what they are there to reach.
+    expect(r.get('src/io/processes.ts')?.builtins.has('child_process')).toBe(true);
+    expect(r.get('src/prices/refresh/http.ts')?.packages.has('undici')).toBe(true);
+    expect(r.get('src/io/files.ts')?.builtins.has('fs')).toBe(true);
+  });
+
+  it('only src/io/processes.ts reaches child_process (static, import() or require())', () => {
+    const spawners = reachersOf(r, (e) => [...SPAWN].some((m) => e.builtins.has(m)));
+    expect(spawners.filter((f) => !ALLOWED_SPAWNERS.has(f))).toEqual([]);
+  });
+
+  it('only the refresh HTTP module reaches undici or node:http(s)/http2/net/tls/dgram', () => {
+    const talkers = reachersOf(r, (e) => e.packages.has('undici') || [...NETWORK].some((m) => e.builtins.has(m)));
+    expect(talkers.filter((f) => !ALLOWED_HTTP.has(f))).toEqual([]);
+  });
+
+  it('the routing engine and its contracts reach no node: builtin and no package but zod', () => {
+    const engine = [...r].filter(([f]) => /^src\/(routing-engine|contracts)\//.test(f));
+    expect(engine.length).toBeGreaterThan(3);
+    const foreign = engine
+      .map(([f, e]) => ({ file: f, builtins: [...e.builtins], packages: [...e.packages].filter((p) => p !== 'zod') }))
+      .filter((x) => x.builtins.length || x.packages.length);
+    expect(foreign).toEqual([]);
+  });
+});
+
+describe('reaches() on a hand-made metafile (the attribution the rules rely on)', () => {
+  const meta: Metafile = {
+    outputs: {},
+    inputs: {
+      'src/a.ts': { imports: [{ path: 'node:child_process', kind: 'dynamic-import', external: true }, { path: 'src/b.ts', kind: 'import-statement' }] },
+      'src/b.ts': { imports: [{ path: 'node_modules/undici/index.js', kind: 'import-statement' }] },
+      'node_modules/undici/index.js': { imports: [{ path: 'node_modules/undici/lib/x.js', kind: 'require-call' }] },
+      'node_modules/undici/lib/x.js': { imports: [{ path: 'node:tls', kind: 'require-call', external: true }] },
+    },
+  };
+  const r = reaches([meta]);
+  it('an import() of a builtin counts; a first-party import does not pass on what the other module reaches', () => {
+    expect([...r.get('src/a.ts')!.builtins]).toEqual(['child_process']);
+  });
+  it('a bundled package\'s builtins count against the first-party module that imports it', () => {
+    expect([...r.get('src/b.ts')!.builtins]).toEqual(['tls']);
+    expect([...r.get('src/b.ts')!.packages]).toEqual(['undici']);
+    expect(r.has('node_modules/undici/index.js')).toBe(false);
+  });
+});
