@@ -3,6 +3,10 @@ import { lazySchema } from './lazy.js';
 import { CapabilitySchema, HarnessSchema, TierSchema } from './harness.js';
 import { UsageSchema } from './usage.js';
 
+/** A value a correction or a retry may name (a model alias, an agent), with the model it runs on and its tier. */
+export const CandidateSchema = lazySchema(() => z.object({ value: z.string(), model: z.string(), tier: z.nullable(TierSchema) }));
+export type Candidate = z.infer<typeof CandidateSchema>;
+
 /**
  * The one document every native payload is turned into. Adapters produce it; the engine and the observer consume it.
  * Fields a harness does not provide are null, never guessed.
@@ -37,7 +41,7 @@ export const DispatchObservationSchema = lazySchema(() => z.object({
    * Legal values the correction may choose from, each with the model it runs on, when the adapter knows them from the
    * live harness config (OpenCode/pi agents). When absent the engine derives them from the policy's tier map.
    */
-  candidates: z.optional(z.array(z.object({ value: z.string(), model: z.string(), tier: z.nullable(TierSchema) }))),
+  candidates: z.optional(z.array(CandidateSchema)),
   /** The original tool input, verbatim: a correction must carry the whole input (Claude rejects partial ones). */
   toolInput: z.record(z.string(), z.unknown()),
   cwd: z.nullable(z.string()),

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy.js';
+import type { Harness } from './harness.js';
 
 /** A decimal number as a string (USD per 1,000,000 tokens). Strings keep sums exact; see src/prices/decimal.ts. */
 export const DecimalSchema = lazySchema(() => z.string().check(z.regex(/^\d+(\.\d+)?$/, 'a non-negative decimal string')));
@@ -72,3 +73,10 @@ export const ResolutionSchema = lazySchema(() => z.object({
   catalogVersion: z.nullable(z.string()),
 }));
 export type Resolution = z.infer<typeof ResolutionSchema>;
+
+/** What the engine prices names with: the merged catalogs behind one resolver (built in src/prices/lookup.ts). */
+export type PriceLookup = {
+  resolve(name: string, harness: Harness): Resolution;
+  catalogDate: string;
+  catalogVersion: string;
+};

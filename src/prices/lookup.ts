@@ -5,7 +5,7 @@
 import type { Catalog, Resolution } from '../contracts/prices.js';
 import type { Harness } from '../contracts/harness.js';
 import { Resolver, type ResolveOptions } from './resolve.js';
-import type { PriceLookup } from '../routing-engine/decide.js';
+import type { PriceLookup } from '../contracts/prices.js';
 
 /** The engine defines the lookup it consumes; this module implements it. */
 export type { PriceLookup };

@@ -12,19 +12,14 @@
  */
 import type { Harness, Tier } from '../contracts/harness.js';
 import type { Comparison, Decision, ReasonCode } from '../contracts/decision.js';
-import type { DispatchObservation } from '../contracts/observation.js';
+import type { Candidate, DispatchObservation } from '../contracts/observation.js';
 import type { Policy } from '../contracts/config.js';
-import type { Resolution } from '../contracts/prices.js';
+import type { PriceLookup, Resolution } from '../contracts/prices.js';
 import { comparePrices, withinCeiling } from './compare.js';
 import { agentName, denyMessage, unknownPriceMessage } from './retry-text.js';
 
-export type PriceLookup = {
-  resolve(name: string, harness: Harness): Resolution;
-  catalogDate: string;
-  catalogVersion: string;
-};
-
-export type Candidate = { value: string; model: string; tier: Tier | null };
+// Kept importable from here for the callers that still name them so; they live in src/contracts.
+export type { Candidate, PriceLookup };
 
 /** Most capable first: a correction keeps as much of the requested capability as the ceiling allows. */
 const TIER_PREFERENCE: Tier[] = ['parent', 'premium', 'standard', 'cheap'];

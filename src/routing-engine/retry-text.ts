@@ -1,7 +1,6 @@
 /** The exact text a model sees when a dispatch is denied: why, and a retry it can copy. */
 import type { Comparison } from '../contracts/decision.js';
-import type { DispatchObservation } from '../contracts/observation.js';
-import type { Candidate } from './decide.js';
+import type { Candidate, DispatchObservation } from '../contracts/observation.js';
 
 function retryLine(obs: DispatchObservation, pick: Candidate | null): string {
   const field = obs.capability.rewriteField ?? (obs.capability.rewriteKind === 'agent' ? 'agent' : 'model');
