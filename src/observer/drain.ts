@@ -21,6 +21,7 @@ import { codexTranscripts } from '../adapters/codex/transcript.js';
 import type { SqlDriver } from './ledger/driver.js';
 import { openLedger } from './ledger/open.js';
 import { recordCompletion, recordDispatch, reconcileCompletions, settleCompletion, type CompletionRow } from './ledger/store.js';
+import { checkEnforcement } from './enforcement.js';
 import type { Pricer } from './pricing.js';
 import { readLinesForward } from './tail.js';
 import type { TranscriptParser } from './transcripts.js';
@@ -199,9 +200,10 @@ export function reconcilePending(db: SqlDriver, now = Date.now(), deadline = Inf
 }
 
 /**
- * The whole observer pass: drain spools, reconcile late flushes, join and price. Opens and closes the ledger unless
- * given one. `budgetMs` bounds the drain and the late-flush re-reads (hooks run it inside their deadline); what is left
- * waits for the next pass. Never throws: a failure is one diagnostic line and a null result.
+ * The whole observer pass: drain spools, reconcile late flushes, join and price, check corrections (enforcement.ts).
+ * Opens and closes the ledger unless given one. `budgetMs` bounds the drain, the late-flush re-reads and the checks
+ * (hooks run it inside their deadline); what is left waits for the next pass. Never throws: a failure is one diagnostic
+ * line and a null result.
  */
 export function runObserver(env: Env, pricer: Pricer, db?: SqlDriver, budgetMs = Infinity): DrainStats | null {
   const own = !db;
@@ -213,6 +215,8 @@ export function runObserver(env: Env, pricer: Pricer, db?: SqlDriver, budgetMs =
     const l = ledger;
     stats.reconciledPending = l.transaction(() => reconcilePending(l, Date.now(), deadline));
     stats.priced = l.transaction(() => reconcileCompletions(l, pricer).priced);
+    // After the join: a correction is checked once its completion is in (enforcement.ts; needs the resolver).
+    if (pricer.identify) checkEnforcement(l, pricer.identify, env, deadline);
     return stats;
   } catch (err) {
     diagnose('error', 'observer:run', errorText(err), {}, env);

@@ -3,7 +3,7 @@
  * drained or scanned). Unpriced is null, never zero: the ledger keeps the tokens and shows the row as unpriced.
  */
 import type { Harness } from '../contracts/harness.js';
-import type { PriceRow } from '../contracts/prices.js';
+import type { PriceRow, Resolution } from '../contracts/prices.js';
 import type { Usage } from '../contracts/usage.js';
 
 export type Priced = {
@@ -19,7 +19,14 @@ export type Pricer = {
   /** Version stamped on rows this pricer tried and could not price, so they are retried only by a newer catalog. */
   readonly catalogVersion: string;
   price(model: string | null, harness: Harness, usage: Usage): Priced | null;
+  /**
+   * The catalog id a name resolves to and how (observer/enforcement.ts compares a decided and a served model by it).
+   * Absent where no catalog loaded: then nothing is compared, and rows wait for a pass that has one.
+   */
+  identify?(model: string, harness: Harness): ModelIdentity;
 };
+
+export type ModelIdentity = { id: string | null; how: Resolution['how'] };
 
 /** For runs with no catalog at all: everything stays unpriced (and is retried once a catalog exists). */
 export const NO_PRICES: Pricer = { catalogVersion: 'none', price: () => null };
@@ -40,7 +47,7 @@ export function picoToUsd(pico: bigint, digits = 6): string {
 
 /** What the observer needs from the price lookup the dispatch path uses (src/routing-engine/decide.ts PriceLookup). */
 export type ResolvingLookup = {
-  resolve(name: string, harness: Harness): { id: string | null; price: PriceRow | null; catalogVersion: string | null };
+  resolve(name: string, harness: Harness): { id: string | null; how: Resolution['how']; price: PriceRow | null; catalogVersion: string | null };
   catalogVersion: string;
 };
 
@@ -63,6 +70,10 @@ export function pricerFromLookup(lookup: ResolvingLookup, costOf: (usage: Usage,
       }
       if (!hit) return null;
       return { picoUsd: costOf(usage, hit.row).picoUsd, catalogVersion: hit.version, modelId: hit.row.id };
+    },
+    identify(model, harness) {
+      const r = lookup.resolve(model, harness);
+      return { id: r.id, how: r.how };
     },
   };
 }

@@ -7,6 +7,8 @@ import { paths } from '../../../src/io/paths.js';
 import { openBetterSqlite } from '../../../src/observer/ledger/driver-better-sqlite3.js';
 import { reconcilePending } from '../../../src/observer/drain.js';
 import { recordCompletion, type CompletionRow } from '../../../src/observer/ledger/store.js';
+import { checkEnforcement } from '../../../src/observer/enforcement.js';
+import { loadPricer } from '../../../src/observer/default-pricer.js';
 import { tempHome } from './helpers.js';
 
 const mode = (p: string) => statSync(p).mode & 0o777;
@@ -120,6 +122,31 @@ describe('ledger schema and file', () => {
       // The unreadable transcript stays pending (not given up before 7 days); nothing settles.
       expect(db.transaction(() => reconcilePending(db))).toBe(0);
       expect(db.prepare(`SELECT COUNT(*) AS n FROM completions WHERE status = 'pending'`).get()).toEqual({ n: 49 });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('upgrades a schema-6 ledger to 7 (enforcement): old rows kept and unchecked, old joined corrections checked by the next pass', () => {
+    const { dir, env } = tempHome();
+    const db = openBetterSqlite(join(dir, 'v6.sqlite'), { busyTimeoutMs: 1000 });
+    try {
+      expect(migrate(db, MIGRATIONS.slice(0, 6))).toBe(6);
+      db.transaction(() => {
+        db.prepare(`INSERT INTO completions (id, dedupe_key, harness, served_model, status, ended_at, day, usage_source)
+          VALUES (1, 'c1', 'claude', 'claude-opus-5-5', 'ok', 1, '2026-12-02', 't')`).run();
+        db.prepare(`INSERT INTO dispatches (dedupe_key, harness, call_id, at, action, requested_model, effective_model, completion_id, source)
+          VALUES ('d1', 'claude', 't1', 1, 'correct', 'opus', 'haiku', 1, 'spool'), ('d2', 'claude', 't2', 1, 'allow', 'haiku', 'haiku', NULL, 'spool')`).run();
+      });
+      expect(migrate(db)).toBe(MIGRATIONS.length - 6);
+      expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
+      expect(db.prepare('SELECT call_id, enforcement FROM dispatches ORDER BY call_id').all())
+        .toEqual([{ call_id: 't1', enforcement: null }, { call_id: 't2', enforcement: null }]);
+      const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'dispatches'").all<{ name: string }>().map((r) => r.name);
+      expect(indexes).toEqual(expect.arrayContaining(['dispatches_enforcement_todo', 'dispatches_ignored', 'dispatches_corrections']));
+      expect(checkEnforcement(db, loadPricer(env).identify!, env)).toEqual({ checked: 1, ignored: 1 });
+      expect(db.prepare('SELECT call_id, enforcement FROM dispatches ORDER BY call_id').all())
+        .toEqual([{ call_id: 't1', enforcement: 'ignored' }, { call_id: 't2', enforcement: null }]);
     } finally {
       db.close();
     }

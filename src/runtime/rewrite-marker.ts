@@ -1,0 +1,84 @@
+/**
+ * "This harness was seen running another model than the one tiergate's correction set": one small file per harness in
+ * the data dir, written by the observer pass (observer/enforcement.ts) and read by the dispatch path when the policy
+ * says `onIgnoredRewrite: "deny"` (runtime/dispatch.ts). The dispatch path never opens SQLite; this is its one bounded
+ * read, and only with that switch on.
+ *
+ * The file stays until the user deletes it (doctor names it): a harness that ignored a rewrite once is not trusted
+ * again on its own say, since with the switch on it is no longer given rewrites that could show otherwise.
+ */
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { Harness } from '../contracts/harness.js';
+import { diagnose, errorText } from '../io/diagnostics.js';
+import { childPath, paths, type Env } from '../io/paths.js';
+
+export const REWRITE_MARKER_FORMAT = 'tiergate-rewrite-ignored/1';
+/** A marker is a few hundred bytes; anything past this is not ours. */
+export const MAX_MARKER_BYTES = 4096;
+
+export type RewriteMarker = {
+  format: typeof REWRITE_MARKER_FORMAT;
+  harness: Harness;
+  firstSeenAt: number;
+  lastSeenAt: number;
+  /** Corrections seen not honoured, over every observer pass that wrote this file. */
+  ignored: number;
+  /** The latest one: what tiergate decided, what the dispatch asked for, what served the child. Model names only. */
+  last: { decided: string | null; requested: string | null; served: string | null; at: number };
+};
+
+export const enforcementDir = (env: Env): string => childPath(paths(env).data, 'enforcement');
+
+export const rewriteMarkerPath = (env: Env, harness: Harness): string =>
+  childPath(enforcementDir(env), `${harness}.rewrite-ignored.json`);
+
+function parseMarker(text: string, harness: Harness): RewriteMarker | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const m = v as Partial<RewriteMarker> | null;
+  if (!m || typeof m !== 'object' || m.format !== REWRITE_MARKER_FORMAT || m.harness !== harness) return null;
+  if (typeof m.ignored !== 'number' || typeof m.firstSeenAt !== 'number' || typeof m.lastSeenAt !== 'number') return null;
+  if (!m.last || typeof m.last !== 'object') return null;
+  return m as RewriteMarker;
+}
+
+/**
+ * The marker, or null when there is none. Never follows a symlink (O_NOFOLLOW), never blocks on a FIFO (O_NONBLOCK,
+ * then only a regular file is read), reads at most MAX_MARKER_BYTES. A marker that is there but unreadable or not ours
+ * counts as none (fail open: the dispatch is corrected as without the switch) and leaves a diagnostic.
+ */
+export function readRewriteMarker(env: Env, harness: Harness): RewriteMarker | null {
+  const file = rewriteMarkerPath(env, harness);
+  // Absent is the usual case, and asking is cheaper than a failed open's errno exception.
+  if (!existsSync(file)) return null;
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    diagnose('warn', 'enforcement:marker', `unreadable, ignored: ${errorText(err)}`, { file }, env);
+    return null;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error('not a regular file');
+    const buf = Buffer.allocUnsafe(MAX_MARKER_BYTES + 1);
+    let n = 0;
+    while (n < buf.length) {
+      const got = readSync(fd, buf, n, buf.length - n, null);
+      if (got === 0) break;
+      n += got;
+    }
+    if (n > MAX_MARKER_BYTES) throw new Error(`larger than ${MAX_MARKER_BYTES} bytes`);
+    const marker = parseMarker(buf.toString('utf8', 0, n), harness);
+    if (!marker) throw new Error('not a tiergate marker');
+    return marker;
+  } catch (err) {
+    diagnose('warn', 'enforcement:marker', `unreadable, ignored: ${errorText(err)}`, { file }, env);
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
