@@ -10,7 +10,7 @@
  * model is priced above the parent (so any pick within the ceiling is cheaper than it), and the default tier only
  * replaces an inherited parent model, never an agent's own, and only with one priced at or below the parent.
  */
-import type { Harness, Tier } from '../contracts/harness.js';
+import type { Tier } from '../contracts/harness.js';
 import type { Comparison, Decision, ReasonCode } from '../contracts/decision.js';
 import type { Candidate, DispatchObservation } from '../contracts/observation.js';
 import type { Policy } from '../contracts/config.js';
