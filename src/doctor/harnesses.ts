@@ -162,8 +162,11 @@ export function checkCursor(ctx: InstallContext): Check {
   if (present.length === 0) return h('cursor', 'info', `not installed (${file}); run: tiergate install cursor. ${docOnly}`);
   const data = { file, events: ours };
   if (present.length < ours.length) return h('cursor', 'error', `${file} has tiergate on ${present.map((o) => o.event).join(', ')} only: reinstall`, data);
-  // Flags or none (installs before HOOK_NODE_FLAGS): the quoted script is what counts.
-  const script = /node(?: --[\w-]+)* "([^"]+)"/.exec(present[0]!.command!)?.[1] ?? '';
+  // Read back with the installer's own parser (flags or none, quoted either way). A command it refuses is one the
+  // shell would expand (an older installer put the path in double quotes): that path could run a command.
+  const unsafe = present.find((o) => !cursor.parseHookCommand(o.command!));
+  if (unsafe) return h('cursor', 'error', `${file}: tiergate's ${unsafe.event} command is not plain words for the shell (its path holds characters the shell expands): run tiergate uninstall cursor, then tiergate install cursor`, data);
+  const script = cursor.parseHookCommand(present[0]!.command!)!.script;
   if (!existsSync(script)) return h('cursor', 'error', `${file} runs ${script}, which does not exist`, data);
   if (!sameFile(script, join(ctx.pkgRoot, 'dist', 'hook.cjs'))) return h('cursor', 'error', `${file} runs ${script}, which differs from this version ${ctx.version}`, data);
   return h('cursor', 'ok', `hooks in ${file}. ${docOnly}`, data);

@@ -13,6 +13,7 @@ import { parseJsonText } from './edit-json.js';
 import { parseTomlText, removeTable } from './edit-toml.js';
 import { applyUndo } from './json-entries.js';
 import { readMarketplace } from './marketplace.js';
+import { shJoin } from './shell.js';
 import { type CommandStep, type FileEditStep, type HarnessPlan, type InstallContext } from './plan.js';
 import { readRecord, writeRecord, type FileRecord, type HarnessRecord, type TouchRecord } from './record.js';
 import * as claude from './claude.js';
@@ -49,10 +50,6 @@ function fileAction(s: FileEditStep): string {
   return s.description;
 }
 
-export function quote(argv: string[]): string {
-  return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
-}
-
 /** An absolute path that exists, or a bare name found on PATH. */
 export function binaryFound(ctx: InstallContext, bin: string): boolean {
   if (bin.includes('/')) return existsSync(bin);
@@ -63,7 +60,7 @@ function runCommand(ctx: InstallContext, step: CommandStep, opts: Options): stri
   const r = runBounded(step.argv[0]!, step.argv.slice(1), opts.commandTimeoutMs ?? COMMAND_TIMEOUT_MS, ctx.env as NodeJS.ProcessEnv);
   if (r.error || r.status !== 0) {
     const why = r.error ?? `exit ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`;
-    return `\`${quote(step.argv)}\` failed (${why})`;
+    return `\`${shJoin(step.argv)}\` failed (${why})`;
   }
   return null;
 }
@@ -93,7 +90,7 @@ export function install(ctx: InstallContext, harnesses: Harness[], opts: Options
     }
     const commands = plan.steps.filter((s): s is CommandStep => s.kind === 'command');
     const edits = plan.steps.filter((s): s is FileEditStep => s.kind === 'edit');
-    o.actions.push(...edits.map(fileAction), ...commands.map((c) => `run: ${quote(c.argv)}  (${c.description})`));
+    o.actions.push(...edits.map(fileAction), ...commands.map((c) => `run: ${shJoin(c.argv)}  (${c.description})`));
     if (opts.dryRun) {
       o.status = 'planned';
       continue;
@@ -202,7 +199,7 @@ export function uninstall(ctx: InstallContext, harnesses: Harness[], opts: Optio
       o.status = 'refused';
       continue;
     }
-    o.actions.push(...edits.map(fileAction), ...recorded.map((r) => `${r.f.file}: ${r.how}`), ...commands.map((c) => `run: ${quote(c.argv)}  (${c.description})`));
+    o.actions.push(...edits.map(fileAction), ...recorded.map((r) => `${r.f.file}: ${r.how}`), ...commands.map((c) => `run: ${shJoin(c.argv)}  (${c.description})`));
     if (!o.actions.length) {
       o.status = 'unchanged';
       o.actions.push('not installed');

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { jsonHarnessPlan, jsonInstalled, type JsonEntries } from './json-entries.js';
 import type { HarnessPlan, InstallContext } from './plan.js';
 import { HOOK_NODE_FLAGS } from '../hook-runner/bundles.js';
+import { shJoin, shSplit } from './shell.js';
 
 export const CURSOR_EVENTS = [
   { event: 'preToolUse', matcher: 'Task' },
@@ -22,14 +23,48 @@ export function hooksFile(ctx: InstallContext): string {
   return join(ctx.home, '.cursor', 'hooks.json');
 }
 
-export function hookCommand(ctx: InstallContext, event: string): string {
-  return `node ${HOOK_NODE_FLAGS} "${join(ctx.pkgRoot, 'dist', 'hook.cjs')}" cursor ${event}`;
+function hookArgv(ctx: InstallContext, event: string): string[] {
+  return ['node', HOOK_NODE_FLAGS, join(ctx.pkgRoot, 'dist', 'hook.cjs'), 'cursor', event];
 }
 
-const isTiergateCommand = (event: string) => (v: unknown) =>
-  typeof v === 'object' && v !== null && typeof (v as { command?: unknown }).command === 'string' &&
-  /tiergate[^"]*\/dist\/hook\.c?js"? cursor /.test((v as { command: string }).command) &&
-  (v as { command: string }).command.endsWith(` cursor ${event}`);
+/** Cursor runs `command` through the shell: the package path is quoted for it (a path may hold `$(…)`, quotes, spaces). */
+export function hookCommand(ctx: InstallContext, event: string): string {
+  return shJoin(hookArgv(ctx, event));
+}
+
+/**
+ * A hook command read back: the script node runs and the words after it. Null when it is not `node [--flags] <script>
+ * …` as plain words (shSplit), e.g. an older installer's `"…$(…)…"`, which the shell would expand.
+ */
+export function parseHookCommand(command: string): { script: string; args: string[] } | null {
+  const argv = shSplit(command);
+  if (!argv || argv[0] !== 'node') return null;
+  let i = 1;
+  while (argv[i]?.startsWith('--')) i++;
+  return i < argv.length ? { script: argv[i]!, args: argv.slice(i + 1) } : null;
+}
+
+const commandOf = (v: unknown): string | null =>
+  typeof v === 'object' && v !== null && typeof (v as { command?: unknown }).command === 'string' ? (v as { command: string }).command : null;
+
+/** This install's command, however it was quoted (the double quotes of installers before shJoin read back the same). */
+const isOwnCommand = (ctx: InstallContext, event: string) => {
+  const want = hookArgv(ctx, event);
+  return (v: unknown) => {
+    const cmd = commandOf(v);
+    const argv = cmd === null ? null : shSplit(cmd);
+    return !!argv && argv.length === want.length && argv.every((w, i) => w === want[i]);
+  };
+};
+
+/** Any tiergate's hook on `event`; the old textual test too, so uninstall also takes out a command no parser accepts. */
+const isTiergateCommand = (event: string) => (v: unknown) => {
+  const cmd = commandOf(v);
+  if (cmd === null) return false;
+  const p = parseHookCommand(cmd);
+  if (p) return /tiergate.*\/dist\/hook\.c?js$/s.test(p.script) && p.args.length === 2 && p.args[0] === 'cursor' && p.args[1] === event;
+  return /tiergate[^"]*\/dist\/hook\.c?js"? cursor /.test(cmd) && cmd.endsWith(` cursor ${event}`);
+};
 
 export function spec(ctx: InstallContext): JsonEntries {
   return {
@@ -40,7 +75,7 @@ export function spec(ctx: InstallContext): JsonEntries {
     entries: CURSOR_EVENTS.map(({ event, matcher }) => {
       const command = hookCommand(ctx, event);
       const value = matcher ? { command, matcher, timeout: CURSOR_HOOK_TIMEOUT } : { command, timeout: CURSOR_HOOK_TIMEOUT };
-      return { path: ['hooks', event], value, same: (v: unknown) => (v as { command?: unknown } | null)?.command === command };
+      return { path: ['hooks', event], value, same: isOwnCommand(ctx, event) };
     }),
   };
 }

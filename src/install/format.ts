@@ -1,5 +1,6 @@
 /** Prints install/uninstall outcomes for a person; `--json` prints the same rows as JSON. */
-import { quote, type Outcome } from './apply.js';
+import type { Outcome } from './apply.js';
+import { shJoin } from './shell.js';
 
 const LABEL: Record<Outcome['status'], string> = {
   done: 'done', unchanged: 'unchanged', planned: 'plan', manual: 'run these', refused: 'REFUSED', failed: 'FAILED',
@@ -11,7 +12,7 @@ export function formatOutcomes(verb: 'install' | 'uninstall', rows: Outcome[], d
   for (const r of rows) {
     lines.push(`${r.harness.padEnd(9)} ${LABEL[r.status]}${r.target ? `  (${r.target})` : ''}`);
     for (const a of r.actions) lines.push(`  - ${a}`);
-    for (const c of r.commands) lines.push(`  $ ${quote(c)}`);
+    for (const c of r.commands) lines.push(`  $ ${shJoin(c)}`);
     if (r.commands.length) lines.push(`  (or re-run with --run to let tiergate run them)`);
     for (const p of r.problems) lines.push(`  ! ${p}`);
     for (const n of r.notes) lines.push(`  note: ${n}`);

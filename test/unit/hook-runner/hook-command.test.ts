@@ -31,7 +31,7 @@ describe('the hook command', () => {
   }
 
   it('the Cursor installer writes the same', () => {
-    expect(hookCommand({ pkgRoot: '/opt/tiergate' } as never, 'preToolUse')).toBe(`node ${HOOK_NODE_FLAGS} "/opt/tiergate/dist/hook.cjs" cursor preToolUse`);
+    expect(hookCommand({ pkgRoot: '/opt/tiergate' } as never, 'preToolUse')).toBe(`node ${HOOK_NODE_FLAGS} /opt/tiergate/dist/hook.cjs cursor preToolUse`);
   });
 
   it('through a symlinked plugin directory, the hook still decides', () => {
