@@ -9,8 +9,11 @@ import { dirname, join } from 'node:path';
 import type { Env } from '../../io/paths.js';
 import { withoutBom } from '../../io/text.js';
 
-/** `shadows`: the user agent of the same name a project agent hides (the tool's default `user` scope still runs it). */
-export type PiAgent = { name: string; model: string | null; source: 'user' | 'project'; shadows?: PiAgent };
+/**
+ * `shadows`: the user agent of the same name a project agent hides (the tool's default `user` scope still runs it).
+ * `path`: the file it was read from (the observation's agentModelFrom).
+ */
+export type PiAgent = { name: string; model: string | null; source: 'user' | 'project'; path?: string; shadows?: PiAgent };
 export type PiAgentScope = 'user' | 'project' | 'both';
 
 const MAX_FILES = 256;
@@ -78,7 +81,7 @@ function scan(dir: string, source: PiAgent['source'], out: Map<string, PiAgent>)
       if (!parsed.name || !parsed.description) continue;
       const name = parsed.name;
       const user = out.get(name);
-      out.set(name, { name, model: parsed.model, source, ...(user && user.source === 'user' ? { shadows: user } : {}) });
+      out.set(name, { name, model: parsed.model, source, path: join(dir, file), ...(user && user.source === 'user' ? { shadows: user } : {}) });
     } catch {
       // An unreadable agent file is simply not a candidate.
     }
@@ -112,7 +115,8 @@ export function agentsInScope(agents: Map<string, PiAgent>, scope: unknown): Map
   return out;
 }
 
-const settingsCache = new Map<string, { at: number; model: string | null }>();
+export type PiDefault = { model: string | null; from: string | null };
+const settingsCache = new Map<string, { at: number; value: PiDefault }>();
 
 function readSettings(file: string): Record<string, unknown> {
   try {
@@ -126,20 +130,31 @@ function readSettings(file: string): Record<string, unknown> {
 /**
  * The model a child of an agent without `model:` runs on: pi's default model (`defaultProvider`/`defaultModel` of
  * `<agentDir>/settings.json`, the project's `<cwd>/.pi/settings.json` on top), NOT the parent's current model (seen on
- * 0.73.1: a parent on `--model fake/small` ran a model-less agent's child on the settings default). Null when unset.
+ * 0.73.1: a parent on `--model fake/small` ran a model-less agent's child on the settings default). `from` names the
+ * settings file that set `defaultModel`. Null when unset.
  */
-export function piDefaultModel(env: Env, cwd: string | null, now = Date.now()): string | null {
+export function piDefault(env: Env, cwd: string | null, now = Date.now()): PiDefault {
   const key = `${piAgentDir(env)}\0${cwd ?? ''}`;
   const hit = settingsCache.get(key);
-  if (hit && now - hit.at < TTL_MS) return hit.model;
-  const merged = { ...readSettings(join(piAgentDir(env), 'settings.json')), ...(cwd ? readSettings(join(cwd, '.pi', 'settings.json')) : {}) };
+  if (hit && now - hit.at < TTL_MS) return hit.value;
+  const globalFile = join(piAgentDir(env), 'settings.json');
+  const projectFile = cwd ? join(cwd, '.pi', 'settings.json') : null;
+  const global = readSettings(globalFile);
+  const project = projectFile ? readSettings(projectFile) : {};
+  const merged = { ...global, ...project };
   const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
   const id = str(merged.defaultModel);
   const provider = str(merged.defaultProvider);
   const model = id ? (provider && !id.startsWith(`${provider}/`) ? `${provider}/${id}` : id) : null;
-  settingsCache.set(key, { at: now, model });
+  const file = str(project.defaultModel) ? projectFile : globalFile;
+  const value = { model, from: model ? `pi settings defaultModel (${file})` : null };
+  settingsCache.set(key, { at: now, value });
   if (settingsCache.size > 32) settingsCache.delete(settingsCache.keys().next().value as string);
-  return model;
+  return value;
+}
+
+export function piDefaultModel(env: Env, cwd: string | null, now = Date.now()): string | null {
+  return piDefault(env, cwd, now).model;
 }
 
 export function clearPiAgentCache(): void {

@@ -14,8 +14,9 @@ import { COMPLETION_DEADLINE_MS, DISPATCH_DEADLINE_MS, deadlineFromEnv, failOpen
 import { injectFault } from '../in-process/fault.js';
 import { refreshOnce } from '../in-process/refresh.js';
 import { routeDispatch } from '../in-process/route.js';
-import { loadPiAgents, piDefaultModel, type PiAgent } from './agents.js';
-import { observePiCompletions, observePiDispatch, piModelName, type PiCtx } from './observe.js';
+import { loadPiAgents, piDefault, type PiAgent, type PiDefault } from './agents.js';
+import { observePiCompletions, observePiDispatch, piModelName, type PiCtx, type PiSlot } from './observe.js';
+import { registryPrices } from './registry-prices.js';
 
 export type PiApi = { on(event: string, handler: (event: any, ctx: any) => unknown): void };
 
@@ -27,8 +28,8 @@ export type PiDeps = {
   record: (obs: CompletionObservation, env: Env) => void;
   policy: (env: Env, cwd: string | null) => Policy;
   agents: (env: Env, cwd: string | null) => Map<string, PiAgent>;
-  /** pi's default model: where a child of an agent without `model:` runs. */
-  defaultModel: (env: Env, cwd: string | null) => string | null;
+  /** pi's default model: where a child of an agent without `model:` runs (a bare string: no `from` known). */
+  defaultModel: (env: Env, cwd: string | null) => string | PiDefault | null;
   /** Starts the background price refresh (returns at once); called once, at load. */
   refresh: (env: Env) => void;
 };
@@ -39,7 +40,7 @@ export const defaultPiDeps = (env: Env = process.env, argv: string[] = process.a
   // The policy cached per process by the shared runtime (re-read after its TTL), not a file read per dispatch.
   policy: (e, cwd) => loadRuntime(e, cwd).policy,
   agents: (e, cwd) => loadPiAgents(e, cwd),
-  defaultModel: (e, cwd) => piDefaultModel(e, cwd),
+  defaultModel: (e, cwd) => piDefault(e, cwd),
   refresh: (e) => void refreshOnce(e, 'pi:load'),
 });
 
@@ -54,6 +55,24 @@ export function isPiChild(argv: string[], env: Env): boolean {
 
 export type Gate = { block: true; reason: string } | undefined;
 
+/**
+ * Every model this call's decisions will price: the parent (ctx.model carries its cost), each slot's child, and the
+ * choices a correction may pick (the tier agents' models, the policy's tier map). Their prices come from pi's own
+ * registry, the last price layer (prices/declared.ts): catalogs still win for the models they know.
+ */
+export function declarePiPrices(env: Env, ctx: PiCtx, slots: PiSlot[], policy: Policy): void {
+  const names: Array<string | null> = [];
+  for (const { obs } of slots) {
+    names.push(obs.requestedModel, obs.agentModel);
+    for (const c of obs.candidates ?? []) names.push(c.model);
+  }
+  for (const m of Object.values(policy.tiers.pi)) names.push(typeof m === 'string' ? m : null);
+  declareModelPrices(env, 'pi', [
+    { model: piModelName(ctx.model), cost: (ctx.model as { cost?: unknown } | undefined)?.cost },
+    ...registryPrices(ctx.modelRegistry, names),
+  ]);
+}
+
 export function registerTiergate(pi: PiApi, deps: PiDeps): void {
   const dispatchMs = deadlineFromEnv(deps.env, DISPATCH_DEADLINE_MS);
   const completionMs = deadlineFromEnv(deps.env, COMPLETION_DEADLINE_MS);
@@ -65,11 +84,13 @@ export function registerTiergate(pi: PiApi, deps: PiDeps): void {
   pi.on('tool_call', async (event: unknown, ctx: PiCtx): Promise<Gate> => {
     const denial = await failOpen<string | null>('pi:tool_call', dispatchMs, null, async () => {
       const cwd = typeof ctx?.cwd === 'string' ? ctx.cwd : null;
-      // ctx.model.cost is USD per 1M tokens: the price of last resort for a model no catalog knows (custom providers).
-      declareModelPrices(deps.env, 'pi', [{ model: piModelName(ctx?.model), cost: (ctx?.model as { cost?: unknown } | undefined)?.cost }]);
       const policy = deps.policy(deps.env, cwd);
-      const slots = observePiDispatch({ event, ctx: ctx ?? {}, agents: deps.agents(deps.env, cwd), defaultModel: deps.defaultModel(deps.env, cwd), policy, now: deps.now() });
+      const def = deps.defaultModel(deps.env, cwd);
+      const { model: defaultModel, from: defaultModelFrom } = typeof def === 'string' || def === null ? { model: def, from: null } : def;
+      const slots = observePiDispatch({ event, ctx: ctx ?? {}, agents: deps.agents(deps.env, cwd), defaultModel, defaultModelFrom, policy, now: deps.now() });
       if (slots.length === 0) return null;
+      // Before routing: a new declaration drops the cached price lookup, so the decisions below price with it.
+      declarePiPrices(deps.env, ctx ?? {}, slots, policy);
       await injectFault(deps.env, 'dispatch');
       const denials: string[] = [];
       const fixes: Array<() => void> = [];

@@ -19,7 +19,8 @@ const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
 const int = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
 
-export type PiCtx = { cwd?: unknown; model?: unknown; sessionManager?: { getSessionId?: () => unknown } };
+/** `modelRegistry`: pi's ModelRegistry (0.73.1), read only by registry-prices.ts. */
+export type PiCtx = { cwd?: unknown; model?: unknown; modelRegistry?: unknown; sessionManager?: { getSessionId?: () => unknown } };
 
 /** `provider/id` of a pi Model (ctx.model). */
 export function piModelName(m: unknown): string | null {
@@ -44,10 +45,15 @@ const capability = (field: PiSlot['field'], kind: Capability['rewriteKind'], leg
   canRewrite: true, rewriteField: field, rewriteKind: kind, legalValues: legal, canDeny: true,
 });
 
-/** `defaultModel`: what a model-less agent's child runs on (pi's settings default; null when unknown). */
-export type PiDispatchInput = { event: unknown; ctx: PiCtx; agents: Map<string, PiAgent>; defaultModel: string | null; policy: Policy; now: number };
+/**
+ * `defaultModel`: what a model-less agent's child runs on (pi's settings default; null when unknown), `defaultModelFrom`
+ * where that default was set.
+ */
+export type PiDispatchInput = {
+  event: unknown; ctx: PiCtx; agents: Map<string, PiAgent>; defaultModel: string | null; defaultModelFrom?: string | null; policy: Policy; now: number;
+};
 
-export function observePiDispatch({ event, ctx, agents: all, defaultModel, policy, now }: PiDispatchInput): PiSlot[] {
+export function observePiDispatch({ event, ctx, agents: all, defaultModel, defaultModelFrom = null, policy, now }: PiDispatchInput): PiSlot[] {
   if (!isRec(event) || event.toolName !== SUBAGENT_TOOL || !isRec(event.input)) return [];
   const input = event.input;
   const parentModel = piModelName(ctx.model);
@@ -67,8 +73,10 @@ export function observePiDispatch({ event, ctx, agents: all, defaultModel, polic
       return model ? [{ value: t, model, tier: t as Tier }] : [];
     });
     const model = tier.success ? candidates.find((c) => c.value === tier.data)?.model ?? null : null;
+    const mapped = tier.success && (tier.data === 'parent' ? map.parent : map[tier.data]);
     return [{ holder: input, field: 'tier', label: 'tier', obs: {
       ...base, callId, requestedModel: null, requestedAgent: null, requestedTier: null, agentModel: model,
+      agentModelFrom: model ? (mapped ? `tiergate tiers.pi.${tier.data}` : 'the parent\'s model (tier parent)') : null,
       subagentType: str(input.tier), capability: capability('tier', 'agent', candidates.map((c) => c.value)), candidates,
       toolInput: { ...input }, escalationFrom: escalationFrom(str(input.task)),
     } }];
@@ -77,7 +85,7 @@ export function observePiDispatch({ event, ctx, agents: all, defaultModel, polic
   // A tool that takes a model (seen honoured with a test tool): the engine's tier map gives the candidates.
   if (typeof input.model === 'string') {
     return [{ holder: input, field: 'model', label: 'model', obs: {
-      ...base, callId, requestedModel: input.model, requestedAgent: str(input.agent), requestedTier: null, agentModel: null,
+      ...base, callId, requestedModel: input.model, requestedAgent: str(input.agent), requestedTier: null, agentModel: null, agentModelFrom: null,
       subagentType: str(input.agent), capability: capability('model', 'model', null), toolInput: { ...input },
       escalationFrom: escalationFrom(str(input.task)),
     } }];
@@ -104,8 +112,9 @@ export function observePiDispatch({ event, ctx, agents: all, defaultModel, polic
     const known = agents.get(name);
     // An agent without `model:` runs on pi's default model from settings, not the parent's (seen on 0.73.1).
     const agentModel = known ? (known.model ?? defaultModel) : null;
+    const agentModelFrom = !known || !agentModel ? null : known.model ? (known.path ?? null) : defaultModelFrom;
     return { holder, field: 'agent' as const, label, obs: {
-      ...base, callId: id, requestedModel: null, requestedAgent: name, requestedTier: null, agentModel,
+      ...base, callId: id, requestedModel: null, requestedAgent: name, requestedTier: null, agentModel, agentModelFrom,
       subagentType: name, capability: capability('agent', 'agent', candidates.map((c) => c.value)), candidates,
       toolInput: { ...holder }, escalationFrom: escalationFrom(str(holder.task)),
     } };

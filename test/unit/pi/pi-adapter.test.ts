@@ -96,8 +96,9 @@ describe('pi agents and child detection', () => {
     // From a subdirectory: the nearest .pi/agents above it counts.
     const found = loadPiAgents({ PI_CODING_AGENT_DIR: join(root, 'agent') }, join(root, 'proj', 'src', 'deep'));
     expect([...found.keys()].sort()).toEqual(['a', 'b', 'p']);
-    expect(found.get('a')).toEqual({ name: 'a', model: 'fake/small', source: 'project', shadows: { name: 'a', model: 'fake/big', source: 'user' } });
-    expect(found.get('b')).toEqual({ name: 'b', model: null, source: 'user' });
+    expect(found.get('a')).toEqual({ name: 'a', model: 'fake/small', source: 'project', path: join(root, 'proj', '.pi', 'agents', 'a.md'),
+      shadows: { name: 'a', model: 'fake/big', source: 'user', path: join(root, 'agent', 'agents', 'a.md') } });
+    expect(found.get('b')).toEqual({ name: 'b', model: null, source: 'user', path: join(root, 'agent', 'agents', 'b.md') });
     const view = (scope: unknown) => [...agentsInScope(found, scope).values()].map((x) => [x.name, x.model, x.source]).sort();
     expect(view(undefined)).toEqual([['a', 'fake/big', 'user'], ['b', null, 'user']]);
     expect(view('project')).toEqual([['a', 'fake/small', 'project'], ['p', 'fake/small', 'project']]);
