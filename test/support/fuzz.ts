@@ -17,16 +17,61 @@ export type Harness = 'claude' | 'codex' | 'cursor';
 /** Every event each harness's command adapter handles (manifests register a subset; all are fuzzed). */
 export const EVENTS: Record<Harness, string[]> = {
   claude: ['PreToolUse', 'PostToolUse', 'SubagentStop', 'SessionStart', 'SessionEnd'],
-  codex: ['PreToolUse', 'SessionStart', 'SubagentStop'],
+  codex: ['PreToolUse', 'SessionStart', 'SubagentStop', 'SessionEnd'],
   cursor: ['preToolUse', 'subagentStart', 'subagentStop'],
 };
+
+const ROOT = join(import.meta.dirname, '../..');
+const MANIFEST: Record<Harness, string> = { claude: 'hooks.json', codex: 'hooks-codex.json', cursor: 'hooks-cursor.json' };
+
+type ManifestEntry = { command: string; timeout?: number };
+type ManifestEvent = ManifestEntry & { hooks?: ManifestEntry[] };
+
+/** What a shipped manifest says about one event: how long the harness waits, and the env its command sets. */
+export type ManifestHook = {
+  /** The harness's timeout for this event (manifest seconds, in ms). */
+  timeoutMs: number;
+  /** Variables the command sets before `node` (e.g. Codex SessionEnd's TIERGATE_HOOK_DEADLINE_MS=2500). */
+  env: Record<string, string>;
+  /** False for an event the manifest does not register: it gets the harness's tightest timeout. */
+  registered: boolean;
+};
+
+function manifestEntries(harness: Harness): Map<string, ManifestEntry[]> {
+  const m = JSON.parse(readFileSync(join(ROOT, MANIFEST[harness]), 'utf8')) as { hooks: Record<string, ManifestEvent[]> };
+  // Claude and Codex nest commands under `hooks`; Cursor lists them directly.
+  return new Map(Object.entries(m.hooks).map(([event, groups]) => [event, groups.flatMap((g) => g.hooks ?? [g])]));
+}
+
+/** The env assignments in front of `node` in a hook command (`A=1 B=2 node ...`; a `[ ... ] || exec node` guard has none). */
+function commandEnv(command: string): Record<string, string> {
+  const head = command.slice(0, command.search(/(^|\s)node\s/));
+  return Object.fromEntries([...head.matchAll(/(?:^|\s)([A-Z_][A-Z0-9_]*)=([^\s"'$]+)(?=\s|$)/g)].map((m) => [m[1]!, m[2]!]));
+}
+
+/** Read from the manifests we ship, so a fuzz bound follows them (SessionEnd is 5 s for Claude, 3 s for Codex). */
+export function manifestHook(harness: Harness, event: string): ManifestHook {
+  const entries = manifestEntries(harness);
+  const mine = entries.get(event);
+  if (!mine?.length) {
+    const all = [...entries.values()].flat().map((e) => e.timeout).filter((t): t is number => typeof t === 'number');
+    if (!all.length) throw new Error(`${MANIFEST[harness]}: no timeouts`);
+    return { timeoutMs: Math.min(...all) * 1000, env: {}, registered: false };
+  }
+  const timeouts = mine.map((e) => e.timeout);
+  if (timeouts.some((t) => typeof t !== 'number')) throw new Error(`${MANIFEST[harness]} ${event}: an entry has no timeout`);
+  return { timeoutMs: Math.min(...(timeouts as number[])) * 1000, env: Object.assign({}, ...mine.map((e) => commandEnv(e.command))), registered: true };
+}
 
 const BASE_FIXTURE: Record<Harness, Record<string, string>> = {
   claude: {
     PreToolUse: 'claude/PreToolUse.basic.json', PostToolUse: 'claude/PostToolUse.basic.json', SubagentStop: 'claude/SubagentStop.basic.json',
     SessionStart: 'claude/SessionStart.basic.json', SessionEnd: 'claude/SessionEnd.basic.json',
   },
-  codex: { PreToolUse: 'codex/PreToolUse.basic.json', SessionStart: 'codex/SessionStart.basic.json', SubagentStop: 'codex/SubagentStop.basic.json' },
+  codex: {
+    PreToolUse: 'codex/PreToolUse.basic.json', SessionStart: 'codex/SessionStart.basic.json', SubagentStop: 'codex/SubagentStop.basic.json',
+    SessionEnd: 'codex/SessionEnd.basic.json',
+  },
   cursor: { preToolUse: 'cursor/preToolUse.task.json', subagentStart: 'cursor/subagentStart.basic.json', subagentStop: 'cursor/subagentStop.completed.json' },
 };
 

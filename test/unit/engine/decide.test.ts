@@ -191,19 +191,26 @@ describe('properties', () => {
   const ids = Object.keys(ROWS);
   const aliases = ['haiku', 'sonnet', 'opus', 'fable'];
   it('the ceiling never lets a strictly pricier child through (mode on)', () => {
+    let pricier = 0;
+    let corrected = 0;
     fc.assert(fc.property(fc.constantFrom(...ids), fc.constantFrom(...ids, ...aliases), fc.boolean(), (parent, child, rewrite) => {
       const obs = codexDispatch(parent, child, rewrite);
       const d = decide(obs, policy({ codexRewrite: rewrite }), prices);
       expect(DecisionSchema.safeParse(d).success).toBe(true);
       const cmp = comparePrices(prices.resolve(parent, 'codex'), prices.resolve(child, 'codex'), 'd');
       if (cmp.verdict === 'pricier') {
+        pricier += 1;
         expect(d.action).not.toBe('allow');
         if (d.action === 'correct') {
+          corrected += 1;
           const after = comparePrices(prices.resolve(parent, 'codex'), prices.resolve(d.value, 'codex'), 'd');
           expect(['cheaper', 'equal']).toContain(after.verdict);
         }
       }
     }), { numRuns: 500 });
+    // Both checks ran on enough cases to mean something (a generator of cheaper children would pass vacuously).
+    expect(pricier).toBeGreaterThan(80);
+    expect(corrected).toBeGreaterThan(30);
   });
 
   it('never makes a child run on a pricier model than it would have run on without tiergate', () => {
@@ -235,13 +242,16 @@ describe('properties', () => {
   });
 
   it('a correction is always legal for the harness and carries the whole input', () => {
+    let corrections = 0;
     fc.assert(fc.property(fc.constantFrom(...ids, null), fc.constantFrom(...aliases, ...ids, null), (parent, child) => {
       const obs = claudeDispatch(parent, child);
       const d = decide(obs, policy(), prices);
       if (d.action === 'correct') {
+        corrections += 1;
         expect(obs.capability.legalValues).toContain(d.value);
         expect(d.updatedInput).toEqual({ ...obs.toolInput, model: d.value });
       }
     }), { numRuns: 500 });
+    expect(corrections).toBeGreaterThan(50);
   });
 });
