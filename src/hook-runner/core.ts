@@ -6,7 +6,7 @@
  * fail-open answer) and leaves one line in the diagnostic log: only a policy decision ever denies.
  */
 import { closeSync, constants, fstatSync, openSync, read, readSync } from 'node:fs';
-import { diagnose, errorText } from '../io/diagnostics.js';
+import { diagnose, errorText, setDiagnosticFallback } from '../io/diagnostics.js';
 import { appendBounded, writeToDescriptor } from '../io/files.js';
 import { withoutBom } from '../io/text.js';
 import type { Env } from '../io/paths.js';
@@ -334,6 +334,8 @@ export async function runHookWith(adapters: AdapterTable, harness: string, event
  */
 export async function hookMain(argv: string[], adapters: AdapterTable, arming: DeadlineArming = 'loop'): Promise<number> {
   const [harness = '', event = ''] = argv;
+  // A diagnosis the log cannot take (the data dir is not writable) goes to the hook's stderr: never silent.
+  setDiagnosticFallback((line) => void writeToDescriptor(2, line));
   let answer: HookAnswer = null;
   try {
     answer = (await runHookWith(adapters, harness, event, { fd: 0 }, process.env, arming)).answer;

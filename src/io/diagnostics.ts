@@ -10,6 +10,21 @@ const MAX_FIELD = 2000;
 
 export type DiagnosticLevel = 'error' | 'warn' | 'info';
 
+/** At most this many lines per process go to the fallback: a broken data dir must not flood a harness's stderr. */
+const FALLBACK_MAX_LINES = 16;
+let fallback: ((line: string) => void) | null = null;
+let fallbackLines = 0;
+
+/**
+ * Where a line goes when the log itself cannot be written (read-only or missing data dir): a command hook sets its own
+ * stderr (hook-runner/core.ts hookMain), which every harness takes without changing the decision on exit 0. Unset by
+ * default: an in-process host's (OpenCode, pi) stderr is its terminal UI.
+ */
+export function setDiagnosticFallback(fn: ((line: string) => void) | null): void {
+  fallback = fn;
+  fallbackLines = 0;
+}
+
 export function diagnose(
   level: DiagnosticLevel,
   where: string,
@@ -17,13 +32,19 @@ export function diagnose(
   extra: Record<string, unknown> = {},
   env: Env = process.env,
 ): void {
+  let line = '';
   try {
     const rec = { t: new Date().toISOString(), level, where, message: message.slice(0, MAX_FIELD), ...extra };
-    let line = JSON.stringify(rec);
+    line = JSON.stringify(rec);
     if (line.length > 8 * MAX_FIELD) line = JSON.stringify({ t: rec.t, level, where, message: rec.message, truncated: true });
     appendBounded(paths(env).diagnostics, `${line}\n`, DIAGNOSTICS_MAX_BYTES);
   } catch {
-    // Nowhere left to report to; the hook must still answer.
+    // The log cannot be written: the fallback, if the process has one; the hook must still answer either way.
+    try {
+      if (fallback && line && fallbackLines++ < FALLBACK_MAX_LINES) fallback(`tiergate: ${line}\n`);
+    } catch {
+      // Nowhere left to report to.
+    }
   }
 }
 

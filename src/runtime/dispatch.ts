@@ -36,22 +36,39 @@ export function recordAsDelivered(rec: DispatchRecord, obs: DispatchObservation,
   };
 }
 
-/** `defer` (the command runner's) holds the spool line until the runner knows whether the answer reached the harness. */
+/**
+ * `defer` (the command runner's) holds the spool line until the runner knows whether the answer reached the harness.
+ * Decides first; everything after the decision (the memo, the diagnostics, the record) is persistence, and a failure
+ * there is diagnosed and never changes what was decided: a read-only data dir still denies.
+ */
 export function routeDispatch(obs: DispatchObservation, env: Env = process.env, defer?: Defer): Decision {
   let decision: Decision;
   let catalogVersion: string | null = null;
+  let saveMemo: (() => void) | undefined;
+  let policyDiagnostics: string[] = [];
   try {
     const rt = loadRuntime(env, obs.cwd);
     catalogVersion = rt.prices.catalogVersion;
     decision = decide(obs, rt.policy, rt.prices);
-    rt.saveMemo?.();
-    for (const d of [...rt.policyDiagnostics, ...decision.diagnostics]) {
-      diagnose('warn', `dispatch:${obs.harness}`, d, { reason: decision.reason, callId: obs.callId }, env);
-    }
+    saveMemo = rt.saveMemo;
+    policyDiagnostics = rt.policyDiagnostics;
   } catch (err) {
     diagnose('error', `dispatch:${obs.harness}`, errorText(err), { callId: obs.callId }, env);
     decision = { action: 'allow', reason: 'internal-error', summary: 'tiergate failed; dispatch allowed', comparison: null, tier: null, diagnostics: [errorText(err)] };
   }
+  try {
+    saveMemo?.();
+    for (const d of [...policyDiagnostics, ...decision.diagnostics]) {
+      diagnose('warn', `dispatch:${obs.harness}`, d, { reason: decision.reason, callId: obs.callId }, env);
+    }
+    record(obs, decision, catalogVersion, env, defer);
+  } catch (err) {
+    diagnose('error', 'spool', errorText(err), { callId: obs.callId }, env);
+  }
+  return decision;
+}
+
+function record(obs: DispatchObservation, decision: Decision, catalogVersion: string | null, env: Env, defer?: Defer): void {
   const rec: DispatchRecord = {
     type: 'dispatch',
     // The record keeps no prompt text; the decision above saw the whole input.
@@ -67,5 +84,4 @@ export function routeDispatch(obs: DispatchObservation, env: Env = process.env, 
   };
   if (defer) defer(write);
   else write('delivered');
-  return decision;
 }

@@ -29,6 +29,19 @@ function remembered(mem: CursorMemory, conversation: string | null): ParentModel
   return e ? { model: e.v, source: 'earlier-payload' } : NO_PARENT;
 }
 
+/**
+ * The memory is context for the next hook process, never part of the answer: a write that fails (read-only or missing
+ * data dir) is diagnosed and the decision already taken stands. Inside `guarded`, a throw here would turn a deny into
+ * its fallback allow.
+ */
+function remember(event: string, env: Env, mem: CursorMemory, now: number): void {
+  try {
+    saveMemory(env, mem, now);
+  } catch (err) {
+    diagnose('error', `cursor:${event}`, `memory not saved: ${errorText(err)}`, {}, env);
+  }
+}
+
 function guarded(event: string, fallback: HookAnswer, fn: (p: Record<string, unknown>, ctx: HookContext) => HookAnswer) {
   return (payload: unknown, ctx: HookContext): HookAnswer => {
     try {
@@ -60,7 +73,7 @@ export function makeCursorAdapter(deps: CursorDeps): CommandAdapter {
       answer = cursorAnswer(deps.route(obs, ctx.env, ctx.defer));
       if (obs.callId) mem.answers[obs.callId] = { v: answer, t: now };
     }
-    if (own || obs) saveMemory(ctx.env, mem, now);
+    if (own || obs) remember('preToolUse', ctx.env, mem, now);
     return answer;
   });
 
@@ -78,7 +91,7 @@ export function makeCursorAdapter(deps: CursorDeps): CommandAdapter {
     const answer = cursorAnswer(deps.route(obs, ctx.env, ctx.defer));
     if (callId) {
       mem.answers[callId] = { v: answer, t: now };
-      saveMemory(ctx.env, mem, now);
+      remember('subagentStart', ctx.env, mem, now);
     }
     return answer;
   });

@@ -4,9 +4,10 @@
  * decision already taken per Task `tool_use_id`, so subagentStart for the same dispatch answers the same without a
  * second ledger record. Bounded (entries and age); best effort: a lost write only means less context next time.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { diagnose, errorText } from '../../io/diagnostics.js';
 import { writeFileAtomic } from '../../io/files.js';
+import { readTextCapped } from '../../io/read-capped.js';
 import { paths, type Env } from '../../io/paths.js';
 import type { HookAnswer } from '../../hook-runner/types.js';
 
@@ -21,14 +22,16 @@ export function memoryFile(env: Env): string {
   return join(paths(env).data, 'cursor-memory.json');
 }
 
+export const MEMORY_MAX_BYTES = 512 * 1024;
+
+/** Empty when there is none yet; anything else unreadable is diagnosed (a lost memory only costs context). */
 export function loadMemory(env: Env, now: number): CursorMemory {
   const empty: CursorMemory = { models: {}, answers: {} };
   try {
-    const text = readFileSync(memoryFile(env), 'utf8');
-    if (text.length > 512 * 1024) return empty;
-    const m = JSON.parse(text) as CursorMemory;
+    const m = JSON.parse(readTextCapped(memoryFile(env), MEMORY_MAX_BYTES)) as CursorMemory;
     return { models: fresh(m.models, now), answers: fresh(m.answers, now) };
-  } catch {
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') diagnose('warn', 'cursor:memory', `not read: ${errorText(err)}`, {}, env);
     return empty;
   }
 }

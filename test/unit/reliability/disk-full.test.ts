@@ -87,18 +87,19 @@ describe('full or read-only data dir', () => {
     const r = dispatch(join(mnt, 'tg'), mnt);
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
-    expect(r.stderr).toBe('');
+    // The log is in the read-only dir: the failed spool write is diagnosed on the hook's stderr instead (never silent).
+    expect(r.stderr).toMatch(/^tiergate: \{.*"where":"spool".*EROFS/m);
     expect(r.ms).toBeLessThan(10_000);
     // Nowhere to write the diagnosis: nothing was written, nothing thrown at the harness.
     expect(existsSync(join(mnt, 'tg', 'data', 'diagnostics.log'))).toBe(false);
   });
 
-  it('data dir under a regular file (every write fails with ENOTDIR): still denies, exits 0, no stderr', () => {
+  it('data dir under a regular file (every write fails with ENOTDIR): still denies, exits 0, the failure on stderr', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tg-notdir-'));
     writeFileSync(join(dir, 'file'), 'not a directory');
     const r = dispatch(join(dir, 'file', 'tg'), dir);
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toMatch(/^tiergate: \{.*"where":"spool".*ENOTDIR/m);
   });
 });
