@@ -8,7 +8,7 @@ import type { Harness } from '../contracts/harness.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { removeFile } from '../io/files.js';
 import { runBounded } from '../io/processes.js';
-import { backUp, onlyEmptyResidue, readText, sha256, writeKeepingMode } from './backup.js';
+import { backUp, linkProblem, onlyEmptyResidue, readText, sha256, writeKeepingMode } from './backup.js';
 import { parseJsonText } from './edit-json.js';
 import { parseTomlText, removeTable } from './edit-toml.js';
 import { applyUndo } from './json-entries.js';
@@ -56,6 +56,19 @@ export function binaryFound(ctx: InstallContext, bin: string): boolean {
   return (ctx.env.PATH ?? '').split(delimiter).some((d) => d !== '' && existsSync(join(d, bin)));
 }
 
+/**
+ * Every file a plan would write, judged before anything is: a symlink that resolves nowhere (dangling, a loop) refuses
+ * the whole harness, so nothing of it changes. A link that resolves is written through (writeKeepingMode).
+ */
+function linkRefusals(plan: HarnessPlan, more: string[] = []): string[] {
+  const files = new Set([plan.target, ...more]);
+  for (const s of plan.steps) {
+    if (s.kind === 'edit') files.add(s.file);
+    else for (const t of s.touches) files.add(t.file);
+  }
+  return [...files].filter((f) => f !== '').flatMap((f) => linkProblem(f) ?? []);
+}
+
 function runCommand(ctx: InstallContext, step: CommandStep, opts: Options): string | null {
   const r = runBounded(step.argv[0]!, step.argv.slice(1), opts.commandTimeoutMs ?? COMMAND_TIMEOUT_MS, ctx.env as NodeJS.ProcessEnv);
   if (r.error || r.status !== 0) {
@@ -79,7 +92,8 @@ export function install(ctx: InstallContext, harnesses: Harness[], opts: Options
     }
     const o = outcome(plan);
     out.push(o);
-    if (plan.refused.length) {
+    o.problems.push(...linkRefusals(plan));
+    if (o.problems.length) {
       o.status = 'refused';
       continue;
     }
@@ -180,6 +194,12 @@ export function uninstall(ctx: InstallContext, harnesses: Harness[], opts: Optio
     const o = outcome(plan);
     out.push(o);
     const hr = rec.harnesses[h];
+    const links = linkRefusals(plan, [...(hr?.files ?? []), ...(hr?.touched ?? [])].map((f) => f.file));
+    if (links.length) {
+      o.problems.push(...links);
+      o.status = 'refused';
+      continue;
+    }
     // A recorded file is put back from the record; the structural plan (its steps and its notes, which start with
     // the file's path) covers files tiergate has no record of.
     const isRecorded = (file: string) => !!hr?.files.some((f) => f.file === file);
@@ -269,8 +289,9 @@ function restoreTouched(ctx: InstallContext, h: Harness, t: TouchRecord): string
   const now = parse(current);
   const before = bak === null ? {} : parse(bak);
   if (onlyEmptyResidue(now, before)) {
+    // Compared with the file, not with `current`: the tables taken out above exist only in `current` so far.
     if (bak === null) removeFile(t.file);
-    else if (current !== bak) writeKeepingMode(t.file, bak);
+    else if (readText(t.file) !== bak) writeKeepingMode(t.file, bak);
     return `${t.file}: ${bak === null ? 'removed (it did not exist before)' : 'back to its original bytes'}`;
   }
   if (current !== readText(t.file)) writeKeepingMode(t.file, current);

@@ -2,7 +2,7 @@
  * OpenCode: a `file://` URL to dist/opencode.js in the `plugin` array of the global config (opencode.md §2, §8: seen
  * on 1.18.33). The config may be JSONC; it is edited as text.
  */
-import { existsSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { xdgConfigHome } from './context.js';
@@ -14,10 +14,22 @@ export function configDir(ctx: InstallContext): string {
   return ctx.env.OPENCODE_CONFIG_DIR || join(xdgConfigHome(ctx), 'opencode');
 }
 
-/** The file OpenCode already uses there (jsonc wins, as it is read last), else a new opencode.json. */
+/**
+ * The file OpenCode already uses there (jsonc wins, as it is read last), else a new opencode.json. A symlink counts as
+ * there even when it resolves nowhere: install then refuses it rather than creating opencode.json beside it.
+ */
 export function configFile(ctx: InstallContext): string {
   const dir = configDir(ctx);
-  return ['opencode.jsonc', 'opencode.json'].map((f) => join(dir, f)).find((f) => existsSync(f)) ?? join(dir, 'opencode.json');
+  return ['opencode.jsonc', 'opencode.json'].map((f) => join(dir, f)).find(present) ?? join(dir, 'opencode.json');
+}
+
+function present(file: string): boolean {
+  try {
+    lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function pluginUrl(ctx: InstallContext): string {
