@@ -70,8 +70,9 @@ describe('privacy: no prompt or result text is kept', () => {
     expect(corrected).toContain('updatedInput');
     hook('claude', 'SubagentStop', fixture('claude/SubagentStop.basic.json', { cwd: project, agent_transcript_path: claudeChild }));
     hook('claude', 'SessionEnd', fixture('claude/SessionEnd.basic.json', { cwd: project }));
-    // Codex: an over-ceiling spawn (denied), and a completion.
-    const denied = hook('codex', 'PreToolUse', fixture('codex/PreToolUse.basic.json', { cwd: project, model: 'gpt-6-luna' }));
+    // Codex: an over-ceiling spawn (denied), and a completion of another spawn. The captured fixtures share the fake
+    // API's call id; a denied spawn never has a child, so it gets its own (else the ledger joins the two).
+    const denied = hook('codex', 'PreToolUse', fixture('codex/PreToolUse.basic.json', { cwd: project, model: 'gpt-6-luna', tool_use_id: 'call_denied_1' }));
     expect(denied).toContain('"deny"');
     hook('codex', 'SubagentStop', fixture('codex/SubagentStop.child-cheaper.json', { cwd: project, agent_transcript_path: codexChild, transcript_path: codexParent }));
     // Cursor: dispatch and completion.
@@ -92,9 +93,22 @@ describe('privacy: no prompt or result text is kept', () => {
     const log = join(env.TIERGATE_HOME, 'data', 'diagnostics.log');
     expect(files).toContain(ledger);
     expect(files).toContain(log);
-    // The run did record the session: completions from each harness are in the ledger.
-    const rows = JSON.parse(report.stdout) as { totals?: { completed?: number; dispatches?: number } };
-    expect(JSON.stringify(rows)).toMatch(/claude|codex/);
+    // The run did record the session: one row per harness, with what each harness's hooks saw.
+    const byHarness = spawnSync(process.execPath, [join(root, 'dist/cli.js'), 'report', '--json', '--by', 'harness', '--no-drain'], { env, encoding: 'utf8', timeout: 60_000 });
+    expect(byHarness.status).toBe(0);
+    expect(byHarness.stdout).not.toContain(MARKER);
+    type Row = { group: string | null; runs: number; dispatches: number; denied: number; completed: number; verified: number; noUsageRuns: number; tokens: { total: number } };
+    const rows = (JSON.parse(byHarness.stdout) as { rows: Row[] }).rows
+      .map((r) => ({ group: r.group, runs: r.runs, dispatches: r.dispatches, denied: r.denied, completed: r.completed, verified: r.verified, noUsageRuns: r.noUsageRuns, usage: r.tokens.total > 0 }))
+      .sort((a, b) => String(a.group).localeCompare(String(b.group)));
+    expect(rows).toEqual([
+      // The corrected dispatch and the completion of another child (its transcript names no matching call): two runs.
+      { group: 'claude', runs: 2, dispatches: 1, denied: 0, completed: 1, verified: 1, noUsageRuns: 0, usage: true },
+      // The denied spawn and the cheaper child's completion.
+      { group: 'codex', runs: 2, dispatches: 1, denied: 1, completed: 1, verified: 1, noUsageRuns: 0, usage: true },
+      // Cursor reports no usage: one dispatch, its completion, no tokens.
+      { group: 'cursor', runs: 1, dispatches: 1, denied: 0, completed: 1, verified: 0, noUsageRuns: 1, usage: false },
+    ]);
     const leaks = files.filter((f) => {
       const bytes = readFileSync(f);
       return bytes.includes(MARKER) || bytes.includes(MARKER.toLowerCase()) || bytes.includes(Buffer.from(MARKER, 'utf16le'));
