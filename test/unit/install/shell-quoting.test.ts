@@ -5,11 +5,11 @@
  * sits under each hostile directory name.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { install, uninstall } from '../../../src/install/apply.js';
 import { hookCommand, parseHookCommand } from '../../../src/install/cursor.js';
 import type { InstallContext } from '../../../src/install/plan.js';
@@ -74,9 +74,13 @@ const HOSTILE = [
 
 /** This checkout's build, copied once whole (a rebuild running meanwhile empties dist/ for a while). */
 let built = '';
+/** Temp dirs holding copies of dist/ (3.7 MB each), removed after the run. */
+const made: string[] = [];
+afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
 const BUNDLES = ['hook.cjs', 'hook-dispatch-cursor.cjs', 'hook-events.cjs', 'zod-mini.cjs'];
 beforeAll(async () => {
   const copy = mkdtempSync(join(tmpdir(), 'tg-quote-dist-'));
+  made.push(copy);
   for (let i = 0; i < 30 && !built; i++) {
     if (BUNDLES.every((b) => existsSync(join(root, 'dist', b)))) {
       cpSync(join(root, 'dist'), join(copy, 'dist'), { recursive: true });
@@ -89,6 +93,7 @@ beforeAll(async () => {
 /** A tiergate package at `<tmp>/<name>/tiergate`: the build copied in, data/ linked. */
 function hostilePackage(name: string): { ctx: InstallContext; cwd: string; tg: string } {
   const base = mkdtempSync(join(tmpdir(), 'tg-quote-'));
+  made.push(base);
   const pkgRoot = join(base, name, 'tiergate');
   mkdirSync(pkgRoot, { recursive: true });
   copyFileSync(join(root, 'package.json'), join(pkgRoot, 'package.json'));
