@@ -19,6 +19,7 @@ export const DEFAULT_POLICY: Policy = {
   },
   priceOverrides: {},
   codexRewrite: false,
+  onIgnoredRewrite: 'correct',
   claudeProvider: 'anthropic',
   refresh: {
     enabled: true,
@@ -29,4 +30,5 @@ export const DEFAULT_POLICY: Policy = {
     ],
   },
   observer: { tailBytes: 4 * 1024 * 1024 },
+  trustedProjects: [],
 };

@@ -2,6 +2,9 @@
  * Loads the policy: built-in defaults, then the user file ($XDG_CONFIG_HOME/tiergate/config.json), then the project file
  * (<cwd>/.tiergate.json). Each top-level section is validated on its own (against PolicySchema, as its Shape): an
  * invalid section keeps the value from the layer below and yields a diagnostic, so a typo never disables routing.
+ * The project file may only tighten the user's policy unless its root is in the user's trustedProjects
+ * (project-layer.ts); every key it sets is reported as an effect, applied or ignored, and every ignored one as a
+ * diagnostic too.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,41 +15,71 @@ import { paths, type Env } from '../io/paths.js';
 import { readTextCapped, TooLarge } from '../io/read-capped.js';
 import { withoutBom } from '../io/text.js';
 import { DEFAULT_POLICY } from './defaults.js';
+import { jsonErrorWhere } from './json-error.js';
+import { judgeSection, type ProjectEffect, type Section } from './project-layer.js';
+import { isTrustedProject } from './trust.js';
 
 export { DEFAULT_POLICY };
 export const PROJECT_CONFIG_FILE = '.tiergate.json';
 const MAX_CONFIG_BYTES = 256 * 1024;
 
-type Section = keyof Policy;
-
 // PolicySchema's sections as Shapes (contracts/shape.ts): every hook reads the policy, and zod would cost it ~1 ms.
 const sections = (): Record<Section, Shape> => (SHAPES.policy as Extract<Shape, { t: 'object' }>).shape as Record<Section, Shape>;
 
-/** Merges one parsed layer onto `base`, section by section. Pure. */
-export function applyLayer(base: Policy, layer: unknown, label: string): { policy: Policy; diagnostics: string[] } {
+/** How a project layer is judged: trusted (its root is in trustedProjects) or tighten-only; `userFile` for the advice. */
+export type ProjectTrust = { trusted: boolean; userFile: string };
+
+export type AppliedLayer = { policy: Policy; diagnostics: string[]; effects: ProjectEffect[] };
+
+/**
+ * Merges one parsed layer onto `base`, section by section. Pure. With `project`, each valid section goes through its
+ * project rule (project-layer.ts) and every key the layer sets becomes an effect, applied or ignored.
+ */
+export function applyLayer(base: Policy, layer: unknown, label: string, project?: ProjectTrust): AppliedLayer {
   const diagnostics: string[] = [];
+  const effects: ProjectEffect[] = [];
   if (layer === null || typeof layer !== 'object' || Array.isArray(layer)) {
-    return { policy: base, diagnostics: [`${label}: not a JSON object; ignored`] };
+    return { policy: base, diagnostics: [`${label}: not a JSON object; ignored`], effects };
   }
   const next: Record<string, unknown> = { ...base };
   const shapes = sections();
   for (const [key, value] of Object.entries(layer as Record<string, unknown>)) {
     if (key === '$schema') continue;
     if (!Object.hasOwn(shapes, key)) {
-      diagnostics.push(`${label}: unknown key '${key}' ignored`);
+      diagnostics.push(`${label}: unknown key ${keyName(key)} ignored`);
+      effects.push({ key: keyName(key), applied: false, why: 'unknown key' });
       continue;
     }
     const section = key as Section;
     const candidate = mergeSection(section, base[section], value);
+    let checked: Policy[Section];
     try {
-      next[section] = checkShape(shapes[section], candidate);
+      checked = checkShape(shapes[section], candidate);
     } catch (err) {
       if (!(err instanceof ShapeError)) throw err;
       diagnostics.push(`${label}: invalid '${section}' (${[section, ...err.path].join('.')}: expected ${err.expected}); kept the previous value`);
+      effects.push({ key: section, applied: false, why: 'invalid' });
+      continue;
+    }
+    if (!project) {
+      next[section] = checked;
+      continue;
+    }
+    const judged = judgeSection(section, base[section], checked, project.trusted);
+    next[section] = judged.value;
+    for (const e of judged.effects) {
+      effects.push(e);
+      if (e.applied) continue;
+      diagnostics.push(section === 'trustedProjects'
+        ? `${label}: ignored 'trustedProjects': only the user file (${project.userFile}) can set it`
+        : `${label}: ignored '${e.key}' (${e.why}): a project file may only tighten; add this project to trustedProjects in ${project.userFile} to allow`);
     }
   }
-  return { policy: next as Policy, diagnostics };
+  return { policy: next as Policy, diagnostics, effects };
 }
+
+/** A key from the file as a diagnostic may quote it: JSON-escaped (no control characters reach a terminal) and short. */
+const keyName = (key: string): string => JSON.stringify(key.length > 64 ? `${key.slice(0, 64)}…` : key).replace(/^"|"$/g, "'");
 
 /** Objects merge one level deep (tiers per harness merge per tier); everything else replaces. */
 function mergeSection(section: Section, base: unknown, value: unknown): unknown {
@@ -75,29 +108,38 @@ function readLayer(path: string): { found: boolean; value?: unknown; error?: str
   }
   try {
     return { found: true, value: JSON.parse(withoutBom(text)) };
-  } catch (err) {
-    return { found: true, error: `not valid JSON (${(err as Error).message})` };
+  } catch {
+    // Never JSON.parse's message: it quotes the text, and this path may be a symlink to any file (json-error.ts).
+    return { found: true, error: `not valid JSON (${jsonErrorWhere(withoutBom(text))})` };
   }
 }
 
-export type LoadedPolicy = { policy: Policy; diagnostics: string[]; files: string[] };
+/** The project layer as found: its file, whether its root is trusted, and what each key it set did. */
+export type ProjectLayer = { file: string; root: string; trusted: boolean; effects: ProjectEffect[]; error?: string };
+
+export type LoadedPolicy = { policy: Policy; diagnostics: string[]; files: string[]; project: ProjectLayer | null };
 
 export function loadPolicy(env: Env = process.env, cwd: string | null = process.cwd()): LoadedPolicy {
   let policy = DEFAULT_POLICY;
   const diagnostics: string[] = [];
   const files: string[] = [];
-  const layers = [paths(env).config, ...(cwd ? [join(cwd, PROJECT_CONFIG_FILE)] : [])];
-  for (const file of layers) {
+  const userFile = paths(env).config;
+  const layers = [userFile, ...(cwd ? [join(cwd, PROJECT_CONFIG_FILE)] : [])];
+  let project: ProjectLayer | null = null;
+  for (const [i, file] of layers.entries()) {
     const r = readLayer(file);
     if (!r.found) continue;
     files.push(file);
+    if (i === 1) project = { file, root: cwd!, trusted: isTrustedProject(cwd!, policy.trustedProjects), effects: [] };
     if (r.error) {
       diagnostics.push(`${file}: ${r.error}; ignored`);
+      if (project) project.error = r.error;
       continue;
     }
-    const applied = applyLayer(policy, r.value, file);
+    const applied = applyLayer(policy, r.value, file, project ? { trusted: project.trusted, userFile } : undefined);
     policy = applied.policy;
     diagnostics.push(...applied.diagnostics);
+    if (project) project.effects = applied.effects;
   }
-  return { policy, diagnostics, files };
+  return { policy, diagnostics, files, project };
 }

@@ -12,7 +12,8 @@ export const TierMapSchema = lazySchema(() => z.object({
 
 /**
  * The policy file (user: $XDG_CONFIG_HOME/tiergate/config.json; project: .tiergate.json). Every section is optional
- * and validated on its own: an invalid section falls back to its default and the decision carries a diagnostic.
+ * and validated on its own: an invalid section falls back to its default and the decision carries a diagnostic. A
+ * project file may only tighten the user's policy unless its root is in trustedProjects (config/project-layer.ts).
  */
 export const PolicySchema = lazySchema(() => z.object({
   /** on: enforce; warn: decide and log but always allow; off: do nothing. */
@@ -32,6 +33,11 @@ export const PolicySchema = lazySchema(() => z.object({
   priceOverrides: z.record(z.string(), z.extend(z.partial(RatesSchema), { input: DecimalSchema, output: DecimalSchema })),
   /** Codex honours a rewrite only with permissionDecision "allow"; off by default: deny-with-retry instead. */
   codexRewrite: z.boolean(),
+  /**
+   * A harness seen running another model than a correction set (observer/enforcement.ts leaves a marker): keep
+   * correcting it (and counting), or deny-with-retry from then on, which it cannot ignore.
+   */
+  onIgnoredRewrite: z.enum(['correct', 'deny']),
   /** Which provider Claude Code runs on: decides what its aliases resolve to (reference/pricing.md §2.4). */
   claudeProvider: z.enum(['anthropic', 'bedrock', 'vertex', 'foundry', 'gateway']),
   refresh: z.object({
@@ -45,5 +51,10 @@ export const PolicySchema = lazySchema(() => z.object({
     /** Hard cap on bytes read from the end of a transcript. */
     tailBytes: z.int().check(z.positive()),
   }),
+  /**
+   * USER FILE ONLY: project roots (absolute paths of directories holding a .tiergate.json) whose file may loosen this
+   * policy. Any other project file may only tighten it (config/project-layer.ts); no project file can set this key.
+   */
+  trustedProjects: z.array(z.string().check(z.regex(/^(\/|[A-Za-z]:[\\/])/, 'an absolute path'))),
 }));
 export type Policy = z.infer<typeof PolicySchema>;

@@ -13,6 +13,7 @@ import { redactToolInput } from '../observer/redact.js';
 import { decide } from '../routing-engine/decide.js';
 import { loadRuntime } from './context.js';
 import { effectiveModel } from './effective-model.js';
+import { withRewritePolicy } from './rewrite-marker.js';
 
 // Pure, apart so Claude Code's hooks module (no Node) records the same value.
 export { effectiveModel };
@@ -49,7 +50,7 @@ export function routeDispatch(obs: DispatchObservation, env: Env = process.env, 
   try {
     const rt = loadRuntime(env, obs.cwd);
     catalogVersion = rt.prices.catalogVersion;
-    decision = decide(obs, rt.policy, rt.prices);
+    decision = decide(withRewritePolicy(obs, rt.policy, env), rt.policy, rt.prices);
     saveMemo = rt.saveMemo;
     policyDiagnostics = rt.policyDiagnostics;
   } catch (err) {

@@ -8,7 +8,9 @@
  * again on its own say, since with the switch on it is no longer given rewrites that could show otherwise.
  */
 import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { Policy } from '../contracts/config.js';
 import type { Harness } from '../contracts/harness.js';
+import type { DispatchObservation } from '../contracts/observation.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { childPath, paths, type Env } from '../io/paths.js';
 
@@ -81,4 +83,17 @@ export function readRewriteMarker(env: Env, harness: Harness): RewriteMarker | n
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The observation the engine decides on. With `onIgnoredRewrite: "deny"` and this harness's marker present, the
+ * harness is treated as one that cannot rewrite: an over-ceiling dispatch is denied with a retry that names the legal
+ * choice (routing-engine/decide.ts correctOrDeny), and no default tier is written (the child inherits the parent, as
+ * the harness would run it anyway). The engine stays pure: only the capability handed to it changes. The marker is
+ * read only with that switch on, so the default policy costs the dispatch path nothing.
+ */
+export function withRewritePolicy(obs: DispatchObservation, policy: Policy, env: Env): DispatchObservation {
+  if (policy.onIgnoredRewrite !== 'deny' || !obs.capability.canRewrite) return obs;
+  if (!readRewriteMarker(env, obs.harness)) return obs;
+  return { ...obs, capability: { ...obs.capability, canRewrite: false, rewriteField: null } };
 }

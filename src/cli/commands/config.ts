@@ -1,5 +1,10 @@
-/** `tiergate config check [--json]`: which policy files apply, the merged policy, and every problem found. */
+/**
+ * `tiergate config check [--json]`: which policy files apply, what the project file changed (applied or ignored), the
+ * merged policy, and every problem found.
+ */
 import { loadPolicy } from '../../config/load.js';
+import { paths } from '../../io/paths.js';
+import { projectPolicyLines } from '../project-policy.js';
 
 export async function run(argv: string[]): Promise<number> {
   const [sub = 'check', ...rest] = argv;
@@ -10,9 +15,10 @@ export async function run(argv: string[]): Promise<number> {
   const loaded = loadPolicy(process.env, process.cwd());
   const ok = loaded.diagnostics.length === 0;
   if (rest.includes('--json')) {
-    process.stdout.write(`${JSON.stringify({ ok, files: loaded.files, diagnostics: loaded.diagnostics, policy: loaded.policy }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ ok, files: loaded.files, project: loaded.project, diagnostics: loaded.diagnostics, policy: loaded.policy }, null, 2)}\n`);
   } else {
     process.stdout.write(loaded.files.length ? `policy files:\n${loaded.files.map((f) => `  ${f}`).join('\n')}\n` : 'policy files: none (built-in defaults)\n');
+    process.stdout.write(`${projectPolicyLines(loaded.project, paths(process.env).config).join('\n')}\n`);
     process.stdout.write(ok ? 'ok: no problems found\n' : `problems (each section named keeps its previous value):\n${loaded.diagnostics.map((d) => `  - ${d}`).join('\n')}\n`);
     process.stdout.write(`mode ${loaded.policy.mode}, unknown prices ${loaded.policy.unknownPrice}, default tier ${loaded.policy.defaultTier}\n`);
   }

@@ -6,6 +6,7 @@ import type { Decision } from '../../contracts/decision.js';
 import { decide } from '../../routing-engine/decide.js';
 import { loadRuntime } from '../../runtime/context.js';
 import { parseCommandFlags } from '../args.js';
+import { explainProjectPolicy } from '../project-policy.js';
 
 const USAGE = 'usage: tiergate explain --harness claude|codex|cursor|opencode|pi --parent <model> [--child <model|tier>] [--json]';
 
@@ -34,10 +35,11 @@ export async function run(argv: string[]): Promise<number> {
     ...(agentKind ? { candidates: (Object.entries(tiers) as [Tier, string][]).map(([t, model]) => ({ value: t, model, tier: t })) } : {}),
   };
   const decision = decide(obs, rt.policy, rt.prices);
+  const projectPolicy = explainProjectPolicy(process.env, process.cwd());
   if (values.json) {
-    process.stdout.write(`${JSON.stringify({ observation: obs, decision, catalogVersion: rt.prices.catalogVersion }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ observation: obs, decision, catalogVersion: rt.prices.catalogVersion, projectPolicy: projectPolicy.project }, null, 2)}\n`);
   } else {
-    process.stdout.write(describe(decision, rt.prices.catalogVersion));
+    process.stdout.write(describe(decision, rt.prices.catalogVersion) + projectPolicy.text);
   }
   return 0;
 }

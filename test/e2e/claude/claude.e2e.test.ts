@@ -154,6 +154,9 @@ d('Claude Code end to end', () => {
     // A tier map whose every tier is pricier than the haiku parent: nothing to correct to, so the module denies.
     const sb = makeSandbox();
     writeFileSync(join(sb.project, '.tiergate.json'), JSON.stringify({ tiers: { claude: { cheap: 'sonnet', standard: 'sonnet', premium: 'opus', parent: 'sonnet' } } }));
+    // Pricier tiers loosen the policy: only a project the user trusts may map them (src/config/project-layer.ts).
+    mkdirSync(join(sb.tiergateHome, 'config'), { recursive: true });
+    writeFileSync(join(sb.tiergateHome, 'config', 'config.json'), JSON.stringify({ trustedProjects: [sb.project] }));
     const retry = AGENT_INPUT('haiku');
     const { res } = await run(dispatchScript(AGENT_INPUT('opus'), { retryOnError: retry }), ['--model', 'haiku', '--plugin-dir', root], { sb });
     expect(res.code, res.stderr).toBe(0);

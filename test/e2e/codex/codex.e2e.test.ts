@@ -36,7 +36,12 @@ async function run(opts: {
   writeCodexConfig(home, { apiUrl: api.url, model: opts.parent, plugins: Boolean(opts.setup) });
   if (opts.setup) await opts.setup(home, api);
   else writeHooksJson(home, opts.hooks ?? shippedHooks());
-  if (opts.policy) writeFileSync(join(home.project, '.tiergate.json'), JSON.stringify(opts.policy));
+  if (opts.policy) {
+    writeFileSync(join(home.project, '.tiergate.json'), JSON.stringify(opts.policy));
+    // codexRewrite: true loosens the policy: only a project the user trusts may (src/config/project-layer.ts).
+    mkdirSync(join(home.tiergateHome, 'config'), { recursive: true });
+    writeFileSync(join(home.tiergateHome, 'config', 'config.json'), JSON.stringify({ trustedProjects: [home.project] }));
+  }
   const args = opts.untrusted
     ? ['exec', '--skip-git-repo-check', '--json', '--dangerously-bypass-approvals-and-sandbox', 'DEMO-PARENT: delegate the task']
     : execArgs('DEMO-PARENT: delegate the task');

@@ -37,7 +37,12 @@ describe('PreToolUse[Agent] table', () => {
       const p = fixture(c.payload);
       p.cwd = sb.project;
       p.transcript_path = c.transcript ? stageTranscript(sb, c.transcript, 'parent.jsonl') : join(sb.dir, 'missing.jsonl');
-      if (c.project) writeFileSync(join(sb.project, '.tiergate.json'), JSON.stringify(c.project));
+      if (c.project) {
+        writeFileSync(join(sb.project, '.tiergate.json'), JSON.stringify(c.project));
+        // These cases loosen the policy: only a project the user trusts may (src/config/project-layer.ts).
+        mkdirSync(join(sb.env.TIERGATE_HOME!, 'config'), { recursive: true });
+        writeFileSync(join(sb.env.TIERGATE_HOME!, 'config', 'config.json'), JSON.stringify({ trustedProjects: [sb.project] }));
+      }
       const out = await hook(sb, 'PreToolUse', p, c.env);
       expect(out.failed).toBeNull();
       if (c.expect.answer === 'none') expect(out.answer).toBeNull();

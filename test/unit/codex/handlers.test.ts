@@ -21,6 +21,9 @@ function setup(policy: Record<string, unknown> | null = null) {
   if (policy) {
     mkdirSync(cwd, { recursive: true });
     writeFileSync(join(cwd, '.tiergate.json'), JSON.stringify(policy));
+    // Some cases loosen the policy: only a project the user trusts may (src/config/project-layer.ts).
+    mkdirSync(join(env.TIERGATE_HOME, 'config'), { recursive: true });
+    writeFileSync(join(env.TIERGATE_HOME, 'config', 'config.json'), JSON.stringify({ trustedProjects: [cwd] }));
   }
   const spooled: SpoolRecord[] = [];
   const routed: DispatchObservation[] = [];

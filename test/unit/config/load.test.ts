@@ -15,14 +15,16 @@ describe('policy layers', () => {
   it('merges user then project, tier maps per tier', () => {
     const home = mkdtempSync(join(tmpdir(), 'tg-cfg-'));
     mkdirSync(join(home, 'config'), { recursive: true });
-    writeFileSync(join(home, 'config', 'config.json'), JSON.stringify({ unknownPrice: 'deny', tiers: { claude: { cheap: 'sonnet' } } }));
+    writeFileSync(join(home, 'config', 'config.json'), JSON.stringify({ mode: 'off', tiers: { claude: { cheap: 'sonnet' } } }));
     const project = mkdtempSync(join(tmpdir(), 'tg-proj-'));
-    writeFileSync(join(project, '.tiergate.json'), '\uFEFF' + JSON.stringify({ mode: 'warn' }));
+    // Both tighten the user's policy, so an untrusted project's file applies (project-layer.test.ts has the rest).
+    writeFileSync(join(project, '.tiergate.json'), '\uFEFF' + JSON.stringify({ mode: 'warn', unknownPrice: 'deny' }));
     const r = loadPolicy({ TIERGATE_HOME: home }, project);
     expect(r.policy.mode).toBe('warn');
     expect(r.policy.unknownPrice).toBe('deny');
     expect(r.policy.tiers.claude).toEqual({ cheap: 'sonnet', standard: 'sonnet', premium: 'opus' });
     expect(r.files).toHaveLength(2);
+    expect(r.diagnostics).toEqual([]);
   });
 
   // Every invalid shape yields a diagnostic and leaves that section at its previous value.
@@ -39,6 +41,8 @@ describe('policy layers', () => {
     ['refresh', { ttlHours: -1 }],
     ['refresh', { sources: [{ name: 'x', url: 'not a url', format: 'openrouter' }] }],
     ['observer', { tailBytes: 0 }],
+    ['trustedProjects', ['relative/path']],
+    ['trustedProjects', '/one/path'],
   ];
   for (const [key, value] of invalid) {
     it(`rejects ${key} = ${JSON.stringify(value)} with a diagnostic`, () => {

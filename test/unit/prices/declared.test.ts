@@ -73,7 +73,9 @@ describe('the declared layer: below every catalog, above nothing', () => {
     declareModelPrices(env, 'opencode', [{ model: 'openai/gpt-6-luna', cost: { input: 999, output: 999 } }]);
     declareModelPrices(env, 'opencode', [{ model: 'fake/big', cost: opencodeModel.cost }]);
     expect(loadRuntime(env, project).prices.resolve('gpt-6-luna', 'opencode').price).toEqual(catalog.price);
-    writeFileSync(join(project, '.tiergate.json'), JSON.stringify({ priceOverrides: { big: { input: '1', output: '2' } } }));
+    // The user's file: a project file may not reprice (src/config/project-layer.ts).
+    mkdirSync(join(env.TIERGATE_HOME, 'config'), { recursive: true });
+    writeFileSync(join(env.TIERGATE_HOME, 'config', 'config.json'), JSON.stringify({ priceOverrides: { big: { input: '1', output: '2' } } }));
     clearRuntimeCache();
     expect(loadRuntime(env, project).prices.resolve('fake/big', 'opencode').price).toMatchObject({ source: 'override', rates: { input: '1' } });
   });
