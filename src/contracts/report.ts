@@ -46,6 +46,11 @@ export const ReportRowSchema = lazySchema(() => z.object({
   comparableRuns: z.int().check(z.nonnegative()),
   /** True when every run in the row is a Cursor run: Cursor reports no usage, so the row has none to show. */
   usageNotReported: z.boolean(),
+  /**
+   * Corrections not honoured: dispatches tiergate corrected whose child was served by another model (the ledger's
+   * enforcement `ignored`, src/observer/enforcement.ts). Their savings never happened: `savings` is from what ran.
+   */
+  correctionsNotHonoured: z.int().check(z.nonnegative()),
 }));
 export type ReportRow = z.infer<typeof ReportRowSchema>;
 

@@ -4,7 +4,7 @@ import type { Report, ReportRow } from '../contracts/report.js';
 export const CSV_COLUMNS = [
   'group', 'runs', 'dispatches', 'denied', 'completed', 'pending', 'verified', 'requested_model', 'served_model',
   'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'total_tokens', 'cost_usd', 'unpriced_runs',
-  'no_usage_runs', 'counterfactual_usd', 'savings_usd', 'comparable_runs', 'usage_not_reported',
+  'no_usage_runs', 'counterfactual_usd', 'savings_usd', 'comparable_runs', 'usage_not_reported', 'corrections_not_honoured',
 ] as const;
 
 function cell(v: string | number | boolean | null): string {
@@ -18,7 +18,7 @@ function line(r: ReportRow): string {
   return [
     r.group, r.runs, r.dispatches, r.denied, r.completed, r.pending, r.verified, top?.requested ?? null, top?.served ?? null,
     r.tokens.input, r.tokens.output, r.tokens.cacheRead, r.tokens.cacheWrite, r.tokens.total, r.cost.usd, r.unpricedRuns,
-    r.noUsageRuns, r.counterfactual.usd, r.savings.usd, r.comparableRuns, r.usageNotReported,
+    r.noUsageRuns, r.counterfactual.usd, r.savings.usd, r.comparableRuns, r.usageNotReported, r.correctionsNotHonoured,
   ].map(cell).join(',');
 }
 

@@ -24,5 +24,13 @@ export function formatTable(report: Report): string {
     f.session && `session ${f.session}`, f.project && `project ${f.project}`].filter(Boolean).join(', ');
   const more = report.omittedRows ? `${report.omittedRows.toLocaleString('en-US')} more ${report.by} rows not shown (the most expensive are; --limit 0 shows all); the total covers them.\n` : '';
   const note = 'on parent / savings: the same usage priced at the parent\'s model, over runs where both are priced.';
-  return `${table.toString()}\n${more}${scope ? `${scope}\n` : ''}${note}\n`;
+  return `${table.toString()}\n${more}${scope ? `${scope}\n` : ''}${notHonoured(report)}${note}\n`;
+}
+
+/** Only when there are some: a line, not a column that is 0 on every row of nearly every report. */
+function notHonoured(report: Report): string {
+  const n = report.totals.correctionsNotHonoured;
+  if (n === 0) return '';
+  const where = report.rows.filter((r) => r.correctionsNotHonoured > 0).map((r) => `${r.group ?? '(none)'} ${r.correctionsNotHonoured}`);
+  return `corrections not honoured: ${n}${where.length ? ` (${where.join(', ')})` : ''}: the harness ran another model than tiergate set; see tiergate doctor.\n`;
 }

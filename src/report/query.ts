@@ -66,6 +66,7 @@ type Agg = {
 };
 type Pair = { g: string | null; requested: string | null; served: string | null; runs: number };
 type OpenAgg = { g: string | null; n: number; denied: number; cursor_runs: number };
+type IgnoredAgg = { g: string | null; n: number };
 
 /**
  * The measures per group, and apart from them the runs per (group, requested, served) pair: summing every measure per
@@ -135,7 +136,8 @@ function aggregates(db: SqlDriver, q: ReportQuery): Aggregates {
 
 const money = (pico: bigint | null): Money => (pico === null ? { usd: null, pico: null } : { usd: picoToUsd(pico), pico: pico.toString() });
 
-type Acc = Omit<ReportRow, 'cost' | 'counterfactual' | 'savings' | 'usageNotReported' | 'models'> & {
+type Acc = Omit<ReportRow, 'cost' | 'counterfactual' | 'savings' | 'usageNotReported' | 'models' | 'correctionsNotHonoured'> & {
+  notHonoured: number;
   costPico: bigint | null; cfPico: bigint | null; cfCostPico: bigint | null; cursorRuns: number;
   pairs: Map<string, { requested: string | null; served: string | null; runs: number }>;
 };
@@ -145,7 +147,7 @@ function emptyAcc(group: string | null): Acc {
     group, runs: 0, dispatches: 0, denied: 0, completed: 0, pending: 0, verified: 0,
     tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
     unpricedRuns: 0, noUsageRuns: 0, comparableRuns: 0, costPico: null, cfPico: null, cfCostPico: null, cursorRuns: 0,
-    pairs: new Map(),
+    notHonoured: 0, pairs: new Map(),
   };
 }
 
@@ -173,6 +175,7 @@ function merge(into: Acc, from: Acc): void {
   into.cfPico = addBig(into.cfPico, from.cfPico);
   into.cfCostPico = addBig(into.cfCostPico, from.cfCostPico);
   into.cursorRuns += from.cursorRuns;
+  into.notHonoured += from.notHonoured;
   for (const p of from.pairs.values()) addPair(into, p);
 }
 
@@ -207,7 +210,7 @@ function finish(a: Acc): ReportRow {
     models: [...a.pairs.values()].sort((x, y) => y.runs - x.runs).slice(0, 5),
     tokens: a.tokens, cost: money(a.costPico), unpricedRuns: a.unpricedRuns, noUsageRuns: a.noUsageRuns,
     counterfactual: money(a.cfPico), savings: money(savings), comparableRuns: a.comparableRuns,
-    usageNotReported: a.runs > 0 && a.cursorRuns === a.runs,
+    usageNotReported: a.runs > 0 && a.cursorRuns === a.runs, correctionsNotHonoured: a.notHonoured,
   };
 }
 
@@ -236,6 +239,7 @@ export function queryReport(db: SqlDriver, q: ReportQuery): ReportRow[] & { tota
     a.denied += r.denied ?? 0;
     a.cursorRuns += r.cursor_runs ?? 0;
   }
+  for (const r of ignoredCorrections(db, q)) acc(r.g).notHonoured += r.n;
   const accs = [...groups.values()];
   const total = emptyAcc('(total)');
   for (const a of accs) merge(total, a);
@@ -244,6 +248,20 @@ export function queryReport(db: SqlDriver, q: ReportQuery): ReportRow[] & { tota
     .map(finish) as ReportRow[] & { totals?: ReportRow };
   rows.totals = finish(total);
   return rows;
+}
+
+/**
+ * Corrections the harness did not honour, per group. Not a rollup measure: such rows are rare, so the partial index of
+ * ignored dispatches (ledger migration 7) finds them all, and their completions (each dispatch's first run, so a
+ * dispatch counts once) are grouped and filtered like every other run of the row.
+ */
+function ignoredCorrections(db: SqlDriver, q: ReportQuery): IgnoredAgg[] {
+  const w = where(q, 'ended_at', q.since ?? null, q.until ?? null);
+  return db.prepare(
+    `SELECT ${GROUP_COLUMN[q.by]} AS g, COUNT(*) AS n FROM completions
+     WHERE id IN (SELECT completion_id FROM dispatches WHERE enforcement = 'ignored')${w.sql ? ` AND ${w.sql.slice('WHERE '.length)}` : ''}
+     GROUP BY g`,
+  ).all<IgnoredAgg>(...w.params);
 }
 
 /** The collator String#localeCompare uses, built once: thousands of sessions sort in a fraction of the time. */
