@@ -1,6 +1,7 @@
 /** Runs every doctor check; one failing check never hides the others. */
 import type { InstallContext } from '../install/plan.js';
 import type { Check } from './check.js';
+import { checkEnforcement } from './enforcement.js';
 import { checkHarnesses } from './harnesses.js';
 import { checkCodeCache, checkConfig, checkDiagnostics, checkDispatchMemo, checkLedger, checkPrices } from './local.js';
 
@@ -17,6 +18,7 @@ export function runDoctor(ctx: InstallContext, cwd: string, now: number): Check[
     ...guard('config', () => checkConfig(ctx.env, cwd)),
     ...guard('prices', () => checkPrices(ctx.env, ctx.pkgRoot, now)),
     ...guard('ledger', () => checkLedger(ctx.env)),
+    ...guard('enforcement', () => checkEnforcement(ctx.env, cwd)),
     ...guard('hook', () => checkCodeCache(ctx.env)),
     ...guard('hook', () => checkDispatchMemo(ctx.env)),
     ...guard('diagnostics', () => checkDiagnostics(ctx.env, now)),
