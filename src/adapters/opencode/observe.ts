@@ -42,15 +42,18 @@ export function configuredCosts(cfg: unknown): { model: string; cost: unknown }[
   return out;
 }
 
-/** `config` callback: remember every configured agent and its model, and the default model. */
-export function readConfig(cfg: unknown, state: OpencodeState): void {
+/**
+ * `config` callback: remember every configured agent and its model, and the default model. `sources` (agent-files.ts)
+ * says where each agent was configured; read by the caller, so this stays pure.
+ */
+export function readConfig(cfg: unknown, state: OpencodeState, sources?: ReadonlyMap<string, string>): void {
   if (!isRec(cfg)) return;
   state.defaultModel = str(cfg.model) ?? state.defaultModel;
   const agents = isRec(cfg.agent) ? cfg.agent : {};
   state.agents.clear();
   for (const [name, a] of Object.entries(agents)) {
     if (!isRec(a)) continue;
-    state.agents.set(name, { name, model: str(a.model), mode: str(a.mode) });
+    state.agents.set(name, { name, model: str(a.model), mode: str(a.mode), from: sources?.get(name) ?? null });
   }
 }
 
@@ -67,12 +70,19 @@ export function readChatParams(input: unknown, state: OpencodeState, now: number
 /** The shared OpenCode capability, narrowed to the tier agents the live config has. */
 export const OPENCODE_CAPABILITY = (legal: string[]): Capability => ({ ...capabilityFor('opencode', DEFAULT_POLICY), legalValues: legal });
 
-/** The model an agent runs on: its configured model, else the parent's (OpenCode: `agent.model ?? parent`, source). */
-export function agentModelOf(name: string, state: OpencodeState, parentModel: string | null): string | null {
+/**
+ * The model an agent runs on and where that was set: its configured model, else the parent's (OpenCode 1.18.33:
+ * `agent.model ?? parent`, source; built-in `general` seen on the parent). An inheriting agent keeps the parent's model
+ * here rather than null: for an agent-kind harness the engine reads a null agentModel as "cannot tell" (allowed and
+ * logged as unknown), while an agent known to inherit is simply priced as the parent. Null for an agent the config does
+ * not have (OpenCode refuses it: "Unknown agent type").
+ */
+export function agentModelOf(name: string, state: OpencodeState, parentModel: string | null): { model: string | null; from: string | null } {
   const a = state.agents.get(name);
-  if (a) return a.model ?? parentModel;
-  if (BUILTIN_SUBAGENTS.has(name)) return parentModel;
-  return null;
+  if (a?.model) return { model: a.model, from: a.from ?? null };
+  const inherits = a ? `inherits the parent (${a.from ?? `agent ${name}`} names no model)` : `inherits the parent (built-in agent ${name})`;
+  if (a || BUILTIN_SUBAGENTS.has(name)) return { model: parentModel, from: parentModel ? inherits : null };
+  return { model: null, from: null };
 }
 
 /** `tool.execute.before` for `task` -> a dispatch observation; null for any other tool or a malformed payload. */
@@ -83,6 +93,7 @@ export function observeDispatch(input: unknown, output: unknown, state: Opencode
   const fromParams = sessionId ? state.sessionModel(sessionId) : undefined;
   const parentModel = fromParams?.model ?? state.defaultModel;
   const requestedAgent = str(args.subagent_type);
+  const agent = requestedAgent ? agentModelOf(requestedAgent, state, parentModel) : { model: parentModel, from: null };
   const candidates: NonNullable<DispatchObservation['candidates']> = [];
   for (const a of state.agents.values()) {
     const tier = tierOfAgent(a.name);
@@ -101,7 +112,8 @@ export function observeDispatch(input: unknown, output: unknown, state: Opencode
     requestedAgent,
     // The live agent's model is the truth (a user may define tiergate-cheap.md with another model than the policy).
     requestedTier: null,
-    agentModel: requestedAgent ? agentModelOf(requestedAgent, state, parentModel) : parentModel,
+    agentModel: agent.model,
+    agentModelFrom: agent.from,
     subagentType: requestedAgent,
     capability: OPENCODE_CAPABILITY(candidates.map((c) => c.value)),
     candidates,

@@ -18,6 +18,7 @@ import { applyDecision } from './apply.js';
 import { completionObservation, correctionProblem, countAssistantMessages, readAfter, type ChildSession } from './complete.js';
 import { configuredCosts, modelName, observeDispatch, readChatParams, readConfig } from './observe.js';
 import { OpencodeState } from './state.js';
+import { agentSources } from './agent-files.js';
 import { injectTierAgents } from './tier-agents.js';
 
 type SdkResult = { data?: unknown } | unknown;
@@ -50,9 +51,10 @@ export const defaultDeps = (env: Env = process.env): PluginDeps => ({
 
 const sdkData = (r: SdkResult): unknown => (r && typeof r === 'object' && 'data' in r ? (r as { data: unknown }).data : r);
 
-export function createHooks(input: { client?: OpencodeClient; directory?: string }, deps: PluginDeps) {
+export function createHooks(input: { client?: OpencodeClient; directory?: string; worktree?: string }, deps: PluginDeps) {
   const state = new OpencodeState();
   const cwd = typeof input.directory === 'string' ? input.directory : null;
+  const worktree = typeof input.worktree === 'string' ? input.worktree : null;
   const dispatchMs = deadlineFromEnv(deps.env, DISPATCH_DEADLINE_MS);
   const completionMs = deadlineFromEnv(deps.env, COMPLETION_DEADLINE_MS);
   // OpenCode has no session-start hook process: the plugin loading is where sessions begin.
@@ -61,8 +63,12 @@ export function createHooks(input: { client?: OpencodeClient; directory?: string
   return {
     config: async (cfg: unknown): Promise<void> => {
       await failOpen('opencode:config', dispatchMs, undefined, () => {
+        // Where each agent was configured, read before the tier agents are added (those are tiergate's, not a file's).
+        const agents = (cfg as { agent?: unknown } | null)?.agent;
+        const sources = agents && typeof agents === 'object' ? agentSources(agents as Record<string, unknown>, deps.env, cwd, worktree) : new Map<string, string>();
         const added = injectTierAgents(cfg as { agent?: Record<string, never> }, deps.policy(deps.env, cwd));
-        readConfig(cfg, state);
+        for (const name of added) sources.set(name, 'tiergate tiers.opencode');
+        readConfig(cfg, state, sources);
         // Every configured model's cost (provider.<p>.models.<id>.cost, USD per 1M) before any dispatch needs it.
         declareModelPrices(deps.env, 'opencode', configuredCosts(cfg));
         if (added.length) diagnose('info', 'opencode:config', `tier agents added: ${added.join(', ')}`, {}, deps.env);

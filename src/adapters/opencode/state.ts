@@ -5,7 +5,8 @@
  */
 import type { Tier } from '../../contracts/harness.js';
 
-export type AgentInfo = { name: string; model: string | null; mode: string | null };
+/** `from`: where the agent was configured (agent-files.ts), null when not known. */
+export type AgentInfo = { name: string; model: string | null; mode: string | null; from?: string | null };
 export type SessionModel = { model: string; agent: string; at: number };
 export type PendingCall = {
   sessionId: string;

@@ -108,7 +108,7 @@ describe.skipIf(!bin.ok)('OpenCode 1.18.33 plugin (real binary)', () => {
       expect(childRequests(api)).toEqual([]);
       const results = toolResults(api);
       expect(results).toHaveLength(1);
-      expect(results[0]!.text).toMatch(/^tiergate: subagent model fake\/big costs more than your own model fake\/parent/);
+      expect(results[0]!.text).toMatch(/^tiergate: agent pricey runs on fake\/big \(from opencode.json agent.pricey\), which costs more than your own model fake\/parent/);
     });
   });
 

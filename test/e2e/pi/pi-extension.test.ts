@@ -85,7 +85,7 @@ describe.skipIf(!bin.ok)('pi 0.73.1 extension (real binary, pi example subagent 
     expect(run.code, run.stderr.slice(-2000)).toBe(0);
     expect(childRequests(api)).toEqual([]);
     expect(toolResults(api)).toHaveLength(1);
-    expect(toolResults(api)[0]).toMatch(/^tiergate: subagent model fake\/big costs more than your own model fake\/parent/);
+    expect(toolResults(api)[0]).toMatch(/^tiergate: agent pricey runs on fake\/big \(from .*\/agents\/pricey\.md\), which costs more than your own model fake\/parent/);
   });
 
   it('fails open when the dispatch handler hangs and the completion handler throws', async () => {

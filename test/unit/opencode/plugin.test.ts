@@ -84,7 +84,7 @@ describe('OpenCode plugin callbacks', () => {
     await hooks['chat.params'](f('chat.params.observe-parent.json').input);
     await hooks.config(f('config.observe.json'));
     const before = f('tool.execute.before.observe.json');
-    await expect(hooks['tool.execute.before'](before.input, before.output)).rejects.toThrow(/^tiergate: agent pricey runs on fake\/big, which costs more than your own model fake\/parent/);
+    await expect(hooks['tool.execute.before'](before.input, before.output)).rejects.toThrow(/^tiergate: agent pricey runs on fake\/big \(from opencode.json agent.pricey\), which costs more than your own model fake\/parent/);
   });
 
   it('a throwing engine fails open: no throw, no mutation, one diagnostic', async () => {

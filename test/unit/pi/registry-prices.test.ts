@@ -107,7 +107,7 @@ async function dispatch(input: Record<string, unknown>, ctxExtra: Record<string,
     },
   };
   registerTiergate({ on: (n, h) => { handlers[n] = h as never; } }, deps);
-  const event = { type: 'tool_call', toolName: 'subagent', toolCallId: 'c1', input };
+  const event = { type: 'tool_call', toolName: 'subagent', toolCallId: 'c1', input: input as { tasks: Array<{ agent: string }> } };
   const gate = await handlers.tool_call!(event, { cwd: '/project', model: PARENT, ...ctxExtra });
   return { event, gate, decisions, env };
 }
