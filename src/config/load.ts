@@ -16,7 +16,7 @@ import { readTextCapped, TooLarge } from '../io/read-capped.js';
 import { withoutBom } from '../io/text.js';
 import { DEFAULT_POLICY } from './defaults.js';
 import { jsonErrorWhere } from './json-error.js';
-import { judgeSection, type ProjectEffect, type Section } from './project-layer.js';
+import { judgeSection, PROJECT_RULES, type ProjectEffect, type Section } from './project-layer.js';
 import { isTrustedProject } from './trust.js';
 
 export { DEFAULT_POLICY };
@@ -70,8 +70,8 @@ export function applyLayer(base: Policy, layer: unknown, label: string, project?
     for (const e of judged.effects) {
       effects.push(e);
       if (e.applied) continue;
-      diagnostics.push(section === 'trustedProjects'
-        ? `${label}: ignored 'trustedProjects': only the user file (${project.userFile}) can set it`
+      diagnostics.push(PROJECT_RULES[section].kind === 'user-only'
+        ? `${label}: ignored '${e.key}' (${e.why}): set it in ${project.userFile}`
         : `${label}: ignored '${e.key}' (${e.why}): a project file may only tighten; add this project to trustedProjects in ${project.userFile} to allow`);
     }
   }

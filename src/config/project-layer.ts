@@ -23,12 +23,12 @@ type Judged<S extends Section> = { value: Policy[S]; effects: ProjectEffect[] };
 /**
  * `tighten`: the project's value applies where `judge` finds it no looser than the user's.
  * `trusted-only`: it loosens or reprices (in some direction), so it applies only from a trusted project.
- * `user-only`: never from a project file.
+ * `user-only`: never from a project file, trusted or not.
  */
 export type ProjectRule<S extends Section> =
   | { kind: 'tighten'; judge: (user: Policy[S], project: Policy[S], key: string) => Judged<S> }
   | { kind: 'trusted-only'; why: string }
-  | { kind: 'user-only' };
+  | { kind: 'user-only'; why: string };
 
 /** Loosest first: a project value may only move right. */
 function ordered<S extends Section>(order: readonly Policy[S][], stricter: string): ProjectRule<S> {
@@ -109,10 +109,11 @@ export const PROJECT_RULES: { readonly [S in Section]: ProjectRule<S> } = {
   // deny stops correcting a harness seen ignoring rewrites: stricter, so a project may only move toward it.
   onIgnoredRewrite: ordered<'onIgnoredRewrite'>(['correct', 'deny'], 'stricter'),
   claudeProvider: { kind: 'trusted-only', why: 'it changes what Claude Code\'s aliases cost' },
-  // The refresh itself never reads a project file (prices/refresh/config.ts); the merged policy follows the same rule.
-  refresh: { kind: 'trusted-only', why: 'it chooses the price feeds every project shares' },
+  // The refresh reads the user file only (prices/refresh/config.ts): its catalogs are shared by every project, so no
+  // project, trusted or not, picks the feeds. Nothing else reads this section.
+  refresh: { kind: 'user-only', why: 'the price refresh is shared by every project' },
   observer,
-  trustedProjects: { kind: 'user-only' },
+  trustedProjects: { kind: 'user-only', why: 'trust is the user\'s to give' },
 };
 
 /** Deep equality of two validated policy values (JSON data). */
@@ -127,8 +128,8 @@ function same(a: unknown, b: unknown): boolean {
 /** The project's (validated, merged) value for one section against the user's, by the section's rule. */
 export function judgeSection<S extends Section>(section: S, user: Policy[S], project: Policy[S], trusted: boolean): Judged<S> {
   const rule = PROJECT_RULES[section] as ProjectRule<S>;
-  if (rule.kind === 'user-only') return { value: user, effects: [{ key: section, applied: false, why: 'only the user file can set it' }] };
   if (same(user, project)) return { value: user, effects: [{ key: section, applied: true, why: 'same as the user\'s' }] };
+  if (rule.kind === 'user-only') return { value: user, effects: [{ key: section, applied: false, why: `only the user file can set it: ${rule.why}` }] };
   if (trusted) return { value: project, effects: [{ key: section, applied: true, why: 'trusted project' }] };
   if (rule.kind === 'trusted-only') return { value: user, effects: [{ key: section, applied: false, why: rule.why }] };
   return rule.judge(user, project, section);

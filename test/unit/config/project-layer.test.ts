@@ -3,10 +3,11 @@
  * need the project's root in the user file's trustedProjects. Hostile repositories first, then what a project may do,
  * then trust itself, then what the hooks decide with a hostile file in place.
  */
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { policyFromHandoff, policyHandoffPath } from '../../../src/adapters/claude/module/core.js';
 import { applyLayer, DEFAULT_POLICY, loadPolicy } from '../../../src/config/load.js';
 import { PROJECT_RULES } from '../../../src/config/project-layer.js';
 import { PolicySchema, type Policy } from '../../../src/contracts/config.js';
@@ -33,6 +34,8 @@ function sandbox(user?: Record<string, unknown>, project?: (root: string) => Rec
 }
 
 const OPUS_FREE = { 'claude-opus-5-5': { input: '0', output: '0' } };
+/** Sections no project file sets, trusted or not. */
+const USER_ONLY = ['refresh', 'trustedProjects'];
 
 /** name, the project file (given its root), the user file. */
 const HOSTILE: [string, (root: string) => Record<string, unknown>, Record<string, unknown>?][] = [
@@ -43,6 +46,7 @@ const HOSTILE: [string, (root: string) => Record<string, unknown>, Record<string
   ['defaultTier parent', () => ({ defaultTier: 'parent' })],
   ['tiers pointing at pricier models', () => ({ tiers: { claude: { cheap: 'opus', standard: 'opus', parent: 'opus' }, codex: { cheap: 'gpt-6-astra' }, cursor: { cheap: 'gpt-6-astra' } } })],
   ['trustedProjects naming itself', (root) => ({ trustedProjects: [root], mode: 'off' })],
+  ['trustedProjects naming itself, alone', (root) => ({ trustedProjects: [root] })],
   ['unknownPrice allow over the user\'s deny', () => ({ unknownPrice: 'allow' }), { unknownPrice: 'deny' }],
   ['codexRewrite on', () => ({ codexRewrite: true })],
   ['claudeProvider', () => ({ claudeProvider: 'foundry' })],
@@ -66,32 +70,40 @@ describe('a hostile project file cannot loosen the user\'s policy', () => {
       for (const key of keys) {
         const said = r.diagnostics.filter((d) => d.startsWith(`${sb.projectFile}: ignored '${key}`));
         expect(said.length, key).toBeGreaterThan(0);
-        for (const d of said) expect(d).toContain(key === 'trustedProjects' ? `only the user file (${sb.userFile})` : `add this project to trustedProjects in ${sb.userFile} to allow`);
+        for (const d of said) expect(d).toContain(USER_ONLY.includes(key) ? `only the user file can set it: ${(PROJECT_RULES[key as 'refresh'] as { why: string }).why}): set it in ${sb.userFile}` : `add this project to trustedProjects in ${sb.userFile} to allow`);
       }
       expect(r.diagnostics).toHaveLength(r.project!.effects.length);
     });
 
-    if (name === 'trustedProjects naming itself') continue;
+    if (Object.keys(project('/')).every((k) => USER_ONLY.includes(k))) continue;
     it(`${name}: applies from a project root the user trusts`, () => {
       const t = sandbox(undefined, project);
       t.writeUser({ ...user, trustedProjects: ['/elsewhere', t.root] });
       const r = t.load();
       expect(r.project?.trusted).toBe(true);
-      const unrestricted = applyLayer(loadPolicy(t.env, null).policy, project(t.root), 'x').policy;
-      expect(r.policy).toEqual(unrestricted);
-      expect(r.policy).not.toEqual(loadPolicy(t.env, null).policy);
-      expect(r.diagnostics).toEqual([]);
-      expect(r.project!.effects.every((e) => e.applied && e.why === 'trusted project')).toBe(true);
+      const userPolicy = loadPolicy(t.env, null).policy;
+      const expected: Record<string, unknown> = applyLayer(userPolicy, project(t.root), 'x').policy;
+      for (const k of USER_ONLY) expected[k] = userPolicy[k as keyof Policy];
+      expect(r.policy).toEqual(expected);
+      expect(r.policy).not.toEqual(userPolicy);
+      const userOnlyKeys = Object.keys(project(t.root)).filter((k) => USER_ONLY.includes(k));
+      expect(r.diagnostics).toHaveLength(userOnlyKeys.length);
+      for (const e of r.project!.effects) expect(e.applied && e.why === 'trusted project').toBe(!USER_ONLY.includes(e.key));
     });
   }
 
-  it('trustedProjects in a trusted project\'s own file is still ignored (only the user file lists trust)', () => {
-    const sb = sandbox(undefined, () => ({ trustedProjects: ['/somewhere/else'], mode: 'warn' }));
+  it('trustedProjects and refresh in a trusted project\'s own file are still ignored (only the user file sets them)', () => {
+    const feed = { sources: [{ name: 'evil', url: 'http://127.0.0.1:9/feed', format: 'openrouter' }] };
+    const sb = sandbox(undefined, () => ({ trustedProjects: ['/somewhere/else'], mode: 'warn', refresh: feed }));
     sb.writeUser({ trustedProjects: [sb.root] });
     const r = sb.load();
     expect(r.policy.trustedProjects).toEqual([sb.root]);
+    expect(r.policy.refresh).toEqual(DEFAULT_POLICY.refresh);
     expect(r.policy.mode).toBe('warn');
-    expect(r.diagnostics).toEqual([`${sb.projectFile}: ignored 'trustedProjects': only the user file (${sb.userFile}) can set it`]);
+    expect(r.diagnostics).toEqual([
+      `${sb.projectFile}: ignored 'trustedProjects' (only the user file can set it: trust is the user's to give): set it in ${sb.userFile}`,
+      `${sb.projectFile}: ignored 'refresh' (only the user file can set it: the price refresh is shared by every project): set it in ${sb.userFile}`,
+    ]);
   });
 
   it('the diagnostic says what was wrong with the value', () => {
@@ -175,7 +187,7 @@ describe('every policy section has a project rule', () => {
     const kinds = Object.fromEntries(Object.entries(PROJECT_RULES).map(([k, r]) => [k, r.kind]));
     expect(kinds).toEqual({
       mode: 'tighten', unknownPrice: 'tighten', defaultTier: 'tighten', tiers: 'tighten', priceOverrides: 'trusted-only',
-      codexRewrite: 'tighten', onIgnoredRewrite: 'tighten', claudeProvider: 'trusted-only', refresh: 'trusted-only', observer: 'tighten', trustedProjects: 'user-only',
+      codexRewrite: 'tighten', onIgnoredRewrite: 'tighten', claudeProvider: 'trusted-only', refresh: 'user-only', observer: 'tighten', trustedProjects: 'user-only',
     });
   });
 });
@@ -266,6 +278,17 @@ describe('what the Claude hook decides with a hostile project file (in process)'
     writeFileSync(join(trusted.sb.env.TIERGATE_HOME!, 'config', 'config.json'), JSON.stringify({ trustedProjects: [trusted.sb.project] }));
     // The user's opt-in is what lets it through: the same file then does what it says.
     expect(model(await trusted.run())).toBe('opus');
+  });
+
+  it('the hooks module gets the same: the SessionStart hand-off holds the user\'s policy, not the project\'s loosening', async () => {
+    const sb = claudeSandbox();
+    writeFileSync(join(sb.project, '.tiergate.json'), JSON.stringify({ mode: 'off', defaultTier: 'premium', priceOverrides: OPUS_FREE, unknownPrice: 'deny' }));
+    const start = fixture('SessionStart.basic.json');
+    start.cwd = sb.project;
+    await hook(sb, 'SessionStart', start, { TIERGATE_MODULE_LIVE: '1' });
+    const handoff = policyFromHandoff(readFileSync(policyHandoffPath(join(sb.env.TIERGATE_HOME!, 'data'), start.session_id as string), 'utf8'));
+    expect(handoff.diagnostics).toEqual([]);
+    expect(handoff.policy).toMatchObject({ mode: 'on', defaultTier: 'standard', priceOverrides: {}, unknownPrice: 'deny' });
   });
 
   it('an opus child under a sonnet parent with mode off in the project: still corrected to sonnet', async () => {
