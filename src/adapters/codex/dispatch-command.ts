@@ -27,7 +27,7 @@ export function createCodexPreToolUse(deps: CodexDispatchDeps): HookHandler {
   return async (payload: unknown, ctx: HookContext): Promise<HookAnswer> => {
     // The same cached runtime routeDispatch uses: policy and prices are read once per process.
     const { policy } = deps.runtime(ctx.env, cwdOf(payload));
-    const obs = observeDispatch(payload, { policy, at: deps.now() });
+    const obs = observeDispatch(payload, { policy, at: deps.now(), env: ctx.env });
     if (!obs) return null;
     return jsonAnswer(answerFor(await deps.route(obs, ctx.env, ctx.defer)));
   };
