@@ -31,4 +31,5 @@ export const DEFAULT_POLICY: Policy = {
   },
   observer: { tailBytes: 4 * 1024 * 1024 },
   trustedProjects: [],
+  team: {},
 };

@@ -114,6 +114,8 @@ export const PROJECT_RULES: { readonly [S in Section]: ProjectRule<S> } = {
   refresh: { kind: 'user-only', why: 'the price refresh is shared by every project' },
   observer,
   trustedProjects: { kind: 'user-only', why: 'trust is the user\'s to give' },
+  // A repository must not send the user's ledger to its own database, nor relabel the user's rows.
+  team: { kind: 'user-only', why: 'where the ledger is pushed, and as whom, is the user\'s to say' },
 };
 
 /** Deep equality of two validated policy values (JSON data). */

@@ -56,5 +56,14 @@ export const PolicySchema = lazySchema(() => z.object({
    * policy. Any other project file may only tighten it (config/project-layer.ts); no project file can set this key.
    */
   trustedProjects: z.array(z.string().check(z.regex(/^(\/|[A-Za-z]:[\\/])/, 'an absolute path'))),
+  /**
+   * USER FILE ONLY: the team ledger (src/team): `url` is the PostgreSQL database `tiergate push` copies this machine's
+   * ledger into (TIERGATE_TEAM_URL overrides; the password belongs in PGPASSWORD or ~/.pgpass, not here), `user` the
+   * person label on the pushed rows (default: the OS user name). No control characters: the label is shown as is.
+   */
+  team: z.object({
+    url: z.optional(z.string().check(z.regex(/^postgres(ql)?:\/\/\S*$/, 'a postgres:// URL'))),
+    user: z.optional(z.string().check(z.regex(/^[^\u0000-\u001f\u007f]{1,128}$/, '1 to 128 characters, no control characters'))),
+  }),
 }));
 export type Policy = z.infer<typeof PolicySchema>;
