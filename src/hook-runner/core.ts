@@ -10,11 +10,26 @@ import { diagnose, errorText, setDiagnosticFallback } from '../io/diagnostics.js
 import { appendBounded, writeToDescriptor } from '../io/files.js';
 import { withoutBom } from '../io/text.js';
 import type { Env } from '../io/paths.js';
-import type { AdapterTable, CommandAdapter, Delivery, HookAnswer, HookContext } from './types.js';
+import { timeLeft, type AdapterTable, type CommandAdapter, type Delivery, type HookAnswer, type HookContext } from './types.js';
 
 export const DEFAULT_MAX_STDIN = 1024 * 1024;
-/** Below every manifest timeout we ship (those are >= 10 s), so our own deadline always fires first. */
+/** Half the 10 s manifest timeout of every event not named in EVENT_DEADLINE_MS, so our own deadline fires first. */
 export const DEFAULT_DEADLINE_MS = 5000;
+/**
+ * Events whose manifest timeout is shorter than 10 s. The harness's clock starts at the spawn, ours once the bundle is
+ * loaded: the deadline stays inside the timeout by the process's start and exit, which took up to ~0.8 s on a loaded
+ * 2-core machine. Claude Code's SessionEnd is 5 s (hooks.json); Codex clamps SessionEnd to 3 s (0.169.0, seen;
+ * hooks-codex.json). TIERGATE_HOOK_DEADLINE_MS may lower these, never raise them (the manifests are read by
+ * test/unit/reliability/session-end-busy-ledger.test.ts).
+ */
+export const EVENT_DEADLINE_MS: Readonly<Record<string, number>> = { 'claude:SessionEnd': 3500, 'codex:SessionEnd': 1900 };
+
+/** The runner's deadline for one event: the environment's (or the default), capped by the event's own. */
+export function deadlineFor(harness: string, event: string, env: Env): number {
+  const chosen = positive(env.TIERGATE_HOOK_DEADLINE_MS, DEFAULT_DEADLINE_MS);
+  const cap = Object.hasOwn(EVENT_DEADLINE_MS, `${harness}:${event}`) ? EVENT_DEADLINE_MS[`${harness}:${event}`]! : Infinity;
+  return Math.min(chosen, cap);
+}
 const DEBUG_MAX_BYTES = 16 * 1024 * 1024;
 
 class Oversize extends Error {}
@@ -253,7 +268,7 @@ export type DeadlineArming = 'loop' | 'first-wait';
 /** Everything but process I/O, so tests can drive it in-process. */
 export async function runHookWith(adapters: AdapterTable, harness: string, event: string, stdin: StdinSource, env: Env, arming: DeadlineArming = 'loop'): Promise<RunOutcome> {
   const startedAt = Date.now();
-  const deadlineMs = positive(env.TIERGATE_HOOK_DEADLINE_MS, DEFAULT_DEADLINE_MS);
+  const deadlineMs = deadlineFor(harness, event, env);
   let adapter: CommandAdapter | undefined;
   const failOpen = (why: string, extra: Record<string, unknown> = {}): RunOutcome => {
     diagnose('error', `hook:${harness}:${event}`, why, { ms: Date.now() - startedAt, ...extra }, env);
@@ -289,7 +304,7 @@ export async function runHookWith(adapters: AdapterTable, harness: string, event
   let armDeadline = () => {};
   const deadline = new Promise<RunOutcome>((resolve) => {
     armDeadline = () => {
-      timer ??= setTimeout(() => resolve(missedDeadline()), Math.max(0, deadlineMs - (Date.now() - startedAt)));
+      timer ??= setTimeout(() => resolve(missedDeadline()), Math.max(0, timeLeft({ startedAt, deadlineMs })));
     };
   });
   if (arming === 'loop') arm = setImmediate(armDeadline);
@@ -318,7 +333,7 @@ export async function runHookWith(adapters: AdapterTable, harness: string, event
     let out = await Promise.race([work, deadline]);
     // A handler that never yielded to the event loop finishes before the timer can fire, however long it took: an
     // answer past the deadline is dropped all the same, so the deadline means what it says.
-    if (out.failed === null && Date.now() - startedAt > deadlineMs) out = missedDeadline();
+    if (out.failed === null && timeLeft({ startedAt, deadlineMs }) < 0) out = missedDeadline();
     // The deadline's callback settles first when it won; otherwise the handler's answer is what gets printed.
     settle(out.failed === null ? 'delivered' : 'failed');
     return out;

@@ -31,6 +31,12 @@ export type HookContext = {
   beforeWait?: () => void;
 };
 
+/**
+ * Milliseconds until the runner's deadline (negative once it passed): the one measure every inner budget is cut from
+ * (the runner's timer, the observer pass and SQLite's busy wait in a SessionEnd hook), so none outlives the deadline.
+ */
+export const timeLeft = (ctx: Pick<HookContext, 'startedAt' | 'deadlineMs'>, now: number = Date.now()): number => ctx.startedAt + ctx.deadlineMs - now;
+
 export type HookHandler = (payload: unknown, ctx: HookContext) => Promise<HookAnswer> | HookAnswer;
 
 /** A harness's command adapter: handlers per native event name, and what to print when tiergate itself fails. */

@@ -1,13 +1,20 @@
 /**
- * The observer pass as a hook runs it (SessionEnd, and any completion hook that wants it): bounded well inside the
- * hook runner's deadline (src/hook-runner/run.ts, 5 s), fail-open, no output. Prices with the lookup in effect now.
+ * The observer pass as a SessionEnd hook runs it: fail-open, no output, priced with the lookup in effect now, and
+ * bounded by the hook's own deadline (timeLeft: the runner's one measure of it), so that neither the drain nor
+ * SQLite's wait on a busy ledger keeps the hook past its deadline, nor past the harness's manifest timeout beyond it.
  */
+import { timeLeft, type HookContext } from '../hook-runner/types.js';
 import type { Env } from '../io/paths.js';
 import { loadPricer } from './default-pricer.js';
 import { runObserver } from './drain.js';
 
-export const HOOK_DRAIN_BUDGET_MS = 2000;
+/**
+ * What the pass leaves of the deadline for what follows it: closing the ledger, the handler's last step and the
+ * process's exit (the drain is synchronous, so the runner's timer cannot cut it short).
+ */
+export const HOOK_EXIT_RESERVE_MS = 300;
 
-export function drainLedgerFromHook(env: Env, cwd: string | null = null): void {
-  runObserver(env, loadPricer(env, cwd), undefined, HOOK_DRAIN_BUDGET_MS);
+export function drainLedgerFromHook(env: Env, cwd: string | null, hook: Pick<HookContext, 'startedAt' | 'deadlineMs'>): void {
+  const pricer = loadPricer(env, cwd);
+  runObserver(env, pricer, undefined, timeLeft(hook) - HOOK_EXIT_RESERVE_MS);
 }

@@ -19,7 +19,7 @@ import { claudeTranscripts } from '../adapters/claude/transcript.js';
 import { drainModuleSpool } from '../adapters/claude/module-spool.js';
 import { codexTranscripts } from '../adapters/codex/transcript.js';
 import type { SqlDriver } from './ledger/driver.js';
-import { openLedger } from './ledger/open.js';
+import { busyWaitUntil, openLedger, setBusyTimeout } from './ledger/open.js';
 import { recordCompletion, recordDispatch, reconcileCompletions, settleCompletion, type CompletionRow } from './ledger/store.js';
 import { checkEnforcement } from './enforcement.js';
 import type { Pricer } from './pricing.js';
@@ -200,6 +200,24 @@ export function reconcilePending(db: SqlDriver, now = Date.now(), deadline = Inf
 }
 
 /**
+ * The ledger as a bounded pass sees it: every write transaction waits on another writer's lock only as long as the
+ * pass has left (SQLite's wait is synchronous: no timer ends it), so a busy ledger ends the pass at its deadline.
+ */
+function withinDeadline(db: SqlDriver, deadline: number): SqlDriver {
+  if (deadline === Infinity) return db;
+  return {
+    kind: db.kind,
+    exec: (sql) => db.exec(sql),
+    prepare: (sql) => db.prepare(sql),
+    close: () => db.close(),
+    transaction: (fn) => {
+      setBusyTimeout(db, busyWaitUntil(deadline));
+      return db.transaction(fn);
+    },
+  };
+}
+
+/**
  * The whole observer pass: drain spools, reconcile late flushes, join and price, check corrections (enforcement.ts).
  * Opens and closes the ledger unless given one. `budgetMs` bounds the drain, the late-flush re-reads and the checks
  * (hooks run it inside their deadline); what is left waits for the next pass. Never throws: a failure is one diagnostic
@@ -210,9 +228,9 @@ export function runObserver(env: Env, pricer: Pricer, db?: SqlDriver, budgetMs =
   let ledger: SqlDriver | null = db ?? null;
   const deadline = Date.now() + budgetMs;
   try {
-    ledger ??= openLedger(env);
-    const stats = drainSpool(ledger, env, deadline);
-    const l = ledger;
+    ledger ??= openLedger(env, { busyTimeoutMs: busyWaitUntil(deadline) });
+    const l = withinDeadline(ledger, deadline);
+    const stats = drainSpool(l, env, deadline);
     stats.reconciledPending = l.transaction(() => reconcilePending(l, Date.now(), deadline));
     stats.priced = l.transaction(() => reconcileCompletions(l, pricer).priced);
     // After the join: a correction is checked once its completion is in (enforcement.ts; needs the resolver).

@@ -106,7 +106,7 @@ const sessionEnd: HookHandler = async (payload, ctx) => {
   const p = SessionPayload.parse(payload);
   drainModuleSpool(ctx.env);
   // SQLite and the drain load only here, never in a dispatch hook.
-  (await import('../../observer/drain-hook.js')).drainLedgerFromHook(ctx.env);
+  (await import('../../observer/drain-hook.js')).drainLedgerFromHook(ctx.env, null, ctx);
   if (p.session_id) removeFile(policyHandoffPath(paths(ctx.env).data, p.session_id));
   return null;
 };

@@ -18,8 +18,8 @@ import { codexSessionContext } from './session-context.js';
 
 export type CodexDeps = CodexDispatchDeps & {
   spool: (record: SpoolRecord, env: Env) => void;
-  /** Drains the spool into the ledger and prices it (SessionEnd). Loaded lazily: SQLite is off the dispatch path. */
-  observe: (env: Env, cwd: string | null) => void | Promise<void>;
+  /** Drains the spool into the ledger and prices it (SessionEnd), within the hook's deadline. Loaded lazily: SQLite is off the dispatch path. */
+  observe: (env: Env, cwd: string | null, hook: HookContext) => void | Promise<void>;
   /** Starts the background price refresh when due and returns at once (never waits on the network). */
   refresh: (env: Env) => void | Promise<void>;
 };
@@ -37,11 +37,11 @@ export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler
       return text ? jsonAnswer(contextAnswer('SessionStart', text)) : null;
     },
 
-    // Codex clamps SessionEnd hooks to 3 s (0.169.0, seen): the manifest's timeout is 3 and the drain is one short
-    // SQLite transaction; a drain cut short leaves its claimed spool file to be retried, never half-counted.
+    // Codex clamps SessionEnd hooks to 3 s (0.169.0, seen): the manifest's timeout is 3, the runner's deadline inside it
+    // (core.ts EVENT_DEADLINE_MS) and the drain inside that; a drain cut short leaves its spool to the next pass.
     async SessionEnd(payload: unknown, ctx: HookContext): Promise<HookAnswer> {
       const p = SessionEndPayloadSchema.parse(payload);
-      await deps.observe(ctx.env, p.cwd ?? null);
+      await deps.observe(ctx.env, p.cwd ?? null, ctx);
       return null;
     },
 
@@ -61,8 +61,5 @@ export const handlers: Record<string, HookHandler> = createCodexHandlers({
   runtime: loadRuntime,
   // Lazy: child_process and crypto stay out of the dispatch hook process.
   refresh: async (env) => void (await import('../../prices/refresh/trigger.js')).triggerRefresh(env),
-  observe: async (env, cwd) => {
-    const [{ runObserver }, { loadPricer }] = await Promise.all([import('../../observer/drain.js'), import('../../observer/default-pricer.js')]);
-    runObserver(env, loadPricer(env, cwd));
-  },
+  observe: async (env, cwd, hook) => (await import('../../observer/drain-hook.js')).drainLedgerFromHook(env, cwd, hook),
 });

@@ -3,7 +3,11 @@
  * Cursor 3.19.13, reference cursor.md §3). Pure: the caller supplies the clock and the remembered parent model.
  * Fields Cursor does not send stay null; a model is never invented.
  */
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { CompletionObservation, DispatchObservation } from '../../contracts/observation.js';
+import type { Env } from '../../io/paths.js';
 import { CURSOR_CAPABILITY, INHERIT_VALUES } from './capability.js';
 import { withoutBom } from '../../io/text.js';
 
@@ -50,47 +54,144 @@ export function requestedModelOf(value: unknown): string | null {
 
 export type ParentModel = { model: string | null; source: string | null };
 
+// ---------------------------------------------------------------------------------------------------------------
+// Agent definitions. DOCUMENTATION ONLY (cursor.md §5, §6; no Cursor binary was run): a subagent type may be a custom
+// agent defined in `.cursor/agents/*.md` (project) or `~/.cursor/agents/*.md` (user), frontmatter `name, description,
+// model` with model `inherit`, `fast` or a model id. The docs give no precedence rules; this reads them the way Claude
+// Code's (which Cursor's format follows) are read: the call's `model` first, then the agent's `model:` (`inherit` = the
+// parent), the project's agent over the user's, matched by frontmatter `name` (the file name when it has none). `fast`
+// is Cursor's own, unpriced model: decided as an unknown price. Bounded: 64 files of 16 KiB heads per folder, read only
+// when a dispatch names a subagent type and no model.
+
+/** An agent definition's model (null = `inherit`) and the file it came from. */
+export type CursorAgentDef = { name: string; model: string | null; from: string };
+
+const AGENT_HEAD_BYTES = 16 * 1024;
+const MAX_AGENT_FILES = 64;
+
+function readHead(path: string): string | null {
+  let fd: number;
+  try {
+    // Non-blocking open: a FIFO named like an agent file must not stop the hook; only a regular file is read.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch {
+    return null;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return null;
+    const buf = Buffer.alloc(AGENT_HEAD_BYTES);
+    return buf.subarray(0, readSync(fd, buf, 0, AGENT_HEAD_BYTES, 0)).toString();
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** `name` and `model` of a `---` frontmatter block (plain or quoted one-line values); null without one. */
+export function agentFrontmatter(text: string): { name: string | null; model: string | null } | null {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---/.exec(withoutBom(text));
+  if (!m) return null;
+  const field = (key: string): string | null => {
+    const f = new RegExp(`^${key}:[ \\t]*(.*?)[ \\t]*$`, 'm').exec(m[1]!);
+    const raw = f ? f[1]!.replace(/[ \t]+#.*$/, '') : '';
+    const v = /^(["'])(.*)\1$/.exec(raw)?.[2] ?? raw;
+    return v.length ? v : null;
+  };
+  return { name: field('name'), model: field('model') };
+}
+
+function defIn(dir: string, name: string): CursorAgentDef | null {
+  const read = (file: string): CursorAgentDef | null => {
+    const path = join(dir, file);
+    const text = readHead(path);
+    const fm = text === null ? null : agentFrontmatter(text);
+    if (!fm || (fm.name ?? file.slice(0, -3)) !== name) return null;
+    return { name, model: fm.model && !INHERIT_VALUES.has(fm.model) ? fm.model : null, from: path };
+  };
+  // The usual layout first (<name>.md), then the folder, since the frontmatter name is what counts.
+  const direct = read(`${name}.md`);
+  if (direct) return direct;
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith('.md') && f !== `${name}.md`).sort().slice(0, MAX_AGENT_FILES);
+  } catch {
+    return null;
+  }
+  for (const f of files) {
+    const d = read(f);
+    if (d) return d;
+  }
+  return null;
+}
+
+/** The agent definition a subagent type names: the project's (under `cwd`) over the user's; null when none. */
+export function cursorAgentDef(name: string, cwd: string | null, env: Env): CursorAgentDef | null {
+  if (!/^[\w.-]+$/.test(name)) return null;
+  const dirs = [...(cwd ? [join(cwd, '.cursor', 'agents')] : []), join(env.HOME || homedir(), '.cursor', 'agents')];
+  for (const dir of dirs) {
+    const d = defIn(dir, name);
+    if (d) return d;
+  }
+  return null;
+}
+
+/** What the child runs on when the dispatch names no model: its agent definition's model (docs only, see above). */
+function agentModelOf(type: string | null, requested: string | null, cwd: string | null, env: Env): Pick<DispatchObservation, 'agentModel' | 'agentModelFrom'> {
+  if (requested || !type) return { agentModel: null, agentModelFrom: null };
+  const def = cursorAgentDef(type, cwd, env);
+  return def?.model ? { agentModel: def.model, agentModelFrom: def.from } : { agentModel: null, agentModelFrom: null };
+}
+
 const base = (payload: Obj, at: number) => ({
   kind: 'dispatch' as const,
   harness: 'cursor' as const,
   capability: CURSOR_CAPABILITY,
   requestedTier: null,
-  agentModel: null,
   escalationFrom: null,
   cwd: cwdOf(payload),
   at,
 });
 
-/** preToolUse for the `Task` tool (the parent's dispatch); null for any other tool. */
-export function observeTask(payload: Obj, parent: ParentModel, at: number): DispatchObservation | null {
+/**
+ * preToolUse for the `Task` tool (the parent's dispatch); null for any other tool. `env` locates the user's agent
+ * definitions (HOME).
+ */
+export function observeTask(payload: Obj, parent: ParentModel, at: number, env: Env = process.env): DispatchObservation | null {
   if (payload.tool_name !== 'Task' || !isObj(payload.tool_input)) return null;
   const input = payload.tool_input;
+  const requestedModel = requestedModelOf(input.model);
+  const type = str(input.subagent_type);
   return {
     ...base(payload, at),
     sessionId: str(payload.conversation_id) ?? str(payload.session_id),
     callId: str(payload.tool_use_id),
     parentModel: parent.model,
     parentModelSource: parent.source,
-    requestedModel: requestedModelOf(input.model),
-    requestedAgent: str(input.subagent_type),
-    subagentType: str(input.subagent_type),
+    requestedModel,
+    requestedAgent: type,
+    ...agentModelOf(type, requestedModel, cwdOf(payload), env),
+    subagentType: type,
     toolInput: input,
   };
 }
 
 /** subagentStart: `subagent_model` may be `inherit`; `tool_call_id` = `subagent_id` = the parent's Task tool_use_id. */
-export function observeSubagentStart(payload: Obj, parent: ParentModel, at: number): DispatchObservation {
+export function observeSubagentStart(payload: Obj, parent: ParentModel, at: number, env: Env = process.env): DispatchObservation {
   const toolInput: Obj = {};
   for (const k of ['subagent_type', 'subagent_model', 'is_parallel_worker']) if (k in payload) toolInput[k] = payload[k];
+  const requestedModel = requestedModelOf(payload.subagent_model);
+  const type = str(payload.subagent_type);
   return {
     ...base(payload, at),
     sessionId: str(payload.parent_conversation_id),
     callId: str(payload.tool_call_id) ?? str(payload.subagent_id),
     parentModel: parent.model,
     parentModelSource: parent.source,
-    requestedModel: requestedModelOf(payload.subagent_model),
-    requestedAgent: str(payload.subagent_type),
-    subagentType: str(payload.subagent_type),
+    requestedModel,
+    requestedAgent: type,
+    ...agentModelOf(type, requestedModel, cwdOf(payload), env),
+    subagentType: type,
     toolInput,
   };
 }

@@ -12,6 +12,19 @@ import { MIGRATIONS } from './schema.js';
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 2000;
 
+/**
+ * How long SQLite may wait on another writer's lock in the next statement: the default at most, and never past
+ * `deadline` (epoch ms; a hook's observer pass, drain.ts runObserver), so a busy ledger cannot hold a hook past its
+ * own deadline: better-sqlite3 waits synchronously, and no timer fires while it does.
+ */
+export function busyWaitUntil(deadline: number, now: number = Date.now()): number {
+  return Math.max(0, Math.floor(Math.min(DEFAULT_BUSY_TIMEOUT_MS, deadline - now)));
+}
+
+export function setBusyTimeout(db: SqlDriver, ms: number): void {
+  db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(ms))}`);
+}
+
 export type LedgerOptions = {
   /** Explicit file (tests, bench); default paths(env).ledger. */
   file?: string;
