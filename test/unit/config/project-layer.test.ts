@@ -187,7 +187,7 @@ describe('every policy section has a project rule', () => {
     const kinds = Object.fromEntries(Object.entries(PROJECT_RULES).map(([k, r]) => [k, r.kind]));
     expect(kinds).toEqual({
       mode: 'tighten', unknownPrice: 'tighten', defaultTier: 'tighten', tiers: 'tighten', priceOverrides: 'trusted-only',
-      codexRewrite: 'tighten', onIgnoredRewrite: 'tighten', claudeProvider: 'trusted-only', refresh: 'user-only', observer: 'tighten', trustedProjects: 'user-only',
+      codexRewrite: 'tighten', onIgnoredRewrite: 'tighten', claudeProvider: 'trusted-only', refresh: 'user-only', observer: 'tighten', trustedProjects: 'user-only', team: 'user-only',
     });
   });
 });
