@@ -6,7 +6,9 @@ import { jsonAnswer, type CommandAdapter, type HookContext, type HookHandler } f
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import { routeDispatch } from '../../runtime/dispatch.js';
 import { preToolUseAnswer } from './answer.js';
-import { observePreToolUse } from './observe.js';
+import { observePreToolUse, preToolUseCall } from './observe.js';
+import { agentLookup, resolveChildModel, type AgentPlaces, type ChildModel } from './agent-definitions.js';
+import { nodeAgentFs } from './agent-fs-node.js';
 import { readParentModel } from './parent-model.js';
 import { checkShape } from '../../contracts/shape.js';
 import { SHAPES } from '../../contracts/shapes.js';
@@ -49,7 +51,8 @@ export const preToolUse: HookHandler = async (payload, ctx) => {
     return null;
   }
   const parent = await readParentModel(parentTranscript(p), p.tool_use_id ?? null, { maxBytes: PARENT_TAIL_BYTES, waitMs: PARENT_WAIT_MS, beforeWait: ctx.beforeWait });
-  const obs = observePreToolUse(p, parent, Date.now());
+  const child = await childModel(p, parent.model, ctx);
+  const obs = observePreToolUse(p, parent, child, Date.now());
   const decision = routeDispatch(obs, ctx.env, ctx.defer);
   try {
     return jsonAnswer(preToolUseAnswer(decision, p.tool_input));
@@ -58,5 +61,23 @@ export const preToolUse: HookHandler = async (payload, ctx) => {
     return null;
   }
 };
+
+/**
+ * What Claude Code runs this child on without tiergate (agent-definitions.ts), from the project's and the user's agent
+ * files. The project is CLAUDE_PROJECT_DIR (what Claude Code gives its hooks), else the payload's cwd. A child whose
+ * model cannot be told gets one diagnostic and no rewrite.
+ */
+async function childModel(p: PreToolUsePayload, parentModel: string | null, ctx: HookContext): Promise<ChildModel> {
+  const env = ctx.env;
+  const home = env.HOME || null;
+  const places: AgentPlaces = {
+    projectDir: env.CLAUDE_PROJECT_DIR || p.cwd || null,
+    configDir: env.CLAUDE_CONFIG_DIR || (home ? `${home.replace(/\/+$/, '')}/.claude` : null),
+    home,
+  };
+  const child = await resolveChildModel({ ...preToolUseCall(p), parentModel, env, lookup: agentLookup(nodeAgentFs, places) });
+  if (child.unknown) diagnose('warn', 'claude:PreToolUse', `${child.unknown}; no default tier, no correction`, { callId: p.tool_use_id ?? null }, env);
+  return child;
+}
 
 export const dispatchAdapter: CommandAdapter = { handlers: { PreToolUse: preToolUse } };

@@ -3,9 +3,9 @@
  * (reference/claude-code.md §1). The switches below keep it off the network: telemetry, error reporting, the
  * auto-updater and "nonessential traffic" off.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { hostEnv, runProcess, tiergateEnv, type ProcessRun } from './sandbox.js';
 
 export type ClaudeSandbox = { root: string; home: string; configDir: string; project: string; tiergateHome: string };
@@ -47,4 +47,26 @@ export type ClaudeResult = ProcessRun;
 
 export function runClaude(bin: string, sb: ClaudeSandbox, apiUrl: string, args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<ClaudeResult> {
   return runProcess(bin, args, { cwd: sb.project, env: claudeEnv(sb, apiUrl, opts.env), timeoutMs: opts.timeoutMs ?? 90_000 });
+}
+
+/** Writes a Claude Code agent file (`.claude/agents/*.md` form): frontmatter `name`, `description`, optional `model`. */
+export function writeAgentFile(path: string, name: string, model?: string, extra = ''): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `---\nname: ${name}\ndescription: e2e agent ${name}\n${model !== undefined ? `model: ${model}\n` : ''}${extra}---\nYou are ${name}.\n`);
+}
+
+/**
+ * A copy of the tiergate plugin as a marketplace install copies it (manifest, hooks.json, data/, all of dist/), with
+ * the module optionally patched; `patchModule: () => 'throw …'` gives a module that fails to load, so Claude Code runs
+ * the plugin's command hooks alone (seen, 2.1.328).
+ */
+export function tiergatePluginCopy(root: string, patchModule?: (src: string) => string): string {
+  const dir = join(makeSandbox('tg-plugin-').root, 'tiergate');
+  mkdirSync(join(dir, 'dist'), { recursive: true });
+  cpSync(join(root, '.claude-plugin'), join(dir, '.claude-plugin'), { recursive: true });
+  cpSync(join(root, 'hooks.json'), join(dir, 'hooks.json'));
+  cpSync(join(root, 'data'), join(dir, 'data'), { recursive: true });
+  cpSync(join(root, 'dist'), join(dir, 'dist'), { recursive: true });
+  if (patchModule) writeFileSync(join(dir, 'dist', 'claude-module.js'), patchModule(readFileSync(join(dir, 'dist', 'claude-module.js'), 'utf8')));
+  return dir;
 }

@@ -8,7 +8,9 @@ import type { AddressInfo } from 'node:net';
 
 export type Reply =
   | { kind: 'text'; text: string; model?: string }
-  | { kind: 'tool_use'; name: string; input: Record<string, unknown>; id?: string; model?: string };
+  | { kind: 'tool_use'; name: string; input: Record<string, unknown>; id?: string; model?: string }
+  /** Several tool calls in one assistant message (Claude Code runs them as one batch). */
+  | { kind: 'tool_uses'; calls: Array<{ name: string; input: Record<string, unknown>; id?: string }>; model?: string };
 
 /** One request the fake API received. `role` is the script's classification of it. */
 export type LoggedRequest = {
@@ -136,11 +138,15 @@ export async function startFakeAnthropic(script: Script): Promise<FakeAnthropic>
       if (reply.kind === 'text') {
         sse(res, 'content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
         sse(res, 'content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: reply.text } });
+        sse(res, 'content_block_stop', { type: 'content_block_stop', index: 0 });
       } else {
-        sse(res, 'content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: reply.id ?? `toolu_tg_${n}`, name: reply.name, input: {} } });
-        sse(res, 'content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(reply.input) } });
+        const calls = reply.kind === 'tool_use' ? [{ name: reply.name, input: reply.input, id: reply.id ?? `toolu_tg_${n}` }] : reply.calls;
+        calls.forEach((c, i) => {
+          sse(res, 'content_block_start', { type: 'content_block_start', index: i, content_block: { type: 'tool_use', id: c.id ?? `toolu_tg_${n}_${i}`, name: c.name, input: {} } });
+          sse(res, 'content_block_delta', { type: 'content_block_delta', index: i, delta: { type: 'input_json_delta', partial_json: JSON.stringify(c.input) } });
+          sse(res, 'content_block_stop', { type: 'content_block_stop', index: i });
+        });
       }
-      sse(res, 'content_block_stop', { type: 'content_block_stop', index: 0 });
       sse(res, 'message_delta', { type: 'message_delta', delta: { stop_reason: reply.kind === 'text' ? 'end_turn' : 'tool_use', stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
       sse(res, 'message_stop', { type: 'message_stop' });
       res.end();
@@ -160,5 +166,30 @@ export async function startFakeAnthropic(script: Script): Promise<FakeAnthropic>
       server.closeAllConnections();
       server.close(() => resolve());
     }),
+  };
+}
+
+/** A child's label: the word after CHILD_MARKER in its prompt (`TG-CHILD-TASK <label>: …`), or null. */
+export function childLabel(req: Pick<LoggedRequest, 'firstUserText'>): string | null {
+  return new RegExp(`${CHILD_MARKER} ([A-Za-z0-9_.-]+):`).exec(req.firstUserText)?.[1] ?? null;
+}
+
+/**
+ * The parent dispatches every call in one message (Claude Code runs them as one batch); each child reports; a call
+ * answered with an error is dispatched again once with `retry[id]` when that names an input for it.
+ */
+export function batchDispatchScript(calls: Array<{ id: string; input: Record<string, unknown> }>, opts: { retry?: Record<string, Record<string, unknown>> } = {}): Script {
+  const retried = new Set<string>();
+  return (req) => {
+    if (req.role === 'child') return { kind: 'text', text: 'Result: done\nVerified: yes' };
+    if (req.role === 'parent-after-tool') {
+      const again = req.toolResults.filter((t) => t.is_error && opts.retry?.[t.tool_use_id] && !retried.has(t.tool_use_id));
+      if (again.length > 0) {
+        for (const t of again) retried.add(t.tool_use_id);
+        return { kind: 'tool_uses', calls: again.map((t) => ({ name: 'Agent', input: opts.retry![t.tool_use_id]!, id: `${t.tool_use_id}_retry` })) };
+      }
+      return { kind: 'text', text: 'All done.' };
+    }
+    return { kind: 'tool_uses', calls: calls.map((c) => ({ name: 'Agent', input: c.input, id: c.id })) };
   };
 }

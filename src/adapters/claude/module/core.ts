@@ -17,6 +17,8 @@ import { effectiveModel } from '../../../runtime/effective-model.js';
 import { extractOutcome } from '../../../observer/outcome.js';
 import { claudeUsage } from '../usage.js';
 import { claudeDispatch } from '../observe.js';
+import type { AgentPlaces, ChildModel, ClaudeModelEnv } from '../agent-definitions.js';
+import type { AgentFsSnapshot } from '../agent-fs-snapshot.js';
 
 /** The module's spool: one small JSON file per record, since `$.fs.write` writes whole files and cannot append. */
 export const MODULE_SPOOL_FORMAT = 'tiergate-claude-module/1';
@@ -82,6 +84,12 @@ export const POLICY_HANDOFF_FORMAT = 'tiergate-claude-policy/1';
 
 type Open = { callId: string | null; subagentType: string | null; startedAt: number };
 
+/**
+ * The copy of the session's agent folders is read again after a parent turn once it is this old, so an agent file
+ * edited during a session counts from the next turn on (Claude Code itself reads them at session start in `-p` mode).
+ */
+export const AGENT_SNAPSHOT_MS = 10_000;
+
 export class ModuleCore {
   policy: Policy = DEFAULT_POLICY;
   policyDiagnostics: string[] = [];
@@ -92,6 +100,12 @@ export class ModuleCore {
   private spoolFullReported = false;
   private seq = 0;
   private readonly open = new Map<string, Open>();
+  /** Where agent definitions are looked up (the session's project dir, CLAUDE_CONFIG_DIR, HOME), set by init. */
+  agentPlaces: AgentPlaces = { projectDir: null, configDir: null, home: null };
+  /** Claude Code's variables that change a child's model, read through `$.env` at session start. */
+  modelEnv: ClaudeModelEnv = {};
+  /** The session's agent folders as last read (agent-fs-snapshot.ts); null until the first read. */
+  agentSnapshot: AgentFsSnapshot | null = null;
 
   constructor(private readonly prices: () => PriceLookup) {}
 
@@ -115,6 +129,11 @@ export class ModuleCore {
     return this.dataDir ? moduleSpoolDir(this.dataDir) : null;
   }
 
+  /** Whether the agent folders should be read again (never read, or read AGENT_SNAPSHOT_MS ago or more). */
+  agentSnapshotStale(now: number): boolean {
+    return this.agentSnapshot === null || now - this.agentSnapshot.at >= AGENT_SNAPSHOT_MS || now < this.agentSnapshot.at;
+  }
+
   /** Path for the next record, or null when the spool is full or has no home. */
   nextSpoolPath(now: number): string | null {
     const dir = this.spoolDir();
@@ -132,8 +151,11 @@ export class ModuleCore {
     return true;
   }
 
-  /** agent.spawn -> proceed / correct / deny. Any fault -> proceed (fail open) with no record. */
-  onSpawn(e: SpawnEvent, now: number): SpawnVerdict {
+  /**
+   * agent.spawn -> proceed / correct / deny, given what Claude Code would run the child on (`child`, resolved by
+   * index.ts through `$.fs`). Any fault -> proceed (fail open) with no record.
+   */
+  onSpawn(e: SpawnEvent, now: number, child: ChildModel): SpawnVerdict {
     let obs: DispatchObservation;
     let decision: Decision;
     try {
@@ -143,13 +165,13 @@ export class ModuleCore {
         sessionId: this.sessionId,
         callId: typeof e.tool_use_id === 'string' ? e.tool_use_id : null,
         parent: typeof e.parentModel === 'string' && e.parentModel ? { model: e.parentModel, source: 'agent.spawn' } : { model: null, source: null },
-        model: typeof e.model === 'string' && e.model ? e.model : null,
         subagentType: e.fork === true ? 'fork' : typeof e.subagentType === 'string' ? e.subagentType : null,
         prompt,
         // The module rewrites the event, not a tool input; the record keeps the fields a report needs, never the prompt.
         toolInput: { ...(e.model ? { model: e.model } : {}), ...(e.subagentType ? { subagent_type: e.subagentType } : {}), background: e.background === true },
         cwd: this.cwd,
         at: now,
+        child,
       });
       decision = decide(obs, this.policy, this.prices());
     } catch {

@@ -14,6 +14,8 @@
  */
 import { ModuleCore, spoolFileText, type ModuleEnv, type SpawnEvent, type TurnCompleteEvent } from './core.js';
 import { bundledLookup } from './prices.js';
+import { agentLookup, installedPluginRoots, LookupDeadline, lookupAgent, resolveChildModel, type AgentFs, type AgentFsEntry, type ChildModel, type ClaudeModelEnv } from '../agent-definitions.js';
+import { AgentFsSnapshot, WARM_UP_NAME } from '../agent-fs-snapshot.js';
 
 type Next = (e: unknown) => Promise<unknown>;
 // The `$` API as this module uses it. Typed loosely on purpose: the declarations are the binary's own (EARLY ACCESS).
@@ -24,6 +26,13 @@ type On = (event: string, hook: (...args: any[]) => unknown) => unknown;
 const core: ModuleCore = new ModuleCore((): ReturnType<typeof bundledLookup> => bundledLookup(core.policy));
 let ready: Promise<void> | null = null;
 const INIT_WAIT_MS = 300;
+/**
+ * The agent lookup's whole budget at one dispatch (its `$.fs` calls are outside the hook's own 10 s budget but inside
+ * the user's wait): past it the child's model is unknown, nothing is rewritten, and the spawn goes on.
+ */
+const AGENT_LOOKUP_MS = 400;
+/** Reading the session's agent folders into the copy (off the dispatch path): at most this long, then what was read is kept. */
+const AGENT_WARM_MS = 3000;
 /** A record write is a few ms (seen); past this bound it is abandoned rather than waited for. */
 const WRITE_WAIT_MS = 2000;
 
@@ -56,6 +65,23 @@ async function init($: Dollar): Promise<void> {
   core.sessionId = str(await $.session.id()) ?? null;
   core.cwd = str(await $.session.cwd()) ?? str(hookEnv.CLAUDE_PROJECT_DIR) ?? null;
   core.setEnv(env);
+  const home = env.HOME ?? null;
+  // `$.env.get` takes its name as a literal (the runtime reads the source before load), hence one call per variable;
+  // concurrent, since each is a hop to Claude Code's main thread.
+  const [configDir, sub, force, noCap, bedrock, vertex, foundry, aws, gcp, mantle] = (await Promise.all([
+    $.env.get('CLAUDE_CONFIG_DIR'), $.env.get('CLAUDE_CODE_SUBAGENT_MODEL'), $.env.get('CLAUDE_CODE_SUBAGENT_MODEL_FORCE'),
+    $.env.get('CLAUDE_CODE_DISABLE_EXPLORE_INHERIT_CAP'), $.env.get('CLAUDE_CODE_USE_BEDROCK'), $.env.get('CLAUDE_CODE_USE_VERTEX'),
+    $.env.get('CLAUDE_CODE_USE_FOUNDRY'), $.env.get('CLAUDE_CODE_USE_ANTHROPIC_AWS'), $.env.get('CLAUDE_CODE_USE_ANTHROPIC_GOOGLE_CLOUD'),
+    $.env.get('CLAUDE_CODE_USE_MANTLE'),
+  ])).map(str);
+  core.agentPlaces = { projectDir: core.cwd, configDir: configDir ?? (home ? `${home.replace(/\/+$/, '')}/.claude` : null), home };
+  const modelEnv: ClaudeModelEnv = {
+    CLAUDE_CODE_SUBAGENT_MODEL: sub, CLAUDE_CODE_SUBAGENT_MODEL_FORCE: force, CLAUDE_CODE_DISABLE_EXPLORE_INHERIT_CAP: noCap,
+    CLAUDE_CODE_USE_BEDROCK: bedrock, CLAUDE_CODE_USE_VERTEX: vertex, CLAUDE_CODE_USE_FOUNDRY: foundry, CLAUDE_CODE_USE_ANTHROPIC_AWS: aws,
+    CLAUDE_CODE_USE_ANTHROPIC_GOOGLE_CLOUD: gcp, CLAUDE_CODE_USE_MANTLE: mantle,
+  };
+  core.modelEnv = modelEnv;
+  await readAgentFolders($);
   const handoff = core.handoffPath();
   let text: string | null = null;
   try {
@@ -73,6 +99,100 @@ async function init($: Dollar): Promise<void> {
     }
   }
   for (const message of core.policyDiagnostics) await writeSpool($, { diagnostic: { level: 'warn', where: 'claude-module:config', message, at: Date.now() } });
+}
+
+/** A `$` call cut at the lookup's deadline: a LookupDeadline then, never a silent "absent". */
+function within<T>(p: Promise<T>, deadline: number): Promise<T> {
+  const left = deadline - Date.now();
+  if (left <= 0) return Promise.reject(new LookupDeadline());
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([p, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new LookupDeadline()), left)))])
+    .finally(() => clearTimeout(timer));
+}
+
+/**
+ * The agent lookup's file operations through `$.fs` (2.1.328: list -> [{ name, kind: file|dir|other, isLink, … }],
+ * stat(path, { resolve }) -> { kind, size, … }, read(path, { offset, length }) -> text). Only a regular file is read (a
+ * FIFO is `other`), and at most `maxBytes` of it.
+ */
+function moduleAgentFs($: Dollar, deadline: number): AgentFs {
+  const kindOf = (k: unknown): AgentFsEntry['kind'] => (k === 'file' || k === 'dir' ? k : 'other');
+  return {
+    list: async (dir) => {
+      let raw: unknown;
+      try {
+        raw = await within($.fs.list(dir), deadline);
+      } catch (err) {
+        if (err instanceof LookupDeadline) throw err;
+        return null;
+      }
+      if (!Array.isArray(raw)) return null;
+      const out: AgentFsEntry[] = [];
+      for (const e of raw.slice(0, 513) as Array<{ name?: unknown; kind?: unknown; isLink?: unknown }>) {
+        if (typeof e?.name !== 'string') continue;
+        let kind = kindOf(e.kind);
+        if (e.isLink === true) {
+          try {
+            kind = kindOf(((await within($.fs.stat(`${dir}/${e.name}`, { resolve: true }), deadline)) as { kind?: unknown })?.kind);
+          } catch (err) {
+            if (err instanceof LookupDeadline) throw err;
+            kind = 'other';
+          }
+        }
+        out.push({ name: e.name, kind });
+      }
+      return out;
+    },
+    head: async (path, maxBytes) => {
+      const st = (await within($.fs.stat(path, { resolve: true }), deadline)) as { kind?: unknown } | undefined;
+      if (st?.kind !== 'file') throw new Error(`not a regular file (${String(st?.kind)})`);
+      return String(await within($.fs.read(path, { offset: 0, length: maxBytes }), deadline));
+    },
+    exists: async (path) => {
+      try {
+        return (await within($.fs.exists(path), deadline)) === true;
+      } catch (err) {
+        if (err instanceof LookupDeadline) throw err;
+        return false;
+      }
+    },
+  };
+}
+
+/** What Claude Code runs this child on without tiergate, read through `$` within AGENT_LOOKUP_MS. */
+async function childModel($: Dollar, e: SpawnEvent, now: number): Promise<ChildModel> {
+  const deadline = Date.now() + AGENT_LOOKUP_MS;
+  // A served model mix can set these two while the session runs (2.1.328 source): read at each dispatch.
+  let env = core.modelEnv;
+  try {
+    const [sub, force] = await within(Promise.all([$.env.get('CLAUDE_CODE_SUBAGENT_MODEL'), $.env.get('CLAUDE_CODE_SUBAGENT_MODEL_FORCE')]), deadline);
+    env = { ...env, CLAUDE_CODE_SUBAGENT_MODEL: str(sub), CLAUDE_CODE_SUBAGENT_MODEL_FORCE: str(force) };
+  } catch {
+    /* the values read at session start */
+  }
+  // The copy of the agent folders answers; only what it lacks is read now (and kept for the next dispatch).
+  const snapshot = core.agentSnapshot ?? (core.agentSnapshot = new AgentFsSnapshot(now));
+  const fork = e.fork === true || e.subagentType === 'fork';
+  return resolveChildModel({
+    subagentType: fork ? 'fork' : str(e.subagentType) ?? null, callModel: str(e.model) ?? null, fork, parentModel: str(e.parentModel) ?? null, env,
+    lookup: agentLookup(snapshot.view(moduleAgentFs($, deadline)), core.agentPlaces),
+  });
+}
+
+/**
+ * Reads the session's agent folders (managed, project, user) and Claude Code's plugin registry into a new copy: at
+ * session start and after a parent turn once the copy is old, never at a dispatch. A read cut short keeps what it got.
+ */
+async function readAgentFolders($: Dollar): Promise<void> {
+  const snapshot = new AgentFsSnapshot(Date.now());
+  const fs = snapshot.view(moduleAgentFs($, Date.now() + AGENT_WARM_MS));
+  try {
+    await lookupAgent(fs, WARM_UP_NAME, core.agentPlaces);
+    await installedPluginRoots(fs, core.agentPlaces, WARM_UP_NAME);
+  } catch {
+    /* partial: the dispatch reads what is missing */
+  }
+  core.agentSnapshot = snapshot;
 }
 
 export function register(on: On): void {
@@ -102,7 +222,13 @@ export function register(on: On): void {
     // this wait the decision uses whatever init has set (the built-in defaults at worst).
     await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, INIT_WAIT_MS))]);
     const now = Date.now();
-    const verdict = core.onSpawn(e, now);
+    let child: ChildModel;
+    try {
+      child = await childModel($, e, now);
+    } catch (err) {
+      child = { requestedModel: null, agentModel: null, agentModelFrom: null, rewriteHonoured: false, unknown: `agent lookup failed: ${String((err as Error)?.message ?? err)}` };
+    }
+    const verdict = core.onSpawn(e, now, child);
     if (verdict.kind === 'deny') {
       await writeSpool($, { record: verdict.record });
       return { deny: verdict.message };
@@ -110,6 +236,7 @@ export function register(on: On): void {
     const result = (await next(verdict.kind === 'correct' ? { ...e, model: verdict.model } : e)) as { agentId?: unknown } | undefined;
     core.onSpawned(result?.agentId, str(e.tool_use_id) ?? null, e.fork === true ? 'fork' : str(e.subagentType) ?? null, now);
     if (verdict.record) await writeSpool($, { record: verdict.record });
+    if (child.unknown) await writeSpool($, { diagnostic: { level: 'warn', where: 'claude-module:agent', message: `${child.unknown}; no default tier, no correction`, at: now } });
     return result;
   });
 
@@ -117,6 +244,8 @@ export function register(on: On): void {
     const r = await next(e);
     const record = core.onTurnComplete(e, Date.now());
     if (record) await writeSpool($, { record });
+    // After a parent turn (no agentId), not a child's: the next dispatch sees agent files edited since the last read.
+    if (typeof e.agentId !== 'string' && core.agentSnapshotStale(Date.now())) await readAgentFolders($);
     return r;
   });
 }
