@@ -6,8 +6,9 @@ import { HarnessSchema } from './harness.js';
  * `tiergate report --json`: the stable row source for every report view (terminal, CSV, the HTML page).
  * Additive changes only within `tiergate-report/1`. Money is exact: `pico` is an integer string of pico-USD (1e-12),
  * `usd` the same rounded to 6 decimals; both null when nothing in the row could be priced (never "0").
+ * `user` (the person label of a team ledger's rows) groups only `report --team` (src/team/report.ts).
  */
-export const ReportBySchema = lazySchema(() => z.enum(['session', 'agent', 'tier', 'model', 'harness', 'day']));
+export const ReportBySchema = lazySchema(() => z.enum(['session', 'agent', 'tier', 'model', 'harness', 'day', 'user']));
 export type ReportBy = z.infer<typeof ReportBySchema>;
 
 export const MoneySchema = lazySchema(() => z.object({ usd: z.nullable(z.string()), pico: z.nullable(z.string().check(z.regex(/^-?\d+$/))) }));
@@ -60,6 +61,9 @@ export const ReportFiltersSchema = lazySchema(() => z.object({
   harness: z.nullable(HarnessSchema),
   session: z.nullable(z.string()),
   project: z.nullable(z.string()),
+  /** Team report only (`--user`, `--origin`): the person label and the machine's origin id the rows were pushed with. */
+  user: z.optional(z.nullable(z.string())),
+  origin: z.optional(z.nullable(z.string())),
 }));
 export type ReportFilters = z.infer<typeof ReportFiltersSchema>;
 
@@ -67,6 +71,8 @@ export const ReportSchema = lazySchema(() => z.object({
   format: z.literal('tiergate-report/1'),
   generatedAt: z.string(),
   by: ReportBySchema,
+  /** Where the rows come from: this machine's ledger, or the team's ledger in PostgreSQL (`--team`). Absent: local. */
+  source: z.optional(z.enum(['local', 'team'])),
   filters: ReportFiltersSchema,
   rows: z.array(ReportRowSchema),
   totals: ReportRowSchema,

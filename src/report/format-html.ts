@@ -108,8 +108,10 @@ ${tr(report.totals, true)}
 function scopeText(report: Report): string {
   const f = report.filters;
   const parts = [f.since ? `since ${f.since}` : '', f.until ? `until ${f.until}` : '', f.harness ? `harness ${f.harness}` : '',
-    f.session ? `session ${f.session}` : '', f.project ? `project ${f.project}` : ''].filter(Boolean);
-  return `Generated ${report.generatedAt} · ${parts.length ? parts.join(', ') : 'all recorded runs'}`;
+    f.session ? `session ${f.session}` : '', f.project ? `project ${f.project}` : '', f.user ? `user ${f.user}` : '',
+    f.origin ? `origin ${f.origin}` : ''].filter(Boolean);
+  const team = report.source === 'team' ? ' · team ledger' : '';
+  return `Generated ${report.generatedAt}${team} · ${parts.length ? parts.join(', ') : 'all recorded runs'}`;
 }
 
 function figure(id: string, title: string, note: string, label: string): string {
@@ -142,7 +144,7 @@ export function formatHtml(d: HtmlReportData, opts: HtmlOptions = {}): string {
   const report = d.main;
   const empty = report.totals.runs === 0;
   const f = report.filters;
-  const filtered = Boolean(f.since || f.until || f.harness || f.session || f.project);
+  const filtered = Boolean(f.since || f.until || f.harness || f.session || f.project || f.user || f.origin);
   const reportJson = jsonForScript(report);
   let body: string;
   let scripts = '';

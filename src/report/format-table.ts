@@ -21,10 +21,12 @@ export function formatTable(report: Report): string {
   }
   const f = report.filters;
   const scope = [f.since && `since ${f.since}`, f.until && `until ${f.until}`, f.harness && `harness ${f.harness}`,
-    f.session && `session ${f.session}`, f.project && `project ${f.project}`].filter(Boolean).join(', ');
+    f.session && `session ${f.session}`, f.project && `project ${f.project}`, f.user && `user ${f.user}`,
+    f.origin && `origin ${f.origin}`].filter(Boolean).join(', ');
+  const team = report.source === 'team' ? 'team ledger (PostgreSQL): every pushed machine\'s rows.\n' : '';
   const more = report.omittedRows ? `${report.omittedRows.toLocaleString('en-US')} more ${report.by} rows not shown (the most expensive are; --limit 0 shows all); the total covers them.\n` : '';
   const note = 'on parent / savings: the same usage priced at the parent\'s model, over runs where both are priced.';
-  return `${table.toString()}\n${more}${scope ? `${scope}\n` : ''}${notHonoured(report)}${note}\n`;
+  return `${table.toString()}\n${more}${team}${scope ? `${scope}\n` : ''}${notHonoured(report)}${note}\n`;
 }
 
 /** Only when there are some: a line, not a column that is 0 on every row of nearly every report. */

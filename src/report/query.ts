@@ -8,8 +8,11 @@ import type { SqlDriver, SqlValue } from '../observer/ledger/driver.js';
 import { picoToUsd } from '../observer/pricing.js';
 import { VERIFIED_YES } from '../observer/ledger/schema.js';
 
+/** The local ledger has one person's rows: `--by user` groups only the team's (src/team/report.ts). */
+export type LocalReportBy = Exclude<ReportBy, 'user'>;
+
 export type ReportQuery = {
-  by: ReportBy;
+  by: LocalReportBy;
   since?: number | null;
   until?: number | null;
   harness?: Harness | null;
@@ -22,7 +25,7 @@ export { VERIFIED_YES };
 const DAY_MS = 86_400_000;
 
 /** Grouping column, the same name in completions and completion_rollup. */
-const GROUP_COLUMN: Record<ReportBy, string> = {
+const GROUP_COLUMN: Record<LocalReportBy, string> = {
   session: 'session_id',
   agent: 'subagent_type',
   tier: 'tier',
@@ -30,7 +33,7 @@ const GROUP_COLUMN: Record<ReportBy, string> = {
   harness: 'harness',
   day: 'day',
 };
-const GROUP_DISPATCH: Record<ReportBy, string> = {
+const GROUP_DISPATCH: Record<LocalReportBy, string> = {
   session: 'session_id',
   agent: 'COALESCE(subagent_type, requested_agent)',
   tier: 'tier',
@@ -59,14 +62,15 @@ function where(q: ReportQuery, timeCol: string, from: number | null, to: number 
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
 }
 
-type Agg = {
+/** One group's measures as a source's SQL returns them (pico sums as integer text); the team ledger's SQL too. */
+export type Agg = {
   g: string | null; runs: number; dispatched: number; completed: number; pending: number; verified: number; input: number;
   output: number; cache_read: number; cache_write: number; cost: string; priced_runs: number; unpriced: number;
   no_usage: number; cf: string; cf_cost: string; comparable: number; cursor_runs: number;
 };
-type Pair = { g: string | null; requested: string | null; served: string | null; runs: number };
-type OpenAgg = { g: string | null; n: number; denied: number; cursor_runs: number };
-type IgnoredAgg = { g: string | null; n: number };
+export type Pair = { g: string | null; requested: string | null; served: string | null; runs: number };
+export type OpenAgg = { g: string | null; n: number; denied: number; cursor_runs: number };
+export type IgnoredAgg = { g: string | null; n: number };
 
 /**
  * The measures per group, and apart from them the runs per (group, requested, served) pair: summing every measure per
@@ -222,7 +226,17 @@ export function queryReport(db: SqlDriver, q: ReportQuery): ReportRow[] & { tota
     `SELECT ${gd} AS g, COUNT(*) AS n, SUM(action = 'deny') AS denied, SUM(harness = 'cursor') AS cursor_runs
      FROM dispatches ${wd.sql ? `${wd.sql} AND` : 'WHERE'} completion_id IS NULL GROUP BY g`,
   ).all<OpenAgg>(...wd.params);
+  return assembleRows(q.by, { ...aggs, open, ignored: ignoredCorrections(db, q) });
+}
 
+/** What a ledger's SQL returns for one report: per-group measures, model pairs, never-completed dispatches, ignored corrections. */
+export type ReportParts = Aggregates & { open: OpenAgg[]; ignored: IgnoredAgg[] };
+
+/**
+ * The report's rows and totals from its parts, whichever ledger they came from (this SQLite one, or the team's
+ * PostgreSQL one: src/team/report.ts), so every view reads the same contract.
+ */
+export function assembleRows(by: ReportBy, parts: ReportParts): ReportRow[] & { totals?: ReportRow } {
   const groups = new Map<string, Acc>();
   const acc = (g: string | null) => {
     const k = g ?? '\u0000null';
@@ -230,21 +244,21 @@ export function queryReport(db: SqlDriver, q: ReportQuery): ReportRow[] & { tota
     if (!a) groups.set(k, (a = emptyAcc(g)));
     return a;
   };
-  for (const r of aggs.groups) addAgg(acc(r.g), r);
-  for (const p of aggs.pairs) addPair(acc(p.g), p);
-  for (const r of open) {
+  for (const r of parts.groups) addAgg(acc(r.g), r);
+  for (const p of parts.pairs) addPair(acc(p.g), p);
+  for (const r of parts.open) {
     const a = acc(r.g);
     a.runs += r.n;
     a.dispatches += r.n;
     a.denied += r.denied ?? 0;
     a.cursorRuns += r.cursor_runs ?? 0;
   }
-  for (const r of ignoredCorrections(db, q)) acc(r.g).notHonoured += r.n;
+  for (const r of parts.ignored) acc(r.g).notHonoured += r.n;
   const accs = [...groups.values()];
   const total = emptyAcc('(total)');
   for (const a of accs) merge(total, a);
   const rows = accs
-    .sort((x, y) => (q.by === 'day' || q.by === 'session' ? byKey.compare(String(x.group), String(y.group)) : cmpCost(y, x)))
+    .sort((x, y) => (by === 'day' || by === 'session' ? byKey.compare(String(x.group), String(y.group)) : cmpCost(y, x)))
     .map(finish) as ReportRow[] & { totals?: ReportRow };
   rows.totals = finish(total);
   return rows;

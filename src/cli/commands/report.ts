@@ -35,6 +35,7 @@ export async function run(argv: string[]): Promise<number> {
   const { values } = parsed;
   if (values.help) return process.stdout.write(`${USAGE}\n`), 0;
   const by = ReportBySchema.safeParse(values.by);
+  if (by.success && by.data === 'user') return usageError('report', USAGE, '--by user groups the team ledger only (report --team)');
   const harness = values.harness === undefined ? null : HarnessSchema.safeParse(values.harness);
   const limit = values.limit === undefined ? null : wholeNumber(values.limit);
   const problem = !by.success ? `unknown --by '${values.by}'`
@@ -43,7 +44,7 @@ export async function run(argv: string[]): Promise<number> {
     : [values.json, values.csv, values.html !== undefined].filter(Boolean).length > 1 ? 'give at most one of --json, --csv, --html'
     : values.html === '' ? '--html needs a file name'
     : null;
-  if (problem !== null || !by.success) return usageError('report', USAGE, problem ?? '');
+  if (problem !== null || !by.success || by.data === 'user') return usageError('report', USAGE, problem ?? '');
   const now = Date.now();
   const since = values.since ? parseTime(values.since, now) : null;
   const until = values.until ? parseTime(values.until, now) : null;
