@@ -1,5 +1,6 @@
 /** CSV for `tiergate report --csv` (RFC 4180; numbers exact; money as decimal USD strings). */
 import type { Report, ReportRow } from '../contracts/report.js';
+import { csvText, plain } from './plain-text.js';
 
 export const CSV_COLUMNS = [
   'group', 'runs', 'dispatches', 'denied', 'completed', 'pending', 'verified', 'requested_model', 'served_model',
@@ -13,10 +14,13 @@ function cell(v: string | number | boolean | null): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/** A ledger string (group, model names): no control characters, and never read as a formula (plain-text.ts). */
+const text = (s: string | null | undefined): string | null => (s == null ? null : csvText(plain(s)));
+
 function line(r: ReportRow): string {
   const top = r.models[0];
   return [
-    r.group, r.runs, r.dispatches, r.denied, r.completed, r.pending, r.verified, top?.requested ?? null, top?.served ?? null,
+    text(r.group), r.runs, r.dispatches, r.denied, r.completed, r.pending, r.verified, text(top?.requested), text(top?.served),
     r.tokens.input, r.tokens.output, r.tokens.cacheRead, r.tokens.cacheWrite, r.tokens.total, r.cost.usd, r.unpricedRuns,
     r.noUsageRuns, r.counterfactual.usd, r.savings.usd, r.comparableRuns, r.usageNotReported, r.correctionsNotHonoured,
   ].map(cell).join(',');
