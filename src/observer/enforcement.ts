@@ -1,7 +1,8 @@
 /**
  * Verified enforcement: at completion, did the child run on the model tiergate decided? A harness may take a rewrite
  * and run something else anyway (public reports say some Claude Code, Codex and Cursor builds do), and then the ledger
- * would show a saving that never happened. Kept on the dispatch row (dispatches.enforcement, ledger migration 7):
+ * would show a saving that never happened. Kept on the dispatch row (dispatches.enforcement, ledger migration 7), for
+ * every correction once its child has finished:
  *
  *   honoured     the served model resolves to the same catalog id as the decided one;
  *   ignored      it resolves to another id (the original request, or anything else);
@@ -11,8 +12,9 @@
  *                only *estimate* to the same id (a newer version of the same line: cannot tell).
  *
  * Names are compared by the price resolver's id (alias `haiku` and served `claude-haiku-5-5-20260101` or
- * `anthropic/claude-haiku-5-5` are the same), never by string equality. NULL on a row: a correction not checked yet
- * (its completion is missing or pending), or a row from before migration 7 (read as not-checked).
+ * `anthropic/claude-haiku-5-5` are the same), never by string equality. This pass is the column's only writer. NULL
+ * on a row: not a correction (never checked, read as not-checked), or a correction not checked yet (its completion is
+ * missing or pending, or no catalog was loaded).
  *
  * A harness seen ignoring a correction gets a marker file (runtime/rewrite-marker.ts) that the dispatch path reads
  * when the policy asks for `onIgnoredRewrite: "deny"`.

@@ -268,10 +268,10 @@ export const MIGRATIONS: readonly string[] = [
   // 6: a rollup keyed only by what --by session needs (session, model pair, day, harness), kept by triggers
   sessionRollupMigration(),
   // 7: verified enforcement (observer/enforcement.ts): did the child run on the model tiergate decided? On the dispatch
-  // row, which holds the decision and has no rollup triggers: classifying a row costs one plain UPDATE. Rows written
-  // before this keep NULL (read as not-checked); corrected ones among them are checked by the next observer pass, in
-  // bounded batches through the first index (its order is the pass's cursor). No backfill UPDATE: the migration only
-  // reads dispatches, to build three partial indexes that hold corrections only.
+  // row, which holds the decision and has no rollup triggers: classifying a row costs one plain UPDATE. Only
+  // corrections are ever set (NULL elsewhere reads as not-checked); corrections from before this are checked by the next
+  // observer pass like new ones, in bounded batches through the first index (its order is the pass's cursor). No
+  // backfill UPDATE: the migration only reads dispatches, to build three partial indexes that hold corrections only.
   `
   ALTER TABLE dispatches ADD COLUMN enforcement TEXT;
   CREATE INDEX dispatches_enforcement_todo ON dispatches (id)

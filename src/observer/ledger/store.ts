@@ -6,7 +6,6 @@
 import type { Harness } from '../../contracts/harness.js';
 import type { Outcome } from '../../contracts/observation.js';
 import type { Usage } from '../../contracts/usage.js';
-import type { Enforcement } from '../enforcement.js';
 import type { Priced, Pricer } from '../pricing.js';
 import type { ChildSummary, TranscriptRequest } from '../transcripts.js';
 import type { SqlDriver, SqlValue } from './driver.js';
@@ -59,9 +58,6 @@ export type CompletionRow = {
   turnId?: string | null;
 };
 
-/** dispatches.enforcement of a dispatch tiergate did not correct (observer/enforcement.ts). */
-const NOT_CHECKED: Enforcement = 'not-checked';
-
 export function dispatchKey(harness: string, callId: string | null, fallback: string): string {
   return callId ? `${harness}:call:${callId}` : `${harness}:line:${fallback}`;
 }
@@ -96,8 +92,8 @@ export function recordDispatch(db: SqlDriver, d: DispatchRow, fallbackKey: strin
   const r = db.prepare(
     `INSERT INTO dispatches (dedupe_key, harness, session_id, call_id, at, project, parent_model, parent_model_source,
        requested_model, requested_agent, requested_tier, subagent_type, action, reason, tier, effective_model,
-       catalog_version, escalation_from, child_agent_id, source, enforcement)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       catalog_version, escalation_from, child_agent_id, source)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (dedupe_key) DO UPDATE SET
        parent_model = COALESCE(excluded.parent_model, dispatches.parent_model),
        parent_model_source = COALESCE(excluded.parent_model_source, dispatches.parent_model_source),
@@ -105,15 +101,12 @@ export function recordDispatch(db: SqlDriver, d: DispatchRow, fallbackKey: strin
        requested_tier = excluded.requested_tier, subagent_type = COALESCE(excluded.subagent_type, dispatches.subagent_type),
        action = excluded.action, reason = excluded.reason, tier = excluded.tier, effective_model = excluded.effective_model,
        catalog_version = excluded.catalog_version, escalation_from = COALESCE(excluded.escalation_from, dispatches.escalation_from),
-       child_agent_id = COALESCE(dispatches.child_agent_id, excluded.child_agent_id), source = excluded.source,
-       enforcement = excluded.enforcement
+       child_agent_id = COALESCE(dispatches.child_agent_id, excluded.child_agent_id), source = excluded.source
      WHERE dispatches.source = 'scan' AND excluded.source = 'spool'`,
   ).run(
     dispatchKey(d.harness, d.callId, fallbackKey), d.harness, d.sessionId, d.callId, d.at, d.project, d.parentModel,
     d.parentModelSource, d.requestedModel, d.requestedAgent, d.requestedTier, d.subagentType, d.action, d.reason, d.tier,
     d.effectiveModel, d.catalogVersion, d.escalationFrom, d.childAgentId, d.source,
-    // Only a correction is checked at completion (observer/enforcement.ts): NULL queues it, anything else is settled.
-    d.action === 'correct' ? null : NOT_CHECKED,
   );
   // A scan learning the child id of a dispatch a hook recorded: fill that one field in.
   if (r.changes === 0 && d.childAgentId && d.callId) {

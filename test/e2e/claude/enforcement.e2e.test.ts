@@ -88,6 +88,15 @@ function enforcement(sb: ClaudeSandbox): Array<{ action: string; effective_model
   }
 }
 
+function parentModelSources(sb: ClaudeSandbox): string[] {
+  const db = openLedger({ TIERGATE_HOME: sb.tiergateHome, HOME: sb.home });
+  try {
+    return db.prepare('SELECT parent_model_source AS s FROM dispatches ORDER BY id').all<{ s: string }>().map((r) => r.s);
+  } finally {
+    db.close();
+  }
+}
+
 d('Claude Code: verified enforcement', () => {
   let api: FakeAnthropic;
   const claude = bin.ok ? bin.bin : '';
@@ -130,7 +139,10 @@ d('Claude Code: verified enforcement', () => {
     expect(rep.totals.correctionsNotHonoured).toBe(1);
     expect(rep.rows.find((r) => r.group === 'claude')).toMatchObject({ correctionsNotHonoured: 1 });
     expect(enforcement(sb)).toEqual([{ action: 'correct', effective_model: 'haiku', enforcement: 'ignored' }]);
-    const doctor = JSON.parse(cli(sb, 'doctor', '--json').stdout) as { checks: Array<{ section: string; name: string; status: string; detail: string }> };
+    expect(parentModelSources(sb)[0]).toMatch(/^transcript-tail/); // the command hook decided, not the module
+    const doc = cli(sb, 'doctor', '--json');
+    expect(doc.stdout, doc.stderr).toMatch(/^\{/);
+    const doctor = JSON.parse(doc.stdout) as { checks: Array<{ section: string; name: string; status: string; detail: string }> };
     const check = doctor.checks.find((c) => c.section === 'enforcement' && c.name === 'claude rewrites');
     expect(check).toMatchObject({ status: 'warn' });
     expect(check!.detail).toMatch(/tiergate set haiku, claude-opus-5-5 served it/);
@@ -145,15 +157,19 @@ d('Claude Code: verified enforcement', () => {
     // The retry (its own call id) was within the ceiling: allowed. (The denied call reused the first call's id, which
     // the fake API gives every first dispatch, so the ledger keeps the first record for it.)
     report(sb);
-    expect(enforcement(sb).at(-1)).toEqual({ action: 'allow', effective_model: 'haiku', enforcement: 'not-checked' });
+    expect(enforcement(sb).at(-1)).toEqual({ action: 'allow', effective_model: 'haiku', enforcement: null });
     expect(readFileSync(join(sb.tiergateHome, 'data', 'diagnostics.log'), 'utf8')).toMatch(/claude did not honour 1 correction/);
   });
 
   it('module path: agent.spawn comes after every PreToolUse hook, so the same second hook cannot undo the correction', async () => {
     const sb = makeSandbox();
     undoHook(sb);
-    expect(await run(sb, modulePlugin)).toEqual(['claude-haiku-5-5']);
-    expect(report(sb).totals.correctionsNotHonoured).toBe(0);
+    const kids = await run(sb, modulePlugin);
+    const rep = report(sb);
+    // Decided by the module (agent.spawn), not by the command hook: otherwise this would be the test above again.
+    expect(parentModelSources(sb)).toEqual(['agent.spawn']);
+    expect(kids).toEqual(['claude-haiku-5-5']);
+    expect(rep.totals.correctionsNotHonoured).toBe(0);
     expect(enforcement(sb)).toEqual([{ action: 'correct', effective_model: 'haiku', enforcement: 'honoured' }]);
   });
 });

@@ -23,7 +23,7 @@ function ledger(env: Env, rows: [harness: string, enforcement: string | null][])
     rows.forEach(([h, e], i) => db.prepare(`INSERT INTO dispatches (dedupe_key, harness, at, action, effective_model, source, enforcement)
       VALUES (?, ?, 1, 'correct', 'haiku', 'spool', ?)`).run(`d${i}`, h, e));
     // An allow is never counted as a correction.
-    db.prepare(`INSERT INTO dispatches (dedupe_key, harness, at, action, source, enforcement) VALUES ('allow', 'pi', 1, 'allow', 'spool', 'not-checked')`).run();
+    db.prepare(`INSERT INTO dispatches (dedupe_key, harness, at, action, source, enforcement) VALUES ('allow', 'pi', 1, 'allow', 'spool', NULL)`).run();
   } finally {
     db.close();
   }

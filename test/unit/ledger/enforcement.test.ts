@@ -111,7 +111,8 @@ describe('the observer pass records enforcement on the dispatch row', () => {
     const db = openLedger(env);
     try {
       runObserver(env, pricer(), db);
-      expect(enforcement(db)).toEqual({ 't-allow': 'not-checked', 't-honoured': 'honoured', 't-ignored': 'ignored' });
+      // An allow is not checked: its column stays NULL (read as not-checked).
+      expect(enforcement(db)).toEqual({ 't-allow': null, 't-honoured': 'honoured', 't-ignored': 'ignored' });
       const marker = readRewriteMarker(env, 'claude');
       expect(marker).toMatchObject({ harness: 'claude', ignored: 1, last: { decided: 'haiku', requested: 'opus', served: 'claude-opus-5-5' } });
       expect(readRewriteMarker(env, 'codex')).toBeNull();
@@ -158,11 +159,13 @@ describe('the observer pass records enforcement on the dispatch row', () => {
     }
   });
 
-  it('a scanned dispatch (no decision) replaced by the hook\'s correction is queued for the check again', () => {
+  it('a scanned dispatch (no decision) replaced by the hook\'s correction is checked', () => {
     const { env } = tempHome();
     const db = openLedger(env);
     try {
-      db.prepare(`INSERT INTO dispatches (dedupe_key, harness, call_id, at, source, enforcement) VALUES ('claude:call:t1', 'claude', 't1', 1, 'scan', 'not-checked')`).run();
+      db.prepare(`INSERT INTO dispatches (dedupe_key, harness, call_id, at, source) VALUES ('claude:call:t1', 'claude', 't1', 1, 'scan')`).run();
+      runObserver(env, pricer(), db);
+      expect(enforcement(db)).toEqual({ t1: null });
       spool(env, [dispatch('t1'), completion('t1', 'claude-opus-5-5')]);
       runObserver(env, pricer(), db);
       expect(enforcement(db)).toEqual({ t1: 'ignored' });
