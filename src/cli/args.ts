@@ -1,14 +1,23 @@
 /** Shared argument parsing for subcommands: `--flag value`, `--flag=value`, boolean `--flag`, positionals. */
 import { parseArgs } from 'node:util';
+import { closest } from './suggest.js';
 
 export type Flags = Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string; default?: string | boolean }>;
 
 type Config<T extends Flags> = { args: string[]; options: T; allowPositionals: true; strict: true };
 export type ParsedFlags<T extends Flags> = ReturnType<typeof parseArgs<Config<T>>>;
 
-/** A command line that does not fit a command's options: a typo, not a failure, so it exits 2 with the usage text. */
+/** A command line that does not fit a command's options: a typo, not a failure, so it exits 2 with one line. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+}
+
+/**
+ * A request the user can fix that is no fault of tiergate's (a path that is a directory, a file that cannot be
+ * written): exit 1 with one line, and nothing in the diagnostic log for `doctor` to warn about.
+ */
+export class UserError extends Error {
+  override readonly name = 'UserError';
 }
 
 /** A value that starts with a dash but is a number or a relative time (`-1`, `-.5`, `-7d`), never an option name. */
@@ -38,10 +47,17 @@ function joinDashValues(argv: readonly string[], options: Flags): string[] {
   return out;
 }
 
-/** What parseArgs says, without its "To specify…" tutorial lines or the TypeError prefix. */
-function usageMessage(err: Error): string {
+/** What parseArgs says, without its "To specify…" tutorial lines or the TypeError prefix; a typo names the nearest flag. */
+function usageMessage(err: Error, options: Flags): string {
   const needs = /^Option '(-[^' ]+)[^']*' argument (?:is ambiguous|missing)/.exec(err.message);
   if (needs) return `${needs[1]} needs a value`;
+  const unknown = /^Unknown option '(-[^']*)'/.exec(err.message);
+  if (unknown) {
+    const near = closest(unknown[1]!.replace(/^-+/, '').replace(/=.*$/, ''), Object.keys(options));
+    return `unknown option '${unknown[1]}'${near ? `: did you mean '--${near}'?` : ''}`;
+  }
+  const positional = /^Unexpected argument '([^']*)'/.exec(err.message);
+  if (positional) return `unexpected argument '${positional[1]}'`;
   return err.message.split('\n')[0]!.replace(/\. (?:This command does not take positional arguments|To specify a positional argument).*$/, '');
 }
 
@@ -52,14 +68,15 @@ export function parseFlags<T extends Flags>(argv: string[], options: T, allowPos
     return parseArgs({ args: joinDashValues(argv, options), options, allowPositionals: allowPositionals as true, strict: true });
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) throw new UsageError(usageMessage(err as Error));
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) throw new UsageError(usageMessage(err as Error, options));
     throw err;
   }
 }
 
 /**
- * parseFlags for a command's run(): on a usage error writes `tiergate <command>: <problem>` and the usage text to stderr
- * and returns null, so the command returns 2 instead of throwing.
+ * parseFlags for a command's run(): on a usage error writes the one-line problem (usageError) and returns null, so the
+ * command returns 2 instead of throwing. `usage` is the command's help text: `--help` prints it (cli/main.ts), an error
+ * only points at it, so a typo costs one line, not a screen.
  */
 export function parseCommandFlags<T extends Flags>(
   command: string, usage: string, argv: string[], options: T, allowPositionals = false,
@@ -68,14 +85,19 @@ export function parseCommandFlags<T extends Flags>(
     return parseFlags(argv, options, allowPositionals);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    usageError(command, usage, err.message);
+    usageError(command, err.message);
     return null;
   }
 }
 
-/** Writes a usage problem to stderr and gives the exit code for it (2). */
-export function usageError(command: string, usage: string, problem: string): 2 {
-  process.stderr.write(`tiergate ${command}: ${problem}\n${usage.endsWith('\n') ? usage : `${usage}\n`}`);
+/** The one line a usage problem gets: what was wrong, and where the options are listed. */
+export function usageLine(command: string, problem: string): string {
+  return `tiergate ${command}: ${problem}${/[.?!]$/.test(problem) ? '' : '.'} Run 'tiergate ${command} --help' for its options.\n`;
+}
+
+/** Writes a usage problem to stderr (one line) and gives the exit code for it (2). */
+export function usageError(command: string, problem: string): 2 {
+  process.stderr.write(usageLine(command, problem));
   return 2;
 }
 

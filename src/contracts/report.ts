@@ -56,11 +56,15 @@ export const ReportRowSchema = lazySchema(() => z.object({
 export type ReportRow = z.infer<typeof ReportRowSchema>;
 
 export const ReportFiltersSchema = lazySchema(() => z.object({
+  /** First instant counted (ISO, UTC). */
   since: z.nullable(z.string()),
+  /** First instant NOT counted (ISO, UTC): `--until 2026-03-31` is inclusive, so this is the next day's midnight. */
   until: z.nullable(z.string()),
   harness: z.nullable(HarnessSchema),
   session: z.nullable(z.string()),
   project: z.nullable(z.string()),
+  /** IANA zone of the period's days and of `--by day` (the local one unless --timezone); absent in older reports: UTC. */
+  timeZone: z.optional(z.string()),
   /** Team report only (`--user`, `--origin`): the person label and the machine's origin id the rows were pushed with. */
   user: z.optional(z.nullable(z.string())),
   origin: z.optional(z.nullable(z.string())),

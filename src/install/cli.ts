@@ -3,8 +3,10 @@ import { HarnessSchema, type Harness } from '../contracts/harness.js';
 import { install, uninstall } from './apply.js';
 import { makeContext } from './context.js';
 import { formatOutcomes } from './format.js';
+import { usageError } from '../cli/args.js';
+import { unknownValue } from '../cli/suggest.js';
 
-const USAGE = (verb: string) =>
+export const USAGE = (verb: string) =>
   `Usage: tiergate ${verb} <claude|codex|cursor|opencode|pi ...> | --all [--dry-run] [--run] [--json]\n` +
   `  --dry-run  show the plan, write nothing\n` +
   `  --run      also run the harness's own plugin commands (Claude Code, Codex) instead of printing them\n` +
@@ -20,10 +22,9 @@ export async function runInstallCli(verb: 'install' | 'uninstall', argv: string[
     return 0;
   }
   const bad = names.filter((n) => !HarnessSchema.safeParse(n).success);
-  if (unknown.length || bad.length || (!names.length && !flags.has('--all'))) {
-    process.stderr.write(`tiergate ${verb}: ${unknown.length || bad.length ? `unknown ${[...unknown, ...bad].join(', ')}` : 'name a harness or --all'}\n${USAGE(verb)}`);
-    return 2;
-  }
+  if (unknown.length) return usageError(verb, unknownValue('option', unknown[0]!, [...known]));
+  if (bad.length) return usageError(verb, unknownValue('harness', bad[0]!, HarnessSchema.options));
+  if (!names.length && !flags.has('--all')) return usageError(verb, `name a harness (${HarnessSchema.options.join(', ')}) or --all`);
   const harnesses: Harness[] = flags.has('--all') ? [...HarnessSchema.options] : [...new Set(names as Harness[])];
   const opts = { dryRun: flags.has('--dry-run'), run: flags.has('--run') };
   const ctx = makeContext(process.env);

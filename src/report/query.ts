@@ -7,6 +7,7 @@ import type { Money, Report, ReportBy, ReportFilters, ReportRow } from '../contr
 import type { SqlDriver, SqlValue } from '../observer/ledger/driver.js';
 import { picoToUsd } from '../observer/pricing.js';
 import { VERIFIED_YES } from '../observer/ledger/schema.js';
+import { ledgerSpan, zonedDaySql } from './day-sql.js';
 
 /** The local ledger has one person's rows: `--by user` groups only the team's (src/team/report.ts). */
 export type LocalReportBy = Exclude<ReportBy, 'user'>;
@@ -18,6 +19,8 @@ export type ReportQuery = {
   harness?: Harness | null;
   session?: string | null;
   project?: string | null;
+  /** IANA zone whose calendar days `--by day` groups by (the CLI's default: the local zone); absent or null: UTC. */
+  timeZone?: string | null;
 };
 
 export { VERIFIED_YES };
@@ -95,9 +98,22 @@ const ROLLUP_SUMS = `SUM(runs) AS runs, SUM(dispatched) AS dispatched, SUM(compl
   SUM(unpriced) AS unpriced, SUM(no_usage) AS no_usage, CAST(SUM(cf_pico) AS TEXT) AS cf,
   CAST(SUM(cf_cost_pico) AS TEXT) AS cf_cost, SUM(comparable) AS comparable, SUM(cursor_runs) AS cursor_runs`;
 
+/**
+ * The grouping expressions for completions and dispatches. `--by day` in a zone that is not UTC over the range groups
+ * by that zone's day, computed from the rows (the `day` column and the rollups hold UTC days): `zoned` then.
+ */
+function groupBy(db: SqlDriver, q: ReportQuery): { completion: string; dispatch: string; zoned: boolean } {
+  const plain = { completion: GROUP_COLUMN[q.by], dispatch: GROUP_DISPATCH[q.by], zoned: false };
+  if (q.by !== 'day' || !q.timeZone) return plain;
+  const span = ledgerSpan(db, q.since, q.until);
+  const completion = zonedDaySql('ended_at', q.timeZone, span.from, span.to);
+  const dispatch = zonedDaySql('at', q.timeZone, span.from, span.to);
+  return completion === null || dispatch === null ? plain : { completion, dispatch, zoned: true };
+}
+
 /** Whole UTC days come from the rollup; a --since/--until inside a day reads that day's edge from completions. */
-function aggregates(db: SqlDriver, q: ReportQuery): Aggregates {
-  const col = GROUP_COLUMN[q.by];
+function aggregates(db: SqlDriver, q: ReportQuery, group: ReturnType<typeof groupBy>): Aggregates {
+  const col = group.completion;
   const ceilDay = (ms: number) => Math.ceil(ms / DAY_MS) * DAY_MS;
   const floorDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
   const fullFrom = q.since == null ? null : ceilDay(q.since);
@@ -111,7 +127,8 @@ function aggregates(db: SqlDriver, q: ReportQuery): Aggregates {
        FROM completions ${w.sql} GROUP BY g, requested, served`,
     ).all<Pair>(...w.params));
   };
-  if (fullFrom !== null && fullTo !== null && fullFrom >= fullTo) {
+  // Zoned days cut across the rollups' UTC days: every row in range is read (an index range scan on ended_at).
+  if (group.zoned || (fullFrom !== null && fullTo !== null && fullFrom >= fullTo)) {
     raw(q.since ?? null, q.until ?? null);
     return out;
   }
@@ -219,14 +236,15 @@ function finish(a: Acc): ReportRow {
 }
 
 export function queryReport(db: SqlDriver, q: ReportQuery): ReportRow[] & { totals?: ReportRow } {
-  const aggs = aggregates(db, q);
-  const gd = GROUP_DISPATCH[q.by];
+  const group = groupBy(db, q);
+  const aggs = aggregates(db, q, group);
+  const gd = group.dispatch;
   const wd = where(q, 'at', q.since ?? null, q.until ?? null);
   const open = db.prepare(
     `SELECT ${gd} AS g, COUNT(*) AS n, SUM(action = 'deny') AS denied, SUM(harness = 'cursor') AS cursor_runs
      FROM dispatches ${wd.sql ? `${wd.sql} AND` : 'WHERE'} completion_id IS NULL GROUP BY g`,
   ).all<OpenAgg>(...wd.params);
-  return assembleRows(q.by, { ...aggs, open, ignored: ignoredCorrections(db, q) });
+  return assembleRows(q.by, { ...aggs, open, ignored: ignoredCorrections(db, q, group.completion) });
 }
 
 /** What a ledger's SQL returns for one report: per-group measures, model pairs, never-completed dispatches, ignored corrections. */
@@ -269,10 +287,10 @@ export function assembleRows(by: ReportBy, parts: ReportParts): ReportRow[] & { 
  * ignored dispatches (ledger migration 7) finds them all, and their completions (each dispatch's first run, so a
  * dispatch counts once) are grouped and filtered like every other run of the row.
  */
-function ignoredCorrections(db: SqlDriver, q: ReportQuery): IgnoredAgg[] {
+function ignoredCorrections(db: SqlDriver, q: ReportQuery, col: string): IgnoredAgg[] {
   const w = where(q, 'ended_at', q.since ?? null, q.until ?? null);
   return db.prepare(
-    `SELECT ${GROUP_COLUMN[q.by]} AS g, COUNT(*) AS n FROM completions
+    `SELECT ${col} AS g, COUNT(*) AS n FROM completions
      WHERE id IN (SELECT completion_id FROM dispatches WHERE enforcement = 'ignored')${w.sql ? ` AND ${w.sql.slice('WHERE '.length)}` : ''}
      GROUP BY g`,
   ).all<IgnoredAgg>(...w.params);
@@ -292,6 +310,7 @@ export function buildReport(db: SqlDriver, q: ReportQuery, now = new Date()): Re
   const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
   const filters: ReportFilters = {
     since: iso(q.since), until: iso(q.until), harness: q.harness ?? null, session: q.session ?? null, project: q.project ?? null,
+    timeZone: q.timeZone ?? 'UTC',
   };
   return { format: 'tiergate-report/1', generatedAt: now.toISOString(), by: q.by, filters, rows: [...rows], totals: rows.totals! };
 }

@@ -4,17 +4,22 @@
  */
 import { loadPolicy } from '../../config/load.js';
 import { paths } from '../../io/paths.js';
+import { parseCommandFlags, usageError } from '../args.js';
 import { projectPolicyLines } from '../project-policy.js';
+import { unknownValue } from '../suggest.js';
+
+export const USAGE = `Usage: tiergate config check [--json]
+  Which policy files apply, what a project's .tiergate.json changed, the merged policy and every problem found;
+  exits 1 when there is a problem.`;
 
 export async function run(argv: string[]): Promise<number> {
   const [sub = 'check', ...rest] = argv;
-  if (sub !== 'check') {
-    process.stderr.write(`tiergate config: unknown subcommand '${sub}' (try: check)\n`);
-    return 2;
-  }
+  if (sub !== 'check') return usageError('config', unknownValue('subcommand', sub, ['check']));
+  const parsed = parseCommandFlags('config check', USAGE, rest, { json: { type: 'boolean' } });
+  if (!parsed) return 2;
   const loaded = loadPolicy(process.env, process.cwd());
   const ok = loaded.diagnostics.length === 0;
-  if (rest.includes('--json')) {
+  if (parsed.values.json) {
     process.stdout.write(`${JSON.stringify({ ok, files: loaded.files, project: loaded.project, diagnostics: loaded.diagnostics, policy: loaded.policy }, null, 2)}\n`);
   } else {
     process.stdout.write(loaded.files.length ? `policy files:\n${loaded.files.map((f) => `  ${f}`).join('\n')}\n` : 'policy files: none (built-in defaults)\n');

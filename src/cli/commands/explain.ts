@@ -5,10 +5,12 @@ import type { DispatchObservation } from '../../contracts/observation.js';
 import type { Decision } from '../../contracts/decision.js';
 import { decide } from '../../routing-engine/decide.js';
 import { loadRuntime } from '../../runtime/context.js';
-import { parseCommandFlags } from '../args.js';
+import { parseCommandFlags, usageError } from '../args.js';
 import { explainProjectPolicy } from '../project-policy.js';
+import { unknownValue } from '../suggest.js';
 
-const USAGE = 'usage: tiergate explain --harness claude|codex|cursor|opencode|pi --parent <model> [--child <model|tier>] [--json]';
+export const USAGE = `Usage: tiergate explain [--harness claude|codex|cursor|opencode|pi] --parent <model> [--child <model|tier>] [--json]
+  What tiergate would decide for one dispatch, with the whole price comparison (--harness defaults to claude).`;
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseCommandFlags('explain', USAGE, argv, {
@@ -17,10 +19,8 @@ export async function run(argv: string[]): Promise<number> {
   if (!parsed) return 2;
   const { values } = parsed;
   const harness = HarnessSchema.safeParse(values.harness ?? 'claude');
-  if (!harness.success || values.parent === undefined) {
-    process.stderr.write(`${USAGE}\n`);
-    return 2;
-  }
+  if (!harness.success) return usageError('explain', unknownValue('--harness', String(values.harness), HarnessSchema.options));
+  if (values.parent === undefined) return usageError('explain', '--parent <model> is required (the model the parent session runs on)');
   const rt = loadRuntime(process.env, process.cwd());
   const capability = capabilityFor(harness.data, rt.policy);
   const tier = TierSchema.safeParse(values.child);

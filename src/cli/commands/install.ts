@@ -1,4 +1,6 @@
-import { runInstallCli } from '../../install/cli.js';
+import { runInstallCli, USAGE as usageFor } from '../../install/cli.js';
+
+export const USAGE = usageFor('install');
 
 export async function run(argv: string[]): Promise<number> {
   return runInstallCli('install', argv);

@@ -2,19 +2,18 @@
 import { loadRefreshConfig } from '../../prices/refresh/config.js';
 import { runRefresh, type RefreshReport } from '../../prices/refresh/run.js';
 import { triggerRefresh, type TriggerResult } from '../../prices/refresh/trigger.js';
+import { parseCommandFlags } from '../args.js';
 
-const USAGE = 'usage: tiergate prices refresh [--wait] [--json]\n';
+export const USAGE = `Usage: tiergate prices refresh [--wait] [--json]
+  Fetch prices now, in the background (the TTL is ignored; the lock still applies).
+  --wait  wait for it and print each source's result`;
 
 export async function run(argv: string[]): Promise<number> {
-  const flags = new Set(argv);
-  const unknown = argv.filter((a) => !['--wait', '--json', '--help', '-h'].includes(a));
-  if (unknown.length || flags.has('--help') || flags.has('-h')) {
-    process.stdout.write(USAGE);
-    return unknown.length ? 2 : 0;
-  }
-  const asJson = flags.has('--json');
+  const parsed = parseCommandFlags('prices refresh', USAGE, argv, { wait: { type: 'boolean' }, json: { type: 'boolean' } });
+  if (!parsed) return 2;
+  const asJson = parsed.values.json === true;
   const env = process.env;
-  if (!flags.has('--wait')) {
+  if (!parsed.values.wait) {
     const r = triggerRefresh(env, { force: true });
     process.stdout.write(asJson ? `${JSON.stringify(r)}\n` : formatTrigger(r));
     return r.started || r.reason === 'running' ? 0 : 1;

@@ -1,20 +1,19 @@
 /** `tiergate prices status [--json]`: per price source, the cached catalog's age and size, and the last error. */
 import { loadRefreshConfig } from '../../prices/refresh/config.js';
 import { refreshOverview, type RefreshOverview } from '../../prices/refresh/report.js';
+import { parseCommandFlags } from '../args.js';
 
-const USAGE = 'usage: tiergate prices status [--json]\n';
+export const USAGE = `Usage: tiergate prices status [--json]
+  Per price source: the cached catalog's age and size, the last error, and when the next refresh is due.`;
 
 export async function run(argv: string[]): Promise<number> {
-  const unknown = argv.filter((a) => !['--json', '--help', '-h'].includes(a));
-  if (unknown.length || argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(USAGE);
-    return unknown.length ? 2 : 0;
-  }
+  const parsed = parseCommandFlags('prices status', USAGE, argv, { json: { type: 'boolean' } });
+  if (!parsed) return 2;
   const env = process.env;
   const { config, diagnostics } = loadRefreshConfig(env);
   for (const d of diagnostics) process.stderr.write(`tiergate: ${d}\n`);
   const overview = refreshOverview(env, config);
-  process.stdout.write(argv.includes('--json') ? `${JSON.stringify(overview, null, 2)}\n` : formatOverview(overview));
+  process.stdout.write(parsed.values.json ? `${JSON.stringify(overview, null, 2)}\n` : formatOverview(overview));
   return 0;
 }
 

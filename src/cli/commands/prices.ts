@@ -11,22 +11,42 @@ import { loadCatalogLayers } from '../../prices/load.js';
 import { createPriceLookup } from '../../prices/lookup.js';
 import { listPrices, showPrices, type ListedRow } from '../../prices/query.js';
 import type { ClaudeProvider } from '../../prices/resolve.js';
-import { parseCommandFlags } from '../args.js';
+import { parseCommandFlags, usageError } from '../args.js';
+import { unknownValue } from '../suggest.js';
+import { USAGE as REFRESH_USAGE } from './prices-refresh.js';
+import { USAGE as STATUS_USAGE } from './prices-status.js';
 
-const USAGE = 'usage: tiergate prices show <model…> [--harness claude|codex|cursor|opencode|pi] [--provider anthropic|bedrock|vertex|foundry|gateway] [--json]\n'
-  + '       tiergate prices list [--family <text>] [--provider <maker>] [--json]\n'
-  + '       tiergate prices refresh [--wait] [--json]\n'
-  + '       tiergate prices status [--json]\n';
+const SHOW_USAGE = `Usage: tiergate prices show <model…> [--harness claude|codex|cursor|opencode|pi] [--provider P] [--json]
+  The price tiergate uses for each model, how the name resolved, and its long-context tiers.
+  --provider  where Claude models run: anthropic, bedrock, vertex, foundry or gateway (default: the policy's)`;
+const LIST_USAGE = `Usage: tiergate prices list [--family TEXT] [--provider MAKER] [--json]
+  Every priced model of every catalog layer, USD per 1M tokens. Columns fit the terminal (--width N to choose).`;
+const SUBCOMMANDS = ['show', 'list', 'refresh', 'status'];
 const CLAUDE_PROVIDERS = ['anthropic', 'bedrock', 'vertex', 'foundry', 'gateway'];
+
+/** `tiergate prices --help`, or one subcommand's. */
+export function usage(argv: string[]): string {
+  const byName: Record<string, string> = { show: SHOW_USAGE, list: LIST_USAGE, refresh: REFRESH_USAGE, status: STATUS_USAGE };
+  const one = argv[0] === undefined ? undefined : byName[argv[0]];
+  if (one) return one;
+  return `Usage: tiergate prices <show|list|refresh|status> [options]
+  show <model…>   the price of each model and how its name resolved
+  list            every priced model
+  refresh         fetch prices now (--wait to wait for it)
+  status          each price source's age, size and last error
+Run 'tiergate prices <subcommand> --help' for its options.`;
+}
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   // The refresh subcommands live in their own files (src/cli/commands/prices-refresh.ts, prices-status.ts).
   if (sub === 'refresh') return (await import('./prices-refresh.js')).run(rest);
   if (sub === 'status') return (await import('./prices-status.js')).run(rest);
-  if (sub !== 'show' && sub !== 'list') return usage(sub ? `unknown subcommand '${sub}'` : undefined);
+  if (sub !== 'show' && sub !== 'list') {
+    return usageError('prices', sub ? unknownValue('subcommand', sub, SUBCOMMANDS) : 'name a subcommand: show, list, refresh or status');
+  }
   // The shared parser: an unknown flag is a usage error (exit 2), never silently taken as a value-carrying one.
-  const parsed = parseCommandFlags(`prices ${sub}`, USAGE, rest, {
+  const parsed = parseCommandFlags(`prices ${sub}`, usage([sub]), rest, {
     json: { type: 'boolean' }, provider: { type: 'string' },
     ...(sub === 'show' ? { harness: { type: 'string' } } : { family: { type: 'string' } }),
   } as const, sub === 'show');
@@ -36,11 +56,11 @@ export async function run(argv: string[]): Promise<number> {
   const { policy } = loadPolicy(process.env, process.cwd());
   const layers = loadCatalogLayers(process.env, policy);
   if (sub === 'show') {
-    if (positional.length === 0) return usage();
+    if (positional.length === 0) return usageError('prices show', 'name at least one model, e.g. tiergate prices show sonnet');
     const harness = HarnessSchema.safeParse(flags.harness ?? 'claude');
-    if (!harness.success) return usage(`unknown harness '${String(flags.harness)}'`);
+    if (!harness.success) return usageError('prices show', unknownValue('--harness', String(flags.harness), HarnessSchema.options));
     const provider = flags.provider ?? policy.claudeProvider;
-    if (!CLAUDE_PROVIDERS.includes(provider)) return usage(`unknown Claude provider '${provider}'`);
+    if (!CLAUDE_PROVIDERS.includes(provider)) return usageError('prices show', unknownValue('--provider', provider, CLAUDE_PROVIDERS));
     const lookup = createPriceLookup(layers, { claudeProvider: provider as ClaudeProvider });
     const rows = showPrices(positional, harness.data, lookup);
     process.stdout.write(flags.json ? `${JSON.stringify(rows, null, 2)}\n` : formatShow(rows, harness.data, lookup.catalogVersion));
@@ -49,11 +69,6 @@ export async function run(argv: string[]): Promise<number> {
   const rows = listPrices(layers, { family: flags.family, provider: flags.provider });
   process.stdout.write(flags.json ? `${JSON.stringify(rows.map((r) => ({ ...r.row, key: r.key, catalogVersion: r.catalogVersion })), null, 2)}\n` : formatList(rows));
   return 0;
-}
-
-function usage(problem?: string): number {
-  process.stderr.write(`${problem ? `tiergate prices: ${problem}\n` : ''}${USAGE}`);
-  return 2;
 }
 
 const money = (v: string | null, fallback: string): string => (v === null ? `${fallback}*` : v);

@@ -1,66 +1,118 @@
 /** `tiergate report`: per-subagent cost and outcome, grouped; terminal table, --json, --csv or an --html page. */
-import { resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { HarnessSchema } from '../../contracts/harness.js';
-import { ReportBySchema } from '../../contracts/report.js';
 import { loadPricer } from '../../observer/default-pricer.js';
 import { runObserver } from '../../observer/drain.js';
 import { openLedger } from '../../observer/ledger/open.js';
-import { buildReport } from '../../report/query.js';
+import type { SqlDriver } from '../../observer/ledger/driver.js';
+import { buildReport, type LocalReportBy, type ReportQuery } from '../../report/query.js';
 import { limitRows } from '../../report/limit.js';
 import { formatCsv } from '../../report/format-csv.js';
 import { formatJson } from '../../report/format-json.js';
 import { formatTable } from '../../report/format-table.js';
 import { formatHtml } from '../../report/format-html.js';
 import { buildHtmlData } from '../../report/html/data.js';
+import { resolveProject, resolveSession } from '../../report/resolve-filter.js';
+import { canonicalZone, localZone } from '../../report/zone.js';
 import { writeFileAtomic } from '../../io/files.js';
-import { parseCommandFlags, usageError, wholeNumber } from '../args.js';
-import { parseTime } from '../time.js';
+import { parseCommandFlags, usageError, UserError, wholeNumber } from '../args.js';
+import { unknownValue } from '../suggest.js';
+import { parseTime, TIME_HELP } from '../time.js';
 
 /** A terminal table past this many groups is unreadable; --json/--csv keep every group unless --limit is given. */
 export const TABLE_LIMIT = 50;
 
-export const USAGE = `Usage: tiergate report [--by session|agent|tier|model|harness|day] [--since T] [--until T]
-                       [--harness H] [--session ID] [--project DIR] [--json | --csv | --html FILE] [--limit N] [--no-drain]
-  T: YYYY-MM-DD, an ISO timestamp, or a relative 7d / 12h / 30m.
-  --limit N: the N most expensive groups (table default ${TABLE_LIMIT}; --json/--csv all); 0 shows all.`;
+const BY: readonly LocalReportBy[] = ['agent', 'session', 'tier', 'model', 'harness', 'day'];
 
+export const USAGE = `Usage: tiergate report [--by agent|session|tier|model|harness|day] [--since T] [--until T] [--timezone ZONE]
+                       [--harness H] [--session ID] [--project DIR] [--limit N] [--json | --csv | --html FILE] [--no-drain]
+  --by         what one row is (default agent: the subagent type)
+  --since, --until T
+               ${TIME_HELP}
+  --harness    claude, codex, cursor, opencode or pi
+  --session    a session id, or the start of one (as --by session shows it)
+  --project    a project directory (and those under it), or the unique start of one the ledger knows
+  --limit N    the N most expensive rows (table default ${TABLE_LIMIT}; --json/--csv all); 0 shows all
+  --json       the stable schema (src/contracts/report.ts); --csv: one line per row; --html FILE: a page with charts
+  --no-drain   report the ledger as it is, without first reading what the hooks recorded since the last run`;
+
+/** Where --html writes, checked before the ledger is read: a file (its directory is created when missing). */
+function htmlTarget(name: string): string {
+  const file = resolve(name);
+  let dir = false;
+  try {
+    dir = statSync(file).isDirectory();
+  } catch {
+    /* a new file */
+  }
+  if (dir) throw new UserError(`--html ${name} is a directory: give a file name, e.g. --html ${join(name, 'tiergate-report.html')}`);
+  return file;
+}
+
+/** Errors a user fixes by choosing another path: one line, no diagnostic. */
+const PATH_ERRORS: Record<string, string> = {
+  EACCES: 'permission denied', EPERM: 'not permitted', EROFS: 'read-only file system', ENOSPC: 'no space left',
+  ENOTDIR: 'a part of the path is a file, not a directory', EISDIR: 'it is a directory', EEXIST: 'a part of the path is a file',
+};
+
+function writeHtml(file: string, text: string): void {
+  try {
+    writeFileAtomic(file, text);
+  } catch (err) {
+    const why = PATH_ERRORS[String((err as NodeJS.ErrnoException).code)];
+    if (why) throw new UserError(`cannot write ${file} (${why}): choose another --html file`);
+    throw err;
+  }
+}
+
+/** --session/--project as typed -> the ids and directories the query filters on, or the problem. */
+function resolveFilters(db: SqlDriver, session: string | undefined, project: string | undefined): { session: string | null; project: string | null } {
+  const s = session === undefined ? null : resolveSession(db, session);
+  if (s && 'problem' in s) throw new UserError(s.problem);
+  const p = project === undefined ? null : resolveProject(db, project, process.cwd());
+  if (p && 'problem' in p) throw new UserError(p.problem);
+  return { session: s?.value ?? null, project: p?.value ?? null };
+}
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseCommandFlags('report', USAGE, argv, {
-    by: { type: 'string', default: 'agent' }, since: { type: 'string' }, until: { type: 'string' },
+    by: { type: 'string', default: 'agent' }, since: { type: 'string' }, until: { type: 'string' }, timezone: { type: 'string' },
     harness: { type: 'string' }, session: { type: 'string' }, project: { type: 'string' },
-    limit: { type: 'string' }, json: { type: 'boolean' }, csv: { type: 'boolean' }, html: { type: 'string' }, 'no-drain': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+    limit: { type: 'string' }, json: { type: 'boolean' }, csv: { type: 'boolean' }, html: { type: 'string' }, 'no-drain': { type: 'boolean' },
   });
   if (!parsed) return 2;
   const { values } = parsed;
-  if (values.help) return process.stdout.write(`${USAGE}\n`), 0;
-  const by = ReportBySchema.safeParse(values.by);
-  if (by.success && by.data === 'user') return usageError('report', USAGE, '--by user groups the team ledger only (report --team)');
+  const by = BY.find((b) => b === values.by);
   const harness = values.harness === undefined ? null : HarnessSchema.safeParse(values.harness);
   const limit = values.limit === undefined ? null : wholeNumber(values.limit);
-  const problem = !by.success ? `unknown --by '${values.by}'`
-    : harness && !harness.success ? `unknown --harness '${values.harness}'`
+  const zone = values.timezone === undefined ? localZone() : canonicalZone(values.timezone);
+  const problem = values.by === 'user' ? '--by user groups the team ledger only (report --team)'
+    : !by ? unknownValue('--by', String(values.by), BY)
+    : harness && !harness.success ? unknownValue('--harness', String(values.harness), HarnessSchema.options)
+    : zone === null ? `unknown --timezone '${values.timezone}': give an IANA name such as UTC, Europe/Berlin or America/New_York`
     : limit === undefined ? `--limit takes a whole number, 0 or more (got '${values.limit}')`
     : [values.json, values.csv, values.html !== undefined].filter(Boolean).length > 1 ? 'give at most one of --json, --csv, --html'
     : values.html === '' ? '--html needs a file name'
     : null;
-  if (problem !== null || !by.success || by.data === 'user') return usageError('report', USAGE, problem ?? '');
+  if (problem !== null || !by || zone === null) return usageError('report', problem ?? '');
   const now = Date.now();
-  const since = values.since ? parseTime(values.since, now) : null;
-  const until = values.until ? parseTime(values.until, now) : null;
-  if (since === undefined) return usageError('report', USAGE, `cannot read --since '${values.since}'`);
-  if (until === undefined) return usageError('report', USAGE, `cannot read --until '${values.until}'`);
+  const since = values.since ? parseTime(values.since, now, zone, 'since') : null;
+  const until = values.until ? parseTime(values.until, now, zone, 'until') : null;
+  if (since === undefined) return usageError('report', `cannot read --since '${values.since}' (a day like 2026-03-01, a time like 2026-03-01T14:00, or 7d)`);
+  if (until === undefined) return usageError('report', `cannot read --until '${values.until}' (a day like 2026-03-31, a time like 2026-03-31T18:00, or 1d)`);
+  if (since !== null && until !== null && since >= until) return usageError('report', `--since ${values.since} is not before --until ${values.until}`);
+  const html = values.html === undefined ? null : htmlTarget(values.html);
   const db = openLedger(process.env);
   try {
     if (!values['no-drain']) runObserver(process.env, loadPricer(process.env), db);
-    const query = {
-      by: by.data, since, until, harness: harness?.success ? harness.data : null, session: values.session ?? null,
-      project: values.project ?? null,
+    const query: ReportQuery = {
+      by, since, until, harness: harness?.success ? harness.data : null, timeZone: zone,
+      ...resolveFilters(db, values.session, values.project),
     };
-    if (values.html !== undefined) {
-      const file = resolve(values.html);
-      writeFileAtomic(file, formatHtml(buildHtmlData(db, query)));
-      process.stdout.write(`tiergate report: wrote ${file}\n`);
+    if (html !== null) {
+      writeHtml(html, formatHtml(buildHtmlData(db, query)));
+      process.stdout.write(`tiergate report: wrote ${html}\n`);
       return 0;
     }
     const full = buildReport(db, query);

@@ -6,23 +6,27 @@ import { openLedger } from '../../observer/ledger/open.js';
 import { picoToUsd } from '../../observer/pricing.js';
 import { defaultScanRoots, listTranscripts, scanTranscripts, type ScanRoot, type ScanSummary } from '../../observer/scan.js';
 import { parseCommandFlags, usageError } from '../args.js';
+import { unknownValue } from '../suggest.js';
 import { parseTime } from '../time.js';
+import { canonicalZone, localZone } from '../../report/zone.js';
 
-export const USAGE = `Usage: tiergate scan [--since T] [--harness claude|codex] [--full] [--json]
-  Reads ~/.claude/projects (or CLAUDE_CONFIG_DIR) and $CODEX_HOME/sessions. --since skips older files unopened;
-  --full re-reads files that did not change since the last scan.`;
+export const USAGE = `Usage: tiergate scan [--since T] [--timezone ZONE] [--harness claude|codex] [--full] [--json]
+  Reads ~/.claude/projects (or CLAUDE_CONFIG_DIR) and $CODEX_HOME/sessions.
+  --since T   skip files older than T unopened: a day (2026-03-01), a time (2026-03-01T14:00) or 7d / 12h / 30m;
+              days and times in your local time zone unless --timezone names another (UTC, Europe/Berlin)
+  --full      re-read files that did not change since the last scan`;
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseCommandFlags('scan', USAGE, argv, {
-    since: { type: 'string' }, harness: { type: 'string' }, full: { type: 'boolean' }, json: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
+    since: { type: 'string' }, timezone: { type: 'string' }, harness: { type: 'string' }, full: { type: 'boolean' }, json: { type: 'boolean' },
   });
   if (!parsed) return 2;
   const { values } = parsed;
-  if (values.help) return process.stdout.write(`${USAGE}\n`), 0;
-  const since = values.since ? parseTime(values.since, Date.now()) : null;
-  if (since === undefined) return usageError('scan', USAGE, `cannot read --since '${values.since}'`);
-  if (values.harness && !['claude', 'codex'].includes(values.harness)) return usageError('scan', USAGE, `unknown --harness '${values.harness}'`);
+  const zone = values.timezone === undefined ? localZone() : canonicalZone(values.timezone);
+  if (zone === null) return usageError('scan', `unknown --timezone '${values.timezone}': give an IANA name such as UTC or Europe/Berlin`);
+  const since = values.since ? parseTime(values.since, Date.now(), zone) : null;
+  if (since === undefined) return usageError('scan', `cannot read --since '${values.since}' (a day like 2026-03-01, a time like 2026-03-01T14:00, or 7d)`);
+  if (values.harness && !['claude', 'codex'].includes(values.harness)) return usageError('scan', unknownValue('--harness', values.harness, ['claude', 'codex']));
   const roots: ScanRoot[] = defaultScanRoots(process.env).filter((r) => !values.harness || r.harness === values.harness);
   const pricer = loadPricer(process.env);
   const db = openLedger(process.env);

@@ -220,3 +220,67 @@ describe('completion rollup (kept by triggers)', () => {
     }
   });
 });
+
+describe('days in a time zone, and --session/--project prefixes (issue 21)', () => {
+  /** Runs at instants that fall on different days in New York than in UTC, either side of its 2026-03-08 clock change. */
+  function seedAround(db: SqlDriver, instants: readonly string[]): void {
+    db.transaction(() => {
+      instants.forEach((iso, i) => {
+        recordDispatch(db, d(`z${i}`, { at: Date.parse(iso) }), `z${i}`);
+        recordCompletion(db, c(`za${i}`, `z${i}`, { startedAt: Date.parse(iso), endedAt: Date.parse(iso) }));
+      });
+      // A denied dispatch (never completes) on the evening of 03-09 in New York: grouped by its own time.
+      recordDispatch(db, d('zd', { at: Date.parse('2026-03-10T02:00:00Z'), action: 'deny', reason: 'over-ceiling-denied', tier: null, effectiveModel: null }), 'zd');
+    });
+    db.transaction(() => reconcileCompletions(db, testPricer()));
+  }
+
+  it('--by day groups by the zone\'s calendar day, through a daylight-saving change, rows and totals alike', () => {
+    const { env } = tempHome();
+    const db = openLedger(env);
+    try {
+      // 03-07 03:00Z is the evening of 03-06 in New York (EST); 03-09 04:30Z is 00:30 on 03-09 (EDT, not 23:30 on 03-08).
+      seedAround(db, ['2026-03-07T03:00:00Z', '2026-03-07T15:00:00Z', '2026-03-09T04:30:00Z']);
+      const days = (zone?: string) => Object.fromEntries(queryReport(db, { by: 'day', timeZone: zone }).map((r) => [r.group, r.runs]));
+      expect(days()).toEqual({ '2026-03-07': 2, '2026-03-09': 1, '2026-03-10': 1 });
+      expect(days('UTC')).toEqual(days());
+      expect(days('America/New_York')).toEqual({ '2026-03-06': 1, '2026-03-07': 1, '2026-03-09': 2 });
+      expect(days('Asia/Tokyo')).toEqual({ '2026-03-07': 1, '2026-03-08': 1, '2026-03-09': 1, '2026-03-10': 1 });
+      const ny = queryReport(db, { by: 'day', timeZone: 'America/New_York' });
+      expect(ny.totals).toEqual(queryReport(db, { by: 'day' }).totals);
+      // With since/until at New York midnights the edges are that zone's too.
+      const since = Date.parse('2026-03-07T05:00:00Z');
+      expect(Object.fromEntries(queryReport(db, { by: 'day', timeZone: 'America/New_York', since }).map((r) => [r.group, r.runs])))
+        .toEqual({ '2026-03-07': 1, '2026-03-09': 2 });
+      expect(buildReport(db, { by: 'day', timeZone: 'America/New_York' }).filters.timeZone).toBe('America/New_York');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('resolves a unique start of a session id or project, and refuses an ambiguous one', async () => {
+    const { resolveProject, resolveSession } = await import('../../../src/report/resolve-filter.js');
+    const { env } = tempHome();
+    const db = openLedger(env);
+    try {
+      db.transaction(() => {
+        recordCompletion(db, c('p1', null, { sessionId: '7f3a9c21-aaaa', project: '/home/u/code/tiergate' }));
+        recordCompletion(db, c('p2', null, { sessionId: '7f3b0000-bbbb', project: '/home/u/code/tierlist' }));
+        recordCompletion(db, c('p3', null, { sessionId: 'c0ffee00-cccc', project: '/home/u/notes' }));
+      });
+      expect(resolveSession(db, '7f3a')).toEqual({ value: '7f3a9c21-aaaa' });
+      expect(resolveSession(db, 'c0ffee00-cccc')).toEqual({ value: 'c0ffee00-cccc' });
+      expect(resolveSession(db, '7f3')).toMatchObject({ problem: expect.stringContaining("'7f3' starts more than one session id (7f3a9c21-aaaa, 7f3b0000-bbbb)") });
+      expect(resolveSession(db, 'zz')).toMatchObject({ problem: expect.stringContaining("no session id starts with 'zz'") });
+      // A directory keeps its meaning (itself and below), relative to the working directory too.
+      expect(resolveProject(db, '/home/u/code', '/')).toEqual({ value: '/home/u/code' });
+      expect(resolveProject(db, 'code', '/home/u')).toEqual({ value: '/home/u/code' });
+      expect(resolveProject(db, 'tierg', '/elsewhere')).toEqual({ value: '/home/u/code/tiergate' });
+      expect(resolveProject(db, '/home/u/code/tierl', '/')).toEqual({ value: '/home/u/code/tierlist' });
+      expect(resolveProject(db, 'tier', '/elsewhere')).toMatchObject({ problem: expect.stringContaining('starts more than one project') });
+      expect(queryReport(db, { by: 'session', project: (resolveProject(db, 'tierg', '/x') as { value: string }).value }).totals!.runs).toBe(1);
+    } finally {
+      db.close();
+    }
+  });
+});

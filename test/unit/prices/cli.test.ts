@@ -61,13 +61,13 @@ describe('tiergate prices', () => {
     expect(await main(['prices'])).toBe(2);
     expect(await main(['prices', 'show'])).toBe(2);
     expect(await main(['prices', 'show', 'x', '--harness', 'emacs'])).toBe(2);
-    expect(err).toMatch(/usage: tiergate prices/);
+    expect(err).toMatch(/tiergate prices show: unknown --harness 'emacs' \(one of claude, codex, cursor, opencode, pi\)\. Run 'tiergate prices show --help' for its options\.\n$/);
     // A misspelt flag is refused, not taken as one that swallows the next word (it did: `--harnes claude`).
     err = '';
     expect(await main(['prices', 'show', 'opus', '--harnes', 'claude'])).toBe(2);
-    expect(err).toMatch(/^tiergate prices show: Unknown option '--harnes'/);
+    expect(err).toMatch(/^tiergate prices show: unknown option '--harnes': did you mean '--harness'\?/);
     err = '';
     expect(await main(['prices', 'list', 'extra'])).toBe(2);
-    expect(err).toMatch(/^tiergate prices list: Unexpected argument 'extra'/);
+    expect(err).toMatch(/^tiergate prices list: unexpected argument 'extra'/);
   });
 });
