@@ -67,7 +67,7 @@ export function makeCursorAdapter(deps: CursorDeps): CommandAdapter {
     // The top-level model was "" on a live Task payload: fall back to one seen earlier in the same conversation.
     const parent: ParentModel = own ? { model: own, source: 'payload.model' } : remembered(mem, conversation);
     if (own && conversation) mem.models[conversation] = { v: own, t: now };
-    const obs = observeTask(p, parent, now);
+    const obs = observeTask(p, parent, now, ctx.env);
     let answer = ALLOW;
     if (obs) {
       answer = cursorAnswer(deps.route(obs, ctx.env, ctx.defer));
@@ -87,7 +87,7 @@ export function makeCursorAdapter(deps: CursorDeps): CommandAdapter {
     const fromParent = remembered(mem, str(p.parent_conversation_id));
     const modelId = str(p.model_id);
     const parent = fromParent.model ? fromParent : modelId ? { model: modelId, source: 'payload.model_id' } : NO_PARENT;
-    const obs = observeSubagentStart(p, parent, now);
+    const obs = observeSubagentStart(p, parent, now, ctx.env);
     const answer = cursorAnswer(deps.route(obs, ctx.env, ctx.defer));
     if (callId) {
       mem.answers[callId] = { v: answer, t: now };

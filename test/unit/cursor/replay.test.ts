@@ -3,7 +3,7 @@
  * no Cursor binary was run) through the Cursor handlers with the real routing engine, and checks what Cursor would
  * receive.
  */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -210,5 +210,17 @@ describe('answers', () => {
     const out = JSON.parse(cursorAnswer({ action: 'correct', reason: 'over-ceiling-corrected', summary: 'x costs more', comparison: null, tier: 'cheap', diagnostics: [], field: 'model', value: 'claude-haiku-4-5', updatedInput: {} })!.stdout!);
     expect(out).toMatchObject({ permission: 'deny' });
     expect(out.agent_message).toContain('"claude-haiku-4-5"');
+  });
+});
+
+describe('agent definitions are read from the hook\'s environment, not the process\'s', () => {
+  it('a user agent under the env HOME gives the Task its model (documentation-only rule)', () => {
+    const home = mkdtempSync(join(tmpdir(), 'tg-cursor-home-'));
+    mkdirSync(join(home, '.cursor', 'agents'), { recursive: true });
+    writeFileSync(join(home, '.cursor', 'agents', 'deep-review.md'), '---\nname: deep-review\nmodel: claude-haiku-4-5\n---\nbody\n');
+    env = { ...env, HOME: home };
+    const p = fixture('preToolUse.task-inherit-empty-model');
+    run('preToolUse', { ...p, cwd: join(home, 'no-project'), tool_input: { ...(p.tool_input as object), subagent_type: 'deep-review' } });
+    expect(routed[0]).toMatchObject({ agentModel: 'claude-haiku-4-5', agentModelFrom: join(home, '.cursor', 'agents', 'deep-review.md') });
   });
 });
