@@ -375,7 +375,7 @@ export async function resolveChildModel(input: {
   }
   const def = found.def;
   const cap = def.source === 'built-in' && name === 'Explore' ? exploreCap(input.parentModel, input.env) : null;
-  const capped = { agentModel: cap, agentModelFrom: cap ? 'built-in agent Explore (capped at opus under a parent above opus)' : null };
+  const capped = { agentModel: cap, agentModelFrom: cap ? 'built-in agent Explore, capped at opus under a parent above opus' : null };
   if (force) return { ...none, ...capped, rewriteHonoured: false };
   if (def.model === 'inherit') return { ...none, ...capped, rewriteHonoured: true };
   if (def.model) return { ...none, agentModel: def.model, agentModelFrom: def.display, rewriteHonoured: true };

@@ -8,19 +8,27 @@ import { loadRuntime } from '../../runtime/context.js';
 import { parseCommandFlags, usageError } from '../args.js';
 import { explainProjectPolicy } from '../project-policy.js';
 import { unknownValue } from '../suggest.js';
+import { chainLine, explainAgent } from '../../adapters/claude/explain-agent.js';
 
 export const USAGE = `Usage: tiergate explain [--harness claude|codex|cursor|opencode|pi] --parent <model> [--child <model|tier>] [--json]
-  What tiergate would decide for one dispatch, with the whole price comparison (--harness defaults to claude).`;
+       tiergate explain --agent <name> [--cwd <project dir>] --parent <model> [--child <model>] [--json]
+  What tiergate would decide for one dispatch, with the whole price comparison (--harness defaults to claude).
+  --agent (Claude Code): the model the named agent runs on, where that comes from, and what tiergate does with it.`;
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseCommandFlags('explain', USAGE, argv, {
     harness: { type: 'string' }, parent: { type: 'string' }, child: { type: 'string' }, json: { type: 'boolean' },
+    agent: { type: 'string' }, cwd: { type: 'string' },
   }, true);
   if (!parsed) return 2;
   const { values } = parsed;
   const harness = HarnessSchema.safeParse(values.harness ?? 'claude');
   if (!harness.success) return usageError('explain', unknownValue('--harness', String(values.harness), HarnessSchema.options));
   if (values.parent === undefined) return usageError('explain', '--parent <model> is required (the model the parent session runs on)');
+  if (values.agent !== undefined) {
+    if (harness.data !== 'claude') return usageError('explain', '--agent is resolved for --harness claude only');
+    return explainClaudeAgent(values.agent, values.parent, values.child ?? null, values.cwd ?? process.cwd(), values.json === true);
+  }
   const rt = loadRuntime(process.env, process.cwd());
   const capability = capabilityFor(harness.data, rt.policy);
   const tier = TierSchema.safeParse(values.child);
@@ -40,6 +48,25 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify({ observation: obs, decision, catalogVersion: rt.prices.catalogVersion, projectPolicy: projectPolicy.project }, null, 2)}\n`);
   } else {
     process.stdout.write(describe(decision, rt.prices.catalogVersion) + projectPolicy.text);
+  }
+  return 0;
+}
+
+/**
+ * `--agent <name>` (Claude Code): the chain from the agent's definition to the decision, as the dispatch hook in
+ * `projectDir` resolves it (the project's and the user's agent files, CLAUDE_CODE_SUBAGENT_MODEL), then the decision.
+ */
+async function explainClaudeAgent(name: string, parent: string, callModel: string | null, projectDir: string, json: boolean): Promise<number> {
+  const rt = loadRuntime(process.env, projectDir);
+  const e = await explainAgent({ name, callModel, parentModel: parent, projectDir, env: process.env, at: Date.now() });
+  const decision = decide(e.observation, rt.policy, rt.prices);
+  const line = chainLine(e, decision, rt.prices);
+  const projectPolicy = explainProjectPolicy(process.env, projectDir);
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ chain: line, definition: e.definition, child: e.child, observation: e.observation, decision,
+      catalogVersion: rt.prices.catalogVersion, projectPolicy: projectPolicy.project }, null, 2)}\n`);
+  } else {
+    process.stdout.write(`${line}\n${describe(decision, rt.prices.catalogVersion)}${projectPolicy.text}`);
   }
   return 0;
 }

@@ -3,8 +3,8 @@
  * > parent) is what tiergate decides on. The command hook is replayed from recorded payloads with agent files on disk;
  * the hooks module (dist/claude-module.js) runs in a vm shaped like its runtime with a `$` whose files are in memory.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { build } from 'esbuild';
 import { dirname, join } from 'node:path';
 import vm from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -200,10 +200,17 @@ function fakeDollar(opts: { tree?: Map<string, Node>; env?: Record<string, strin
 
 describe('hooks module (agent.spawn)', () => {
   let source = '';
-  beforeAll(() => {
-    execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, timeout: 120_000 });
-    source = readFileSync(join(root, 'dist/claude-module.js'), 'utf8');
-  });
+  beforeAll(async () => {
+    // The module bundle as scripts/build.mjs makes it, built in memory: dist/ is left to the build (another test file
+    // rebuilding it at the same time would otherwise race this one).
+    const shim = (n: string) => join(root, `src/adapters/claude/module/shims/${n}.ts`);
+    const out = await build({
+      entryPoints: [join(root, 'src/adapters/claude/module/index.ts')], bundle: true, write: false, platform: 'neutral', format: 'esm',
+      target: 'node20', mainFields: ['module', 'main'], minifyWhitespace: true, legalComments: 'none', logLevel: 'silent',
+      alias: { 'node:path': shim('node-path'), 'node:os': shim('node-os'), 'node:fs': shim('node-fs') },
+    });
+    source = out.outputFiles[0]!.text;
+  }, 60_000);
 
   const project = (name: string, text: string): [string, Node] => [`/proj/.claude/agents/${name}`, { kind: 'file', text }];
   const git: [string, Node] = ['/proj/.git/HEAD', { kind: 'file', text: 'ref' }];
