@@ -1,4 +1,9 @@
-import type { Env } from '../io/paths.js';
+/**
+ * What a command hook and its harness adapter agree on: the handler, its context and its answer. The runner
+ * (src/hook-runner) calls handlers of this shape; adapters (src/adapters/<harness>) implement them; neither imports
+ * the other.
+ */
+import type { Env } from './env.js';
 
 /** What a command hook prints and how it exits. null = print nothing, exit 0 (the harness proceeds unchanged). */
 export type HookAnswer = { stdout?: string; exitCode?: number } | null;

@@ -3,7 +3,7 @@
  * deny, the new value on a correction. Command hooks answer JSON on stdout; in-process plugins throw / return a block
  * or edit the tool input in place.
  */
-import type { HookAnswer } from '../hook-runner/types.js';
+import type { HookAnswer } from '../contracts/hook.js';
 
 export type Effect = { modelSees: string | null; newValue: string | null };
 

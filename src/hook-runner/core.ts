@@ -10,7 +10,7 @@ import { diagnose, errorText, setDiagnosticFallback } from '../io/diagnostics.js
 import { appendBounded, writeToDescriptor } from '../io/files.js';
 import { withoutBom } from '../io/text.js';
 import type { Env } from '../io/paths.js';
-import { timeLeft, type AdapterTable, type CommandAdapter, type Delivery, type HookAnswer, type HookContext } from './types.js';
+import { timeLeft, type AdapterTable, type CommandAdapter, type Delivery, type HookAnswer, type HookContext } from '../contracts/hook.js';
 
 export const DEFAULT_MAX_STDIN = 1024 * 1024;
 /** Half the 10 s manifest timeout of every event not named in EVENT_DEADLINE_MS, so our own deadline fires first. */

@@ -7,7 +7,7 @@
 import type { Harness } from '../contracts/harness.js';
 import { useDispatchMemo, wroteDispatchMemo } from '../runtime/context.js';
 import { hookMain } from './core.js';
-import type { CommandAdapter } from './types.js';
+import type { CommandAdapter } from '../contracts/hook.js';
 
 /** Started with its build id (dist/hook.cjs always passes one), the bundle keeps its runtime in the dispatch memo. */
 export const dispatchMain = (harness: Harness, adapter: CommandAdapter) => (argv: string[], opts: { buildId?: string } = {}): Promise<number> => {

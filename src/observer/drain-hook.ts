@@ -3,7 +3,7 @@
  * bounded by the hook's own deadline (timeLeft: the runner's one measure of it), so that neither the drain nor
  * SQLite's wait on a busy ledger keeps the hook past its deadline, nor past the harness's manifest timeout beyond it.
  */
-import { timeLeft, type HookContext } from '../hook-runner/types.js';
+import { timeLeft, type HookContext } from '../contracts/hook.js';
 import type { Env } from '../io/paths.js';
 import { loadPricer } from './default-pricer.js';
 import { runObserver } from './drain.js';

@@ -4,7 +4,7 @@
  */
 import type { Decision } from '../contracts/decision.js';
 import type { SpoolRecord } from '../contracts/spool.js';
-import type { Defer, Delivery } from '../hook-runner/types.js';
+import type { Defer, Delivery } from '../contracts/hook.js';
 import type { DispatchObservation } from '../contracts/observation.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import type { Env } from '../io/paths.js';

@@ -4,7 +4,7 @@
  * Claude-style `hookSpecificOutput` is not understood by Cursor, so it is never used here.
  */
 import type { Decision } from '../../contracts/decision.js';
-import type { HookAnswer } from '../../hook-runner/types.js';
+import type { HookAnswer } from '../../contracts/hook.js';
 
 export const ALLOW: HookAnswer = { stdout: '{"permission":"allow"}\n' };
 /** subagentStop / stop accept only `followup_message`; tiergate never continues the agent, so it answers `{}`. */

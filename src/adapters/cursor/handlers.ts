@@ -7,7 +7,7 @@
 import type { Decision } from '../../contracts/decision.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import type { SpoolRecord } from '../../contracts/spool.js';
-import type { CommandAdapter, Defer, HookAnswer, HookContext } from '../../hook-runner/types.js';
+import type { CommandAdapter, Defer, HookAnswer, HookContext } from '../../contracts/hook.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import type { Env } from '../../io/paths.js';
 import { ALLOW, EMPTY, cursorAnswer } from './answer.js';

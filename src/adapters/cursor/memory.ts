@@ -9,7 +9,7 @@ import { diagnose, errorText } from '../../io/diagnostics.js';
 import { writeFileAtomic } from '../../io/files.js';
 import { readTextCapped } from '../../io/read-capped.js';
 import { paths, type Env } from '../../io/paths.js';
-import type { HookAnswer } from '../../hook-runner/types.js';
+import type { HookAnswer } from '../../contracts/hook.js';
 
 /** A public Cursor integration expires correlation state after 30 minutes (cursor.md §5). */
 export const MEMORY_TTL_MS = 30 * 60 * 1000;

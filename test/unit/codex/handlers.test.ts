@@ -10,7 +10,7 @@ import { createCodexHandlers } from '../../../src/adapters/codex/command.js';
 import { DEFAULT_POLICY, loadPolicy } from '../../../src/config/load.js';
 import type { DispatchObservation } from '../../../src/contracts/observation.js';
 import type { SpoolRecord } from '../../../src/contracts/spool.js';
-import type { HookContext } from '../../../src/hook-runner/types.js';
+import type { HookContext } from '../../../src/contracts/hook.js';
 import { decide } from '../../../src/routing-engine/decide.js';
 import { fixture, fixtures, ROLLOUTS, testPrices } from './support.js';
 

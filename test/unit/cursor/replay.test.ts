@@ -13,7 +13,7 @@ import { normaliseWorkspaceRoot, parseCursorJson, workspaceRoots } from '../../.
 import { DEFAULT_POLICY } from '../../../src/config/defaults.js';
 import type { DispatchObservation } from '../../../src/contracts/observation.js';
 import { SpoolRecordSchema, type SpoolRecord } from '../../../src/contracts/spool.js';
-import type { HookContext } from '../../../src/hook-runner/types.js';
+import type { HookContext } from '../../../src/contracts/hook.js';
 import { appendSpool, resetSpoolFile } from '../../../src/observer/spool.js';
 import { decide } from '../../../src/routing-engine/decide.js';
 import { testLookup } from '../engine/price-table.js';

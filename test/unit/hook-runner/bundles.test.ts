@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_ADAPTERS } from '../../../src/hook-runner/adapters.js';
 import { bundleFor, DISPATCH_EVENTS } from '../../../src/hook-runner/bundles.js';
-import type { CommandAdapter } from '../../../src/hook-runner/types.js';
+import type { CommandAdapter } from '../../../src/contracts/hook.js';
 
 /** The adapter a dispatch bundle's entry runs (src/entries/hook-dispatch-<harness>.ts). */
 const dispatchAdapter = async (harness: string) => ((await import(`../../../src/entries/hook-dispatch-${harness}.ts`)) as { adapter: CommandAdapter }).adapter;

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runHookWith } from '../../../src/hook-runner/core.js';
-import type { AdapterTable } from '../../../src/hook-runner/types.js';
+import type { AdapterTable } from '../../../src/contracts/hook.js';
 
 const root = join(import.meta.dirname, '../../..');
 const env = () => ({ TIERGATE_HOME: mkdtempSync(join(tmpdir(), 'tg-arming-')), TIERGATE_HOOK_DEADLINE_MS: '200' });
