@@ -29,7 +29,7 @@ export const ReportRowSchema = lazySchema(() => z.object({
   pending: z.int().check(z.nonnegative()),
   /** Completions whose `Verified:` token is affirmative (yes, true, pass, passed, tests, ok, verified). */
   verified: z.int().check(z.nonnegative()),
-  /** Requested (dispatched) model -> served model pairs, most frequent first (at most 5). */
+  /** Requested (dispatched) model -> served model pairs, most frequent first (every pair; before issue 21 at most 5). */
   models: z.array(z.object({ requested: z.nullable(z.string()), served: z.nullable(z.string()), runs: z.int() })),
   tokens: z.object({
     input: z.int(), output: z.int(), cacheRead: z.int(), cacheWrite: z.int(),
@@ -52,6 +52,18 @@ export const ReportRowSchema = lazySchema(() => z.object({
    * enforcement `ignored`, src/observer/enforcement.ts). Their savings never happened: `savings` is from what ran.
    */
   correctionsNotHonoured: z.int().check(z.nonnegative()),
+  /** Dispatches tiergate corrected (an over-ceiling model switched to a cheaper one, or the default tier set), each once. */
+  corrected: z.int().check(z.nonnegative()),
+  /**
+   * What tiergate's corrections saved: their runs' usage priced at the model the dispatch named (else the parent's,
+   * which a child naming none inherits), minus what the runs cost on the model that ran, over `savedRuns` (runs priced
+   * both ways; the named model at the catalog in effect when the report ran). Null when none could be priced.
+   */
+  saved: MoneySchema,
+  savedRuns: z.int().check(z.nonnegative()),
+  /** `--by session` only: the session's project directory and its last recorded activity (ISO), when known. */
+  project: z.optional(z.nullable(z.string())),
+  lastActivity: z.optional(z.nullable(z.string())),
 }));
 export type ReportRow = z.infer<typeof ReportRowSchema>;
 
@@ -80,6 +92,18 @@ export const ReportSchema = lazySchema(() => z.object({
   filters: ReportFiltersSchema,
   rows: z.array(ReportRowSchema),
   totals: ReportRowSchema,
+  /**
+   * Everything the sessions in scope spent where tiergate knows it: the requests `tiergate scan` read from the harnesses'
+   * transcripts (parents and subagents), with the report's filters. Absent when no scanned request is in scope.
+   */
+  wholeUsage: z.optional(z.object({
+    requests: z.int().check(z.nonnegative()),
+    subagentRequests: z.int().check(z.nonnegative()),
+    sessions: z.int().check(z.nonnegative()),
+    unpricedRequests: z.int().check(z.nonnegative()),
+    cost: MoneySchema,
+    subagentCost: MoneySchema,
+  })),
   /** Present when `--limit` applied: groups left out of `rows` (still counted in `totals`). */
   omittedRows: z.optional(z.int().check(z.nonnegative())),
 }));

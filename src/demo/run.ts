@@ -28,8 +28,9 @@ export async function runDemo(opts: { keep: boolean; env?: Env }): Promise<DemoR
     const db = openLedger(sb.env);
     let report: Report;
     try {
-      runObserver(sb.env, loadPricer(sb.env, sb.project), db);
-      report = buildReport(db, { by: 'agent' });
+      const pricer = loadPricer(sb.env, sb.project);
+      runObserver(sb.env, pricer, db);
+      report = buildReport(db, { by: 'agent' }, new Date(), pricer);
     } finally {
       db.close();
     }

@@ -7,7 +7,10 @@ import type { Money, Report, ReportBy, ReportFilters, ReportRow } from '../contr
 import type { SqlDriver, SqlValue } from '../observer/ledger/driver.js';
 import { picoToUsd } from '../observer/pricing.js';
 import { VERIFIED_YES } from '../observer/ledger/schema.js';
+import type { Pricer } from '../observer/pricing.js';
 import { ledgerSpan, zonedDaySql } from './day-sql.js';
+import { withSessionDetails, wholeUsage } from './context.js';
+import { priceDecisions, type CorrectedRun, type DecidedAgg } from './decision-savings.js';
 
 /** The local ledger has one person's rows: `--by user` groups only the team's (src/team/report.ts). */
 export type LocalReportBy = Exclude<ReportBy, 'user'>;
@@ -72,7 +75,8 @@ export type Agg = {
   no_usage: number; cf: string; cf_cost: string; comparable: number; cursor_runs: number;
 };
 export type Pair = { g: string | null; requested: string | null; served: string | null; runs: number };
-export type OpenAgg = { g: string | null; n: number; denied: number; cursor_runs: number };
+/** `corrected`: dispatches tiergate corrected that never completed (absent from a source that does not count them). */
+export type OpenAgg = { g: string | null; n: number; denied: number; cursor_runs: number; corrected?: number };
 export type IgnoredAgg = { g: string | null; n: number };
 
 /**
@@ -157,8 +161,8 @@ function aggregates(db: SqlDriver, q: ReportQuery, group: ReturnType<typeof grou
 
 const money = (pico: bigint | null): Money => (pico === null ? { usd: null, pico: null } : { usd: picoToUsd(pico), pico: pico.toString() });
 
-type Acc = Omit<ReportRow, 'cost' | 'counterfactual' | 'savings' | 'usageNotReported' | 'models' | 'correctionsNotHonoured'> & {
-  notHonoured: number;
+type Acc = Omit<ReportRow, 'cost' | 'counterfactual' | 'savings' | 'usageNotReported' | 'models' | 'correctionsNotHonoured' | 'saved'> & {
+  notHonoured: number; savedPico: bigint | null;
   costPico: bigint | null; cfPico: bigint | null; cfCostPico: bigint | null; cursorRuns: number;
   pairs: Map<string, { requested: string | null; served: string | null; runs: number }>;
 };
@@ -168,7 +172,7 @@ function emptyAcc(group: string | null): Acc {
     group, runs: 0, dispatches: 0, denied: 0, completed: 0, pending: 0, verified: 0,
     tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
     unpricedRuns: 0, noUsageRuns: 0, comparableRuns: 0, costPico: null, cfPico: null, cfCostPico: null, cursorRuns: 0,
-    notHonoured: 0, pairs: new Map(),
+    notHonoured: 0, corrected: 0, savedPico: null, savedRuns: 0, pairs: new Map(),
   };
 }
 
@@ -197,6 +201,9 @@ function merge(into: Acc, from: Acc): void {
   into.cfCostPico = addBig(into.cfCostPico, from.cfCostPico);
   into.cursorRuns += from.cursorRuns;
   into.notHonoured += from.notHonoured;
+  into.corrected += from.corrected;
+  into.savedPico = addBig(into.savedPico, from.savedPico);
+  into.savedRuns += from.savedRuns;
   for (const p of from.pairs.values()) addPair(into, p);
 }
 
@@ -228,27 +235,56 @@ function finish(a: Acc): ReportRow {
   return {
     group: a.group, runs: a.runs, dispatches: a.dispatches, denied: a.denied, completed: a.completed, pending: a.pending,
     verified: a.verified,
-    models: [...a.pairs.values()].sort((x, y) => y.runs - x.runs).slice(0, 5),
+    models: [...a.pairs.values()].sort((x, y) => y.runs - x.runs || String(x.requested).localeCompare(String(y.requested))),
     tokens: a.tokens, cost: money(a.costPico), unpricedRuns: a.unpricedRuns, noUsageRuns: a.noUsageRuns,
     counterfactual: money(a.cfPico), savings: money(savings), comparableRuns: a.comparableRuns,
     usageNotReported: a.runs > 0 && a.cursorRuns === a.runs, correctionsNotHonoured: a.notHonoured,
+    corrected: a.corrected, saved: money(a.savedPico), savedRuns: a.savedRuns,
   };
 }
 
-export function queryReport(db: SqlDriver, q: ReportQuery): ReportRow[] & { totals?: ReportRow } {
+/**
+ * `pricer` prices what tiergate's corrections saved (decision-savings.ts) with the catalog in effect now; without one
+ * the corrections are counted and `saved` is null.
+ */
+export function queryReport(db: SqlDriver, q: ReportQuery, pricer: Pricer | null = null): ReportRow[] & { totals?: ReportRow } {
   const group = groupBy(db, q);
   const aggs = aggregates(db, q, group);
   const gd = group.dispatch;
   const wd = where(q, 'at', q.since ?? null, q.until ?? null);
   const open = db.prepare(
-    `SELECT ${gd} AS g, COUNT(*) AS n, SUM(action = 'deny') AS denied, SUM(harness = 'cursor') AS cursor_runs
+    `SELECT ${gd} AS g, COUNT(*) AS n, SUM(action = 'deny') AS denied, SUM(harness = 'cursor') AS cursor_runs,
+       SUM(action = 'correct') AS corrected
      FROM dispatches ${wd.sql ? `${wd.sql} AND` : 'WHERE'} completion_id IS NULL GROUP BY g`,
   ).all<OpenAgg>(...wd.params);
-  return assembleRows(q.by, { ...aggs, open, ignored: ignoredCorrections(db, q, group.completion) });
+  const decided = priceDecisions(correctedRuns(db, q, group.completion), pricer);
+  return assembleRows(q.by, { ...aggs, open, ignored: ignoredCorrections(db, q, group.completion), decided });
 }
 
-/** What a ledger's SQL returns for one report: per-group measures, model pairs, never-completed dispatches, ignored corrections. */
-export type ReportParts = Aggregates & { open: OpenAgg[]; ignored: IgnoredAgg[] };
+/**
+ * Every run of a dispatch tiergate corrected, with the model it would have run on without tiergate: the one the
+ * dispatch named, else the parent's (inherited). Corrections only (their partial index), filtered and grouped like
+ * every run of the row; a dispatch's follow-up turns ran on the corrected model too, so they count, once each.
+ */
+function correctedRuns(db: SqlDriver, q: ReportQuery, col: string): CorrectedRun[] {
+  const w = where(q, 'ended_at', q.since ?? null, q.until ?? null);
+  return db.prepare(
+    `SELECT x.g AS g, x.harness AS harness, COALESCE(d.requested_model, d.parent_model) AS baseline, x.cost AS cost,
+       x.first AS first, x.input AS input, x.output AS output, x.cache_read AS cache_read, x.cache_write_5m AS cache_write_5m,
+       x.cache_write_1h AS cache_write_1h, x.reasoning AS reasoning, x.requests AS requests
+     FROM (SELECT ${col} AS g, harness, CAST(cost_pico AS TEXT) AS cost, (followup = 0) AS first, input, output, cache_read,
+             cache_write_5m, cache_write_1h, reasoning, requests, dispatch_id
+           FROM completions
+           WHERE dispatch_id IN (SELECT id FROM dispatches WHERE action = 'correct')${w.sql ? ` AND ${w.sql.slice('WHERE '.length)}` : ''}) x
+     JOIN dispatches d ON d.id = x.dispatch_id`,
+  ).all<CorrectedRun>(...w.params);
+}
+
+/**
+ * What a ledger's SQL returns for one report: per-group measures, model pairs, never-completed dispatches, ignored
+ * corrections, and (where the source can price them) what the corrections saved.
+ */
+export type ReportParts = Aggregates & { open: OpenAgg[]; ignored: IgnoredAgg[]; decided?: DecidedAgg[] };
 
 /**
  * The report's rows and totals from its parts, whichever ledger they came from (this SQLite one, or the team's
@@ -270,13 +306,21 @@ export function assembleRows(by: ReportBy, parts: ReportParts): ReportRow[] & { 
     a.dispatches += r.n;
     a.denied += r.denied ?? 0;
     a.cursorRuns += r.cursor_runs ?? 0;
+    a.corrected += r.corrected ?? 0;
   }
   for (const r of parts.ignored) acc(r.g).notHonoured += r.n;
+  for (const r of parts.decided ?? []) {
+    const a = acc(r.g);
+    a.corrected += r.corrected;
+    a.savedPico = addBig(a.savedPico, r.saved);
+    a.savedRuns += r.savedRuns;
+  }
   const accs = [...groups.values()];
   const total = emptyAcc('(total)');
   for (const a of accs) merge(total, a);
   const rows = accs
-    .sort((x, y) => (by === 'day' || by === 'session' ? byKey.compare(String(x.group), String(y.group)) : cmpCost(y, x)))
+    // Days read in order; every other grouping dearest first (sessions too: the expensive ones are what one looks for).
+    .sort((x, y) => (by === 'day' ? byKey.compare(String(x.group), String(y.group)) : cmpCost(y, x)))
     .map(finish) as ReportRow[] & { totals?: ReportRow };
   rows.totals = finish(total);
   return rows;
@@ -305,12 +349,17 @@ function cmpCost(a: Acc, b: Acc): number {
   return x === y ? a.runs - b.runs : x < y ? -1 : 1;
 }
 
-export function buildReport(db: SqlDriver, q: ReportQuery, now = new Date()): Report {
-  const rows = queryReport(db, q);
+/** The local ledger's report; `pricer` prices what tiergate's corrections saved (without one, `saved` is null). */
+export function buildReport(db: SqlDriver, q: ReportQuery, now = new Date(), pricer: Pricer | null = null): Report {
+  const rows = queryReport(db, q, pricer);
+  const whole = wholeUsage(db, q);
   const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
   const filters: ReportFilters = {
     since: iso(q.since), until: iso(q.until), harness: q.harness ?? null, session: q.session ?? null, project: q.project ?? null,
     timeZone: q.timeZone ?? 'UTC',
   };
-  return { format: 'tiergate-report/1', generatedAt: now.toISOString(), by: q.by, filters, rows: [...rows], totals: rows.totals! };
+  return {
+    format: 'tiergate-report/1', generatedAt: now.toISOString(), by: q.by, filters,
+    rows: q.by === 'session' ? withSessionDetails(db, rows) : [...rows], totals: rows.totals!, ...(whole ? { wholeUsage: whole } : {}),
+  };
 }

@@ -105,17 +105,18 @@ export async function run(argv: string[]): Promise<number> {
   const html = values.html === undefined ? null : htmlTarget(values.html);
   const db = openLedger(process.env);
   try {
-    if (!values['no-drain']) runObserver(process.env, loadPricer(process.env), db);
+    const pricer = loadPricer(process.env);
+    if (!values['no-drain']) runObserver(process.env, pricer, db);
     const query: ReportQuery = {
       by, since, until, harness: harness?.success ? harness.data : null, timeZone: zone,
       ...resolveFilters(db, values.session, values.project),
     };
     if (html !== null) {
-      writeHtml(html, formatHtml(buildHtmlData(db, query)));
+      writeHtml(html, formatHtml(buildHtmlData(db, query, new Date(), pricer)));
       process.stdout.write(`tiergate report: wrote ${html}\n`);
       return 0;
     }
-    const full = buildReport(db, query);
+    const full = buildReport(db, query, new Date(), pricer);
     const table = !values.json && !values.csv;
     const report = limit !== null && limit !== undefined ? limitRows(full, limit) : table ? limitRows(full, TABLE_LIMIT) : full;
     process.stdout.write(values.json ? formatJson(report) : values.csv ? formatCsv(report) : formatTable(report));

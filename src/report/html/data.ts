@@ -1,16 +1,17 @@
 /**
  * Everything the HTML page shows, as `tiergate report --json` reports: the page runs no query of its own. Each piece
- * is a `buildReport` call with the user's filters (per-day pieces narrow --since/--until to that UTC day), so every
+ * is a `buildReport` call with the user's filters (per-day pieces narrow --since/--until to that day in the report's time zone), so every
  * number on the page is one `tiergate report --json --by … [--since … --until …]` would print. One read transaction:
  * a drain writing meanwhile cannot make the pieces disagree with each other.
  */
 import type { Report } from '../../contracts/report.js';
 import type { SqlDriver } from '../../observer/ledger/driver.js';
+import type { Pricer } from '../../observer/pricing.js';
 import { buildReport, type ReportQuery } from '../query.js';
+import { startOfDay, startOfNextDay } from '../zone.js';
 
 /** The daily charts show at most this many days (the most recent ones); totals always cover the whole range. */
 export const MAX_CHART_DAYS = 120;
-const DAY_MS = 86_400_000;
 
 export type HtmlReportData = {
   /** Exactly `tiergate report --json` with the same flags: the table and the totals. */
@@ -18,25 +19,28 @@ export type HtmlReportData = {
   byTier: Report;
   byModel: Report;
   byDay: Report;
-  /** Per UTC day (oldest first, at most MAX_CHART_DAYS), the same filters grouped by tier. */
+  /** Per day in the report's time zone (oldest first, at most MAX_CHART_DAYS), the same filters grouped by tier. */
   dayTier: { day: string; report: Report }[];
   /** Days with runs that the daily charts leave out (older than the last MAX_CHART_DAYS). */
   omittedDays: number;
 };
 
-export function buildHtmlData(db: SqlDriver, q: ReportQuery, now = new Date()): HtmlReportData {
+export function buildHtmlData(db: SqlDriver, q: ReportQuery, now = new Date(), pricer: Pricer | null = null): HtmlReportData {
   return db.transaction(() => {
-    const main = buildReport(db, q, now);
-    const byTier = q.by === 'tier' ? main : buildReport(db, { ...q, by: 'tier' }, now);
-    const byModel = q.by === 'model' ? main : buildReport(db, { ...q, by: 'model' }, now);
-    const byDay = q.by === 'day' ? main : buildReport(db, { ...q, by: 'day' }, now);
+    const build = (query: ReportQuery) => buildReport(db, query, now, pricer);
+    const main = build(q);
+    const byTier = q.by === 'tier' ? main : build({ ...q, by: 'tier' });
+    const byModel = q.by === 'model' ? main : build({ ...q, by: 'model' });
+    const byDay = q.by === 'day' ? main : build({ ...q, by: 'day' });
+    const zone = q.timeZone ?? 'UTC';
     const days = byDay.rows.map((r) => r.group).filter((g): g is string => g !== null && /^\d{4}-\d{2}-\d{2}$/.test(g)).sort();
     const shown = days.slice(-MAX_CHART_DAYS);
     const dayTier = shown.map((day) => {
-      const start = Date.parse(`${day}T00:00:00Z`);
+      const start = startOfDay(zone, day)!;
+      const end = startOfNextDay(zone, start);
       const since = Math.max(start, q.since ?? start);
-      const until = Math.min(start + DAY_MS, q.until ?? start + DAY_MS);
-      return { day, report: buildReport(db, { ...q, by: 'tier', since, until }, now) };
+      const until = Math.min(end, q.until ?? end);
+      return { day, report: build({ ...q, by: 'tier', since, until }) };
     });
     return { main, byTier, byModel, byDay, dayTier, omittedDays: days.length - shown.length };
   });

@@ -1,0 +1,58 @@
+/**
+ * What a report says around its rows, from the local ledger: each session's project and last activity (`--by session`),
+ * and the whole usage where tiergate knows it (requests `tiergate scan` read from the transcripts, parents included),
+ * so the subagents' spend can be put beside everything the sessions spent.
+ */
+import type { Report, ReportRow } from '../contracts/report.js';
+import type { SqlDriver, SqlValue } from '../observer/ledger/driver.js';
+import { picoToUsd } from '../observer/pricing.js';
+import type { ReportQuery } from './query.js';
+
+const CHUNK = 500;
+
+/** Project and last activity of the sessions shown (one lookup per 500 ids; the sessions table is keyed by them). */
+export function withSessionDetails(db: SqlDriver, rows: ReportRow[]): ReportRow[] {
+  const ids = rows.map((r) => r.group).filter((g): g is string => g !== null);
+  const found = new Map<string, { project: string | null; last: number }>();
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const part = ids.slice(i, i + CHUNK);
+    const got = db.prepare(
+      `SELECT session_id AS id, MAX(project) AS project, MAX(last_at) AS last FROM sessions
+       WHERE session_id IN (${part.map(() => '?').join(', ')}) GROUP BY session_id`,
+    ).all<{ id: string; project: string | null; last: number }>(...part);
+    for (const s of got) found.set(s.id, { project: s.project, last: s.last });
+  }
+  return rows.map((r) => {
+    const s = r.group === null ? undefined : found.get(r.group);
+    return { ...r, project: s?.project ?? null, lastActivity: s ? new Date(s.last).toISOString() : null };
+  });
+}
+
+type Whole = NonNullable<Report['wholeUsage']>;
+
+/** The scanned requests in the report's scope (time, harness, session, project); undefined when there are none. */
+export function wholeUsage(db: SqlDriver, q: ReportQuery): Whole | undefined {
+  const parts: string[] = [];
+  const params: SqlValue[] = [];
+  if (q.since != null) parts.push('at >= ?'), params.push(q.since);
+  if (q.until != null) parts.push('at < ?'), params.push(q.until);
+  if (q.harness) parts.push('harness = ?'), params.push(q.harness);
+  if (q.session) parts.push('session_id = ?'), params.push(q.session);
+  if (q.project) {
+    const p = q.project.replace(/\/+$/, '');
+    parts.push('(project = ? OR substr(project, 1, ?) = ?)');
+    params.push(p, p.length + 1, `${p}/`);
+  }
+  const r = db.prepare(
+    `SELECT COUNT(*) AS n, COALESCE(SUM(sidechain), 0) AS sub_n, COUNT(DISTINCT session_id) AS sessions,
+       CAST(COALESCE(SUM(cost_pico), 0) AS TEXT) AS cost, CAST(COALESCE(SUM(CASE WHEN sidechain = 1 THEN cost_pico END), 0) AS TEXT) AS sub_cost,
+       COUNT(cost_pico) AS priced, SUM(sidechain = 1 AND cost_pico IS NOT NULL) AS sub_priced
+     FROM requests ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''}`,
+  ).get<{ n: number; sub_n: number; sessions: number; cost: string; sub_cost: string; priced: number; sub_priced: number | null }>(...params);
+  if (!r || r.n === 0) return undefined;
+  const money = (pico: string, priced: number) => (priced > 0 ? { usd: picoToUsd(BigInt(pico)), pico } : { usd: null, pico: null });
+  return {
+    requests: r.n, subagentRequests: r.sub_n, sessions: r.sessions, unpricedRequests: r.n - r.priced,
+    cost: money(r.cost, r.priced), subagentCost: money(r.sub_cost, r.sub_priced ?? 0),
+  };
+}
