@@ -19,6 +19,8 @@ export const COMMANDS: Record<string, Command> = {
   install: { summary: 'install tiergate into claude|codex|cursor|opencode|pi, or every one found (--all)', load: () => import('./commands/install.js') },
   uninstall: { summary: 'remove tiergate again, restoring each file', load: () => import('./commands/uninstall.js') },
   doctor: { summary: 'check what is installed where, config, prices, ledger, diagnostics', load: () => import('./commands/doctor.js') },
+  push: { summary: "copy this machine's ledger into the team's PostgreSQL ledger (--status: when it last succeeded)", load: () => import('./commands/push.js') },
+  team: { summary: "team init: create or upgrade the team ledger's schema in PostgreSQL", load: () => import('./commands/team.js') },
   demo: { summary: 'replay recorded payloads of every harness through the hooks into a temp ledger', load: () => import('./commands/demo.js') },
   help: { summary: "this list; 'tiergate help <command>' or 'tiergate <command> --help' for its options", load: async () => ({ run: async (argv) => help(argv) }) },
   'prices-refresh': { summary: 'prices refresh', hidden: true, load: async () => subcommand('refresh') },

@@ -101,12 +101,14 @@ const sessionStart: HookHandler = async (payload, ctx) => {
   return text ? jsonAnswer(sessionStartAnswer(text)) : null;
 };
 
-/** SessionEnd: move the module's records into the spool, then drain the spool into the ledger (bounded). */
+/** SessionEnd: move the module's records into the spool, drain the spool into the ledger (bounded), start the team push. */
 const sessionEnd: HookHandler = async (payload, ctx) => {
   const p = SessionPayload.parse(payload);
   drainModuleSpool(ctx.env);
   // SQLite and the drain load only here, never in a dispatch hook.
   (await import('../../observer/drain-hook.js')).drainLedgerFromHook(ctx.env, null, ctx);
+  // The team ledger's push, when team.url is set: a detached process (its own lock and watchdog); returns at once.
+  (await import('../../team/trigger.js')).triggerPush(ctx.env);
   if (p.session_id) removeFile(policyHandoffPath(paths(ctx.env).data, p.session_id));
   return null;
 };

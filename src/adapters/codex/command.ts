@@ -22,6 +22,8 @@ export type CodexDeps = CodexDispatchDeps & {
   observe: (env: Env, cwd: string | null, hook: HookContext) => void | Promise<void>;
   /** Starts the background price refresh when due and returns at once (never waits on the network). */
   refresh: (env: Env) => void | Promise<void>;
+  /** Starts the background push to the team ledger when team.url is set, and returns at once. */
+  push?: (env: Env) => void | Promise<void>;
 };
 
 
@@ -42,6 +44,7 @@ export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler
     async SessionEnd(payload: unknown, ctx: HookContext): Promise<HookAnswer> {
       const p = SessionEndPayloadSchema.parse(payload);
       await deps.observe(ctx.env, p.cwd ?? null, ctx);
+      await deps.push?.(ctx.env);
       return null;
     },
 
@@ -62,4 +65,5 @@ export const handlers: Record<string, HookHandler> = createCodexHandlers({
   // Lazy: child_process and crypto stay out of the dispatch hook process.
   refresh: async (env) => void (await import('../../prices/refresh/trigger.js')).triggerRefresh(env),
   observe: async (env, cwd, hook) => (await import('../../observer/drain-hook.js')).drainLedgerFromHook(env, cwd, hook),
+  push: async (env) => void (await import('../../team/trigger.js')).triggerPush(env),
 });

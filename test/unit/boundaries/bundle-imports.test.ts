@@ -18,6 +18,9 @@ type Metafile = { inputs: Record<string, { imports: Import[] }>; outputs: Record
 
 const ALLOWED_SPAWNERS = new Set(['src/io/processes.ts']);
 const ALLOWED_HTTP = new Set(['src/prices/refresh/http.ts']);
+/** The team ledger's PostgreSQL client (pg: node:net, node:tls), and nothing else that speaks HTTP. */
+const ALLOWED_PG = new Set(['src/team/pg.ts']);
+const PG_PACKAGES = new Set(['pg', 'pg-connection-string', 'pgpass', 'pg-protocol', 'pg-pool', 'pg-types']);
 const SPAWN = new Set(['child_process', 'cluster']);
 const NETWORK = new Set(['http', 'https', 'http2', 'net', 'tls', 'dgram']);
 const BUILTINS = new Set(builtinModules);
@@ -87,9 +90,17 @@ describe('side-effect boundaries in the built bundles (esbuild metafile)', () =>
     expect(spawners.filter((f) => !ALLOWED_SPAWNERS.has(f))).toEqual([]);
   });
 
-  it('only the refresh HTTP module reaches undici or node:http(s)/http2/net/tls/dgram', () => {
+  it('only the refresh HTTP module and the team PostgreSQL client reach undici or node:http(s)/http2/net/tls/dgram', () => {
     const talkers = reachersOf(r, (e) => e.packages.has('undici') || [...NETWORK].some((m) => e.builtins.has(m)));
-    expect(talkers.filter((f) => !ALLOWED_HTTP.has(f))).toEqual([]);
+    expect(talkers.filter((f) => !ALLOWED_HTTP.has(f) && !ALLOWED_PG.has(f))).toEqual([]);
+  });
+
+  it('only src/team/pg.ts reaches pg (and its parts); it reaches the network through pg alone, never HTTP', () => {
+    const users = reachersOf(r, (e) => [...PG_PACKAGES].some((p) => e.packages.has(p)));
+    expect(users).toEqual([...ALLOWED_PG]);
+    const pgModule = r.get('src/team/pg.ts')!;
+    expect(pgModule.builtins.has('net') && pgModule.builtins.has('tls')).toBe(true);
+    expect(pgModule.packages.has('undici') || ['http', 'https', 'http2'].some((m) => pgModule.builtins.has(m))).toBe(false);
   });
 
   it('the routing engine and its contracts reach no node: builtin and no package but zod', () => {

@@ -1,0 +1,167 @@
+/**
+ * The only module that talks to PostgreSQL (the team ledger): `pg` 8.x, the URL read by pg-connection-string (TLS from
+ * it: sslmode, sslrootcert, sslcert, sslkey; `sslmode=verify-full` checks the chain and the host name), the password
+ * from the URL, else PGPASSWORD, else ~/.pgpass (PGPASSFILE) through `pgpass`: tiergate never stores one. Every
+ * message that leaves here is one line with the URL's password taken out (describeTeamError).
+ */
+import pg from 'pg';
+import { parse as parseUrl } from 'pg-connection-string';
+import pgpass from 'pgpass';
+import type { Env } from '../io/paths.js';
+
+export type TeamClient = {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** BEGIN … COMMIT around fn (ROLLBACK when it throws). `readOnly`: a REPEATABLE READ READ ONLY snapshot. */
+  transaction<T>(fn: () => Promise<T>, opts?: { readOnly?: boolean }): Promise<T>;
+  end(): Promise<void>;
+};
+
+export type ConnectOptions = {
+  env?: Env;
+  connectTimeoutMs?: number;
+  /** Server-side limit per statement (0: none). */
+  statementTimeoutMs?: number;
+};
+
+/** A failure the user can act on, as one line: what went wrong and where, never a password or a stack. */
+export class TeamError extends Error {
+  override readonly name = 'TeamError';
+}
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
+/** The URL as it may be shown: the password replaced by ***, query parameters kept (they hold no secret but `password`). */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    if (u.searchParams.has('password')) u.searchParams.set('password', '***');
+    return u.toString();
+  } catch {
+    // Not a URL that parses: show nothing of it but its scheme.
+    return `${url.split(':')[0] ?? ''}://(unparsable URL)`;
+  }
+}
+
+/** Every form of the URL's password (raw and decoded) taken out of `text`, and any user:password@ left in it. */
+export function redactText(text: string, url: string | null): string {
+  let out = text;
+  if (url) {
+    const secrets = new Set<string>();
+    try {
+      const u = new URL(url);
+      if (u.password) secrets.add(u.password).add(decodeURIComponent(u.password));
+      const q = u.searchParams.get('password');
+      if (q) secrets.add(q);
+    } catch {
+      /* nothing parsable to take out */
+    }
+    for (const s of [...secrets].filter((s) => s.length > 0).sort((a, b) => b.length - a.length)) out = out.split(s).join('***');
+  }
+  return out.replace(/(\/\/[^/\s:@]*):[^@\s/]*@/g, '$1:***@');
+}
+
+/** host:port/database of the URL, for messages (no user, no password). */
+export function serverOf(url: string): string {
+  try {
+    const c = parseUrl(url);
+    return `${c.host || 'localhost'}:${c.port || 5432}/${c.database ?? ''}`;
+  } catch {
+    return '(unparsable URL)';
+  }
+}
+
+/** What a pg or socket error means for the person running tiergate, in one line. */
+export function describeTeamError(err: unknown, url: string | null): string {
+  const e = err as { code?: unknown; message?: unknown; errno?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  const raw = typeof e?.message === 'string' && e.message ? e.message : String(err);
+  const where = url ? serverOf(url) : 'the team database';
+  let text: string;
+  if (err instanceof TeamError) text = raw;
+  else if (code === 'ECONNREFUSED') text = `cannot connect to ${where}: connection refused`;
+  else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') text = `cannot connect to ${where}: host not found`;
+  else if (code === 'ETIMEDOUT' || /timeout expired|timed out/i.test(raw)) text = `cannot connect to ${where}: timed out`;
+  else if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') text = `cannot connect to ${where}: host unreachable`;
+  else if (code === '28P01' || code === '28000') text = `${where}: ${raw}`;
+  else if (/client password must be a string|SASL: SCRAM-SERVER-FIRST-MESSAGE/.test(raw)) {
+    text = `${where} asks for a password and none was found (in the URL, PGPASSWORD or ~/.pgpass)`;
+  } else if (code === '3D000') text = `${where}: ${raw}`;
+  else if (/^(ERR_TLS|ERR_SSL|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_)/.test(code) || /certificate|SSL|TLS/i.test(raw)) {
+    text = `TLS with ${where} failed: ${raw}`;
+  } else if (/Connection terminated|ECONNRESET|EPIPE|terminating connection/i.test(`${code} ${raw}`)) {
+    text = `connection to ${where} lost: ${raw}`;
+  } else text = code && /^[0-9A-Z]{5}$/.test(code) ? `${where}: ${raw} (SQLSTATE ${code})` : `${where}: ${raw}`;
+  return redactText(text.replace(/\s*\n\s*/g, ' ').trim(), url);
+}
+
+/** pg's client config from the URL: its TLS settings as pg-connection-string reads them (files named there are read). */
+function clientConfig(url: string, opts: ConnectOptions): pg.ClientConfig {
+  let parsed: ReturnType<typeof parseUrl>;
+  try {
+    parsed = parseUrl(url);
+  } catch (err) {
+    throw new TeamError(`the team URL does not parse (${redactText(String((err as Error).message ?? err), url)}); expected postgres://user@host:port/database`);
+  }
+  const env = opts.env ?? process.env;
+  const { password, port, host, database, user, ssl, ...rest } = parsed;
+  const config: pg.ClientConfig = {
+    host: host ?? undefined,
+    port: port ? Number(port) : undefined,
+    database: database ?? undefined,
+    user: user || undefined,
+    ssl: ssl as pg.ClientConfig['ssl'],
+    application_name: typeof rest.application_name === 'string' ? rest.application_name : 'tiergate',
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
+  };
+  // pg 8 looks in ~/.pgpass itself only with a deprecation notice (to be removed in pg 9): asked here, only when the
+  // server wants a password, in libpq's order.
+  const lookup = async (): Promise<string | undefined> => env.PGPASSWORD || (await new Promise<string | undefined>((resolve) => {
+    pgpass({ host: config.host ?? 'localhost', port: String(config.port ?? 5432), database: config.database ?? '', user: config.user ?? '' }, resolve);
+  }));
+  // undefined (none found) makes pg fail the password exchange, which describeTeamError words as "none was found".
+  config.password = password || (lookup as () => Promise<string>);
+  return config;
+}
+
+export async function connectTeam(url: string, opts: ConnectOptions = {}): Promise<TeamClient> {
+  const client = new pg.Client(clientConfig(url, opts));
+  // A socket error after connect (server gone) arrives as an event; the query in flight rejects with it.
+  let lost: unknown = null;
+  client.on('error', (err) => {
+    lost = err;
+  });
+  try {
+    await client.connect();
+  } catch (err) {
+    await client.end().catch(() => undefined);
+    throw new TeamError(describeTeamError(err, url));
+  }
+  const wrap = async <T>(p: Promise<T>): Promise<T> => {
+    try {
+      return await p;
+    } catch (err) {
+      throw new TeamError(describeTeamError(lost ?? err, url));
+    }
+  };
+  const query = async <T>(sql: string, params: unknown[] = []): Promise<T[]> => (await wrap(client.query(sql, params))).rows as T[];
+  return {
+    query,
+    async transaction<T>(fn: () => Promise<T>, o: { readOnly?: boolean } = {}): Promise<T> {
+      await query(o.readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
+      try {
+        const out = await fn();
+        await query('COMMIT');
+        return out;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    },
+    end: async () => {
+      await client.end().catch(() => undefined);
+    },
+  };
+}

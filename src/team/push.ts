@@ -1,0 +1,155 @@
+/**
+ * `tiergate push`: copies this data dir's ledger (completions and dispatches) into the team's PostgreSQL ledger.
+ * Incremental and idempotent: rows are read in local id order, each compared by fingerprint with what the push state
+ * says was sent (state.ts); only new and changed rows go, as one upsert per batch keyed by (origin, local dedupe key),
+ * and a local row that is gone (superseded) is deleted from the team's. Each batch is its own transaction: a push cut
+ * short anywhere leaves every committed batch in place and the rest to the next push.
+ *
+ * Order matters for "a failed push leaves the local ledger untouched": the team database is reached and its schema
+ * checked before the ledger is opened (or drained).
+ */
+import { loadPricer } from '../observer/default-pricer.js';
+import { runObserver } from '../observer/drain.js';
+import type { SqlDriver } from '../observer/ledger/driver.js';
+import { openLedger } from '../observer/ledger/open.js';
+import { paths, type Env } from '../io/paths.js';
+import { connectTeam, TeamError, type TeamClient } from './pg.js';
+import { readBatch, RECORD_KINDS, type OutRow, type PgType, type RecordKind } from './rows.js';
+import { requireTeamSchema, TEAM_SCHEMA } from './schema.js';
+import { originId, teamPaths, teamSettings, type TeamSettings } from './settings.js';
+import { ledgerIdentity, openPushState, type PushState, type Pushed } from './state.js';
+
+export const DEFAULT_BATCH = 10_000;
+
+export type PushOptions = {
+  env?: Env;
+  settings?: TeamSettings;
+  /** Drain the spool into the ledger first (as `tiergate report` does). Default true. */
+  drain?: boolean;
+  /** Forget what was pushed and send every row (the team's upsert keeps it idempotent). */
+  full?: boolean;
+  batchSize?: number;
+  /** Epoch ms: no new batch starts after it (the background push); the rest waits for the next push. */
+  deadline?: number;
+  version?: string;
+};
+
+export type KindResult = { read: number; sent: number; deleted: number };
+export type PushResult = {
+  origin: string;
+  user: string;
+  completions: KindResult;
+  dispatches: KindResult;
+  /** False when the deadline stopped the push before the end of the ledger. */
+  complete: boolean;
+  ms: number;
+};
+
+export async function pushLedger(opts: PushOptions = {}): Promise<PushResult> {
+  const started = Date.now();
+  const env = opts.env ?? process.env;
+  const settings = opts.settings ?? teamSettings(env);
+  if (!settings.url) {
+    throw new TeamError(`no team ledger configured: set team.url in ${paths(env).config} (or TIERGATE_TEAM_URL)`);
+  }
+  const client = await connectTeam(settings.url, { env, statementTimeoutMs: 600_000 });
+  try {
+    // The push state records a batch once its COMMIT returns: that must mean the batch survives a server crash, also on
+    // a server (or database) set to synchronous_commit = off, which acknowledges before the WAL is written.
+    await client.query('SET synchronous_commit TO on');
+    await requireTeamSchema(client);
+    const [meta] = await client.query<{ value: string }>(`SELECT value FROM ${TEAM_SCHEMA}.meta WHERE name = 'ledger_id'`);
+    const origin = originId(env);
+    const user = settings.user;
+    const db = openLedger(env);
+    try {
+      if (opts.drain ?? true) runObserver(env, loadPricer(env), db);
+      const state = openPushState(teamPaths(env).state, { ledger: ledgerIdentity(paths(env).ledger), teamLedgerId: meta?.value ?? '', origin }, opts.full);
+      try {
+        await client.query(
+          `INSERT INTO ${TEAM_SCHEMA}.origins (origin, user_name, tiergate_version) VALUES ($1, $2, $3)
+           ON CONFLICT (origin) DO UPDATE SET user_name = excluded.user_name, tiergate_version = excluded.tiergate_version`,
+          [origin, user, opts.version ?? null],
+        );
+        const ctx: Ctx = { client, db, state, origin, user, batch: opts.batchSize ?? DEFAULT_BATCH, deadline: opts.deadline ?? null };
+        const completions = await pushKind(ctx, RECORD_KINDS[0]);
+        const dispatches = completions.complete ? await pushKind(ctx, RECORD_KINDS[1]) : { read: 0, sent: 0, deleted: 0, complete: false };
+        const complete = completions.complete && dispatches.complete;
+        if (complete) await client.query(`UPDATE ${TEAM_SCHEMA}.origins SET last_push = now() WHERE origin = $1`, [origin]);
+        const strip = ({ complete: _c, ...k }: KindResult & { complete: boolean }): KindResult => k;
+        return { origin, user, completions: strip(completions), dispatches: strip(dispatches), complete, ms: Date.now() - started };
+      } finally {
+        state.close();
+      }
+    } finally {
+      db.close();
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+type Ctx = { client: TeamClient; db: SqlDriver; state: PushState; origin: string; user: string; batch: number; deadline: number | null };
+
+async function pushKind(ctx: Ctx, kind: RecordKind): Promise<KindResult & { complete: boolean }> {
+  const out = { read: 0, sent: 0, deleted: 0, complete: true };
+  const keyStillLocal = ctx.db.prepare(`SELECT 1 AS x FROM ${kind.table} WHERE dedupe_key = ?`);
+  let after = 0;
+  for (;;) {
+    if (ctx.deadline !== null && Date.now() > ctx.deadline) return { ...out, complete: false };
+    const rows = readBatch(ctx.db, kind, after, ctx.batch, ctx.user);
+    const last = rows.length === ctx.batch ? rows[rows.length - 1]!.id : null;
+    const known = new Map(ctx.state.range(kind.kind, after, last).map((p) => [p.id, p]));
+    const changed: OutRow[] = [];
+    const goneKeys = new Set<string>();
+    for (const r of rows) {
+      const k = known.get(r.id);
+      known.delete(r.id);
+      if (k && k.key !== r.key) goneKeys.add(k.key);
+      if (!k || k.fp !== r.fp || k.key !== r.key) changed.push(r);
+    }
+    // What the state remembers and the ledger no longer has: a superseded row. Its key goes from the team's too,
+    // unless a row under that key is still here (a row re-inserted under a new id is sent as a new one anyway).
+    for (const k of known.values()) goneKeys.add(k.key);
+    for (const r of changed) goneKeys.delete(r.key);
+    const deleteKeys = [...goneKeys].filter((key) => keyStillLocal.get(key) === undefined);
+    if (changed.length > 0 || deleteKeys.length > 0) await sendBatch(ctx, kind, changed, deleteKeys);
+    const sent: Pushed[] = changed.map((r) => ({ id: r.id, key: r.key, fp: r.fp }));
+    ctx.state.record(kind.kind, sent, [...known.keys()]);
+    out.read += rows.length;
+    out.sent += changed.length;
+    out.deleted += deleteKeys.length;
+    if (last === null) return out;
+    after = last;
+  }
+}
+
+const ARRAY_TYPE: Record<PgType, string> = { text: 'text[]', bigint: 'bigint[]', boolean: 'boolean[]', timestamptz: 'timestamptz[]', date: 'date[]' };
+
+/** The upsert of one batch: one array parameter per column (unnest), whatever the batch size; unchanged rows skip the update. */
+function upsertSql(kind: RecordKind): string {
+  const names = kind.columns.map((c) => c.name);
+  const params = kind.columns.map((c, i) => `$${i + 4}::${ARRAY_TYPE[c.type]}`);
+  const compared = ['user_name', ...names];
+  return `INSERT INTO ${TEAM_SCHEMA}.${kind.table} AS t (origin, key, user_name, ${names.join(', ')})
+    SELECT $1, u.key, $2, ${names.map((n) => `u.${n}`).join(', ')}
+    FROM unnest($3::text[], ${params.join(', ')}) AS u(key, ${names.join(', ')})
+    ON CONFLICT (origin, key) DO UPDATE SET ${compared.map((n) => `${n} = excluded.${n}`).join(', ')}, pushed_at = now()
+    WHERE (${compared.map((n) => `t.${n}`).join(', ')}) IS DISTINCT FROM (${compared.map((n) => `excluded.${n}`).join(', ')})`;
+}
+
+const UPSERT = new Map<RecordKind, string>();
+
+async function sendBatch(ctx: Ctx, kind: RecordKind, rows: OutRow[], deleteKeys: string[]): Promise<void> {
+  let sql = UPSERT.get(kind);
+  if (!sql) UPSERT.set(kind, (sql = upsertSql(kind)));
+  const columns = kind.columns.map((_, i) => rows.map((r) => r.values[i]));
+  await ctx.client.transaction(async () => {
+    // One pusher per origin at a time, whatever the local lock saw (two data dirs restored from one backup).
+    await ctx.client.query("SELECT pg_advisory_xact_lock(hashtext('tiergate.push'), hashtext($1))", [ctx.origin]);
+    if (deleteKeys.length > 0) {
+      await ctx.client.query(`DELETE FROM ${TEAM_SCHEMA}.${kind.table} WHERE origin = $1 AND key = ANY($2::text[])`, [ctx.origin, deleteKeys]);
+    }
+    if (rows.length > 0) await ctx.client.query(sql, [ctx.origin, ctx.user, rows.map((r) => r.key), ...columns]);
+  });
+}

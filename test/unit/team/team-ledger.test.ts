@@ -1,0 +1,265 @@
+/**
+ * The team ledger end to end against a throwaway PostgreSQL (test/support/pg-cluster.ts): two people's data dirs push
+ * their ledgers twice, and the team report equals the sum of their local reports, row for row, with no duplicates;
+ * a settled pending completion, a correction found ignored and a superseded row are updated, not duplicated; a server
+ * killed mid-push loses nothing; a wrong password or an unreachable server is one line and exit 1 with the local
+ * ledger untouched; a hostile person label stays data; a read-only role reports but cannot push.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReportBy } from '../../../src/contracts/report.js';
+import { pushLedger } from '../../../src/team/push.js';
+import { TEAM_SCHEMA_VERSION } from '../../../src/team/schema.js';
+import { readPushStatus } from '../../../src/team/status.js';
+import { pgAvailable, startCluster, type PgCluster } from '../../support/pg-cluster.js';
+import { RUNS } from '../report/seed.js';
+import {
+  byGroup, grantRoles, home, ledgerFingerprint, localReport, mergedByGroup, push, scalars, seed, sumScalars, teamDatabase,
+  teamInit, teamReport, withLedger, type Home,
+} from './helpers.js';
+
+const DAY = 86_400_000;
+const T0 = Date.parse('2026-11-25T09:00:00Z');
+const LOCAL_BY = ['agent', 'session', 'tier', 'model', 'harness', 'day'] as const;
+
+describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
+  let cluster: PgCluster;
+  let urls: { admin: string; pusher: string; reader: string };
+  let alice: Home;
+  let bob: Home;
+
+  beforeAll(async () => {
+    // A password must come from where each test puts it, never from the environment the suite runs in.
+    delete process.env.PGPASSWORD;
+    cluster = await startCluster();
+    urls = await teamDatabase(cluster, 'team');
+    const init = await teamInit(home(), urls.admin);
+    expect(init.code, init.err).toBe(0);
+    expect(init.out).toMatch(/schema 'tiergate' created \(version 1\)/);
+    await grantRoles(cluster, 'team');
+    alice = home({ user: 'alice', url: urls.pusher });
+    bob = home({ user: 'bob', url: urls.pusher });
+    seed(alice);
+    // Bob: another mix (shifted a day, fewer runs), the same local call ids: they must not meet Alice's rows.
+    seed(bob, RUNS.slice(0, 9).map((r) => ({ ...r, day: r.day + 1 })));
+  }, 120_000);
+
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('team init is versioned and safe to run again', async () => {
+    const again = await teamInit(home(), urls.admin, ['--json']);
+    expect(again.code, again.err).toBe(0);
+    expect(JSON.parse(again.out)).toMatchObject({ from: TEAM_SCHEMA_VERSION, to: TEAM_SCHEMA_VERSION, schema: 'tiergate' });
+    const versions = await cluster.sql('SELECT version FROM tiergate.schema_version ORDER BY version', [], 'team');
+    expect(versions.rows.map((r) => r.version)).toEqual([1]);
+  });
+
+  it('two people push twice: the team report is the sum of both local reports, for every grouping, no duplicates', async () => {
+    for (const h of [alice, bob, alice, bob]) {
+      const r = await push(h);
+      expect(r.code, r.err).toBe(0);
+      expect(r.err).toBe('');
+    }
+    // The second push of each sent nothing.
+    const again = await push(alice, ['--json']);
+    expect(JSON.parse(again.out)).toMatchObject({ completions: { sent: 0 }, dispatches: { sent: 0 }, user: 'alice' });
+
+    const localRows = (h: Home) => withLedger(h, (db) => (db.prepare('SELECT COUNT(*) AS n FROM completions').get() as { n: number }).n);
+    const remote = await cluster.sql('SELECT COUNT(*)::int AS n, COUNT(DISTINCT (origin, key))::int AS k FROM tiergate.completions', [], 'team');
+    expect(remote.rows[0]).toEqual({ n: localRows(alice) + localRows(bob), k: localRows(alice) + localRows(bob) });
+
+    for (const by of LOCAL_BY) {
+      const team = await teamReport(urls.reader, { by });
+      const locals = [localReport(alice, { by }), localReport(bob, { by })];
+      expect(byGroup(team), `--by ${by}`).toEqual(mergedByGroup(locals));
+      expect(scalars(team.totals), `--by ${by} totals`).toEqual(sumScalars(locals.map((l) => l.totals)));
+    }
+    const byUser = await teamReport(urls.reader, { by: 'user' });
+    expect(byGroup(byUser)).toEqual({
+      alice: scalars(localReport(alice, { by: 'harness' }).totals),
+      bob: scalars(localReport(bob, { by: 'harness' }).totals),
+    });
+    expect(byUser.source).toBe('team');
+  });
+
+  it('filters: mid-day --since/--until, --harness, --session, --project, --user, --origin match the local reports', async () => {
+    const since = T0 + 1.5 * DAY;
+    const until = T0 + 3.6 * DAY;
+    const cases: { q: Record<string, unknown>; who: Home[] }[] = [
+      { q: { since, until }, who: [alice, bob] },
+      { q: { since }, who: [alice, bob] },
+      { q: { until }, who: [alice, bob] },
+      { q: { harness: 'claude', since: T0 + 0.5 * DAY }, who: [alice, bob] },
+      { q: { session: 'claude-session-b' }, who: [alice, bob] },
+      { q: { project: '/work' }, who: [alice, bob] },
+      // A directory, not a string prefix: nothing is under /wor.
+      { q: { project: '/wor' }, who: [alice, bob] },
+    ];
+    for (const { q, who } of cases) {
+      for (const by of ['agent', 'day', 'session'] as ReportBy[]) {
+        const team = await teamReport(urls.reader, { by, ...q });
+        const locals = who.map((h) => localReport(h, { by: by as 'agent', ...q }));
+        expect(byGroup(team), `${JSON.stringify(q)} --by ${by}`).toEqual(locals.length ? mergedByGroup(locals) : {});
+      }
+    }
+    const aliceOnly = await teamReport(urls.reader, { by: 'harness', user: 'alice' });
+    expect(byGroup(aliceOnly)).toEqual(byGroup(localReport(alice, { by: 'harness' })));
+    const origin = readPushStatus(bob.env).origin!;
+    const bobOnly = await teamReport(urls.reader, { by: 'tier', origin, since });
+    expect(byGroup(bobOnly)).toEqual(byGroup(localReport(bob, { by: 'tier', since })));
+  });
+
+  it('a pending completion settled after a push, a correction found ignored and a superseded row are updated, not added', async () => {
+    const before = await teamReport(urls.reader, { by: 'harness' });
+    expect(before.totals.pending).toBe(1);
+    withLedger(alice, (db) => {
+      db.prepare(`UPDATE completions SET status = 'ok', input = 1000, output = 100, cache_read = 0, cache_write_5m = 0,
+        cache_write_1h = 0, served_model = 'claude-haiku-4-5' WHERE status = 'pending'`).run();
+      db.prepare("UPDATE dispatches SET action = 'correct', enforcement = 'ignored' WHERE call_id = 'call-0'").run();
+      // Superseded: the child's row goes, its dispatch is open again (store.ts supersedeWholeChild does this).
+      const gone = db.prepare("SELECT id FROM completions WHERE call_id = 'call-5'").get() as { id: number };
+      db.prepare('UPDATE dispatches SET completion_id = NULL WHERE completion_id = ?').run(gone.id);
+      db.prepare('DELETE FROM completions WHERE id = ?').run(gone.id);
+    });
+    const r = await push(alice, ['--json']);
+    expect(r.code, r.err).toBe(0);
+    const sent = JSON.parse(r.out);
+    // The settled row, the re-priced one after the drain, the ignored correction's completion and dispatch, the reopened one.
+    expect(sent.completions.sent).toBeGreaterThanOrEqual(2);
+    expect(sent.completions.deleted).toBe(1);
+    expect(sent.dispatches.sent).toBe(2);
+
+    const after = await teamReport(urls.reader, { by: 'harness' });
+    const locals = [localReport(alice, { by: 'harness' }), localReport(bob, { by: 'harness' })];
+    expect(scalars(after.totals)).toEqual(sumScalars(locals.map((l) => l.totals)));
+    expect(after.totals.pending).toBe(0);
+    expect(after.totals.correctionsNotHonoured).toBe(1);
+    expect(byGroup(after)).toEqual(mergedByGroup(locals));
+    const dup = await cluster.sql('SELECT COUNT(*)::int - COUNT(DISTINCT (origin, key))::int AS d FROM tiergate.completions', [], 'team');
+    expect(dup.rows[0].d).toBe(0);
+  });
+
+  it('a wrong password, a closed port or a read-only role: one line, exit 1, the local ledger untouched', async () => {
+    const carol = home({ user: 'carol' });
+    seed(carol);
+    const untouched = ledgerFingerprint(carol);
+    const badPassword = 'not-the-Secret-9';
+    const port = cluster.port;
+    const cases = [
+      { url: cluster.url('tg_pusher', badPassword, 'team'), line: /password authentication failed for user "tg_pusher"/ },
+      // Nothing listens on port 1 of the loopback.
+      { url: `postgres://tg_pusher:${badPassword}@127.0.0.1:1/team`, line: /cannot connect to 127\.0\.0\.1:1\/team: connection refused/ },
+      { url: urls.reader, line: /permission denied for table/ },
+      { url: cluster.url('tg_pusher', 'push-pw', 'no_such_db'), line: /database "no_such_db" does not exist/ },
+    ];
+    for (const c of cases) {
+      const r = await push(carol, [], c.url);
+      expect(r.code, c.url).toBe(1);
+      expect(r.out).toBe('');
+      const lines = r.err.trimEnd().split('\n');
+      expect(lines, r.err).toHaveLength(1);
+      expect(lines[0]).toMatch(/^tiergate push: /);
+      expect(lines[0]).toMatch(c.line);
+      expect(r.err).not.toContain(badPassword);
+      expect(r.err).not.toContain('read-pw');
+      if (c.url !== urls.reader) expect(ledgerFingerprint(carol)).toEqual(untouched);
+      const status = readPushStatus(carol.env);
+      expect(status.lastAttempt).toBe('failed');
+      expect(status.lastError).toMatch(c.line);
+      expect(JSON.stringify(status)).not.toContain(badPassword);
+    }
+    expect(port).toBeGreaterThan(0);
+    const st = await push(carol, ['--status']);
+    expect(st.out).toMatch(/Last successful push: never/);
+    expect(st.out).toMatch(/failed: /);
+  });
+
+  it('the password from PGPASSWORD or ~/.pgpass (never from a file tiergate writes)', async () => {
+    const dana = home({ user: 'dana' });
+    seed(dana, RUNS.slice(0, 2));
+    const bare = `postgres://tg_pusher@127.0.0.1:${cluster.port}/team`;
+    const none = await push(dana, [], bare);
+    expect(none.code).toBe(1);
+    expect(none.err).toMatch(/asks for a password and none was found/);
+    const viaEnv = await runWith(dana, { PGPASSWORD: 'push-pw' }, bare);
+    expect(viaEnv.code, viaEnv.err).toBe(0);
+    const { writeFileSync, readdirSync, readFileSync, statSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const pgpass = join(dana.dir, 'pgpass');
+    writeFileSync(pgpass, `127.0.0.1:${cluster.port}:team:tg_pusher:push-pw\n`, { mode: 0o600 });
+    const viaFile = await runWith(dana, { PGPASSFILE: pgpass }, bare, ['--full']);
+    expect(viaFile.code, viaFile.err).toBe(0);
+    // Nothing tiergate keeps holds the password.
+    const walk = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
+    for (const f of walk(join(dana.dir, 'tg'))) expect(readFileSync(f).includes('push-pw'), f).toBe(false);
+  });
+
+  it('a hostile person label stays data: stored, grouped and shown as written', async () => {
+    const label = `Robert'); DROP TABLE tiergate.completions; -- <script>x</script> $1 \\`;
+    const eve = home({ user: label, url: urls.pusher });
+    seed(eve, RUNS.slice(0, 3));
+    const r = await push(eve);
+    expect(r.code, r.err).toBe(0);
+    const byUser = await teamReport(urls.reader, { by: 'user' });
+    expect(byUser.rows.map((row) => row.group)).toContain(label);
+    expect(scalars(byUser.rows.find((row) => row.group === label)!)).toEqual(scalars(localReport(eve, { by: 'agent' }).totals));
+    const only = await teamReport(urls.reader, { by: 'agent', user: label });
+    expect(only.totals.runs).toBe(localReport(eve, { by: 'agent' }).totals.runs);
+    const tables = await cluster.sql("SELECT COUNT(*)::int AS n FROM pg_tables WHERE schemaname = 'tiergate'", [], 'team');
+    expect(tables.rows[0].n).toBe(7);
+    // A label with a control character is not a valid policy value: the OS user name is used, with a diagnostic.
+    const mallory = home({ user: 'ok\u001b[2Jlabel', url: urls.pusher });
+    seed(mallory, RUNS.slice(0, 1));
+    const m = await push(mallory, ['--json']);
+    expect(m.code, m.err).toBe(0);
+    expect(JSON.parse(m.out).user).not.toContain('\u001b');
+    expect(m.err).toMatch(/invalid 'team'/);
+  });
+
+  it('the server killed mid-push: what was committed stays, nothing is lost, the next push completes', async () => {
+    const frank = home({ user: 'frank', url: urls.pusher });
+    const N = 40_000;
+    withLedger(frank, (db) => db.transaction(() => {
+      const ins = db.prepare(`INSERT INTO completions (id, dedupe_key, harness, session_id, subagent_type, served_model, status,
+        input, output, cost_pico, ended_at, day, usage_source) VALUES (?, ?, 'claude', ?, 'Explore', 'claude-haiku-4-5', 'ok', 100, 10, ?, ?, ?, 'bench')`);
+      for (let i = 1; i <= N; i++) {
+        const at = T0 + (i % 7) * DAY;
+        ins.run(i, `claude:agent:f${i}`, `fs${i % 50}`, 1000 + i, at, new Date(at).toISOString().slice(0, 10));
+      }
+    }));
+    const origin = await (async () => {
+      const { originId } = await import('../../../src/team/settings.js');
+      return originId(frank.env);
+    })();
+    const running = pushLedger({ env: frank.env, batchSize: 500, drain: false });
+    const outcome = running.then(() => 'finished', (err: Error) => err);
+    for (;;) {
+      const n = (await cluster.sql('SELECT COUNT(*)::int AS n FROM tiergate.completions WHERE origin = $1', [origin], 'team')).rows[0].n;
+      if (n >= 2000) break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    cluster.kill();
+    const err = await outcome;
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message.split('\n')).toHaveLength(1);
+    expect((err as Error).message).toMatch(/127\.0\.0\.1:\d+\/team/);
+    await cluster.restart();
+    const kept = (await cluster.sql('SELECT COUNT(*)::int AS n FROM tiergate.completions WHERE origin = $1', [origin], 'team')).rows[0].n;
+    expect(kept).toBeGreaterThanOrEqual(2000);
+    expect(kept).toBeLessThan(N);
+    const r = await push(frank, ['--json']);
+    expect(r.code, r.err).toBe(0);
+    // The next push sends what the first did not commit (and at most the batch cut short again), not everything.
+    expect(JSON.parse(r.out).completions.sent).toBeLessThanOrEqual(N - kept + 500);
+    const remote = await cluster.sql('SELECT COUNT(*)::int AS n, COUNT(DISTINCT key)::int AS k FROM tiergate.completions WHERE origin = $1', [origin], 'team');
+    expect(remote.rows[0]).toEqual({ n: N, k: N });
+    const team = await teamReport(urls.reader, { by: 'day', origin });
+    expect(byGroup(team)).toEqual(byGroup(localReport(frank, { by: 'day' })));
+    expect(readPushStatus(frank.env).lastAttempt).toBe('ok');
+  }, 120_000);
+});
+
+async function runWith(h: Home, extra: Record<string, string>, url: string, args: string[] = []) {
+  return push({ ...h, env: { ...h.env, ...extra } }, args, url);
+}
