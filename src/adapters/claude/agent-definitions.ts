@@ -431,3 +431,21 @@ export async function installedPluginRoots(fs: AgentFs, places: AgentPlaces, plu
 export function agentLookup(fs: AgentFs, places: AgentPlaces): (name: string) => Promise<AgentLookup> {
   return (name) => lookupAgent(fs, name, places, (plugin) => installedPluginRoots(fs, places, plugin));
 }
+
+/** A name no agent has: looking it up reads every folder and file head a real lookup would. */
+export const WARM_UP_NAME = '\u0000tiergate-warm-up';
+/** Installed plugins whose agents folder is read ahead (each is one more folder of heads). */
+const MAX_WARM_PLUGINS = 16;
+
+/**
+ * Reads what any lookup in this session could need, for an AgentFs that keeps it (agent-fs-snapshot.ts): the managed,
+ * project and user folders, the plugin registry and settings, and the top of each installed plugin's agents folder.
+ * Rejects with LookupDeadline when the AgentFs runs out of time; what was read by then is kept by the snapshot.
+ */
+export async function warmUpAgentLookup(fs: AgentFs, places: AgentPlaces): Promise<void> {
+  await lookupAgent(fs, WARM_UP_NAME, places);
+  if (!places.configDir) return;
+  const registry = record(record(await readJson(fs, join(places.configDir, 'plugins/installed_plugins.json')))?.plugins) ?? {};
+  const plugins = [...new Set(Object.keys(registry).map((k) => k.slice(0, Math.max(0, k.lastIndexOf('@')))).filter(Boolean))].slice(0, MAX_WARM_PLUGINS);
+  for (const plugin of plugins) await lookupAgent(fs, `${plugin}:${WARM_UP_NAME}`, places, (p) => installedPluginRoots(fs, places, p));
+}

@@ -56,6 +56,3 @@ export class AgentFsSnapshot {
     return this.lists.size + this.heads.size + this.exist.size;
   }
 }
-
-/** A name no agent has: looking it up reads every agent folder and file head the lookup would, filling a snapshot. */
-export const WARM_UP_NAME = '\u0000tiergate-warm-up';

@@ -201,6 +201,24 @@ d('Claude Code 2.1.328: the model a child runs on, and tiergate on top of it', (
       expect(rows.cheapo).toMatchObject({ action: 'allow', effective_model: 'haiku' });
     });
 
+    it('an installed plugin\'s agents (local marketplace): the haiku one stays, the opus one is corrected under a sonnet parent', async () => {
+      const sb = makeSandbox();
+      const market = join(sb.root, 'market');
+      mkdirSync(join(market, '.claude-plugin'), { recursive: true });
+      writeFileSync(join(market, '.claude-plugin', 'marketplace.json'), JSON.stringify({ name: 'local-market', owner: { name: 'e2e' }, plugins: [{ name: 'pagents', source: './plugins/pagents', description: 'e2e' }] }));
+      const pdir = join(market, 'plugins', 'pagents');
+      mkdirSync(join(pdir, '.claude-plugin'), { recursive: true });
+      writeFileSync(join(pdir, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'pagents', version: '0.0.1', description: 'e2e', author: { name: 'e2e' } }));
+      writeAgentFile(join(pdir, 'agents', 'cheap.md'), 'cheap', 'haiku');
+      writeAgentFile(join(pdir, 'agents', 'deep.md'), 'deep', 'opus');
+      for (const args of [['plugin', 'marketplace', 'add', market], ['plugin', 'install', 'pagents@local-market']]) {
+        const r = await runClaude(claude, sb, api.url, args);
+        expect(r.code, r.stdout + r.stderr).toBe(0);
+      }
+      const { kids } = await run(sb, [call('a', 'pagents:cheap'), call('b', 'pagents:deep')], ['--model', 'sonnet', '--plugin-dir', plugin()]);
+      expect(models(kids), diagnostics(sb)).toEqual({ a: H, b: S });
+    });
+
     it('CLAUDE_CODE_SUBAGENT_MODEL (settings.json env): a child it puts on haiku stays there', async () => {
       const sb = makeSandbox();
       writeUserSettings(sb, { env: { CLAUDE_CODE_SUBAGENT_MODEL: 'haiku' } });

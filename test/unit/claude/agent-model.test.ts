@@ -251,6 +251,22 @@ describe('hooks module (agent.spawn)', () => {
     expect(f.calls.slice(before).filter((c) => /^(list|read|stat|exists) /.test(c))).toEqual([]);
   });
 
+  it('an installed plugin\'s agent (installed_plugins.json): read at session start too, corrected under a sonnet parent', async () => {
+    const hooks = load(source);
+    const registry = JSON.stringify({ version: 2, plugins: { 'pagents@market': [{ scope: 'user', installPath: '/cfg/plugins/cache/market/pagents/0.0.1' }] } });
+    const f = fakeDollar({
+      env: { CLAUDE_CONFIG_DIR: '/cfg' },
+      tree: new Map<string, Node>([git, ['/cfg/plugins/installed_plugins.json', { kind: 'file', text: registry }],
+        ['/cfg/plugins/cache/market/pagents/0.0.1/agents/deep.md', { kind: 'file', text: agent('deep', 'opus') }]]),
+    });
+    await session(hooks, f.$);
+    const before = f.calls.length;
+    const { model: _m, ...e } = fixture('modules/agent.spawn.parent-sonnet.json');
+    const { passed } = await spawn(hooks, f.$, { ...e, subagentType: 'pagents:deep' });
+    expect(passed!.model).toBe('sonnet');
+    expect(f.calls.slice(before).filter((c) => /^(list|read|stat|exists) /.test(c))).toEqual([]);
+  });
+
   it('a stuck $.fs at the dispatch: cut at the lookup deadline, the spawn goes on unchanged, one diagnostic', async () => {
     const hooks = load(source);
     // No session.start: nothing read ahead, and every agent folder listing hangs.

@@ -14,8 +14,8 @@
  */
 import { ModuleCore, spoolFileText, type ModuleEnv, type SpawnEvent, type TurnCompleteEvent } from './core.js';
 import { bundledLookup } from './prices.js';
-import { agentLookup, installedPluginRoots, LookupDeadline, lookupAgent, resolveChildModel, type AgentFs, type AgentFsEntry, type ChildModel, type ClaudeModelEnv } from '../agent-definitions.js';
-import { AgentFsSnapshot, WARM_UP_NAME } from '../agent-fs-snapshot.js';
+import { agentLookup, LookupDeadline, resolveChildModel, warmUpAgentLookup, type AgentFs, type AgentFsEntry, type ChildModel, type ClaudeModelEnv } from '../agent-definitions.js';
+import { AgentFsSnapshot } from '../agent-fs-snapshot.js';
 
 type Next = (e: unknown) => Promise<unknown>;
 // The `$` API as this module uses it. Typed loosely on purpose: the declarations are the binary's own (EARLY ACCESS).
@@ -180,15 +180,14 @@ async function childModel($: Dollar, e: SpawnEvent, now: number): Promise<ChildM
 }
 
 /**
- * Reads the session's agent folders (managed, project, user) and Claude Code's plugin registry into a new copy: at
+ * Reads the session's agent folders (managed, project, user, installed plugins') and Claude Code's plugin registry into a new copy: at
  * session start and after a parent turn once the copy is old, never at a dispatch. A read cut short keeps what it got.
  */
 async function readAgentFolders($: Dollar): Promise<void> {
   const snapshot = new AgentFsSnapshot(Date.now());
   const fs = snapshot.view(moduleAgentFs($, Date.now() + AGENT_WARM_MS));
   try {
-    await lookupAgent(fs, WARM_UP_NAME, core.agentPlaces);
-    await installedPluginRoots(fs, core.agentPlaces, WARM_UP_NAME);
+    await warmUpAgentLookup(fs, core.agentPlaces);
   } catch {
     /* partial: the dispatch reads what is missing */
   }
