@@ -1,9 +1,14 @@
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy.js';
 
-/** Every harness tiergate plugs into. Defined once; adapters, doctor, installer and reports import it. */
-export const HarnessSchema = lazySchema(() => z.enum(['claude', 'codex', 'cursor', 'opencode', 'pi']));
-export type Harness = z.infer<typeof HarnessSchema>;
+/**
+ * Every harness tiergate plugs into, by id: the one list. What each one is lives in its folder, src/adapters/<id>/
+ * (descriptor.ts: the facts the dispatch path and the policy need; index.ts: the whole HarnessModule), listed once in
+ * src/adapters/descriptors.ts and src/adapters/index.ts.
+ */
+export const HARNESS_IDS = ['claude', 'codex', 'cursor', 'opencode', 'pi'] as const;
+export const HarnessSchema = lazySchema(() => z.enum(HARNESS_IDS));
+export type Harness = (typeof HARNESS_IDS)[number];
 
 /** Tier names a brief or a config may use. `parent` means "the parent's own model". */
 export const TierSchema = lazySchema(() => z.enum(['cheap', 'standard', 'premium', 'parent']));
@@ -28,3 +33,27 @@ export const CapabilitySchema = lazySchema(() => z.object({
   canDeny: z.boolean(),
 }));
 export type Capability = z.infer<typeof CapabilitySchema>;
+
+/** Tier -> the value a harness's dispatch field takes for it (a model id or alias, or an agent name). */
+export type TierMap = Partial<Record<Tier, string>>;
+
+/**
+ * What any part of tiergate may know about a harness without loading its adapter (src/adapters/<id>/descriptor.ts):
+ * pure data and functions of the policy, importing nothing but contracts, because the dispatch hook's policy defaults
+ * and dist/hook.cjs's choice of bundle read it.
+ */
+export type HarnessDescriptor = {
+  id: Harness;
+  /** The harness's own name, for people (demo, doctor). */
+  name: string;
+  /** No binary of it was run: its support follows its documentation only (Cursor). */
+  documentationOnly: boolean;
+  /** What it honours at dispatch under this policy (only `codexRewrite` matters today). */
+  capability(policy: { codexRewrite: boolean }): Capability;
+  /** The built-in policy's tiers for it (config/defaults.ts); empty where it routes by the user's own agents. */
+  defaultTiers: TierMap;
+  /** Its completions carry token usage. false: the ledger counts its runs but can price none (the report says so). */
+  reportsUsage: boolean;
+  /** Native command-hook events its dispatch bundle (dist/hook-dispatch-<id>.cjs) serves; empty: no command hook dispatch. */
+  dispatchEvents: readonly string[];
+};

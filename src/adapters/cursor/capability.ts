@@ -1,8 +1,7 @@
-/** Cursor's capability is defined with the others (src/adapters/capabilities.ts); it does not depend on the policy. */
-import { capabilityFor } from '../capabilities.js';
-import { DEFAULT_POLICY } from '../../config/defaults.js';
+/** Cursor's capability (descriptor.ts); it does not depend on the policy. */
+import { cursorDescriptor } from './descriptor.js';
 
-export const CURSOR_CAPABILITY = capabilityFor('cursor', DEFAULT_POLICY);
+export const CURSOR_CAPABILITY = cursorDescriptor.capability({ codexRewrite: false });
 
 /** Requested-model values that name no model: the child runs on the parent's (cursor.md §3, §8 trap 2). */
 export const INHERIT_VALUES = new Set(['', 'inherit']);

@@ -1,0 +1,16 @@
+/** Claude Code, as the dispatch path and the policy know it (contracts/harness.ts HarnessDescriptor). */
+import type { HarnessDescriptor } from '../../contracts/harness.js';
+import { CLAUDE_MODEL_ALIASES } from '../../contracts/aliases.js';
+
+export const claudeDescriptor: HarnessDescriptor = {
+  id: 'claude',
+  name: 'Claude Code',
+  documentationOnly: false,
+  // Claude Code 2.1.328: updatedInput (whole input) and the module's next({...e, model}) are honoured; the Agent tool's
+  // model enum accepts only the aliases.
+  capability: () => ({ canRewrite: true, rewriteField: 'model', rewriteKind: 'model', legalValues: [...CLAUDE_MODEL_ALIASES], canDeny: true }),
+  // The Agent tool takes only aliases.
+  defaultTiers: { cheap: 'haiku', standard: 'sonnet', premium: 'opus' },
+  reportsUsage: true,
+  dispatchEvents: ['PreToolUse'],
+};

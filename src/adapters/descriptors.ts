@@ -1,0 +1,19 @@
+/**
+ * Every harness's descriptor (contracts/harness.ts HarnessDescriptor), by id: the light half of the registry, for what
+ * must not load adapters (the dispatch hook's policy defaults, dist/hook.cjs's choice of bundle). The whole modules are
+ * in ./index.ts. Typed by the id list, so a harness added there and missing here does not compile.
+ */
+import type { Harness, HarnessDescriptor } from '../contracts/harness.js';
+import { claudeDescriptor } from './claude/descriptor.js';
+import { codexDescriptor } from './codex/descriptor.js';
+import { cursorDescriptor } from './cursor/descriptor.js';
+import { opencodeDescriptor } from './opencode/descriptor.js';
+import { piDescriptor } from './pi/descriptor.js';
+
+export const DESCRIPTORS: Readonly<Record<Harness, HarnessDescriptor>> = {
+  claude: claudeDescriptor,
+  codex: codexDescriptor,
+  cursor: cursorDescriptor,
+  opencode: opencodeDescriptor,
+  pi: piDescriptor,
+};

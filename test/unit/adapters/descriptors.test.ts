@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { HARNESS_IDS } from '../../../src/contracts/harness.js';
+import { DESCRIPTORS } from '../../../src/adapters/descriptors.js';
+import { capabilityFor } from '../../../src/adapters/capabilities.js';
+import { CLAUDE_MODEL_ALIASES } from '../../../src/contracts/aliases.js';
+
+describe('harness descriptors (the light half of the registry)', () => {
+  it('has one descriptor per harness id, under its own id', () => {
+    expect(Object.keys(DESCRIPTORS).sort()).toEqual([...HARNESS_IDS].sort());
+    for (const id of HARNESS_IDS) expect(DESCRIPTORS[id].id).toBe(id);
+  });
+
+  it('gives each harness the capability it was established with', () => {
+    const off = { codexRewrite: false };
+    expect(capabilityFor('claude', off)).toEqual({ canRewrite: true, rewriteField: 'model', rewriteKind: 'model', legalValues: [...CLAUDE_MODEL_ALIASES], canDeny: true });
+    expect(capabilityFor('codex', off)).toEqual({ canRewrite: false, rewriteField: null, rewriteKind: 'model', legalValues: null, canDeny: true });
+    expect(capabilityFor('codex', { codexRewrite: true })).toMatchObject({ canRewrite: true, rewriteField: 'model' });
+    expect(capabilityFor('cursor', { codexRewrite: true })).toEqual({ canRewrite: false, rewriteField: null, rewriteKind: 'model', legalValues: null, canDeny: true });
+    expect(capabilityFor('opencode', off)).toEqual({ canRewrite: true, rewriteField: 'subagent_type', rewriteKind: 'agent', legalValues: null, canDeny: true });
+    expect(capabilityFor('pi', off)).toEqual({ canRewrite: true, rewriteField: 'agent', rewriteKind: 'agent', legalValues: null, canDeny: true });
+  });
+
+  it('names the dispatch events of the harnesses with a command hook, and only those', () => {
+    const events = Object.fromEntries(HARNESS_IDS.map((h) => [h, DESCRIPTORS[h].dispatchEvents]));
+    expect(events).toEqual({ claude: ['PreToolUse'], codex: ['PreToolUse'], cursor: ['preToolUse', 'subagentStart'], opencode: [], pi: [] });
+  });
+
+  it('says which harnesses report no usage (the report counts their runs unpriced)', () => {
+    expect(HARNESS_IDS.filter((h) => !DESCRIPTORS[h].reportsUsage)).toEqual(['cursor']);
+  });
+});
