@@ -81,7 +81,7 @@ export function describeTeamError(err: unknown, url: string | null): string {
   if (err instanceof TeamError) text = raw;
   else if (code === 'ECONNREFUSED') text = `cannot connect to ${where}: connection refused`;
   else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') text = `cannot connect to ${where}: host not found`;
-  else if (code === 'ETIMEDOUT' || /timeout expired|timed out/i.test(raw)) text = `cannot connect to ${where}: timed out`;
+  else if (code === 'ETIMEDOUT' || /timeout expired|timed out|connection timeout/i.test(raw)) text = `cannot connect to ${where}: timed out`;
   else if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') text = `cannot connect to ${where}: host unreachable`;
   else if (code === '28P01' || code === '28000') text = `${where}: ${raw}`;
   else if (/client password must be a string|SASL: SCRAM-SERVER-FIRST-MESSAGE/.test(raw)) {
@@ -112,7 +112,8 @@ function clientConfig(url: string, opts: ConnectOptions): pg.ClientConfig {
     user: user || undefined,
     ssl: ssl as pg.ClientConfig['ssl'],
     application_name: typeof rest.application_name === 'string' ? rest.application_name : 'tiergate',
-    connectionTimeoutMillis: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    // libpq's connect_timeout (seconds) in the URL, else ours: a server that accepts and never answers cannot hang a push.
+    connectionTimeoutMillis: Number(rest.connect_timeout) > 0 ? Number(rest.connect_timeout) * 1000 : opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     keepAlive: true,
     ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
   };
