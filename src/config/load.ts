@@ -88,7 +88,7 @@ function mergeSection(section: Section, base: unknown, value: unknown): unknown 
     for (const [h, map] of Object.entries(value)) out[h] = isObject(map) && isObject(base[h]) ? { ...base[h], ...map } : map;
     return out;
   }
-  if ((section === 'refresh' || section === 'observer') && isObject(value) && isObject(base)) return { ...base, ...value };
+  if ((section === 'refresh' || section === 'observer' || section === 'budgets') && isObject(value) && isObject(base)) return { ...base, ...value };
   return value;
 }
 

@@ -12,6 +12,7 @@
  * parent's own model is not a fixed point in that order.
  */
 import type { Policy } from '../contracts/config.js';
+import { compareDecimal } from '../prices/decimal.js';
 
 export type Section = keyof Policy;
 
@@ -97,6 +98,52 @@ const observer: ProjectRule<'observer'> = {
   },
 };
 
+/**
+ * Per field, so a field added to `budgets` must be classified here too. Amounts: a project may lower one or add one the
+ * user has not set (a cap where there was none), never raise or drop one; `action` only toward deny; `warnAt` only
+ * lower (warn earlier). Compared exactly (decimal strings), never as floats.
+ */
+type BudgetField = keyof Policy['budgets'];
+const BUDGET_RULES: Record<BudgetField, 'amount' | 'action' | 'at-most'> = {
+  session: 'amount', day: 'amount', month: 'amount', sessionTotal: 'amount', action: 'action', warnAt: 'at-most',
+};
+const budgets: ProjectRule<'budgets'> = {
+  kind: 'tighten',
+  judge: (user, project, key) => {
+    const value: Record<string, unknown> = { ...user };
+    const effects: ProjectEffect[] = [];
+    for (const field of Object.keys(BUDGET_RULES) as BudgetField[]) {
+      const mine = user[field];
+      const theirs = project[field];
+      if (theirs === mine) continue;
+      let ok: boolean;
+      let why: string;
+      switch (BUDGET_RULES[field]) {
+        case 'amount':
+          if (theirs === undefined) {
+            ok = false;
+            why = `removing the user's ${show(mine)} would lift the budget`;
+          } else {
+            ok = mine === undefined || compareDecimal(theirs as string, mine as string) <= 0;
+            why = mine === undefined ? `${show(theirs)} adds a budget the user has not set` : `${show(theirs)} is ${ok ? 'at or below' : 'above'} the user's ${show(mine)}`;
+          }
+          break;
+        case 'action':
+          ok = theirs === 'deny';
+          why = ok ? `"deny" is stricter than ${show(mine)}` : `${show(theirs)} is looser than the user's ${show(mine)}`;
+          break;
+        default:
+          ok = (theirs as number) < (mine as number);
+          why = `${theirs} is ${ok ? 'below' : 'above'} the user's ${mine}`;
+      }
+      if (ok) value[field] = theirs;
+      effects.push({ key: `${key}.${field}`, applied: ok, why });
+    }
+    if (effects.length === 0) effects.push({ key, applied: true, why: 'same as the user\'s' });
+    return { value: value as Policy['budgets'], effects };
+  },
+};
+
 export const PROJECT_RULES: { readonly [S in Section]: ProjectRule<S> } = {
   mode: ordered<'mode'>(['off', 'warn', 'on'], 'stricter'),
   unknownPrice: ordered<'unknownPrice'>(['allow', 'deny'], 'stricter'),
@@ -113,6 +160,7 @@ export const PROJECT_RULES: { readonly [S in Section]: ProjectRule<S> } = {
   // project, trusted or not, picks the feeds. Nothing else reads this section.
   refresh: { kind: 'user-only', why: 'the price refresh is shared by every project' },
   observer,
+  budgets,
   trustedProjects: { kind: 'user-only', why: 'trust is the user\'s to give' },
   // A repository must not send the user's ledger to its own database, nor relabel the user's rows.
   team: { kind: 'user-only', why: 'where the ledger is pushed, and as whom, is the user\'s to say' },

@@ -52,6 +52,21 @@ export const PolicySchema = lazySchema(() => z.object({
     tailBytes: z.int().check(z.positive()),
   }),
   /**
+   * Spend budgets in USD of subagent spend as tiergate records it (routing-engine/budget.ts, docs/budgets.md): per
+   * harness session, per local calendar day and per calendar month across every harness and project. `sessionTotal`
+   * caps the whole session's cost where the harness reports it in process (Claude Code's hooks module, OpenCode, pi).
+   * Past a budget: `downshift` moves the child to the cheap tier (never to a pricier model), `deny` refuses it. Within
+   * `warnAt` (a fraction of a budget) the dispatch proceeds and the decision records a warning. Each amount optional.
+   */
+  budgets: z.object({
+    session: z.optional(DecimalSchema),
+    day: z.optional(DecimalSchema),
+    month: z.optional(DecimalSchema),
+    sessionTotal: z.optional(DecimalSchema),
+    action: z.enum(['downshift', 'deny']),
+    warnAt: z.number().check(z.positive(), z.lte(1)),
+  }),
+  /**
    * USER FILE ONLY: project roots (absolute paths of directories holding a .tiergate.json) whose file may loosen this
    * policy. Any other project file may only tighten it (config/project-layer.ts); no project file can set this key.
    */

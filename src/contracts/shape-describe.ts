@@ -27,9 +27,11 @@ export function describeSchema(schema: unknown): Shape {
     }
     case 'number': {
       if (d.format !== undefined && d.format !== 'safeint') throw new Error(`describeSchema: number format '${String(d.format)}' not supported`);
-      only(['greater_than']);
-      const min = checks.map((c) => ({ value: c.value as number, inclusive: c.inclusive as boolean }));
-      return { t: 'number', ...(d.format === 'safeint' ? { int: true } : {}), ...(min.length ? { min } : {}) };
+      only(['greater_than', 'less_than']);
+      const bound = (check: string) => checks.filter((c) => c.check === check).map((c) => ({ value: c.value as number, inclusive: c.inclusive as boolean }));
+      const min = bound('greater_than');
+      const max = bound('less_than');
+      return { t: 'number', ...(d.format === 'safeint' ? { int: true } : {}), ...(min.length ? { min } : {}), ...(max.length ? { max } : {}) };
     }
     case 'boolean':
     case 'unknown':

@@ -7,7 +7,7 @@
  */
 export type Shape =
   | { t: 'string'; pattern?: string }
-  | { t: 'number'; int?: boolean; min?: { value: number; inclusive: boolean }[] }
+  | { t: 'number'; int?: boolean; min?: { value: number; inclusive: boolean }[]; max?: { value: number; inclusive: boolean }[] }
   | { t: 'boolean' }
   | { t: 'unknown' }
   | { t: 'literal'; values: (string | number | boolean | null)[] }
@@ -60,6 +60,7 @@ function check(s: Shape, v: unknown, at: At): unknown {
       if (typeof v !== 'number' || !Number.isFinite(v)) fail(at, 'number');
       if (s.int && !Number.isSafeInteger(v)) fail(at, 'integer');
       for (const m of s.min ?? []) if (m.inclusive ? v < m.value : v <= m.value) fail(at, `number ${m.inclusive ? '>=' : '>'} ${m.value}`);
+      for (const m of s.max ?? []) if (m.inclusive ? v > m.value : v >= m.value) fail(at, `number ${m.inclusive ? '<=' : '<'} ${m.value}`);
       return v;
     case 'boolean':
       if (typeof v !== 'boolean') fail(at, 'boolean');

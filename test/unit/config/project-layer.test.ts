@@ -54,6 +54,10 @@ const HOSTILE: [string, (root: string) => Record<string, unknown>, Record<string
   ['refresh switched off', () => ({ refresh: { enabled: false } })],
   ['a larger transcript tail', () => ({ observer: { tailBytes: 1024 * 1024 * 1024 } })],
   ['removing the user\'s price overrides', () => ({ priceOverrides: {} }), { priceOverrides: { 'claude-haiku-5-5': { input: '9', output: '9' } } }],
+  ['raising the user\'s session budget', () => ({ budgets: { session: '50' } }), { budgets: { session: '5' } }],
+  ['raising a budget by a fraction of a cent (compared exactly)', () => ({ budgets: { day: '40.000000001' } }), { budgets: { day: '40' } }],
+  ['budget action downshift over the user\'s deny', () => ({ budgets: { action: 'downshift' } }), { budgets: { day: '40', action: 'deny' } }],
+  ['a later budget warning', () => ({ budgets: { warnAt: 0.95 } }), { budgets: { session: '5', warnAt: 0.5 } }],
 ];
 
 describe('a hostile project file cannot loosen the user\'s policy', () => {
@@ -125,6 +129,9 @@ describe('a project file may tighten without trust', () => {
     ['a cheaper defaultTier than the user\'s parent', { defaultTier: 'parent' }, { defaultTier: 'premium' }, { defaultTier: 'premium' }],
     ['codexRewrite off over the user\'s on', { codexRewrite: true }, { codexRewrite: false }, { codexRewrite: false }],
     ['a smaller transcript tail', undefined, { observer: { tailBytes: 1024 } }, { observer: { tailBytes: 1024 } }],
+    ['a lower budget, one the user has not set, deny and an earlier warning; the user\'s other budgets stay',
+      { budgets: { session: '5.00', month: '400' } }, { budgets: { session: '2.5', day: '10', action: 'deny', warnAt: 0.5 } },
+      { budgets: { session: '2.5', day: '10', month: '400', action: 'deny', warnAt: 0.5 } }],
     ['tiers mapped to what the user uses for the same or a cheaper tier', undefined,
       { tiers: { claude: { premium: 'sonnet', standard: 'haiku', cheap: 'haiku' }, codex: { premium: 'gpt-6-luna' } } },
       { tiers: { ...DEFAULT_POLICY.tiers, claude: { cheap: 'haiku', standard: 'haiku', premium: 'sonnet' }, codex: { cheap: 'gpt-6-luna', standard: 'gpt-6-sol', premium: 'gpt-6-luna' } } }],
@@ -187,7 +194,7 @@ describe('every policy section has a project rule', () => {
     const kinds = Object.fromEntries(Object.entries(PROJECT_RULES).map(([k, r]) => [k, r.kind]));
     expect(kinds).toEqual({
       mode: 'tighten', unknownPrice: 'tighten', defaultTier: 'tighten', tiers: 'tighten', priceOverrides: 'trusted-only',
-      codexRewrite: 'tighten', onIgnoredRewrite: 'tighten', claudeProvider: 'trusted-only', refresh: 'user-only', observer: 'tighten', trustedProjects: 'user-only', team: 'user-only',
+      codexRewrite: 'tighten', onIgnoredRewrite: 'tighten', claudeProvider: 'trusted-only', refresh: 'user-only', observer: 'tighten', budgets: 'tighten', trustedProjects: 'user-only', team: 'user-only',
     });
   });
 });
