@@ -12,7 +12,7 @@ import type { Policy } from '../contracts/config.js';
 import { checkShape, ShapeError, type Shape } from '../contracts/shape.js';
 import { SHAPES } from '../contracts/shapes.js';
 import { paths, type Env } from '../io/paths.js';
-import { readTextCapped, TooLarge } from '../io/read-capped.js';
+import { readTextCapped, RefusedFile, TooLarge } from '../io/read-capped.js';
 import { withoutBom } from '../io/text.js';
 import { DEFAULT_POLICY } from './defaults.js';
 import { jsonErrorWhere } from './json-error.js';
@@ -102,7 +102,8 @@ function readLayer(path: string): { found: boolean; value?: unknown; error?: str
   try {
     text = readTextCapped(path, MAX_CONFIG_BYTES);
   } catch (err) {
-    if (err instanceof TooLarge) return { found: true, error: err.message };
+    // A FIFO, device or directory (git can carry a link to any) is refused by the read itself, named by its kind.
+    if (err instanceof TooLarge || err instanceof RefusedFile) return { found: true, error: err.message };
     const code = (err as NodeJS.ErrnoException).code;
     return code === 'ENOENT' || code === 'ENOTDIR' ? { found: false } : { found: true, error: `unreadable (${code})` };
   }

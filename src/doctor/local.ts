@@ -159,7 +159,7 @@ function setAside(ledger: string): string[] {
 /** At most the last TAIL_BYTES of the log, complete lines only (the observer's bounded tail reader). */
 function tail(file: string): string[] {
   try {
-    return readTailLines(file, { maxBytes: TAIL_BYTES }).lines;
+    return readTailLines(file, { maxBytes: TAIL_BYTES, noFollow: true }).lines;
   } catch {
     return [];
   }
@@ -222,7 +222,7 @@ export function checkDispatchMemo(env: Env): Check[] {
     none: 'a dispatch hook writes one once the policy and catalogs are 3 s old',
     rebuild: 'the next dispatch reads the policy and catalogs and rewrites them',
     check: (path) => {
-      parseMemo(readTextCapped(path, MAX_MEMO_BYTES));
+      parseMemo(readTextCapped(path, MAX_MEMO_BYTES, { follow: false }));
       return { valid: true };
     },
   });

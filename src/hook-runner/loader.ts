@@ -12,6 +12,7 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Script } from 'node:vm';
 import { childPath, dataDir, type Env } from '../io/paths.js';
+import { READ_FLAGS_NOFOLLOW } from '../io/read-capped.js';
 import { fnv1a32 } from '../io/text.js';
 import { bundleFor, cacheVariant, type HookBundle } from './bundles.js';
 
@@ -56,9 +57,11 @@ function readFully(fd: number, buf: Buffer, pos: number): boolean {
 export function readCodeCache(path: string): Buffer | null {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    // Inside the data dir: a link is not followed, a FIFO not waited for (it reads as empty: no cache). No fstat: what
+    // opens this way and is not a regular file fails the checks below (a directory's read throws EISDIR).
+    fd = openSync(path, READ_FLAGS_NOFOLLOW);
   } catch {
-    return null; // none yet
+    return null; // none yet, or a link
   }
   try {
     const head = Buffer.allocUnsafe(HEADER);

@@ -6,7 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { diagnose, errorText } from '../io/diagnostics.js';
-import { removeFile, writeFileAtomic } from '../io/files.js';
+import { ensurePrivateDir, removeFile, writeFileAtomic } from '../io/files.js';
 
 /**
  * `path` is loader.ts's codeCachePath(env, bundle, buildId, variant); `current` the `<bundle>-<buildId>-` file name
@@ -15,8 +15,10 @@ import { removeFile, writeFileAtomic } from '../io/files.js';
  */
 export function saveCodeCache(path: string, data: Buffer, current: readonly string[]): void {
   try {
-    writeFileAtomic(path, data);
     const dir = dirname(path);
+    // A link in the directory's place is refused: the clean-up below would delete its target's `hook-*.v8` files.
+    ensurePrivateDir(dir);
+    writeFileAtomic(path, data);
     const name = basename(path);
     for (const other of readdirSync(dir)) {
       if (other !== name && other.startsWith('hook-') && other.endsWith('.v8') && !current.some((p) => other.startsWith(p))) removeFile(join(dir, other));

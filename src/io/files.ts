@@ -3,12 +3,12 @@
  * edits: all go through here, so a review of what tiergate writes is one file. Everything it creates is user-only.
  */
 import {
-  chmodSync, closeSync, copyFileSync, existsSync, fstatSync, fsyncSync, mkdirSync, mkdtempSync, openSync,
-  renameSync,
-  rmSync, writeSync,
+  chmodSync, closeSync, constants, copyFileSync, existsSync, fchmodSync, fstatSync, fsyncSync, lstatSync, mkdirSync,
+  mkdtempSync, openSync, renameSync, rmSync, statSync, writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { kindOf, RefusedFile } from './read-capped.js';
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
@@ -20,19 +20,21 @@ export function ensureDir(dir: string): void {
 /**
  * Write through a temp file in the same directory and rename, so a reader never sees half a file. `durable: false`
  * skips the fsync, for a cache whose loss after a crash costs only its rebuilding (a reader must check what it reads).
+ * The temp file is created exclusively: a link planted under its name is never written through.
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array, { mode = FILE_MODE, durable = true }: { mode?: number; durable?: boolean } = {}): void {
   ensureDir(dirname(path));
   const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
-  const fd = openSync(tmp, 'w', mode);
+  const fd = openSync(tmp, 'wx', mode);
   try {
     writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+    // umask only removed bits at open: the mode asked for, exactly (an installer keeps a config file's 0644).
+    fchmodSync(fd, mode);
     if (durable) fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
   try {
-    chmodSync(tmp, mode);
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });
@@ -55,13 +57,17 @@ function appendOnce(path: string, data: Buffer, maxBytes: number): void {
     if (fd === null) {
       fd = openCreating(path);
       const st = fstatSync(fd);
+      // Non-blocking and O_NOFOLLOW got it open without waiting or following: still only a regular file is written.
+      if (!st.isFile()) throw new RefusedFile(path, kindOf(st));
       if (st.size > 0 && st.size + data.length > maxBytes) {
         closeSync(fd);
+        fd = null;
         renameSync(path, `${path}.1`);
         fd = openCreating(path);
       } else if (st.size > 0 && !checkedModes.has(path)) {
         // An existing file keeps the mode it had: make it user-only once (a new one is FILE_MODE from open already).
-        chmodSync(path, FILE_MODE);
+        // Through the descriptor: chmod on the path would follow a link put there since.
+        fchmodSync(fd, FILE_MODE);
         checkedModes.add(path);
       }
     }
@@ -97,7 +103,7 @@ export function appendBoundedClaimable(path: string, line: string, maxBytes: num
 function openNewForAppend(path: string): number | null {
   if (existing.has(path)) return null;
   try {
-    return openCreating(path, 'ax');
+    return openCreating(path, APPEND_NEW);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     existing.add(path);
@@ -107,14 +113,31 @@ function openNewForAppend(path: string): number | null {
 
 const existing = new Set<string>();
 
-/** Opens for append, creating the directory only when it is missing (a dispatch hook appends once per process). */
-function openCreating(path: string, flags = 'a'): number {
+/**
+ * Append-only, never through a link at `path` (a diagnostics.log or spool file linked elsewhere would append to and chmod
+ * its target; a dangling one would create it), never waiting for a FIFO's reader (a FIFO opens at once or fails with
+ * ENXIO, and is refused by the caller's fstat).
+ */
+const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
+const APPEND_NEW = APPEND | constants.O_EXCL;
+
+function openAppend(path: string, flags: number): number {
   try {
     return openSync(path, flags, FILE_MODE);
   } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new RefusedFile(path, 'symbolic link');
+    throw err;
+  }
+}
+
+/** Opens for append, creating the directory only when it is missing (a dispatch hook appends once per process). */
+function openCreating(path: string, flags = APPEND): number {
+  try {
+    return openAppend(path, flags);
+  } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     ensureDir(dirname(path));
-    return openSync(path, flags, FILE_MODE);
+    return openAppend(path, flags);
   }
 }
 
@@ -151,18 +174,111 @@ export function removeFile(path: string): void {
   rmSync(path, { force: true });
 }
 
-/** Make an existing file user-only (the SQLite ledger and its WAL are created by SQLite itself). */
+/**
+ * Make an existing file user-only (the SQLite ledger and its WAL are created by SQLite itself). A link there is refused
+ * (RefusedFile), never chmodded through: the ledger calls this before SQLite opens, and SQLite would follow it.
+ */
 export function restrictToUser(path: string): void {
-  if (existsSync(path)) chmodSync(path, FILE_MODE);
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    if (code === 'ELOOP') throw new RefusedFile(path, 'symbolic link');
+    throw err;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new RefusedFile(path, kindOf(st));
+    fchmodSync(fd, FILE_MODE);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
  * Create an empty user-only file if it does not exist, without touching an existing one. SQLite gives its -wal and
  * -shm files the database file's mode, so creating the ledger 0600 before SQLite opens it keeps all three private.
+ * Only a regular file is accepted (RefusedFile): a link there would make SQLite write to its target.
  */
 export function ensureFile(path: string, mode = FILE_MODE): void {
   ensureDir(dirname(path));
-  closeSync(openSync(path, 'a', mode));
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY, mode);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new RefusedFile(path, 'symbolic link');
+    throw err;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new RefusedFile(path, kindOf(st));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A directory of tiergate's own inside the data dir (spool, dispatch-memo, code-cache, prices): created user-only when
+ * absent; an existing one is made user-only. Anything but a real directory there (a link above all: the drain would
+ * read and delete every spool file of its target, the memo prune its JSON files) is refused with RefusedFile, so
+ * nothing is written, read or removed through it. Checked once per process and directory.
+ */
+export function ensurePrivateDir(dir: string): void {
+  if (privateDirs.has(dir)) return;
+  if (!checkDir(dir)) {
+    mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+    checkDir(dir);
+  }
+  privateDirs.add(dir);
+}
+
+/** ensurePrivateDir for a reader that has nothing to do when the directory is absent: false then, and nothing is created. */
+export function existingPrivateDir(dir: string): boolean {
+  if (privateDirs.has(dir)) return true;
+  if (!checkDir(dir)) return false;
+  privateDirs.add(dir);
+  return true;
+}
+
+const privateDirs = new Set<string>();
+
+/**
+ * false when absent; throws RefusedFile for anything but a directory (a link is not followed); tightens the mode. By
+ * open(O_DIRECTORY|O_NOFOLLOW) and fstat rather than lstat: a dispatch hook has used both already (its stdin), while
+ * lstatSync's first call would compile more of Node's fs code (callgrind: +0.7 M instructions a hook with lstat).
+ */
+function checkDir(dir: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(dir, DIR_FLAGS);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return false;
+    if (code !== 'ELOOP' && code !== 'ENOTDIR') throw err;
+    // Rare (a refusal): what stands there, for the message.
+    const st = lstatSync(dir, { throwIfNoEntry: false });
+    if (!st) return false;
+    throw new RefusedFile(dir, kindOf(st), 'directory');
+  }
+  try {
+    if ((fstatSync(fd).mode & 0o077) !== 0) fchmodSync(fd, DIR_MODE);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
+
+/**
+ * The data dir itself made user-only. It may be a link of the user's own (onto another disk, say): the data dir is where
+ * the user points tiergate, and it is what is inside it that is never followed. Absent: nothing to do.
+ */
+export function restrictDirToUser(dir: string): void {
+  const st = statSync(dir, { throwIfNoEntry: false });
+  if (st?.isDirectory() && (st.mode & 0o077) !== 0) chmodSync(dir, DIR_MODE);
 }
 
 /**

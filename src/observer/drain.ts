@@ -13,8 +13,9 @@ import { join } from 'node:path';
 import type { Harness } from '../contracts/harness.js';
 import { SpoolRecordSchema, type SpoolRecord } from '../contracts/spool.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
-import { moveFile, removeFile } from '../io/files.js';
+import { existingPrivateDir, moveFile, removeFile } from '../io/files.js';
 import { paths, type Env } from '../io/paths.js';
+import { RefusedFile } from '../io/read-capped.js';
 import { claudeTranscripts } from '../adapters/claude/transcript.js';
 import { drainModuleSpool } from '../adapters/claude/module-spool.js';
 import { codexTranscripts } from '../adapters/codex/transcript.js';
@@ -24,6 +25,7 @@ import { recordCompletion, recordDispatch, reconcileCompletions, settleCompletio
 import { checkEnforcement } from './enforcement.js';
 import type { Pricer } from './pricing.js';
 import { readLinesForward } from './tail.js';
+import { tidyDataDir } from './tidy.js';
 import type { TranscriptParser } from './transcripts.js';
 
 export const SPOOL_LINE_MAX_BYTES = 256 * 1024;
@@ -104,7 +106,7 @@ function ingestFile(db: SqlDriver, file: string, stats: DrainStats): void {
   let offset = 0;
   for (let pass = 0; pass < 2; pass++) {
     const batch: { rec: SpoolRecord; key: string }[] = [];
-    const res = readLinesForward(file, { startOffset: offset, maxBytes: SPOOL_FILE_MAX_BYTES, maxLineBytes: SPOOL_LINE_MAX_BYTES }, (buf, s, e) => {
+    const res = readLinesForward(file, { startOffset: offset, maxBytes: SPOOL_FILE_MAX_BYTES, maxLineBytes: SPOOL_LINE_MAX_BYTES, noFollow: true }, (buf, s, e) => {
       const text = buf.toString('utf8', s, e);
       stats.lines++;
       try {
@@ -134,6 +136,14 @@ export function drainSpool(db: SqlDriver, env: Env = process.env, deadline = Inf
   const stats: DrainStats = { files: 0, lines: 0, dispatches: 0, completions: 0, invalid: 0, reconciledPending: 0, priced: 0 };
   const dir = paths(env).spoolDir;
   const now = Date.now();
+  tidyDataDir(env);
+  // A link or anything but a directory in the spool's place is not drained: its files would be read and deleted.
+  try {
+    existingPrivateDir(dir);
+  } catch (err) {
+    diagnose('error', 'observer:drain', `spool directory not drained: ${errorText(err)}`, { dir }, env);
+    return stats;
+  }
   // Claude Code's hooks module cannot append: its one-file-per-record spool is moved into this one first.
   try {
     drainModuleSpool(env);
@@ -155,7 +165,9 @@ export function drainSpool(db: SqlDriver, env: Env = process.env, deadline = Inf
       removeFile(claimed);
       stats.files++;
     } catch (err) {
-      // Left claimed: retried as a stale claim; its lines are idempotent.
+      // Left claimed: retried as a stale claim; its lines are idempotent. A link or special file under a spool name is
+      // no spool: its entry is removed (unlinking a link leaves its target alone), so it is not refused again and again.
+      if (err instanceof RefusedFile && err.kind !== 'directory') removeFile(claimed);
       diagnose('error', 'observer:drain', errorText(err), { file: name }, env);
     }
   }

@@ -4,7 +4,7 @@
  * ledger drains and deletes claimed files.
  */
 import type { SpoolRecord } from '../contracts/spool.js';
-import { appendBoundedClaimable } from '../io/files.js';
+import { appendBoundedClaimable, ensurePrivateDir } from '../io/files.js';
 import { childPath, paths, type Env } from '../io/paths.js';
 
 /** Per-file cap; a runaway writer rotates rather than fills the disk (drain reads both generations). */
@@ -22,7 +22,11 @@ let currentFile: string | null = null;
  * Records from outside the type system (the Claude module's hand-off) are parsed by their reader before they get here.
  */
 export function appendSpool(record: SpoolRecord, env: Env = process.env): void {
-  currentFile ??= spoolFileFor(env);
+  if (currentFile === null) {
+    // Never through a link in the spool directory's place (RefusedFile, diagnosed by the caller): once per process.
+    ensurePrivateDir(paths(env).spoolDir);
+    currentFile = spoolFileFor(env);
+  }
   appendBoundedClaimable(currentFile, `${JSON.stringify(record)}\n`, SPOOL_FILE_MAX_BYTES);
 }
 

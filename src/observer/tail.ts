@@ -7,8 +7,12 @@
  *
  * readLinesForward: a streaming forward pass for summing usage over a whole transcript (scan, long children), with its
  * own byte cap and a per-line cap (one public report had a 734 MB single-line JSONL record).
+ *
+ * Both open through read-capped.ts's openRegular: a FIFO, device or directory behind a transcript path is refused at
+ * once (RefusedFile) instead of stopping the process in open(2); `noFollow` for the spool, inside the data dir.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openRegular } from '../io/read-capped.js';
 
 export type TailOptions = {
   /** Hard cap on bytes read from the end. */
@@ -16,6 +20,8 @@ export type TailOptions = {
   chunkBytes?: number;
   /** Called newest-first with each complete line; return true to stop after this line. */
   stopWhen?: (line: string) => boolean;
+  /** A link at the path is refused, not followed (files inside the data dir). */
+  noFollow?: boolean;
 };
 
 export type TailResult = {
@@ -29,9 +35,8 @@ export type TailResult = {
 
 export function readTailLines(path: string, opts: TailOptions): TailResult {
   const chunkBytes = Math.max(1024, opts.chunkBytes ?? 64 * 1024);
-  const fd = openSync(path, 'r');
+  const { fd, size } = openRegular(path, { follow: !opts.noFollow });
   try {
-    const size = fstatSync(fd).size;
     const newestFirst: string[] = [];
     let pos = size;
     let bytesRead = 0;
@@ -96,6 +101,8 @@ export type ForwardOptions = {
    * (most of a transcript's bytes) cost a substring search and nothing else. Must not contain a newline.
    */
   marker?: Buffer;
+  /** A link at the path is refused, not followed (the spool, inside the data dir). */
+  noFollow?: boolean;
 };
 
 export type ForwardResult = { bytesRead: number; endOffset: number; truncated: boolean; skippedLongLines: number };
@@ -149,7 +156,7 @@ export function readLinesForward(
   const maxLine = opts.maxLineBytes ?? 64 * 1024 * 1024;
   const maxBytes = opts.maxBytes ?? Number.MAX_SAFE_INTEGER;
   const marker = opts.marker && opts.marker.length > 0 ? opts.marker : null;
-  const fd = openSync(path, 'r');
+  const { fd } = openRegular(path, { follow: !opts.noFollow });
   let buf = takeBuffer(chunkBytes);
   try {
     let pos = opts.startOffset ?? 0;

@@ -11,7 +11,7 @@
  * Kept in one small file in the price cache directory, written only when a declaration changes, so the dispatch path,
  * the drain and `tiergate explain` all see the same layer.
  */
-import { statSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import * as z from 'zod/mini';
 import { lazySchema } from '../contracts/lazy.js';
 import type { Catalog, PriceRow, Rates } from '../contracts/prices.js';
@@ -19,7 +19,7 @@ import { checkShape } from '../contracts/shape.js';
 import { SHAPES } from '../contracts/shapes.js';
 import type { Harness } from '../contracts/harness.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
-import { writeFileAtomic } from '../io/files.js';
+import { existingPrivateDir, writeFileAtomic } from '../io/files.js';
 import { childPath, paths, type Env } from '../io/paths.js';
 import { readTextCapped, TooLarge } from '../io/read-capped.js';
 import { fnv1a } from '../io/text.js';
@@ -66,10 +66,11 @@ function filePath(env: Env): string {
 function readDeclared(env: Env): Declared[] {
   const path = filePath(env);
   try {
-    // Usually absent (only OpenCode and pi declare prices): asked without a throw.
-    if (!statSync(path, { throwIfNoEntry: false })) return [];
+    // Usually absent (only OpenCode and pi declare prices): asked without a throw. Inside the data dir: a link in the
+    // directory's or the file's place is refused (RefusedFile, diagnosed below), never read through.
+    if (!existingPrivateDir(paths(env).priceCacheDir) || !lstatSync(path, { throwIfNoEntry: false })) return [];
     // The cap is held by the read itself (read-capped.ts), as for the policy files and the catalogs.
-    return checkShape<{ entries: Declared[] }>(SHAPES.declaredFile, JSON.parse(readTextCapped(path, MAX_FILE_BYTES))).entries;
+    return checkShape<{ entries: Declared[] }>(SHAPES.declaredFile, JSON.parse(readTextCapped(path, MAX_FILE_BYTES, { follow: false }))).entries;
   } catch (err) {
     const why = err instanceof TooLarge ? 'file too large' : errorText(err);
     if ((err as { code?: string }).code !== 'ENOENT') diagnose('warn', 'prices:declared', `ignored: ${why}`, { path }, env);

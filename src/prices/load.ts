@@ -14,6 +14,7 @@ import { checkShape, ShapeError } from '../contracts/shape.js';
 import { SHAPES } from '../contracts/shapes.js';
 import type { Policy } from '../contracts/config.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
+import { existingPrivateDir } from '../io/files.js';
 import { childPath, paths, type Env } from '../io/paths.js';
 import { readTextCapped, TooLarge } from '../io/read-capped.js';
 
@@ -104,18 +105,20 @@ function isPriceRow(row: unknown, path: string, env: Env): boolean {
 export function loadCachedCatalogs(env: Env = process.env): Catalog[] {
   const dir = paths(env).priceCacheDir;
   let names: string[];
-  // No directory before the first refresh: asked, not thrown for (an errno exception costs a hook more than asking).
-  if (!existsSync(dir)) return [];
   try {
+    // No directory before the first refresh: asked, not thrown for (an errno exception costs a hook more than asking).
+    // Inside the data dir: a link in its place is refused, and so is one in a catalog's (below), never read through.
+    if (!existingPrivateDir(dir)) return [];
     names = readdirSync(dir).filter((n) => n.endsWith(CACHE_SUFFIX));
-  } catch {
+  } catch (err) {
+    diagnose('warn', 'prices:load', `price cache directory ignored: ${errorText(err)}`, { dir }, env);
     return [];
   }
   const found: { catalog: Catalog; name: string }[] = [];
   for (const name of names) {
     const path = childPath(dir, name);
     try {
-      const catalog = parseCachedCatalog(readTextCapped(path, MAX_CATALOG_BYTES), path, env);
+      const catalog = parseCachedCatalog(readTextCapped(path, MAX_CATALOG_BYTES, { follow: false }), path, env);
       if (catalog) found.push({ catalog, name });
     } catch (err) {
       if (err instanceof TooLarge) diagnose('warn', 'prices:load', 'cached catalog too large, skipped', { path, maxBytes: MAX_CATALOG_BYTES }, env);

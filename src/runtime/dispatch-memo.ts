@@ -21,7 +21,7 @@ import type { Harness } from '../contracts/harness.js';
 import { PROJECT_CONFIG_FILE } from '../config/load.js';
 import { isRecord } from '../contracts/shape.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
-import { removeFile, writeFileAtomic } from '../io/files.js';
+import { ensurePrivateDir, existingPrivateDir, removeFile, writeFileAtomic } from '../io/files.js';
 import { childPath, paths, type Env } from '../io/paths.js';
 import { readTextCapped } from '../io/read-capped.js';
 import { fnv1a } from '../io/text.js';
@@ -89,7 +89,10 @@ export function parseMemo(text: string): MemoFile {
 export function readMemo(inputs: MemoInputs, env: Env): MemoContent | null {
   let text: string;
   try {
-    text = readTextCapped(inputs.path, MAX_MEMO_BYTES);
+    // Inside the data dir: neither the directory nor the file is read through a link. No directory yet: no memo, asked
+    // by lstat rather than by a failed open's errno exception.
+    if (!existingPrivateDir(memoDir(env))) return null;
+    text = readTextCapped(inputs.path, MAX_MEMO_BYTES, { follow: false });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') diagnose('warn', 'dispatch-memo', `unreadable, ignored: ${errorText(err)}`, { path: inputs.path }, env);
     return null;
@@ -106,6 +109,8 @@ export function readMemo(inputs: MemoInputs, env: Env): MemoContent | null {
 /** Writes the memo (not durably: losing it costs one slower hook) and keeps the directory to MAX_MEMO_FILES. */
 export function writeMemo(inputs: MemoInputs, content: MemoContent, env: Env, now = Date.now()): void {
   const file: MemoFile = { format: MEMO_FORMAT, key: inputs.key, ...content };
+  // A link in the directory's place is refused: the prune below would delete its target's JSON files.
+  ensurePrivateDir(memoDir(env));
   writeFileAtomic(inputs.path, JSON.stringify(file), { durable: false });
   pruneMemos(memoDir(env), MAX_MEMO_FILES, now);
 }

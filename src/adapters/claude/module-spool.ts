@@ -5,12 +5,13 @@
  *
  * Claiming is a rename, so two drains at once never copy a record twice.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { SpoolRecordSchema } from '../../contracts/spool.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
-import { moveFile, removeFile } from '../../io/files.js';
+import { existingPrivateDir, moveFile, removeFile } from '../../io/files.js';
 import { paths, type Env } from '../../io/paths.js';
+import { readTextCapped } from '../../io/read-capped.js';
 import { appendSpool } from '../../observer/spool.js';
 import { MODULE_SPOOL_FORMAT, MODULE_SPOOL_MAX_FILES, moduleSpoolDir } from './module/core.js';
 
@@ -39,6 +40,14 @@ export function drainModuleSpool(env: Env, dirs: string[] = moduleSpoolDirs(env)
   for (const dir of dirs) {
     let names: string[];
     try {
+      // `spool/` and `spool/claude-module/` must be real directories: through a link, the drain would read and delete
+      // every `*.json` of its target.
+      if (!existingPrivateDir(dirname(dir)) || !existingPrivateDir(dir)) continue;
+    } catch (err) {
+      diagnose('error', 'claude:module-spool', `not drained: ${errorText(err)}`, { dir }, env);
+      continue;
+    }
+    try {
       names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort().slice(0, MODULE_SPOOL_MAX_FILES * 2);
     } catch {
       continue;
@@ -52,8 +61,8 @@ export function drainModuleSpool(env: Env, dirs: string[] = moduleSpoolDirs(env)
         continue; // another drain took it
       }
       try {
-        if (statSync(claimed).size > MAX_RECORD_BYTES) throw new Error('record file too large');
-        const body = JSON.parse(readFileSync(claimed, 'utf8')) as Record<string, unknown>;
+        // Not followed: a link or a FIFO under a record's name is refused (and its entry removed below), never read.
+        const body = JSON.parse(readTextCapped(claimed, MAX_RECORD_BYTES, { follow: false })) as Record<string, unknown>;
         if (body.format !== MODULE_SPOOL_FORMAT) throw new Error(`unknown format ${String(body.format)}`);
         if (body.diagnostic && typeof body.diagnostic === 'object') {
           const d = body.diagnostic as { level?: string; where?: string; message?: string };

@@ -2,6 +2,8 @@
  * The parent's model at a Claude Code PreToolUse: no command-hook payload carries it (2.1.328, reference
  * claude-code.md §4), so it is read from the last `assistant` record of the parent transcript, bounded.
  */
+import { diagnose, errorText } from '../../io/diagnostics.js';
+import { RefusedFile } from '../../io/read-capped.js';
 import { readTailLines } from '../../observer/tail.js';
 
 function parseJsonLine(line: string): Record<string, unknown> | undefined {
@@ -38,7 +40,7 @@ export type ParentModelRead = { model: string | null; source: 'transcript-tail' 
  * One pass over the tail: the newest assistant message (all records sharing its message id). `current` is true when
  * that message holds the tool_use being dispatched.
  */
-export function scanParentModel(path: string, toolUseId: string | null, maxBytes: number): { model: string | null; current: boolean } {
+export function scanParentModel(path: string, toolUseId: string | null, maxBytes: number): { model: string | null; current: boolean; refused?: true } {
   let newestId: string | null | undefined;
   let model: string | null = null;
   let current = false;
@@ -59,8 +61,13 @@ export function scanParentModel(path: string, toolUseId: string | null, maxBytes
         return current;
       },
     });
-  } catch {
-    // Missing or unreadable transcript (SessionStart's does not exist yet): the parent is unknown.
+  } catch (err) {
+    // Missing or unreadable transcript (SessionStart's does not exist yet): the parent is unknown. A FIFO, device or
+    // directory in its place is refused at once (read-capped.ts), said in the log, and not waited for again.
+    if (err instanceof RefusedFile) {
+      diagnose('warn', 'claude:parent-model', `transcript ${errorText(err)}`, { path });
+      return { model, current, refused: true };
+    }
   }
   return { model, current };
 }
@@ -80,7 +87,7 @@ export async function readParentModel(path: string | null, toolUseId: string | n
     const r = scanParentModel(path, toolUseId, opts.maxBytes);
     if (r.current && r.model) return { model: r.model, source: 'transcript-tail' };
     if (r.model) previous = r.model;
-    if (toolUseId === null || Date.now() + (opts.pollMs ?? 25) > deadline) break;
+    if (r.refused || toolUseId === null || Date.now() + (opts.pollMs ?? 25) > deadline) break;
     opts.beforeWait?.();
     await sleep(opts.pollMs ?? 25);
   }

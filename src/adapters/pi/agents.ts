@@ -3,10 +3,12 @@
  * with frontmatter `name`, `model` under `<agentDir>/agents/` (user) and the nearest `.pi/agents/` at or above the cwd
  * (project). Bounded: at most 256 files of 64 KiB each, cached for a few seconds (this runs on the dispatch path).
  */
-import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { diagnose, errorText } from '../../io/diagnostics.js';
 import type { Env } from '../../io/paths.js';
+import { readTextHead, RefusedFile } from '../../io/read-capped.js';
 import { withoutBom } from '../../io/text.js';
 
 /**
@@ -24,16 +26,8 @@ export function piAgentDir(env: Env): string {
   return env.PI_CODING_AGENT_DIR || join(env.HOME || homedir(), '.pi', 'agent');
 }
 
-function readHead(path: string): string {
-  const fd = openSync(path, 'r');
-  try {
-    const buf = Buffer.alloc(MAX_BYTES);
-    const n = readSync(fd, buf, 0, MAX_BYTES, 0);
-    return buf.subarray(0, n).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
-}
+/** Only a regular file is read (a FIFO named `x.md` would stop the dispatch in open(2)): read-capped.ts says why. */
+const readHead = (path: string): string => readTextHead(path, MAX_BYTES);
 
 /** `name` and `model` from a `---` frontmatter block; null when the file has none. */
 export function parseAgentFile(text: string): { name: string | null; description: string | null; model: string | null } | null {
@@ -66,7 +60,7 @@ function nearestProjectAgents(cwd: string): string | null {
   return null;
 }
 
-function scan(dir: string, source: PiAgent['source'], out: Map<string, PiAgent>): void {
+function scan(dir: string, source: PiAgent['source'], out: Map<string, PiAgent>, env: Env): void {
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith('.md')).slice(0, MAX_FILES);
@@ -82,8 +76,9 @@ function scan(dir: string, source: PiAgent['source'], out: Map<string, PiAgent>)
       const name = parsed.name;
       const user = out.get(name);
       out.set(name, { name, model: parsed.model, source, path: join(dir, file), ...(user && user.source === 'user' ? { shadows: user } : {}) });
-    } catch {
-      // An unreadable agent file is simply not a candidate.
+    } catch (err) {
+      // An unreadable agent file is simply not a candidate; a FIFO or device under an agent's name is also worth a line.
+      if (err instanceof RefusedFile) diagnose('warn', 'pi:agents', `agent file skipped: ${errorText(err)}`, { path: join(dir, file) }, env);
     }
   }
 }
@@ -96,9 +91,9 @@ export function loadPiAgents(env: Env, cwd: string | null, now = Date.now()): Ma
   const hit = cache.get(key);
   if (hit && now - hit.at < TTL_MS) return hit.agents;
   const agents = new Map<string, PiAgent>();
-  scan(join(piAgentDir(env), 'agents'), 'user', agents);
+  scan(join(piAgentDir(env), 'agents'), 'user', agents, env);
   const projectDir = cwd ? nearestProjectAgents(cwd) : null;
-  if (projectDir) scan(projectDir, 'project', agents);
+  if (projectDir) scan(projectDir, 'project', agents, env);
   cache.set(key, { at: now, agents });
   if (cache.size > 32) cache.delete(cache.keys().next().value as string);
   return agents;

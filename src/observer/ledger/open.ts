@@ -70,7 +70,11 @@ export function openLedger(env: Env = process.env, opts: LedgerOptions = {}): Sq
 }
 
 function openLedgerFile(env: Env, file: string, opts: LedgerOptions): SqlDriver {
+  // Before SQLite opens anything: it follows links, so a link (or FIFO) as the ledger or its -wal/-shm is refused here
+  // (RefusedFile). SQLite copies the main file's mode onto a new -wal/-shm; ones an older tiergate made are restricted.
+  for (const f of [`${file}-wal`, `${file}-shm`]) restrictToUser(f);
   ensureFile(file);
+  restrictToUser(file);
   const busy = opts.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const kind = opts.driver ?? runtimeDriver();
   const db = kind === 'bun:sqlite' ? openBunSqlite(file, { busyTimeoutMs: busy }) : openBetterSqlite(file, { busyTimeoutMs: busy });
@@ -86,8 +90,6 @@ function openLedgerFile(env: Env, file: string, opts: LedgerOptions): SqlDriver 
     db.close();
     throw err;
   }
-  // SQLite copies the main file's mode onto -wal/-shm; restrict anyway in case an older tiergate created them.
-  for (const f of [file, `${file}-wal`, `${file}-shm`]) restrictToUser(f);
   return db;
 }
 

@@ -4,9 +4,9 @@
  * and it is older than DEAD_PID_GRACE_MS (the grace covers the hand-off from the hook that took it to the detached
  * process that adopts it).
  */
-import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createExclusive, moveFile, removeFile, writeFileAtomic } from '../../io/files.js';
+import { readTextCapped } from '../../io/read-capped.js';
 
 export const STALE_MS = 10 * 60_000;
 export const DEAD_PID_GRACE_MS = 30_000;
@@ -15,7 +15,8 @@ export type LockInfo = { pid: number; nonce: string; startedAt: number };
 
 export function readLock(path: string): LockInfo | null {
   try {
-    const v = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockInfo>;
+    // Inside the data dir: a link or FIFO is refused (and so read as an ancient lock, moved aside and replaced).
+    const v = JSON.parse(readTextCapped(path, 64 * 1024, { follow: false })) as Partial<LockInfo>;
     if (typeof v.pid === 'number' && typeof v.nonce === 'string' && typeof v.startedAt === 'number') {
       return { pid: v.pid, nonce: v.nonce, startedAt: v.startedAt };
     }

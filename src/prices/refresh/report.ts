@@ -1,7 +1,9 @@
 /** What `tiergate prices status` shows: one row per configured source, from the status file and the catalogs on disk. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { CatalogSchema } from '../../contracts/prices.js';
 import { paths, type Env } from '../../io/paths.js';
+import { readTextCapped } from '../../io/read-capped.js';
+import { MAX_CATALOG_BYTES } from '../load.js';
 import { lockHeld, readLock } from './lock.js';
 import { catalogPath } from './due.js';
 import { nextDueAt } from './schedule.js';
@@ -68,7 +70,7 @@ export function refreshOverview(env: Env, config: RefreshConfig, nowMs = Date.no
 
 function readCatalogHead(file: string): { version: string; fetchedAt: string | null; models: number } | null {
   try {
-    const c = CatalogSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    const c = CatalogSchema.safeParse(JSON.parse(readTextCapped(file, MAX_CATALOG_BYTES, { follow: false })));
     if (!c.success) return null;
     return { version: c.data.version, fetchedAt: c.data.fetchedAt ?? null, models: Object.keys(c.data.models).length };
   } catch {

@@ -3,10 +3,11 @@
  * catalog atomically as `<priceCacheDir>/<source>.catalog.json`. A failure leaves the previous catalog in place and
  * lands in the status file; one source failing does not stop the next.
  */
-import { readFileSync } from 'node:fs';
 import { CatalogSchema, PriceRowSchema, type Catalog, type PriceRow } from '../../contracts/prices.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import { writeFileAtomic } from '../../io/files.js';
+import { readTextCapped } from '../../io/read-capped.js';
+import { MAX_CATALOG_BYTES } from '../load.js';
 import { serialiseCatalog } from '../merge.js';
 import { paths, type Env } from '../../io/paths.js';
 import { convertSource, type Converter } from './convert.js';
@@ -170,7 +171,7 @@ function validatedRows(source: RefreshSource, json: unknown, version: string, co
 
 function previousModelCount(env: Env, name: string): number | null {
   try {
-    const parsed = CatalogSchema.safeParse(JSON.parse(readFileSync(catalogPath(env, name), 'utf8')));
+    const parsed = CatalogSchema.safeParse(JSON.parse(readTextCapped(catalogPath(env, name), MAX_CATALOG_BYTES, { follow: false })));
     return parsed.success ? Object.keys(parsed.data.models).length : null;
   } catch {
     return null;

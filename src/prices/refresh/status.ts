@@ -3,10 +3,13 @@
  * models it gave, and the last error. Only the lock holder writes it. It doubles as the attempt marker: an attempt is
  * recorded before the fetch starts, so a run that dies half-way still counts and a failing source is not hammered.
  */
-import { readFileSync } from 'node:fs';
 import * as z from 'zod/mini';
 import { writeFileAtomic } from '../../io/files.js';
 import { paths, type Env } from '../../io/paths.js';
+import { readTextCapped } from '../../io/read-capped.js';
+
+/** A status file holds a few lines per source. */
+const STATUS_MAX_BYTES = 1024 * 1024;
 
 export const SourceStatusSchema = z.object({
   name: z.string(),
@@ -54,7 +57,8 @@ export function blankSourceStatus(source: { name: string; url: string; format: s
 export function readStatus(env: Env): RefreshStatus | null {
   let text: string;
   try {
-    text = readFileSync(paths(env).refreshStatus, 'utf8');
+    // Inside the data dir: never through a link, never a FIFO's wait (read-capped.ts).
+    text = readTextCapped(paths(env).refreshStatus, STATUS_MAX_BYTES, { follow: false });
   } catch {
     return null;
   }

@@ -74,7 +74,7 @@ describe('policy layers', () => {
     expect(r.policy.mode).toBe(DEFAULT_POLICY.mode);
     expect(r.diagnostics).toEqual([
       `${join(home, 'config', 'config.json')}: larger than 262144 bytes; ignored`,
-      `${join(project, '.tiergate.json')}: unreadable (EISDIR); ignored`,
+      `${join(project, '.tiergate.json')}: refused: directory where a regular file is expected; ignored`,
     ]);
   });
 });

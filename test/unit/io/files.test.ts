@@ -1,8 +1,11 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendBounded, appendBoundedClaimable } from '../../../src/io/files.js';
+import { appendBounded, appendBoundedClaimable, ensurePrivateDir, existingPrivateDir } from '../../../src/io/files.js';
+import { RefusedFile } from '../../../src/io/read-capped.js';
+import { inChild } from './in-child.js';
 
 describe('bounded appends', () => {
   it('create a user-only file (and its directory), append to it, and rotate it past the cap', () => {
@@ -38,5 +41,40 @@ describe('bounded appends', () => {
     expect(existsSync(spool)).toBe(true);
     expect(readFileSync(spool, 'utf8')).toBe('b\n');
     expect(statSync(spool).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('special files where tiergate writes', () => {
+  // In a child process: a blocking open of a FIFO (for writing, with no reader) would stop this worker for good.
+  it('an append to a FIFO, or the ledger as one, fails at once, never waited on', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-append-'));
+    const fifo = join(dir, 'diagnostics.log');
+    execFileSync('mkfifo', [fifo]);
+    const got = inChild<Record<string, string>>(`
+      const { appendBounded, ensureFile } = await import(src + '/io/files.ts');
+      const out = {};
+      const path = ${JSON.stringify(fifo)};
+      try { appendBounded(path, 'x\\n', 1000); out.append = 'written'; } catch (e) { out.append = e.code; }
+      try { ensureFile(path); out.ensure = 'accepted'; } catch (e) { out.ensure = e.kind; }
+      return out;`);
+    // No reader: the non-blocking open says ENXIO; with one it would open and fstat would refuse it.
+    expect(got).toEqual({ append: 'ENXIO', ensure: 'FIFO' });
+  });
+
+  it('ensurePrivateDir creates a user-only directory, tightens an open one, and refuses a link or a file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-pdir-'));
+    ensurePrivateDir(join(dir, 'a', 'b'));
+    expect(statSync(join(dir, 'a', 'b')).mode & 0o777).toBe(0o700);
+    mkdirSync(join(dir, 'open'), { mode: 0o755 });
+    chmodSync(join(dir, 'open'), 0o755);
+    expect(existingPrivateDir(join(dir, 'open'))).toBe(true);
+    expect(statSync(join(dir, 'open')).mode & 0o777).toBe(0o700);
+    expect(existingPrivateDir(join(dir, 'absent'))).toBe(false);
+    expect(existsSync(join(dir, 'absent'))).toBe(false);
+    symlinkSync(join(dir, 'open'), join(dir, 'link'));
+    expect(() => ensurePrivateDir(join(dir, 'link'))).toThrow(expect.objectContaining({ kind: 'symbolic link' }));
+    expect(() => existingPrivateDir(join(dir, 'link'))).toThrow(RefusedFile);
+    writeFileSync(join(dir, 'file'), '');
+    expect(() => ensurePrivateDir(join(dir, 'file'))).toThrow(expect.objectContaining({ kind: 'regular file' }));
   });
 });

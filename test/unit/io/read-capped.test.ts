@@ -1,8 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readTextCapped, TooLarge } from '../../../src/io/read-capped.js';
+import { readTextCapped, readTextHead, RefusedFile, TooLarge } from '../../../src/io/read-capped.js';
+import { inChild } from './in-child.js';
 
 describe('readTextCapped', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tg-readcapped-'));
@@ -28,6 +30,42 @@ describe('readTextCapped', () => {
 
   it('throws fs errors as they are', () => {
     expect(() => readTextCapped(join(dir, 'missing'), 10)).toThrow(expect.objectContaining({ code: 'ENOENT' }));
-    expect(() => readTextCapped(dir, 10)).toThrow(expect.objectContaining({ code: 'EISDIR' }));
+  });
+
+  // In a child process: a blocking open of a FIFO would stop this worker for good, past any vitest timeout.
+  it('refuses at once anything that is not a regular file, naming what it is', () => {
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    symlinkSync(fifo, join(dir, 'to-fifo'));
+    const paths = [fifo, join(dir, 'to-fifo'), dir, '/dev/zero'];
+    const got = inChild<{ fn: string; path: string; name: string; code: string; kind: string }[]>(`
+      const { readTextCapped, readTextHead } = await import(src + '/io/read-capped.ts');
+      const out = [];
+      for (const [fn, f] of [['readTextCapped', readTextCapped], ['readTextHead', readTextHead]]) {
+        for (const path of ${JSON.stringify(paths)}) {
+          try { f(path, 1000); out.push({ fn, path, name: 'none' }); } catch (e) { out.push({ fn, path, name: e.name, code: e.code, kind: e.kind }); }
+        }
+      }
+      return out;`);
+    const kinds = ['FIFO', 'FIFO', 'directory', 'character device'];
+    expect(got).toEqual(['readTextCapped', 'readTextHead'].flatMap((fn) => paths.map((path, i) => ({ fn, path, name: 'RefusedFile', code: 'EREFUSED', kind: kinds[i] }))));
+    expect(() => readTextCapped(dir, 10)).toThrow(RefusedFile);
+  });
+
+  it('follows a link to a regular file by default, and refuses it with follow: false (inside the data dir)', () => {
+    const target = file('target', 'through');
+    symlinkSync(target, join(dir, 'link'));
+    expect(readTextCapped(join(dir, 'link'), 100)).toBe('through');
+    expect(() => readTextCapped(join(dir, 'link'), 100, { follow: false })).toThrow(expect.objectContaining({ kind: 'symbolic link' }));
+    expect(readTextCapped(target, 100, { follow: false })).toBe('through');
+  });
+});
+
+describe('readTextHead', () => {
+  it('reads at most the head, whatever the size', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-readhead-'));
+    writeFileSync(join(dir, 'a'), 'abcdef');
+    expect(readTextHead(join(dir, 'a'), 4)).toBe('abcd');
+    expect(readTextHead(join(dir, 'a'), 100)).toBe('abcdef');
   });
 });
