@@ -5,13 +5,13 @@
 import type { HtmlReportData } from '../report/html/data.js';
 import { MAX_CHART_DAYS } from '../report/html/data.js';
 import type { TeamClient } from './pg.js';
-import { teamReportFrom, teamReportParts, type TeamReportQuery } from './report.js';
+import { teamReport, type TeamReportQuery } from './report.js';
 
 const DAY_MS = 86_400_000;
 
 export async function buildTeamHtmlData(db: TeamClient, q: TeamReportQuery, now = new Date()): Promise<HtmlReportData> {
   return db.transaction(async () => {
-    const report = async (query: TeamReportQuery) => teamReportFrom(query, await teamReportParts(db, query), now);
+    const report = (query: TeamReportQuery) => teamReport(db, query, now);
     const main = await report(q);
     const byTier = q.by === 'tier' ? main : await report({ ...q, by: 'tier' });
     const byModel = q.by === 'model' ? main : await report({ ...q, by: 'model' });

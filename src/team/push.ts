@@ -11,6 +11,7 @@
 import { loadPricer } from '../observer/default-pricer.js';
 import { runObserver } from '../observer/drain.js';
 import type { SqlDriver } from '../observer/ledger/driver.js';
+import type { Pricer } from '../observer/pricing.js';
 import { openLedger } from '../observer/ledger/open.js';
 import { paths, type Env } from '../io/paths.js';
 import { connectTeam, TeamError, type TeamClient } from './pg.js';
@@ -63,7 +64,8 @@ export async function pushLedger(opts: PushOptions = {}): Promise<PushResult> {
     const user = settings.user;
     const db = openLedger(env);
     try {
-      if (opts.drain ?? true) runObserver(env, loadPricer(env), db);
+      const pricer = loadPricer(env);
+      if (opts.drain ?? true) runObserver(env, pricer, db);
       const state = openPushState(teamPaths(env).state, { ledger: ledgerIdentity(paths(env).ledger), teamLedgerId: meta?.value ?? '', origin }, opts.full);
       try {
         await client.query(
@@ -71,7 +73,7 @@ export async function pushLedger(opts: PushOptions = {}): Promise<PushResult> {
            ON CONFLICT (origin) DO UPDATE SET user_name = excluded.user_name, tiergate_version = excluded.tiergate_version`,
           [origin, user, opts.version ?? null],
         );
-        const ctx: Ctx = { client, db, state, origin, user, batch: opts.batchSize ?? DEFAULT_BATCH, deadline: opts.deadline ?? null };
+        const ctx: Ctx = { client, db, state, origin, user, pricer, batch: opts.batchSize ?? DEFAULT_BATCH, deadline: opts.deadline ?? null };
         const completions = await pushKind(ctx, RECORD_KINDS[0]);
         const dispatches = completions.complete ? await pushKind(ctx, RECORD_KINDS[1]) : { read: 0, sent: 0, deleted: 0, complete: false };
         const complete = completions.complete && dispatches.complete;
@@ -89,7 +91,9 @@ export async function pushLedger(opts: PushOptions = {}): Promise<PushResult> {
   }
 }
 
-type Ctx = { client: TeamClient; db: SqlDriver; state: PushState; origin: string; user: string; batch: number; deadline: number | null };
+type Ctx = {
+  client: TeamClient; db: SqlDriver; state: PushState; origin: string; user: string; pricer: Pricer; batch: number; deadline: number | null;
+};
 
 async function pushKind(ctx: Ctx, kind: RecordKind): Promise<KindResult & { complete: boolean }> {
   const out = { read: 0, sent: 0, deleted: 0, complete: true };
@@ -97,7 +101,7 @@ async function pushKind(ctx: Ctx, kind: RecordKind): Promise<KindResult & { comp
   let after = 0;
   for (;;) {
     if (ctx.deadline !== null && Date.now() > ctx.deadline) return { ...out, complete: false };
-    const rows = readBatch(ctx.db, kind, after, ctx.batch, ctx.user);
+    const rows = readBatch(ctx.db, kind, after, ctx.batch, ctx.user, ctx.pricer);
     const last = rows.length === ctx.batch ? rows[rows.length - 1]!.id : null;
     const known = new Map(ctx.state.range(kind.kind, after, last).map((p) => [p.id, p]));
     const changed: OutRow[] = [];

@@ -6,7 +6,8 @@
  * --project). Only per-group aggregates reach Node, never the rows. Read-only: a role with SELECT on the schema is enough.
  */
 import type { Harness } from '../contracts/harness.js';
-import type { Report, ReportBy, ReportFilters } from '../contracts/report.js';
+import type { Report, ReportBy, ReportFilters, ReportRow } from '../contracts/report.js';
+import type { DecidedAgg } from '../report/decision-savings.js';
 import { assembleRows, type Agg, type IgnoredAgg, type OpenAgg, type Pair, type ReportParts } from '../report/query.js';
 import type { TeamClient } from './pg.js';
 import { TEAM_SCHEMA } from './schema.js';
@@ -51,16 +52,19 @@ const RAW_MEASURES = `COUNT(*)::float8 AS runs, COUNT(*) FILTER (WHERE dispatche
   COALESCE(SUM(counterfactual_pico) FILTER (WHERE counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL), 0)::text AS cf,
   COALESCE(SUM(cost_pico) FILTER (WHERE counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL), 0)::text AS cf_cost,
   COUNT(*) FILTER (WHERE counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL)::float8 AS comparable,
-  COUNT(*) FILTER (WHERE harness = 'cursor')::float8 AS cursor_runs, COUNT(*) FILTER (WHERE not_honoured)::float8 AS not_honoured`;
+  COUNT(*) FILTER (WHERE harness = 'cursor')::float8 AS cursor_runs, COUNT(*) FILTER (WHERE not_honoured)::float8 AS not_honoured,
+  COUNT(*) FILTER (WHERE corrected AND NOT followup)::float8 AS corrected, COALESCE(SUM(saved_pico), 0)::text AS saved,
+  COUNT(saved_pico)::float8 AS saved_runs`;
 
 const ROLLUP_MEASURES = `SUM(runs)::float8 AS runs, SUM(dispatched)::float8 AS dispatched, SUM(completed)::float8 AS completed,
   SUM(pending)::float8 AS pending, SUM(verified)::float8 AS verified, SUM(input)::float8 AS input, SUM(output)::float8 AS output,
   SUM(cache_read)::float8 AS cache_read, SUM(cache_write)::float8 AS cache_write, SUM(cost_pico)::text AS cost,
   SUM(priced_runs)::float8 AS priced_runs, SUM(unpriced)::float8 AS unpriced, SUM(no_usage)::float8 AS no_usage,
   SUM(cf_pico)::text AS cf, SUM(cf_cost_pico)::text AS cf_cost, SUM(comparable)::float8 AS comparable,
-  SUM(cursor_runs)::float8 AS cursor_runs, SUM(not_honoured)::float8 AS not_honoured`;
+  SUM(cursor_runs)::float8 AS cursor_runs, SUM(not_honoured)::float8 AS not_honoured, SUM(corrected)::float8 AS corrected,
+  SUM(saved_pico)::text AS saved, SUM(saved_runs)::float8 AS saved_runs`;
 
-type Row = Agg & { not_honoured: number };
+type Row = Agg & { not_honoured: number; corrected: number; saved: string; saved_runs: number };
 
 /** WHERE parts and their parameters, numbered from $1 as pushed. */
 class Where {
@@ -125,7 +129,8 @@ async function openDispatches(db: TeamClient, q: TeamReportQuery): Promise<OpenA
   filters(q, w, { session: true, project: true });
   return db.query<OpenAgg>(
     `SELECT ${OPEN_GROUP[q.by]} AS g, COUNT(*)::float8 AS n, COUNT(*) FILTER (WHERE action = 'deny')::float8 AS denied,
-       COUNT(*) FILTER (WHERE harness = 'cursor')::float8 AS cursor_runs FROM ${S}.dispatches ${w.sql} GROUP BY 1`, w.params);
+       COUNT(*) FILTER (WHERE harness = 'cursor')::float8 AS cursor_runs, COUNT(*) FILTER (WHERE action = 'correct')::float8 AS corrected
+     FROM ${S}.dispatches ${w.sql} GROUP BY 1`, w.params);
 }
 
 export async function teamReportParts(db: TeamClient, q: TeamReportQuery): Promise<ReportParts> {
@@ -146,21 +151,48 @@ export async function teamReportParts(db: TeamClient, q: TeamReportQuery): Promi
   }
   const open = await openDispatches(db, q);
   const ignored: IgnoredAgg[] = groups.filter((r) => r.not_honoured > 0).map((r) => ({ g: r.g, n: r.not_honoured }));
-  return { groups, pairs, open, ignored };
+  const decided: DecidedAgg[] = groups.filter((r) => r.corrected > 0 || r.saved_runs > 0)
+    .map((r) => ({ g: r.g, corrected: r.corrected, saved: r.saved_runs > 0 ? BigInt(r.saved) : null, savedRuns: r.saved_runs }));
+  return { groups, pairs, open, ignored, decided };
+}
+
+/** `--by session`: each session's project and last activity, from the sessions the pushes keep (schema.ts). */
+async function sessionDetails(db: TeamClient, rows: ReportRow[], q: TeamReportQuery): Promise<ReportRow[]> {
+  const ids = rows.map((r) => r.group).filter((g): g is string => g !== null);
+  if (ids.length === 0) return rows;
+  const w = new Where();
+  w.add((p) => `session_id = ANY(${p(ids)}::text[])`);
+  filters({ ...q, session: null, project: null }, w, { session: false, project: false });
+  const found = new Map((await db.query<{ id: string; project: string | null; last: Date }>(
+    `SELECT session_id AS id, MAX(project) AS project, MAX(last_at) AS last FROM ${S}.sessions ${w.sql} GROUP BY session_id`, w.params,
+  )).map((s) => [s.id, s]));
+  return rows.map((r) => {
+    const s = r.group === null ? undefined : found.get(r.group);
+    return { ...r, project: s?.project ?? null, lastActivity: s ? new Date(s.last).toISOString() : null };
+  });
 }
 
 export async function buildTeamReport(db: TeamClient, q: TeamReportQuery, now = new Date()): Promise<Report> {
   // One snapshot: a push committing between the queries cannot make the parts disagree.
-  return db.transaction(async () => teamReportFrom(q, await teamReportParts(db, q), now), { readOnly: true });
+  return db.transaction(async () => teamReport(db, q, now), { readOnly: true });
 }
 
-/** The report from its parts (inside the caller's snapshot: the HTML page builds several). */
+/** One team report, inside the caller's snapshot (the HTML page builds several in one). */
+export async function teamReport(db: TeamClient, q: TeamReportQuery, now = new Date()): Promise<Report> {
+  const report = teamReportFrom(q, await teamReportParts(db, q), now);
+  return q.by === 'session' ? { ...report, rows: await sessionDetails(db, report.rows, q) } : report;
+}
+
+/**
+ * The report from its parts. Days are UTC days (the rollups'), whatever zone the local report would use; requests
+ * (parents' usage) are not pushed, so there is no `wholeUsage`.
+ */
 export function teamReportFrom(q: TeamReportQuery, parts: ReportParts, now = new Date()): Report {
   const rows = assembleRows(q.by, parts);
   const isoOf = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
   const filters: ReportFilters = {
     since: isoOf(q.since), until: isoOf(q.until), harness: q.harness ?? null, session: q.session ?? null,
-    project: q.project ?? null, user: q.user ?? null, origin: q.origin ?? null,
+    project: q.project ?? null, user: q.user ?? null, origin: q.origin ?? null, timeZone: 'UTC',
   };
   return {
     format: 'tiergate-report/1', generatedAt: now.toISOString(), by: q.by, source: 'team', filters, rows: [...rows], totals: rows.totals!,

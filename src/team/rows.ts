@@ -4,8 +4,10 @@
  * the fields `report --json` is built from, ids, and short tokens (status, outcome, reason codes). Not sent: transcript
  * paths, call and agent ids, catalog versions.
  */
+import type { Harness } from '../contracts/harness.js';
 import type { SqlDriver } from '../observer/ledger/driver.js';
 import { VERIFIED_YES } from '../observer/ledger/schema.js';
+import type { Pricer } from '../observer/pricing.js';
 
 export type PgType = 'text' | 'bigint' | 'boolean' | 'timestamptz' | 'date';
 type Value = string | number | boolean | null;
@@ -15,9 +17,11 @@ type Column = { name: string; type: PgType };
 export type RecordKind = {
   kind: 0 | 1;
   table: 'completions' | 'dispatches';
-  /** SQLite: rows with id > ?, by id, at most ? of them; columns `id`, `key`, then exactly `columns`. */
+  /** SQLite: rows with id > ?, by id, at most ? of them; columns `id`, `key`, then exactly `columns` (but derived ones). */
   select: string;
   columns: Column[];
+  /** Columns computed in Node from the row read (with the pricer), by name. */
+  derive?: (row: Record<string, unknown>, pricer: Pricer) => Record<string, Value>;
 };
 
 const col = (name: string, type: PgType): Column => ({ name, type });
@@ -34,20 +38,39 @@ export const COMPLETIONS: RecordKind = {
       COALESCE(c.verified IN (${VERIFIED}), 0) AS verified, (c.dispatch_id IS NOT NULL AND c.followup = 0) AS dispatched,
       (c.followup <> 0) AS followup,
       EXISTS (SELECT 1 FROM dispatches d WHERE d.completion_id = c.id AND d.enforcement = 'ignored') AS not_honoured,
+      COALESCE(d.action = 'correct', 0) AS corrected,
+      CASE WHEN d.action = 'correct' THEN COALESCE(d.requested_model, d.parent_model) END AS baseline_model,
       c.input, c.output, c.cache_read, c.cache_write_5m, c.cache_write_1h, c.reasoning, c.requests,
       CAST(c.cost_pico AS TEXT) AS cost_pico, CAST(c.counterfactual_pico AS TEXT) AS counterfactual_pico,
       c.started_at, c.ended_at, c.day, c.duration_ms, c.usage_source
-    FROM completions c WHERE c.id > ? ORDER BY c.id LIMIT ?`,
+    FROM completions c LEFT JOIN dispatches d ON d.id = c.dispatch_id WHERE c.id > ? ORDER BY c.id LIMIT ?`,
   columns: [
     col('harness', 'text'), col('session_id', 'text'), col('subagent_type', 'text'), col('project', 'text'), col('tier', 'text'),
     col('requested_model', 'text'), col('served_model', 'text'), col('parent_model', 'text'), col('status', 'text'),
     col('result', 'text'), col('verified', 'boolean'), col('dispatched', 'boolean'), col('followup', 'boolean'),
-    col('not_honoured', 'boolean'), col('input', 'bigint'), col('output', 'bigint'), col('cache_read', 'bigint'),
+    col('not_honoured', 'boolean'), col('corrected', 'boolean'), col('baseline_model', 'text'), col('saved_pico', 'bigint'),
+    col('input', 'bigint'), col('output', 'bigint'), col('cache_read', 'bigint'),
     col('cache_write_5m', 'bigint'), col('cache_write_1h', 'bigint'), col('reasoning', 'bigint'), col('requests', 'bigint'),
     col('cost_pico', 'bigint'), col('counterfactual_pico', 'bigint'), col('started_at', 'timestamptz'),
     col('ended_at', 'timestamptz'), col('day', 'date'), col('duration_ms', 'bigint'), col('usage_source', 'text'),
   ],
+  derive: (r, pricer) => ({ saved_pico: savedPico(r, pricer) }),
 };
+
+/**
+ * A corrected run's saving as the local report prices it (report/decision-savings.ts): its usage at the model the
+ * dispatch named (else the parent's) minus what it cost; priced with the catalog in effect at the push (a price that
+ * changes later changes the fingerprint, and the row is sent again). Null when either side cannot be priced.
+ */
+function savedPico(r: Record<string, unknown>, pricer: Pricer): string | null {
+  if (!r.corrected || r.cost_pico === null || r.input === null || !r.baseline_model) return null;
+  const n = (v: unknown) => (v === null || v === undefined ? 0 : Number(v));
+  const would = pricer.price(String(r.baseline_model), r.harness as Harness, {
+    input: n(r.input), output: n(r.output), cacheRead: n(r.cache_read), cacheWrite5m: n(r.cache_write_5m),
+    cacheWrite1h: n(r.cache_write_1h), reasoning: n(r.reasoning), requests: Math.max(1, n(r.requests) || 1),
+  });
+  return would ? (would.picoUsd - BigInt(String(r.cost_pico))).toString() : null;
+}
 
 export const DISPATCHES: RecordKind = {
   kind: 1,
@@ -103,10 +126,11 @@ export function fingerprint(text: string): number {
  * The next batch of `kind` after local id `after`: rows converted, each fingerprinted over its key, values and the
  * person label it is sent under (a new label sends every row again, so a person's rows keep one label).
  */
-export function readBatch(db: SqlDriver, kind: RecordKind, after: number, limit: number, user: string): OutRow[] {
+export function readBatch(db: SqlDriver, kind: RecordKind, after: number, limit: number, user: string, pricer: Pricer): OutRow[] {
   const raw = db.prepare(kind.select).all<Record<string, unknown>>(after, limit);
   return raw.map((r) => {
-    const values = kind.columns.map((c) => convert(c.type, r[c.name]));
+    const derived = kind.derive?.(r, pricer) ?? {};
+    const values = kind.columns.map((c) => convert(c.type, Object.hasOwn(derived, c.name) ? derived[c.name] : r[c.name]));
     const key = String(r.key);
     return { id: Number(r.id), key, values, fp: fingerprint(JSON.stringify([user, key, values])) };
   });

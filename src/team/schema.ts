@@ -10,7 +10,8 @@
  * Reports read two rollups kept by statement-level triggers (one aggregate upsert per pushed batch, not per row):
  * completion_rollup by day, person, origin, harness, agent, tier and model pair; session_rollup by session, person,
  * origin, harness, day and model pair (for --by session). Every rollup key holds the origin, so two machines' pushes
- * never touch the same rollup row. NULL keys are stored as '' (ON CONFLICT needs equal keys to be equal).
+ * never touch the same rollup row. NULL keys are stored as '' (ON CONFLICT needs equal keys to be equal). The same
+ * triggers keep `sessions` (project and last activity per session, for --by session) as the local ledger keeps its own.
  */
 import { TeamError, type TeamClient } from './pg.js';
 
@@ -38,6 +39,10 @@ const MEASURES: [string, string][] = (() => {
     ['comparable', `${both}::int`],
     ['cursor_runs', "(c.harness = 'cursor')::int"],
     ['not_honoured', 'c.not_honoured::int'],
+    // What tiergate's corrections saved (report/decision-savings.ts), priced when pushed: dispatches once, runs each.
+    ['corrected', '(c.corrected AND NOT c.followup)::int'],
+    ['saved_pico', 'COALESCE(c.saved_pico, 0)'],
+    ['saved_runs', '(c.saved_pico IS NOT NULL)::int'],
   ];
 })();
 
@@ -86,11 +91,22 @@ function rollupUpsert(r: Rollup, sources: [string, 1 | -1][]): string {
       ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${ROLLUP_MEASURES.map((m) => `${m} = r.${m} + excluded.${m}`).join(', ')};`;
 }
 
+/**
+ * A session's project and last activity from a statement's new completions (`ended_at`) or dispatches (`at`): only ever
+ * later, as the local ledger's sessions table (store.ts touchSession).
+ */
+const sessionsUpsert = (time: 'ended_at' | 'at') => `INSERT INTO ${TEAM_SCHEMA}.sessions AS s (origin, harness, session_id, user_name, project, last_at)
+      SELECT origin, harness, session_id, MAX(user_name), MAX(project), MAX(${time}) FROM new_rows
+      WHERE session_id IS NOT NULL GROUP BY origin, harness, session_id ORDER BY origin, harness, session_id
+      ON CONFLICT (origin, harness, session_id) DO UPDATE SET user_name = excluded.user_name,
+        project = COALESCE(s.project, excluded.project), last_at = GREATEST(s.last_at, excluded.last_at);`;
+
 function rollupTriggers(rollups: Rollup[]): string {
   const fn = (name: string, sources: [string, 1 | -1][]) => `
   CREATE FUNCTION ${TEAM_SCHEMA}.${name}() RETURNS trigger LANGUAGE plpgsql AS $fn$
   BEGIN
     ${rollups.map((r) => rollupUpsert(r, sources)).join('\n    ')}
+    ${sources.some(([t]) => t === 'new_rows') ? sessionsUpsert('ended_at') : ''}
     RETURN NULL;
   END $fn$;`;
   return `
@@ -102,7 +118,16 @@ function rollupTriggers(rollups: Rollup[]): string {
   CREATE TRIGGER completions_rollup_update AFTER UPDATE ON ${TEAM_SCHEMA}.completions
     REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${TEAM_SCHEMA}.completions_rollup_update();
   CREATE TRIGGER completions_rollup_delete AFTER DELETE ON ${TEAM_SCHEMA}.completions
-    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${TEAM_SCHEMA}.completions_rollup_delete();`;
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${TEAM_SCHEMA}.completions_rollup_delete();
+  CREATE FUNCTION ${TEAM_SCHEMA}.dispatches_sessions() RETURNS trigger LANGUAGE plpgsql AS $fn$
+  BEGIN
+    ${sessionsUpsert('at')}
+    RETURN NULL;
+  END $fn$;
+  CREATE TRIGGER dispatches_sessions_insert AFTER INSERT ON ${TEAM_SCHEMA}.dispatches
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${TEAM_SCHEMA}.dispatches_sessions();
+  CREATE TRIGGER dispatches_sessions_update AFTER UPDATE ON ${TEAM_SCHEMA}.dispatches
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${TEAM_SCHEMA}.dispatches_sessions();`;
 }
 
 export const TEAM_MIGRATIONS: readonly string[] = [
@@ -138,6 +163,9 @@ export const TEAM_MIGRATIONS: readonly string[] = [
     dispatched           boolean NOT NULL,
     followup             boolean NOT NULL,
     not_honoured         boolean NOT NULL,
+    corrected            boolean NOT NULL,
+    baseline_model       text,
+    saved_pico           bigint,
     input                bigint,
     output               bigint,
     cache_read           bigint,
@@ -186,6 +214,17 @@ export const TEAM_MIGRATIONS: readonly string[] = [
   -- Reports add the dispatches that never completed (denied, or still running): few, found through this index.
   CREATE INDEX dispatches_open ON ${TEAM_SCHEMA}.dispatches (at) WHERE NOT completed;
   CREATE INDEX dispatches_at ON ${TEAM_SCHEMA}.dispatches (at);
+
+  CREATE TABLE ${TEAM_SCHEMA}.sessions (
+    origin      text NOT NULL,
+    harness     text NOT NULL,
+    session_id  text NOT NULL,
+    user_name   text NOT NULL,
+    project     text,
+    last_at     timestamptz NOT NULL,
+    PRIMARY KEY (origin, harness, session_id)
+  );
+  CREATE INDEX sessions_id ON ${TEAM_SCHEMA}.sessions (session_id);
 
   ${rollupDdl(COMPLETION_ROLLUP)}
   ${rollupDdl(SESSION_ROLLUP)}

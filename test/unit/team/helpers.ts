@@ -53,8 +53,9 @@ export const push = (h: Home, args: string[] = [], url?: string): Promise<Comman
 export const teamInit = (h: Home, url: string, args: string[] = []): Promise<CommandResult> =>
   runCaptured(teamRun, ['init', ...args], { ...h.env, TIERGATE_TEAM_URL: url });
 
+/** The local report as `tiergate report` builds it (with the pricer, so corrections' savings are priced). */
 export function localReport(h: Home, q: ReportQuery): Report {
-  return withLedger(h, (db) => buildReport(db, q));
+  return withLedger(h, (db) => buildReport(db, q, new Date(), loadPricer(h.env)));
 }
 
 export async function teamReport(url: string, q: TeamReportQuery): Promise<Report> {
@@ -72,6 +73,7 @@ export function scalars(r: ReportRow) {
     runs: r.runs, dispatches: r.dispatches, denied: r.denied, completed: r.completed, pending: r.pending, verified: r.verified,
     tokens: r.tokens, cost: r.cost.pico, unpriced: r.unpricedRuns, noUsage: r.noUsageRuns, cf: r.counterfactual.pico,
     savings: r.savings.pico, comparable: r.comparableRuns, notHonoured: r.correctionsNotHonoured, usageNotReported: r.usageNotReported,
+    corrected: r.corrected, saved: r.saved.pico, savedRuns: r.savedRuns,
   };
 }
 
@@ -89,7 +91,8 @@ export function sumScalars(rows: ReportRow[]): S {
     },
     cost: addPico(a.cost, b.cost), unpriced: a.unpriced + b.unpriced, noUsage: a.noUsage + b.noUsage, cf: addPico(a.cf, b.cf),
     savings: addPico(a.savings, b.savings), comparable: a.comparable + b.comparable, notHonoured: a.notHonoured + b.notHonoured,
-    usageNotReported: a.usageNotReported && b.usageNotReported,
+    usageNotReported: a.usageNotReported && b.usageNotReported, corrected: a.corrected + b.corrected,
+    saved: addPico(a.saved, b.saved), savedRuns: a.savedRuns + b.savedRuns,
   }));
   return out;
 }

@@ -75,6 +75,15 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
       expect(byGroup(team), `--by ${by}`).toEqual(mergedByGroup(locals));
       expect(scalars(team.totals), `--by ${by} totals`).toEqual(sumScalars(locals.map((l) => l.totals)));
     }
+    // --by session: each session's project and last activity, as the local ledger's sessions table has them.
+    const sessions = (r: Awaited<ReturnType<typeof teamReport>>) => Object.fromEntries(r.rows.map((row) => [row.group, [row.project, row.lastActivity]]));
+    const teamSessions = sessions(await teamReport(urls.reader, { by: 'session' }));
+    for (const h of [alice, bob]) {
+      for (const [id, [project, last]] of Object.entries(sessions(localReport(h, { by: 'session' })))) {
+        expect(teamSessions[id]![0]).toBe(project);
+        expect(Date.parse(teamSessions[id]![1]!)).toBeGreaterThanOrEqual(Date.parse(last!));
+      }
+    }
     const byUser = await teamReport(urls.reader, { by: 'user' });
     expect(byGroup(byUser)).toEqual({
       alice: scalars(localReport(alice, { by: 'harness' }).totals),
@@ -135,6 +144,10 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     expect(scalars(after.totals)).toEqual(sumScalars(locals.map((l) => l.totals)));
     expect(after.totals.pending).toBe(0);
     expect(after.totals.correctionsNotHonoured).toBe(1);
+    // The correction's saving, priced when pushed as the local report prices it now.
+    expect(after.totals.corrected).toBe(1);
+    expect(after.totals.savedRuns).toBe(1);
+    expect(after.totals.saved.pico).not.toBeNull();
     expect(byGroup(after)).toEqual(mergedByGroup(locals));
     const dup = await cluster.sql('SELECT COUNT(*)::int - COUNT(DISTINCT (origin, key))::int AS d FROM tiergate.completions', [], 'team');
     expect(dup.rows[0].d).toBe(0);
@@ -207,7 +220,7 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     const only = await teamReport(urls.reader, { by: 'agent', user: label });
     expect(only.totals.runs).toBe(localReport(eve, { by: 'agent' }).totals.runs);
     const tables = await cluster.sql("SELECT COUNT(*)::int AS n FROM pg_tables WHERE schemaname = 'tiergate'", [], 'team');
-    expect(tables.rows[0].n).toBe(7);
+    expect(tables.rows[0].n).toBe(8);
     // A label with a control character is not a valid policy value: the OS user name is used, with a diagnostic.
     const mallory = home({ user: 'ok\u001b[2Jlabel', url: urls.pusher });
     seed(mallory, RUNS.slice(0, 1));
