@@ -11,7 +11,7 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Script } from 'node:vm';
-import { childPath, dataDir, type Env } from '../io/paths.js';
+import { childPath, CODE_CACHE_DIR, dataDir, type Env } from '../io/paths.js';
 import { READ_FLAGS_NOFOLLOW } from '../io/read-capped.js';
 import { fnv1a32 } from '../io/text.js';
 import { bundleFor, cacheVariant, type HookBundle } from './bundles.js';
@@ -90,7 +90,7 @@ function flagsTag(env: Env): string {
 }
 
 export function codeCacheDir(env: Env): string {
-  return childPath(dataDir(env), 'code-cache');
+  return childPath(dataDir(env), CODE_CACHE_DIR);
 }
 
 /** `variant`: bundles.ts's cacheVariant, the harness the file serves. */

@@ -4,7 +4,7 @@
  */
 import {
   chmodSync, closeSync, constants, copyFileSync, existsSync, fchmodSync, fstatSync, fsyncSync, lstatSync, mkdirSync,
-  mkdtempSync, openSync, renameSync, rmSync, statSync, writeSync,
+  mkdtempSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -17,29 +17,66 @@ export function ensureDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: DIR_MODE });
 }
 
+/** `<path>.tmp-<pid>-<ms>`: the temp name writeFileAtomic writes under before its rename. */
+const TEMP_NAME = /\.tmp-\d+-\d+$/;
+
 /**
  * Write through a temp file in the same directory and rename, so a reader never sees half a file. `durable: false`
  * skips the fsync, for a cache whose loss after a crash costs only its rebuilding (a reader must check what it reads).
- * The temp file is created exclusively: a link planted under its name is never written through.
+ * The temp file is created exclusively (a link planted under its name is never written through) and removed when any
+ * step fails: a full disk must not leave it behind (pruneTempFiles takes what a killed writer leaves).
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array, { mode = FILE_MODE, durable = true }: { mode?: number; durable?: boolean } = {}): void {
   ensureDir(dirname(path));
   const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
   const fd = openSync(tmp, 'wx', mode);
   try {
-    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
-    // umask only removed bits at open: the mode asked for, exactly (an installer keeps a config file's 0644).
-    fchmodSync(fd, mode);
-    if (durable) fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
+    try {
+      writeAll(fd, typeof data === 'string' ? Buffer.from(data) : data);
+      // umask only removed bits at open: the mode asked for, exactly (an installer keeps a config file's 0644).
+      fchmodSync(fd, mode);
+      if (durable) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
   }
+}
+
+/** writeSync may write less than asked (a disk filling up writes what fits, then fails): loop until all is out. */
+function writeAll(fd: number, data: Uint8Array): void {
+  for (let off = 0; off < data.length; ) off += writeSync(fd, data, off, data.length - off);
+}
+
+/** A temp file this old was left by a writer killed before its rename (an atomic write takes milliseconds). */
+export const ORPHAN_TEMP_MS = 60_000;
+
+/**
+ * Removes the temp files writeFileAtomic's writers left in `dir` (killed between open and rename) once older than
+ * ORPHAN_TEMP_MS, so a younger one, whose writer may still be at work, stays. Entries are looked at with lstat and
+ * removed as entries: a link under a temp name goes, its target is never touched. Returns how many went.
+ */
+export function pruneTempFiles(dir: string, now = Date.now()): number {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw err;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!TEMP_NAME.test(name)) continue;
+    const path = join(dir, name);
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (!st || st.isDirectory() || st.mtimeMs > now - ORPHAN_TEMP_MS) continue;
+    rmSync(path, { force: true });
+    removed++;
+  }
+  return removed;
 }
 
 /**

@@ -44,9 +44,14 @@ export function dataDir(env: Env = process.env): string {
   return joinUnder(env.XDG_DATA_HOME || joinUnder(env.HOME || homedir(), '.local', 'share'), 'tiergate');
 }
 
+/** The hook loader's compiled-code files (hook-runner/loader.ts): named here for every place that looks after them. */
+export const CODE_CACHE_DIR = 'code-cache';
+/** The dispatch memo's files (runtime/dispatch-memo.ts). */
+export const MEMO_DIR = 'dispatch-memo';
+
 export type Paths = {
   config: string; data: string; ledger: string; spoolDir: string; diagnostics: string;
-  priceCacheDir: string; refreshStatus: string; refreshLock: string;
+  priceCacheDir: string; refreshStatus: string; refreshLock: string; codeCacheDir: string; memoDir: string;
 };
 
 // A hook asks for its paths several times (diagnostics, spool, prices): joined once per distinct environment.
@@ -65,6 +70,8 @@ export const paths = (env: Env = process.env): Paths => {
     priceCacheDir: childPath(data, 'prices'),
     refreshStatus: childPath(childPath(data, 'prices'), 'status.json'),
     refreshLock: childPath(childPath(data, 'prices'), 'refresh.lock'),
+    codeCacheDir: childPath(data, CODE_CACHE_DIR),
+    memoDir: childPath(data, MEMO_DIR),
   };
   last = { key, paths: Object.freeze(p) };
   return p;

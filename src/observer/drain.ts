@@ -136,7 +136,7 @@ export function drainSpool(db: SqlDriver, env: Env = process.env, deadline = Inf
   const stats: DrainStats = { files: 0, lines: 0, dispatches: 0, completions: 0, invalid: 0, reconciledPending: 0, priced: 0 };
   const dir = paths(env).spoolDir;
   const now = Date.now();
-  tidyDataDir(env);
+  tidyDataDir(env, now);
   // A link or anything but a directory in the spool's place is not drained: its files would be read and deleted.
   try {
     existingPrivateDir(dir);

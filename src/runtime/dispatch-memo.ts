@@ -21,7 +21,7 @@ import type { Harness } from '../contracts/harness.js';
 import { PROJECT_CONFIG_FILE } from '../config/load.js';
 import { isRecord } from '../contracts/shape.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
-import { ensurePrivateDir, existingPrivateDir, removeFile, writeFileAtomic } from '../io/files.js';
+import { ensurePrivateDir, existingPrivateDir, pruneTempFiles, removeFile, writeFileAtomic } from '../io/files.js';
 import { childPath, paths, type Env } from '../io/paths.js';
 import { readTextCapped } from '../io/read-capped.js';
 import { fnv1a } from '../io/text.js';
@@ -50,7 +50,7 @@ type MemoFile = MemoContent & { format: string; key: string };
 
 export type MemoInputs = { key: string; settled: boolean; path: string };
 
-export const memoDir = (env: Env): string => childPath(paths(env).data, 'dispatch-memo');
+export const memoDir = (env: Env): string => paths(env).memoDir;
 
 /**
  * The key of everything a runtime is computed from, read by stat only. `now` decides which inputs have settled.
@@ -115,17 +115,14 @@ export function writeMemo(inputs: MemoInputs, content: MemoContent, env: Env, no
   pruneMemos(memoDir(env), MAX_MEMO_FILES, now);
 }
 
-/** A temporary file this old was left by a writer killed before its rename (an atomic write takes milliseconds). */
-const ORPHAN_MS = 60_000;
-
 /**
  * Oldest first out, down to half the limit, once the directory holds more than `limit` memos; and any temporary file
- * a killed writer left behind.
+ * a killed writer left behind (files.ts pruneTempFiles, shared with the drain's tidying of the other directories).
  */
 export function pruneMemos(dir: string, limit: number, now = Date.now()): void {
+  pruneTempFiles(dir, now);
   const names = readdirSync(dir);
   const age = (n: string) => statSync(childPath(dir, n), { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  for (const n of names) if (n.includes('.json.tmp-') && age(n) < now - ORPHAN_MS) removeFile(childPath(dir, n));
   const memos = names.filter((n) => n.endsWith('.json'));
   if (memos.length <= limit) return;
   const aged = memos.map((n) => ({ path: childPath(dir, n), at: age(n) })).sort((a, b) => a.at - b.at);
