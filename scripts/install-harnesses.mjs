@@ -1,6 +1,6 @@
 // Installs the pinned harness binaries the e2e suite drives, into .cache/harnesses/<name> (outside the package's
 // node_modules: they are large and never dependencies of the published package).
-// Usage: node scripts/install-harnesses.mjs [claude|codex|opencode|pi|bun ...]   (default: all)
+// Usage: node scripts/install-harnesses.mjs [claude|codex|opencode|pi|gemini|copilot|bun ...]   (default: all)
 // Prints one JSON line per harness: {name, ok, bin, error}. Outside CI a failed install exits 0 and the e2e tests
 // skip that harness with the printed reason; under CI (CI set, not "false"/"0") any failed install exits 1, so CI
 // cannot go green with every real-binary test skipped.
@@ -18,6 +18,9 @@ export const HARNESSES = {
   codex: { pkg: '@openai/codex', version: '0.169.0', bin: 'codex' },
   opencode: { pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
   pi: { pkg: '@mariozechner/pi-coding-agent', version: '0.73.1', bin: 'pi' },
+  gemini: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
+  // Unpacks ~235 MB into $COPILOT_PKG_CACHE_HOME on first start: the e2e tests point that at .cache/copilot-pkg.
+  copilot: { pkg: '@github/copilot', version: '1.0.102', bin: 'copilot' },
   // OpenCode runs plugins in Bun: the ledger's bun:sqlite driver is tested under a real Bun.
   bun: { pkg: 'bun', version: '1.4.5', bin: 'bun' },
 };
