@@ -17,6 +17,9 @@ export const ReasonCodeSchema = lazySchema(() => z.enum([
   'unknown-tier', // a tier or agent the config does not map
   'internal-error', // tiergate itself failed: fail open (allow, nothing printed) and log it
   'deadline', // recorded only: the hook's deadline passed before its answer was printed, so the harness went ahead unchanged
+  'budget-downshifted', // a spend budget is spent, action downshift: the child moved to the cheap tier (or denied with a retry naming it)
+  'budget-denied', // a spend budget is spent, action deny (or no cheap tier to move to): denied, naming the budget
+  'budget-warning', // within warnAt of a budget (or unpriced children make the spend unknown): allowed, recorded
 ]));
 export type ReasonCode = z.infer<typeof ReasonCodeSchema>;
 
@@ -42,6 +45,28 @@ export const ComparisonSchema = lazySchema(() => z.object({
 }));
 export type Comparison = z.infer<typeof ComparisonSchema>;
 
+/** One budget against the spend it caps (routing-engine/budget.ts). Amounts are USD decimal strings. */
+export const BudgetLineSchema = lazySchema(() => z.object({
+  kind: z.enum(['session', 'day', 'month', 'sessionTotal']),
+  limit: z.string(),
+  /** Priced spend so far; with `unknown` > 0 it is a lower bound. */
+  spent: z.string(),
+  /** Children recorded without a price (or without usage yet): never counted as $0. */
+  unknown: z.int(),
+  /** not-reported: the harness gives no figure for it (sessionTotal outside Claude's module, OpenCode and pi). */
+  status: z.enum(['ok', 'warning', 'over', 'not-reported']),
+}));
+export type BudgetLine = z.infer<typeof BudgetLineSchema>;
+
+/** The budgets' state at a dispatch, on every decision taken with a budget set. */
+export const BudgetNoteSchema = lazySchema(() => z.object({
+  /** unknown: the spend summary could not be read (budgets not enforced for this dispatch; diagnosed). */
+  status: z.enum(['ok', 'warning', 'over', 'unknown']),
+  lines: z.array(BudgetLineSchema),
+  summary: z.string(),
+}));
+export type BudgetNote = z.infer<typeof BudgetNoteSchema>;
+
 const common = {
   reason: ReasonCodeSchema,
   /** One human sentence. */
@@ -51,6 +76,8 @@ const common = {
   tier: z.nullable(z.string()),
   /** Problems worth a diagnostic-log line (invalid config section, unknown price, …). Never shown to the model. */
   diagnostics: z.array(z.string()),
+  /** Present when the policy sets a budget: what the budgets stood at for this dispatch. */
+  budget: z.optional(BudgetNoteSchema),
 };
 
 export const DecisionSchema = lazySchema(() => z.discriminatedUnion('action', [

@@ -49,6 +49,12 @@ export const DispatchObservationSchema = lazySchema(() => z.object({
   escalationFrom: z.nullable(z.string()),
   /** Epoch ms, supplied by the caller (the engine has no clock). */
   at: z.number(),
+  /**
+   * The whole session's cost so far (parent and children, USD decimal) as the harness itself reports it in process:
+   * Claude Code's hooks module ($.session.usage), OpenCode (its messages' cost), pi (its session entries' cost). Only
+   * read when a `budgets.sessionTotal` is set; absent everywhere else.
+   */
+  sessionCostUsd: z.optional(z.nullable(z.string())),
 }));
 export type DispatchObservation = z.infer<typeof DispatchObservationSchema>;
 

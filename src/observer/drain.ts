@@ -23,6 +23,7 @@ import type { SqlDriver } from './ledger/driver.js';
 import { busyWaitUntil, openLedger, setBusyTimeout } from './ledger/open.js';
 import { recordCompletion, recordDispatch, reconcileCompletions, settleCompletion, type CompletionRow } from './ledger/store.js';
 import { checkEnforcement } from './enforcement.js';
+import { rebuildSpend } from './spend-record.js';
 import type { Pricer } from './pricing.js';
 import { readLinesForward } from './tail.js';
 import { tidyDataDir } from './tidy.js';
@@ -247,6 +248,8 @@ export function runObserver(env: Env, pricer: Pricer, db?: SqlDriver, budgetMs =
     stats.priced = l.transaction(() => reconcileCompletions(l, pricer).priced);
     // After the join: a correction is checked once its completion is in (enforcement.ts; needs the resolver).
     if (pricer.identify) checkEnforcement(l, pricer.identify, env, deadline);
+    // The budgets' spend summary, from the ledger now that it holds and prices what was spooled (spend-record.ts).
+    if (Date.now() < deadline) rebuildSpend(l, env);
     return stats;
   } catch (err) {
     diagnose('error', 'observer:run', errorText(err), {}, env);

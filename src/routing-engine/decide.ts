@@ -17,6 +17,7 @@ import type { Policy } from '../contracts/config.js';
 import type { PriceLookup, Resolution } from '../contracts/prices.js';
 import { comparePrices, withinCeiling } from './compare.js';
 import { agentName, denyMessage, unknownPriceMessage } from './retry-text.js';
+import { applyBudget, hasBudget, type SpendState } from './budget.js';
 
 // Kept importable from here for the callers that still name them so; they live in src/contracts.
 export type { Candidate, PriceLookup };
@@ -186,15 +187,33 @@ function decideInner(ctx: Ctx): Decision {
   return correctOrDeny(ctx, 'over-ceiling-corrected', `${named} costs more than the parent ${obs.parentModel}`, comparison, parent);
 }
 
-export function decide(obs: DispatchObservation, policy: Policy, prices: PriceLookup): Decision {
+/** The model the child runs on under `d`: the correction's choice, else what it would run on without tiergate. */
+function runsOn(obs: DispatchObservation, policy: Policy, d: Decision): string | null {
+  if (d.action === 'correct') return obs.candidates?.find((c) => c.value === d.value)?.model ?? d.value;
+  const child = childOf(obs, policy);
+  if (child.model !== null) return child.model;
+  // An unmapped tier, or an agent whose model the config does not tell: not the parent's, and not known.
+  if (child.source === 'tier' || (obs.requestedAgent && obs.capability.rewriteKind === 'agent')) return null;
+  return obs.parentModel;
+}
+
+/**
+ * `spend`: the spend so far, for a policy that sets a budget (budget.ts; the caller reads it, the engine stays pure).
+ * Absent: no budget is checked.
+ */
+export function decide(obs: DispatchObservation, policy: Policy, prices: PriceLookup, spend?: SpendState): Decision {
   if (policy.mode === 'off') {
     return { action: 'allow', reason: 'guard-off', summary: 'guard is off', comparison: null, tier: null, diagnostics: [] };
   }
-  const decision = decideInner({ obs, policy, prices, diagnostics: [] });
+  let decision = decideInner({ obs, policy, prices, diagnostics: [] });
+  if (spend && hasBudget(policy.budgets)) {
+    decision = applyBudget(decision, { obs, policy, prices, candidates: candidatesFor(obs, policy, prices), runsOn: runsOn(obs, policy, decision) }, spend);
+  }
   if (policy.mode === 'warn' && decision.action !== 'allow') {
     return {
       action: 'allow', reason: 'warn-only', summary: `warn mode: would have ${decision.action === 'deny' ? 'denied' : 'corrected'} (${decision.summary})`,
       comparison: decision.comparison, tier: decision.tier, diagnostics: [...decision.diagnostics, `warn-only: ${decision.reason}`],
+      ...(decision.budget ? { budget: decision.budget } : {}),
     };
   }
   return decision;

@@ -2,7 +2,7 @@
 import type { Comparison } from '../contracts/decision.js';
 import type { Candidate, DispatchObservation } from '../contracts/observation.js';
 
-function retryLine(obs: DispatchObservation, pick: Candidate | null): string {
+export function retryLine(obs: DispatchObservation, pick: Candidate | null): string {
   const field = obs.capability.rewriteField ?? (obs.capability.rewriteKind === 'agent' ? 'agent' : 'model');
   if (pick) return `Retry the same dispatch with ${field}: "${pick.value}"${pick.tier ? ` (tier ${pick.tier})` : ''}.`;
   if (obs.capability.rewriteKind === 'model') return `Retry the same dispatch without ${field}, so the child runs on the parent's model.`;

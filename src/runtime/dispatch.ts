@@ -11,6 +11,9 @@ import type { Env } from '../io/paths.js';
 import { appendSpool } from '../observer/spool.js';
 import { redactToolInput } from '../observer/redact.js';
 import { decide } from '../routing-engine/decide.js';
+import { hasBudget, type SpendState } from '../routing-engine/budget.js';
+import { readSpend } from '../observer/spend-summary.js';
+import type { Policy } from '../contracts/config.js';
 import { loadRuntime } from './context.js';
 import { effectiveModel } from './effective-model.js';
 import { withRewritePolicy } from './rewrite-marker.js';
@@ -50,7 +53,7 @@ export function routeDispatch(obs: DispatchObservation, env: Env = process.env, 
   try {
     const rt = loadRuntime(env, obs.cwd);
     catalogVersion = rt.prices.catalogVersion;
-    decision = decide(withRewritePolicy(obs, rt.policy, env), rt.policy, rt.prices);
+    decision = decide(withRewritePolicy(obs, rt.policy, env), rt.policy, rt.prices, spendFor(obs, rt.policy, env));
     saveMemo = rt.saveMemo;
     policyDiagnostics = rt.policyDiagnostics;
   } catch (err) {
@@ -67,6 +70,15 @@ export function routeDispatch(obs: DispatchObservation, env: Env = process.env, 
     diagnose('error', 'spool', errorText(err), { callId: obs.callId }, env);
   }
   return decision;
+}
+
+/**
+ * The spend the budgets are checked against: one bounded read of the summary beside the ledger (never SQLite), and
+ * only when the policy sets a budget, so a dispatch without one reads nothing.
+ */
+function spendFor(obs: DispatchObservation, policy: Policy, env: Env): SpendState | undefined {
+  if (policy.mode === 'off' || !hasBudget(policy.budgets)) return undefined;
+  return readSpend(env, obs.harness, obs.sessionId, obs.at, obs.sessionCostUsd ?? null);
 }
 
 function record(obs: DispatchObservation, decision: Decision, catalogVersion: string | null, env: Env, defer?: Defer): void {

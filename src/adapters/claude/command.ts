@@ -12,7 +12,7 @@ import { diagnose, errorText } from '../../io/diagnostics.js';
 import { removeFile, writeFileAtomic } from '../../io/files.js';
 import { paths } from '../../io/paths.js';
 import { POLICY_HANDOFF_FORMAT, policyHandoffPath } from './module/core.js';
-import { appendSpool } from '../../observer/spool.js';
+import { spoolRecord } from '../../observer/spend-record.js';
 import { extractOutcome } from '../../observer/outcome.js';
 import type { CompletionObservation } from '../../contracts/observation.js';
 import { loadPolicy } from '../../config/load.js';
@@ -64,7 +64,8 @@ const subagentStop: HookHandler = async (payload, ctx) => {
     usageSource: child?.usage ? 'transcript-tail' : 'none',
     dedupeKey: p.agent_id ? `claude-agent:${p.agent_id}` : null,
   };
-  appendSpool({ type: 'completion', observation, transcriptPath: path }, ctx.env);
+  // Spooled and counted in the budgets' spend summary, so the parent's next dispatch sees this child's cost.
+  spoolRecord({ type: 'completion', observation, transcriptPath: path }, ctx.env, { cwd: p.cwd ?? null });
   return null;
 };
 

@@ -12,7 +12,7 @@ import { diagnose, errorText } from '../../io/diagnostics.js';
 import { existingPrivateDir, moveFile, removeFile } from '../../io/files.js';
 import { paths, type Env } from '../../io/paths.js';
 import { readTextCapped } from '../../io/read-capped.js';
-import { appendSpool } from '../../observer/spool.js';
+import { spoolRecord } from '../../observer/spend-record.js';
 import { MODULE_SPOOL_FORMAT, MODULE_SPOOL_MAX_FILES, moduleSpoolDir } from './module/core.js';
 
 /** A record file is a few KB; anything bigger is not ours. */
@@ -70,7 +70,8 @@ export function drainModuleSpool(env: Env, dirs: string[] = moduleSpoolDirs(env)
           diagnose(level, String(d.where ?? 'claude-module'), String(d.message ?? ''), {}, env);
           result.diagnostics += 1;
         } else {
-          appendSpool(SpoolRecordSchema.parse(body.record), env);
+          // A completion is counted in the budgets' spend summary too (spend-record.ts): the module cannot write it.
+          spoolRecord(SpoolRecordSchema.parse(body.record), env);
           result.moved += 1;
         }
       } catch (err) {

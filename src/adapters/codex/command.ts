@@ -7,7 +7,7 @@ import type { SpoolRecord } from '../../contracts/spool.js';
 import { jsonAnswer, type HookAnswer, type HookContext, type HookHandler } from '../../hook-runner/types.js';
 import type { Env } from '../../io/paths.js';
 import { loadPolicy } from '../../config/load.js';
-import { appendSpool } from '../../observer/spool.js';
+import { spoolRecord } from '../../observer/spend-record.js';
 import { loadRuntime } from '../../runtime/context.js';
 import { routeDispatch } from '../../runtime/dispatch.js';
 import { contextAnswer } from './answer.js';
@@ -59,7 +59,8 @@ export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler
 
 export const handlers: Record<string, HookHandler> = createCodexHandlers({
   route: routeDispatch,
-  spool: appendSpool,
+  // Completions are counted in the budgets' spend summary too (spend-record.ts).
+  spool: spoolRecord,
   now: Date.now,
   runtime: loadRuntime,
   // Lazy: child_process and crypto stay out of the dispatch hook process.

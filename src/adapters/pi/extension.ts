@@ -9,7 +9,7 @@ import type { Policy } from '../../contracts/config.js';
 import { declareModelPrices, loadRuntime } from '../../runtime/context.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import type { Env } from '../../io/paths.js';
-import { appendSpool } from '../../observer/spool.js';
+import { spoolRecord } from '../../observer/spend-record.js';
 import { COMPLETION_DEADLINE_MS, DISPATCH_DEADLINE_MS, deadlineFromEnv, failOpen } from '../in-process/deadline.js';
 import { injectFault } from '../in-process/fault.js';
 import { refreshOnce } from '../in-process/refresh.js';
@@ -36,7 +36,8 @@ export type PiDeps = {
 
 export const defaultPiDeps = (env: Env = process.env, argv: string[] = process.argv): PiDeps => ({
   env, argv, now: Date.now, route: routeDispatch,
-  record: (observation, e) => appendSpool({ type: 'completion', observation, transcriptPath: null }, e),
+  // Spooled and counted in the budgets' spend summary (spend-record.ts).
+  record: (observation, e) => spoolRecord({ type: 'completion', observation, transcriptPath: null }, e),
   // The policy cached per process by the shared runtime (re-read after its TTL), not a file read per dispatch.
   policy: (e, cwd) => loadRuntime(e, cwd).policy,
   agents: (e, cwd) => loadPiAgents(e, cwd),

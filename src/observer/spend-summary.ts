@@ -1,0 +1,195 @@
+/**
+ * The spend summary: a small JSON file beside the ledger with the subagent spend of the current local day and month
+ * and of recent harness sessions, so a dispatch checks its budgets in one bounded read and never opens SQLite.
+ *
+ * Written only under its lock (spend-record.ts): when a completion is spooled (priced then, by the lookup in effect)
+ * and after every observer pass (rebuilt from the ledger, which is authoritative: repricing, late flushes, scans).
+ * Each period carries its bounds in epoch ms, worked out by the writer in the user's time zone (Date's local time,
+ * TZ honoured), so the reader needs no zone: a summary whose day has ended counts nothing for today.
+ *
+ * Every figure is pico-USD as a decimal string (no float) plus a count of children recorded without a price.
+ * This module is on the dispatch path: no pricing, no SQLite, no crypto here.
+ */
+import type { Harness } from '../contracts/harness.js';
+import { childPath, paths, type Env } from '../io/paths.js';
+import { readTextCapped } from '../io/read-capped.js';
+import type { SpendFigure, SpendState } from '../routing-engine/budget.js';
+
+export const SPEND_FORMAT = 'tiergate-spend/1';
+export const SPEND_FILE = 'spend.json';
+/** Far above what the caps below write (~20 KB); anything bigger is not ours. */
+export const SPEND_MAX_BYTES = 256 * 1024;
+/** Sessions kept, most recently active first. A session pushed out counts from $0 again: 64 is far above a user's live ones. */
+export const MAX_SESSIONS = 64;
+/** Completions remembered by key, newest first, so one reported twice (hook and module, a late flush) counts once. */
+export const MAX_RECENT = 128;
+
+export type Period = { start: number; end: number; pico: string; unknown: number };
+export type SessionSpend = { pico: string; unknown: number; last: number };
+/** A completion counted: its ledger key, the session it counts for, when it ended, its cost (null: unpriced). */
+export type RecentEntry = { k: string; s: string | null; at: number; pico: string | null };
+
+export type SpendFile = {
+  format: typeof SPEND_FORMAT;
+  updatedAt: number;
+  /** The zone the periods were cut in, for display (`tiergate budget`). */
+  zone: string | null;
+  day: Period;
+  month: Period;
+  sessions: Record<string, SessionSpend>;
+  recent: RecentEntry[];
+};
+
+export const spendPath = (env: Env): string => childPath(paths(env).data, SPEND_FILE);
+export const sessionKey = (harness: Harness | string, sessionId: string): string => `${harness}:${sessionId}`;
+
+/** The local calendar day and month holding `t` (Date's local time: the TZ variable, else the system zone). */
+export function periodsAt(t: number): { day: { start: number; end: number }; month: { start: number; end: number } } {
+  const d = new Date(t);
+  const y = d.getFullYear();
+  const m = d.getMonth();
+  const day = d.getDate();
+  // new Date(y, m, d) is local midnight, DST included (a 23- or 25-hour day has the bounds it really has).
+  return {
+    day: { start: new Date(y, m, day).getTime(), end: new Date(y, m, day + 1).getTime() },
+    month: { start: new Date(y, m, 1).getTime(), end: new Date(y, m + 1, 1).getTime() },
+  };
+}
+
+export function emptySpend(now: number, zone: string | null = null): SpendFile {
+  const p = periodsAt(now);
+  return {
+    format: SPEND_FORMAT, updatedAt: now, zone,
+    day: { ...p.day, pico: '0', unknown: 0 }, month: { ...p.month, pico: '0', unknown: 0 }, sessions: {}, recent: [],
+  };
+}
+
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
+// Digits by hand, not a pattern: a pattern's first use costs a dispatch hook ~0.05 ms (bench/README.md, "Session 4").
+const isPico = (v: unknown): v is string => {
+  if (typeof v !== 'string' || v.length === 0 || v.length > 40) return false;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+};
+const isPeriod = (v: unknown): v is Period => {
+  const p = v as Period;
+  return !!p && typeof p === 'object' && isInt(p.start) && isInt(p.end) && isPico(p.pico) && isInt(p.unknown) && p.unknown >= 0;
+};
+
+/** The parsed file, or a reason it is not one. Checked by hand: a dispatch hook does not load zod. */
+export function parseSpend(text: string): SpendFile | string {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return 'spend summary is not JSON';
+  }
+  const f = v as SpendFile;
+  if (!f || typeof f !== 'object' || f.format !== SPEND_FORMAT) return 'spend summary has an unknown format';
+  if (!isPeriod(f.day) || !isPeriod(f.month) || !f.sessions || typeof f.sessions !== 'object' || !Array.isArray(f.recent)) {
+    return 'spend summary is malformed';
+  }
+  return f;
+}
+
+export type ReadSpend = { file: SpendFile | null; error: string | null };
+
+/**
+ * One bounded read, never through a link or a FIFO in the data dir. Absent: nothing recorded yet (a true $0). Any
+ * other failure is an error for the caller to diagnose: budgets fail open, never silently.
+ */
+export function readSpendFile(env: Env): ReadSpend {
+  let text: string;
+  try {
+    text = readTextCapped(spendPath(env), SPEND_MAX_BYTES, { follow: false });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { file: null, error: null };
+    return { file: null, error: `spend summary unreadable: ${(err as Error).message}` };
+  }
+  const parsed = parseSpend(text);
+  return typeof parsed === 'string' ? { file: null, error: parsed } : { file: parsed, error: null };
+}
+
+const ZERO: SpendFigure = { pico: 0n, unknown: 0 };
+
+/** A period's figure at `now`: nothing once its period has ended (the summary was written on an earlier day). */
+function periodFigure(p: Period, now: number): SpendFigure {
+  return now >= p.end ? ZERO : { pico: BigInt(p.pico), unknown: p.unknown };
+}
+
+/** The budgets' input for one dispatch: this session's, today's and this month's spend. */
+export function spendStateFrom(read: ReadSpend, harness: Harness, sessionId: string | null, now: number, sessionTotal: string | null = null): SpendState {
+  if (read.error !== null) return { session: null, day: ZERO, month: ZERO, sessionTotal, error: read.error };
+  const f = read.file;
+  if (!f) return { session: sessionId ? ZERO : null, day: ZERO, month: ZERO, sessionTotal, error: null };
+  const s = sessionId ? f.sessions[sessionKey(harness, sessionId)] : undefined;
+  const session = !sessionId ? null : s && isPico(s.pico) && isInt(s.unknown) ? { pico: BigInt(s.pico), unknown: s.unknown } : ZERO;
+  return { session, day: periodFigure(f.day, now), month: periodFigure(f.month, now), sessionTotal, error: null };
+}
+
+export function readSpend(env: Env, harness: Harness, sessionId: string | null, now: number, sessionTotal: string | null = null): SpendState {
+  return spendStateFrom(readSpendFile(env), harness, sessionId, now, sessionTotal);
+}
+
+// ---- updates (pure; spend-record.ts does them under the lock) ----
+
+const add = (a: string, b: bigint): string => (BigInt(a) + b).toString();
+
+function within(p: Period, t: number): boolean {
+  return t >= p.start && t < p.end;
+}
+
+/** Moves the periods on to the ones holding `now` when those have ended (a new day starts at $0). */
+export function rollTo(f: SpendFile, now: number): SpendFile {
+  const p = periodsAt(now);
+  const day = now >= f.day.end ? { ...p.day, pico: '0', unknown: 0 } : f.day;
+  const month = now >= f.month.end ? { ...p.month, pico: '0', unknown: 0 } : f.month;
+  return { ...f, day, month };
+}
+
+/** Adds (sign 1) or takes away (sign -1) one completion's cost from every figure it counts in. */
+function apply(f: SpendFile, e: RecentEntry, sign: 1n | -1n): void {
+  const pico = e.pico === null ? 0n : BigInt(e.pico) * sign;
+  const unknown = e.pico === null ? Number(sign) : 0;
+  for (const p of [f.day, f.month]) {
+    if (!within(p, e.at)) continue;
+    p.pico = add(p.pico, pico);
+    p.unknown = Math.max(0, p.unknown + unknown);
+  }
+  if (e.s) {
+    const s = (f.sessions[e.s] ??= { pico: '0', unknown: 0, last: e.at });
+    s.pico = add(s.pico, pico);
+    s.unknown = Math.max(0, s.unknown + unknown);
+    if (BigInt(s.pico) < 0n) s.pico = '0';
+    s.last = Math.max(s.last, e.at);
+  }
+  for (const p of [f.day, f.month]) if (BigInt(p.pico) < 0n) p.pico = '0';
+}
+
+/** Keeps the most recently active sessions and the newest remembered completions. */
+export function trim(f: SpendFile): SpendFile {
+  const sessions = Object.entries(f.sessions).sort((a, b) => b[1].last - a[1].last).slice(0, MAX_SESSIONS);
+  const recent = [...f.recent].sort((a, b) => b.at - a.at).slice(0, MAX_RECENT);
+  return { ...f, sessions: Object.fromEntries(sessions), recent };
+}
+
+/**
+ * `f` with one completion counted, at `now`. A key already counted is replaced (its earlier cost taken away first), so
+ * the same child reported twice, or first unpriced and then priced, counts once.
+ */
+export function countCompletion(f: SpendFile, e: RecentEntry, now: number): SpendFile {
+  const next = rollTo(structuredClone(f), now);
+  const earlier = next.recent.findIndex((r) => r.k === e.k);
+  if (earlier >= 0) {
+    apply(next, next.recent[earlier]!, -1n);
+    next.recent.splice(earlier, 1);
+  }
+  apply(next, e, 1n);
+  next.recent.push(e);
+  next.updatedAt = now;
+  return trim(next);
+}
