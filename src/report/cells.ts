@@ -1,18 +1,26 @@
-/** Human cells shared by the terminal table and CSV: one wording for unpriced, Cursor, savings. */
+/** Human cells shared by the terminal table, CSV and the HTML page: one wording for money, unpriced, Cursor, savings. */
 import type { Money, ReportRow } from '../contracts/report.js';
 
 export const CURSOR_NO_USAGE = 'usage not reported by Cursor';
 
-export function usd(m: Money, digits = 4): string | null {
+/**
+ * Money as people read it: 2 decimals with thousands separators ($1,248.00); below a cent, 4 decimals ($0.0042), and
+ * `<$0.0001` for less (never a $0.00 that is not zero). Rounded half up on the exact decimal text, away from zero for
+ * negatives. Null when unpriced.
+ */
+export function usd(m: Money): string | null {
   if (m.usd === null) return null;
-  const [w, f = ''] = m.usd.split('.');
-  const neg = w!.startsWith('-');
-  // Round half up on the exact decimal text, away from zero for negatives.
-  let v = BigInt((neg ? w!.slice(1) : w!) + f.padEnd(6, '0'));
-  const drop = 10n ** BigInt(6 - digits);
-  v = (v + drop / 2n) / drop;
-  const s = v.toString().padStart(digits + 1, '0');
-  return `${neg ? '-' : ''}$${s.slice(0, -digits)}.${s.slice(-digits)}`;
+  const neg = m.usd.startsWith('-');
+  const [w, f = ''] = (neg ? m.usd.slice(1) : m.usd).split('.');
+  const micro = BigInt(w! + f.padEnd(6, '0').slice(0, 6));
+  const sign = neg ? '-' : '';
+  if (micro === 0n) return '$0.00';
+  if (micro < 10_000n) {
+    const tenThousandths = (micro + 50n) / 100n;
+    return tenThousandths === 0n ? `${sign}<$0.0001` : `${sign}$0.${tenThousandths.toString().padStart(4, '0')}`;
+  }
+  const cents = (micro + 5_000n) / 10_000n;
+  return `${sign}$${(cents / 100n).toLocaleString('en-US')}.${(cents % 100n).toString().padStart(2, '0')}`;
 }
 
 export function costCell(r: ReportRow): string {
@@ -22,15 +30,32 @@ export function costCell(r: ReportRow): string {
   return r.unpricedRuns > 0 ? `${c} + ${r.unpricedRuns} unpriced` : c;
 }
 
-export function modelsCell(r: ReportRow): string {
+/**
+ * One requested -> served pair as text; a run that got the model it asked for (or named none) shows the model once.
+ * `clean` is applied to each ledger name (the terminal strips control characters from them).
+ */
+export function pairText(m: ReportRow['models'][number], arrow = '→', clean: (s: string) => string = (s) => s): string {
+  const served = m.served === null ? '?' : clean(m.served);
+  return m.requested === null || m.requested === m.served ? served : `${clean(m.requested)} ${arrow} ${served}`;
+}
+
+/** The busiest pairs, one per line, and how many more there are. */
+export function modelsCell(r: ReportRow, max = 3, arrow = '→', clean?: (s: string) => string): string {
   if (r.models.length === 0) return '-';
-  return r.models
-    .slice(0, 2)
-    .map((m) => (m.requested === null || m.requested === m.served ? `${m.served ?? '?'}` : `${m.requested} -> ${m.served ?? '?'}`))
-    .join(', ') + (r.models.length > 2 ? ', …' : '');
+  const shown = r.models.slice(0, max).map((m) => pairText(m, arrow, clean));
+  return [...shown, ...(r.models.length > max ? [`+${r.models.length - max} more`] : [])].join('\n');
 }
 
 export function tokensCell(r: ReportRow): string {
   if (r.usageNotReported) return CURSOR_NO_USAGE;
   return r.tokens.total.toLocaleString('en-US');
+}
+
+/** 1,234 -> 1.2k, 12,345,678 -> 12.3M: a terminal column; the exact count is in --json and --csv. */
+export function compactCount(n: number): string {
+  if (n < 1000) return String(n);
+  for (const [unit, size] of [['B', 1e9], ['M', 1e6], ['k', 1e3]] as const) {
+    if (n >= size * 0.9995) return `${(n / size).toFixed(n >= size * 99.95 ? 0 : 1)}${unit}`;
+  }
+  return String(n);
 }

@@ -1,39 +1,129 @@
-/** Terminal table for `tiergate report`. */
-import Table from 'cli-table3';
-import type { Report } from '../contracts/report.js';
-import { costCell, modelsCell, tokensCell, usd } from './cells.js';
+/**
+ * Terminal table for `tiergate report`, laid out for the terminal's width (80 and 120 columns are checked by test):
+ * numbers right-aligned, money in dollars and cents, one model pair per line, and below 100 columns a compact set of
+ * columns (ccusage's convention) instead of a wide table wrapping into noise. The notes under it wrap to the width.
+ */
+import type { Report, ReportRow } from '../contracts/report.js';
+import { compactCount, costCell, CURSOR_NO_USAGE, modelsCell, usd } from './cells.js';
+import { filterText, periodText } from './period.js';
 import { plain } from './plain-text.js';
+import { renderTable, wrapText, type Column } from './terminal-table.js';
+import { dayIn } from './zone.js';
 
-export function formatTable(report: Report): string {
-  const head = [report.by, 'dispatches', 'completed', 'verified', 'requested -> served', 'tokens', 'cost', 'on parent', 'savings'];
-  const table = new Table({ head, style: { head: [], border: [] }, wordWrap: true });
-  for (const r of [...report.rows, report.totals]) {
-    table.push([
-      r.group ?? '(none)',
-      String(r.dispatches),
-      r.pending > 0 ? `${r.completed} (+${r.pending} pending)` : String(r.completed),
-      String(r.verified),
-      modelsCell(r),
-      tokensCell(r),
-      costCell(r),
-      usd(r.counterfactual) ?? '-',
-      usd(r.savings) ?? '-',
-    ].map(plain));
+export type TableTerminal = { width: number; color: boolean };
+
+/** Below this many columns the compact set is shown. */
+export const COMPACT_BELOW = 100;
+/** From this many columns on, the outcome columns (done, verified) are shown too (always in --json, --csv, --html). */
+const WIDE_FROM = 140;
+
+type Col = Column & { cell: (r: ReportRow, total: boolean) => string };
+
+const SGR = { bold: [1, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], dim: [2, 22] } as const;
+
+/**
+ * Short session ids: 8 characters, more (up to 12) where two shown sessions share their first 8; what --session takes
+ * as a prefix. --json has the whole id.
+ */
+function shortIds(rows: readonly ReportRow[]): Map<string, string> {
+  const ids = rows.map((r) => r.group).filter((g): g is string => g !== null);
+  const out = new Map<string, string>();
+  for (const id of ids) {
+    let n = Math.min(8, id.length);
+    while (n < Math.min(12, id.length) && ids.some((o) => o !== id && o.startsWith(id.slice(0, n)))) n++;
+    out.set(id, id.slice(0, n));
   }
-  const f = report.filters;
-  const scope = [f.since && `since ${f.since}`, f.until && `until ${f.until}`, f.harness && `harness ${f.harness}`,
-    f.session && `session ${f.session}`, f.project && `project ${f.project}`, f.user && `user ${f.user}`,
-    f.origin && `origin ${f.origin}`].filter(Boolean).map((s) => plain(String(s))).join(', ');
-  const team = report.source === 'team' ? 'team ledger (PostgreSQL): every pushed machine\'s rows.\n' : '';
-  const more = report.omittedRows ? `${report.omittedRows.toLocaleString('en-US')} more ${report.by} rows not shown (the most expensive are; --limit 0 shows all); the total covers them.\n` : '';
-  const note = 'on parent / savings: the same usage priced at the parent\'s model, over runs where both are priced.';
-  return `${table.toString()}\n${more}${team}${scope ? `${scope}\n` : ''}${notHonoured(report)}${note}\n`;
+  return out;
 }
 
-/** Only when there are some: a line, not a column that is 0 on every row of nearly every report. */
-function notHonoured(report: Report): string {
+function columns(report: Report, term: TableTerminal): Col[] {
+  const paint = (code: keyof typeof SGR, s: string) => (term.color && s ? `\u001b[${SGR[code][0]}m${s}\u001b[${SGR[code][1]}m` : s);
+  const session = report.by === 'session';
+  const ids = shortIds(report.rows);
+  const zone = report.filters.timeZone ?? 'UTC';
+  const num = (n: number) => n.toLocaleString('en-US');
+  const money = (m: ReportRow['cost']) => usd(m) ?? '-';
+  const signed = (m: ReportRow['cost'], good: keyof typeof SGR) => {
+    const t = money(m);
+    return t.startsWith('-$') || t.startsWith('-<') ? paint('red', t) : m.pico !== null && m.pico !== '0' ? paint(good, t) : t;
+  };
+  const cost = (r: ReportRow) => {
+    if (r.usageNotReported) return 'n/a (Cursor)';
+    const c = costCell(r);
+    return r.unpricedRuns > 0 ? paint('yellow', c.replace(' + ', '\n+')) : c;
+  };
+  const group: Col = {
+    // A short session id is already as short as it can be and stay unique.
+    head: session ? 'session' : report.by, min: session ? undefined : 10,
+    cell: (r, total) => (total ? 'total' : r.group === null ? '(none)' : plain(session ? ids.get(r.group) ?? r.group : r.group)),
+  };
+  const project: Col = {
+    head: 'project', min: 10, truncate: true,
+    cell: (r, total) => (total || !r.project ? '' : plain(r.project.split('/').filter(Boolean).at(-1) ?? r.project)),
+  };
+  const compact = term.width < COMPACT_BELOW;
+  const last: Col = {
+    head: 'last active',
+    cell: (r, total) => (total || !r.lastActivity ? '' : dayIn(zone, Date.parse(r.lastActivity))),
+  };
+  const right = (head: string, cell: Col['cell']): Col => ({ head, align: 'right', cell });
+  const runs = right('runs', (r) => num(r.runs));
+  const done = right('done', (r) => num(r.completed));
+  const verified = right('verified', (r) => num(r.verified));
+  const corrected = right('corrected', (r) => num(r.corrected));
+  const denied = right('denied', (r) => num(r.denied));
+  // Each pair cleaned on its own: plain() drops newlines, and the pairs are one per line.
+  const models: Col = { head: 'requested → served', min: 20, cell: (r) => modelsCell(r, 3, '→', plain) };
+  const tokens = right('tokens', (r) => (r.usageNotReported ? '-' : compactCount(r.tokens.total)));
+  const costCol = right('cost', (r) => cost(r));
+  const saved = right('saved', (r) => signed(r.saved, 'green'));
+  const vsParent = right('vs parent', (r) => signed(r.savings, 'green'));
+  if (compact) return session ? [group, project, last, runs, costCol, saved] : [group, runs, models, costCol, saved];
+  // Sessions give room to where and when; denials and tokens are in --by agent and --json.
+  if (session) return [group, project, last, runs, corrected, models, costCol, saved, vsParent];
+  return term.width >= WIDE_FROM
+    ? [group, runs, done, verified, corrected, denied, models, tokens, costCol, saved, vsParent]
+    : [group, runs, corrected, denied, models, tokens, costCol, saved, vsParent];
+}
+
+export function formatTable(report: Report, term: TableTerminal = { width: 120, color: false }): string {
+  const cols = columns(report, term);
+  const rows = [...report.rows.map((r) => cols.map((c) => c.cell(r, false))), cols.map((c) => c.cell(report.totals, true))];
+  const table = renderTable(cols, rows, { width: term.width, color: term.color, rowLines: true, boldLastRow: true });
+  return `${table}\n${notes(report, cols, term.width).map((n) => `${wrapText(n, term.width, '  ')}\n`).join('')}`;
+}
+
+/** The lines under the table: what is left out, the period, the whole usage, and what the columns mean. */
+function notes(report: Report, cols: readonly Col[], width: number): string[] {
+  const out: string[] = [];
+  const heads = new Set(cols.map((c) => c.head));
+  if (report.omittedRows) out.push(`${report.omittedRows.toLocaleString('en-US')} more ${report.by} rows not shown (the most expensive are; --limit 0 shows all); the total covers them.`);
+  if (report.source === 'team') out.push('team ledger (PostgreSQL): every pushed machine\'s rows.');
+  const filters = plain(filterText(report.filters));
+  out.push(`period: ${periodText(report.filters)}${filters ? `; ${filters}` : ''}`);
+  const whole = report.wholeUsage;
+  if (whole && whole.cost.pico !== null && whole.subagentCost.pico !== null && BigInt(whole.cost.pico) > 0n) {
+    const share = Number((BigInt(whole.subagentCost.pico) * 1000n) / BigInt(whole.cost.pico)) / 10;
+    out.push(`subagents: ${usd(whole.subagentCost)} of the ${usd(whole.cost)} the scanned sessions spent (${share}%; `
+      + `${whole.sessions.toLocaleString('en-US')} sessions read by tiergate scan${whole.unpricedRequests ? `, ${whole.unpricedRequests.toLocaleString('en-US')} requests unpriced` : ''}).`);
+  }
+  if (report.by === 'tier' && report.rows.some((r) => r.group === null)) {
+    out.push('(none): runs with no tier: every run read by tiergate scan (transcripts record none) and dispatches tiergate did not route to a tier.');
+  }
+  if (report.rows.some((r) => r.usageNotReported) || report.totals.usageNotReported) out.push(`n/a (Cursor): ${CURSOR_NO_USAGE}.`);
+  const pending = report.totals.pending;
+  if (pending > 0) out.push(`${pending.toLocaleString('en-US')} ${pending === 1 ? 'run is' : 'runs are'} pending: the transcript had not flushed; the next report reads ${pending === 1 ? 'it' : 'them'}.`)
   const n = report.totals.correctionsNotHonoured;
-  if (n === 0) return '';
-  const where = report.rows.filter((r) => r.correctionsNotHonoured > 0).map((r) => `${plain(r.group ?? '(none)')} ${r.correctionsNotHonoured}`);
-  return `corrections not honoured: ${n}${where.length ? ` (${where.join(', ')})` : ''}: the harness ran another model than tiergate set; see tiergate doctor.\n`;
+  if (n > 0) {
+    const where = report.rows.filter((r) => r.correctionsNotHonoured > 0).map((r) => `${plain(r.group ?? '(none)')} ${r.correctionsNotHonoured}`);
+    out.push(`corrections not honoured: ${n}${where.length ? ` (${where.join(', ')})` : ''}: the harness ran another model than tiergate set; see tiergate doctor.`);
+  }
+  const legend = [
+    heads.has('saved') ? 'saved: what tiergate\'s corrections saved (the model the dispatch asked for, or the parent\'s it would inherit, minus what ran)' : '',
+    heads.has('vs parent') ? 'vs parent: the same usage priced at the parent\'s model, minus what ran (over runs priced both ways)' : '',
+  ].filter(Boolean);
+  if (legend.length) out.push(`${legend.join('; ')}.`);
+  if (width < COMPACT_BELOW) out.push(`Compact columns for ${width} columns; a wider terminal (or --width 120) shows corrections, denials, tokens and the parent comparison.`);
+  else if (width < WIDE_FROM && !heads.has('done') && report.by !== 'session') out.push(`done and verified runs: --width ${WIDE_FROM}, --json or --html.`);
+  return out;
 }

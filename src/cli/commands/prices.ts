@@ -3,6 +3,7 @@
  * `tiergate prices list [--family f] [--provider p] [--json]`: the priced models of every catalog layer.
  */
 import Table from 'cli-table3';
+import { renderTable, wrapText, type Column } from '../../report/terminal-table.js';
 import { loadPolicy } from '../../config/load.js';
 import { HarnessSchema, type Harness } from '../../contracts/harness.js';
 import type { PriceRow, Rates, Resolution } from '../../contracts/prices.js';
@@ -13,6 +14,7 @@ import { listPrices, showPrices, type ListedRow } from '../../prices/query.js';
 import type { ClaudeProvider } from '../../prices/resolve.js';
 import { parseCommandFlags, usageError } from '../args.js';
 import { unknownValue } from '../suggest.js';
+import { terminal, type Terminal } from '../terminal.js';
 import { USAGE as REFRESH_USAGE } from './prices-refresh.js';
 import { USAGE as STATUS_USAGE } from './prices-status.js';
 
@@ -67,7 +69,7 @@ export async function run(argv: string[]): Promise<number> {
     return rows.every((r) => r.price) ? 0 : 1;
   }
   const rows = listPrices(layers, { family: flags.family, provider: flags.provider });
-  process.stdout.write(flags.json ? `${JSON.stringify(rows.map((r) => ({ ...r.row, key: r.key, catalogVersion: r.catalogVersion })), null, 2)}\n` : formatList(rows));
+  process.stdout.write(flags.json ? `${JSON.stringify(rows.map((r) => ({ ...r.row, key: r.key, catalogVersion: r.catalogVersion })), null, 2)}\n` : formatList(rows, terminal()));
   return 0;
 }
 
@@ -107,13 +109,34 @@ export function formatShow(rows: Resolution[], harness: Harness, catalogVersion:
   return `${out.join('\n')}\n`;
 }
 
-export function formatList(rows: ListedRow[]): string {
-  const t = new Table({
-    head: ['model', 'provider', 'input', 'output', 'cache read', 'write 5m', 'write 1h', 'long context', 'source'],
-    style: { head: [], border: [] },
-    // One line per model: the list is long and row separators would double it.
-    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+/** Long-context tiers in a few characters: `>=32k 0.75/3.75; >=128k 1.2/6` (input / output; `prices show` has the rule). */
+function tierShort(row: PriceRow): string {
+  if (row.longContext.length === 0) return '-';
+  const k = (n: number) => (n >= 1_000_000 && n % 1_000_000 === 0 ? `${n / 1_000_000}M` : n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
+  return row.longContext.map((t) => `${t.inclusive ? '>=' : '>'}${k(t.threshold)} ${t.rates.input}/${t.rates.output}`).join('; ');
+}
+
+/**
+ * The list laid out for the terminal: every rate column from 100 columns on (long names and tiers wrap to fit), and
+ * below that model, input, output, cache read, write 5m and the tiers; --json has every field.
+ */
+export function formatList(rows: ListedRow[], term: Terminal = { width: 120, color: false }): string {
+  const right = (head: string): Column => ({ head, align: 'right' });
+  const wide = term.width >= 100;
+  const widest = term.width >= 150;
+  const columns: Column[] = wide
+    ? [{ head: 'model', min: 24 }, { head: 'provider', min: 8 }, right('input'), right('output'), right('cache\nread'), right('write\n5m'),
+      right('write\n1h'), { head: 'long context', min: 12 }, ...(widest ? [{ head: 'source', min: 12 }] : [])]
+    : [{ head: 'model', min: 20 }, right('input'), right('output'), right('cache\nread'), right('write\n5m'), { head: 'long\ncontext', min: 8 }];
+  const cells = rows.map((r) => {
+    const [input, output, read, w5m, w1h] = rateCells(r.row.rates);
+    return wide
+      ? [r.key, r.row.provider, input!, output!, read!, w5m!, w1h!, tierShort(r.row), ...(widest ? [r.row.source] : [])]
+      : [r.key, input!, output!, read!, w5m!, tierShort(r.row)];
   });
-  for (const r of rows) t.push([r.key, r.row.provider, ...rateCells(r.row.rates), tierText(r.row), r.row.source]);
-  return `${t.toString()}\n${rows.length} models; USD per 1M tokens; * = default multiple of input\n`;
+  // One line per model where it fits: the list is long and row separators would double it.
+  const table = renderTable(columns, cells, { width: term.width, color: term.color });
+  const notes = [`${rows.length} models; USD per 1M tokens; * = default multiple of input; long context: prompt size, input/output rate`
+    + ` (tiergate prices show <model> has the rule)${widest ? '' : wide ? '; 150 columns or --json: the source' : '; a wider terminal or --json: provider, write 1h, source'}.`];
+  return `${table}\n${notes.map((n) => `${wrapText(n, term.width, '  ')}\n`).join('')}`;
 }

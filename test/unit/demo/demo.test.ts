@@ -111,7 +111,7 @@ describe('tiergate demo (table) and --keep', () => {
     expect(out).toMatch(/Claude Code +opus -> parent claude-sonnet-5-5: CORRECT \(over-ceiling-corrected\)\n +now runs as: sonnet/);
     expect(out).toMatch(/Codex +gpt-6-astra -> parent gpt-6-sol: DENY \(over-ceiling-denied\)\n +the model sees: tiergate: .*Retry/);
     expect(out).toMatch(/Cursor \(documentation only\)/);
-    expect(out).toMatch(/│ \(total\) +│ 7 /);
+    expect(out).toMatch(/│ total +│ +7 │/);
     const ledger = /Ledger kept at (\S+) /.exec(out)?.[1];
     expect(ledger && ledger.startsWith(box.tmp)).toBe(true);
     expect(tree(box.home)).toEqual([]);

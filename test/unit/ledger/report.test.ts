@@ -99,10 +99,10 @@ describe('report', () => {
       const byHarness = queryReport(db, { by: 'harness' });
       expect(byHarness.find((r) => r.group === 'cursor')!.usageNotReported).toBe(true);
       const table = formatTable(buildReport(db, { by: 'harness' }));
-      expect(table).toMatch(/usage not reported by Cursor/);
+      expect(table).toMatch(/n\/a \(Cursor\)[\s\S]*n\/a \(Cursor\): usage not reported by Cursor/);
       const tierTable = formatTable(buildReport(db, { by: 'tier' }));
       expect(tierTable).toMatch(/unpriced/);
-      expect(tierTable).toMatch(/haiku -> claude-haiku-4-5/);
+      expect(tierTable).toMatch(/haiku → claude-haiku-4-5/);
       expect(tierTable).not.toMatch(/\$0\.0000/);
     } finally {
       db.close();

@@ -51,9 +51,9 @@ describe('tiergate prices', () => {
 
   it('list prints a table', async () => {
     await main(['prices', 'list', '--family', 'opus-5']);
-    expect(out).toMatch(/│ claude-opus-5-5 +│ anthropic │ 4 +│ 20 /);
+    expect(out).toMatch(/│ claude-opus-5-5 +│ anthropic +│ +4 │ +20 │/);
     // Bedrock's regional endpoints bill 1.1x and are listed under their own names.
-    expect(out).toMatch(/│ us\.anthropic\.claude-opus-5 +│ anthropic │ 5\.5 /);
+    expect(out).toMatch(/│ us\.anthropic\.claude-opus-5 +│ anthropic +│ +5\.5 │/);
     expect(out).toMatch(/\n6 models/);
   });
 

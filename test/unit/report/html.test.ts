@@ -8,6 +8,7 @@ import { loadPricer } from '../../../src/observer/default-pricer.js';
 import type { SqlDriver } from '../../../src/observer/ledger/driver.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { formatHtml } from '../../../src/report/format-html.js';
+import { usd } from '../../../src/report/cells.js';
 import { formatJson } from '../../../src/report/format-json.js';
 import { chartModel, NO_TIER } from '../../../src/report/html/chart-model.js';
 import { buildHtmlData, MAX_CHART_DAYS } from '../../../src/report/html/data.js';
@@ -94,9 +95,9 @@ describe('report --html renderer', () => {
       expect(shownTotal(html, 'tokens').text).toBe(t.tokens.total.toLocaleString('en-US'));
       for (const k of ['cost', 'counterfactual', 'savings'] as const) {
         expect(shownTotal(html, k).usd).toBe(t[k].usd);
-        // Exact decimal text rounded half-up to 4 places, same as the terminal table.
-        expect(shownTotal(html, k).text).toMatch(/^-?\$\d+\.\d{4}$/);
-        expect(Number(shownTotal(html, k).text.replace('$', ''))).toBeCloseTo(Number(t[k].usd), 4);
+        // Dollars and cents (more digits only below a cent), rounded half-up, the same text as the terminal table.
+        expect(shownTotal(html, k).text).toBe(usd(t[k]));
+        expect(shownTotal(html, k).text).toMatch(/^-?\$[\d,]+\.\d{2}$|^-?\$0\.\d{4}$/);
       }
       // The seed's shape: 15 dispatches (1 denied), 2 unpriced runs, Cursor and pending without usage.
       expect(t).toMatchObject({ runs: RUNS.length, denied: 1, unpricedRuns: 2, noUsageRuns: 2, pending: 1 });
