@@ -2,6 +2,7 @@
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { HarnessSchema } from '../../contracts/harness.js';
+import type { ReportBy } from '../../contracts/report.js';
 import { loadPricer } from '../../observer/default-pricer.js';
 import { runObserver } from '../../observer/drain.js';
 import { openLedger } from '../../observer/ledger/open.js';
@@ -18,13 +19,14 @@ import { canonicalZone, localZone } from '../../report/zone.js';
 import { writeFileAtomic } from '../../io/files.js';
 import { parseCommandFlags, usageError, UserError, wholeNumber } from '../args.js';
 import { unknownValue } from '../suggest.js';
-import { terminal } from '../terminal.js';
 import { parseTime, TIME_HELP } from '../time.js';
 
 /** A terminal table past this many groups is unreadable; --json/--csv keep every group unless --limit is given. */
 export const TABLE_LIMIT = 50;
 
 const BY: readonly LocalReportBy[] = ['agent', 'session', 'tier', 'model', 'harness', 'day'];
+/** --team adds the person the rows were pushed as. */
+const TEAM_BY: readonly ReportBy[] = [...BY, 'user'];
 
 export const USAGE = `Usage: tiergate report [--by agent|session|tier|model|harness|day] [--since T] [--until T] [--timezone ZONE]
                        [--harness H] [--session ID] [--project DIR] [--limit N] [--json | --csv | --html FILE] [--no-drain]
@@ -36,7 +38,9 @@ export const USAGE = `Usage: tiergate report [--by agent|session|tier|model|harn
   --project    a project directory (and those under it), or the unique start of one the ledger knows
   --limit N    the N most expensive rows (table default ${TABLE_LIMIT}; --json/--csv all); 0 shows all
   --json       the stable schema (src/contracts/report.ts); --csv: one line per row; --html FILE: a page with charts
-  --no-drain   report the ledger as it is, without first reading what the hooks recorded since the last run`;
+  --no-drain   report the ledger as it is, without first reading what the hooks recorded since the last run
+  --team       report the team's ledger in PostgreSQL (team.url; every machine's pushed rows, UTC days) instead;
+               with it: --by user, --user NAME and --origin ID (one person's or one machine's rows)`;
 
 /** Where --html writes, checked before the ledger is read: a file (its directory is created when missing). */
 function htmlTarget(name: string): string {
@@ -57,7 +61,7 @@ const PATH_ERRORS: Record<string, string> = {
   ENOTDIR: 'a part of the path is a file, not a directory', EISDIR: 'it is a directory', EEXIST: 'a part of the path is a file',
 };
 
-function writeHtml(file: string, text: string): void {
+export function writeHtml(file: string, text: string): void {
   try {
     writeFileAtomic(file, text);
   } catch (err) {
@@ -81,14 +85,16 @@ export async function run(argv: string[]): Promise<number> {
     by: { type: 'string', default: 'agent' }, since: { type: 'string' }, until: { type: 'string' }, timezone: { type: 'string' },
     harness: { type: 'string' }, session: { type: 'string' }, project: { type: 'string' },
     limit: { type: 'string' }, json: { type: 'boolean' }, csv: { type: 'boolean' }, html: { type: 'string' }, 'no-drain': { type: 'boolean' },
+    team: { type: 'boolean' }, user: { type: 'string' }, origin: { type: 'string' },
   });
   if (!parsed) return 2;
   const { values } = parsed;
-  const by = BY.find((b) => b === values.by);
+  const by = (values.team ? TEAM_BY : BY).find((b) => b === values.by);
   const harness = values.harness === undefined ? null : HarnessSchema.safeParse(values.harness);
   const limit = values.limit === undefined ? null : wholeNumber(values.limit);
   const zone = values.timezone === undefined ? localZone() : canonicalZone(values.timezone);
-  const problem = values.by === 'user' ? '--by user groups the team ledger only (report --team)'
+  const problem = values.by === 'user' && !values.team ? '--by user groups the team ledger only (report --team)'
+    : !values.team && (values.user !== undefined || values.origin !== undefined) ? '--user and --origin filter the team ledger only (report --team)'
     : !by ? unknownValue('--by', String(values.by), BY)
     : harness && !harness.success ? unknownValue('--harness', String(values.harness), HarnessSchema.options)
     : zone === null ? `unknown --timezone '${values.timezone}': give an IANA name such as UTC, Europe/Berlin or America/New_York`
@@ -104,6 +110,15 @@ export async function run(argv: string[]): Promise<number> {
   if (until === undefined) return usageError('report', `cannot read --until '${values.until}' (a day like 2026-03-31, a time like 2026-03-31T18:00, or 1d)`);
   if (since !== null && until !== null && since >= until) return usageError('report', `--since ${values.since} is not before --until ${values.until}`);
   const html = values.html === undefined ? null : htmlTarget(values.html);
+  if (values.team) {
+    const { runTeamReport } = await import('../team-report.js');
+    return runTeamReport(
+      { by, since, until, harness: harness?.success ? harness.data : null, session: values.session ?? null, project: values.project ?? null,
+        user: values.user ?? null, origin: values.origin ?? null },
+      { json: values.json ?? false, csv: values.csv ?? false, html, limit: limit ?? null },
+    );
+  }
+  if (by === 'user') return usageError('report', '--by user groups the team ledger only (report --team)');
   const db = openLedger(process.env);
   try {
     const pricer = loadPricer(process.env);
@@ -120,7 +135,7 @@ export async function run(argv: string[]): Promise<number> {
     const full = buildReport(db, query, new Date(), pricer);
     const table = !values.json && !values.csv;
     const report = limit !== null && limit !== undefined ? limitRows(full, limit) : table ? limitRows(full, TABLE_LIMIT) : full;
-    process.stdout.write(values.json ? formatJson(report) : values.csv ? formatCsv(report) : formatTable(report, terminal()));
+    process.stdout.write(values.json ? formatJson(report) : values.csv ? formatCsv(report) : formatTable(report));
     return 0;
   } finally {
     db.close();

@@ -6,11 +6,15 @@
  * ledger untouched; a hostile person label stays data; a read-only role reports but cannot push.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReportBy } from '../../../src/contracts/report.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { main } from '../../../src/cli/main.js';
+import { ReportSchema, type ReportBy } from '../../../src/contracts/report.js';
 import { pushLedger } from '../../../src/team/push.js';
 import { TEAM_SCHEMA_VERSION } from '../../../src/team/schema.js';
 import { readPushStatus } from '../../../src/team/status.js';
 import { pgAvailable, startCluster, type PgCluster } from '../../support/pg-cluster.js';
+import { runCaptured } from '../../support/cli.js';
 import { RUNS } from '../report/seed.js';
 import {
   byGroup, grantRoles, home, ledgerFingerprint, localReport, mergedByGroup, push, scalars, seed, sumScalars, teamDatabase,
@@ -76,7 +80,8 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
       expect(scalars(team.totals), `--by ${by} totals`).toEqual(sumScalars(locals.map((l) => l.totals)));
     }
     // --by session: each session's project and last activity, as the local ledger's sessions table has them.
-    const sessions = (r: Awaited<ReturnType<typeof teamReport>>) => Object.fromEntries(r.rows.map((row) => [row.group, [row.project, row.lastActivity]]));
+    const sessions = (r: Awaited<ReturnType<typeof teamReport>>): Record<string, [string | null | undefined, string | null | undefined]> =>
+      Object.fromEntries(r.rows.map((row) => [String(row.group), [row.project, row.lastActivity]]));
     const teamSessions = sessions(await teamReport(urls.reader, { by: 'session' }));
     for (const h of [alice, bob]) {
       for (const [id, [project, last]] of Object.entries(sessions(localReport(h, { by: 'session' })))) {
@@ -151,6 +156,48 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     expect(byGroup(after)).toEqual(mergedByGroup(locals));
     const dup = await cluster.sql('SELECT COUNT(*)::int - COUNT(DISTINCT (origin, key))::int AS d FROM tiergate.completions', [], 'team');
     expect(dup.rows[0].d).toBe(0);
+  });
+
+  it('report --team through the CLI: --json (the report contract), --csv, --html and the table, with --by user; a read-only role', async () => {
+    const cli = (args: string[], url = urls.reader) => runCaptured(main, ['report', '--team', ...args], { ...alice.env, TIERGATE_TEAM_URL: url });
+    const json = await cli(['--json', '--by', 'user']);
+    expect(json.code, json.err).toBe(0);
+    const report = ReportSchema.parse(JSON.parse(json.out));
+    expect(report).toMatchObject({ source: 'team', by: 'user', filters: { timeZone: 'UTC', user: null } });
+    expect(report.rows.map((r) => r.group)).toEqual(expect.arrayContaining(['alice', 'bob']));
+    const direct = await teamReport(urls.reader, { by: 'user' });
+    expect(report.totals).toEqual(direct.totals);
+    const since = new Date(T0 + DAY).toISOString();
+    const filtered = ReportSchema.parse(JSON.parse((await cli(['--json', '--by', 'day', '--since', since, '--user', 'bob'])).out));
+    expect(byGroup(filtered)).toEqual(byGroup(localReport(bob, { by: 'day', since: T0 + DAY })));
+    const csv = await cli(['--csv', '--by', 'harness']);
+    expect(csv.code, csv.err).toBe(0);
+    expect(csv.out.split('\r\n')[0]).toMatch(/^group,runs,/);
+    expect(csv.out).toContain('\r\nclaude,');
+    const table = await cli(['--by', 'user']);
+    expect(table.code, table.err).toBe(0);
+    expect(table.out).toMatch(/team ledger \(PostgreSQL\)/);
+    expect(table.out).toMatch(/alice/);
+    const file = join(alice.dir, 'team.html');
+    const html = await cli(['--html', file, '--by', 'agent']);
+    expect(html.code, html.err).toBe(0);
+    const page = readFileSync(file, 'utf8');
+    expect(page).toContain('team ledger');
+    const embedded = JSON.parse(/<script type="application\/json" id="tiergate-report">([\s\S]*?)<\/script>/.exec(page)![1]!);
+    expect(embedded.totals.runs).toBe(direct.totals.runs);
+    // Usage: --by user and --user/--origin belong to --team; a wrong password is one line, exit 1.
+    const local = await runCaptured(main, ['report', '--by', 'user'], alice.env);
+    expect(local.code).toBe(2);
+    expect(local.err.trim().split('\n')).toHaveLength(1);
+    expect((await runCaptured(main, ['report', '--user', 'bob'], alice.env)).code).toBe(2);
+    const wrong = await cli(['--json'], cluster.url('tg_reader', 'wrong-Pass-1', 'team'));
+    expect(wrong.code).toBe(1);
+    expect(wrong.out).toBe('');
+    expect(wrong.err.trim().split('\n')).toEqual([expect.stringMatching(/^tiergate report: .*password authentication failed for user "tg_reader"/)]);
+    expect(wrong.err).not.toContain('wrong-Pass-1');
+    const none = await runCaptured(main, ['report', '--team'], { ...alice.env, TIERGATE_TEAM_URL: '' });
+    expect(none.code).toBe(1);
+    expect(none.err).toMatch(/^tiergate report: no team ledger configured/);
   });
 
   it('a wrong password, a closed port or a read-only role: one line, exit 1, the local ledger untouched', async () => {
