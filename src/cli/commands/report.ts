@@ -19,6 +19,7 @@ import { canonicalZone, localZone } from '../../report/zone.js';
 import { writeFileAtomic } from '../../io/files.js';
 import { parseCommandFlags, usageError, UserError, wholeNumber } from '../args.js';
 import { unknownValue } from '../suggest.js';
+import { terminal } from '../terminal.js';
 import { parseTime, TIME_HELP } from '../time.js';
 
 /** A terminal table past this many groups is unreadable; --json/--csv keep every group unless --limit is given. */
@@ -135,7 +136,7 @@ export async function run(argv: string[]): Promise<number> {
     const full = buildReport(db, query, new Date(), pricer);
     const table = !values.json && !values.csv;
     const report = limit !== null && limit !== undefined ? limitRows(full, limit) : table ? limitRows(full, TABLE_LIMIT) : full;
-    process.stdout.write(values.json ? formatJson(report) : values.csv ? formatCsv(report) : formatTable(report));
+    process.stdout.write(values.json ? formatJson(report) : values.csv ? formatCsv(report) : formatTable(report, terminal()));
     return 0;
   } finally {
     db.close();
