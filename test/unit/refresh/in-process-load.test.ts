@@ -37,13 +37,17 @@ afterEach(() => {
   Object.assign(process.env, saved);
 });
 
+/** The user's proxy settings: the refresh honours them (http.ts), and a loopback test server is not behind them. */
+const PROXY_VARS = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
+
 /** A tiergate home whose refresh fetches from the test server, installed as this process's environment (the entry
- * points read process.env, as they do inside the host). */
+ * points read process.env, as they do inside the host), without the proxy variables of whoever runs the tests. */
 function useHome(path: string, extra: Record<string, string> = {}): Record<string, string> {
   const home = mkdtempSync(join(tmpdir(), 'tg-inproc-'));
   const env = { HOME: home, TIERGATE_HOME: home, NODE_EXTRA_CA_CERTS: tls.certFile, ...extra };
   mkdirSync(join(home, 'config'), { recursive: true });
   writeFileSync(paths(env).config, JSON.stringify({ refresh: { enabled: true, ttlHours: 24, sources: [{ name: 'or', url: srv.url(path), format: 'openrouter' }] } }));
+  for (const k of PROXY_VARS) delete process.env[k];
   Object.assign(process.env, env);
   return env;
 }
