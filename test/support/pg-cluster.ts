@@ -89,7 +89,7 @@ export type PgCluster = {
   dir: string;
   /** postgres://<user>:<password>@127.0.0.1:<port>/<db> */
   url(user?: string, password?: string, db?: string): string;
-  /** A superuser client (closed by the caller). */
+  /** A superuser client over the unix socket (closed by the caller). */
   admin(db?: string): Promise<pg.Client>;
   /** Runs SQL as the superuser. */
   sql(text: string, params?: unknown[], db?: string): Promise<pg.QueryResult>;
@@ -149,7 +149,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<PgCluster
     const until = Date.now() + 30_000;
     for (;;) {
       if (c.exitCode !== null) throw new Error(`postgres exited (${c.exitCode}): ${log}`);
-      const client = new pg.Client({ host: '127.0.0.1', port, user: SUPERUSER, password: SUPERUSER_PASSWORD, database: 'postgres' });
+      const client = new pg.Client({ host: dir, port, user: SUPERUSER, database: 'postgres' });
       client.on('error', () => undefined);
       try {
         await client.connect();
@@ -169,8 +169,9 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<PgCluster
     dir,
     url: (user = SUPERUSER, password = SUPERUSER_PASSWORD, db = 'postgres') =>
       `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${encodeURIComponent(db)}`,
+    // Over the unix socket (trust): works whatever pg_hba and TLS a test gives TCP.
     admin: async (db = 'postgres') => {
-      const c = new pg.Client({ host: '127.0.0.1', port, user: SUPERUSER, password: SUPERUSER_PASSWORD, database: db });
+      const c = new pg.Client({ host: dir, port, user: SUPERUSER, database: db });
       await c.connect();
       return c;
     },
