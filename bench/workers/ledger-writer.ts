@@ -5,7 +5,7 @@
  * argv: <lane> <count> <drainEvery> <rolloutPath> <turnId>; prints one JSON line {lane, recorded, drains, drainErrors, ms}.
  */
 import { Readable } from 'node:stream';
-import { runHook } from '../../src/hook-runner/run.js';
+import { runHook } from '../../src/wiring/command-hooks.js';
 import { loadPricer } from '../../src/observer/default-pricer.js';
 import { runObserver } from '../../src/observer/drain.js';
 import { openLedger } from '../../src/observer/ledger/open.js';

@@ -53,3 +53,15 @@ export type CommandAdapter = {
 
 /** Harness name -> its command adapter, loaded on first use so a hook process evaluates only its own. */
 export type AdapterTable = Record<string, () => Promise<CommandAdapter>>;
+
+/**
+ * What a harness's lifecycle handlers start after the fact, given to its command adapter by the wiring
+ * (src/wiring/command-hooks.ts): an adapter does not import the observer pass or the team push, which read the
+ * harness registry themselves.
+ */
+export type HookServices = {
+  /** The observer pass (spool -> ledger, priced), bounded by the hook's deadline. */
+  observe(env: Env, cwd: string | null, hook: Pick<HookContext, 'startedAt' | 'deadlineMs'>): void | Promise<void>;
+  /** Starts the background push to the team ledger when team.url is set, and returns at once. */
+  push(env: Env): void | Promise<void>;
+};

@@ -1,11 +1,11 @@
 /**
- * What each harness is told, read back from the native answer the adapter produced: the text the model sees on a
- * deny, the new value on a correction. Command hooks answer JSON on stdout; in-process plugins throw / return a block
- * or edit the tool input in place.
+ * What a harness is told, read back from the native answer the adapter produced: the text the model sees on a deny,
+ * the new value on a correction. Command hooks answer JSON on stdout; in-process plugins throw / return a block or edit
+ * the tool input in place. The readers shared by harnesses (DemoKit.effects); one harness's own format is read in its
+ * demo (Cursor's: src/adapters/cursor/demo.ts).
  */
+import type { DemoEffect as Effect } from '../contracts/demo.js';
 import type { HookAnswer } from '../contracts/hook.js';
-
-export type Effect = { modelSees: string | null; newValue: string | null };
 
 const NONE: Effect = { modelSees: null, newValue: null };
 
@@ -25,13 +25,6 @@ export function hookSpecificEffect(answer: HookAnswer): Effect {
   if (out.permissionDecision === 'deny') return { modelSees: String(out.permissionDecisionReason ?? ''), newValue: null };
   const model = out.updatedInput?.model;
   return { modelSees: null, newValue: typeof model === 'string' ? model : null };
-}
-
-/** Cursor: `{permission, agent_message}`; a correction is answered as a deny naming the retry (no verified rewrite). */
-export function cursorEffect(answer: HookAnswer): Effect {
-  const out = parse(answer);
-  if (out?.permission === 'deny') return { modelSees: String(out.agent_message ?? ''), newValue: null };
-  return NONE;
 }
 
 /** In-process: a thrown/blocked reason, or the field the plugin edited in place. */

@@ -1,21 +1,28 @@
 /** `tiergate demo` output: one line per dispatch decision, then the report table, then where the ledger was. */
+import { DESCRIPTORS } from '../adapters/descriptors.js';
+import { HARNESS_IDS } from '../contracts/harness.js';
 import { formatTable } from '../report/format-table.js';
 import type { DemoDecision } from './replay.js';
 import type { DemoResult } from './run.js';
 
-const HARNESS_NAMES: Record<string, string> = { claude: 'Claude Code', codex: 'Codex', cursor: 'Cursor', opencode: 'OpenCode', pi: 'pi' };
 
 export function decisionLine(d: DemoDecision): string {
-  const who = `${HARNESS_NAMES[d.harness] ?? d.harness}${d.documentationOnly ? ' (documentation only)' : ''}`;
+  const who = `${DESCRIPTORS[d.harness].name}${d.documentationOnly ? ' (documentation only)' : ''}`;
   const head = `  ${who.padEnd(32)} ${d.requested ?? '(none)'} -> parent ${d.parent ?? 'unknown'}: ${d.action.toUpperCase()} (${d.reason})`;
   if (d.action === 'correct' && d.newValue) return `${head}\n      now runs as: ${d.newValue}`;
   if (d.action === 'deny' && d.modelSees) return `${head}\n      the model sees: ${d.modelSees}`;
   return head;
 }
 
+/** "Claude Code, Codex, Cursor, OpenCode and pi": every harness, in registry order. */
+function harnessNames(): string {
+  const names = HARNESS_IDS.map((h) => DESCRIPTORS[h].name);
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
 export function formatDemo(r: DemoResult, keep: boolean): string {
   const out = [
-    'tiergate demo: recorded subagent dispatches from Claude Code, Codex, Cursor, OpenCode and pi, replayed through',
+    `tiergate demo: recorded subagent dispatches from ${harnessNames()}, replayed through`,
     'the same hook code, into a temporary ledger (offline; your own config and ledger are not touched).',
     '',
     'Dispatch decisions (a child may not cost more than its parent):',

@@ -2,6 +2,7 @@
  * The whole demo: a sandbox, every harness's recorded payloads replayed through the real hook code, the observer pass
  * that drains the spool into the sandbox's SQLite ledger, and the report `tiergate report` would print from it.
  */
+import { harnessList } from '../adapters/index.js';
 import type { Report } from '../contracts/report.js';
 import type { Env } from '../io/paths.js';
 import { paths } from '../io/paths.js';
@@ -20,11 +21,7 @@ export async function runDemo(opts: { keep: boolean; env?: Env }): Promise<DemoR
   const restore = overlayProcessEnv(sb.env);
   try {
     const replay = new Replay(sb);
-    await replay.claude();
-    await replay.codex();
-    await replay.cursor();
-    await replay.opencode();
-    await replay.pi();
+    for (const m of harnessList()) await replay.harness(m);
     const db = openLedger(sb.env);
     let report: Report;
     try {

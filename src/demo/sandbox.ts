@@ -34,11 +34,9 @@ export function createSandbox(base: Env = process.env): DemoSandbox {
     PI_CODING_AGENT_DIR: join(home, '.pi', 'agent'),
   };
   // The demo policy: tiers for the harnesses that route by agent, and the recorded runs' fake provider priced as
-  // negotiated rates (the reference runs served OpenCode and pi from a fake model API on loopback).
+  // negotiated rates (the reference runs served OpenCode and pi from a fake model API on loopback). A harness's own
+  // files (pi's agents) are placed by its demo (DemoKit.place).
   writeFileAtomic(join(env.TIERGATE_HOME!, 'config', 'config.json'), demoText('config.json'));
-  for (const name of ['pricey', 'cheap', 'tiergate-cheap', 'tiergate-parent']) {
-    writeFileAtomic(join(env.PI_CODING_AGENT_DIR!, 'agents', `${name}.md`), demoText(`pi/agents/${name}.md`));
-  }
   return {
     root, project, env,
     stage(rel, as) {

@@ -1,8 +1,2 @@
-/** One doctor finding. `error` makes `tiergate doctor` exit 1; `warn` is worth a look; `ok`/`info` are facts. */
-export type Check = {
-  section: 'harness' | 'config' | 'prices' | 'ledger' | 'enforcement' | 'hook' | 'diagnostics';
-  name: string;
-  status: 'ok' | 'info' | 'warn' | 'error';
-  detail: string;
-  data?: Record<string, unknown>;
-};
+// The type lives in src/contracts/check.ts: each harness's own checks (src/adapters/<harness>/doctor.ts) return it too.
+export type { Check } from '../contracts/check.js';

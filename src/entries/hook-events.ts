@@ -1,7 +1,7 @@
 // dist/hook-events.cjs: every hook event but dispatch (hook-runner/bundles.ts), started by dist/hook.cjs.
 import * as z from 'zod/mini';
 import { hookMain } from '../hook-runner/core.js';
-import { COMMAND_ADAPTERS } from '../hook-runner/adapters.js';
+import { COMMAND_ADAPTERS } from '../wiring/command-hooks.js';
 
 // zod's JIT (a `new Function` per object schema on first parse) does not pay for itself in a short-lived process.
 z.config({ jitless: true });

@@ -10,21 +10,12 @@ import { removeFile } from '../io/files.js';
 import { runBounded } from '../io/processes.js';
 import { backUp, linkProblem, onlyEmptyResidue, readText, sha256, writeKeepingMode } from './backup.js';
 import { parseJsonText } from './edit-json.js';
-import { parseTomlText, removeTable } from './edit-toml.js';
+import { parseTomlText } from './edit-toml.js';
 import { applyUndo } from './json-entries.js';
-import { readMarketplace } from './marketplace.js';
 import { shJoin } from './shell.js';
 import { type CommandStep, type FileEditStep, type HarnessPlan, type InstallContext } from './plan.js';
 import { readRecord, writeRecord, type FileRecord, type HarnessRecord, type TouchRecord } from './record.js';
-import * as claude from './claude.js';
-import * as codex from './codex.js';
-import * as cursor from './cursor.js';
-import * as opencode from './opencode.js';
-import * as pi from './pi.js';
-
-export const HARNESS_MODULES: Record<Harness, { planInstall(ctx: InstallContext): HarnessPlan; planUninstall(ctx: InstallContext): HarnessPlan }> = {
-  claude, codex, cursor, opencode, pi,
-};
+import { HARNESSES } from '../adapters/index.js';
 
 export type Options = { dryRun: boolean; run: boolean; commandTimeoutMs?: number };
 
@@ -85,7 +76,7 @@ export function install(ctx: InstallContext, harnesses: Harness[], opts: Options
   for (const h of harnesses) {
     let plan: HarnessPlan;
     try {
-      plan = HARNESS_MODULES[h].planInstall(ctx);
+      plan = HARNESSES[h].installer.planInstall(ctx);
     } catch (err) {
       out.push({ harness: h, target: '', status: 'failed', actions: [], commands: [], problems: [errorText(err)], notes: [] });
       continue;
@@ -186,7 +177,7 @@ export function uninstall(ctx: InstallContext, harnesses: Harness[], opts: Optio
   for (const h of harnesses) {
     let plan: HarnessPlan;
     try {
-      plan = HARNESS_MODULES[h].planUninstall(ctx);
+      plan = HARNESSES[h].installer.planUninstall(ctx);
     } catch (err) {
       out.push({ harness: h, target: '', status: 'failed', actions: [], commands: [], problems: [errorText(err)], notes: [] });
       continue;
@@ -271,15 +262,14 @@ function writeOrDelete(file: string, text: string | null): void {
 /**
  * After the harness's own uninstall: put the file back to the backed-up bytes when what is left differs only by
  * empty residue (Claude Code 2.1.328 re-serialises settings.json and leaves empty `enabledPlugins` /
- * `extraKnownMarketplaces`); take out tiergate's own Codex tables if its commands left them.
+ * `extraKnownMarketplaces`); first the harness's installer takes out what its commands left of tiergate (tidyTouched:
+ * Codex's own tables).
  */
 function restoreTouched(ctx: InstallContext, h: Harness, t: TouchRecord): string {
   let current = readText(t.file);
   if (current === null) return `${t.file}: absent`;
-  if (t.format === 'toml' && h === 'codex') {
-    const m = readMarketplaceSafe(ctx);
-    if (m) for (const key of codex.ownTables(m.market, m.plugin)) current = removeTable(current, key);
-  }
+  const tidy = HARNESSES[h].installer.tidyTouched;
+  if (tidy) current = tidy(ctx, t.format, current);
   const bak = t.backup ? readText(t.backup) : null;
   if (t.existedBefore && (bak === null || sha256(bak) !== t.beforeSha)) return `${t.file}: backup missing or changed; left as the harness wrote it`;
   const parse = (s: string): unknown => {
@@ -296,9 +286,4 @@ function restoreTouched(ctx: InstallContext, h: Harness, t: TouchRecord): string
   }
   if (current !== readText(t.file)) writeKeepingMode(t.file, current);
   return `${t.file}: kept (changed by something other than tiergate since install)`;
-}
-
-function readMarketplaceSafe(ctx: InstallContext): { market: string; plugin: string } | null {
-  const m = readMarketplace(ctx.pkgRoot, codex.MARKETPLACE_MANIFEST);
-  return m.ok ? m : null;
 }

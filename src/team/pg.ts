@@ -38,8 +38,8 @@ export function redactUrl(url: string): string {
     if (u.searchParams.has('password')) u.searchParams.set('password', '***');
     return u.toString();
   } catch {
-    // Not a URL that parses: show nothing of it but its scheme.
-    return `${url.split(':')[0] ?? ''}://(unparsable URL)`;
+    // Not a URL that parses: show nothing of it.
+    return '(unparsable URL)';
   }
 }
 
@@ -87,7 +87,7 @@ export function describeTeamError(err: unknown, url: string | null): string {
   else if (/client password must be a string|SASL: SCRAM-SERVER-FIRST-MESSAGE/.test(raw)) {
     text = `${where} asks for a password and none was found (in the URL, PGPASSWORD or ~/.pgpass)`;
   } else if (code === '3D000') text = `${where}: ${raw}`;
-  else if (/^(ERR_TLS|ERR_SSL|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_)/.test(code) || /certificate|SSL|TLS/i.test(raw)) {
+  else if (/^(ERR_TLS|ERR_SSL|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_)/.test(code) || /certificate|\bSSL\b|\bTLS\b/i.test(raw)) {
     text = `TLS with ${where} failed: ${raw}`;
   } else if (/Connection terminated|ECONNRESET|EPIPE|terminating connection/i.test(`${code} ${raw}`)) {
     text = `connection to ${where} lost: ${raw}`;

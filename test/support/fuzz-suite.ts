@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DEADLINE_MS, runHook } from '../../src/hook-runner/run.js';
+import { DEFAULT_DEADLINE_MS, runHook } from '../../src/wiring/command-hooks.js';
 import { resetSpoolFile } from '../../src/observer/spool.js';
 import { clearRuntimeCache } from '../../src/runtime/context.js';
 import { EVENTS, basePayload, decisionIn, isDefaultTierCorrection, malformed, manifestHook, namesNoModel, type Harness } from './fuzz.js';

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, existsSync, copyFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { runHook } from '../../../src/hook-runner/run.js';
+import { runHook } from '../../../src/wiring/command-hooks.js';
 import { resetSpoolFile } from '../../../src/observer/spool.js';
 import { clearRuntimeCache } from '../../../src/runtime/context.js';
 import type { SpoolRecord } from '../../../src/contracts/spool.js';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeCursorAdapter } from '../../../src/adapters/cursor/handlers.js';
-import { CURSOR_EVENTS, CURSOR_HOOK_TIMEOUT } from '../../../src/install/cursor.js';
+import { CURSOR_EVENTS, CURSOR_HOOK_TIMEOUT } from '../../../src/adapters/cursor/install.js';
 import { HOOK_NODE_FLAGS } from '../../../src/hook-runner/bundles.js';
 
 const root = join(import.meta.dirname, '../../..');

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { runHook } from '../../../src/hook-runner/run.js';
+import { runHook } from '../../../src/wiring/command-hooks.js';
 
 const FIX = join(import.meta.dirname, '../../fixtures/cursor');
 const payload = (name: string, patch: (p: Record<string, unknown>) => void = () => undefined) => {

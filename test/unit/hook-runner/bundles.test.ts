@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_ADAPTERS } from '../../../src/hook-runner/adapters.js';
+import { COMMAND_ADAPTERS } from '../../../src/wiring/command-hooks.js';
 import { bundleFor, DISPATCH_EVENTS } from '../../../src/hook-runner/bundles.js';
 import type { CommandAdapter } from '../../../src/contracts/hook.js';
 

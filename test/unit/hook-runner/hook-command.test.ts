@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HOOK_NODE_FLAGS } from '../../../src/hook-runner/bundles.js';
-import { hookCommand } from '../../../src/install/cursor.js';
+import { hookCommand } from '../../../src/adapters/cursor/install.js';
 
 const root = join(import.meta.dirname, '../../..');
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_ADAPTERS } from '../../../src/hook-runner/adapters.js';
-import { runHook } from '../../../src/hook-runner/run.js';
+import { COMMAND_ADAPTERS } from '../../../src/wiring/command-hooks.js';
+import { runHook } from '../../../src/wiring/command-hooks.js';
 
 COMMAND_ADAPTERS.fake = async () => ({
   handlers: {

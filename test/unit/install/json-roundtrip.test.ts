@@ -10,7 +10,7 @@ import type { Harness } from '../../../src/contracts/harness.js';
 import { install, uninstall } from '../../../src/install/apply.js';
 import { parseJsonText } from '../../../src/install/edit-json.js';
 import type { InstallContext } from '../../../src/install/plan.js';
-import { hookCommand } from '../../../src/install/cursor.js';
+import { hookCommand } from '../../../src/adapters/cursor/install.js';
 import { sandbox, snapshot } from './support.js';
 
 type Target = {

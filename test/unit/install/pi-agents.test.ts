@@ -7,8 +7,8 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clearPiAgentCache, loadPiAgents } from '../../../src/adapters/pi/agents.js';
 import { install, uninstall } from '../../../src/install/apply.js';
-import { agentFile, agentText, MARKER } from '../../../src/install/pi-agents.js';
-import { checkPiAgents } from '../../../src/doctor/harnesses.js';
+import { agentFile, agentText, MARKER } from '../../../src/adapters/pi/install-agents.js';
+import { checkPiAgents } from '../../../src/adapters/pi/doctor.js';
 import { sandbox } from './support.js';
 
 const TIERS = { cheap: 'fake/small', standard: 'fake/parent', premium: 'fake/big' };

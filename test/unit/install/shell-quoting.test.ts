@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { install, uninstall } from '../../../src/install/apply.js';
-import { hookCommand, parseHookCommand } from '../../../src/install/cursor.js';
+import { hookCommand, parseHookCommand } from '../../../src/adapters/cursor/install.js';
 import type { InstallContext } from '../../../src/install/plan.js';
 import { shJoin, shSplit } from '../../../src/install/shell.js';
-import { checkCursor } from '../../../src/doctor/harnesses.js';
+import { checkCursor } from '../../../src/adapters/cursor/doctor.js';
 import { sandbox } from './support.js';
 
 const root = join(import.meta.dirname, '../../..');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCodexHandlers } from '../../../src/adapters/codex/command.js';
-import { runHook } from '../../../src/hook-runner/run.js';
+import { runHook } from '../../../src/wiring/command-hooks.js';
 import { paths } from '../../../src/io/paths.js';
 import { catalogPath } from '../../../src/prices/refresh/due.js';
 import { PriceServer, json, makeCert, type Tls } from './support/server.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runHook } from '../../../src/hook-runner/run.js';
+import { runHook } from '../../../src/wiring/command-hooks.js';
 import { readLock } from '../../../src/prices/refresh/lock.js';
 import { teamPaths } from '../../../src/team/config.js';
 import { readPushStatus } from '../../../src/team/status.js';

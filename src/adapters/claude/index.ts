@@ -1,0 +1,32 @@
+/**
+ * Claude Code: a plugin (hooks.json command hooks, and the hooks module dist/claude-module.js where Claude Code loads
+ * it), its transcripts under the config dir's projects/, and the module's one-file-per-record spool.
+ */
+import { join } from 'node:path';
+import type { HarnessModule } from '../harness-module.js';
+import { claudeDescriptor } from './descriptor.js';
+import { checkClaude } from './doctor.js';
+import * as installer from './install.js';
+import { drainModuleSpool } from './module-spool.js';
+import { claudeTranscripts } from './transcript.js';
+
+export const claude: HarnessModule = {
+  ...claudeDescriptor,
+  command: async () => {
+    const { adapter } = await import('./command.js');
+    return () => adapter;
+  },
+  transcripts: claudeTranscripts,
+  // CLAUDE_CONFIG_DIR (comma-separated), else ~/.claude and $XDG_CONFIG_HOME/claude: projects/** in each.
+  scanRoots: (env, home) => {
+    const dirs = env.CLAUDE_CONFIG_DIR
+      ? env.CLAUDE_CONFIG_DIR.split(',').map((d) => d.trim()).filter(Boolean)
+      : [join(home, '.claude'), join(env.XDG_CONFIG_HOME || join(home, '.config'), 'claude')];
+    return dirs.map((d) => join(d, 'projects'));
+  },
+  // The hooks module cannot append: its one-file-per-record spool is moved into the shared one first.
+  beforeDrain: drainModuleSpool,
+  installer,
+  doctor: [checkClaude],
+  demo: async () => (await import('./demo.js')).demo,
+};

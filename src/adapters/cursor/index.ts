@@ -1,0 +1,13 @@
+/** Cursor (documentation only): command hooks in ~/.cursor/hooks.json; its hooks carry no usage. */
+import type { HarnessModule } from '../harness-module.js';
+import { cursorDescriptor } from './descriptor.js';
+import { checkCursor } from './doctor.js';
+import * as installer from './install.js';
+
+export const cursor: HarnessModule = {
+  ...cursorDescriptor,
+  command: async () => (await import('./command.js')).createCommandAdapter,
+  installer,
+  doctor: [checkCursor],
+  demo: async () => (await import('./demo.js')).demo,
+};

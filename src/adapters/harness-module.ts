@@ -1,0 +1,45 @@
+/**
+ * What a harness is to tiergate: one HarnessModule per folder (src/adapters/<id>/index.ts), listed once in
+ * src/adapters/index.ts. Generic code (the observer pass, scan, install, doctor, demo, report, CLI) reads these
+ * members and never switches on a harness's name. The dispatch hook does not load this: its bundle imports the
+ * harness's dispatch adapter directly, and the policy defaults read only the light descriptor (descriptor.ts).
+ */
+import type { Check } from '../contracts/check.js';
+import type { DemoKit } from '../contracts/demo.js';
+import type { Env } from '../contracts/env.js';
+import type { HarnessDescriptor } from '../contracts/harness.js';
+import type { CommandAdapter, HookServices } from '../contracts/hook.js';
+import type { HarnessPlan, InstallContext } from '../install/plan.js';
+import type { TranscriptParser } from '../observer/transcripts.js';
+
+export type Installer = {
+  planInstall(ctx: InstallContext): HarnessPlan;
+  planUninstall(ctx: InstallContext): HarnessPlan;
+  /**
+   * After the harness's own uninstall command: a file it touched (backed up before), with what tiergate's entries left
+   * behind taken out (Codex's marketplace and plugin tables). Absent: the file is judged as the command left it.
+   */
+  tidyTouched?(ctx: InstallContext, format: 'json' | 'toml', text: string): string;
+};
+
+export type HarnessModule = HarnessDescriptor & {
+  /**
+   * Its command-hook adapter for every native event (`node dist/hook.cjs <id> <event>`), loaded on first use, given
+   * the services its lifecycle handlers start (src/wiring/command-hooks.ts). Its dispatch events also run from
+   * dist/hook-dispatch-<id>.cjs, whose entry (src/entries) imports the dispatch half directly. Absent: no command hook.
+   */
+  command?: () => Promise<(services: HookServices) => CommandAdapter>;
+  /** The plugin or extension the harness loads in its own process, as shipped in dist/ (the installer points at it). */
+  inProcess?: { bundle: string };
+  /** Reads its transcripts: the drain's late-flush re-reads and `tiergate scan`. */
+  transcripts?: TranscriptParser;
+  /** Where its transcripts are kept, for `tiergate scan` (the harness's documented environment variables). */
+  scanRoots?(env: Env, home: string): string[];
+  /** Moves what its in-process side could not append into the spool, before every drain (Claude Code's hooks module). */
+  beforeDrain?(env: Env): void;
+  installer: Installer;
+  /** Its rows of `tiergate doctor`'s harness section. */
+  doctor: readonly ((ctx: InstallContext) => Check)[];
+  /** Replays its recorded payloads through its real code (`tiergate demo`); loaded on first use. */
+  demo?: () => Promise<(kit: DemoKit) => Promise<void>>;
+};

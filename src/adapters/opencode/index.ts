@@ -1,0 +1,12 @@
+/** OpenCode: an in-process plugin (plugins/opencode -> dist/opencode.js) listed in its config. */
+import type { HarnessModule } from '../harness-module.js';
+import { opencodeDescriptor } from './descriptor.js';
+import { checkOpencode } from './doctor.js';
+import * as installer from './install.js';
+
+export const opencode: HarnessModule = {
+  ...opencodeDescriptor,
+  installer,
+  doctor: [checkOpencode],
+  demo: async () => (await import('./demo.js')).demo,
+};

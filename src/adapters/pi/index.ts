@@ -1,0 +1,12 @@
+/** pi: an in-process extension (extensions/pi -> dist/pi.js) in its settings' packages, and tiergate's tier agents. */
+import type { HarnessModule } from '../harness-module.js';
+import { piDescriptor } from './descriptor.js';
+import { checkPi, checkPiAgents } from './doctor.js';
+import * as installer from './install.js';
+
+export const pi: HarnessModule = {
+  ...piDescriptor,
+  installer,
+  doctor: [checkPi, checkPiAgents],
+  demo: async () => (await import('./demo.js')).demo,
+};
