@@ -6,10 +6,10 @@
  * apply.ts puts back to the backed-up bytes.
  */
 import { join } from 'node:path';
-import { readText } from './backup.js';
-import { parseJsonText } from './edit-json.js';
-import { startMarketplacePlan } from './marketplace.js';
-import type { HarnessPlan, InstallContext } from './plan.js';
+import { readText } from '../../install/backup.js';
+import { parseJsonText } from '../../install/edit-json.js';
+import { startMarketplacePlan } from '../../install/marketplace.js';
+import type { HarnessPlan, InstallContext } from '../../install/plan.js';
 
 export const MARKETPLACE_MANIFEST = '.claude-plugin/marketplace.json';
 

@@ -6,10 +6,10 @@
  * the hooks in `/hooks` (codex.md §3).
  */
 import { join } from 'node:path';
-import { readText } from './backup.js';
-import { parseTomlText, tomlGet } from './edit-toml.js';
-import { startMarketplacePlan } from './marketplace.js';
-import type { HarnessPlan, InstallContext } from './plan.js';
+import { readText } from '../../install/backup.js';
+import { parseTomlText, removeTable, tomlGet } from '../../install/edit-toml.js';
+import { readMarketplace, startMarketplacePlan } from '../../install/marketplace.js';
+import type { HarnessPlan, InstallContext } from '../../install/plan.js';
 
 export const MARKETPLACE_MANIFEST = '.agents/plugins/marketplace.json';
 
@@ -83,4 +83,14 @@ export function planUninstall(ctx: InstallContext): HarnessPlan {
 /** Tables a Codex uninstall must not leave behind (removed textually when its own commands did not). */
 export function ownTables(market: string, plugin: string): string[][] {
   return [['plugins', `${plugin}@${market}`], ['marketplaces', market]];
+}
+
+/** After `codex plugin remove`: config.toml without the tables it left of tiergate (installer.tidyTouched). */
+export function tidyTouched(ctx: InstallContext, format: 'json' | 'toml', text: string): string {
+  if (format !== 'toml') return text;
+  const m = readMarketplace(ctx.pkgRoot, MARKETPLACE_MANIFEST);
+  if (!m.ok) return text;
+  let out = text;
+  for (const key of ownTables(m.market, m.plugin)) out = removeTable(out, key);
+  return out;
 }

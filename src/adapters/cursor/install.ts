@@ -5,10 +5,10 @@
  * `{"version":1,"hooks":{}}` instead of deleting it.
  */
 import { join } from 'node:path';
-import { jsonHarnessPlan, jsonInstalled, type JsonEntries } from './json-entries.js';
-import type { HarnessPlan, InstallContext } from './plan.js';
-import { HOOK_NODE_FLAGS } from '../hook-runner/bundles.js';
-import { shJoin, shSplit } from './shell.js';
+import { jsonHarnessPlan, jsonInstalled, type JsonEntries } from '../../install/json-entries.js';
+import type { HarnessPlan, InstallContext } from '../../install/plan.js';
+import { HOOK_NODE_FLAGS } from '../../hook-runner/bundles.js';
+import { shJoin, shSplit } from '../../install/shell.js';
 
 export const CURSOR_EVENTS = [
   { event: 'preToolUse', matcher: 'Task' },

@@ -5,9 +5,9 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { xdgConfigHome } from './context.js';
-import { jsonHarnessPlan, jsonInstalled, type JsonEntries } from './json-entries.js';
-import type { HarnessPlan, InstallContext } from './plan.js';
+import { xdgConfigHome } from '../../install/context.js';
+import { jsonHarnessPlan, jsonInstalled, type JsonEntries } from '../../install/json-entries.js';
+import type { HarnessPlan, InstallContext } from '../../install/plan.js';
 
 /** OPENCODE_CONFIG_DIR when set (OpenCode reads it after the global dir), else `${XDG_CONFIG_HOME:-~/.config}/opencode`. */
 export function configDir(ctx: InstallContext): string {

@@ -10,14 +10,14 @@
  * tiers.pi.parent names a model.
  */
 import { join } from 'node:path';
-import type { Policy } from '../contracts/config.js';
-import type { Tier } from '../contracts/harness.js';
-import { loadPolicy } from '../config/load.js';
-import { TIER_AGENT_PROMPT, tierAgentName } from '../adapters/tier-agents.js';
-import { parseAgentFile } from '../adapters/pi/agents.js';
-import { readText } from './backup.js';
-import type { FileEditStep, HarnessPlan, InstallContext } from './plan.js';
-import { withoutBom } from '../io/text.js';
+import type { Policy } from '../../contracts/config.js';
+import type { Tier } from '../../contracts/harness.js';
+import { loadPolicy } from '../../config/load.js';
+import { TIER_AGENT_PROMPT, tierAgentName } from '../tier-agents.js';
+import { parseAgentFile } from './agents.js';
+import { readText } from '../../install/backup.js';
+import type { FileEditStep, HarnessPlan, InstallContext } from '../../install/plan.js';
+import { withoutBom } from '../../io/text.js';
 
 /** The frontmatter line that marks a file as tiergate's (pi ignores keys it does not know). */
 export const MARKER = 'generatedBy: tiergate';

@@ -4,9 +4,9 @@
  * `"packages": []` behind and an uninstall must restore the file byte for byte.
  */
 import { join } from 'node:path';
-import { jsonHarnessPlan, jsonInstalled, type JsonEntries } from './json-entries.js';
-import { agentDir, planAgentsInstall, planAgentsUninstall } from './pi-agents.js';
-import type { HarnessPlan, InstallContext } from './plan.js';
+import { jsonHarnessPlan, jsonInstalled, type JsonEntries } from '../../install/json-entries.js';
+import { agentDir, planAgentsInstall, planAgentsUninstall } from './install-agents.js';
+import type { HarnessPlan, InstallContext } from '../../install/plan.js';
 
 export { agentDir };
 
