@@ -4,9 +4,14 @@
  */
 import { loadPolicy } from '../../config/load.js';
 import { paths } from '../../io/paths.js';
+import { loadCatalogLayers } from '../../prices/load.js';
+import { createPriceLookup } from '../../prices/lookup.js';
+import { listPrices } from '../../prices/query.js';
+import type { ClaudeProvider } from '../../prices/resolve.js';
 import { parseCommandFlags, usageError } from '../args.js';
 import { projectPolicyLines } from '../project-policy.js';
 import { unknownValue } from '../suggest.js';
+import { checkTierValues } from '../tier-values.js';
 
 export const USAGE = `Usage: tiergate config check [--json]
   Which policy files apply, what a project's .tiergate.json changed, the merged policy and every problem found;
@@ -18,13 +23,19 @@ export async function run(argv: string[]): Promise<number> {
   const parsed = parseCommandFlags('config check', USAGE, rest, { json: { type: 'boolean' } });
   if (!parsed) return 2;
   const loaded = loadPolicy(process.env, process.cwd());
-  const ok = loaded.diagnostics.length === 0;
+  const layers = loadCatalogLayers(process.env, loaded.policy);
+  const prices = createPriceLookup(layers, { claudeProvider: loaded.policy.claudeProvider as ClaudeProvider });
+  const tierProblems = checkTierValues(loaded.policy, prices, listPrices(layers, {}).map((r) => r.key));
+  const errors = [...loaded.diagnostics, ...tierProblems.filter((t) => t.level === 'error').map((t) => t.message)];
+  const warnings = tierProblems.filter((t) => t.level === 'warning').map((t) => t.message);
+  const ok = errors.length === 0;
   if (parsed.values.json) {
-    process.stdout.write(`${JSON.stringify({ ok, files: loaded.files, project: loaded.project, diagnostics: loaded.diagnostics, policy: loaded.policy }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ ok, files: loaded.files, project: loaded.project, diagnostics: loaded.diagnostics, tierProblems, policy: loaded.policy }, null, 2)}\n`);
   } else {
     process.stdout.write(loaded.files.length ? `policy files:\n${loaded.files.map((f) => `  ${f}`).join('\n')}\n` : 'policy files: none (built-in defaults)\n');
     process.stdout.write(`${projectPolicyLines(loaded.project, paths(process.env).config).join('\n')}\n`);
-    process.stdout.write(ok ? 'ok: no problems found\n' : `problems (each section named keeps its previous value):\n${loaded.diagnostics.map((d) => `  - ${d}`).join('\n')}\n`);
+    process.stdout.write(ok ? 'ok: no problems found\n' : `problems (each section named keeps its previous value; a tier value as written is used):\n${errors.map((d) => `  - ${d}`).join('\n')}\n`);
+    if (warnings.length) process.stdout.write(`warnings:\n${warnings.map((w) => `  - ${w}`).join('\n')}\n`);
     process.stdout.write(`mode ${loaded.policy.mode}, unknown prices ${loaded.policy.unknownPrice}, default tier ${loaded.policy.defaultTier}\n`);
   }
   return ok ? 0 : 1;
