@@ -16,12 +16,13 @@ import type { Env } from '../io/paths.js';
 import { readTextCapped } from '../io/read-capped.js';
 import { loadPricer } from './default-pricer.js';
 import type { SqlDriver } from './ledger/driver.js';
-import { completionKey } from './ledger/store.js';
 import type { Pricer } from './pricing.js';
 import {
-  countCompletion, emptySpend, MAX_RECENT, MAX_SESSIONS, periodsAt, readSpendFile, rollTo, sessionKey, spendPath, trim,
-  type RecentEntry, type SpendFile,
+  countCompletion, emptySpend, MAX_RECENT, MAX_SESSIONS, periodsAt, rollTo, sessionKey, spendPath, trim,
+  type SpendFile,
 } from './spend-summary.js';
+import { spendEntry } from './spend-entry.js';
+import { readSpendFile } from './spend-read.js';
 import { appendSpool } from './spool.js';
 
 /** A holder older than this died (an update takes milliseconds): its lock is taken over. */
@@ -80,18 +81,6 @@ export function updateSpend(env: Env, now: number, fn: (f: SpendFile) => SpendFi
     writeFileAtomic(spendPath(env), JSON.stringify(next));
     return next;
   });
-}
-
-/** The summary entry for a completion: its ledger key (null: none to count it once by), session, end and cost. */
-export function spendEntry(obs: CompletionObservation, pricer: Pricer): RecentEntry | null {
-  if (!obs.agentId && !obs.callId) return null;
-  const priced = obs.usage ? pricer.price(obs.servedModel, obs.harness, obs.usage) : null;
-  return {
-    k: completionKey(obs.harness, obs.agentId, obs.callId, '', obs.turnId ?? null),
-    s: obs.sessionId ? sessionKey(obs.harness, obs.sessionId) : null,
-    at: obs.endedAt,
-    pico: priced ? priced.picoUsd.toString() : null,
-  };
 }
 
 /**

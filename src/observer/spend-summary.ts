@@ -8,11 +8,11 @@
  * TZ honoured), so the reader needs no zone: a summary whose day has ended counts nothing for today.
  *
  * Every figure is pico-USD as a decimal string (no float) plus a count of children recorded without a price.
- * This module is on the dispatch path: no pricing, no SQLite, no crypto here.
+ * This module is on the dispatch path, and in Claude Code's hooks module (which reads the file through `$.fs`): no
+ * file access, pricing, SQLite or crypto here; spend-read.ts reads it in Node.
  */
 import type { Harness } from '../contracts/harness.js';
 import { childPath, paths, type Env } from '../io/paths.js';
-import { readTextCapped } from '../io/read-capped.js';
 import type { SpendFigure, SpendState } from '../routing-engine/budget.js';
 
 export const SPEND_FORMAT = 'tiergate-spend/1';
@@ -95,24 +95,8 @@ export function parseSpend(text: string): SpendFile | string {
   return f;
 }
 
+/** What a read of the file gave: the file, nothing (absent: a true $0), or why it is unusable. */
 export type ReadSpend = { file: SpendFile | null; error: string | null };
-
-/**
- * One bounded read, never through a link or a FIFO in the data dir. Absent: nothing recorded yet (a true $0). Any
- * other failure is an error for the caller to diagnose: budgets fail open, never silently.
- */
-export function readSpendFile(env: Env): ReadSpend {
-  let text: string;
-  try {
-    text = readTextCapped(spendPath(env), SPEND_MAX_BYTES, { follow: false });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { file: null, error: null };
-    return { file: null, error: `spend summary unreadable: ${(err as Error).message}` };
-  }
-  const parsed = parseSpend(text);
-  return typeof parsed === 'string' ? { file: null, error: parsed } : { file: parsed, error: null };
-}
 
 const ZERO: SpendFigure = { pico: 0n, unknown: 0 };
 
@@ -129,10 +113,6 @@ export function spendStateFrom(read: ReadSpend, harness: Harness, sessionId: str
   const s = sessionId ? f.sessions[sessionKey(harness, sessionId)] : undefined;
   const session = !sessionId ? null : s && isPico(s.pico) && isInt(s.unknown) ? { pico: BigInt(s.pico), unknown: s.unknown } : ZERO;
   return { session, day: periodFigure(f.day, now), month: periodFigure(f.month, now), sessionTotal, error: null };
-}
-
-export function readSpend(env: Env, harness: Harness, sessionId: string | null, now: number, sessionTotal: string | null = null): SpendState {
-  return spendStateFrom(readSpendFile(env), harness, sessionId, now, sessionTotal);
 }
 
 // ---- updates (pure; spend-record.ts does them under the lock) ----

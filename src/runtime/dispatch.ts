@@ -12,7 +12,7 @@ import { appendSpool } from '../observer/spool.js';
 import { redactToolInput } from '../observer/redact.js';
 import { decide } from '../routing-engine/decide.js';
 import { hasBudget, type SpendState } from '../routing-engine/budget.js';
-import { readSpend } from '../observer/spend-summary.js';
+import { readSpend } from '../observer/spend-read.js';
 import type { Policy } from '../contracts/config.js';
 import { loadRuntime } from './context.js';
 import { effectiveModel } from './effective-model.js';

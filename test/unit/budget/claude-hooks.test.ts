@@ -6,7 +6,7 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSpend } from '../../../src/observer/spend-summary.js';
+import { readSpend } from '../../../src/observer/spend-read.js';
 import { fixture, FIXTURES, hook, sandbox, spool, stageTranscript, type Sandbox } from '../claude/support.js';
 
 function userConfig(sb: Sandbox, config: unknown): void {

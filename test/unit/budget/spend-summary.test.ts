@@ -12,10 +12,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CompletionObservation } from '../../../src/contracts/observation.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { recordCompletion } from '../../../src/observer/ledger/store.js';
-import { LOCK_STALE_MS, noteSpend, rebuildSpend, spendEntry } from '../../../src/observer/spend-record.js';
+import { LOCK_STALE_MS, noteSpend, rebuildSpend } from '../../../src/observer/spend-record.js';
 import {
-  countCompletion, emptySpend, MAX_RECENT, periodsAt, readSpend, readSpendFile, spendPath, spendStateFrom, type SpendFile,
+  countCompletion, emptySpend, MAX_RECENT, periodsAt, spendPath, spendStateFrom, type SpendFile,
 } from '../../../src/observer/spend-summary.js';
+import { readSpend, readSpendFile } from '../../../src/observer/spend-read.js';
+import { spendEntry } from '../../../src/observer/spend-entry.js';
 import { testCost, testPricer } from '../ledger/helpers.js';
 
 const savedTz = process.env.TZ;

@@ -13,6 +13,11 @@ import { DEFAULT_POLICY } from '../../../config/defaults.js';
 import { paths } from '../../../io/paths.js';
 import { join } from 'node:path';
 import { decide, type PriceLookup } from '../../../routing-engine/decide.js';
+import { hasBudget, type SpendState } from '../../../routing-engine/budget.js';
+import { countCompletion, emptySpend, MAX_RECENT, SPEND_FILE, spendStateFrom, type ReadSpend, type RecentEntry } from '../../../observer/spend-summary.js';
+import { spendEntry } from '../../../observer/spend-entry.js';
+import { pricerFromLookup } from '../../../observer/pricing.js';
+import { costOf } from '../../../prices/cost.js';
 import { effectiveModel } from '../../../runtime/effective-model.js';
 import { extractOutcome } from '../../../observer/outcome.js';
 import { claudeUsage } from '../usage.js';
@@ -125,6 +130,23 @@ export class ModuleCore {
     this.policyDiagnostics = diagnostics;
   }
 
+  /**
+   * This session's children the module saw complete, priced by its lookup, until the summary holds them. Why: Claude
+   * Code 2.1.328 runs the SubagentStop command hook (which drains the module's records into the summary) before the
+   * module's turn.complete has written the child's record (seen), and the parent's next agent.spawn comes right after.
+   */
+  private readonly ownSpend = new Map<string, RecentEntry>();
+
+  /** Whether a dispatch needs the spend read: the guard is on and the policy sets a budget. */
+  needsSpend(): boolean {
+    return this.policy.mode !== 'off' && hasBudget(this.policy.budgets);
+  }
+
+  /** The data dir and the spend summary's name in it (observer/spend-summary.ts), read by index.ts through `$.fs`. */
+  spendPlace(): { dir: string; name: string } | null {
+    return this.dataDir ? { dir: this.dataDir, name: SPEND_FILE } : null;
+  }
+
   spoolDir(): string | null {
     return this.dataDir ? moduleSpoolDir(this.dataDir) : null;
   }
@@ -153,9 +175,9 @@ export class ModuleCore {
 
   /**
    * agent.spawn -> proceed / correct / deny, given what Claude Code would run the child on (`child`, resolved by
-   * index.ts through `$.fs`). Any fault -> proceed (fail open) with no record.
+   * index.ts through `$.fs`), and the spend so far when a budget is set. Any fault -> proceed (fail open) with no record.
    */
-  onSpawn(e: SpawnEvent, now: number, child: ChildModel): SpawnVerdict {
+  onSpawn(e: SpawnEvent, now: number, child: ChildModel, spend?: SpendState): SpawnVerdict {
     let obs: DispatchObservation;
     let decision: Decision;
     try {
@@ -173,7 +195,7 @@ export class ModuleCore {
         at: now,
         child,
       });
-      decision = decide(obs, this.policy, this.prices());
+      decision = decide(obs, this.policy, this.prices(), spend);
     } catch {
       return { kind: 'proceed', record: null };
     }
@@ -196,6 +218,21 @@ export class ModuleCore {
       return { kind: 'correct', model: decision.value, record };
     }
     return { kind: 'proceed', record };
+  }
+
+  /**
+   * The budgets' input: the summary as read, plus the children this module saw finish that it does not hold yet
+   * (each counted once, by the ledger's key). An entry the summary holds is dropped here: it counts there from now on.
+   */
+  spendFrom(read: ReadSpend, now: number, sessionTotal: string | null): SpendState {
+    if (read.error !== null || this.ownSpend.size === 0) return spendStateFrom(read, 'claude', this.sessionId, now, sessionTotal);
+    let file = read.file ?? emptySpend(now);
+    const held = new Set(file.recent.map((r) => r.k));
+    for (const [k, e] of this.ownSpend) {
+      if (held.has(k)) this.ownSpend.delete(k);
+      else file = countCompletion(file, e, now);
+    }
+    return spendStateFrom({ file, error: null }, 'claude', this.sessionId, now, sessionTotal);
   }
 
   /** next(e) at agent.spawn resolved with the child's agentId: remember it for the completion join. */
@@ -226,9 +263,22 @@ export class ModuleCore {
         // A continued agent (SendMessage) completes again under the same agentId: the turn id keeps rows apart.
         dedupeKey: typeof e.turnId === 'string' ? `claude-turn:${e.turnId}` : null,
       };
+      if (hasBudget(this.policy.budgets)) this.countOwn(observation);
       return { type: 'completion', observation, transcriptPath: null };
     } catch {
       return null;
+    }
+  }
+
+  private countOwn(observation: CompletionObservation): void {
+    try {
+      const entry = spendEntry(observation, pricerFromLookup(this.prices(), costOf));
+      if (!entry) return;
+      this.ownSpend.delete(entry.k);
+      this.ownSpend.set(entry.k, entry);
+      if (this.ownSpend.size > MAX_RECENT) this.ownSpend.delete(this.ownSpend.keys().next().value as string);
+    } catch {
+      /* counted by the drain instead */
     }
   }
 }

@@ -16,6 +16,9 @@ import { ModuleCore, spoolFileText, type ModuleEnv, type SpawnEvent, type TurnCo
 import { bundledLookup } from './prices.js';
 import { agentLookup, LookupDeadline, resolveChildModel, warmUpAgentLookup, type AgentFs, type AgentFsEntry, type ChildModel, type ClaudeModelEnv } from '../agent-definitions.js';
 import { AgentFsSnapshot } from '../agent-fs-snapshot.js';
+import { parseSpend, SPEND_MAX_BYTES, type ReadSpend } from '../../../observer/spend-summary.js';
+import type { SpendState } from '../../../routing-engine/budget.js';
+import { numberToDecimal } from '../../../prices/decimal.js';
 
 type Next = (e: unknown) => Promise<unknown>;
 // The `$` API as this module uses it. Typed loosely on purpose: the declarations are the binary's own (EARLY ACCESS).
@@ -33,6 +36,8 @@ const INIT_WAIT_MS = 300;
 const AGENT_LOOKUP_MS = 400;
 /** Reading the session's agent folders into the copy (off the dispatch path): at most this long, then what was read is kept. */
 const AGENT_WARM_MS = 3000;
+/** Reading the spend summary (and the session's cost) at a dispatch with a budget set: past this, budgets fail open. */
+const SPEND_READ_MS = 400;
 /** A record write is a few ms (seen); past this bound it is abandoned rather than waited for. */
 const WRITE_WAIT_MS = 2000;
 
@@ -159,6 +164,45 @@ function moduleAgentFs($: Dollar, deadline: number): AgentFs {
   };
 }
 
+/**
+ * The summary file through `$.fs`, as the Node side reads it (observer/spend-read.ts): found by listing the data dir,
+ * whose entries say whether a name is a link (2.1.328: { name, kind, isLink }), so a link or anything but a regular
+ * file there is refused, never followed; absent is a true $0; at most SPEND_MAX_BYTES read.
+ */
+async function readSpendFile($: Dollar, deadline: number): Promise<ReadSpend> {
+  const place = core.spendPlace();
+  if (!place) return { file: null, error: 'no data dir' };
+  try {
+    const entries = (await within($.fs.list(place.dir), deadline)) as Array<{ name?: unknown; kind?: unknown; isLink?: unknown }> | null;
+    const entry = Array.isArray(entries) ? entries.find((x) => x?.name === place.name) : undefined;
+    if (!entry) return { file: null, error: null };
+    if (entry.kind !== 'file' || entry.isLink === true) return { file: null, error: `spend summary is not a regular file (${entry.isLink === true ? 'a link' : String(entry.kind)})` };
+    const parsed = parseSpend(String(await within($.fs.read(`${place.dir}/${place.name}`, { offset: 0, length: SPEND_MAX_BYTES }), deadline)));
+    return typeof parsed === 'string' ? { file: null, error: parsed } : { file: parsed, error: null };
+  } catch (err) {
+    // A data dir not created yet lists as an error too: nothing recorded, unless the deadline cut the read.
+    return err instanceof LookupDeadline ? { file: null, error: `spend summary not read within ${SPEND_READ_MS} ms` } : { file: null, error: null };
+  }
+}
+
+/**
+ * The spend the budgets check this dispatch against, when the policy sets one: the summary beside the ledger, and
+ * Claude Code's own figure for the whole session ($.session.usage().cost.usd, 2.1.328) when budgets.sessionTotal is set.
+ */
+async function spendState($: Dollar, now: number): Promise<SpendState | undefined> {
+  if (!core.needsSpend()) return undefined;
+  const deadline = Date.now() + SPEND_READ_MS;
+  const wantsTotal = core.policy.budgets.sessionTotal !== undefined;
+  const [read, usage] = await Promise.all([
+    readSpendFile($, deadline),
+    wantsTotal ? within($.session.usage(), deadline).catch(() => null) : Promise.resolve(null),
+  ]);
+  const usd = (usage as { cost?: { usd?: unknown } } | null)?.cost?.usd;
+  const total = typeof usd === 'number' ? numberToDecimal(usd) : null;
+  if (read.error) await writeSpool($, { diagnostic: { level: 'warn', where: 'claude-module:budget', message: `budgets not checked: ${read.error}`, at: now } });
+  return core.spendFrom(read, now, total);
+}
+
 /** What Claude Code runs this child on without tiergate, read through `$` within AGENT_LOOKUP_MS. */
 async function childModel($: Dollar, e: SpawnEvent, now: number): Promise<ChildModel> {
   const deadline = Date.now() + AGENT_LOOKUP_MS;
@@ -227,7 +271,13 @@ export function register(on: On): void {
     } catch (err) {
       child = { requestedModel: null, agentModel: null, agentModelFrom: null, rewriteHonoured: false, unknown: `agent lookup failed: ${String((err as Error)?.message ?? err)}` };
     }
-    const verdict = core.onSpawn(e, now, child);
+    let spend: SpendState | undefined;
+    try {
+      spend = await spendState($, now);
+    } catch {
+      spend = undefined; // budgets fail open
+    }
+    const verdict = core.onSpawn(e, now, child, spend);
     if (verdict.kind === 'deny') {
       await writeSpool($, { record: verdict.record });
       return { deny: verdict.message };
