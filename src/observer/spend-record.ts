@@ -8,12 +8,12 @@
  * finishing at once both count. Nothing here throws to its caller: a summary that cannot be updated is one diagnostic,
  * the completion is still spooled, and the next observer pass writes the summary again from the ledger.
  */
+import { lstatSync } from 'node:fs';
 import type { CompletionObservation } from '../contracts/observation.js';
 import type { SpoolRecord } from '../contracts/spool.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { createExclusive, moveFile, removeFile, writeFileAtomic } from '../io/files.js';
 import type { Env } from '../io/paths.js';
-import { readTextCapped } from '../io/read-capped.js';
 import { loadPricer } from './default-pricer.js';
 import type { SqlDriver } from './ledger/driver.js';
 import type { Pricer } from './pricing.js';
@@ -34,14 +34,15 @@ const sleep = (ms: number): void => {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 };
 
+/**
+ * How old the lock is, by its mtime (not its content: a holder's pid and time are written just after the O_EXCL create,
+ * and a contender reading in between would find it empty). null: gone meanwhile. A link or anything but a regular file
+ * there is no lock of ours: stale (moved aside, never followed).
+ */
 function lockAge(lock: string, now: number): number | null {
-  try {
-    const at = Number(readTextCapped(lock, 256, { follow: false }).trim().split(' ')[1]);
-    return Number.isFinite(at) ? now - at : Infinity;
-  } catch (err) {
-    // Gone meanwhile: try again. A link or FIFO there is no lock of ours: treat as stale (moved aside below).
-    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : Infinity;
-  }
+  const st = lstatSync(lock, { throwIfNoEntry: false });
+  if (!st) return null;
+  return st.isFile() ? now - st.mtimeMs : Infinity;
 }
 
 function withLock<T>(env: Env, fn: () => T): T {

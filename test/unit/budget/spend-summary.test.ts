@@ -4,7 +4,7 @@
  * makes (absent = $0, anything odd = an error the budgets fail open on, never a link followed).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -150,7 +150,9 @@ describe('the file a dispatch reads', () => {
 
   it('a lock left by a dead writer is taken over; a live one is waited for, then the update is given up with a diagnostic', () => {
     const { env } = tempHome();
-    writeFileSync(`${spendPath(env)}.lock`, `999999 ${Date.now() - LOCK_STALE_MS - 1}\n`);
+    writeFileSync(`${spendPath(env)}.lock`, '999999\n');
+    const old = (Date.now() - LOCK_STALE_MS - 1000) / 1000;
+    utimesSync(`${spendPath(env)}.lock`, old, old);
     noteSpend(completion(), env, { pricer: testPricer() });
     expect(readSpend(env, 'claude', 'sess-1', Date.now()).session!.pico).toBe(OPUS);
     writeFileSync(`${spendPath(env)}.lock`, `999999 ${Date.now()}\n`);
@@ -170,13 +172,15 @@ describe('the file a dispatch reads', () => {
       banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
     });
     const workers = 4;
-    const each = 15;
+    const each = 25;
     const run = (w: number) => new Promise<void>((resolve, reject) => {
       const p = spawn(process.execPath, [script, String(w), String(each)], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
       p.on('error', reject);
       p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`worker exit ${code}`))));
     });
     await Promise.all(Array.from({ length: workers }, (_, w) => run(w)));
+    const log = join(env.TIERGATE_HOME, 'data', 'diagnostics.log');
+    expect(existsSync(log) ? readFileSync(log, 'utf8') : '').toBe('');
     expect(readSpend(env, 'claude', 'sess-1', Date.now()).day).toEqual({ pico: BigInt(workers * each) * 1000n, unknown: 0 });
   });
 });
