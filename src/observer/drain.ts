@@ -10,15 +10,13 @@
 import { readdirSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { harnessList, HARNESSES } from '../adapters/index.js';
 import type { Harness } from '../contracts/harness.js';
 import { SpoolRecordSchema, type SpoolRecord } from '../contracts/spool.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { existingPrivateDir, moveFile, removeFile } from '../io/files.js';
 import { paths, type Env } from '../io/paths.js';
 import { RefusedFile } from '../io/read-capped.js';
-import { claudeTranscripts } from '../adapters/claude/transcript.js';
-import { drainModuleSpool } from '../adapters/claude/module-spool.js';
-import { codexTranscripts } from '../adapters/codex/transcript.js';
 import type { SqlDriver } from './ledger/driver.js';
 import { busyWaitUntil, openLedger, setBusyTimeout } from './ledger/open.js';
 import { recordCompletion, recordDispatch, reconcileCompletions, settleCompletion, type CompletionRow } from './ledger/store.js';
@@ -27,7 +25,6 @@ import { rebuildSpend } from './spend-record.js';
 import type { Pricer } from './pricing.js';
 import { readLinesForward } from './tail.js';
 import { tidyDataDir } from './tidy.js';
-import type { TranscriptParser } from './transcripts.js';
 
 export const SPOOL_LINE_MAX_BYTES = 256 * 1024;
 export const SPOOL_FILE_MAX_BYTES = 64 * 1024 * 1024;
@@ -37,11 +34,6 @@ export const STALE_CLAIM_MS = 10 * 60 * 1000;
 export const PENDING_GIVE_UP_MS = 7 * 24 * 3600 * 1000;
 /** Late-flush re-reads of a child transcript are capped like any transcript read. */
 export const LATE_FLUSH_MAX_BYTES = 256 * 1024 * 1024;
-
-export const TRANSCRIPT_PARSERS: Partial<Record<Harness, TranscriptParser>> = {
-  claude: claudeTranscripts,
-  codex: codexTranscripts,
-};
 
 export type DrainStats = {
   files: number;
@@ -145,11 +137,13 @@ export function drainSpool(db: SqlDriver, env: Env = process.env, deadline = Inf
     diagnose('error', 'observer:drain', `spool directory not drained: ${errorText(err)}`, { dir }, env);
     return stats;
   }
-  // Claude Code's hooks module cannot append: its one-file-per-record spool is moved into this one first.
-  try {
-    drainModuleSpool(env);
-  } catch (err) {
-    diagnose('error', 'observer:drain', `claude module spool: ${errorText(err)}`, {}, env);
+  // A harness's side that cannot append (Claude Code's hooks module) has its records moved into this spool first.
+  for (const m of harnessList()) {
+    try {
+      m.beforeDrain?.(env);
+    } catch (err) {
+      diagnose('error', 'observer:drain', `${m.id} spool: ${errorText(err)}`, {}, env);
+    }
   }
   for (const name of claimable(dir, now)) {
     // Hooks call this synchronously inside their own deadline: unclaimed files simply wait for the next drain.
@@ -191,7 +185,7 @@ export function reconcilePending(db: SqlDriver, now = Date.now(), deadline = Inf
   let done = 0;
   for (const row of rows) {
     if (Date.now() > deadline) break;
-    const parser = TRANSCRIPT_PARSERS[row.harness];
+    const parser = HARNESSES[row.harness]?.transcripts;
     let child = null;
     if (parser) {
       try {

@@ -1,16 +1,16 @@
 /**
- * Backfill from transcripts already on disk: Claude Code (`<config>/projects/**`, sidechains included) and Codex
- * (`$CODEX_HOME/sessions/**`). Idempotent: requests are keyed by message/response id, children by their own id, and a
+ * Backfill from transcripts already on disk, for every harness whose module reads them (HarnessModule.transcripts and
+ * scanRoots: Claude Code's `<config>/projects/**`, sidechains included; Codex's `$CODEX_HOME/sessions/**`). Idempotent: requests are keyed by message/response id, children by their own id, and a
  * file whose size and mtime did not change since the last scan is not opened again. `since` skips files by mtime
  * before opening them (a day's report does not read a year of history).
  */
 import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { harnessList, HARNESSES } from '../adapters/index.js';
 import type { Harness } from '../contracts/harness.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import type { Env } from '../io/paths.js';
-import { TRANSCRIPT_PARSERS } from './drain.js';
 import type { SqlDriver } from './ledger/driver.js';
 import { reconcileCompletions, recordCompletion, recordDispatch, recordRequest, supersedeWholeChild } from './ledger/store.js';
 import type { Priced, Pricer } from './pricing.js';
@@ -46,16 +46,10 @@ export type ScanSummary = {
   ms: number;
 };
 
-/** Where Claude Code and Codex keep transcripts, per their documented environment variables. */
+/** Where each harness that has transcripts keeps them (its module's scanRoots, per its documented environment variables). */
 export function defaultScanRoots(env: Env = process.env): ScanRoot[] {
   const home = env.HOME || homedir();
-  const roots: ScanRoot[] = [];
-  const claude = env.CLAUDE_CONFIG_DIR
-    ? env.CLAUDE_CONFIG_DIR.split(',').map((d) => d.trim()).filter(Boolean)
-    : [join(home, '.claude'), join(env.XDG_CONFIG_HOME || join(home, '.config'), 'claude')];
-  for (const d of claude) roots.push({ harness: 'claude', dir: join(d, 'projects') });
-  roots.push({ harness: 'codex', dir: join(env.CODEX_HOME || join(home, '.codex'), 'sessions') });
-  return roots;
+  return harnessList().flatMap((m) => (m.transcripts && m.scanRoots ? m.scanRoots(env, home).map((dir) => ({ harness: m.id, dir })) : []));
 }
 
 export type FoundFile = { harness: Harness; path: string; size: number; mtimeMs: number };
@@ -109,12 +103,13 @@ function storeParse(db: SqlDriver, parse: FileParse, pricer: Pricer, summary: St
     if (recordDispatch(db, row, d.callId)) summary.dispatches++;
   }
   const runs = parse.childTurns ?? (parse.child ? [parse.child] : []);
+  const oneChildPerFile = HARNESSES[parse.harness].transcripts?.oneChildPerFile === true;
   for (const c of runs) {
     if (!c.usage) continue;
     const turnId = c.turnId ?? null;
     // Per-request prices summed: long-context tiers apply per request, which a summed usage cannot reproduce.
     const childPrices = parse.requests
-      .filter((r) => (turnId ? r.turnId === turnId : r.agentId === c.agentId || parse.harness === 'codex'))
+      .filter((r) => (turnId ? r.turnId === turnId : oneChildPerFile || r.agentId === c.agentId))
       .map((r) => pricedByKey.get(r.key) ?? null);
     const allPriced = childPrices.length > 0 && childPrices.every((p) => p !== null);
     const first = childPrices.find((p) => p !== null) ?? null;
@@ -196,9 +191,10 @@ export function scanTranscripts(db: SqlDriver, roots: readonly ScanRoot[], price
       opts.onFile?.({ path: f.path, bytes: f.size });
       continue;
     }
-    const parser = TRANSCRIPT_PARSERS[f.harness];
+    const parser = HARNESSES[f.harness].transcripts;
     try {
-      const parse = parser!.parseFile(f.path);
+      if (!parser) throw new Error(`no transcript parser for ${f.harness}`);
+      const parse = parser.parseFile(f.path);
       batch.push({ f, parse });
       batchRequests += parse.requests.length + 1;
       if (batchRequests >= BATCH_ROWS) flush();

@@ -74,6 +74,11 @@ export type ParseOptions = { maxBytes?: number };
 
 export interface TranscriptParser {
   readonly harness: Harness;
+  /**
+   * A child's file holds that child only, so each of its requests is the child's (Codex: a rollout is one thread).
+   * Otherwise a request is the child's when its agentId is (Claude Code: sidechains in the session's file).
+   */
+  readonly oneChildPerFile?: boolean;
   parseFile(path: string, opts?: ParseOptions): FileParse;
 }
 

@@ -234,4 +234,4 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
   };
 }
 
-export const codexTranscripts: TranscriptParser = { harness: 'codex', parseFile: parseCodexRollout };
+export const codexTranscripts: TranscriptParser = { harness: 'codex', oneChildPerFile: true, parseFile: parseCodexRollout };

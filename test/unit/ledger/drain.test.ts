@@ -134,6 +134,9 @@ describe('spool drain', () => {
     await build({
       entryPoints: [join(import.meta.dirname, 'drain-worker.ts')], bundle: true, platform: 'node', format: 'esm', outfile: script,
       external: ['better-sqlite3'], logLevel: 'error',
+      // As scripts/build.mjs: the drain reads the harness registry, whose installers use jsonc-parser (its UMD main
+      // requires files a bundle lacks).
+      mainFields: ['module', 'main'],
       banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
     });
     const run = () => new Promise<number>((resolve, reject) => {
