@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { HARNESS_IDS, type Harness } from './harness.js';
 import { lazySchema } from './lazy.js';
 import { DecimalSchema, RatesSchema } from './prices.js';
 
@@ -22,13 +23,8 @@ export const PolicySchema = lazySchema(() => z.object({
   unknownPrice: z.enum(['allow', 'deny']),
   /** Tier given to a dispatch that names no model, capped by the parent ceiling. */
   defaultTier: z.enum(['cheap', 'standard', 'premium', 'parent']),
-  tiers: z.object({
-    claude: TierMapSchema,
-    codex: TierMapSchema,
-    cursor: TierMapSchema,
-    opencode: TierMapSchema,
-    pi: TierMapSchema,
-  }),
+  /** One tier map per harness (contracts/harness.ts HARNESS_IDS). */
+  tiers: z.object(Object.fromEntries(HARNESS_IDS.map((h) => [h, TierMapSchema])) as Record<Harness, typeof TierMapSchema>),
   /** Negotiated rates (USD per 1M tokens), keyed by model id; beat every catalog. */
   priceOverrides: z.record(z.string(), z.extend(z.partial(RatesSchema), { input: DecimalSchema, output: DecimalSchema })),
   /** Codex honours a rewrite only with permissionDecision "allow"; off by default: deny-with-retry instead. */
