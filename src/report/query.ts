@@ -2,7 +2,8 @@
  * The rows behind every report view. Pure SQL aggregation over the ledger (completions carry the fields copied from
  * their dispatch at join time, so no join runs here); formatting lives in format-*.ts.
  */
-import type { Harness } from '../contracts/harness.js';
+import { DESCRIPTORS } from '../adapters/descriptors.js';
+import { HARNESS_IDS, type Harness } from '../contracts/harness.js';
 import type { Money, Report, ReportBy, ReportFilters, ReportRow } from '../contracts/report.js';
 import type { SqlDriver, SqlValue } from '../observer/ledger/driver.js';
 import { picoToUsd } from '../observer/pricing.js';
@@ -85,6 +86,15 @@ export type IgnoredAgg = { g: string | null; n: number };
  */
 type Aggregates = { groups: Agg[]; pairs: Pair[] };
 
+/**
+ * A run of a harness whose completions carry no usage (its descriptor's reportsUsage: Cursor), in SQL: counted so a
+ * group of only such runs reads "usage not reported", not "free". Ids come from the registry, never from input.
+ * The ledger's rollups count the same set (observer/ledger/schema.ts cursor_runs, fixed by a shipped migration).
+ */
+const NO_USAGE = ((ids: string[]) => (ids.length ? `harness IN (${ids.map((h) => `'${h}'`).join(', ')})` : '0'))(
+  HARNESS_IDS.filter((h) => !DESCRIPTORS[h].reportsUsage),
+);
+
 const RAW_MEASURES = `COUNT(*) AS runs,
   SUM(dispatch_id IS NOT NULL AND followup = 0) AS dispatched, SUM(status = 'ok') AS completed, SUM(status = 'pending') AS pending,
   SUM(COALESCE(verified IN (${VERIFIED_YES.map((v) => `'${v}'`).join(', ')}), 0)) AS verified,
@@ -94,7 +104,7 @@ const RAW_MEASURES = `COUNT(*) AS runs,
   SUM(cost_pico IS NULL AND input IS NOT NULL) AS unpriced, SUM(input IS NULL) AS no_usage,
   CAST(COALESCE(SUM(CASE WHEN counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL THEN counterfactual_pico END), 0) AS TEXT) AS cf,
   CAST(COALESCE(SUM(CASE WHEN counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL THEN cost_pico END), 0) AS TEXT) AS cf_cost,
-  SUM(counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL) AS comparable, SUM(harness = 'cursor') AS cursor_runs`;
+  SUM(counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL) AS comparable, SUM(${NO_USAGE}) AS cursor_runs`;
 
 const ROLLUP_SUMS = `SUM(runs) AS runs, SUM(dispatched) AS dispatched, SUM(completed) AS completed, SUM(pending) AS pending,
   SUM(verified) AS verified, SUM(input) AS input, SUM(output) AS output, SUM(cache_read) AS cache_read,
@@ -253,7 +263,7 @@ export function queryReport(db: SqlDriver, q: ReportQuery, pricer: Pricer | null
   const gd = group.dispatch;
   const wd = where(q, 'at', q.since ?? null, q.until ?? null);
   const open = db.prepare(
-    `SELECT ${gd} AS g, COUNT(*) AS n, SUM(action = 'deny') AS denied, SUM(harness = 'cursor') AS cursor_runs,
+    `SELECT ${gd} AS g, COUNT(*) AS n, SUM(action = 'deny') AS denied, SUM(${NO_USAGE}) AS cursor_runs,
        SUM(action = 'correct') AS corrected
      FROM dispatches ${wd.sql ? `${wd.sql} AND` : 'WHERE'} completion_id IS NULL GROUP BY g`,
   ).all<OpenAgg>(...wd.params);

@@ -25,6 +25,9 @@ describe('harness descriptors (the light half of the registry)', () => {
     expect(events).toEqual({ claude: ['PreToolUse'], codex: ['PreToolUse'], cursor: ['preToolUse', 'subagentStart'], opencode: [], pi: [] });
   });
 
+  // The report counts these runs as "usage not reported" from the registry (report/query.ts), and the ledger's rollups
+  // from the shipped migration's `harness = 'cursor'` (observer/ledger/schema.ts): another harness here needs a new
+  // migration recomputing cursor_runs, or the two would disagree. This test is the reminder.
   it('says which harnesses report no usage (the report counts their runs unpriced)', () => {
     expect(HARNESS_IDS.filter((h) => !DESCRIPTORS[h].reportsUsage)).toEqual(['cursor']);
   });
