@@ -3,10 +3,10 @@
  * what was added, and on uninstall put each file back byte for byte when nothing else changed it.
  */
 import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import type { Harness } from '../contracts/harness.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
-import { removeFile } from '../io/files.js';
+import { removeEmptyDir, removeFile } from '../io/files.js';
 import { runBounded } from '../io/processes.js';
 import { backUp, linkProblem, onlyEmptyResidue, readText, sha256, writeKeepingMode } from './backup.js';
 import { parseJsonText } from './edit-json.js';
@@ -17,13 +17,20 @@ import { type CommandStep, type FileEditStep, type HarnessPlan, type InstallCont
 import { readRecord, writeRecord, type FileRecord, type HarnessRecord, type TouchRecord } from './record.js';
 import { HARNESSES } from '../adapters/index.js';
 
-export type Options = { dryRun: boolean; run: boolean; commandTimeoutMs?: number };
+export type Options = {
+  dryRun: boolean; run: boolean; commandTimeoutMs?: number;
+  /** A line before and after each harness command --run waits on (Claude Code's took 68 s of silence). */
+  progress?: (line: string) => void;
+};
 
 export type Outcome = {
   harness: Harness;
   target: string;
-  /** done: applied; unchanged: nothing to do; planned: --dry-run; manual: commands printed for the user; refused / failed. */
-  status: 'done' | 'unchanged' | 'planned' | 'manual' | 'refused' | 'failed';
+  /**
+   * done: applied; unchanged: nothing to do; planned: --dry-run; manual: commands printed for the user; refused /
+   * failed; skipped: `--all` found no trace of the harness on this machine (install/detect.ts).
+   */
+  status: 'done' | 'unchanged' | 'planned' | 'manual' | 'refused' | 'failed' | 'skipped';
   actions: string[];
   /** Commands the user still has to run (printed mode). */
   commands: string[][];
@@ -61,7 +68,11 @@ function linkRefusals(plan: HarnessPlan, more: string[] = []): string[] {
 }
 
 function runCommand(ctx: InstallContext, step: CommandStep, opts: Options): string | null {
-  const r = runBounded(step.argv[0]!, step.argv.slice(1), opts.commandTimeoutMs ?? COMMAND_TIMEOUT_MS, ctx.env as NodeJS.ProcessEnv);
+  const timeout = opts.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
+  opts.progress?.(`running \`${shJoin(step.argv)}\` (${step.description}); waiting up to ${Math.round(timeout / 1000)} s…`);
+  const t0 = Date.now();
+  const r = runBounded(step.argv[0]!, step.argv.slice(1), timeout, ctx.env as NodeJS.ProcessEnv);
+  opts.progress?.(`  ${r.error || r.status !== 0 ? 'failed' : 'done'} after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   if (r.error || r.status !== 0) {
     const why = r.error ?? `exit ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`;
     return `\`${shJoin(step.argv)}\` failed (${why})`;
@@ -105,14 +116,12 @@ export function install(ctx: InstallContext, harnesses: Harness[], opts: Options
     try {
       for (const s of edits) applyInstallEdit(hr, s);
       if (commands.length && !opts.run) {
-        o.status = 'manual';
-        o.commands = commands.map((c) => c.argv);
+        printOnce(o, commands);
       } else {
         for (const [i, c] of commands.entries()) {
           if (i === 0 && !binaryFound(ctx, c.argv[0]!)) {
             // The harness is not installed here: nothing to fail, the commands are printed for wherever it is.
-            o.status = 'manual';
-            o.commands = commands.map((x) => x.argv);
+            printOnce(o, commands);
             o.notes.push(`\`${c.argv[0]}\` is not on PATH (set TIERGATE_${plan.harness.toUpperCase()}_BIN to its path, or run these where it is installed).`);
             break;
           }
@@ -137,11 +146,27 @@ export function install(ctx: InstallContext, harnesses: Harness[], opts: Options
   return out;
 }
 
+/** Commands left to the user are listed once, as commands to run, not also among the actions. */
+function printOnce(o: Outcome, commands: CommandStep[]): void {
+  o.status = 'manual';
+  o.commands = commands.map((c) => c.argv);
+  o.actions = o.actions.filter((a) => !a.startsWith('run: '));
+}
+
+/** The folders above `file` that do not exist yet, outermost first: install is about to create them. */
+function missingDirs(file: string): string[] {
+  const out: string[] = [];
+  for (let d = dirname(file); !existsSync(d) && dirname(d) !== d; d = dirname(d)) out.unshift(d);
+  return out;
+}
+
 function applyInstallEdit(hr: HarnessRecord, s: FileEditStep): void {
   if (s.after === null) throw new Error(`internal: install step for ${s.file} deletes it`);
   const existing = hr.files.find((f) => f.file === s.file);
   // The first install's backup is the user's original: a re-install never overwrites it.
   const backup = existing ? existing.backup : s.before === null ? null : backUp(s.file);
+  const created = missingDirs(s.file);
+  if (created.length) hr.dirs = [...(hr.dirs ?? []), ...created.filter((d) => !hr.dirs?.includes(d))];
   writeKeepingMode(s.file, s.after);
   if (readText(s.file) !== s.after) throw new Error(`${s.file}: read back differs from what was written`);
   if (existing) {
@@ -226,8 +251,7 @@ export function uninstall(ctx: InstallContext, harnesses: Harness[], opts: Optio
       for (const s of edits) writeOrDelete(s.file, s.after);
       for (const r of recorded) writeOrDelete(r.f.file, r.text);
       if (commands.length && !opts.run) {
-        o.status = 'manual';
-        o.commands = commands.map((c) => c.argv);
+        printOnce(o, commands);
       } else {
         for (const c of commands) {
           const err = runCommand(ctx, c, opts);
@@ -242,6 +266,8 @@ export function uninstall(ctx: InstallContext, harnesses: Harness[], opts: Optio
       if (o.status === 'done' && hr) {
         for (const f of hr.files) if (f.backup) removeFile(f.backup);
         for (const t of hr.touched) if (t.backup) removeFile(t.backup);
+        // The folders install created, deepest first, each only if nothing else is in it now.
+        for (const d of [...(hr.dirs ?? [])].reverse()) if (removeEmptyDir(d)) o.actions.push(`${d}: removed (install created it)`);
         delete rec.harnesses[h];
       }
     } catch (err) {

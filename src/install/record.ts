@@ -40,6 +40,8 @@ export const HarnessRecordSchema = z.object({
   files: z.array(FileRecordSchema),
   touched: z.array(TouchRecordSchema),
   commands: z.array(z.array(z.string())),
+  /** Folders install created for its files (deepest last); uninstall removes each one that is empty again. */
+  dirs: z.optional(z.array(z.string())),
 });
 export type HarnessRecord = z.infer<typeof HarnessRecordSchema>;
 

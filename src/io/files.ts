@@ -4,7 +4,7 @@
  */
 import {
   chmodSync, closeSync, constants, copyFileSync, existsSync, fchmodSync, fstatSync, fsyncSync, lstatSync, mkdirSync,
-  mkdtempSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync,
+  mkdtempSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -352,4 +352,14 @@ export function makeTempDir(prefix: string): string {
 /** Remove a directory tree this process created (the demo's temp home); never called on a user path. */
 export function removeTree(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** Removes a directory only when it is empty (what uninstall does with the folders install created); false if not. */
+export function removeEmptyDir(dir: string): boolean {
+  try {
+    rmdirSync(dir);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -17,7 +17,7 @@ export function checkOpencode(ctx: InstallContext): Check {
   const p = parseJsonText(text);
   if (!p.ok) return h('opencode', 'error', `${file} cannot be parsed: ${p.reason}`);
   const list = ((p.value as { plugin?: unknown } | undefined)?.plugin ?? []) as unknown[];
-  const entries = Array.isArray(list) ? list.filter(opencode.isTiergateEntry) as string[] : [];
+  const entries = Array.isArray(list) ? list.filter((v) => opencode.isTiergateEntry(v, ctx)) as string[] : [];
   if (entries.length === 0) return h('opencode', 'info', `not installed (${file}); run: tiergate install opencode`);
   const data = { file, entries };
   if (entries.length > 1) return h('opencode', 'error', `${file} loads tiergate ${entries.length} times: ${entries.join(', ')}`, data);

@@ -4,8 +4,9 @@
  */
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { xdgConfigHome } from '../../install/context.js';
+import { packageOf } from '../../install/inspect.js';
 import { jsonHarnessPlan, jsonInstalled, type JsonEntries } from '../../install/json-entries.js';
 import type { HarnessPlan, InstallContext } from '../../install/plan.js';
 
@@ -36,9 +37,20 @@ export function pluginUrl(ctx: InstallContext): string {
   return pathToFileURL(join(ctx.pkgRoot, 'dist', 'opencode.js')).href;
 }
 
-/** An entry pointing at any tiergate's opencode bundle (an older install elsewhere counts as installed). */
-export function isTiergateEntry(v: unknown): boolean {
-  return typeof v === 'string' && /tiergate[^/]*\/dist\/opencode\.js$/.test(v);
+/**
+ * An entry pointing at a tiergate's opencode bundle (an older install elsewhere counts as installed): exactly what
+ * this install writes, a path through a `tiergate…` folder, or the bundle of any package whose package.json names
+ * tiergate (a clone in ~/src/anything: the folder name alone missed it, so doctor said "not installed" right after).
+ */
+export function isTiergateEntry(v: unknown, ctx?: InstallContext): boolean {
+  if (typeof v !== 'string') return false;
+  if ((ctx && v === pluginUrl(ctx)) || /tiergate[^/]*\/dist\/opencode\.js$/.test(v)) return true;
+  if (!/^file:.*\/dist\/opencode\.js$/.test(v)) return false;
+  try {
+    return packageOf(fileURLToPath(v)) !== null;
+  } catch {
+    return false;
+  }
 }
 
 export function spec(ctx: InstallContext): JsonEntries {
@@ -56,7 +68,7 @@ export function planInstall(ctx: InstallContext): HarnessPlan {
 
 export function planUninstall(ctx: InstallContext): HarnessPlan {
   const s = spec(ctx);
-  return jsonHarnessPlan('uninstall', 'opencode', { ...s, entries: [{ path: ['plugin'], value: pluginUrl(ctx), same: isTiergateEntry }] });
+  return jsonHarnessPlan('uninstall', 'opencode', { ...s, entries: [{ path: ['plugin'], value: pluginUrl(ctx), same: (v) => isTiergateEntry(v, ctx) }] });
 }
 
 export function installed(ctx: InstallContext) {

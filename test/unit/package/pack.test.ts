@@ -66,13 +66,21 @@ describe('npm pack', () => {
 
 describe('installed from the tarball', () => {
   it('the CLI runs and plans all five harnesses against the installed package', () => {
-    const r = cli('install', '--all', '--dry-run', '--json');
+    const r = cli('install', 'claude', 'codex', 'cursor', 'opencode', 'pi', '--dry-run', '--json');
     const out = JSON.parse(r.stdout);
     expect(out.packageRoot).toBe(installed);
+    // The test installs the tarball under the temp dir, so the install would point at a temporary place.
+    expect(out.warnings).toEqual([expect.stringContaining('a temporary directory')]);
     expect(out.harnesses.map((h: { harness: string; status: string }) => [h.harness, h.status])).toEqual([
       ['claude', 'planned'], ['codex', 'planned'], ['cursor', 'planned'], ['opencode', 'planned'], ['pi', 'planned'],
     ]);
     expect(r.status).toBe(0);
+    // --all: each harness planned where it is found, else skipped saying why (this HOME is empty).
+    const all = JSON.parse(cli('install', '--all', '--dry-run', '--json').stdout) as { harnesses: { status: string; notes: string[] }[] };
+    for (const h of all.harnesses) {
+      expect(['planned', 'skipped']).toContain(h.status);
+      if (h.status === 'skipped') expect(h.notes[0]).toMatch(/^not found: /);
+    }
   });
 
   it('`tiergate demo` runs from there (the README\'s first command): demo data ships, every harness replays', () => {
