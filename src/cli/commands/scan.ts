@@ -1,5 +1,6 @@
 /** `tiergate scan`: backfill the ledger from Claude Code and Codex transcripts on disk. */
 import cliProgress from 'cli-progress';
+import { harnessList } from '../../adapters/index.js';
 import { loadPricer } from '../../observer/default-pricer.js';
 import { runObserver } from '../../observer/drain.js';
 import { openLedger } from '../../observer/ledger/open.js';
@@ -10,7 +11,10 @@ import { unknownValue } from '../suggest.js';
 import { parseTime } from '../time.js';
 import { canonicalZone, localZone } from '../../report/zone.js';
 
-export const USAGE = `Usage: tiergate scan [--since T] [--timezone ZONE] [--harness claude|codex] [--full] [--json]
+/** The harnesses whose transcripts scan reads (their modules have a parser and scan roots). */
+const SCANNABLE: string[] = harnessList().filter((m) => m.transcripts && m.scanRoots).map((m) => m.id);
+
+export const USAGE = `Usage: tiergate scan [--since T] [--timezone ZONE] [--harness ${SCANNABLE.join('|')}] [--full] [--json]
   Reads ~/.claude/projects (or CLAUDE_CONFIG_DIR) and $CODEX_HOME/sessions.
   --since T   skip files older than T unopened: a day (2026-03-01), a time (2026-03-01T14:00) or 7d / 12h / 30m;
               days and times in your local time zone unless --timezone names another (UTC, Europe/Berlin)
@@ -26,7 +30,7 @@ export async function run(argv: string[]): Promise<number> {
   if (zone === null) return usageError('scan', `unknown --timezone '${values.timezone}': give an IANA name such as UTC or Europe/Berlin`);
   const since = values.since ? parseTime(values.since, Date.now(), zone) : null;
   if (since === undefined) return usageError('scan', `cannot read --since '${values.since}' (a day like 2026-03-01, a time like 2026-03-01T14:00, or 7d)`);
-  if (values.harness && !['claude', 'codex'].includes(values.harness)) return usageError('scan', unknownValue('--harness', values.harness, ['claude', 'codex']));
+  if (values.harness && !SCANNABLE.includes(values.harness)) return usageError('scan', unknownValue('--harness', values.harness, SCANNABLE));
   const roots: ScanRoot[] = defaultScanRoots(process.env).filter((r) => !values.harness || r.harness === values.harness);
   const pricer = loadPricer(process.env);
   const db = openLedger(process.env);
