@@ -9,6 +9,7 @@ import { codexDescriptor } from './codex/descriptor.js';
 import { cursorDescriptor } from './cursor/descriptor.js';
 import { opencodeDescriptor } from './opencode/descriptor.js';
 import { piDescriptor } from './pi/descriptor.js';
+import { geminiDescriptor } from './gemini/descriptor.js';
 
 export const DESCRIPTORS: Readonly<Record<Harness, HarnessDescriptor>> = {
   claude: claudeDescriptor,
@@ -16,4 +17,5 @@ export const DESCRIPTORS: Readonly<Record<Harness, HarnessDescriptor>> = {
   cursor: cursorDescriptor,
   opencode: opencodeDescriptor,
   pi: piDescriptor,
+  gemini: geminiDescriptor,
 };

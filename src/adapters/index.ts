@@ -10,10 +10,11 @@ import { cursor } from './cursor/index.js';
 import type { HarnessModule } from './harness-module.js';
 import { opencode } from './opencode/index.js';
 import { pi } from './pi/index.js';
+import { gemini } from './gemini/index.js';
 
 export type { HarnessModule, Installer } from './harness-module.js';
 
-export const HARNESSES: Readonly<Record<Harness, HarnessModule>> = { claude, codex, cursor, opencode, pi };
+export const HARNESSES: Readonly<Record<Harness, HarnessModule>> = { claude, codex, cursor, opencode, pi, gemini };
 
 /** Every harness module, in HARNESS_IDS order. */
 export const harnessList = (): HarnessModule[] => HARNESS_IDS.map((id) => HARNESSES[id]);

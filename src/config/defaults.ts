@@ -16,6 +16,7 @@ export const DEFAULT_POLICY: Policy = {
     cursor: {},
     opencode: {},
     pi: {},
+    gemini: { cheap: 'gemini-2.5-flash', standard: 'gemini-2.5-pro', premium: 'gemini-3.1-pro-preview' },
   },
   priceOverrides: {},
   codexRewrite: false,

@@ -8,6 +8,7 @@ const EVENTS = {
   claude: ['PreToolUse'],
   codex: ['PreToolUse'],
   cursor: ['preToolUse', 'subagentStart'],
+  gemini: ['BeforeTool'],
 } as const;
 
 export type DispatchHarness = keyof typeof EVENTS;

@@ -1,0 +1,176 @@
+/**
+ * The agents Gemini CLI 0.61.0 can run through `invoke_agent`, and the model each one runs on, found the way its
+ * AgentRegistry finds them (packages/core/src/agents/registry.ts, source):
+ *
+ *   built-ins (codebase_investigator, cli_help, generalist) → the project's `<cwd>/.gemini/agents/*.md` → the user's
+ *   `<home>/.gemini/agents/*.md` → each installed extension's `agents/*.md`
+ *
+ * where the FIRST definition of a name wins (a later one is ignored with a warning), then `agents.overrides.<name>` of
+ * the settings (user, then the project's on top) may disable it or set `modelConfig.model`. A file is read only when it
+ * is a regular file (Gemini lists directory entries and skips links), named `*.md`, not starting with `_`.
+ * A definition's `model:` absent or `inherit` runs the child on the session's model (the parent's).
+ *
+ * `<home>` is GEMINI_CLI_HOME when set, else HOME (0.61.0 `homedir()`, source). Bounded: at most MAX_FILES files of
+ * MAX_HEAD bytes per folder, MAX_EXTENSIONS extensions, settings files up to MAX_SETTINGS. Not read (named in
+ * docs/gemini-cli.md): folder trust (an untrusted project's agents are skipped by Gemini, here they are read), which
+ * extensions are disabled, the system settings file, remote agents' models.
+ */
+import { readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseJsonc } from 'jsonc-parser';
+import { parseAgentHead } from '../claude/agent-definitions.js';
+import type { Env } from '../../contracts/env.js';
+import { readTextHead, readTextCapped } from '../../io/read-capped.js';
+import { INHERIT } from './models.js';
+
+const MAX_FILES = 256;
+const MAX_HEAD = 64 * 1024;
+const MAX_EXTENSIONS = 64;
+const MAX_SETTINGS = 1024 * 1024;
+
+export type AgentSource = 'built-in' | 'project' | 'user' | 'extension';
+
+/**
+ * One definition as Gemini registers it. `model`: the name it gives (not yet resolved to the wire id), `inherit` for
+ * the session's model, or null when tiergate cannot tell (a remote agent, a model that depends on the session model's
+ * family when that is unknown). `from`: where it was read (a file path, or `built-in <name>`). `restrictsTools`: the
+ * definition names the tools its child may use (frontmatter `tools:`), so switching it to a tier agent (all tools)
+ * would widen what the child may do.
+ */
+export type GeminiAgent = { name: string; model: string | null; from: string; source: AgentSource; restrictsTools: boolean };
+
+/** Where Gemini CLI keeps its user files: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
+export function geminiDir(env: Env): string {
+  return join(env.GEMINI_CLI_HOME || env.HOME || homedir(), '.gemini');
+}
+
+/**
+ * 0.61.0's built-in local agents (source). codebase_investigator runs on `gemini-3-flash-preview` under a Gemini 3 (or
+ * non-Gemini) session model, else on `gemini-2.5-pro`; cli_help on the `flash` alias; generalist inherits.
+ */
+function builtIns(parentModel: string | null): GeminiAgent[] {
+  const modern = parentModel === null ? null : /^gemini-3(\.|-|$)/.test(parentModel) || !parentModel.startsWith('gemini-');
+  return [
+    // Both read-only helpers with their own tool lists (source).
+    { name: 'codebase_investigator', model: modern === null ? null : modern ? 'gemini-3-flash-preview' : 'gemini-2.5-pro', from: 'built-in codebase_investigator', source: 'built-in', restrictsTools: true },
+    { name: 'cli_help', model: 'flash', from: 'built-in cli_help', source: 'built-in', restrictsTools: true },
+    { name: 'generalist', model: INHERIT, from: 'built-in generalist', source: 'built-in', restrictsTools: false },
+  ];
+}
+
+/** A frontmatter's `kind: remote` (an A2A agent: no local model tiergate could price). */
+const REMOTE = /^kind[ \t]*:[ \t]*["']?remote["']?[ \t]*$/m;
+/** A top-level `tools:` key (a list, inline or on the following lines). */
+const TOOLS = /^tools[ \t]*:/m;
+
+function readFolder(dir: string, source: AgentSource, out: GeminiAgent[]): void {
+  let names: string[];
+  try {
+    // Regular files only: Gemini's `entry.isFile()` on directory entries leaves links out too.
+    names = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile() && !e.name.startsWith('_') && e.name.endsWith('.md')).map((e) => e.name).sort().slice(0, MAX_FILES);
+  } catch {
+    return; // no such folder
+  }
+  for (const file of names) {
+    const path = join(dir, file);
+    let text: string;
+    try {
+      text = readTextHead(path, MAX_HEAD);
+    } catch {
+      continue; // replaced by something else since the listing, or unreadable: Gemini could not load it either
+    }
+    const head = parseAgentHead(text, text.length >= MAX_HEAD);
+    if (head.kind !== 'agent' || !head.name) continue;
+    const front = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? '';
+    const model = REMOTE.test(front) ? null : head.model ?? INHERIT;
+    out.push({ name: head.name, model, from: path, source, restrictsTools: TOOLS.test(front) });
+  }
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A settings file as Gemini reads it (JSON with comments); null when absent or unreadable. */
+function readSettings(path: string): Obj | null {
+  let text: string;
+  try {
+    text = readTextCapped(path, MAX_SETTINGS);
+  } catch {
+    return null;
+  }
+  try {
+    const v: unknown = JSON.parse(text);
+    return isObj(v) ? v : null;
+  } catch {
+    const v: unknown = parseJsonc(text, [], { allowTrailingComma: true });
+    return isObj(v) ? v : null;
+  }
+}
+
+/** The installed extensions' folders, with a linked extension's own source (0.61.0 `type: link`, source). */
+function extensionDirs(base: string): string[] {
+  const root = join(base, 'extensions');
+  let names: string[];
+  try {
+    names = readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort().slice(0, MAX_EXTENSIONS);
+  } catch {
+    return [];
+  }
+  return names.map((name) => {
+    const dir = join(root, name);
+    const meta = readSettings(join(dir, '.gemini-extension-install.json'));
+    return meta?.type === 'link' && typeof meta.source === 'string' ? meta.source : dir;
+  });
+}
+
+export type AgentOverride = { model: string | null; disabled: boolean; from: string };
+
+function overridesFrom(settings: Obj | null, path: string, into: Map<string, AgentOverride>): void {
+  const agents = settings && isObj(settings.agents) ? settings.agents : null;
+  const all = agents && isObj(agents.overrides) ? agents.overrides : null;
+  if (!all) return;
+  for (const [name, o] of Object.entries(all)) {
+    if (!isObj(o)) continue;
+    const mc = isObj(o.modelConfig) ? o.modelConfig : null;
+    const model = mc && typeof mc.model === 'string' && mc.model.trim() ? mc.model.trim() : null;
+    const prev = into.get(name);
+    into.set(name, {
+      model: model ?? prev?.model ?? null,
+      disabled: o.enabled === false ? true : o.enabled === true ? false : prev?.disabled ?? false,
+      from: model ? `${path} agents.overrides.${name}` : prev?.from ?? path,
+    });
+  }
+}
+
+export type AgentTable = {
+  /** By name, the definition Gemini registers (the first one found). */
+  get(name: string): GeminiAgent | null;
+  names(): string[];
+};
+
+/**
+ * Every agent Gemini CLI would offer in a session started in `cwd`, with the settings overrides applied (a disabled
+ * agent is absent). `parentModel` is the session's model as sent, for the one built-in whose model depends on it.
+ */
+export function loadAgents(env: Env, cwd: string | null, parentModel: string | null): AgentTable {
+  const base = geminiDir(env);
+  const found: GeminiAgent[] = builtIns(parentModel);
+  const projectBase = cwd ? join(cwd, '.gemini') : null;
+  if (projectBase && projectBase !== base) readFolder(join(projectBase, 'agents'), 'project', found);
+  readFolder(join(base, 'agents'), 'user', found);
+  for (const dir of extensionDirs(base)) readFolder(join(dir, 'agents'), 'extension', found);
+
+  const overrides = new Map<string, AgentOverride>();
+  overridesFrom(readSettings(join(base, 'settings.json')), join(base, 'settings.json'), overrides);
+  if (projectBase && projectBase !== base) overridesFrom(readSettings(join(projectBase, 'settings.json')), join(projectBase, 'settings.json'), overrides);
+
+  const byName = new Map<string, GeminiAgent>();
+  for (const a of found) {
+    if (byName.has(a.name)) continue; // 0.61.0: "Duplicate agent name … The later definition will be ignored."
+    const o = overrides.get(a.name);
+    if (o?.disabled) continue;
+    byName.set(a.name, o?.model ? { ...a, model: o.model, from: o.from } : a);
+  }
+  return { get: (name) => byName.get(name) ?? null, names: () => [...byName.keys()] };
+}

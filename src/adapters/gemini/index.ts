@@ -1,0 +1,22 @@
+/**
+ * Gemini CLI: an extension (extension.ts) whose command hooks decide at BeforeTool[invoke_agent] and record at
+ * AfterTool[invoke_agent], chat files under `<gemini>/tmp/<project>/chats/`, installed with `gemini extensions install`.
+ */
+import { join } from 'node:path';
+import type { HarnessModule } from '../harness-module.js';
+import { geminiDir } from './agents.js';
+import { geminiDescriptor } from './descriptor.js';
+import { checkGemini } from './doctor.js';
+import * as installer from './install.js';
+import { geminiTranscripts } from './transcript.js';
+
+export const gemini: HarnessModule = {
+  ...geminiDescriptor,
+  command: async () => (await import('./command.js')).createAdapter,
+  transcripts: geminiTranscripts,
+  // $GEMINI_CLI_HOME/.gemini (else ~/.gemini) tmp/<project>/chats/** (0.61.0).
+  scanRoots: (env, home) => [join(geminiDir({ ...env, HOME: env.HOME || home }), 'tmp')],
+  installer,
+  doctor: [checkGemini],
+  demo: async () => (await import('./demo.js')).demo,
+};
