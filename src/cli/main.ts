@@ -15,6 +15,7 @@ export const COMMANDS: Record<string, Command> = {
   scan: { summary: 'backfill the ledger from Claude Code and Codex transcripts on disk', load: () => import('./commands/scan.js') },
   explain: { summary: 'one dispatch decision, fully explained (--harness, --parent, --child)', load: () => import('./commands/explain.js') },
   prices: { summary: 'prices show <model…> | list | refresh | status', load: () => import('./commands/prices.js') },
+  budget: { summary: 'each spend budget, the spend against it and what the next dispatch meets', load: () => import('./commands/budget.js') },
   config: { summary: 'config check: validate the policy files', load: () => import('./commands/config.js') },
   install: { summary: 'install tiergate into claude|codex|cursor|opencode|pi, or every one found (--all)', load: () => import('./commands/install.js') },
   uninstall: { summary: 'remove tiergate again, restoring each file', load: () => import('./commands/uninstall.js') },

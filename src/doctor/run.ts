@@ -1,6 +1,7 @@
 /** Runs every doctor check; one failing check never hides the others. */
 import type { InstallContext } from '../install/plan.js';
 import type { Check } from './check.js';
+import { checkBudgets } from './budget.js';
 import { checkEnforcement } from './enforcement.js';
 import { checkHarnesses } from './harnesses.js';
 import { checkCodeCache, checkConfig, checkDiagnostics, checkDispatchMemo, checkLedger, checkPrices } from './local.js';
@@ -19,6 +20,7 @@ export function runDoctor(ctx: InstallContext, cwd: string, now: number): Check[
     ...guard('prices', () => checkPrices(ctx.env, ctx.pkgRoot, now)),
     ...guard('ledger', () => checkLedger(ctx.env)),
     ...guard('enforcement', () => checkEnforcement(ctx.env, cwd)),
+    ...guard('budget', () => checkBudgets(ctx.env, cwd, now)),
     ...guard('hook', () => checkCodeCache(ctx.env)),
     ...guard('hook', () => checkDispatchMemo(ctx.env)),
     ...guard('diagnostics', () => checkDiagnostics(ctx.env, now)),

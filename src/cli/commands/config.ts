@@ -4,6 +4,7 @@
  */
 import { loadPolicy } from '../../config/load.js';
 import { paths } from '../../io/paths.js';
+import { budgetPolicyLine } from '../../report/budget-lines.js';
 import { loadCatalogLayers } from '../../prices/load.js';
 import { createPriceLookup } from '../../prices/lookup.js';
 import { listPrices } from '../../prices/query.js';
@@ -37,6 +38,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(ok ? 'ok: no problems found\n' : `problems (each section named keeps its previous value; a tier value as written is used):\n${errors.map((d) => `  - ${d}`).join('\n')}\n`);
     if (warnings.length) process.stdout.write(`warnings:\n${warnings.map((w) => `  - ${w}`).join('\n')}\n`);
     process.stdout.write(`mode ${loaded.policy.mode}, unknown prices ${loaded.policy.unknownPrice}, default tier ${loaded.policy.defaultTier}\n`);
+    process.stdout.write(`${budgetPolicyLine(loaded.policy)}\n`);
   }
   return ok ? 0 : 1;
 }

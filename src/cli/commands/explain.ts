@@ -9,6 +9,7 @@ import { parseCommandFlags, usageError } from '../args.js';
 import { explainProjectPolicy } from '../project-policy.js';
 import { unknownValue } from '../suggest.js';
 import { chainLine, explainAgent } from '../../adapters/claude/explain-agent.js';
+import { explainBudgetLines, explainSpend } from '../../report/budget-lines.js';
 
 export const USAGE = `Usage: tiergate explain [--harness claude|codex|cursor|opencode|pi] --parent <model> [--child <model|tier>] [--json]
        tiergate explain --agent <name> [--cwd <project dir>] --parent <model> [--child <model>] [--json]
@@ -42,7 +43,7 @@ export async function run(argv: string[]): Promise<number> {
     capability, toolInput: child ? { [capability.rewriteField ?? 'model']: child } : {}, cwd: process.cwd(), escalationFrom: null, at: Date.now(),
     ...(agentKind ? { candidates: (Object.entries(tiers) as [Tier, string][]).map(([t, model]) => ({ value: t, model, tier: t })) } : {}),
   };
-  const decision = decide(obs, rt.policy, rt.prices);
+  const decision = decide(obs, rt.policy, rt.prices, explainSpend(rt.policy, harness.data, obs.at));
   const projectPolicy = explainProjectPolicy(process.env, process.cwd());
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ observation: obs, decision, catalogVersion: rt.prices.catalogVersion, projectPolicy: projectPolicy.project }, null, 2)}\n`);
@@ -59,7 +60,7 @@ export async function run(argv: string[]): Promise<number> {
 async function explainClaudeAgent(name: string, parent: string, callModel: string | null, projectDir: string, json: boolean): Promise<number> {
   const rt = loadRuntime(process.env, projectDir);
   const e = await explainAgent({ name, callModel, parentModel: parent, projectDir, env: process.env, at: Date.now() });
-  const decision = decide(e.observation, rt.policy, rt.prices);
+  const decision = decide(e.observation, rt.policy, rt.prices, explainSpend(rt.policy, 'claude', e.observation.at));
   const line = chainLine(e, decision, rt.prices);
   const projectPolicy = explainProjectPolicy(process.env, projectDir);
   if (json) {
@@ -88,6 +89,7 @@ function describe(d: Decision, catalogVersion: string): string {
       }
     }
   }
+  if (d.budget) lines.push(...explainBudgetLines(d.budget));
   for (const diag of d.diagnostics) lines.push(`note: ${diag}`);
   return `${lines.join('\n')}\n`;
 }

@@ -1,0 +1,38 @@
+/**
+ * The spend budgets (routing-engine/budget.ts): a budget already exceeded today (the day's, the month's, or that of a
+ * session active today) is a warning, since subagents are being moved to the cheap tier or refused; an unreadable
+ * spend summary is one too (budgets are not enforced until it is rewritten). Read-only: the summary as the last
+ * completion or observer pass left it.
+ */
+import { loadPolicy } from '../config/load.js';
+import type { Env } from '../io/paths.js';
+import { readSpendFile } from '../observer/spend-read.js';
+import { periodsAt } from '../observer/spend-summary.js';
+import { budgetReport } from '../report/budget-lines.js';
+import { showUsd } from '../routing-engine/budget.js';
+import { parseDecimal } from '../prices/decimal.js';
+import type { Check } from './check.js';
+
+export function checkBudgets(env: Env, cwd: string, now: number): Check[] {
+  const { policy } = loadPolicy(env, cwd);
+  const read = readSpendFile(env);
+  const r = budgetReport(policy, read, now);
+  if (!r.set) return [{ section: 'budget', name: 'budgets', status: 'info', detail: 'none set (docs/budgets.md)' }];
+  if (r.error) return [{ section: 'budget', name: 'spend summary', status: 'warn', detail: `${r.error}: budgets are not enforced until the next completion or 'tiergate budget' rewrites it` }];
+  const today = periodsAt(now).day.start;
+  const checks: Check[] = [];
+  for (const row of r.rows) {
+    if (row.status === 'not-reported') continue;
+    const session = row.scope.startsWith('session ') ? row.scope.slice('session '.length) : null;
+    const last = session ? read.file?.sessions[session]?.last ?? 0 : now;
+    if (session && last < today) continue; // a session not active today: no longer anyone's concern
+    const spent = `${showUsd(parseDecimal(row.spent) / 1_000_000n)} of $${row.limit}${row.unknown ? ` (+${row.unknown} unpriced)` : ''}`;
+    checks.push({
+      section: 'budget', name: row.kind === 'session' ? 'session budget' : `${row.kind} budget`,
+      status: row.status === 'over' ? 'warn' : 'ok',
+      detail: row.status === 'over' ? `exceeded ${row.scope}: ${spent}; ${row.next} (raise budgets.${row.kind} to go on)` : `${row.scope}: ${spent}`,
+      data: { kind: row.kind, scope: row.scope, limit: row.limit, spent: row.spent, unknown: row.unknown, status: row.status },
+    });
+  }
+  return checks.length ? checks : [{ section: 'budget', name: 'budgets', status: 'ok', detail: 'no spend recorded today' }];
+}
