@@ -2,12 +2,14 @@
  * The agents Gemini CLI 0.61.0 can run through `invoke_agent`, and the model each one runs on, found the way its
  * AgentRegistry finds them (packages/core/src/agents/registry.ts, source):
  *
- *   built-ins (codebase_investigator, cli_help, generalist) → the project's `<cwd>/.gemini/agents/*.md` → the user's
+ *   built-ins (codebase_investigator, cli_help, generalist) → the project's `<cwd>/.gemini/agents/*.md`, each only once
+ *   acknowledged (its sha256 under `<home>/.gemini/acknowledgments/agents.json`, per project and name) → the user's
  *   `<home>/.gemini/agents/*.md` → each installed extension's `agents/*.md`
  *
  * where the FIRST definition of a name wins (a later one is ignored with a warning), then `agents.overrides.<name>` of
  * the settings (user, then the project's on top) may disable it or set `modelConfig.model`. A file is read only when it
- * is a regular file (Gemini lists directory entries and skips links), named `*.md`, not starting with `_`.
+ * is a regular file (Gemini lists directory entries and skips links), named `*.md`, not starting with `_`. An
+ * unacknowledged project agent is not registered at all (seen on 0.61.0: headless, `Subagent '<name>' not found`).
  * A definition's `model:` absent or `inherit` runs the child on the session's model (the parent's).
  *
  * `<home>` is GEMINI_CLI_HOME when set, else HOME (0.61.0 `homedir()`, source). Bounded: at most MAX_FILES files of
@@ -28,6 +30,7 @@ const MAX_FILES = 256;
 const MAX_HEAD = 64 * 1024;
 const MAX_EXTENSIONS = 64;
 const MAX_SETTINGS = 1024 * 1024;
+const MAX_ACKED = 1024 * 1024;
 
 export type AgentSource = 'built-in' | 'project' | 'user' | 'extension';
 
@@ -64,7 +67,20 @@ const REMOTE = /^kind[ \t]*:[ \t]*["']?remote["']?[ \t]*$/m;
 /** A top-level `tools:` key (a list, inline or on the following lines). */
 const TOOLS = /^tools[ \t]*:/m;
 
-function readFolder(dir: string, source: AgentSource, out: GeminiAgent[]): void {
+/**
+ * Gemini's content hash of an agent file (sha256 of its UTF-8 text, hex). node:crypto is loaded only here, for a
+ * project that has agent files: a dispatch hook without them never pays for it. Null when it cannot be loaded.
+ */
+function sha256(text: string): string | null {
+  const p = process as { getBuiltinModule?: (id: string) => unknown };
+  const crypto = (p.getBuiltinModule?.('node:crypto') ?? (typeof require === 'function' ? require('node:crypto') : null)) as typeof import('node:crypto') | null;
+  return crypto ? crypto.createHash('sha256').update(text, 'utf8').digest('hex') : null;
+}
+
+/** `acknowledged(name, text)`: whether Gemini registers this project agent (null: tiergate cannot tell). */
+type Acknowledged = (name: string, text: string) => boolean | null;
+
+function readFolder(dir: string, source: AgentSource, out: GeminiAgent[], acknowledged?: Acknowledged): void {
   let names: string[];
   try {
     // Regular files only: Gemini's `entry.isFile()` on directory entries leaves links out too.
@@ -76,14 +92,17 @@ function readFolder(dir: string, source: AgentSource, out: GeminiAgent[]): void 
     const path = join(dir, file);
     let text: string;
     try {
-      text = readTextHead(path, MAX_HEAD);
+      // A project agent is hashed whole (capped), any other only needs its frontmatter.
+      text = acknowledged ? readTextCapped(path, MAX_ACKED) : readTextHead(path, MAX_HEAD);
     } catch {
-      continue; // replaced by something else since the listing, or unreadable: Gemini could not load it either
+      continue; // replaced by something else since the listing, unreadable or too long: Gemini could not load it either
     }
     const head = parseAgentHead(text, text.length >= MAX_HEAD);
     if (head.kind !== 'agent' || !head.name) continue;
+    const ack = acknowledged ? acknowledged(head.name, text) : true;
+    if (ack === false) continue;
     const front = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? '';
-    const model = REMOTE.test(front) ? null : head.model ?? INHERIT;
+    const model = ack === null || REMOTE.test(front) ? null : head.model ?? INHERIT;
     out.push({ name: head.name, model, from: path, source, restrictsTools: TOOLS.test(front) });
   }
 }
@@ -157,7 +176,16 @@ export function loadAgents(env: Env, cwd: string | null, parentModel: string | n
   const base = geminiDir(env);
   const found: GeminiAgent[] = builtIns(parentModel);
   const projectBase = cwd ? join(cwd, '.gemini') : null;
-  if (projectBase && projectBase !== base) readFolder(join(projectBase, 'agents'), 'project', found);
+  if (projectBase && projectBase !== base && cwd) {
+    const acks = readSettings(join(base, 'acknowledgments', 'agents.json'));
+    const mine = acks && isObj(acks[cwd]) ? acks[cwd] : {};
+    readFolder(join(projectBase, 'agents'), 'project', found, (name, text) => {
+      const want = mine[name];
+      if (typeof want !== 'string') return false;
+      const got = sha256(text);
+      return got === null ? null : got === want;
+    });
+  }
   readFolder(join(base, 'agents'), 'user', found);
   for (const dir of extensionDirs(base)) readFolder(join(dir, 'agents'), 'extension', found);
 

@@ -3,7 +3,8 @@
  * catalog: recorded payloads (0.61.0) in a sandbox HOME holding the agent definitions and the parent's chat file as
  * they stood at BeforeTool. Asserts the native answer and what reaches the spool.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../../src/config/defaults.js';
@@ -104,11 +105,19 @@ describe('gemini BeforeTool: decisions on the agent definition\'s model, as Gemi
     expect(dispatches(sb)[0]!.observation).toMatchObject({ agentModel: 'gemini-2.5-pro' });
   });
 
-  it('a project agent beats the user\'s of the same name; settings agents.overrides beats both', async () => {
+  it('a project agent beats the user\'s of the same name once acknowledged; settings agents.overrides beats both', async () => {
     const sb = sandbox();
     installExtension(sb);
     writeAgent(userAgents(sb), 'helper', 'gemini-2.5-flash');
-    writeAgent(join(sb.project, '.gemini', 'agents'), 'helper', 'gemini-3-pro-preview');
+    const file = writeAgent(join(sb.project, '.gemini', 'agents'), 'helper', 'gemini-3-pro-preview');
+    // Not acknowledged: Gemini 0.61.0 does not register it (headless: "Subagent not found"), the user's runs.
+    expect((await dispatch(sb, 'helper')).answer).toBeNull();
+    const acks = join(sb.home, '.gemini', 'acknowledgments');
+    mkdirSync(acks, { recursive: true });
+    const hash = createHash('sha256').update(readFileSync(file, 'utf8')).digest('hex');
+    writeFileSync(join(acks, 'agents.json'), JSON.stringify({ [sb.project]: { helper: `x${hash}` } }));
+    expect((await dispatch(sb, 'helper')).answer).toBeNull(); // acknowledged with another content: still the user's
+    writeFileSync(join(acks, 'agents.json'), JSON.stringify({ [sb.project]: { helper: hash } }));
     expect(answerOf(await dispatch(sb, 'helper'))!.hookSpecificOutput.tool_input.agent_name).toBe('tiergate-parent');
 
     const sb2 = sandbox();
