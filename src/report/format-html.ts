@@ -14,6 +14,8 @@ import { escapeHtml as h, jsonForScript } from './html/escape.js';
 import { servedMatchesRequested } from './html/model-match.js';
 import { pageScriptSource } from './html/page-script.js';
 import { PAGE_CSS } from './html/styles.js';
+import { filterText, periodText } from './period.js';
+import { wallTimeIn } from './zone.js';
 
 export type HtmlOptions = { chartLib?: string };
 
@@ -35,7 +37,24 @@ function card(label: string, value: string, sub = ''): string {
   return `<div class="card"><div class="label">${h(label)}</div><div class="value">${value}</div>${sub ? `<div class="sub">${sub}</div>` : ''}</div>`;
 }
 
-function totalsCards(t: ReportRow): string {
+/** The headline: what tiergate's corrections saved (the figure people came for), then the subagents' share. */
+function headlineCards(report: Report): string {
+  const t = report.totals;
+  const sav = t.saved.pico === null ? '' : t.saved.pico.startsWith('-') ? 'neg' : 'pos';
+  const savedSub = `${plural(t.corrected, 'correction')} · ${plural(t.denied, 'denial')}${t.savedRuns ? ` · ${plural(t.savedRuns, 'run')} priced both ways` : ''}`;
+  const cards = [card('Saved by tiergate', `<span class="${sav}">${moneySpan(t.saved, 'saved')}</span>`,
+    `${savedSub}<br>the model each dispatch asked for (or the parent's it would inherit), minus what ran`)];
+  const w = report.wholeUsage;
+  if (w && w.cost.pico !== null && w.subagentCost.pico !== null && BigInt(w.cost.pico) > 0n) {
+    const share = Number((BigInt(w.subagentCost.pico) * 1000n) / BigInt(w.cost.pico)) / 10;
+    cards.push(card('Subagents\' share', `<span data-total="subagentShare">${share}%</span>`,
+      `${h(usd(w.subagentCost) ?? '-')} of the ${h(usd(w.cost) ?? '-')} the ${plural(w.sessions, 'scanned session')} spent`));
+  }
+  return cards.join('\n');
+}
+
+function totalsCards(report: Report): string {
+  const t = report.totals;
   const num = (key: string, n: number) => `<span data-total="${key}">${count(n)}</span>`;
   const cost = t.usageNotReported
     ? `<span data-total="cost" data-usd="">${h(costCell(t))}</span>`
@@ -48,13 +67,15 @@ function totalsCards(t: ReportRow): string {
   ].filter(Boolean).join('<br>');
   const sav = t.savings.usd === null ? '' : t.savings.usd.startsWith('-') ? 'neg' : 'pos';
   return `<section class="cards" id="totals" aria-label="Totals">
+${headlineCards(report)}
 ${card('Subagent runs', num('runs', t.runs), `${num('dispatches', t.dispatches)} dispatches seen · ${num('denied', t.denied)} denied`)}
 ${card('Completed', num('completed', t.completed), `${num('pending', t.pending)} pending`)}
 ${card('Verified', num('verified', t.verified), 'reported <code>Verified:</code> yes')}
 ${card('Cost', cost, costSub)}
 ${card("On the parent's model", moneySpan(t.counterfactual, 'counterfactual'), `same usage, ${plural(t.comparableRuns, 'comparable run')}`)}
-${card('Savings', `<span class="${sav}">${moneySpan(t.savings, 'savings')}</span>`, "parent's model minus actual")}
-${card('Tokens', `<span data-total="tokens">${h(tokensCell(t))}</span>`, `${count(t.tokens.input)} in · ${count(t.tokens.output)} out · ${count(t.tokens.cacheRead)} cache read`)}
+${card("Savings vs the parent's model", `<span class="${sav}">${moneySpan(t.savings, 'savings')}</span>`, "parent's model minus actual")}
+${card('Tokens', `<span data-total="tokens">${h(tokensCell(t))}</span>`,
+    `${count(t.tokens.input)} in · ${count(t.tokens.output)} out · ${count(t.tokens.cacheRead)} cache read · ${count(t.tokens.cacheWrite)} cache write`)}
 </section>`;
 }
 
@@ -79,24 +100,29 @@ function costHtml(r: ReportRow): string {
   return r.unpricedRuns > 0 ? `<span class="unpriced">${h(text)}</span>` : h(text);
 }
 
+/** Cost first after the name: on a phone the table scrolls inside its box, and the money is what one looks for. */
 function tableHtml(report: Report): string {
-  const head = [report.by, 'runs', 'dispatches', 'completed', 'verified', 'requested → served', 'tokens', 'cost', "on parent's model", 'savings'];
-  const numeric = new Set([1, 2, 3, 4, 6, 7, 8, 9]);
+  const head = [report.by, 'cost', 'saved by tiergate', "savings vs parent's model", 'runs', 'dispatches', 'corrected', 'completed', 'verified',
+    'requested → served', 'tokens', "on parent's model"];
+  const MODELS = 9;
+  const numeric = new Set([1, 2, 3, 4, 5, 6, 7, 8, 10, 11]);
   const th = head.map((c, i) => `<th${numeric.has(i) ? ' class="num"' : ''} scope="col">${h(c)}</th>`).join('');
   const tr = (r: ReportRow, total: boolean) => {
     const cells = [
       h(total ? 'total' : r.group ?? '(none)'),
+      costHtml(r),
+      h(moneyText(r.saved)),
+      h(moneyText(r.savings)),
       count(r.runs),
       count(r.dispatches) + (r.denied ? ` <span class="note">(${count(r.denied)} denied)</span>` : ''),
+      count(r.corrected),
       count(r.completed) + (r.pending ? ` <span class="note">(+${count(r.pending)} pending)</span>` : ''),
       count(r.verified),
       modelsHtml(r),
       h(tokensCell(r)),
-      costHtml(r),
       h(moneyText(r.counterfactual)),
-      h(moneyText(r.savings)),
     ];
-    return `<tr${total ? ' class="total"' : ''}>${cells.map((c, i) => (i === 0 && !total ? `<th scope="row">${c}</th>` : `<td${numeric.has(i) ? ' class="num"' : i === 5 ? ' class="models"' : ''}>${c}</td>`)).join('')}</tr>`;
+    return `<tr${total ? ' class="total"' : ''}>${cells.map((c, i) => (i === 0 && !total ? `<th scope="row">${c}</th>` : `<td${numeric.has(i) ? ' class="num"' : i === MODELS ? ' class="models"' : ''}>${c}</td>`)).join('')}</tr>`;
   };
   return `<section id="table"><h2>Per ${h(report.by === 'agent' ? 'subagent type' : report.by)}</h2>
 <div class="table-box"><table><thead><tr>${th}</tr></thead><tbody>
@@ -105,19 +131,21 @@ ${tr(report.totals, true)}
 </tbody></table></div></section>`;
 }
 
+/** The period and time zone as people read them (not raw ISO instants), the other filters, and when it was made. */
 function scopeText(report: Report): string {
   const f = report.filters;
-  const parts = [f.since ? `since ${f.since}` : '', f.until ? `until ${f.until}` : '', f.harness ? `harness ${f.harness}` : '',
-    f.session ? `session ${f.session}` : '', f.project ? `project ${f.project}` : '', f.user ? `user ${f.user}` : '',
-    f.origin ? `origin ${f.origin}` : ''].filter(Boolean);
+  const filters = filterText(f);
   const team = report.source === 'team' ? ' · team ledger' : '';
-  return `Generated ${report.generatedAt}${team} · ${parts.length ? parts.join(', ') : 'all recorded runs'}`;
+  const generated = wallTimeIn(f.timeZone ?? 'UTC', Date.parse(report.generatedAt));
+  return `Period: ${periodText(f)}${filters ? ` · ${filters}` : ''}${team} · generated ${generated}`;
 }
 
 function figure(id: string, title: string, note: string, label: string): string {
   return `<figure class="chart" id="${id}"><figcaption>${h(title)}</figcaption>
 <div class="canvas-box"><canvas role="img" aria-label="${h(label)}"></canvas></div><p class="chart-error"></p><p class="note">${note}</p></figure>`;
 }
+
+const hasTiers = (d: HtmlReportData) => d.byTier.rows.some((r) => r.group !== null);
 
 function chartsHtml(d: HtmlReportData, m: ReturnType<typeof chartModel>): string {
   const days = m.costByTier.days.length;
@@ -128,11 +156,16 @@ function chartsHtml(d: HtmlReportData, m: ReturnType<typeof chartModel>): string
   const mism = m.models.mismatchedRuns
     ? `<span class="mismatch">${plural(m.models.mismatchedRuns, 'run')} served by a different model than requested</span> (red).`
     : 'Every run was served the model it requested.';
-  return `<h2>Charts</h2><section class="charts" id="charts">
-${figure('chart-cost-by-tier', 'Cost per day by tier', `UTC days, ${plural(days, 'day')} shown.${omitted}${unpriced}`, 'Stacked bars: cost per day, one colour per tier')}
-${figure('chart-savings', "Savings vs the parent's model", "Bars: actual cost and the same usage priced at the parent's model (runs priced on both sides). Line: savings so far.", 'Bars of actual and counterfactual cost per day, line of cumulative savings')}
-${figure('chart-models', 'Requested → served model', `Runs per requested → served pair (aliases such as <code>haiku</code> match their full id). ${mism}`, 'Horizontal bars: runs per requested and served model pair')}
-${figure('chart-outcomes', 'Outcome rates per tier', 'Share of runs that ran (denied dispatches excluded) reporting <code>Result:</code> done and <code>Verified:</code> yes.', 'Grouped bars: completed and verified percentage per tier')}
+  const zone = h(d.main.filters.timeZone ?? 'UTC');
+  // No run has a tier (a ledger filled by tiergate scan: transcripts record none): per-tier charts would be one grey bar.
+  const tiers = hasTiers(d);
+  const noTier = tiers ? '' : `<p class="note" id="no-tier-note">Cost per day by tier and outcome rates per tier are left out: no run here has a tier
+(runs read by <code>tiergate scan</code> carry none; tiergate's hooks set one when they route a dispatch).</p>`;
+  return `<h2>Charts</h2>${noTier}<section class="charts" id="charts">
+${tiers ? figure('chart-cost-by-tier', 'Cost per day by tier', `Days in ${zone}, ${plural(days, 'day')} shown.${omitted}${unpriced}`, 'Stacked bars: cost per day, one colour per tier') : ''}
+${figure('chart-savings', "Savings vs the parent's model", `Bars: actual cost and the same usage priced at the parent's model (runs priced on both sides), per day in ${zone}. Line: savings so far.`, 'Bars of actual and counterfactual cost per day, line of cumulative savings')}
+${figure('chart-models', 'Requested → served model', `Runs per requested → served pair (aliases such as <code>haiku</code> match their full id; "no model named": the dispatch named none). ${mism}`, 'Horizontal bars: runs per requested and served model pair')}
+${tiers ? figure('chart-outcomes', 'Outcome rates per tier', 'Share of runs that ran (denied dispatches excluded) reporting <code>Result:</code> done and <code>Verified:</code> yes.', 'Grouped bars: completed and verified percentage per tier') : ''}
 </section>`;
 }
 
@@ -177,7 +210,7 @@ export function formatHtml(d: HtmlReportData, opts: HtmlOptions = {}): string {
 </head>
 <body>
 <header><h1>tiergate · subagent cost report</h1><p class="scope">${h(scopeText(report))}</p></header>
-${totalsCards(report.totals)}
+${totalsCards(report)}
 ${body}
 <footer>Costs use the price in effect when each run was recorded; a run whose served model has no price is shown as
 unpriced, never as $0. Cursor reports no token usage. Savings compare the same usage priced at the parent's model, over

@@ -359,10 +359,13 @@ function cmpCost(a: Acc, b: Acc): number {
   return x === y ? a.runs - b.runs : x < y ? -1 : 1;
 }
 
-/** The local ledger's report; `pricer` prices what tiergate's corrections saved (without one, `saved` is null). */
-export function buildReport(db: SqlDriver, q: ReportQuery, now = new Date(), pricer: Pricer | null = null): Report {
+/**
+ * The local ledger's report; `pricer` prices what tiergate's corrections saved (without one, `saved` is null).
+ * `wholeUsage: false` skips the scanned-requests total (a full read of that table): the HTML page's per-day pieces.
+ */
+export function buildReport(db: SqlDriver, q: ReportQuery, now = new Date(), pricer: Pricer | null = null, opts: { wholeUsage?: boolean } = {}): Report {
   const rows = queryReport(db, q, pricer);
-  const whole = wholeUsage(db, q);
+  const whole = opts.wholeUsage === false ? undefined : wholeUsage(db, q);
   const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
   const filters: ReportFilters = {
     since: iso(q.since), until: iso(q.until), harness: q.harness ?? null, session: q.session ?? null, project: q.project ?? null,

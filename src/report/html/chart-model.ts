@@ -91,7 +91,7 @@ const MAX_LABEL = 32;
 const clip = (s: string) => (s.length > MAX_LABEL ? `${s.slice(0, MAX_LABEL - 1)}…` : s);
 /** Axis labels are clipped so one long model id cannot squeeze the bars; the tooltip shows the full pair. */
 const modelLabel = (requested: string | null, served: string | null) =>
-  `${clip(requested ?? '(not recorded)')} → ${clip(served ?? '(not known yet)')}`;
+  `${clip(requested ?? 'no model named')} → ${clip(served ?? '(not known yet)')}`;
 
 function models(d: HtmlReportData): ChartModel['models'] {
   const pairs = new Map<string, { requested: string | null; served: string | null; runs: number }>();

@@ -27,8 +27,9 @@ export type HtmlReportData = {
 
 export function buildHtmlData(db: SqlDriver, q: ReportQuery, now = new Date(), pricer: Pricer | null = null): HtmlReportData {
   return db.transaction(() => {
-    const build = (query: ReportQuery) => buildReport(db, query, now, pricer);
-    const main = build(q);
+    // Only the main report says what the whole usage was; the other pieces would each read the requests table again.
+    const build = (query: ReportQuery) => buildReport(db, query, now, pricer, { wholeUsage: false });
+    const main = buildReport(db, q, now, pricer);
     const byTier = q.by === 'tier' ? main : build({ ...q, by: 'tier' });
     const byModel = q.by === 'model' ? main : build({ ...q, by: 'model' });
     const byDay = q.by === 'day' ? main : build({ ...q, by: 'day' });

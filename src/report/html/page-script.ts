@@ -34,7 +34,14 @@ export function pageMain(doc: Doc, Chart: ChartCtor | undefined, win: Win): void
     const a = Math.abs(v);
     return `${v < 0 ? '-' : ''}$${a.toFixed(a > 0 && a < 0.01 ? 4 : 2)}`;
   };
-  const axisMoney = { callback: (v: unknown) => money(v) };
+  // Ticks as dollars with as many decimals as the step between them needs: $0.00, $0.00, $0.01 repeated before.
+  const axisMoney = {
+    callback: (v: unknown, _i: number, ticks: { value: number }[]) => {
+      const step = ticks.length > 1 ? Math.abs(ticks[1]!.value - ticks[0]!.value) : 0;
+      const digits = step > 0 ? Math.min(6, Math.max(2, Math.ceil(-Math.log10(step) - 1e-9))) : 2;
+      return typeof v === 'number' ? `${v < 0 ? '-' : ''}$${Math.abs(v).toFixed(digits)}` : '';
+    },
+  };
   const legend = { position: 'bottom', labels: { boxWidth: 12 } };
   const base = { animation: false, responsive: true, maintainAspectRatio: false };
   let drawn = 0;
@@ -92,7 +99,7 @@ export function pageMain(doc: Doc, Chart: ChartCtor | undefined, win: Win): void
       ...base,
       scales: {
         y: { beginAtZero: true, ticks: axisMoney, title: { display: true, text: 'per day (USD)' } },
-        y2: { position: 'right', beginAtZero: true, ticks: axisMoney, grid: { drawOnChartArea: false }, title: { display: true, text: 'cumulative savings' } },
+        y2: { position: 'right', beginAtZero: true, ticks: axisMoney, grid: { drawOnChartArea: false }, title: { display: true, text: 'cumulative savings (USD)' } },
       },
       plugins: {
         legend,
@@ -132,7 +139,7 @@ export function pageMain(doc: Doc, Chart: ChartCtor | undefined, win: Win): void
           callbacks: {
             title: (items: TipCtx[]) => {
               const p = pairs[items[0]!.dataIndex]!;
-              return p.requested === null && p.served === null ? p.label : `${p.requested ?? '(not recorded)'} → ${p.served ?? '(not known yet)'}`;
+              return p.requested === null && p.served === null ? p.label : `${p.requested ?? 'no model named'} → ${p.served ?? '(not known yet)'}`;
             },
             label: (c: TipCtx) => `${c.raw} run${c.raw === 1 ? '' : 's'}${pairs[c.dataIndex]!.mismatch ? ': served model differs from the requested one' : ''}`,
           },
