@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { jsonAnswer, type CommandAdapter, type HookHandler } from '../../hook-runner/types.js';
+import { jsonAnswer, type CommandAdapter, type HookHandler, type HookServices } from '../../contracts/hook.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import { removeFile, writeFileAtomic } from '../../io/files.js';
 import { paths } from '../../io/paths.js';
@@ -102,24 +102,27 @@ const sessionStart: HookHandler = async (payload, ctx) => {
   return text ? jsonAnswer(sessionStartAnswer(text)) : null;
 };
 
-/** SessionEnd: move the module's records into the spool, drain the spool into the ledger (bounded), start the team push. */
-const sessionEnd: HookHandler = async (payload, ctx) => {
+/**
+ * SessionEnd: move the module's records into the spool, drain the spool into the ledger (bounded), start the team push.
+ * The drain and the push are the wiring's services (src/wiring/command-hooks.ts): SQLite and the drain load only there,
+ * never in a dispatch hook, and they read the harness registry, which lists this adapter.
+ */
+const sessionEnd = (services: HookServices): HookHandler => async (payload, ctx) => {
   const p = SessionPayload.parse(payload);
   drainModuleSpool(ctx.env);
-  // SQLite and the drain load only here, never in a dispatch hook.
-  (await import('../../observer/drain-hook.js')).drainLedgerFromHook(ctx.env, null, ctx);
+  await services.observe(ctx.env, null, ctx);
   // The team ledger's push, when team.url is set: a detached process (its own lock and watchdog); returns at once.
-  (await import('../../team/trigger.js')).triggerPush(ctx.env);
+  await services.push(ctx.env);
   if (p.session_id) removeFile(policyHandoffPath(paths(ctx.env).data, p.session_id));
   return null;
 };
 
-export const adapter: CommandAdapter = {
+/** The registry's command adapter (index.ts): every Claude Code event. */
+export const createCommandAdapter = (services: HookServices): CommandAdapter => ({
   handlers: {
     PreToolUse: preToolUse,
     SubagentStop: subagentStop,
     SessionStart: sessionStart,
-    SessionEnd: sessionEnd,
+    SessionEnd: sessionEnd(services),
   },
-};
-export const handlers = adapter.handlers;
+});

@@ -4,7 +4,7 @@
  * read from the child's rollout tail and appended to the spool. Nothing here waits on the network or SQLite.
  */
 import type { SpoolRecord } from '../../contracts/spool.js';
-import { jsonAnswer, type HookAnswer, type HookContext, type HookHandler } from '../../hook-runner/types.js';
+import { jsonAnswer, type CommandAdapter, type HookAnswer, type HookContext, type HookHandler, type HookServices } from '../../contracts/hook.js';
 import type { Env } from '../../io/paths.js';
 import { loadPolicy } from '../../config/load.js';
 import { spoolRecord } from '../../observer/spend-record.js';
@@ -57,14 +57,20 @@ export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler
   };
 }
 
-export const handlers: Record<string, HookHandler> = createCodexHandlers({
-  route: routeDispatch,
-  // Completions are counted in the budgets' spend summary too (spend-record.ts).
-  spool: spoolRecord,
-  now: Date.now,
-  runtime: loadRuntime,
-  // Lazy: child_process and crypto stay out of the dispatch hook process.
-  refresh: async (env) => void (await import('../../prices/refresh/trigger.js')).triggerRefresh(env),
-  observe: async (env, cwd, hook) => (await import('../../observer/drain-hook.js')).drainLedgerFromHook(env, cwd, hook),
-  push: async (env) => void (await import('../../team/trigger.js')).triggerPush(env),
+/**
+ * The registry's command adapter (index.ts): every Codex event. The observer pass and the team push are the wiring's
+ * services (src/wiring/command-hooks.ts): they read the harness registry, which lists this adapter.
+ */
+export const createCommandAdapter = (services: HookServices): CommandAdapter => ({
+  handlers: createCodexHandlers({
+    route: routeDispatch,
+    // Completions are counted in the budgets' spend summary too (spend-record.ts).
+    spool: spoolRecord,
+    now: Date.now,
+    runtime: loadRuntime,
+    // Lazy: child_process and crypto stay out of the dispatch hook process.
+    refresh: async (env) => void (await import('../../prices/refresh/trigger.js')).triggerRefresh(env),
+    observe: services.observe,
+    push: services.push,
+  }),
 });

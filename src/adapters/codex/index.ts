@@ -8,10 +8,7 @@ import { codexTranscripts } from './transcript.js';
 
 export const codex: HarnessModule = {
   ...codexDescriptor,
-  command: async () => {
-    const { handlers } = await import('./command.js');
-    return () => ({ handlers });
-  },
+  command: async () => (await import('./command.js')).createCommandAdapter,
   transcripts: codexTranscripts,
   // $CODEX_HOME/sessions/** (codex-cli 0.169.0).
   scanRoots: (env, home) => [join(env.CODEX_HOME || join(home, '.codex'), 'sessions')],
