@@ -2,7 +2,7 @@
  * Claude Code's dispatch hook (PreToolUse on Agent/Task), apart from the completion side so the dispatch bundle
  * (dist/hook-dispatch-claude.cjs) never carries the transcript parsers or the drain. command.ts composes it with the others.
  */
-import { jsonAnswer, type CommandAdapter, type HookContext, type HookHandler } from '../../hook-runner/types.js';
+import { jsonAnswer, type CommandAdapter, type HookContext, type HookHandler } from '../../contracts/hook.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import { routeDispatch } from '../../runtime/dispatch.js';
 import { preToolUseAnswer } from './answer.js';
