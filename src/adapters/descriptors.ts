@@ -10,6 +10,7 @@ import { cursorDescriptor } from './cursor/descriptor.js';
 import { opencodeDescriptor } from './opencode/descriptor.js';
 import { piDescriptor } from './pi/descriptor.js';
 import { geminiDescriptor } from './gemini/descriptor.js';
+import { copilotDescriptor } from './copilot/descriptor.js';
 
 export const DESCRIPTORS: Readonly<Record<Harness, HarnessDescriptor>> = {
   claude: claudeDescriptor,
@@ -18,4 +19,5 @@ export const DESCRIPTORS: Readonly<Record<Harness, HarnessDescriptor>> = {
   opencode: opencodeDescriptor,
   pi: piDescriptor,
   gemini: geminiDescriptor,
+  copilot: copilotDescriptor,
 };

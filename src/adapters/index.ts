@@ -11,10 +11,11 @@ import type { HarnessModule } from './harness-module.js';
 import { opencode } from './opencode/index.js';
 import { pi } from './pi/index.js';
 import { gemini } from './gemini/index.js';
+import { copilot } from './copilot/index.js';
 
 export type { HarnessModule, Installer } from './harness-module.js';
 
-export const HARNESSES: Readonly<Record<Harness, HarnessModule>> = { claude, codex, cursor, opencode, pi, gemini };
+export const HARNESSES: Readonly<Record<Harness, HarnessModule>> = { claude, codex, cursor, opencode, pi, gemini, copilot };
 
 /** Every harness module, in HARNESS_IDS order. */
 export const harnessList = (): HarnessModule[] => HARNESS_IDS.map((id) => HARNESSES[id]);

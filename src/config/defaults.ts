@@ -17,6 +17,7 @@ export const DEFAULT_POLICY: Policy = {
     opencode: {},
     pi: {},
     gemini: { cheap: 'gemini-2.5-flash', standard: 'gemini-2.5-pro', premium: 'gemini-3.1-pro-preview' },
+    copilot: { cheap: 'gpt-5.4-mini', standard: 'gpt-5.4', premium: 'claude-opus-4.8' },
   },
   priceOverrides: {},
   codexRewrite: false,

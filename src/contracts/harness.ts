@@ -6,7 +6,7 @@ import { lazySchema } from './lazy.js';
  * (descriptor.ts: the facts the dispatch path and the policy need; index.ts: the whole HarnessModule), listed once in
  * src/adapters/descriptors.ts and src/adapters/index.ts.
  */
-export const HARNESS_IDS = ['claude', 'codex', 'cursor', 'opencode', 'pi', 'gemini'] as const;
+export const HARNESS_IDS = ['claude', 'codex', 'cursor', 'opencode', 'pi', 'gemini', 'copilot'] as const;
 export const HarnessSchema = lazySchema(() => z.enum(HARNESS_IDS));
 export type Harness = (typeof HARNESS_IDS)[number];
 

@@ -9,6 +9,7 @@ const EVENTS = {
   codex: ['PreToolUse'],
   cursor: ['preToolUse', 'subagentStart'],
   gemini: ['BeforeTool'],
+  copilot: ['preToolUse'],
 } as const;
 
 export type DispatchHarness = keyof typeof EVENTS;

@@ -191,7 +191,8 @@ export function reconcilePending(db: SqlDriver, now = Date.now(), deadline = Inf
       try {
         const parsed = parser.parseFile(row.transcript_path, { maxBytes: LATE_FLUSH_MAX_BYTES });
         // A per-turn row settles from its own turn only; the whole child would add the other turns' usage to it.
-        child = row.turn_id ? parsed.childTurns?.find((t) => t.turnId === row.turn_id) ?? null : parsed.child;
+        child = row.turn_id ? parsed.childTurns?.find((t) => t.turnId === row.turn_id) ?? null
+          : parsed.child ?? parsed.children?.find((c) => c.agentId === row.agent_id) ?? null;
       } catch {
         child = null; // transcript gone or unreadable: stays pending until given up
       }

@@ -102,7 +102,7 @@ function storeParse(db: SqlDriver, parse: FileParse, pricer: Pricer, summary: St
     };
     if (recordDispatch(db, row, d.callId)) summary.dispatches++;
   }
-  const runs = parse.childTurns ?? (parse.child ? [parse.child] : []);
+  const runs = parse.childTurns ?? parse.children ?? (parse.child ? [parse.child] : []);
   const oneChildPerFile = HARNESSES[parse.harness].transcripts?.oneChildPerFile === true;
   for (const c of runs) {
     if (!c.usage) continue;

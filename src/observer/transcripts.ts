@@ -66,6 +66,8 @@ export type FileParse = {
    * stores these, one row per turn, instead of `child`.
    */
   childTurns?: ChildSummary[];
+  /** Every child a file holds, when it holds several (Copilot CLI's events.jsonl): the ledger stores one row each. */
+  children?: ChildSummary[];
   bytesRead: number;
   truncated: boolean;
 };

@@ -23,7 +23,7 @@ describe('harness descriptors (the light half of the registry)', () => {
 
   it('names the dispatch events of the harnesses with a command hook, and only those', () => {
     const events = Object.fromEntries(HARNESS_IDS.map((h) => [h, DESCRIPTORS[h].dispatchEvents]));
-    expect(events).toEqual({ claude: ['PreToolUse'], codex: ['PreToolUse'], cursor: ['preToolUse', 'subagentStart'], opencode: [], pi: [], gemini: ['BeforeTool'] });
+    expect(events).toEqual({ claude: ['PreToolUse'], codex: ['PreToolUse'], cursor: ['preToolUse', 'subagentStart'], opencode: [], pi: [], gemini: ['BeforeTool'], copilot: ['preToolUse'] });
   });
 
   // The report counts these runs as "usage not reported" from the registry (report/query.ts), and the ledger's rollups

@@ -58,7 +58,7 @@ describe('tiergate demo --json', () => {
   });
 
   it('replays a dispatch of every harness; Cursor is marked documentation-only', () => {
-    expect(new Set(doc.decisions.map((d) => d.harness))).toEqual(new Set(['claude', 'codex', 'cursor', 'opencode', 'pi']));
+    expect(new Set(doc.decisions.map((d) => d.harness))).toEqual(new Set(['claude', 'codex', 'cursor', 'opencode', 'pi', 'gemini', 'copilot']));
     expect(doc.decisions.filter((d) => d.documentationOnly).map((d) => d.harness)).toEqual(['cursor']);
   });
 
@@ -111,7 +111,7 @@ describe('tiergate demo (table) and --keep', () => {
     expect(out).toMatch(/Claude Code +opus -> parent claude-sonnet-5-5: CORRECT \(over-ceiling-corrected\)\n +now runs as: sonnet/);
     expect(out).toMatch(/Codex +gpt-6-astra -> parent gpt-6-sol: DENY \(over-ceiling-denied\)\n +the model sees: tiergate: .*Retry/);
     expect(out).toMatch(/Cursor \(documentation only\)/);
-    expect(out).toMatch(/│ total +│ +7 │/);
+    expect(out).toMatch(/│ total +│ +10 │/);
     const ledger = /Ledger kept at (\S+) /.exec(out)?.[1];
     expect(ledger && ledger.startsWith(box.tmp)).toBe(true);
     expect(tree(box.home)).toEqual([]);
@@ -119,7 +119,7 @@ describe('tiergate demo (table) and --keep', () => {
     const db = new Database(ledger!, { readonly: true });
     try {
       const rows = db.prepare('SELECT harness, served_model, input, output, cost_pico FROM completions WHERE harness != ? ORDER BY harness').all('cursor') as Record<string, any>[];
-      expect(rows.map((r) => r.harness)).toEqual(['claude', 'codex', 'opencode', 'pi']);
+      expect(rows.map((r) => r.harness)).toEqual(['claude', 'codex', 'copilot', 'gemini', 'opencode', 'pi']);
       for (const r of rows) {
         expect(r.served_model).toBeTruthy();
         expect(r.input + r.output).toBeGreaterThan(0);

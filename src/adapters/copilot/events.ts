@@ -1,0 +1,77 @@
+/**
+ * GitHub Copilot CLI's session file, `$COPILOT_HOME/session-state/<session>/events.jsonl` (1.0.102, reference §6, seen):
+ * one JSON line per session event, the parent's and every child's in the same file, child lines tagged with `agentId`.
+ * Shared by the dispatch hook (parent-model.ts, a bounded tail read) and the transcript parser (transcript.ts, forward).
+ * Pure helpers; nothing here reads a file.
+ */
+import type { Usage } from '../../contracts/usage.js';
+import type { Env } from '../../contracts/env.js';
+
+export type EventLine = { type: string; data: Record<string, unknown>; agentId: string | null; timestamp: string | null };
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** One line as an event, or null (torn mid-write, not JSON, not an event). */
+export function parseEventLine(line: string): EventLine | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (!isRecord(v) || typeof v.type !== 'string') return null;
+  return {
+    type: v.type,
+    data: isRecord(v.data) ? v.data : {},
+    agentId: typeof v.agentId === 'string' && v.agentId !== '' ? v.agentId : null,
+    timestamp: typeof v.timestamp === 'string' ? v.timestamp : null,
+  };
+}
+
+/** `$COPILOT_HOME` (what Copilot CLI gives its hooks, seen), else `~/.copilot`; null when neither can be told. */
+export function copilotHome(env: Env): string | null {
+  if (env.COPILOT_HOME) return env.COPILOT_HOME.replace(/\/+$/, '') || '/';
+  if (env.HOME) return `${env.HOME.replace(/\/+$/, '')}/.copilot`;
+  return null;
+}
+
+/** A session id usable as one path component: what Copilot writes (UUIDs), never `..` or a slash from a payload. */
+const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+export function eventsPath(home: string, sessionId: string): string | null {
+  if (!SAFE_ID.test(sessionId) || sessionId.includes('..')) return null;
+  return `${home}/session-state/${sessionId}/events.jsonl`;
+}
+
+const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
+
+/**
+ * A `session.usage_record`'s `usage` as tiergate's Usage. Under BYOK with an OpenAI-compatible provider (the only
+ * kind exercised) `inputTokens` is the wire's `prompt_tokens`, which includes the cached reads, and `outputTokens` its
+ * `completion_tokens`, which include reasoning (seen: 1002 in, 502 cached, on the wire as prompt_tokens 1002).
+ */
+export function usageFromRecord(u: Record<string, unknown>): Usage {
+  const cacheRead = count(u.cacheReadTokens);
+  const cacheWrite = count(u.cacheWriteTokens);
+  return {
+    input: Math.max(0, count(u.inputTokens) - cacheRead - cacheWrite),
+    output: count(u.outputTokens),
+    cacheRead,
+    cacheWrite5m: cacheWrite,
+    cacheWrite1h: 0,
+    reasoning: count(u.reasoningTokens),
+    requests: 1,
+  };
+}
+
+/** `usage.cost`: "Model multiplier cost for billing purposes" (SDK types, 1.0.102); 0 under BYOK (seen). */
+export function multiplierOf(u: Record<string, unknown>): number | null {
+  return typeof u.cost === 'number' && Number.isFinite(u.cost) && u.cost > 0 ? u.cost : null;
+}
+
+/** Key order never matters when two argument objects are compared (the session file and the hook payload). */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (isRecord(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`).join(',')}}`;
+  return JSON.stringify(v) ?? 'null';
+}

@@ -1,0 +1,21 @@
+/**
+ * GitHub Copilot CLI: command hooks (hooks-copilot.json, named by the plugin's .plugin/plugin.json), its session files
+ * under $COPILOT_HOME/session-state, and a plugin installed from the package's local marketplace.
+ */
+import { join } from 'node:path';
+import type { HarnessModule } from '../harness-module.js';
+import { copilotDescriptor } from './descriptor.js';
+import { checkCopilot } from './doctor.js';
+import * as installer from './install.js';
+import { copilotTranscripts } from './transcript.js';
+
+export const copilot: HarnessModule = {
+  ...copilotDescriptor,
+  command: async () => (await import('./command.js')).createCopilotAdapter,
+  transcripts: copilotTranscripts,
+  // $COPILOT_HOME/session-state/<session>/events.jsonl (1.0.102: COPILOT_HOME, else ~/.copilot).
+  scanRoots: (env, home) => [join(env.COPILOT_HOME || join(home, '.copilot'), 'session-state')],
+  installer,
+  doctor: [checkCopilot],
+  demo: async () => (await import('./demo.js')).demo,
+};
