@@ -2,8 +2,8 @@
  * `tiergate push`: copies this data dir's ledger (completions and dispatches) into the team's PostgreSQL ledger.
  * Incremental and idempotent: rows are read in local id order, each compared by fingerprint with what the push state
  * says was sent (state.ts); only new and changed rows go, as one upsert per batch keyed by (origin, local dedupe key),
- * and a local row that is gone (superseded) is deleted from the team's. Each batch is its own transaction: a push cut
- * short anywhere leaves every committed batch in place and the rest to the next push.
+ * and a local row that is gone (superseded) is deleted from the team's. Each batch is one statement, so its own
+ * transaction: a push cut short anywhere leaves every committed batch in place and the rest to the next push.
  *
  * Order matters for "a failed push leaves the local ledger untouched": the team database is reached and its schema
  * checked before the ledger is opened (or drained).
@@ -15,7 +15,7 @@ import type { Pricer } from '../observer/pricing.js';
 import { openLedger } from '../observer/ledger/open.js';
 import { paths, type Env } from '../io/paths.js';
 import { connectTeam, TeamError, type TeamClient } from './pg.js';
-import { readBatch, RECORD_KINDS, type OutRow, type PgType, type RecordKind } from './rows.js';
+import { readBatch, RECORD_KINDS, type OutRow, type RecordKind } from './rows.js';
 import { requireTeamSchema, TEAM_SCHEMA } from './schema.js';
 import { originId, teamPaths, teamSettings, type TeamSettings } from './settings.js';
 import { ledgerIdentity, openPushState, type PushState, type Pushed } from './state.js';
@@ -95,65 +95,89 @@ type Ctx = {
   client: TeamClient; db: SqlDriver; state: PushState; origin: string; user: string; pricer: Pricer; batch: number; deadline: number | null;
 };
 
+/**
+ * One kind of record, batch by batch. The next batch is read and fingerprinted while the team database writes the one
+ * before (one batch in flight on the one connection); a batch's state is recorded only once its commit returned.
+ */
 async function pushKind(ctx: Ctx, kind: RecordKind): Promise<KindResult & { complete: boolean }> {
   const out = { read: 0, sent: 0, deleted: 0, complete: true };
   const keyStillLocal = ctx.db.prepare(`SELECT 1 AS x FROM ${kind.table} WHERE dedupe_key = ?`);
+  let inFlight: { done: Promise<void>; record: () => void } | null = null;
+  const settle = async () => {
+    if (!inFlight) return;
+    const f = inFlight;
+    inFlight = null;
+    await f.done;
+    f.record();
+  };
   let after = 0;
-  for (;;) {
-    if (ctx.deadline !== null && Date.now() > ctx.deadline) return { ...out, complete: false };
-    const rows = readBatch(ctx.db, kind, after, ctx.batch, ctx.user, ctx.pricer);
-    const last = rows.length === ctx.batch ? rows[rows.length - 1]!.id : null;
-    const known = new Map(ctx.state.range(kind.kind, after, last).map((p) => [p.id, p]));
-    const changed: OutRow[] = [];
-    const goneKeys = new Set<string>();
-    for (const r of rows) {
-      const k = known.get(r.id);
-      known.delete(r.id);
-      if (k && k.key !== r.key) goneKeys.add(k.key);
-      if (!k || k.fp !== r.fp || k.key !== r.key) changed.push(r);
+  try {
+    for (;;) {
+      if (ctx.deadline !== null && Date.now() > ctx.deadline) {
+        await settle();
+        return { ...out, complete: false };
+      }
+      const rows = readBatch(ctx.db, kind, after, ctx.batch, ctx.user, ctx.pricer);
+      const last = rows.length === ctx.batch ? rows[rows.length - 1]!.id : null;
+      const known = new Map(ctx.state.range(kind.kind, after, last).map((p) => [p.id, p]));
+      const changed: OutRow[] = [];
+      const goneKeys = new Set<string>();
+      for (const r of rows) {
+        const k = known.get(r.id);
+        known.delete(r.id);
+        if (k && k.key !== r.key) goneKeys.add(k.key);
+        if (!k || k.fp !== r.fp || k.key !== r.key) changed.push(r);
+      }
+      // What the state remembers and the ledger no longer has: a superseded row. Its key goes from the team's too,
+      // unless a row under that key is still here (a row re-inserted under a new id is sent as a new one anyway).
+      for (const k of known.values()) goneKeys.add(k.key);
+      for (const r of changed) goneKeys.delete(r.key);
+      const deleteKeys = [...goneKeys].filter((key) => keyStillLocal.get(key) === undefined);
+      const body = changed.length > 0 ? JSON.stringify(changed.map((r) => [r.key, ...r.values])) : null;
+      await settle();
+      const sent: Pushed[] = changed.map((r) => ({ id: r.id, key: r.key, fp: r.fp }));
+      const gone = [...known.keys()];
+      inFlight = {
+        done: body !== null || deleteKeys.length > 0 ? sendBatch(ctx, kind, body, deleteKeys) : Promise.resolve(),
+        record: () => ctx.state.record(kind.kind, sent, gone),
+      };
+      out.read += rows.length;
+      out.sent += changed.length;
+      out.deleted += deleteKeys.length;
+      if (last === null) {
+        await settle();
+        return out;
+      }
+      after = last;
     }
-    // What the state remembers and the ledger no longer has: a superseded row. Its key goes from the team's too,
-    // unless a row under that key is still here (a row re-inserted under a new id is sent as a new one anyway).
-    for (const k of known.values()) goneKeys.add(k.key);
-    for (const r of changed) goneKeys.delete(r.key);
-    const deleteKeys = [...goneKeys].filter((key) => keyStillLocal.get(key) === undefined);
-    if (changed.length > 0 || deleteKeys.length > 0) await sendBatch(ctx, kind, changed, deleteKeys);
-    const sent: Pushed[] = changed.map((r) => ({ id: r.id, key: r.key, fp: r.fp }));
-    ctx.state.record(kind.kind, sent, [...known.keys()]);
-    out.read += rows.length;
-    out.sent += changed.length;
-    out.deleted += deleteKeys.length;
-    if (last === null) return out;
-    after = last;
+  } finally {
+    // A failed batch is not recorded; one still running when something else failed is waited for (not recorded either).
+    if (inFlight) await (inFlight as { done: Promise<void> }).done.catch(() => undefined);
   }
 }
 
-const ARRAY_TYPE: Record<PgType, string> = { text: 'text[]', bigint: 'bigint[]', boolean: 'boolean[]', timestamptz: 'timestamptz[]', date: 'date[]' };
-
-/** The upsert of one batch: one array parameter per column (unnest), whatever the batch size; unchanged rows skip the update. */
-function upsertSql(kind: RecordKind): string {
+/**
+ * One batch as ONE statement (its own transaction): the deletions in a CTE, then the upsert of the rows, sent as one JSON
+ * array of arrays (JSON.stringify and the server's jsonb parser beat a parameter per column: pg formats array
+ * parameters in JavaScript); unchanged rows skip the update. One statement, so the server runs it while this process
+ * reads the next batch: a transaction of several statements would wait on this process's event loop between them.
+ * A key is never both deleted and upserted in one batch (pushKind).
+ */
+function batchSql(kind: RecordKind): string {
   const names = kind.columns.map((c) => c.name);
-  const params = kind.columns.map((c, i) => `$${i + 4}::${ARRAY_TYPE[c.type]}`);
   const compared = ['user_name', ...names];
-  return `INSERT INTO ${TEAM_SCHEMA}.${kind.table} AS t (origin, key, user_name, ${names.join(', ')})
-    SELECT $1, u.key, $2, ${names.map((n) => `u.${n}`).join(', ')}
-    FROM unnest($3::text[], ${params.join(', ')}) AS u(key, ${names.join(', ')})
+  return `WITH gone AS (DELETE FROM ${TEAM_SCHEMA}.${kind.table} WHERE origin = $1 AND key = ANY($4::text[]))
+    INSERT INTO ${TEAM_SCHEMA}.${kind.table} AS t (origin, key, user_name, ${names.join(', ')})
+    SELECT $1, e->>0, $2, ${kind.columns.map((c, i) => `(e->>${i + 1})::${c.type}`).join(', ')}
+    FROM jsonb_array_elements($3::jsonb) AS e
     ON CONFLICT (origin, key) DO UPDATE SET ${compared.map((n) => `${n} = excluded.${n}`).join(', ')}, pushed_at = now()
     WHERE (${compared.map((n) => `t.${n}`).join(', ')}) IS DISTINCT FROM (${compared.map((n) => `excluded.${n}`).join(', ')})`;
 }
 
-const UPSERT = new Map<RecordKind, string>();
+const BATCH_SQL = new Map<RecordKind, string>();
 
-async function sendBatch(ctx: Ctx, kind: RecordKind, rows: OutRow[], deleteKeys: string[]): Promise<void> {
-  let sql = UPSERT.get(kind);
-  if (!sql) UPSERT.set(kind, (sql = upsertSql(kind)));
-  const columns = kind.columns.map((_, i) => rows.map((r) => r.values[i]));
-  await ctx.client.transaction(async () => {
-    // One pusher per origin at a time, whatever the local lock saw (two data dirs restored from one backup).
-    await ctx.client.query("SELECT pg_advisory_xact_lock(hashtext('tiergate.push'), hashtext($1))", [ctx.origin]);
-    if (deleteKeys.length > 0) {
-      await ctx.client.query(`DELETE FROM ${TEAM_SCHEMA}.${kind.table} WHERE origin = $1 AND key = ANY($2::text[])`, [ctx.origin, deleteKeys]);
-    }
-    if (rows.length > 0) await ctx.client.query(sql, [ctx.origin, ctx.user, rows.map((r) => r.key), ...columns]);
-  });
+async function sendBatch(ctx: Ctx, kind: RecordKind, body: string | null, deleteKeys: string[]): Promise<void> {
+  let sql = BATCH_SQL.get(kind);
+  if (!sql) BATCH_SQL.set(kind, (sql = batchSql(kind)));
+  await ctx.client.query(sql, [ctx.origin, ctx.user, body ?? '[]', deleteKeys]);
 }
