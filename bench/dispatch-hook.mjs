@@ -1,5 +1,5 @@
-// Command-hook cost on the dispatch path of Claude Code (fallback) and Codex: `node dist/hook.cjs <harness> PreToolUse`
-// on captured payloads (Claude Code 2.1.328, codex-cli 0.169.0, test/fixtures) vs a bare `node -e 0`, interleaved in
+// Command-hook cost on the dispatch path of Claude Code (fallback), Codex and Gemini CLI: `node dist/hook.cjs <harness>
+// PreToolUse` (Gemini: BeforeTool) on captured payloads (Claude Code 2.1.328, codex-cli 0.169.0, Gemini CLI 0.61.0, test/fixtures) vs a bare `node -e 0`, interleaved in
 // the same run so machine load hits every case alike. Median wall time of N runs each (target ratio <= 1.15), and
 // peak RSS from `/usr/bin/time -f %M` in separate runs (so its own start-up never pollutes the timings). Stdin as each
 // harness gives it (seen: Claude Code 2.1.328 a socket, Codex 0.169.0 a pipe), and both a fresh data dir and a used
@@ -43,7 +43,26 @@ const codexOver = { ...codex, cwd: home, model: 'gpt-6-luna' };
 
 // stdin as a harness gives it: a pipe it wrote and closed (Codex, a Rust process: pipe2), read here from a file on fd 0,
 // which takes the same non-blocking path; or a socket (a Node parent's child stdio), which is read through the stream.
-const hookCase = (harness, payload, expect, stdin = 'pipe', tgHome = join(home, 'tg')) => ({ args: [...HOOK_NODE_ARGS, hook, harness, 'PreToolUse'], input: JSON.stringify(payload), expect, stdin, tgHome });
+const hookCase = (harness, payload, expect, stdin = 'pipe', tgHome = join(home, 'tg'), event = 'PreToolUse') => ({ args: [...HOOK_NODE_ARGS, hook, harness, event], input: JSON.stringify(payload), expect, stdin, tgHome });
+
+// Gemini CLI 0.61.0 (test/fixtures/gemini): BeforeTool on invoke_agent, an agent pinned to gemini-3-pro-preview (sent as
+// gemini-3.1-pro-preview-customtools) or to gemini-2.5-flash, over a gemini-2.5-pro parent whose chat file is as it stood
+// at BeforeTool; tiergate's tier agents where its extension puts them. Gemini is a Node parent: stdin is a socket.
+const geminiParent = join(home, '.gemini', 'tmp', 'bench', 'chats', 'session-bench.jsonl');
+{
+  const agent = (dir, name, model) => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${name}.md`), `---\nname: ${name}\ndescription: "${name}"\nkind: local\n${model ? `model: ${model}\n` : ''}---\nDo the task.\n`);
+  };
+  agent(join(home, '.gemini', 'agents'), 'pricey', 'gemini-3-pro-preview');
+  agent(join(home, '.gemini', 'agents'), 'cheap', 'gemini-2.5-flash');
+  agent(join(home, '.gemini', 'extensions', 'tiergate', 'agents'), 'tiergate-parent', null);
+  mkdirSync(join(geminiParent, '..'), { recursive: true });
+  const lines = readFileSync(join(root, 'test/fixtures/gemini/sessions/basic.parent.jsonl'), 'utf8').split('\n').slice(0, 6);
+  writeFileSync(geminiParent, `${lines.join('\n')}\n`);
+}
+const geminiOver = { ...fixture('gemini/BeforeTool.basic-invoke_agent.json'), cwd: home, transcript_path: geminiParent };
+const geminiWithin = { ...geminiOver, tool_input: { ...geminiOver.tool_input, agent_name: 'cheap' } };
 
 // A user's data dir after a day of use: a policy file and both default refresh sources fetched (the real `tiergate
 // prices refresh`, from test/fixtures/prices served on loopback), so every dispatch reads and checks them too.
@@ -72,6 +91,32 @@ const used = join(home, 'tg-used');
   const updated = JSON.parse(out).sources.filter((x) => x.result === 'updated').length;
   if (updated !== 2) throw new Error(`refresh for the used data dir did not update both sources: ${out}`);
 }
+// Budgets (issue 19): the same policy file with and without a `budgets` section, the budgeted one with a spend summary
+// holding some spend (under every budget, so each answer stays the one it stands for). The pair is this run's measure of
+// what the budget check adds to a dispatch: one bounded read of data/spend.json (target: <= 1 ms).
+const POLICY = { tiers: { claude: { cheap: 'haiku', standard: 'sonnet', premium: 'opus' }, codex: { cheap: 'gpt-6-luna', standard: 'gpt-6-sol', premium: 'gpt-6-astra' } } };
+const policyOnly = join(home, 'tg-policy');
+const budgeted = join(home, 'tg-budget');
+{
+  for (const [dir, config] of [[policyOnly, POLICY], [budgeted, { ...POLICY, budgets: { session: '5', day: '40', month: '400', action: 'downshift', warnAt: 0.8 } }]]) {
+    mkdirSync(join(dir, 'config'), { recursive: true });
+    writeFileSync(join(dir, 'config', 'config.json'), JSON.stringify(config, null, 2));
+  }
+  // The summary as the writers leave it (src/observer/spend-summary.ts): today's and this month's local bounds, recent
+  // sessions and completions at their caps, so the read is as large as it gets in use.
+  const now = new Date();
+  const [y, m, d] = [now.getFullYear(), now.getMonth(), now.getDate()];
+  const sessions = Object.fromEntries([claudeOver.session_id, codexOver.session_id, ...Array.from({ length: 62 }, (_, i) => `other-${i}`)]
+    .map((s, i) => [`${i === 1 ? 'codex' : 'claude'}:${s}`, { pico: '1000000000000', unknown: 0, last: Date.now() - i }]));
+  const recent = Array.from({ length: 128 }, (_, i) => ({ k: `claude:agent:a${i}`, s: 'claude:other-0', at: Date.now() - i, pico: '7800000000' }));
+  mkdirSync(join(budgeted, 'data'), { recursive: true });
+  writeFileSync(join(budgeted, 'data', 'spend.json'), JSON.stringify({
+    format: 'tiergate-spend/1', updatedAt: Date.now(), zone: null,
+    day: { start: new Date(y, m, d).getTime(), end: new Date(y, m, d + 1).getTime(), pico: '1000000000000', unknown: 0 },
+    month: { start: new Date(y, m, 1).getTime(), end: new Date(y, m + 1, 1).getTime(), pico: '1000000000000', unknown: 0 },
+    sessions, recent,
+  }), { mode: 0o600 });
+}
 // A hook memoises its runtime only from inputs older than SETTLE_MS (src/runtime/dispatch-memo.ts): a day-old data
 // dir's catalogs are, the ones just fetched here are not yet. Timed as a user meets it: after they settle.
 await new Promise((r) => setTimeout(r, 3500));
@@ -87,8 +132,19 @@ const cases = {
   'codex: over ceiling (denies)': hookCase('codex', codexOver, 'deny'),
   'claude: over ceiling, socket stdin': hookCase('claude', claudeOver, 'updatedInput', 'socket'),
   'codex: over ceiling, socket stdin': hookCase('codex', codexOver, 'deny', 'socket'),
+  'gemini: within ceiling': hookCase('gemini', geminiWithin, 'empty', 'socket', join(home, 'tg'), 'BeforeTool'),
+  'gemini: over ceiling (corrects)': hookCase('gemini', geminiOver, 'tiergate-parent', 'socket', join(home, 'tg'), 'BeforeTool'),
   'claude: over ceiling, used data dir, socket stdin': hookCase('claude', claudeOver, 'updatedInput', 'socket', used),
   'codex: over ceiling, used data dir': hookCase('codex', codexOver, 'deny', 'pipe', used),
+  'claude: over ceiling, policy file, socket stdin': hookCase('claude', claudeOver, 'updatedInput', 'socket', policyOnly),
+  'claude: over ceiling, policy file with budget, socket stdin': hookCase('claude', claudeOver, 'updatedInput', 'socket', budgeted),
+  'codex: over ceiling, policy file': hookCase('codex', codexOver, 'deny', 'pipe', policyOnly),
+  'codex: over ceiling, policy file with budget': hookCase('codex', codexOver, 'deny', 'pipe', budgeted),
+};
+/** Each "with budget" case against the same case without one, measured in the same rounds. */
+const BUDGET_PAIRS = {
+  claude: ['claude: over ceiling, policy file with budget, socket stdin', 'claude: over ceiling, policy file, socket stdin'],
+  codex: ['codex: over ceiling, policy file with budget', 'codex: over ceiling, policy file'],
 };
 let payloadFiles = 0;
 for (const c of Object.values(cases)) {
@@ -157,6 +213,12 @@ console.log(JSON.stringify({
   target: { ratio: 1.15 }, worstRatio: worst, pass: worst <= 1.15,
   // Whether every case's interval reaches the target: a run that misses by less than its noise does not show a miss.
   withinNoise: hooks.every((r) => r.ratioCI95[0] <= 1.15),
-  noiseFloor: results[BARE_AGAIN].ratioCI95, results,
+  noiseFloor: results[BARE_AGAIN].ratioCI95,
+  // What the budget check adds: the median of the paired per-round differences (with budget minus without), target <= 1 ms.
+  budget: Object.fromEntries(Object.entries(BUDGET_PAIRS).map(([h, [withB, without]]) => {
+    const diffs = times[withB].map((t, i) => t - times[without][i]);
+    return [h, { addedMs: +q(diffs, 0.5).toFixed(2), ratioCI95: pairedRatioInterval(times[withB], times[without]).map((x) => +x.toFixed(3)), pass: q(diffs, 0.5) <= 1 }];
+  })),
+  results,
 }));
 rmSync(home, { recursive: true, force: true });
