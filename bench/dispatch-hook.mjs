@@ -1,5 +1,5 @@
-// Command-hook cost on the dispatch path of Claude Code (fallback) and Codex: `node dist/hook.cjs <harness> PreToolUse`
-// on captured payloads (Claude Code 2.1.328, codex-cli 0.169.0, test/fixtures) vs a bare `node -e 0`, interleaved in
+// Command-hook cost on the dispatch path of Claude Code (fallback), Codex and Gemini CLI: `node dist/hook.cjs <harness>
+// PreToolUse` (Gemini: BeforeTool) on captured payloads (Claude Code 2.1.328, codex-cli 0.169.0, Gemini CLI 0.61.0, test/fixtures) vs a bare `node -e 0`, interleaved in
 // the same run so machine load hits every case alike. Median wall time of N runs each (target ratio <= 1.15), and
 // peak RSS from `/usr/bin/time -f %M` in separate runs (so its own start-up never pollutes the timings). Stdin as each
 // harness gives it (seen: Claude Code 2.1.328 a socket, Codex 0.169.0 a pipe), and both a fresh data dir and a used
@@ -43,7 +43,26 @@ const codexOver = { ...codex, cwd: home, model: 'gpt-6-luna' };
 
 // stdin as a harness gives it: a pipe it wrote and closed (Codex, a Rust process: pipe2), read here from a file on fd 0,
 // which takes the same non-blocking path; or a socket (a Node parent's child stdio), which is read through the stream.
-const hookCase = (harness, payload, expect, stdin = 'pipe', tgHome = join(home, 'tg')) => ({ args: [...HOOK_NODE_ARGS, hook, harness, 'PreToolUse'], input: JSON.stringify(payload), expect, stdin, tgHome });
+const hookCase = (harness, payload, expect, stdin = 'pipe', tgHome = join(home, 'tg'), event = 'PreToolUse') => ({ args: [...HOOK_NODE_ARGS, hook, harness, event], input: JSON.stringify(payload), expect, stdin, tgHome });
+
+// Gemini CLI 0.61.0 (test/fixtures/gemini): BeforeTool on invoke_agent, an agent pinned to gemini-3-pro-preview (sent as
+// gemini-3.1-pro-preview-customtools) or to gemini-2.5-flash, over a gemini-2.5-pro parent whose chat file is as it stood
+// at BeforeTool; tiergate's tier agents where its extension puts them. Gemini is a Node parent: stdin is a socket.
+const geminiParent = join(home, '.gemini', 'tmp', 'bench', 'chats', 'session-bench.jsonl');
+{
+  const agent = (dir, name, model) => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${name}.md`), `---\nname: ${name}\ndescription: "${name}"\nkind: local\n${model ? `model: ${model}\n` : ''}---\nDo the task.\n`);
+  };
+  agent(join(home, '.gemini', 'agents'), 'pricey', 'gemini-3-pro-preview');
+  agent(join(home, '.gemini', 'agents'), 'cheap', 'gemini-2.5-flash');
+  agent(join(home, '.gemini', 'extensions', 'tiergate', 'agents'), 'tiergate-parent', null);
+  mkdirSync(join(geminiParent, '..'), { recursive: true });
+  const lines = readFileSync(join(root, 'test/fixtures/gemini/sessions/basic.parent.jsonl'), 'utf8').split('\n').slice(0, 6);
+  writeFileSync(geminiParent, `${lines.join('\n')}\n`);
+}
+const geminiOver = { ...fixture('gemini/BeforeTool.basic-invoke_agent.json'), cwd: home, transcript_path: geminiParent };
+const geminiWithin = { ...geminiOver, tool_input: { ...geminiOver.tool_input, agent_name: 'cheap' } };
 
 // A user's data dir after a day of use: a policy file and both default refresh sources fetched (the real `tiergate
 // prices refresh`, from test/fixtures/prices served on loopback), so every dispatch reads and checks them too.
@@ -113,6 +132,8 @@ const cases = {
   'codex: over ceiling (denies)': hookCase('codex', codexOver, 'deny'),
   'claude: over ceiling, socket stdin': hookCase('claude', claudeOver, 'updatedInput', 'socket'),
   'codex: over ceiling, socket stdin': hookCase('codex', codexOver, 'deny', 'socket'),
+  'gemini: within ceiling': hookCase('gemini', geminiWithin, 'empty', 'socket', join(home, 'tg'), 'BeforeTool'),
+  'gemini: over ceiling (corrects)': hookCase('gemini', geminiOver, 'tiergate-parent', 'socket', join(home, 'tg'), 'BeforeTool'),
   'claude: over ceiling, used data dir, socket stdin': hookCase('claude', claudeOver, 'updatedInput', 'socket', used),
   'codex: over ceiling, used data dir': hookCase('codex', codexOver, 'deny', 'pipe', used),
   'claude: over ceiling, policy file, socket stdin': hookCase('claude', claudeOver, 'updatedInput', 'socket', policyOnly),
