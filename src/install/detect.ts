@@ -26,6 +26,8 @@ function probe(ctx: InstallContext, h: Harness): Probe {
       return { bins: ['opencode'], dirs: [env.OPENCODE_CONFIG_DIR || join(xdgConfigHome(ctx), 'opencode')] };
     case 'pi':
       return { bins: ['pi'], dirs: [env.PI_CODING_AGENT_DIR || join(home, '.pi', 'agent')] };
+    case 'copilot':
+      return { bins: [env.TIERGATE_COPILOT_BIN || 'copilot'], dirs: [env.COPILOT_HOME || join(home, '.copilot')] };
     default:
       // A harness without its own probe here: its command under its own name, or ~/.<name>.
       return { bins: [env[`TIERGATE_${String(h).toUpperCase()}_BIN`] || String(h)], dirs: [join(home, `.${String(h)}`)] };

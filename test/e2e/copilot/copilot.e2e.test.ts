@@ -4,7 +4,7 @@
  * installed through Copilot's own plugin commands. Every assertion is on what the fake API received (the model each
  * child request named, the tool result the parent model read) and what tiergate recorded.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -81,6 +81,13 @@ function cli(h: CopilotHome, args: string[], env: NodeJS.ProcessEnv = {}): strin
   return execFileSync(process.execPath, [join(REPO, 'dist/cli.js'), ...args], {
     encoding: 'utf8', cwd: h.project, env: { PATH: process.env.PATH, HOME: h.home, COPILOT_HOME: h.copilotHome, TIERGATE_HOME: h.tiergateHome, TIERGATE_PRICE_REFRESH: 'off', ...env },
   });
+}
+
+/** The same, for a command whose exit code says something else (doctor exits 1 on any error finding). */
+function cliOut(h: CopilotHome, args: string[], env: NodeJS.ProcessEnv = {}): string {
+  return spawnSync(process.execPath, [join(REPO, 'dist/cli.js'), ...args], {
+    encoding: 'utf8', cwd: h.project, env: { PATH: process.env.PATH, HOME: h.home, COPILOT_HOME: h.copilotHome, TIERGATE_HOME: h.tiergateHome, TIERGATE_PRICE_REFRESH: 'off', ...env },
+  }).stdout;
 }
 
 /** The shipped hooks file with its plugin root replaced (what Copilot does for a plugin). */
@@ -175,6 +182,8 @@ describe.skipIf(!found.ok)('GitHub Copilot CLI 1.0.102 end to end', () => {
         const out = cli(h, ['install', 'copilot', '--run'], { ...env, TIERGATE_COPILOT_BIN: bin } as Record<string, string>);
         expect(out).toMatch(/copilot/);
         expect(JSON.parse(readFileSync(join(h.copilotHome, 'settings.json'), 'utf8'))).toMatchObject({ enabledPlugins: { 'tiergate@tiergate': true } });
+        const doctor = JSON.parse(cliOut(h, ['doctor', '--json'], env)) as { checks: { name: string; status: string; detail: string }[] };
+        expect(doctor.checks.find((c) => c.name === 'copilot')).toMatchObject({ status: 'ok', detail: expect.stringContaining(`loaded live from ${REPO}`) });
       },
     });
     expect(r.code, r.stderr.slice(-2000)).toBe(0);

@@ -12,6 +12,8 @@ import { parseCopilotEvents } from '../../../src/adapters/copilot/transcript.js'
 import type { HookContext } from '../../../src/contracts/hook.js';
 import { loadPricer } from '../../../src/observer/default-pricer.js';
 import { runObserver } from '../../../src/observer/drain.js';
+import { openLedger } from '../../../src/observer/ledger/open.js';
+import { defaultScanRoots, scanTranscripts } from '../../../src/observer/scan.js';
 import { resetSpoolFile } from '../../../src/observer/spool.js';
 import { fixture, linesThrough, sandbox, SESSIONS, sessionLines, writeSession, type Sandbox } from './support.js';
 
@@ -102,5 +104,29 @@ describe('copilot subagentStop -> pending -> settled by the drain', () => {
     const adapter = createCopilotAdapter({ observe: (_e, cwd) => void calls.push(`observe ${cwd}`), push: () => void calls.push('push') });
     await adapter.handlers.sessionEnd!({ ...fixture('sessionEnd.basic.json').payload, cwd: sb.project }, ctx(sb, 'sessionEnd'));
     expect(calls).toEqual([`observe ${sb.project}`, 'push']);
+  });
+});
+
+describe('tiergate scan: Copilot session files', () => {
+  it('finds $COPILOT_HOME/session-state/*/events.jsonl; stores every request, the dispatch and the child, once', () => {
+    const sb = sandbox();
+    writeSession(sb, SID, sessionLines());
+    const roots = defaultScanRoots(sb.env).filter((r) => r.harness === 'copilot');
+    expect(roots).toEqual([{ harness: 'copilot', dir: join(sb.copilotHome, 'session-state') }]);
+    const db = openLedger(sb.env);
+    try {
+      const pricer = loadPricer(sb.env, null);
+      const first = scanTranscripts(db, roots, pricer, {}, sb.env);
+      expect(first).toMatchObject({ files: 1, parsed: 1, requestsNew: 3, dispatches: 1, completions: 1 });
+      expect(db.prepare('SELECT agent_id, call_id, served_model, input, output, cache_read, status FROM completions').all()).toEqual([
+        { agent_id: CHILD, call_id: 'call_lab_1_0', served_model: 'claude-opus-4.8', input: 500, output: 22, cache_read: 502, status: 'ok' },
+      ]);
+      expect(db.prepare('SELECT COUNT(*) AS n FROM requests WHERE harness = ? AND cost_pico IS NOT NULL').get('copilot')).toEqual({ n: 3 });
+      // A full rescan finds the same ids: nothing new, nothing twice.
+      expect(scanTranscripts(db, roots, pricer, { full: true }, sb.env)).toMatchObject({ requestsNew: 0 });
+      expect(db.prepare('SELECT (SELECT COUNT(*) FROM completions) AS c, (SELECT COUNT(*) FROM requests) AS r, (SELECT COUNT(*) FROM dispatches) AS d').get()).toEqual({ c: 1, r: 3, d: 1 });
+    } finally {
+      db.close();
+    }
   });
 });

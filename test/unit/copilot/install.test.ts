@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planInstall, planUninstall, settingsFile, tidyTouched } from '../../../src/adapters/copilot/install.js';
+import { detectHarness } from '../../../src/install/detect.js';
 import { sandbox } from '../install/support.js';
 
 const settings = (ctx: ReturnType<typeof sandbox>['ctx'], text: string) => {
@@ -65,5 +66,12 @@ describe('copilot install plan', () => {
     expect(out).not.toContain('tiergate@tiergate');
     expect(tidyTouched(ctx, 'json', '{"enabledPlugins":{"tiergate@tiergate":true}}')).toBe('{"enabledPlugins":{"tiergate@tiergate":true}}');
     expect(tidyTouched(ctx, 'toml', left)).toBe(left);
+  });
+
+  it('install --all finds Copilot CLI by its command or by $COPILOT_HOME', () => {
+    const { ctx } = sandbox({ PATH: '/nonexistent' });
+    expect(detectHarness(ctx, 'copilot')).toMatchObject({ found: false });
+    mkdirSync(join(ctx.home, '.copilot'), { recursive: true });
+    expect(detectHarness(ctx, 'copilot')).toEqual({ found: true, how: `${join(ctx.home, '.copilot')} exists` });
   });
 });
