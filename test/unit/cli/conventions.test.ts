@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.js';
+import { HARNESS_IDS } from '../../../src/contracts/harness.js';
 import { paths } from '../../../src/io/paths.js';
 import { runCaptured } from '../../support/cli.js';
 
@@ -120,7 +121,7 @@ describe('did you mean', () => {
     }
     // A value far from every known one lists them instead of guessing.
     expect(await cli('report', '--harness', 'zzzzzz')).toBe(2);
-    expect(err).toContain("unknown --harness 'zzzzzz' (one of claude, codex, cursor, opencode, pi)");
+    expect(err).toContain(`unknown --harness 'zzzzzz' (one of ${HARNESS_IDS.join(', ')})`);
     expect(faults()).toBe('');
   });
 });

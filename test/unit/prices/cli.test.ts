@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { HARNESS_IDS } from '../../../src/contracts/harness.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -61,7 +62,7 @@ describe('tiergate prices', () => {
     expect(await main(['prices'])).toBe(2);
     expect(await main(['prices', 'show'])).toBe(2);
     expect(await main(['prices', 'show', 'x', '--harness', 'emacs'])).toBe(2);
-    expect(err).toMatch(/tiergate prices show: unknown --harness 'emacs' \(one of claude, codex, cursor, opencode, pi\)\. Run 'tiergate prices show --help' for its options\.\n$/);
+    expect(err.endsWith(`tiergate prices show: unknown --harness 'emacs' (one of ${HARNESS_IDS.join(', ')}). Run 'tiergate prices show --help' for its options.\n`)).toBe(true);
     // A misspelt flag is refused, not taken as one that swallows the next word (it did: `--harnes claude`).
     err = '';
     expect(await main(['prices', 'show', 'opus', '--harnes', 'claude'])).toBe(2);
