@@ -16,7 +16,7 @@ import { connectTeam, TeamError } from '../team/pg.js';
 import { buildTeamReport, type TeamReportQuery } from '../team/report.js';
 import { requireTeamSchema } from '../team/schema.js';
 import { UserError } from './args.js';
-import { TABLE_LIMIT, writeHtml } from './commands/report.js';
+import { TABLE_LIMIT, writeHtml } from './report-output.js';
 
 export type TeamReportOutput = { json: boolean; csv: boolean; html: string | null; limit: number | null };
 

@@ -6,7 +6,6 @@
 import type { Report, ReportRow } from '../contracts/report.js';
 import type { SqlDriver, SqlValue } from '../observer/ledger/driver.js';
 import { picoToUsd } from '../observer/pricing.js';
-import type { ReportQuery } from './query.js';
 
 const CHUNK = 500;
 
@@ -31,7 +30,10 @@ export function withSessionDetails(db: SqlDriver, rows: ReportRow[]): ReportRow[
 type Whole = NonNullable<Report['wholeUsage']>;
 
 /** The scanned requests in the report's scope (time, harness, session, project); undefined when there are none. */
-export function wholeUsage(db: SqlDriver, q: ReportQuery): Whole | undefined {
+/** The filters wholeUsage reads: a ReportQuery's (query.ts, which imports this module, so the type is not imported back). */
+type UsageFilters = { since?: number | null; until?: number | null; harness?: string | null; session?: string | null; project?: string | null };
+
+export function wholeUsage(db: SqlDriver, q: UsageFilters): Whole | undefined {
   const parts: string[] = [];
   const params: SqlValue[] = [];
   if (q.since != null) parts.push('at >= ?'), params.push(q.since);

@@ -16,14 +16,12 @@ import { formatHtml } from '../../report/format-html.js';
 import { buildHtmlData } from '../../report/html/data.js';
 import { resolveProject, resolveSession } from '../../report/resolve-filter.js';
 import { canonicalZone, localZone } from '../../report/zone.js';
-import { writeFileAtomic } from '../../io/files.js';
 import { parseCommandFlags, usageError, UserError, wholeNumber } from '../args.js';
 import { unknownValue } from '../suggest.js';
+import { TABLE_LIMIT, writeHtml } from '../report-output.js';
 import { terminal } from '../terminal.js';
+import { reportBudgetText } from '../../report/budget-lines.js';
 import { parseTime, TIME_HELP } from '../time.js';
-
-/** A terminal table past this many groups is unreadable; --json/--csv keep every group unless --limit is given. */
-export const TABLE_LIMIT = 50;
 
 const BY: readonly LocalReportBy[] = ['agent', 'session', 'tier', 'model', 'harness', 'day'];
 /** --team adds the person the rows were pushed as. */
@@ -57,20 +55,6 @@ function htmlTarget(name: string): string {
 }
 
 /** Errors a user fixes by choosing another path: one line, no diagnostic. */
-const PATH_ERRORS: Record<string, string> = {
-  EACCES: 'permission denied', EPERM: 'not permitted', EROFS: 'read-only file system', ENOSPC: 'no space left',
-  ENOTDIR: 'a part of the path is a file, not a directory', EISDIR: 'it is a directory', EEXIST: 'a part of the path is a file',
-};
-
-export function writeHtml(file: string, text: string): void {
-  try {
-    writeFileAtomic(file, text);
-  } catch (err) {
-    const why = PATH_ERRORS[String((err as NodeJS.ErrnoException).code)];
-    if (why) throw new UserError(`cannot write ${file} (${why}): choose another --html file`);
-    throw err;
-  }
-}
 
 /** --session/--project as typed -> the ids and directories the query filters on, or the problem. */
 function resolveFilters(db: SqlDriver, session: string | undefined, project: string | undefined): { session: string | null; project: string | null } {
@@ -137,6 +121,7 @@ export async function run(argv: string[]): Promise<number> {
     const table = !values.json && !values.csv;
     const report = limit !== null && limit !== undefined ? limitRows(full, limit) : table ? limitRows(full, TABLE_LIMIT) : full;
     process.stdout.write(values.json ? formatJson(report) : values.csv ? formatCsv(report) : formatTable(report, terminal()));
+    if (table) process.stdout.write(reportBudgetText(process.env, process.cwd()));
     return 0;
   } finally {
     db.close();
