@@ -117,6 +117,14 @@ describe.skipIf(!found.ok)('Gemini CLI end to end', () => {
       tokens: { input: k.usage.prompt - k.usage.cached, output: k.usage.candidates + k.usage.thoughts, cacheRead: k.usage.cached },
     });
     expect(Number(report.rows.find((x) => x.group === 'cheap')!.cost.pico)).toBeGreaterThan(0);
+    // `tiergate scan` reads the same chat files: the call id it computes from the parent's file is the hooks' one, and the
+    // child is keyed by its agent id, so nothing is counted twice.
+    const scan = JSON.parse(tiergate(['scan', '--harness', 'gemini', '--json'], tgEnv(installed, r.tiergateHome))) as Record<string, number>;
+    expect(scan).toMatchObject({ failed: 0 });
+    expect(scan.parsed).toBeGreaterThanOrEqual(2);
+    expect(scan.requestsSeen).toBeGreaterThanOrEqual(3);
+    const again = JSON.parse(tiergate(['report', '--json', '--by', 'agent'], tgEnv(installed, r.tiergateHome))) as { rows: Array<Record<string, any>> };
+    expect(again.rows.find((x) => x.group === 'cheap')).toMatchObject({ runs: 1, completed: 1, dispatches: 1 });
   });
 
   it('uninstall: Gemini\'s own command removes the extension; the files it touched are as before', () => {
