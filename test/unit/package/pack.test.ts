@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { packAndInstall, repoRoot as root } from '../../support/packed.js';
+import { HARNESS_IDS } from '../../../src/contracts/harness.js';
 
 const pkgJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 let files: string[] = [];
@@ -88,8 +89,9 @@ describe('installed from the tarball', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout) as { decisions: { harness: string }[]; report: { totals: { completed: number } } };
-    expect(new Set(out.decisions.map((d) => d.harness))).toEqual(new Set(['claude', 'codex', 'cursor', 'opencode', 'pi']));
-    expect(out.report.totals.completed).toBe(5);
+    expect(new Set(out.decisions.map((d) => d.harness))).toEqual(new Set(HARNESS_IDS));
+    // One recorded child per harness.
+    expect(out.report.totals.completed).toBe(HARNESS_IDS.length);
   });
 
   it('doctor runs from there and finds the bundled snapshot', () => {
