@@ -1,5 +1,5 @@
-// Command-hook cost on the dispatch path of Claude Code (fallback), Codex and Gemini CLI: `node dist/hook.cjs <harness>
-// PreToolUse` (Gemini: BeforeTool) on captured payloads (Claude Code 2.1.328, codex-cli 0.169.0, Gemini CLI 0.61.0, test/fixtures) vs a bare `node -e 0`, interleaved in
+// Command-hook cost on the dispatch path of Claude Code (fallback), Codex, Gemini CLI and Copilot CLI: `node dist/hook.cjs <harness>
+// PreToolUse` (Gemini: BeforeTool; Copilot: preToolUse) on captured payloads (Claude Code 2.1.328, codex-cli 0.169.0, Gemini CLI 0.61.0, Copilot CLI 1.0.102, test/fixtures) vs a bare `node -e 0`, interleaved in
 // the same run so machine load hits every case alike. Median wall time of N runs each (target ratio <= 1.15), and
 // peak RSS from `/usr/bin/time -f %M` in separate runs (so its own start-up never pollutes the timings). Stdin as each
 // harness gives it (seen: Claude Code 2.1.328 a socket, Codex 0.169.0 a pipe), and both a fresh data dir and a used
@@ -63,6 +63,27 @@ const geminiParent = join(home, '.gemini', 'tmp', 'bench', 'chats', 'session-ben
 }
 const geminiOver = { ...fixture('gemini/BeforeTool.basic-invoke_agent.json'), cwd: home, transcript_path: geminiParent };
 const geminiWithin = { ...geminiOver, tool_input: { ...geminiOver.tool_input, agent_name: 'cheap' } };
+
+// GitHub Copilot CLI 1.0.102 (test/fixtures/copilot): preToolUse fires for every tool, so a call of another tool is timed
+// too; a `task` call naming the custom agent `pricey` (claude-opus-4.8) or gpt-5.4-mini, over a gpt-5.4 parent whose
+// session file holds the dispatching tool.execution_start line (so no wait). Copilot's stdin is a pipe (seen).
+const copilotTask = fixture('copilot/preToolUse.basic-task.json');
+{
+  const dir = join(home, '.copilot', 'agents');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'pricey.agent.md'), '---\nname: pricey\ndescription: pricey\nmodel: claude-opus-4.8\n---\nDo the task.\n');
+  const lines = readFileSync(join(root, 'test/fixtures/copilot/sessions/basic.session.jsonl'), 'utf8').split('\n').filter(Boolean);
+  const upTo = lines.slice(0, lines.findIndex((l) => l.includes('"tool.execution_start"')) + 1);
+  const within = JSON.parse(upTo.at(-1));
+  within.data.arguments = { ...within.data.arguments, agent_type: 'general-purpose', model: 'gpt-5.4-mini' };
+  within.data.toolCallId = 'call_bench_2';
+  const events = join(home, '.copilot', 'session-state', copilotTask.sessionId, 'events.jsonl');
+  mkdirSync(join(events, '..'), { recursive: true });
+  writeFileSync(events, `${[...upTo, JSON.stringify(within)].join('\n')}\n`);
+}
+const copilotOver = { ...copilotTask, cwd: home };
+const copilotWithin = { ...copilotOver, toolArgs: { ...copilotTask.toolArgs, agent_type: 'general-purpose', model: 'gpt-5.4-mini' } };
+const copilotOther = { ...copilotOver, toolName: 'bash', toolArgs: { command: 'ls' } };
 
 // A user's data dir after a day of use: a policy file and both default refresh sources fetched (the real `tiergate
 // prices refresh`, from test/fixtures/prices served on loopback), so every dispatch reads and checks them too.
@@ -134,6 +155,9 @@ const cases = {
   'codex: over ceiling, socket stdin': hookCase('codex', codexOver, 'deny', 'socket'),
   'gemini: within ceiling': hookCase('gemini', geminiWithin, 'empty', 'socket', join(home, 'tg'), 'BeforeTool'),
   'gemini: over ceiling (corrects)': hookCase('gemini', geminiOver, 'tiergate-parent', 'socket', join(home, 'tg'), 'BeforeTool'),
+  'copilot: another tool (not task)': hookCase('copilot', copilotOther, 'empty', 'pipe', join(home, 'tg'), 'preToolUse'),
+  'copilot: within ceiling': hookCase('copilot', copilotWithin, 'empty', 'pipe', join(home, 'tg'), 'preToolUse'),
+  'copilot: over ceiling (corrects)': hookCase('copilot', copilotOver, 'modifiedArgs', 'pipe', join(home, 'tg'), 'preToolUse'),
   'claude: over ceiling, used data dir, socket stdin': hookCase('claude', claudeOver, 'updatedInput', 'socket', used),
   'codex: over ceiling, used data dir': hookCase('codex', codexOver, 'deny', 'pipe', used),
   'claude: over ceiling, policy file, socket stdin': hookCase('claude', claudeOver, 'updatedInput', 'socket', policyOnly),
