@@ -6,7 +6,9 @@
 import type { Policy } from '../contracts/config.js';
 import type { BudgetLine, BudgetNote } from '../contracts/decision.js';
 import type { Harness } from '../contracts/harness.js';
-import { readSpend } from '../observer/spend-read.js';
+import { readSpend, readSpendFile } from '../observer/spend-read.js';
+import { loadPolicy } from '../config/load.js';
+import type { Env } from '../io/paths.js';
 import { budgetLines, hasBudget, showUsd, type SpendState } from '../routing-engine/budget.js';
 import type { ReadSpend } from '../observer/spend-summary.js';
 import { spendStateFrom } from '../observer/spend-summary.js';
@@ -108,4 +110,18 @@ export function explainBudgetLines(note: BudgetNote): string[] {
     lines.push(`  ${KIND_LABEL[l.kind].padEnd(13)} $${l.limit.padEnd(9)} ${l.status.padEnd(12)} ${spent}`);
   }
   return lines;
+}
+
+/** The budget lines `tiergate report` prints under its table (nothing when no budget is set). */
+export function reportBudgetText(env: Env, cwd: string, now = Date.now()): string {
+  const r = budgetReport(loadPolicy(env, cwd).policy, readSpendFile(env), now);
+  const lines = budgetTextLines(r);
+  return lines.length ? `\nbudgets (past one: ${r.action === 'deny' ? 'refuse subagents' : 'move subagents to the cheap tier'}; 'tiergate budget' for more):\n${lines.join('\n')}\n` : '';
+}
+
+/** The HTML page's data with the daily budget to draw on its cost chart (unchanged when no day budget is set). */
+export function withBudget<T extends { budget?: { dayUsd: number } }>(data: T, env: Env, cwd: string): T {
+  const day = loadPolicy(env, cwd).policy.budgets.day;
+  // A float only to plot; the exact amounts are in the budget lines and `tiergate budget`.
+  return day === undefined ? data : { ...data, budget: { dayUsd: Number(day) } };
 }

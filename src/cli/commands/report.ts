@@ -20,7 +20,7 @@ import { parseCommandFlags, usageError, UserError, wholeNumber } from '../args.j
 import { unknownValue } from '../suggest.js';
 import { TABLE_LIMIT, writeHtml } from '../report-output.js';
 import { terminal } from '../terminal.js';
-import { reportBudgetText } from '../../report/budget-lines.js';
+import { reportBudgetText, withBudget } from '../../report/budget-lines.js';
 import { parseTime, TIME_HELP } from '../time.js';
 
 const BY: readonly LocalReportBy[] = ['agent', 'session', 'tier', 'model', 'harness', 'day'];
@@ -113,7 +113,7 @@ export async function run(argv: string[]): Promise<number> {
       ...resolveFilters(db, values.session, values.project),
     };
     if (html !== null) {
-      writeHtml(html, formatHtml(buildHtmlData(db, query, new Date(), pricer)));
+      writeHtml(html, formatHtml(withBudget(buildHtmlData(db, query, new Date(), pricer), process.env, process.cwd())));
       process.stdout.write(`tiergate report: wrote ${html}\n`);
       return 0;
     }

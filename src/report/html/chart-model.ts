@@ -22,6 +22,8 @@ export type ChartModel = {
     series: { tier: string; color: string; usd: (number | null)[]; unpricedRuns: number[] }[];
     unpricedRuns: number;
     omittedDays: number;
+    /** The daily spend budget (USD), drawn as a line across the days; null when none is set. */
+    dayBudgetUsd: number | null;
   };
   savings: {
     days: string[];
@@ -65,6 +67,7 @@ function costByTier(d: HtmlReportData): ChartModel['costByTier'] {
   return {
     days: d.dayTier.map((x) => x.day), series,
     unpricedRuns: d.dayTier.reduce((a, x) => a + x.report.totals.unpricedRuns, 0), omittedDays: d.omittedDays,
+    dayBudgetUsd: d.budget?.dayUsd ?? null,
   };
 }
 

@@ -23,6 +23,8 @@ export type HtmlReportData = {
   dayTier: { day: string; report: Report }[];
   /** Days with runs that the daily charts leave out (older than the last MAX_CHART_DAYS). */
   omittedDays: number;
+  /** The daily spend budget, drawn as a line on the cost chart (report/budget-lines.ts htmlBudget); absent: none set. */
+  budget?: { dayUsd: number };
 };
 
 export function buildHtmlData(db: SqlDriver, q: ReportQuery, now = new Date(), pricer: Pricer | null = null): HtmlReportData {

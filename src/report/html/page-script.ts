@@ -64,7 +64,14 @@ export function pageMain(doc: Doc, Chart: ChartCtor | undefined, win: Win): void
     type: 'bar',
     data: {
       labels: m.costByTier.days,
-      datasets: m.costByTier.series.map((s) => ({ label: s.tier, data: s.usd, backgroundColor: s.color, stack: 'cost' })),
+      datasets: [
+        ...m.costByTier.series.map((s) => ({ label: s.tier, data: s.usd, backgroundColor: s.color, stack: 'cost' })),
+        // The daily budget as a dashed line of its own stack, so it is never added onto the bars.
+        ...(m.costByTier.dayBudgetUsd === null ? [] : [{
+          type: 'line', label: `daily budget ${money(m.costByTier.dayBudgetUsd)}`, data: m.costByTier.days.map(() => m.costByTier.dayBudgetUsd),
+          borderColor: '#e15759', backgroundColor: '#e15759', borderDash: [6, 4], borderWidth: 2, pointRadius: 0, fill: false, stack: 'budget',
+        }]),
+      ],
     },
     options: {
       ...base,
@@ -74,7 +81,8 @@ export function pageMain(doc: Doc, Chart: ChartCtor | undefined, win: Win): void
         tooltip: {
           callbacks: {
             label: (c: TipCtx) => {
-              const s = m.costByTier.series[c.datasetIndex]!;
+              const s = m.costByTier.series[c.datasetIndex];
+              if (!s) return `daily budget: ${money(c.raw)}`;
               const u = s.unpricedRuns[c.dataIndex] || 0;
               const cost = c.raw === null ? 'nothing priced' : money(c.raw);
               return `${s.tier}: ${cost}${u ? ` (+${u} unpriced run${u === 1 ? '' : 's'}, not in the bar)` : ''}`;

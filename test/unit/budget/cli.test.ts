@@ -4,12 +4,15 @@
  * budget lines.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CompletionObservation } from '../../../src/contracts/observation.js';
 import { noteSpend } from '../../../src/observer/spend-record.js';
+import { pageMain } from '../../../src/report/html/page-script.js';
+import { openLedger } from '../../../src/observer/ledger/open.js';
+import { recordCompletion } from '../../../src/observer/ledger/store.js';
 
 const root = join(import.meta.dirname, '../../..');
 const USD = 1_000_000_000_000n;
@@ -90,5 +93,65 @@ describe('config check, explain, doctor, report', () => {
     expect(budget.find((c) => c.name === 'day budget')).toMatchObject({ status: 'warn' });
     expect(budget.find((c) => c.name === 'day budget')!.detail).toMatch(/^exceeded today: \$1\.00 of \$0\.01; the next subagent moves to the cheap tier \(raise budgets\.day to go on\)/);
     expect(budget.find((c) => c.name === 'month budget')).toMatchObject({ status: 'ok' });
+  });
+});
+
+/** One priced child in the ledger, so the page has charts (an empty ledger gets the empty state). */
+function ledgerRow(env: Record<string, string>): void {
+  const db = openLedger(env);
+  try {
+    recordCompletion(db, {
+      harness: 'claude', sessionId: 's', callId: null, agentId: 'a1', subagentType: null, project: null, requestedModel: null,
+      servedModel: 'claude-haiku-5-5', usage: { input: 10, output: 1, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 },
+      status: 'ok', outcome: { result: null, verified: null, escalationFrom: null }, startedAt: null, endedAt: Date.now(), usageSource: 'test',
+      transcriptPath: null, incomplete: false, fallbackKey: 'a1', cost: { picoUsd: 1000n, catalogVersion: 't', modelId: 'claude-haiku-5-5' },
+    });
+  } finally {
+    db.close();
+  }
+}
+
+const CHARTS = /<script type="application\/json" id="tiergate-charts">([\s\S]*?)<\/script>/;
+
+describe('report: budget lines under the table and on the HTML cost chart', () => {
+  it('the table is followed by the budget lines; --json is not changed', () => {
+    const h = home({ day: '0.01' });
+    spent(h.env, 's', 'a1', USD);
+    const r = h.cli('report');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/\nbudgets \(past one: move subagents to the cheap tier; 'tiergate budget' for more\):\n {2}day\s+\$0\.01\s+over\s+\$1\.00 spent \(10000%\); today: the next subagent moves to the cheap tier\n$/);
+    expect(h.cli('report', '--json').stdout).not.toMatch(/budget/);
+    expect(home(null).cli('report').stdout).not.toMatch(/budgets/);
+  });
+
+  it('the page carries the daily budget for its cost chart', () => {
+    const h = home({ day: '0.5' });
+    const other = home(null);
+    for (const env of [h.env, other.env]) ledgerRow(env);
+    const file = join(h.dir, 'r.html');
+    expect(h.cli('report', '--html', file).status).toBe(0);
+    const html = readFileSync(file, 'utf8');
+    const model = JSON.parse(CHARTS.exec(html)![1]!);
+    expect(model.costByTier.dayBudgetUsd).toBe(0.5);
+    other.cli('report', '--html', file);
+    expect(JSON.parse(CHARTS.exec(readFileSync(file, 'utf8'))![1]!).costByTier.dayBudgetUsd).toBeNull();
+  });
+
+  it('the page script draws it as a dashed line of its own stack, with its own tooltip', () => {
+    const configs: Array<{ data: { datasets: Array<Record<string, unknown>> }; options: any }> = [];
+    const Chart = function (_c: unknown, config: (typeof configs)[number]) { configs.push(config); } as unknown as Parameters<typeof pageMain>[1];
+    const model = {
+      costByTier: { days: ['2026-12-01', '2026-12-02'], series: [{ tier: 'cheap', color: '#000', usd: [0.1, 0.2], unpricedRuns: [0, 0] }], unpricedRuns: 0, omittedDays: 0, dayBudgetUsd: 0.25 },
+      savings: { days: [], cost: [], counterfactual: [], cumulativeSavings: [], comparableRuns: [] },
+      models: { pairs: [], mismatchedRuns: 0 },
+      outcomes: { tiers: [], colors: [], ran: [], completed: [], verified: [], completedPct: [], verifiedPct: [] },
+    };
+    const el = (id: string) => ({ textContent: id === 'tiergate-charts' ? JSON.stringify(model) : '', querySelector: () => el('x'), setAttribute: () => undefined, style: { height: '' } });
+    pageMain({ getElementById: (id: string) => el(id), documentElement: el('root') } as any, Chart, {});
+    const cost = configs[0]!;
+    expect(cost.data.datasets.at(-1)).toMatchObject({ type: 'line', label: 'daily budget $0.25', data: [0.25, 0.25], stack: 'budget', borderDash: [6, 4] });
+    const label = cost.options.plugins.tooltip.callbacks.label as (c: { datasetIndex: number; dataIndex: number; raw: unknown }) => string;
+    expect(label({ datasetIndex: 1, dataIndex: 0, raw: 0.25 })).toBe('daily budget: $0.25');
+    expect(label({ datasetIndex: 0, dataIndex: 0, raw: 0.1 })).toBe('cheap: $0.10');
   });
 });
