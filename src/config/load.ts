@@ -18,6 +18,7 @@ import { DEFAULT_POLICY } from './defaults.js';
 import { jsonErrorWhere } from './json-error.js';
 import { judgeSection, PROJECT_RULES, type ProjectEffect, type Section } from './project-layer.js';
 import { isTrustedProject } from './trust.js';
+import { isRecord } from '../contracts/record.js';
 
 export { DEFAULT_POLICY };
 export const PROJECT_CONFIG_FILE = '.tiergate.json';
@@ -83,16 +84,15 @@ const keyName = (key: string): string => JSON.stringify(key.length > 64 ? `${key
 
 /** Objects merge one level deep (tiers per harness merge per tier); everything else replaces. */
 function mergeSection(section: Section, base: unknown, value: unknown): unknown {
-  if (section === 'tiers' && isObject(value) && isObject(base)) {
+  if (section === 'tiers' && isRecord(value) && isRecord(base)) {
     const out: Record<string, unknown> = { ...base };
-    for (const [h, map] of Object.entries(value)) out[h] = isObject(map) && isObject(base[h]) ? { ...base[h], ...map } : map;
+    for (const [h, map] of Object.entries(value)) out[h] = isRecord(map) && isRecord(base[h]) ? { ...base[h], ...map } : map;
     return out;
   }
-  if ((section === 'refresh' || section === 'observer' || section === 'budgets') && isObject(value) && isObject(base)) return { ...base, ...value };
+  if ((section === 'refresh' || section === 'observer' || section === 'budgets') && isRecord(value) && isRecord(base)) return { ...base, ...value };
   return value;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function readLayer(path: string): { found: boolean; value?: unknown; error?: string } {
   // Most layers are absent (a project file above all), and asking is cheaper than a failed open's errno exception.

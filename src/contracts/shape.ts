@@ -5,6 +5,7 @@
  * Shape from its schema (describeSchema, contracts/shape-describe.ts), the result is committed, and a test fails when
  * either drifts or when checkShape and zod disagree on an input. Only the subset of zod the hot path uses is covered.
  */
+import { isRecord } from './record.js';
 export type Shape =
   | { t: 'string'; pattern?: string }
   | { t: 'number'; int?: boolean; min?: { value: number; inclusive: boolean }[]; max?: { value: number; inclusive: boolean }[] }
@@ -26,7 +27,7 @@ export class ShapeError extends Error {
   }
 }
 
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export { isRecord };
 const patterns = new Map<string, RegExp>();
 
 function put(out: Record<string, unknown>, key: string, value: unknown): void {

@@ -45,13 +45,12 @@ export function findSnapshotPath(start = moduleDir()): string | null {
   return null;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Everything of a catalog but its rows (checked when looked up, if at all): bundled and refreshed files alike. */
 function envelopeOk(c: Catalog | null): c is Catalog {
-  return isObject(c) && c.format === 'tiergate-catalog/1' && typeof c.version === 'string' && typeof c.date === 'string'
-    && typeof c.source === 'string' && isObject(c.models) && isObject(c.aliases)
-    && Object.values(c.aliases).every((t) => isObject(t) && Object.values(t).every((v) => typeof v === 'string'));
+  return isRecord(c) && c.format === 'tiergate-catalog/1' && typeof c.version === 'string' && typeof c.date === 'string'
+    && typeof c.source === 'string' && isRecord(c.models) && isRecord(c.aliases)
+    && Object.values(c.aliases).every((t) => isRecord(t) && Object.values(t).every((v) => typeof v === 'string'));
 }
 
 /**
@@ -82,6 +81,7 @@ export function loadBundledCatalog(env: Env = process.env, path = findSnapshotPa
 export { overridesCatalog } from './overrides.js';
 import { overridesCatalog } from './overrides.js';
 import { loadDeclaredCatalog } from './declared.js';
+import { isRecord } from '../contracts/record.js';
 
 /**
  * A refreshed catalog's row, checked when first looked up (the refresh job validated the whole file before writing

@@ -19,7 +19,7 @@ import type { Policy } from '../contracts/config.js';
 import type { Resolution } from '../contracts/prices.js';
 import type { Harness } from '../contracts/harness.js';
 import { PROJECT_CONFIG_FILE } from '../config/load.js';
-import { isRecord } from '../contracts/shape.js';
+import { isRecord } from '../contracts/record.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { ensurePrivateDir, existingPrivateDir, pruneTempFiles, removeFile, writeFileAtomic } from '../io/files.js';
 import { childPath, paths, type Env } from '../io/paths.js';

@@ -13,6 +13,7 @@ import type { Usage } from '../../contracts/usage.js';
 import { claudeUsage } from './usage.js';
 import { extractEscalation, extractOutcome, tailText } from '../../observer/outcome.js';
 import { readLinesForward } from '../../observer/tail.js';
+import { isRecord } from '../../contracts/record.js';
 import {
   asString, asTime, dominantModel, sumUsage,
   type ChildSummary, type FileParse, type ParseOptions, type TranscriptDispatch, type TranscriptParser, type TranscriptRequest,
@@ -25,7 +26,6 @@ const META_MAX_BYTES = 64 * 1024;
 export const CLAUDE_PARSE_MAX_BYTES = 2 * 1024 * 1024 * 1024;
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // claudeUsage lives in ./usage.ts: the hooks module bundles it, and this file's top-level Buffer would not load there.
 export { claudeUsage } from './usage.js';
@@ -49,14 +49,14 @@ export function readAgentMeta(transcriptPath: string): AgentMeta | null {
   try {
     if (statSync(meta).size > META_MAX_BYTES) return null;
     const v = JSON.parse(readFileSync(meta, 'utf8')) as unknown;
-    if (!isObj(v)) return null;
+    if (!isRecord(v)) return null;
     return { toolUseId: asString(v.toolUseId), agentType: asString(v.agentType), model: asString(v.model) };
   } catch {
     return null;
   }
 }
 
-const isTextBlock = (block: unknown): boolean => isObj(block) && block.type === 'text' && typeof block.text === 'string';
+const isTextBlock = (block: unknown): boolean => isRecord(block) && block.type === 'text' && typeof block.text === 'string';
 
 function hasText(content: unknown): content is unknown[] {
   return Array.isArray(content) && content.some(isTextBlock);
@@ -88,7 +88,7 @@ export function parseClaudeTranscript(path: string, opts: ParseOptions = {}): Fi
     } catch {
       return; // a line cut mid-write (live session) or foreign garbage: skip it
     }
-    if (!isObj(obj) || obj.type !== 'assistant' || !isObj(obj.message)) return;
+    if (!isRecord(obj) || obj.type !== 'assistant' || !isRecord(obj.message)) return;
     const msg = obj.message;
     sessionId ??= asString(obj.sessionId);
     project ??= asString(obj.cwd);
@@ -107,8 +107,8 @@ export function parseClaudeTranscript(path: string, opts: ParseOptions = {}): Fi
 
     if (!sidechain && Array.isArray(msg.content)) {
       for (const block of msg.content) {
-        if (!isObj(block) || block.type !== 'tool_use' || !AGENT_TOOLS.has(String(block.name))) continue;
-        const input = isObj(block.input) ? block.input : {};
+        if (!isRecord(block) || block.type !== 'tool_use' || !AGENT_TOOLS.has(String(block.name))) continue;
+        const input = isRecord(block.input) ? block.input : {};
         const callId = asString(block.id);
         if (!callId) continue;
         dispatches.push({
@@ -124,7 +124,7 @@ export function parseClaudeTranscript(path: string, opts: ParseOptions = {}): Fi
       }
     }
 
-    if (!isObj(msg.usage) || model === '<synthetic>') return;
+    if (!isRecord(msg.usage) || model === '<synthetic>') return;
     const key = [asString(msg.id), asString(obj.requestId)].filter(Boolean).join(':');
     if (!key) return;
     const usage = claudeUsage(msg.usage);

@@ -1,16 +1,16 @@
 /** Claude Code / Anthropic usage -> tiergate Usage. Pure and Buffer-free: the hooks module bundles it. */
 import type { Usage } from '../../contracts/usage.js';
 import { asCount } from '../../observer/transcripts.js';
+import { isRecord } from '../../contracts/record.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Claude usage -> tiergate Usage: input excludes cache; the 1h part of cache creation is priced apart. */
 export function claudeUsage(u: Obj): Usage {
   const creation = asCount(u.cache_creation_input_tokens);
-  const split = isObj(u.cache_creation) ? u.cache_creation : {};
+  const split = isRecord(u.cache_creation) ? u.cache_creation : {};
   const oneHour = Math.min(creation, asCount(split.ephemeral_1h_input_tokens));
-  const details = isObj(u.output_tokens_details) ? u.output_tokens_details : {};
+  const details = isRecord(u.output_tokens_details) ? u.output_tokens_details : {};
   return {
     input: asCount(u.input_tokens),
     output: asCount(u.output_tokens),

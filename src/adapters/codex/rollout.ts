@@ -10,6 +10,7 @@ import type { Usage } from '../../contracts/usage.js';
 import { readTailLines } from '../../observer/tail.js';
 import { sumUsage } from '../../observer/transcripts.js';
 import { codexUsage } from './transcript.js';
+import { isRecord } from '../../contracts/record.js';
 
 export type ChildTurn = {
   /** turn_context.model of the turn, null when the cap cut it off. */
@@ -26,7 +27,6 @@ export type ChildTurn = {
 
 type Obj = Record<string, unknown>;
 type Line = { timestamp?: unknown; type?: unknown; payload?: Obj };
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Lines read here are < 1 KB; instructions and tool catalogs (20+ KB) are skipped unparsed. */
 const MAX_PARSED_LINE = 64 * 1024;
 
@@ -34,7 +34,7 @@ function parse(line: string): Line | null {
   if (line.length > MAX_PARSED_LINE) return null;
   try {
     const v = JSON.parse(line) as unknown;
-    return isObj(v) ? (v as Line) : null;
+    return isRecord(v) ? (v as Line) : null;
   } catch {
     return null; // a half-written last line
   }
@@ -59,13 +59,13 @@ export function readChildTurn(path: string, turnId: string | null, maxBytes: num
       const lineTurn = s(p.turn_id);
       if (line.type === 'token_usage_record') {
         out.turnId ??= lineTurn;
-        if (lineTurn !== out.turnId || !isObj(p.usage)) return false;
+        if (lineTurn !== out.turnId || !isRecord(p.usage)) return false;
         const rid = s(p.response_id) ?? `#${perResponse.length}`;
         if (out.responseIds.includes(rid)) return false;
         out.responseIds.push(rid);
         perResponse.push({ usage: codexUsage(p.usage) });
         // The newest record's running turn total wins over summing, when present.
-        if (running === null && isObj(p.turn_token_usage)) running = codexUsage(p.turn_token_usage);
+        if (running === null && isRecord(p.turn_token_usage)) running = codexUsage(p.turn_token_usage);
         return false;
       }
       if (line.type === 'event_msg' && p.type === 'task_complete') {
@@ -76,7 +76,7 @@ export function readChildTurn(path: string, turnId: string | null, maxBytes: num
       if (line.type === 'turn_context') {
         out.turnId ??= lineTurn;
         if (lineTurn !== out.turnId) return false;
-        out.model = s(p.model) ?? s(isObj(p.collaboration_mode) && isObj(p.collaboration_mode.settings) ? p.collaboration_mode.settings.model : null);
+        out.model = s(p.model) ?? s(isRecord(p.collaboration_mode) && isRecord(p.collaboration_mode.settings) ? p.collaboration_mode.settings.model : null);
         const t = typeof line.timestamp === 'string' ? Date.parse(line.timestamp) : NaN;
         out.startedAt = Number.isFinite(t) ? t : null;
         return true;
@@ -102,7 +102,7 @@ export function findSpawnCallId(parentRolloutPath: string, childThreadId: string
       if (!text.includes(childThreadId)) return false;
       const p = parse(text)?.payload;
       const item = p?.item;
-      if (p?.type === 'item_completed' && isObj(item) && item.type === 'SubAgentActivity' && item.kind === 'started' && item.agent_thread_id === childThreadId) {
+      if (p?.type === 'item_completed' && isRecord(item) && item.type === 'SubAgentActivity' && item.kind === 'started' && item.agent_thread_id === childThreadId) {
         found = s(item.id);
         return true;
       }

@@ -12,6 +12,7 @@ import type { Usage } from '../../contracts/usage.js';
 import type { Outcome } from '../../contracts/observation.js';
 import { extractEscalation, extractOutcome, tailText } from '../../observer/outcome.js';
 import { readLinesForward } from '../../observer/tail.js';
+import { isRecord } from '../../contracts/record.js';
 import {
   asCount, asString, asTime, dominantModel, sumUsage,
   type ChildSummary, type FileParse, type ParseOptions, type TranscriptDispatch, type TranscriptParser, type TranscriptRequest,
@@ -32,7 +33,6 @@ const INTERESTING = [
 const SESSION_META = INTERESTING[0]!;
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** input_tokens includes cached reads (and writes); output includes reasoning (seen on 0.169.0). */
 export function codexUsage(u: Obj): Usage {
@@ -54,7 +54,7 @@ const FIELDS = ['input_tokens', 'cached_input_tokens', 'cache_write_input_tokens
 function assistantText(content: unknown): string | null {
   if (!Array.isArray(content)) return null;
   let text = '';
-  for (const b of content) if (isObj(b) && typeof b.text === 'string') text += `${b.text}\n`;
+  for (const b of content) if (isRecord(b) && typeof b.text === 'string') text += `${b.text}\n`;
   return text ? tailText(text) : null;
 }
 
@@ -103,7 +103,7 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
     } catch {
       return;
     }
-    if (!isObj(obj) || !isObj(obj.payload)) return;
+    if (!isRecord(obj) || !isRecord(obj.payload)) return;
     const p = obj.payload;
     const at = asTime(obj.timestamp);
     if (at !== null) {
@@ -130,7 +130,7 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
         return;
       }
       case 'token_usage_record': {
-        if (!isObj(p.usage)) return;
+        if (!isRecord(p.usage)) return;
         const key = asString(p.response_id) ?? `${asString(p.thread_id) ?? threadId}:${String(obj.ordinal ?? at)}`;
         usageAfterTurn = true;
         if (seen.has(key)) return;
@@ -149,7 +149,7 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
           let args: Obj = {};
           try {
             const a = JSON.parse(String(p.arguments ?? '{}')) as unknown;
-            if (isObj(a)) args = a;
+            if (isRecord(a)) args = a;
           } catch {
             /* arguments the model wrote may be invalid JSON: keep the call without them */
           }
@@ -165,7 +165,7 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
         return;
       }
       case 'event_msg': {
-        if (p.type === 'token_count' && isObj(p.info) && isObj(p.info.total_token_usage)) {
+        if (p.type === 'token_count' && isRecord(p.info) && isRecord(p.info.total_token_usage)) {
           usageAfterTurn = true;
           const total = p.info.total_token_usage;
           const delta: Obj = {};
@@ -194,7 +194,7 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
             turn.outcome = extractOutcome(turn.finalText);
             turn.finalText = null;
           }
-        } else if (p.type === 'item_completed' && isObj(p.item) && p.item.type === 'SubAgentActivity' && p.item.kind === 'started') {
+        } else if (p.type === 'item_completed' && isRecord(p.item) && p.item.type === 'SubAgentActivity' && p.item.kind === 'started') {
           const callId = asString(p.item.id);
           const d = callId ? dispatches.get(callId) : undefined;
           if (d) d.childAgentId = asString(p.item.agent_thread_id);

@@ -12,7 +12,8 @@ import { diagnose, errorText } from '../../io/diagnostics.js';
 import type { Env } from '../../io/paths.js';
 import { ALLOW, EMPTY, cursorAnswer } from './answer.js';
 import { loadMemory, saveMemory, type CursorMemory } from './memory.js';
-import { isObj, observeSubagentStart, observeSubagentStop, observeTask, str, type ParentModel } from './observe.js';
+import { observeSubagentStart, observeSubagentStop, observeTask, str, type ParentModel } from './observe.js';
+import { isRecord } from '../../contracts/record.js';
 
 export type CursorDeps = {
   /** Decides and records the dispatch (routeDispatch: loads policy and prices, appends to the spool, never throws). */
@@ -45,7 +46,7 @@ function remember(event: string, env: Env, mem: CursorMemory, now: number): void
 function guarded(event: string, fallback: HookAnswer, fn: (p: Record<string, unknown>, ctx: HookContext) => HookAnswer) {
   return (payload: unknown, ctx: HookContext): HookAnswer => {
     try {
-      if (!isObj(payload)) {
+      if (!isRecord(payload)) {
         diagnose('warn', `cursor:${event}`, 'payload is not a JSON object', {}, ctx.env);
         return fallback;
       }

@@ -10,10 +10,10 @@ import type { CompletionObservation, DispatchObservation } from '../../contracts
 import type { Env } from '../../io/paths.js';
 import { CURSOR_CAPABILITY, INHERIT_VALUES } from './capability.js';
 import { withoutBom } from '../../io/text.js';
+import { isRecord } from '../../contracts/record.js';
 
 type Obj = Record<string, unknown>;
 
-export const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 export const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 /** Cursor puts a UTF-8 BOM before some payloads; the runner strips it, and this does for anyone else reading raw text. */
@@ -158,7 +158,7 @@ const base = (payload: Obj, at: number) => ({
  * definitions (HOME).
  */
 export function observeTask(payload: Obj, parent: ParentModel, at: number, env: Env = process.env): DispatchObservation | null {
-  if (payload.tool_name !== 'Task' || !isObj(payload.tool_input)) return null;
+  if (payload.tool_name !== 'Task' || !isRecord(payload.tool_input)) return null;
   const input = payload.tool_input;
   const requestedModel = requestedModelOf(input.model);
   const type = str(input.subagent_type);

@@ -8,9 +8,9 @@ import type { Usage } from '../../contracts/usage.js';
 import { extractOutcome as parseOutcome } from '../../observer/outcome.js';
 import { modelName, TASK_TOOL } from './observe.js';
 import type { PendingCall } from './state.js';
+import { isRecord } from '../../contracts/record.js';
 
 type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
 const int = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
 
@@ -18,9 +18,9 @@ export type AfterFacts = { sessionId: string | null; callId: string | null; agen
 
 /** The facts `tool.execute.after` carries; null when the call is not a task. */
 export function readAfter(input: unknown, output: unknown): AfterFacts | null {
-  if (!isRec(input) || input.tool !== TASK_TOOL || !isRec(output)) return null;
-  const args = isRec(input.args) ? input.args : {};
-  const meta = isRec(output.metadata) ? output.metadata : {};
+  if (!isRecord(input) || input.tool !== TASK_TOOL || !isRecord(output)) return null;
+  const args = isRecord(input.args) ? input.args : {};
+  const meta = isRecord(output.metadata) ? output.metadata : {};
   const text = typeof output.output === 'string' ? output.output : '';
   const result = text.match(/<task_result>\n?([\s\S]*?)\n?<\/task_result>/);
   const state = text.match(/<task [^>]*state="([a-z]+)"/);
@@ -40,8 +40,8 @@ export function readAfter(input: unknown, output: unknown): AfterFacts | null {
  * 1500, seen); `reasoning` is kept apart from `output` [inferred from the split], so it is added back here.
  */
 export function usageFromTokens(tokens: unknown, requests = 1): Usage | null {
-  if (!isRec(tokens)) return null;
-  const cache = isRec(tokens.cache) ? tokens.cache : {};
+  if (!isRecord(tokens)) return null;
+  const cache = isRecord(tokens.cache) ? tokens.cache : {};
   const reasoning = int(tokens.reasoning);
   return {
     input: int(tokens.input),
@@ -57,7 +57,7 @@ export function usageFromTokens(tokens: unknown, requests = 1): Usage | null {
 /** Counts assistant messages in a `session.messages` answer (each is one API request). */
 export function countAssistantMessages(messages: unknown): number {
   if (!Array.isArray(messages)) return 1;
-  return Math.max(1, messages.filter((m) => isRec(m) && isRec(m.info) && m.info.role === 'assistant').length);
+  return Math.max(1, messages.filter((m) => isRecord(m) && isRecord(m.info) && m.info.role === 'assistant').length);
 }
 
 export type ChildSession = { model?: unknown; tokens?: unknown; agent?: unknown };

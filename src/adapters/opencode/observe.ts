@@ -9,6 +9,7 @@ import type { DispatchObservation } from '../../contracts/observation.js';
 import type { OpencodeState } from './state.js';
 import { extractEscalation as escalationFrom } from '../../observer/outcome.js';
 import { tierOfAgent } from '../tier-agents.js';
+import { isRecord } from '../../contracts/record.js';
 
 /** OpenCode's hidden agents: their chat.params carry the parent's sessionID with another model (title: seen). */
 const HIDDEN_AGENTS = new Set(['title', 'summary', 'compaction']);
@@ -18,12 +19,11 @@ const BUILTIN_SUBAGENTS = new Set(['general', 'explore']);
 export const TASK_TOOL = 'task';
 
 type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
 
 /** `provider/model` from any of OpenCode's model shapes ({id, providerID} or {modelID, providerID}). */
 export function modelName(m: unknown): string | null {
-  if (!isRec(m)) return str(m);
+  if (!isRecord(m)) return str(m);
   const id = str(m.id) ?? str(m.modelID);
   const provider = str(m.providerID);
   if (!id) return null;
@@ -33,10 +33,10 @@ export function modelName(m: unknown): string | null {
 /** `provider.<p>.models.<id>.cost` of the live config, as `p/id` names (prices/declared.ts reads the cost object). */
 export function configuredCosts(cfg: unknown): { model: string; cost: unknown }[] {
   const out: { model: string; cost: unknown }[] = [];
-  const providers = isRec(cfg) && isRec(cfg.provider) ? cfg.provider : {};
+  const providers = isRecord(cfg) && isRecord(cfg.provider) ? cfg.provider : {};
   for (const [p, prov] of Object.entries(providers)) {
-    const models = isRec(prov) && isRec(prov.models) ? prov.models : {};
-    for (const [id, m] of Object.entries(models)) if (isRec(m) && m.cost !== undefined) out.push({ model: `${p}/${id}`, cost: m.cost });
+    const models = isRecord(prov) && isRecord(prov.models) ? prov.models : {};
+    for (const [id, m] of Object.entries(models)) if (isRecord(m) && m.cost !== undefined) out.push({ model: `${p}/${id}`, cost: m.cost });
     if (out.length >= 500) break;
   }
   return out;
@@ -47,19 +47,19 @@ export function configuredCosts(cfg: unknown): { model: string; cost: unknown }[
  * says where each agent was configured; read by the caller, so this stays pure.
  */
 export function readConfig(cfg: unknown, state: OpencodeState, sources?: ReadonlyMap<string, string>): void {
-  if (!isRec(cfg)) return;
+  if (!isRecord(cfg)) return;
   state.defaultModel = str(cfg.model) ?? state.defaultModel;
-  const agents = isRec(cfg.agent) ? cfg.agent : {};
+  const agents = isRecord(cfg.agent) ? cfg.agent : {};
   state.agents.clear();
   for (const [name, a] of Object.entries(agents)) {
-    if (!isRec(a)) continue;
+    if (!isRecord(a)) continue;
     state.agents.set(name, { name, model: str(a.model), mode: str(a.mode), from: sources?.get(name) ?? null });
   }
 }
 
 /** `chat.params`: the session's model at the moment it calls the API. Hidden agents are skipped (title trap). */
 export function readChatParams(input: unknown, state: OpencodeState, now: number): void {
-  if (!isRec(input)) return;
+  if (!isRecord(input)) return;
   const sessionId = str(input.sessionID);
   const agent = str(input.agent) ?? '';
   const model = modelName(input.model);
@@ -87,7 +87,7 @@ export function agentModelOf(name: string, state: OpencodeState, parentModel: st
 
 /** `tool.execute.before` for `task` -> a dispatch observation; null for any other tool or a malformed payload. */
 export function observeDispatch(input: unknown, output: unknown, state: OpencodeState, now: number, cwd: string | null): DispatchObservation | null {
-  if (!isRec(input) || input.tool !== TASK_TOOL || !isRec(output) || !isRec(output.args)) return null;
+  if (!isRecord(input) || input.tool !== TASK_TOOL || !isRecord(output) || !isRecord(output.args)) return null;
   const args = output.args;
   const sessionId = str(input.sessionID);
   const fromParams = sessionId ? state.sessionModel(sessionId) : undefined;

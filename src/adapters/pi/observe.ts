@@ -11,11 +11,11 @@ import type { Usage } from '../../contracts/usage.js';
 import { extractEscalation as escalationFrom, extractOutcome as parseOutcome } from '../../observer/outcome.js';
 import { tierOfAgent } from '../tier-agents.js';
 import { agentsInScope, type PiAgent } from './agents.js';
+import { isRecord } from '../../contracts/record.js';
 
 export const SUBAGENT_TOOL = 'subagent';
 
 type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
 const int = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
 
@@ -24,7 +24,7 @@ export type PiCtx = { cwd?: unknown; model?: unknown; modelRegistry?: unknown; s
 
 /** `provider/id` of a pi Model (ctx.model). */
 export function piModelName(m: unknown): string | null {
-  if (!isRec(m)) return null;
+  if (!isRecord(m)) return null;
   const id = str(m.id);
   const provider = str(m.provider);
   return id ? (provider ? `${provider}/${id}` : id) : null;
@@ -54,7 +54,7 @@ export type PiDispatchInput = {
 };
 
 export function observePiDispatch({ event, ctx, agents: all, defaultModel, defaultModelFrom = null, policy, now }: PiDispatchInput): PiSlot[] {
-  if (!isRec(event) || event.toolName !== SUBAGENT_TOOL || !isRec(event.input)) return [];
+  if (!isRecord(event) || event.toolName !== SUBAGENT_TOOL || !isRecord(event.input)) return [];
   const input = event.input;
   const parentModel = piModelName(ctx.model);
   const cwd = str(ctx.cwd);
@@ -104,7 +104,7 @@ export function observePiDispatch({ event, ctx, agents: all, defaultModel, defau
     const list = input[key];
     if (!Array.isArray(list)) continue;
     list.forEach((item, i) => {
-      if (isRec(item) && typeof item.agent === 'string') slots.push({ holder: item, label: `${key}[${i}].agent`, id: callId ? `${callId}#${key}.${i}` : null });
+      if (isRecord(item) && typeof item.agent === 'string') slots.push({ holder: item, label: `${key}[${i}].agent`, id: callId ? `${callId}#${key}.${i}` : null });
     });
   }
   return slots.map(({ holder, label, id }) => {
@@ -123,7 +123,7 @@ export function observePiDispatch({ event, ctx, agents: all, defaultModel, defau
 
 /** pi usage -> tiergate Usage. pi's `input` already excludes cache reads (1500 = 2000 - 500, seen). */
 export function piUsage(u: unknown): Usage | null {
-  if (!isRec(u)) return null;
+  if (!isRecord(u)) return null;
   return { input: int(u.input), output: int(u.output), cacheRead: int(u.cacheRead), cacheWrite5m: int(u.cacheWrite), cacheWrite1h: 0, reasoning: 0, requests: Math.max(1, int(u.turns) || 1) };
 }
 
@@ -132,7 +132,7 @@ export function piUsage(u: unknown): Usage | null {
  * message `provider/model`, not `results[i].model` (that is the agent file's string: pi.md §4.2 trap).
  */
 export function observePiCompletions(event: unknown, ctx: PiCtx, now: number): CompletionObservation[] {
-  if (!isRec(event) || event.toolName !== SUBAGENT_TOOL || !isRec(event.details) || !Array.isArray(event.details.results)) return [];
+  if (!isRecord(event) || event.toolName !== SUBAGENT_TOOL || !isRecord(event.details) || !Array.isArray(event.details.results)) return [];
   const callId = str(event.toolCallId);
   const sessionId = piSessionId(ctx);
   const results = event.details.results;
@@ -140,11 +140,11 @@ export function observePiCompletions(event: unknown, ctx: PiCtx, now: number): C
   const rawMode = event.details.mode;
   const mode = rawMode === 'parallel' ? 'tasks' : rawMode === 'chain' ? 'chain' : rawMode === 'single' ? 'single' : results.length > 1 ? 'tasks' : 'single';
   return results.flatMap((r, i): CompletionObservation[] => {
-    if (!isRec(r)) return [];
-    const assistants = (Array.isArray(r.messages) ? r.messages : []).filter((m): m is Rec => isRec(m) && m.role === 'assistant');
+    if (!isRecord(r)) return [];
+    const assistants = (Array.isArray(r.messages) ? r.messages : []).filter((m): m is Rec => isRecord(m) && m.role === 'assistant');
     const last = assistants[assistants.length - 1];
     const served = last ? (str(last.provider) ? `${str(last.provider)}/${str(last.model)}` : str(last.model)) : null;
-    const text = last && Array.isArray(last.content) ? last.content.filter(isRec).map((p) => (p.type === 'text' ? String(p.text ?? '') : '')).join('') : null;
+    const text = last && Array.isArray(last.content) ? last.content.filter(isRecord).map((p) => (p.type === 'text' ? String(p.text ?? '') : '')).join('') : null;
     const usage = piUsage(r.usage);
     const exit = typeof r.exitCode === 'number' ? r.exitCode : null;
     const stop = str(r.stopReason);

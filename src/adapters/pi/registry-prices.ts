@@ -6,9 +6,9 @@
  * (issue 16). Bounded (a few names per call, one pass over the registry at most) and fail-open: a registry that throws
  * or lacks a method declares nothing.
  */
+import { isRecord } from '../../contracts/record.js';
 
 type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
 
 /** The part of pi's ModelRegistry used here (0.73.1). */
@@ -31,10 +31,10 @@ export function registryModel(registry: PiRegistry, written: string, all: () => 
   const slash = name.indexOf('/');
   if (slash > 0 && typeof registry.find === 'function') {
     const hit = registry.find.call(registry, name.slice(0, slash), name.slice(slash + 1));
-    if (isRec(hit)) return hit;
+    if (isRecord(hit)) return hit;
   }
   const lower = name.toLowerCase();
-  const matches = all().filter((m): m is Rec => isRec(m) && (
+  const matches = all().filter((m): m is Rec => isRecord(m) && (
     `${str(m.provider) ?? ''}/${str(m.id) ?? ''}`.toLowerCase() === lower || (str(m.id) ?? '').toLowerCase() === lower));
   return matches.length === 1 ? matches[0]! : null;
 }
@@ -44,7 +44,7 @@ export function registryModel(registry: PiRegistry, written: string, all: () => 
  * up; the declared layer keys it by its last segment). Never throws.
  */
 export function registryPrices(registry: unknown, names: Iterable<string | null | undefined>): { model: string; cost: unknown }[] {
-  if (!isRec(registry)) return [];
+  if (!isRecord(registry)) return [];
   const reg = registry as PiRegistry;
   let models: unknown[] | null = null;
   const all = (): unknown[] => {

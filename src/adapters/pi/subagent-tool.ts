@@ -10,6 +10,7 @@ import { TierSchema } from '../../contracts/harness.js';
 import type { Env } from '../../io/paths.js';
 import type { CollectResult } from '../../io/processes.js';
 import { piModelName, type PiCtx } from './observe.js';
+import { isRecord } from '../../contracts/record.js';
 
 export const CHILD_TIMEOUT_MS = 30 * 60 * 1000;
 export const CHILD_MAX_BYTES = 16 * 1024 * 1024;
@@ -23,7 +24,6 @@ export type ToolDeps = {
 };
 
 type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The child's `--mode json` stdout -> its assistant messages, summed usage and final text. */
 export function parseChildEvents(stdout: string) {
@@ -33,18 +33,18 @@ export function parseChildEvents(stdout: string) {
     if (!line.startsWith('{')) continue;
     let ev: unknown;
     try { ev = JSON.parse(line); } catch { continue; }
-    if (!isRec(ev) || ev.type !== 'message_end' || !isRec(ev.message) || ev.message.role !== 'assistant') continue;
+    if (!isRecord(ev) || ev.type !== 'message_end' || !isRecord(ev.message) || ev.message.role !== 'assistant') continue;
     const m = ev.message;
     messages.push(m);
-    const u = isRec(m.usage) ? m.usage : {};
+    const u = isRecord(m.usage) ? m.usage : {};
     const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
     usage.input += n(u.input); usage.output += n(u.output); usage.cacheRead += n(u.cacheRead); usage.cacheWrite += n(u.cacheWrite);
-    usage.cost += isRec(u.cost) ? n(u.cost.total) : 0;
+    usage.cost += isRecord(u.cost) ? n(u.cost.total) : 0;
     usage.contextTokens = n(u.totalTokens) || usage.contextTokens;
     usage.turns += 1;
   }
   const last = messages[messages.length - 1];
-  const text = last && Array.isArray(last.content) ? last.content.filter(isRec).filter((p) => p.type === 'text').map((p) => String(p.text ?? '')).join('') : '';
+  const text = last && Array.isArray(last.content) ? last.content.filter(isRecord).filter((p) => p.type === 'text').map((p) => String(p.text ?? '')).join('') : '';
   return { messages, usage, text, stopReason: last && typeof last.stopReason === 'string' ? last.stopReason : null };
 }
 
