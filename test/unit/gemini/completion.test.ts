@@ -9,6 +9,9 @@ import { dispatchCallId, readChildRun } from '../../../src/adapters/gemini/chat-
 import { parseGeminiChat } from '../../../src/adapters/gemini/transcript.js';
 import { wireModel } from '../../../src/adapters/gemini/models.js';
 import { fnv1a } from '../../../src/io/text.js';
+import { createPriceLookup } from '../../../src/prices/lookup.js';
+import { DEFAULT_POLICY } from '../../../src/config/defaults.js';
+import { bundled } from '../prices/catalog.js';
 import { fixture, hook, payload, sandbox, spool, stageChild, stageParent } from './support.js';
 
 const AGENT = 'c8590bcd-3b9c-430d-bca6-cb8de6dc4689';
@@ -109,6 +112,17 @@ describe('gemini chat files read whole (scan, late flush)', () => {
 });
 
 describe('gemini models: the id Gemini CLI 0.61.0 sends', () => {
+  it('every id tiergate prices for Gemini is in the bundled catalog by its own name (no estimate, no alias)', () => {
+    const prices = createPriceLookup([bundled], { claudeProvider: 'anthropic' });
+    const names = ['gemini-3-pro-preview', 'gemini-3.1-pro-preview', 'pro', 'auto', 'auto-gemini-3', 'auto-gemini-2.5', 'flash', 'flash-lite',
+      ...Object.values(DEFAULT_POLICY.tiers.gemini), 'gemini-2.5-flash'];
+    for (const name of names) {
+      const sent = wireModel(name).model;
+      const r = prices.resolve(sent, 'gemini');
+      expect({ name, sent, how: r.how, priced: r.price !== null }).toEqual({ name, sent, how: 'exact', priced: true });
+    }
+  });
+
   it('resolves the names its table rewrites, and leaves the rest', () => {
     expect(wireModel('gemini-3-pro-preview')).toEqual({ model: 'gemini-3.1-pro-preview-customtools', resolved: true });
     expect(wireModel('pro').model).toBe('gemini-3.1-pro-preview-customtools');
