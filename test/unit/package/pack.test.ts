@@ -21,13 +21,13 @@ function referencedFiles(): string[] {
   const refs = new Set<string>(['package.json', 'README.md', 'data/prices-snapshot.json', 'dist/cli.js', 'dist/hook.cjs', 'hooks-cursor.json', '.cursor-plugin/plugin.json']);
   for (const b of Object.values(pkgJson.bin as Record<string, string>)) refs.add(b.replace(/^\.\//, ''));
   for (const e of pkgJson.pi?.extensions ?? []) refs.add(String(e).replace(/^\.\//, ''));
-  for (const m of ['.claude-plugin/plugin.json', '.codex-plugin/plugin.json', '.cursor-plugin/plugin.json', '.claude-plugin/marketplace.json', '.agents/plugins/marketplace.json']) {
+  for (const m of ['.claude-plugin/plugin.json', '.codex-plugin/plugin.json', '.cursor-plugin/plugin.json', '.plugin/plugin.json', '.claude-plugin/marketplace.json', '.agents/plugins/marketplace.json']) {
     if (!existsSync(join(root, m))) continue;
     refs.add(m);
     const manifest = JSON.parse(readFileSync(join(root, m), 'utf8'));
     if (typeof manifest.hooks === 'string') refs.add(manifest.hooks.replace(/^\.\//, ''));
   }
-  for (const h of ['hooks.json', 'hooks-codex.json', 'hooks-cursor.json', 'hooks/hooks.json']) {
+  for (const h of ['hooks.json', 'hooks-codex.json', 'hooks-cursor.json', 'hooks-copilot.json', 'hooks/hooks.json']) {
     if (!existsSync(join(root, h))) continue;
     refs.add(h);
     const text = readFileSync(join(root, h), 'utf8');
@@ -59,7 +59,7 @@ describe('npm pack', () => {
   });
 
   it('its manifests carry the package version', () => {
-    for (const m of ['.claude-plugin/plugin.json', '.codex-plugin/plugin.json', '.cursor-plugin/plugin.json'].filter((f) => files.includes(f))) {
+    for (const m of ['.claude-plugin/plugin.json', '.codex-plugin/plugin.json', '.cursor-plugin/plugin.json', '.plugin/plugin.json'].filter((f) => files.includes(f))) {
       expect({ m, v: JSON.parse(readFileSync(join(installed, m), 'utf8')).version }).toEqual({ m, v: pkgJson.version });
     }
   });
