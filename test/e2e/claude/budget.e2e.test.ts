@@ -75,6 +75,15 @@ d('Claude Code: spend budgets', () => {
     return { sb, children, errors, rows: dispatchRows(sb) };
   }
 
+  it('sessionTotal: the module checks Claude Code\'s own figure for the whole session (the parent\'s first turn is past $0.001), the command hooks have none', async () => {
+    const mod = await run('module', { sessionTotal: '0.001' });
+    expect(mod.children).toEqual(['claude-haiku-5-5', 'claude-haiku-5-5']);
+    expect(mod.rows.map((r) => r.reason)).toEqual(['budget-downshifted', 'budget-downshifted']);
+    const cmd = await run('command', { sessionTotal: '0.001' });
+    expect(cmd.children).toEqual(['claude-opus-5-5', 'claude-opus-5-5']);
+    expect(cmd.rows.map((r) => r.reason)).toEqual(['within-ceiling', 'within-ceiling']);
+  });
+
   for (const path of ['command', 'module'] as const) {
     const decidedBy = path === 'command' ? /^transcript-tail/ : /^agent\.spawn$/;
 
