@@ -1,16 +1,13 @@
 /**
- * Codex rollouts read from the TAIL at SubagentStop (the full forward parse for scan/late flush is transcript.ts).
- * Seen on 0.169.0 (reference/codex.md §6):
- *  - `turn_context` (written when a turn starts) carries the model the thread requested for that turn;
- *  - one `token_usage_record` per API response carries `usage` and the running `turn_token_usage`;
- *  - `event_msg` `task_complete` is written after SubagentStop.
- * Codex records the REQUESTED model only: a provider substituting another model is invisible here (seen).
+ * Codex rollouts read from the TAIL at SubagentStop (the full forward parse for scan/late flush is transcript.ts; both
+ * decode lines with records.ts). A turn's `turn_context` comes first, then one `token_usage_record` per API response;
+ * `task_complete` is written after SubagentStop (0.169.0, seen). Codex records the REQUESTED model only: a provider
+ * substituting another model is invisible here (seen).
  */
 import type { Usage } from '../../contracts/usage.js';
 import { readTailLines } from '../../observer/tail.js';
 import { sumUsage } from '../../observer/transcripts.js';
-import { codexUsage } from './transcript.js';
-import { isRecord } from '../../contracts/record.js';
+import { decodeRolloutText } from './records.js';
 
 export type ChildTurn = {
   /** turn_context.model of the turn, null when the cap cut it off. */
@@ -25,22 +22,8 @@ export type ChildTurn = {
   startedAt: number | null;
 };
 
-type Obj = Record<string, unknown>;
-type Line = { timestamp?: unknown; type?: unknown; payload?: Obj };
 /** Lines read here are < 1 KB; instructions and tool catalogs (20+ KB) are skipped unparsed. */
 const MAX_PARSED_LINE = 64 * 1024;
-
-function parse(line: string): Line | null {
-  if (line.length > MAX_PARSED_LINE) return null;
-  try {
-    const v = JSON.parse(line) as unknown;
-    return isRecord(v) ? (v as Line) : null;
-  } catch {
-    return null; // a half-written last line
-  }
-}
-
-const s = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 /**
  * Usage and model of one turn of a child thread (the SubagentStop payload's `turn_id`), or of the newest turn when
@@ -53,32 +36,29 @@ export function readChildTurn(path: string, turnId: string | null, maxBytes: num
   readTailLines(path, {
     maxBytes,
     stopWhen: (text) => {
-      const line = parse(text);
-      const p = line?.payload;
-      if (!line || !p) return false;
-      const lineTurn = s(p.turn_id);
-      if (line.type === 'token_usage_record') {
-        out.turnId ??= lineTurn;
-        if (lineTurn !== out.turnId || !isRecord(p.usage)) return false;
-        const rid = s(p.response_id) ?? `#${perResponse.length}`;
+      const rec = decodeRolloutText(text, MAX_PARSED_LINE);
+      if (!rec) return false;
+      if (rec.kind === 'token-usage') {
+        out.turnId ??= rec.turnId;
+        if (rec.turnId !== out.turnId || !rec.usage) return false;
+        const rid = rec.responseId ?? `#${perResponse.length}`;
         if (out.responseIds.includes(rid)) return false;
         out.responseIds.push(rid);
-        perResponse.push({ usage: codexUsage(p.usage) });
+        perResponse.push({ usage: rec.usage });
         // The newest record's running turn total wins over summing, when present.
-        if (running === null && isRecord(p.turn_token_usage)) running = codexUsage(p.turn_token_usage);
+        if (running === null && rec.turnUsage) running = rec.turnUsage;
         return false;
       }
-      if (line.type === 'event_msg' && p.type === 'task_complete') {
-        out.turnId ??= lineTurn;
-        if (lineTurn === null || lineTurn === out.turnId) out.complete = true;
+      if (rec.kind === 'task-complete') {
+        out.turnId ??= rec.turnId;
+        if (rec.turnId === null || rec.turnId === out.turnId) out.complete = true;
         return false;
       }
-      if (line.type === 'turn_context') {
-        out.turnId ??= lineTurn;
-        if (lineTurn !== out.turnId) return false;
-        out.model = s(p.model) ?? s(isRecord(p.collaboration_mode) && isRecord(p.collaboration_mode.settings) ? p.collaboration_mode.settings.model : null);
-        const t = typeof line.timestamp === 'string' ? Date.parse(line.timestamp) : NaN;
-        out.startedAt = Number.isFinite(t) ? t : null;
+      if (rec.kind === 'turn-context') {
+        out.turnId ??= rec.turnId;
+        if (rec.turnId !== out.turnId) return false;
+        out.model = rec.model;
+        out.startedAt = rec.at;
         return true;
       }
       return false;
@@ -100,13 +80,10 @@ export function findSpawnCallId(parentRolloutPath: string, childThreadId: string
     maxBytes,
     stopWhen: (text) => {
       if (!text.includes(childThreadId)) return false;
-      const p = parse(text)?.payload;
-      const item = p?.item;
-      if (p?.type === 'item_completed' && isRecord(item) && item.type === 'SubAgentActivity' && item.kind === 'started' && item.agent_thread_id === childThreadId) {
-        found = s(item.id);
-        return true;
-      }
-      return false;
+      const rec = decodeRolloutText(text, MAX_PARSED_LINE);
+      if (rec?.kind !== 'subagent-started' || rec.childThreadId !== childThreadId) return false;
+      found = rec.callId;
+      return true;
     },
   });
   return found;

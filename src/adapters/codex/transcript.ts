@@ -1,18 +1,15 @@
 /**
- * Codex rollouts (reference/codex.md §6, seen on 0.169.0), read forward for scan and late-flush reconciliation:
- *  - `session_meta`: thread id, root session id, parent thread (children), cwd;
- *  - `turn_context.model`: the model the turn requested (Codex never records the one the API answered with);
- *  - one `token_usage_record` per API response (`response_id`, `usage`); older rollouts have only `event_msg`
- *    `token_count`, whose running `total_token_usage` is differenced instead;
- *  - parent: `function_call` spawn_agent (call_id, arguments.model) and `item_completed` SubAgentActivity
- *    `kind:"started"` joining call_id to the child thread id exactly;
- *  - child: `task_complete.last_agent_message` (written after SubagentStop) or the last assistant message.
+ * Codex rollouts read forward for scan and late-flush reconciliation; each line decoded by records.ts (shared with the
+ * tail reader, rollout.ts). Usage comes from one `token_usage_record` per API response; older rollouts have only
+ * `token_count`, whose running total is differenced instead. A parent's spawn_agent calls are joined to their child
+ * thread by SubAgentActivity `started`; a child's outcome is its `task_complete` message or its last assistant message.
  */
 import type { Usage } from '../../contracts/usage.js';
 import type { Outcome } from '../../contracts/observation.js';
 import { extractEscalation, extractOutcome, tailText } from '../../observer/outcome.js';
 import { readLinesForward } from '../../observer/tail.js';
 import { isRecord } from '../../contracts/record.js';
+import { codexUsage, decodeRolloutText } from './records.js';
 import {
   asCount, asString, asTime, dominantModel, sumUsage,
   type ChildSummary, type FileParse, type ParseOptions, type TranscriptDispatch, type TranscriptParser, type TranscriptRequest,
@@ -34,20 +31,7 @@ const SESSION_META = INTERESTING[0]!;
 
 type Obj = Record<string, unknown>;
 
-/** input_tokens includes cached reads (and writes); output includes reasoning (seen on 0.169.0). */
-export function codexUsage(u: Obj): Usage {
-  const cacheRead = asCount(u.cached_input_tokens);
-  const cacheWrite = asCount(u.cache_write_input_tokens);
-  return {
-    input: Math.max(0, asCount(u.input_tokens) - cacheRead - cacheWrite),
-    output: asCount(u.output_tokens),
-    cacheRead,
-    cacheWrite5m: cacheWrite,
-    cacheWrite1h: 0,
-    reasoning: asCount(u.reasoning_output_tokens),
-    requests: 1,
-  };
-}
+export { codexUsage };
 
 const FIELDS = ['input_tokens', 'cached_input_tokens', 'cache_write_input_tokens', 'output_tokens', 'reasoning_output_tokens'] as const;
 
@@ -97,108 +81,95 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
     // session_meta lines are large (base instructions) but come first and carry the ids.
     if (end - start > 16 * 1024 && line.indexOf(SESSION_META) < 0) return;
     if (!INTERESTING.some((p) => line.indexOf(p) >= 0)) return;
-    let obj: unknown;
-    try {
-      obj = JSON.parse(line.toString('utf8'));
-    } catch {
-      return;
-    }
-    if (!isRecord(obj) || !isRecord(obj.payload)) return;
-    const p = obj.payload;
-    const at = asTime(obj.timestamp);
+    const rec = decodeRolloutText(line.toString('utf8'));
+    if (!rec) return;
+    const at = rec.at;
     if (at !== null) {
       firstAt ??= at;
       lastAt = at;
       if (current) current.endedAt = at;
     }
-    switch (obj.type) {
-      case 'session_meta': {
-        threadId ??= asString(p.id);
-        sessionId ??= asString(p.session_id) ?? asString(p.id);
-        project ??= asString(p.cwd);
-        if (asString(p.parent_thread_id) || p.thread_source === 'subagent') isChild = true;
+    switch (rec.kind) {
+      case 'session-meta': {
+        threadId ??= rec.threadId;
+        sessionId ??= rec.sessionId;
+        project ??= rec.cwd;
+        if (rec.isChild) isChild = true;
         return;
       }
-      case 'turn_context': {
-        model = asString(p.model) ?? model;
+      case 'turn-context': {
+        model = rec.model ?? model;
         usageAfterTurn = false;
-        const id = asString(p.turn_id);
+        const id = rec.turnId;
         if (id && !turns.has(id)) {
           current = { turnId: id, model, startedAt: at, endedAt: at, outcome: null, finalText: null, complete: false, usageAfterStart: false };
           turns.set(id, current);
         }
         return;
       }
-      case 'token_usage_record': {
-        if (!isRecord(p.usage)) return;
-        const key = asString(p.response_id) ?? `${asString(p.thread_id) ?? threadId}:${String(obj.ordinal ?? at)}`;
+      case 'token-usage': {
+        if (!rec.usage) return;
+        const key = rec.responseId ?? `${rec.threadId ?? threadId}:${String(rec.ordinal ?? at)}`;
         usageAfterTurn = true;
         if (seen.has(key)) return;
         seen.add(key);
-        const turnId = asString(p.turn_id);
+        const turnId = rec.turnId;
         const turn = turnOf(turnId);
         if (turn) turn.usageAfterStart = true;
         if (!turnId || !turns.has(turnId)) recordsWithoutTurn++;
-        records.push({ key, model, usage: codexUsage(p.usage), at, sessionId, agentId: isChild ? threadId : null, sidechain: isChild, turnId });
+        records.push({ key, model, usage: rec.usage, at, sessionId, agentId: isChild ? threadId : null, sidechain: isChild, turnId });
         return;
       }
-      case 'response_item': {
-        if (p.type === 'function_call' && p.name === 'spawn_agent') {
-          const callId = asString(p.call_id);
-          if (!callId) return;
-          let args: Obj = {};
-          try {
-            const a = JSON.parse(String(p.arguments ?? '{}')) as unknown;
-            if (isRecord(a)) args = a;
-          } catch {
-            /* arguments the model wrote may be invalid JSON: keep the call without them */
-          }
-          dispatches.set(callId, {
-            callId, sessionId, parentModel: model, requestedModel: asString(args.model),
-            subagentType: asString(args.agent_type) ?? asString(args.task_name),
-            escalationFrom: extractEscalation(asString(args.message)), childAgentId: null, at,
+      case 'spawn': {
+        const args = rec.args;
+        dispatches.set(rec.callId, {
+          callId: rec.callId, sessionId, parentModel: model, requestedModel: asString(args.model),
+          subagentType: asString(args.agent_type) ?? asString(args.task_name),
+          escalationFrom: extractEscalation(asString(args.message)), childAgentId: null, at,
+        });
+        return;
+      }
+      case 'assistant-message': {
+        finalText = assistantText(rec.content) ?? finalText;
+        if (current) current.finalText = assistantText(rec.content) ?? current.finalText;
+        return;
+      }
+      case 'token-count': {
+        usageAfterTurn = true;
+        const total = rec.total;
+        const delta: Obj = {};
+        let any = false;
+        for (const f of FIELDS) {
+          const d = asCount(total[f]) - asCount(prevTotal?.[f]);
+          delta[f] = Math.max(0, d);
+          if (d > 0) any = true;
+        }
+        prevTotal = total;
+        if (any) {
+          fromCounts.push({
+            key: `${threadId}:total:${asCount(total.total_tokens)}:${asCount(total.input_tokens)}`,
+            model, usage: codexUsage(delta), at, sessionId, agentId: isChild ? threadId : null, sidechain: isChild,
           });
-        } else if (p.type === 'message' && p.role === 'assistant') {
-          finalText = assistantText(p.content) ?? finalText;
-          if (current) current.finalText = assistantText(p.content) ?? current.finalText;
         }
         return;
       }
-      case 'event_msg': {
-        if (p.type === 'token_count' && isRecord(p.info) && isRecord(p.info.total_token_usage)) {
-          usageAfterTurn = true;
-          const total = p.info.total_token_usage;
-          const delta: Obj = {};
-          let any = false;
-          for (const f of FIELDS) {
-            const d = asCount(total[f]) - asCount(prevTotal?.[f]);
-            delta[f] = Math.max(0, d);
-            if (d > 0) any = true;
-          }
-          prevTotal = total;
-          if (any) {
-            fromCounts.push({
-              key: `${threadId}:total:${asCount(total.total_tokens)}:${asCount(total.input_tokens)}`,
-              model, usage: codexUsage(delta), at, sessionId, agentId: isChild ? threadId : null, sidechain: isChild,
-            });
-          }
-        } else if (p.type === 'task_complete') {
-          taskComplete = true;
-          const last = asString(p.last_agent_message);
-          if (last) finalText = tailText(last);
-          const turn = turnOf(asString(p.turn_id));
-          if (turn) {
-            turn.complete = true;
-            if (last) turn.finalText = tailText(last);
-            // Only outcome tokens are kept per turn, never the text.
-            turn.outcome = extractOutcome(turn.finalText);
-            turn.finalText = null;
-          }
-        } else if (p.type === 'item_completed' && isRecord(p.item) && p.item.type === 'SubAgentActivity' && p.item.kind === 'started') {
-          const callId = asString(p.item.id);
-          const d = callId ? dispatches.get(callId) : undefined;
-          if (d) d.childAgentId = asString(p.item.agent_thread_id);
+      case 'task-complete': {
+        taskComplete = true;
+        const last = rec.lastMessage;
+        if (last) finalText = tailText(last);
+        const turn = turnOf(rec.turnId);
+        if (turn) {
+          turn.complete = true;
+          if (last) turn.finalText = tailText(last);
+          // Only outcome tokens are kept per turn, never the text.
+          turn.outcome = extractOutcome(turn.finalText);
+          turn.finalText = null;
         }
+        return;
+      }
+      case 'subagent-started': {
+        const d = rec.callId ? dispatches.get(rec.callId) : undefined;
+        if (d) d.childAgentId = rec.childThreadId;
         return;
       }
       default:
