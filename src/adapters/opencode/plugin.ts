@@ -13,6 +13,7 @@ import { spoolRecord } from '../../observer/spend-record.js';
 import { COMPLETION_DEADLINE_MS, DISPATCH_DEADLINE_MS, deadlineFromEnv, failOpen } from '../in-process/deadline.js';
 import { injectFault } from '../in-process/fault.js';
 import { refreshOnce } from '../in-process/refresh.js';
+import { ChildSessionCosts, opencodeSessionCost, usdTotal } from '../in-process/session-cost.js';
 import { routeDispatch } from '../in-process/route.js';
 import { applyDecision } from './apply.js';
 import { completionObservation, correctionProblem, countAssistantMessages, readAfter, type ChildSession } from './complete.js';
@@ -54,6 +55,7 @@ const sdkData = (r: SdkResult): unknown => (r && typeof r === 'object' && 'data'
 
 export function createHooks(input: { client?: OpencodeClient; directory?: string; worktree?: string }, deps: PluginDeps) {
   const state = new OpencodeState();
+  const childCosts = new ChildSessionCosts();
   const cwd = typeof input.directory === 'string' ? input.directory : null;
   const worktree = typeof input.worktree === 'string' ? input.worktree : null;
   const dispatchMs = deadlineFromEnv(deps.env, DISPATCH_DEADLINE_MS);
@@ -89,6 +91,12 @@ export function createHooks(input: { client?: OpencodeClient; directory?: string
       const denial = await failOpen<string | null>('opencode:tool.execute.before', dispatchMs, null, async () => {
         const obs = observeDispatch(i, o, state, deps.now(), cwd);
         if (!obs) return null;
+        // budgets.sessionTotal: OpenCode's own figures (the parent session's cost and its finished children's), asked
+        // for only when that budget is set.
+        if (input.client && obs.sessionId && deps.policy(deps.env, cwd).budgets.sessionTotal !== undefined) {
+          const parent = opencodeSessionCost(sdkData(await input.client.session.get({ path: { id: obs.sessionId } })));
+          obs.sessionCostUsd = usdTotal([parent, ...childCosts.costs(obs.sessionId)]);
+        }
         await injectFault(deps.env, 'dispatch');
         const decision = deps.route(obs, deps.env);
         const action = applyDecision(decision, o as { args: Record<string, unknown> });
@@ -122,6 +130,7 @@ export function createHooks(input: { client?: OpencodeClient; directory?: string
           const [s, m] = await Promise.all([input.client.session.get({ path: { id } }), input.client.session.messages({ path: { id } })]);
           child = (sdkData(s) as ChildSession | undefined) ?? null;
           requests = countAssistantMessages(sdkData(m));
+          childCosts.add(facts.sessionId, id, opencodeSessionCost(child));
         }
         deps.record(completionObservation(facts, child, requests, pending, deps.now()), deps.env);
       }, deps.env);

@@ -13,6 +13,7 @@ import { spoolRecord } from '../../observer/spend-record.js';
 import { COMPLETION_DEADLINE_MS, DISPATCH_DEADLINE_MS, deadlineFromEnv, failOpen } from '../in-process/deadline.js';
 import { injectFault } from '../in-process/fault.js';
 import { refreshOnce } from '../in-process/refresh.js';
+import { piSessionCost } from '../in-process/session-cost.js';
 import { routeDispatch } from '../in-process/route.js';
 import { loadPiAgents, piDefault, type PiAgent, type PiDefault } from './agents.js';
 import { observePiCompletions, observePiDispatch, piModelName, type PiCtx, type PiSlot } from './observe.js';
@@ -90,6 +91,11 @@ export function registerTiergate(pi: PiApi, deps: PiDeps): void {
       const { model: defaultModel, from: defaultModelFrom } = typeof def === 'string' || def === null ? { model: def, from: null } : def;
       const slots = observePiDispatch({ event, ctx: ctx ?? {}, agents: deps.agents(deps.env, cwd), defaultModel, defaultModelFrom, policy, now: deps.now() });
       if (slots.length === 0) return null;
+      // budgets.sessionTotal: pi's own figure for this session, summed only when that budget is set.
+      if (policy.budgets.sessionTotal !== undefined) {
+        const total = piSessionCost(ctx);
+        for (const slot of slots) slot.obs.sessionCostUsd = total;
+      }
       // Before routing: a new declaration drops the cached price lookup, so the decisions below price with it.
       declarePiPrices(deps.env, ctx ?? {}, slots, policy);
       await injectFault(deps.env, 'dispatch');
