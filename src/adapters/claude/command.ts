@@ -16,6 +16,7 @@ import { spoolRecord } from '../../observer/spend-record.js';
 import { extractOutcome } from '../../observer/outcome.js';
 import type { CompletionObservation } from '../../contracts/observation.js';
 import { loadPolicy } from '../../config/load.js';
+import { readRewriteMarker } from '../../runtime/rewrite-marker.js';
 import { sessionStartAnswer } from './answer.js';
 import { MODULE_LIVE_VAR, moduleLive, preToolUse } from './dispatch-command.js';
 import { SessionPayload, SubagentStopPayload } from './payloads.js';
@@ -90,7 +91,9 @@ const sessionStart: HookHandler = async (payload, ctx) => {
   for (const d of diagnostics) diagnose('warn', 'claude:SessionStart', d, {}, ctx.env);
   if (moduleLive(ctx) && p.session_id) {
     try {
-      writeFileAtomic(policyHandoffPath(paths(ctx.env).data, p.session_id), JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy }));
+      // The marker is read only when the policy asks for it (onIgnoredRewrite: deny), as on the command-hook path.
+      const rewriteIgnored = policy.onIgnoredRewrite === 'deny' && readRewriteMarker(ctx.env, 'claude') !== null;
+      writeFileAtomic(policyHandoffPath(paths(ctx.env).data, p.session_id), JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy, rewriteIgnored }));
     } catch (err) {
       diagnose('error', 'claude:SessionStart', `policy hand-off: ${errorText(err)}`, {}, ctx.env);
     }

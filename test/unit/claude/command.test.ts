@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { diagnosticsLog, fixture, FIXTURES, hook, sandbox, spool, stageTranscript } from './support.js';
 import { policyHandoffPath, moduleSpoolDir, spoolFileText } from '../../../src/adapters/claude/module/core.js';
 import { DEFAULT_POLICY } from '../../../src/config/defaults.js';
+import { REWRITE_MARKER_FORMAT, rewriteMarkerPath } from '../../../src/runtime/rewrite-marker.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 
 type Case = { name: string; payload: string; transcript: string | null; project?: Record<string, unknown>; env?: Record<string, string>;
@@ -165,6 +166,23 @@ describe('SessionStart / SessionEnd and the module hand-off', () => {
     const written = JSON.parse(readFileSync(handoff, 'utf8'));
     expect(written.policy.defaultTier).toBe('cheap');
     expect(written.policy.tiers.claude).toEqual(DEFAULT_POLICY.tiers.claude);
+  });
+
+  it('the hand-off tells the module that Claude ignored a rewrite, only when the policy says onIgnoredRewrite: deny', async () => {
+    const sb = sandbox();
+    const p: Record<string, any> = { ...fixture('SessionStart.basic.json'), cwd: sb.project };
+    const handoff = policyHandoffPath(join(sb.env.TIERGATE_HOME!, 'data'), p.session_id);
+    const marker = rewriteMarkerPath(sb.env, 'claude');
+    mkdirSync(join(marker, '..'), { recursive: true });
+    writeFileSync(marker, JSON.stringify({ format: REWRITE_MARKER_FORMAT, harness: 'claude', firstSeenAt: 1, lastSeenAt: 2, ignored: 1,
+      last: { decided: 'haiku', requested: 'opus', served: 'claude-opus-5-5', at: 2 } }));
+    await hook(sb, 'SessionStart', p, { TIERGATE_MODULE_LIVE: '1' });
+    expect(JSON.parse(readFileSync(handoff, 'utf8')).rewriteIgnored).toBe(false);
+    const userConfig = join(sb.env.TIERGATE_HOME!, 'config', 'config.json');
+    mkdirSync(join(userConfig, '..'), { recursive: true });
+    writeFileSync(userConfig, JSON.stringify({ onIgnoredRewrite: 'deny' }));
+    await hook(sb, 'SessionStart', p, { TIERGATE_MODULE_LIVE: '1' });
+    expect(JSON.parse(readFileSync(handoff, 'utf8')).rewriteIgnored).toBe(true);
   });
 
   it('SessionEnd drains the module spool through the common spool into the ledger and removes the hand-off', async () => {

@@ -147,6 +147,28 @@ describe('dist/claude-module.js', () => {
     expect(rec.type === 'dispatch' && rec.decision.action).toBe('deny');
   });
 
+  it('onIgnoredRewrite deny with the rewrite-ignored flag in the hand-off: denies with a retry instead of correcting', async () => {
+    const handoff = (rewriteIgnored: boolean, onIgnoredRewrite: 'deny' | 'correct') => new Map<string, string>([[policyHandoffPath('/tg/data', 'sess-1'),
+      JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy: { ...DEFAULT_POLICY, onIgnoredRewrite }, rewriteIgnored })]]);
+    const spawn = async (files: Map<string, string>) => {
+      const hooks = load(source);
+      const { $ } = fakeDollar({ files });
+      await startSession(hooks, $);
+      let passed: Record<string, unknown> | undefined;
+      const r = await hooks['agent.spawn']!($, fixture('modules/agent.spawn.parent-sonnet.json'), async (x: Record<string, unknown>) => ((passed = x), {}));
+      return { r: r as { deny?: string }, passed };
+    };
+    const denied = await spawn(handoff(true, 'deny'));
+    expect(denied.passed).toBeUndefined();
+    expect(denied.r.deny).toMatch(/Retry the same dispatch with model: "sonnet"/);
+    // Without the flag, or with the policy's default, the module corrects as before.
+    for (const files of [handoff(false, 'deny'), handoff(true, 'correct')]) {
+      const { r, passed } = await spawn(files);
+      expect(r.deny).toBeUndefined();
+      expect(passed!.model).toBe('sonnet');
+    }
+  });
+
   it('mode off in the hand-off: untouched, nothing recorded', async () => {
     const hooks = load(source);
     const files = new Map<string, string>([[policyHandoffPath('/tg/data', 'sess-1'), JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy: { ...DEFAULT_POLICY, mode: 'off' } })]]);

@@ -72,16 +72,22 @@ const LEGAL = new Set<string>(CLAUDE_MODEL_ALIASES);
 export const policyHandoffPath = (dataDir: string, sessionId: string): string =>
   join(dataDir, MODULE_SPOOL_SUBDIR, `policy-${sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
 
-export function policyFromHandoff(text: string | null): { policy: Policy; diagnostics: string[] } {
-  if (text === null) return { policy: DEFAULT_POLICY, diagnostics: ['no policy hand-off from the SessionStart hook; built-in defaults'] };
+/**
+ * `rewriteIgnored`: the SessionStart hook found Claude's "rewrite ignored" marker (runtime/rewrite-marker.ts) and the
+ * policy says onIgnoredRewrite: deny, so this session denies with a retry instead of correcting. The module cannot
+ * read the marker per dispatch as the command hook does (no Node fs): a marker written mid-session counts from the next.
+ */
+export function policyFromHandoff(text: string | null): { policy: Policy; diagnostics: string[]; rewriteIgnored: boolean } {
+  if (text === null) return { policy: DEFAULT_POLICY, diagnostics: ['no policy hand-off from the SessionStart hook; built-in defaults'], rewriteIgnored: false };
   try {
-    const v = JSON.parse(text) as { format?: string; policy?: Policy };
+    const v = JSON.parse(text) as { format?: string; policy?: Policy; rewriteIgnored?: unknown };
     const p = v.policy;
     const ok = v.format === POLICY_HANDOFF_FORMAT && p && typeof p === 'object' && ['on', 'warn', 'off'].includes(p.mode)
       && p.tiers && typeof p.tiers.claude === 'object' && typeof p.priceOverrides === 'object' && typeof p.claudeProvider === 'string';
-    return ok ? { policy: p, diagnostics: [] } : { policy: DEFAULT_POLICY, diagnostics: ['policy hand-off malformed; built-in defaults'] };
+    return ok ? { policy: p, diagnostics: [], rewriteIgnored: v.rewriteIgnored === true && p.onIgnoredRewrite === 'deny' }
+      : { policy: DEFAULT_POLICY, diagnostics: ['policy hand-off malformed; built-in defaults'], rewriteIgnored: false };
   } catch {
-    return { policy: DEFAULT_POLICY, diagnostics: ['policy hand-off not JSON; built-in defaults'] };
+    return { policy: DEFAULT_POLICY, diagnostics: ['policy hand-off not JSON; built-in defaults'], rewriteIgnored: false };
   }
 }
 
@@ -98,6 +104,8 @@ export const AGENT_SNAPSHOT_MS = 10_000;
 export class ModuleCore {
   policy: Policy = DEFAULT_POLICY;
   policyDiagnostics: string[] = [];
+  /** Deny instead of correcting: Claude was seen ignoring a rewrite and the policy opts in (policyFromHandoff). */
+  rewriteIgnored = false;
   sessionId: string | null = null;
   cwd: string | null = null;
   dataDir: string | null = null;
@@ -125,9 +133,10 @@ export class ModuleCore {
 
   /** Policy from the hand-off text (null = absent). */
   usePolicy(text: string | null): void {
-    const { policy, diagnostics } = policyFromHandoff(text);
+    const { policy, diagnostics, rewriteIgnored } = policyFromHandoff(text);
     this.policy = policy;
     this.policyDiagnostics = diagnostics;
+    this.rewriteIgnored = rewriteIgnored;
   }
 
   /**
@@ -195,6 +204,7 @@ export class ModuleCore {
         at: now,
         child,
       });
+      if (this.rewriteIgnored) obs = { ...obs, capability: { ...obs.capability, canRewrite: false, rewriteField: null } };
       decision = decide(obs, this.policy, this.prices(), spend);
     } catch {
       return { kind: 'proceed', record: null };
