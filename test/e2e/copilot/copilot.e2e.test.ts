@@ -165,6 +165,17 @@ describe.skipIf(!found.ok)('GitHub Copilot CLI 1.0.102 end to end', () => {
     expect(children(r).map((q) => q.model)).toEqual(['claude-opus-4.8']);
   });
 
+  it('a hook that hangs past Copilot\'s timeoutSec lets the dispatch through unchanged', async () => {
+    const hooks = shippedHooks(REPO) as { version: number; hooks: Record<string, { bash: string; timeoutSec: number }[]> };
+    const pre = hooks.hooks.preToolUse![0]!;
+    // A tiergate stuck before it could answer (a hung file system, a stopped process): Copilot cuts it at timeoutSec.
+    hooks.hooks.preToolUse = [{ ...pre, bash: `sleep 30; ${pre.bash}`, timeoutSec: 2 }];
+    const r = await run({ first: task({ model: 'claude-opus-4.8' }), pluginDir: false, setup: (h) => writeHooks(h, 'tiergate', hooks) });
+    expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    expect(toolResults(r).call_e2e_1).toContain('E2E child finished.');
+    expect(children(r).map((q) => q.model)).toEqual(['claude-opus-4.8']);
+  });
+
   it('a hook past its deadline lets the dispatch through unchanged and says so in the log', async () => {
     const r = await run({ first: task({ model: 'claude-opus-4.8' }), env: { TIERGATE_HOOK_DEADLINE_MS: '1' } });
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
