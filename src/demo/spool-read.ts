@@ -1,10 +1,13 @@
 /** Reads the demo sandbox's spool (read-only) so each replayed dispatch can be shown with the decision it recorded. */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { paths, type Env } from '../io/paths.js';
 import { SpoolRecordSchema, type SpoolRecord } from '../contracts/spool.js';
+import { readJsonLines } from '../observer/json-lines.js';
 
-export function spoolLines(env: Env): string[] {
+type Line = { text: string; value: unknown };
+
+function spoolRecords(env: Env): Line[] {
   const dir = paths(env).spoolDir;
   let names: string[];
   try {
@@ -12,16 +15,28 @@ export function spoolLines(env: Env): string[] {
   } catch {
     return [];
   }
-  return names.flatMap((n) => readFileSync(join(dir, n), 'utf8').split('\n').filter((l) => l.trim()));
+  const out: Line[] = [];
+  for (const n of names) {
+    try {
+      readJsonLines(join(dir, n), { noFollow: true }, (value, text) => void (text.trim() && out.push({ text, value })));
+    } catch {
+      /* claimed by a drain in between: its records are in the ledger now */
+    }
+  }
+  return out;
+}
+
+export function spoolLines(env: Env): string[] {
+  return spoolRecords(env).map((l) => l.text);
 }
 
 /** Dispatch records present now that were not among `before` (a hook may drain the spool in between). */
 export function newDispatches(env: Env, before: string[]): Extract<SpoolRecord, { type: 'dispatch' }>[] {
   const seen = new Set(before);
   const out: Extract<SpoolRecord, { type: 'dispatch' }>[] = [];
-  for (const line of spoolLines(env)) {
-    if (seen.has(line)) continue;
-    const rec = SpoolRecordSchema.safeParse(JSON.parse(line));
+  for (const { text, value } of spoolRecords(env)) {
+    if (seen.has(text)) continue;
+    const rec = SpoolRecordSchema.safeParse(value);
     if (rec.success && rec.data.type === 'dispatch') out.push(rec.data);
   }
   return out;

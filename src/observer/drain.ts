@@ -23,7 +23,7 @@ import { recordCompletion, recordDispatch, reconcileCompletions, settleCompletio
 import { checkEnforcement } from './enforcement.js';
 import { rebuildSpend } from './spend-record.js';
 import type { Pricer } from './pricing.js';
-import { readLinesForward } from './tail.js';
+import { readJsonLines } from './json-lines.js';
 import { tidyDataDir } from './tidy.js';
 
 export const SPOOL_LINE_MAX_BYTES = 256 * 1024;
@@ -99,16 +99,11 @@ function ingestFile(db: SqlDriver, file: string, stats: DrainStats): void {
   let offset = 0;
   for (let pass = 0; pass < 2; pass++) {
     const batch: { rec: SpoolRecord; key: string }[] = [];
-    const res = readLinesForward(file, { startOffset: offset, maxBytes: SPOOL_FILE_MAX_BYTES, maxLineBytes: SPOOL_LINE_MAX_BYTES, noFollow: true }, (buf, s, e) => {
-      const text = buf.toString('utf8', s, e);
+    const res = readJsonLines(file, { startOffset: offset, maxBytes: SPOOL_FILE_MAX_BYTES, maxLineBytes: SPOOL_LINE_MAX_BYTES, noFollow: true }, (value, text) => {
       stats.lines++;
-      try {
-        const parsed = SpoolRecordSchema.safeParse(JSON.parse(text));
-        if (parsed.success) batch.push({ rec: parsed.data, key: lineKey(text) });
-        else stats.invalid++;
-      } catch {
-        stats.invalid++;
-      }
+      const parsed = value === undefined ? null : SpoolRecordSchema.safeParse(value);
+      if (parsed?.success) batch.push({ rec: parsed.data, key: lineKey(text) });
+      else stats.invalid++;
     });
     stats.invalid += res.skippedLongLines;
     db.transaction(() => {

@@ -4,24 +4,15 @@
  */
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import { RefusedFile } from '../../io/read-capped.js';
-import { readTailLines } from '../../observer/tail.js';
-
-function parseJsonLine(line: string): Record<string, unknown> | undefined {
-  try {
-    const v: unknown = JSON.parse(line);
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined; // a record torn mid-write
-  }
-}
+import { isRecord } from '../../contracts/record.js';
+import { readJsonTail } from '../../observer/json-lines.js';
 
 type AssistantRecord = { model: string; messageId: string | null; toolUseIds: string[] };
 
-function assistantRecord(line: string): AssistantRecord | undefined {
+/** A parsed tail line as an assistant record (a record torn mid-write parses to undefined: none). */
+function assistantRecord(rec: unknown): AssistantRecord | undefined {
   // api-request-blob lines quote whole conversations: only a top-level assistant record counts.
-  if (!line.includes('"assistant"')) return undefined;
-  const rec = parseJsonLine(line);
-  if (!rec || rec.type !== 'assistant') return undefined;
+  if (!isRecord(rec) || rec.type !== 'assistant') return undefined;
   const msg = rec.message as Record<string, unknown> | undefined;
   const model = msg?.model;
   // Claude Code writes "<synthetic>" assistant records for local errors; they name no model that served anything.
@@ -45,21 +36,17 @@ export function scanParentModel(path: string, toolUseId: string | null, maxBytes
   let model: string | null = null;
   let current = false;
   try {
-    readTailLines(path, {
-      maxBytes,
-      chunkBytes: 64 * 1024,
-      stopWhen: (line) => {
-        const a = assistantRecord(line);
-        if (!a) return false;
-        if (newestId === undefined) {
-          newestId = a.messageId;
-          model = a.model;
-        } else if (a.messageId !== newestId || a.messageId === null) {
-          return true;
-        }
-        if (toolUseId !== null && a.toolUseIds.includes(toolUseId)) current = true;
-        return current;
-      },
+    readJsonTail(path, { maxBytes, chunkBytes: 64 * 1024, keep: (line) => line.includes('"assistant"') }, (value) => {
+      const a = assistantRecord(value);
+      if (!a) return false;
+      if (newestId === undefined) {
+        newestId = a.messageId;
+        model = a.model;
+      } else if (a.messageId !== newestId || a.messageId === null) {
+        return true;
+      }
+      if (toolUseId !== null && a.toolUseIds.includes(toolUseId)) current = true;
+      return current;
     });
   } catch (err) {
     // Missing or unreadable transcript (SessionStart's does not exist yet): the parent is unknown. A FIFO, device or

@@ -12,7 +12,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Usage } from '../../contracts/usage.js';
 import { claudeUsage } from './usage.js';
 import { extractEscalation, extractOutcome, tailText } from '../../observer/outcome.js';
-import { readLinesForward } from '../../observer/tail.js';
+import { readJsonLines } from '../../observer/json-lines.js';
 import { isRecord } from '../../contracts/record.js';
 import {
   asString, asTime, dominantModel, sumUsage,
@@ -81,13 +81,8 @@ export function parseClaudeTranscript(path: string, opts: ParseOptions = {}): Fi
   let firstAt: number | null = null;
   let lastAt: number | null = null;
 
-  const res = readLinesForward(path, { maxBytes: opts.maxBytes ?? CLAUDE_PARSE_MAX_BYTES, marker: ASSISTANT }, (buf, start, end) => {
-    let obj: unknown;
-    try {
-      obj = JSON.parse(buf.toString('utf8', start, end));
-    } catch {
-      return; // a line cut mid-write (live session) or foreign garbage: skip it
-    }
+  // A line cut mid-write (live session) or foreign garbage parses to undefined and is skipped.
+  const res = readJsonLines(path, { maxBytes: opts.maxBytes ?? CLAUDE_PARSE_MAX_BYTES, marker: ASSISTANT }, (obj) => {
     if (!isRecord(obj) || obj.type !== 'assistant' || !isRecord(obj.message)) return;
     const msg = obj.message;
     sessionId ??= asString(obj.sessionId);

@@ -97,13 +97,3 @@ export function decodeRolloutRecord(line: unknown): RolloutRecord | null {
       return { kind: 'other', at };
   }
 }
-
-/** One line of text decoded (null for a half-written last line, or one longer than `maxChars`, left unparsed). */
-export function decodeRolloutText(text: string, maxChars = Infinity): RolloutRecord | null {
-  if (text.length > maxChars) return null;
-  try {
-    return decodeRolloutRecord(JSON.parse(text));
-  } catch {
-    return null;
-  }
-}

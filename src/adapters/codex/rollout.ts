@@ -5,9 +5,9 @@
  * substituting another model is invisible here (seen).
  */
 import type { Usage } from '../../contracts/usage.js';
-import { readTailLines } from '../../observer/tail.js';
+import { readJsonTail } from '../../observer/json-lines.js';
 import { sumUsage } from '../../observer/transcripts.js';
-import { decodeRolloutText } from './records.js';
+import { decodeRolloutRecord } from './records.js';
 
 export type ChildTurn = {
   /** turn_context.model of the turn, null when the cap cut it off. */
@@ -33,36 +33,33 @@ export function readChildTurn(path: string, turnId: string | null, maxBytes: num
   const out: ChildTurn = { model: null, turnId, usage: null, responseIds: [], complete: false, startedAt: null };
   let running: Usage | null = null;
   const perResponse: { usage: Usage }[] = [];
-  readTailLines(path, {
-    maxBytes,
-    stopWhen: (text) => {
-      const rec = decodeRolloutText(text, MAX_PARSED_LINE);
-      if (!rec) return false;
-      if (rec.kind === 'token-usage') {
-        out.turnId ??= rec.turnId;
-        if (rec.turnId !== out.turnId || !rec.usage) return false;
-        const rid = rec.responseId ?? `#${perResponse.length}`;
-        if (out.responseIds.includes(rid)) return false;
-        out.responseIds.push(rid);
-        perResponse.push({ usage: rec.usage });
-        // The newest record's running turn total wins over summing, when present.
-        if (running === null && rec.turnUsage) running = rec.turnUsage;
-        return false;
-      }
-      if (rec.kind === 'task-complete') {
-        out.turnId ??= rec.turnId;
-        if (rec.turnId === null || rec.turnId === out.turnId) out.complete = true;
-        return false;
-      }
-      if (rec.kind === 'turn-context') {
-        out.turnId ??= rec.turnId;
-        if (rec.turnId !== out.turnId) return false;
-        out.model = rec.model;
-        out.startedAt = rec.at;
-        return true;
-      }
+  readJsonTail(path, { maxBytes, keep: (text) => text.length <= MAX_PARSED_LINE }, (value) => {
+    const rec = decodeRolloutRecord(value);
+    if (!rec) return false;
+    if (rec.kind === 'token-usage') {
+      out.turnId ??= rec.turnId;
+      if (rec.turnId !== out.turnId || !rec.usage) return false;
+      const rid = rec.responseId ?? `#${perResponse.length}`;
+      if (out.responseIds.includes(rid)) return false;
+      out.responseIds.push(rid);
+      perResponse.push({ usage: rec.usage });
+      // The newest record's running turn total wins over summing, when present.
+      if (running === null && rec.turnUsage) running = rec.turnUsage;
       return false;
-    },
+    }
+    if (rec.kind === 'task-complete') {
+      out.turnId ??= rec.turnId;
+      if (rec.turnId === null || rec.turnId === out.turnId) out.complete = true;
+      return false;
+    }
+    if (rec.kind === 'turn-context') {
+      out.turnId ??= rec.turnId;
+      if (rec.turnId !== out.turnId) return false;
+      out.model = rec.model;
+      out.startedAt = rec.at;
+      return true;
+    }
+    return false;
   });
   const summed = sumUsage(perResponse);
   out.usage = running ? { ...(running as Usage), requests: Math.max(1, perResponse.length) } : summed;
@@ -76,15 +73,12 @@ export function readChildTurn(path: string, turnId: string | null, maxBytes: num
  */
 export function findSpawnCallId(parentRolloutPath: string, childThreadId: string, maxBytes: number): string | null {
   let found: string | null = null;
-  readTailLines(parentRolloutPath, {
-    maxBytes,
-    stopWhen: (text) => {
-      if (!text.includes(childThreadId)) return false;
-      const rec = decodeRolloutText(text, MAX_PARSED_LINE);
-      if (rec?.kind !== 'subagent-started' || rec.childThreadId !== childThreadId) return false;
-      found = rec.callId;
-      return true;
-    },
+  const keep = (text: string) => text.length <= MAX_PARSED_LINE && text.includes(childThreadId);
+  readJsonTail(parentRolloutPath, { maxBytes, keep }, (value) => {
+    const rec = decodeRolloutRecord(value);
+    if (rec?.kind !== 'subagent-started' || rec.childThreadId !== childThreadId) return false;
+    found = rec.callId;
+    return true;
   });
   return found;
 }

@@ -7,9 +7,9 @@
 import type { Usage } from '../../contracts/usage.js';
 import type { Outcome } from '../../contracts/observation.js';
 import { extractEscalation, extractOutcome, tailText } from '../../observer/outcome.js';
-import { readLinesForward } from '../../observer/tail.js';
+import { readJsonLines } from '../../observer/json-lines.js';
 import { isRecord } from '../../contracts/record.js';
-import { codexUsage, decodeRolloutText } from './records.js';
+import { codexUsage, decodeRolloutRecord } from './records.js';
 import {
   asCount, asString, asTime, dominantModel, sumUsage,
   type ChildSummary, type FileParse, type ParseOptions, type TranscriptDispatch, type TranscriptParser, type TranscriptRequest,
@@ -76,12 +76,10 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
   let recordsWithoutTurn = 0;
   const turnOf = (id: string | null): Turn | null => (id ? turns.get(id) ?? null : current);
 
-  const res = readLinesForward(path, { maxBytes: opts.maxBytes ?? CODEX_PARSE_MAX_BYTES }, (buf, start, end) => {
-    const line = buf.subarray(start, end);
-    // session_meta lines are large (base instructions) but come first and carry the ids.
-    if (end - start > 16 * 1024 && line.indexOf(SESSION_META) < 0) return;
-    if (!INTERESTING.some((p) => line.indexOf(p) >= 0)) return;
-    const rec = decodeRolloutText(line.toString('utf8'));
+  // session_meta lines are large (base instructions) but come first and carry the ids.
+  const keep = (line: Buffer) => (line.length <= 16 * 1024 || line.indexOf(SESSION_META) >= 0) && INTERESTING.some((p) => line.indexOf(p) >= 0);
+  const res = readJsonLines(path, { maxBytes: opts.maxBytes ?? CODEX_PARSE_MAX_BYTES, keep }, (value) => {
+    const rec = decodeRolloutRecord(value);
     if (!rec) return;
     const at = rec.at;
     if (at !== null) {
