@@ -1,24 +1,23 @@
+import { DESCRIPTORS } from '../adapters/descriptors.js';
 import type { Policy } from '../contracts/config.js';
+import { HARNESS_IDS } from '../contracts/harness.js';
 
 /**
- * Built-in policy. Tier models per harness come from what each harness accepts (reference, seen): Claude Code's Agent
- * tool takes only aliases; Codex 0.169.0 lists gpt-6.1-sol, gpt-6-astra, gpt-6-sol, gpt-6-luna, gpt-5.6-sol as allowed
- * spawn overrides. OpenCode, pi and Cursor route by agent or by the user's own model names, so their tiers are empty
- * until configured (tiergate install writes tier agents).
+ * Each harness's tiers as its descriptor gives them (src/adapters/<harness>/descriptor.ts, from what the harness
+ * accepts, seen): Claude Code's Agent tool takes only aliases; Codex and the others take model ids; OpenCode, pi and
+ * Cursor route by agent or by the user's own model names, so theirs are empty until configured (tiergate install
+ * writes tier agents). Copied, so nothing that edits a policy reaches a descriptor.
  */
+function defaultTiers(): Policy['tiers'] {
+  return Object.fromEntries(HARNESS_IDS.map((h) => [h, { ...DESCRIPTORS[h].defaultTiers }])) as Policy['tiers'];
+}
+
+/** Built-in policy. */
 export const DEFAULT_POLICY: Policy = {
   mode: 'on',
   unknownPrice: 'allow',
   defaultTier: 'standard',
-  tiers: {
-    claude: { cheap: 'haiku', standard: 'sonnet', premium: 'opus' },
-    codex: { cheap: 'gpt-6-luna', standard: 'gpt-6-sol', premium: 'gpt-6-astra' },
-    cursor: {},
-    opencode: {},
-    pi: {},
-    gemini: { cheap: 'gemini-2.5-flash', standard: 'gemini-2.5-pro', premium: 'gemini-3.1-pro-preview' },
-    copilot: { cheap: 'gpt-5.4-mini', standard: 'gpt-5.4', premium: 'claude-opus-4.8' },
-  },
+  tiers: defaultTiers(),
   priceOverrides: {},
   codexRewrite: false,
   onIgnoredRewrite: 'correct',

@@ -3,6 +3,7 @@ import { HARNESS_IDS } from '../../../src/contracts/harness.js';
 import { DESCRIPTORS } from '../../../src/adapters/descriptors.js';
 import { capabilityFor } from '../../../src/adapters/capabilities.js';
 import { CLAUDE_MODEL_ALIASES } from '../../../src/contracts/aliases.js';
+import { DEFAULT_POLICY } from '../../../src/config/defaults.js';
 
 describe('harness descriptors (the light half of the registry)', () => {
   it('has one descriptor per harness id, under its own id', () => {
@@ -31,5 +32,16 @@ describe('harness descriptors (the light half of the registry)', () => {
   // migration recomputing cursor_runs, or the two would disagree. This test is the reminder.
   it('says which harnesses report no usage (the report counts their runs unpriced)', () => {
     expect(HARNESS_IDS.filter((h) => !DESCRIPTORS[h].reportsUsage)).toEqual(['cursor']);
+  });
+
+  it('gives the built-in policy a tier map per harness, from its descriptor, as its own copy', () => {
+    expect(Object.keys(DEFAULT_POLICY.tiers).sort()).toEqual([...HARNESS_IDS].sort());
+    expect(DEFAULT_POLICY.tiers.claude).toEqual({ cheap: 'haiku', standard: 'sonnet', premium: 'opus' });
+    expect(DEFAULT_POLICY.tiers.codex).toEqual({ cheap: 'gpt-6-luna', standard: 'gpt-6-sol', premium: 'gpt-6-astra' });
+    expect(DEFAULT_POLICY.tiers.cursor).toEqual({});
+    for (const h of HARNESS_IDS) {
+      expect(DEFAULT_POLICY.tiers[h]).toEqual(DESCRIPTORS[h].defaultTiers);
+      expect(DEFAULT_POLICY.tiers[h]).not.toBe(DESCRIPTORS[h].defaultTiers);
+    }
   });
 });
