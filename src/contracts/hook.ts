@@ -39,8 +39,9 @@ export type HookContext = {
 /**
  * Milliseconds until the runner's deadline (negative once it passed): the one measure every inner budget is cut from
  * (the runner's timer, the observer pass and SQLite's busy wait in a SessionEnd hook), so none outlives the deadline.
+ * The caller passes the clock: contracts stay as pure as the engine that imports them.
  */
-export const timeLeft = (ctx: Pick<HookContext, 'startedAt' | 'deadlineMs'>, now: number = Date.now()): number => ctx.startedAt + ctx.deadlineMs - now;
+export const timeLeft = (ctx: Pick<HookContext, 'startedAt' | 'deadlineMs'>, now: number): number => ctx.startedAt + ctx.deadlineMs - now;
 
 export type HookHandler = (payload: unknown, ctx: HookContext) => Promise<HookAnswer> | HookAnswer;
 

@@ -304,7 +304,7 @@ export async function runHookWith(adapters: AdapterTable, harness: string, event
   let armDeadline = () => {};
   const deadline = new Promise<RunOutcome>((resolve) => {
     armDeadline = () => {
-      timer ??= setTimeout(() => resolve(missedDeadline()), Math.max(0, timeLeft({ startedAt, deadlineMs })));
+      timer ??= setTimeout(() => resolve(missedDeadline()), Math.max(0, timeLeft({ startedAt, deadlineMs }, Date.now())));
     };
   });
   if (arming === 'loop') arm = setImmediate(armDeadline);
@@ -333,7 +333,7 @@ export async function runHookWith(adapters: AdapterTable, harness: string, event
     let out = await Promise.race([work, deadline]);
     // A handler that never yielded to the event loop finishes before the timer can fire, however long it took: an
     // answer past the deadline is dropped all the same, so the deadline means what it says.
-    if (out.failed === null && timeLeft({ startedAt, deadlineMs }) < 0) out = missedDeadline();
+    if (out.failed === null && timeLeft({ startedAt, deadlineMs }, Date.now()) < 0) out = missedDeadline();
     // The deadline's callback settles first when it won; otherwise the handler's answer is what gets printed.
     settle(out.failed === null ? 'delivered' : 'failed');
     return out;

@@ -16,5 +16,5 @@ export const HOOK_EXIT_RESERVE_MS = 300;
 
 export function drainLedgerFromHook(env: Env, cwd: string | null, hook: Pick<HookContext, 'startedAt' | 'deadlineMs'>): void {
   const pricer = loadPricer(env, cwd);
-  runObserver(env, pricer, undefined, timeLeft(hook) - HOOK_EXIT_RESERVE_MS);
+  runObserver(env, pricer, undefined, timeLeft(hook, Date.now()) - HOOK_EXIT_RESERVE_MS);
 }
