@@ -3,7 +3,8 @@
  * must not load adapters (the dispatch hook's policy defaults, dist/hook.cjs's choice of bundle). The whole modules are
  * in ./index.ts. Typed by the id list, so a harness added there and missing here does not compile.
  */
-import type { Harness, HarnessDescriptor } from '../contracts/harness.js';
+import type { HarnessDescriptor } from '../contracts/harness.js';
+import { HARNESS_IDS, type Harness } from '../contracts/harness-ids.js';
 import { claudeDescriptor } from './claude/descriptor.js';
 import { codexDescriptor } from './codex/descriptor.js';
 import { cursorDescriptor } from './cursor/descriptor.js';
@@ -21,3 +22,8 @@ export const DESCRIPTORS: Readonly<Record<Harness, HarnessDescriptor>> = {
   gemini: geminiDescriptor,
   copilot: copilotDescriptor,
 };
+
+/** Harness id -> the command-hook events its dispatch bundle serves (dist/hook-dispatch-<id>.cjs), for dist/hook.cjs. */
+export const DISPATCH_EVENTS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  HARNESS_IDS.filter((h) => DESCRIPTORS[h].dispatchEvents.length > 0).map((h) => [h, DESCRIPTORS[h].dispatchEvents]),
+);

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { HARNESS_IDS, type Harness } from './harness-ids.js';
 import { lazySchema } from './lazy.js';
 
 /**
@@ -6,9 +7,8 @@ import { lazySchema } from './lazy.js';
  * (descriptor.ts: the facts the dispatch path and the policy need; index.ts: the whole HarnessModule), listed once in
  * src/adapters/descriptors.ts and src/adapters/index.ts.
  */
-export const HARNESS_IDS = ['claude', 'codex', 'cursor', 'opencode', 'pi', 'gemini', 'copilot'] as const;
+export { HARNESS_IDS, type Harness };
 export const HarnessSchema = lazySchema(() => z.enum(HARNESS_IDS));
-export type Harness = (typeof HARNESS_IDS)[number];
 
 /** Tier names a brief or a config may use. `parent` means "the parent's own model". */
 export const TierSchema = lazySchema(() => z.enum(['cheap', 'standard', 'premium', 'parent']));

@@ -2,23 +2,18 @@
  * Which bundle serves which hook. A dispatch hook sits on the harness's critical path and its process start is its whole
  * cost, so each harness's dispatch events run its own dist/hook-dispatch-<harness>.cjs (that harness's routing only: one
  * bundle for all three was ~0.4 ms more per hook, bench/README.md "Session 4"); every other event runs
- * dist/hook-events.cjs (transcripts, spool drain, ledger, refresh). All start from dist/hook.cjs (loader.ts). Pure data.
+ * dist/hook-events.cjs (transcripts, spool drain, ledger, refresh). All start from dist/hook.cjs (loader.ts). Pure.
  */
-const EVENTS = {
-  claude: ['PreToolUse'],
-  codex: ['PreToolUse'],
-  cursor: ['preToolUse', 'subagentStart'],
-  gemini: ['BeforeTool'],
-  copilot: ['preToolUse'],
-} as const;
+/**
+ * Harness id -> the native events its dispatch bundle serves: the descriptors' dispatchEvents
+ * (src/adapters/descriptors.ts DISPATCH_EVENTS), handed in by src/entries/hook.ts, since the runner imports no adapter.
+ * Looked up by any argv word, so keyed by string.
+ */
+export type DispatchEvents = Readonly<Record<string, readonly string[]>>;
+export type HookBundle = `hook-dispatch-${string}` | 'hook-events';
 
-export type DispatchHarness = keyof typeof EVENTS;
-/** Looked up by any argv word, so typed by string. */
-export const DISPATCH_EVENTS: Readonly<Record<string, readonly string[]>> = EVENTS;
-export type HookBundle = `hook-dispatch-${DispatchHarness}` | 'hook-events';
-
-export function bundleFor(harness: string, event: string): HookBundle {
-  return Object.hasOwn(DISPATCH_EVENTS, harness) && DISPATCH_EVENTS[harness]!.includes(event) ? `hook-dispatch-${harness as DispatchHarness}` : 'hook-events';
+export function bundleFor(events: DispatchEvents, harness: string, event: string): HookBundle {
+  return Object.hasOwn(events, harness) && events[harness]!.includes(event) ? `hook-dispatch-${harness}` : 'hook-events';
 }
 
 /**
@@ -26,8 +21,8 @@ export function bundleFor(harness: string, event: string): HookBundle {
  * compiled, so one file shared by the harnesses would serve the first one's handlers to all, and the others would compile
  * theirs on every run. Only names this table knows become part of a file name (argv is not a path).
  */
-export function cacheVariant(harness: string): string {
-  return Object.hasOwn(DISPATCH_EVENTS, harness) ? harness : 'other';
+export function cacheVariant(events: DispatchEvents, harness: string): string {
+  return Object.hasOwn(events, harness) ? harness : 'other';
 }
 
 /**

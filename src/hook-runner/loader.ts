@@ -14,7 +14,7 @@ import { Script } from 'node:vm';
 import { childPath, CODE_CACHE_DIR, dataDir, type Env } from '../io/paths.js';
 import { READ_FLAGS_NOFOLLOW } from '../io/read-capped.js';
 import { fnv1a32 } from '../io/text.js';
-import { bundleFor, cacheVariant, type HookBundle } from './bundles.js';
+import { bundleFor, cacheVariant, type DispatchEvents, type HookBundle } from './bundles.js';
 
 /** What each hook bundle exports (src/entries/hook-dispatch-<harness>.ts, hook-events.ts). */
 export type HookBundleExports = {
@@ -126,12 +126,12 @@ function loadBundle(file: string, cachePath: string | null, load: NodeJS.Require
 }
 
 /** Runs the hook and exits. Never throws: a bundle that cannot load leaves a line on stderr and the harness proceeds. */
-export async function startHook(distDir: string, argv: string[], env: Env, ids: BuildIds | null, load: NodeJS.Require): Promise<never> {
-  const bundle = bundleFor(argv[0] ?? '', argv[1] ?? '');
+export async function startHook(distDir: string, argv: string[], env: Env, ids: BuildIds | null, load: NodeJS.Require, events: DispatchEvents): Promise<never> {
+  const bundle = bundleFor(events, argv[0] ?? '', argv[1] ?? '');
   const id = ids?.[bundle];
   let code = 0;
   try {
-    const cachePath = id ? codeCachePath(env, bundle, id, cacheVariant(argv[0] ?? '')) : null;
+    const cachePath = id ? codeCachePath(env, bundle, id, cacheVariant(events, argv[0] ?? '')) : null;
     const loaded = loadBundle(childPath(distDir, `${bundle}.cjs`), cachePath, load);
     code = await loaded.exports.main(argv, { buildId: id });
     // After the answer is out: only the first run of a build (or after a Node upgrade) pays for this.

@@ -9,8 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DEADLINE_MS } from '../../../src/hook-runner/core.js';
-import { bundleFor } from '../../../src/hook-runner/bundles.js';
+import { DISPATCH_EVENTS } from '../../../src/adapters/descriptors.js';
+import { bundleFor as bundleForEvents } from '../../../src/hook-runner/bundles.js';
 import { fixture } from './support.js';
+
+/** dist/hook.cjs's choice, with the table src/entries/hook.ts hands it. */
+const bundleFor = (harness: string, event: string) => bundleForEvents(DISPATCH_EVENTS, harness, event);
 
 const root = join(import.meta.dirname, '../../..');
 const read = (f: string) => JSON.parse(readFileSync(join(root, f), 'utf8'));

@@ -6,8 +6,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_ADAPTERS } from '../../../src/wiring/command-hooks.js';
-import { bundleFor, DISPATCH_EVENTS } from '../../../src/hook-runner/bundles.js';
+import { DISPATCH_EVENTS } from '../../../src/adapters/descriptors.js';
+import { bundleFor as bundleForEvents } from '../../../src/hook-runner/bundles.js';
 import type { CommandAdapter } from '../../../src/contracts/hook.js';
+
+/** dist/hook.cjs's choice, with the table src/entries/hook.ts hands it. */
+const bundleFor = (harness: string, event: string) => bundleForEvents(DISPATCH_EVENTS, harness, event);
 
 /** The adapter a dispatch bundle's entry runs (src/entries/hook-dispatch-<harness>.ts). */
 const dispatchAdapter = async (harness: string) => ((await import(`../../../src/entries/hook-dispatch-${harness}.ts`)) as { adapter: CommandAdapter }).adapter;
