@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DEADLINE_MS, runHook } from '../../src/wiring/command-hooks.js';
+import { runHook } from '../../src/wiring/command-hooks.js';
+import { deadlineFor } from '../../src/hook-runner/core.js';
 import { resetSpoolFile } from '../../src/observer/spool.js';
 import { clearRuntimeCache } from '../../src/runtime/context.js';
 import { EVENTS, basePayload, decisionIn, isDefaultTierCorrection, malformed, manifestHook, namesNoModel, type Harness } from './fuzz.js';
@@ -27,11 +28,11 @@ const SLACK_MS = 1500;
 /** Node's start and exit around the runner: the room a deadline must leave under the manifest's timeout. */
 const PROCESS_MARGIN_MS = 500;
 
-/** The runner's deadline as the manifest's command sets it (TIERGATE_HOOK_DEADLINE_MS), else the default. */
-function deadlineOf(env: Record<string, string>): number {
-  const n = Number(env.TIERGATE_HOOK_DEADLINE_MS);
-  return Number.isFinite(n) && n > 0 ? n : DEFAULT_DEADLINE_MS;
-}
+/**
+ * The runner's deadline for an event as the manifest's command starts it: the runner's own rule (the env's
+ * TIERGATE_HOOK_DEADLINE_MS or the default, capped per event), so the check below holds what the hook really does.
+ */
+const deadlineOf = (harness: string, event: string, env: Record<string, string>): number => deadlineFor(harness, event, env);
 
 function spoolDecisions(home: string): string[] {
   const dir = join(home, 'data', 'spool');
@@ -55,7 +56,7 @@ export function fuzzSuite(defaultTotal: number): void {
     const registered = events.filter(([h, e]) => manifestHook(h, e).registered);
     it.each(registered)('%s %s: the runner\'s deadline (as the manifest sets it) fires before the manifest\'s timeout', (harness, event) => {
       const m = manifestHook(harness, event);
-      expect(deadlineOf(m.env) + PROCESS_MARGIN_MS).toBeLessThanOrEqual(m.timeoutMs);
+      expect(deadlineOf(harness, event, m.env) + PROCESS_MARGIN_MS).toBeLessThanOrEqual(m.timeoutMs);
     });
 
     it.each(events)('%s %s: no decision, no denial, within the deadline', async (harness, event) => {
@@ -63,7 +64,7 @@ export function fuzzSuite(defaultTotal: number): void {
       // The env the manifest's command sets (Codex SessionEnd: a 2.5 s deadline under its 3 s timeout).
       const manifest = manifestHook(harness, event);
       const env = { ...manifest.env, TIERGATE_HOME: join(dir, 'tg'), HOME: join(dir, 'home'), PATH: process.env.PATH ?? '' };
-      const deadline = deadlineOf(env);
+      const deadline = deadlineOf(harness, event, env);
       resetSpoolFile();
       clearRuntimeCache();
       const base = basePayload(harness, event, dir);
