@@ -133,7 +133,7 @@ async function pushKind(ctx: Ctx, kind: RecordKind): Promise<KindResult & { comp
       for (const k of known.values()) goneKeys.add(k.key);
       for (const r of changed) goneKeys.delete(r.key);
       const deleteKeys = [...goneKeys].filter((key) => keyStillLocal.get(key) === undefined);
-      const body = changed.length > 0 ? JSON.stringify(changed.map((r) => [r.key, ...r.values])) : null;
+      const body = changed.length > 0 ? `[${changed.map((r) => r.json).join(',')}]` : null;
       await settle();
       const sent: Pushed[] = changed.map((r) => ({ id: r.id, key: r.key, fp: r.fp }));
       const gone = [...known.keys()];

@@ -10,7 +10,7 @@ import type { Report, ReportBy, ReportFilters, ReportRow } from '../contracts/re
 import type { DecidedAgg } from '../report/decision-savings.js';
 import { assembleRows, type Agg, type IgnoredAgg, type OpenAgg, type Pair, type ReportParts } from '../report/query.js';
 import type { TeamClient } from './pg.js';
-import { TEAM_SCHEMA } from './schema.js';
+import { ROLLUP_MEASURES, TEAM_SCHEMA } from './schema.js';
 
 export type TeamReportQuery = {
   by: ReportBy;
@@ -40,31 +40,37 @@ const OPEN_GROUP: Record<ReportBy, string> = {
   day: "to_char(day, 'YYYY-MM-DD')", user: 'user_name',
 };
 
-/** Counts come back as float8 (exact to 2^53, and a JS number without parsing); money as integer text. */
-const RAW_MEASURES = `COUNT(*)::float8 AS runs, COUNT(*) FILTER (WHERE dispatched)::float8 AS dispatched,
-  COUNT(*) FILTER (WHERE status = 'ok')::float8 AS completed, COUNT(*) FILTER (WHERE status = 'pending')::float8 AS pending,
-  COUNT(*) FILTER (WHERE verified)::float8 AS verified, COALESCE(SUM(input), 0)::float8 AS input,
-  COALESCE(SUM(output), 0)::float8 AS output, COALESCE(SUM(cache_read), 0)::float8 AS cache_read,
-  COALESCE(SUM(COALESCE(cache_write_5m, 0) + COALESCE(cache_write_1h, 0)), 0)::float8 AS cache_write,
-  COALESCE(SUM(cost_pico), 0)::text AS cost, COUNT(cost_pico)::float8 AS priced_runs,
-  COUNT(*) FILTER (WHERE cost_pico IS NULL AND input IS NOT NULL)::float8 AS unpriced,
-  COUNT(*) FILTER (WHERE input IS NULL)::float8 AS no_usage,
-  COALESCE(SUM(counterfactual_pico) FILTER (WHERE counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL), 0)::text AS cf,
-  COALESCE(SUM(cost_pico) FILTER (WHERE counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL), 0)::text AS cf_cost,
-  COUNT(*) FILTER (WHERE counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL)::float8 AS comparable,
-  COUNT(*) FILTER (WHERE harness = 'cursor')::float8 AS cursor_runs, COUNT(*) FILTER (WHERE not_honoured)::float8 AS not_honoured,
-  COUNT(*) FILTER (WHERE corrected AND NOT followup)::float8 AS corrected, COALESCE(SUM(saved_pico), 0)::text AS saved,
-  COUNT(saved_pico)::float8 AS saved_runs`;
+/**
+ * Per (group, model pair): each measure under its rollup column's name, from completions rows (raw) or from a rollup.
+ * GROUPED then sums them per group, so one scan gives both a group's measures and every pair of it.
+ */
+const RAW_PAIR_MEASURES = `COUNT(*) AS runs, COUNT(*) FILTER (WHERE dispatched) AS dispatched,
+  COUNT(*) FILTER (WHERE status = 'ok') AS completed, COUNT(*) FILTER (WHERE status = 'pending') AS pending,
+  COUNT(*) FILTER (WHERE verified) AS verified, COALESCE(SUM(input), 0) AS input, COALESCE(SUM(output), 0) AS output,
+  COALESCE(SUM(cache_read), 0) AS cache_read, COALESCE(SUM(COALESCE(cache_write_5m, 0) + COALESCE(cache_write_1h, 0)), 0) AS cache_write,
+  COALESCE(SUM(cost_pico), 0) AS cost_pico, COUNT(cost_pico) AS priced_runs,
+  COUNT(*) FILTER (WHERE cost_pico IS NULL AND input IS NOT NULL) AS unpriced, COUNT(*) FILTER (WHERE input IS NULL) AS no_usage,
+  COALESCE(SUM(counterfactual_pico) FILTER (WHERE counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL), 0) AS cf_pico,
+  COALESCE(SUM(cost_pico) FILTER (WHERE counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL), 0) AS cf_cost_pico,
+  COUNT(*) FILTER (WHERE counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL) AS comparable,
+  COUNT(*) FILTER (WHERE harness = 'cursor') AS cursor_runs, COUNT(*) FILTER (WHERE not_honoured) AS not_honoured,
+  COUNT(*) FILTER (WHERE corrected AND NOT followup) AS corrected, COALESCE(SUM(saved_pico), 0) AS saved_pico,
+  COUNT(saved_pico) AS saved_runs`;
 
-const ROLLUP_MEASURES = `SUM(runs)::float8 AS runs, SUM(dispatched)::float8 AS dispatched, SUM(completed)::float8 AS completed,
+const ROLLUP_PAIR_MEASURES = ROLLUP_MEASURES.map((m) => `SUM(${m}) AS ${m}`).join(', ');
+
+/** Counts come back as float8 (exact to 2^53, and a JS number without parsing); money as integer text. */
+const GROUPED = `SUM(runs)::float8 AS runs, SUM(dispatched)::float8 AS dispatched, SUM(completed)::float8 AS completed,
   SUM(pending)::float8 AS pending, SUM(verified)::float8 AS verified, SUM(input)::float8 AS input, SUM(output)::float8 AS output,
   SUM(cache_read)::float8 AS cache_read, SUM(cache_write)::float8 AS cache_write, SUM(cost_pico)::text AS cost,
   SUM(priced_runs)::float8 AS priced_runs, SUM(unpriced)::float8 AS unpriced, SUM(no_usage)::float8 AS no_usage,
   SUM(cf_pico)::text AS cf, SUM(cf_cost_pico)::text AS cf_cost, SUM(comparable)::float8 AS comparable,
   SUM(cursor_runs)::float8 AS cursor_runs, SUM(not_honoured)::float8 AS not_honoured, SUM(corrected)::float8 AS corrected,
   SUM(saved_pico)::text AS saved, SUM(saved_runs)::float8 AS saved_runs`;
+/** A group's pairs as one JSON array (requested, served, runs): one row per group comes back, not one per pair. */
+const PAIRS_JSON = 'json_agg(json_build_array(requested, served, runs::float8)) FILTER (WHERE runs <> 0) AS pairs';
 
-type Row = Agg & { not_honoured: number; corrected: number; saved: string; saved_runs: number };
+type Row = Agg & { not_honoured: number; corrected: number; saved: string; saved_runs: number; pairs?: [string | null, string | null, number][] | null };
 
 /** WHERE parts and their parameters, numbered from $1 as pushed. */
 class Where {
@@ -93,16 +99,21 @@ function filters(q: TeamReportQuery, w: Where, opts: { session: boolean; project
 const iso = (ms: number) => new Date(ms).toISOString();
 const day = (ms: number) => iso(ms).slice(0, 10);
 
+/** Measures per (group, model pair) in `inner`, summed per group in the same query, the pairs as JSON. */
+async function grouped(db: TeamClient, inner: string, params: unknown[], out: Row[], pairs: Pair[]): Promise<void> {
+  for (const r of await db.query<Row>(`WITH p AS (${inner}) SELECT g, ${GROUPED}, ${PAIRS_JSON} FROM p GROUP BY g HAVING SUM(runs) <> 0`, params)) {
+    out.push(r);
+    for (const [requested, served, runs] of r.pairs ?? []) pairs.push({ g: r.g, requested, served, runs });
+  }
+}
+
 async function rawParts(db: TeamClient, q: TeamReportQuery, from: number | null, to: number | null, out: Row[], pairs: Pair[]): Promise<void> {
   const w = new Where();
   if (from !== null) w.add((p) => `ended_at >= ${p(iso(from))}::timestamptz`);
   if (to !== null) w.add((p) => `ended_at < ${p(iso(to))}::timestamptz`);
   filters(q, w, { session: true, project: true });
-  const g = RAW_GROUP[q.by];
-  out.push(...await db.query<Row>(`SELECT ${g} AS g, ${RAW_MEASURES} FROM ${S}.completions ${w.sql} GROUP BY 1`, w.params));
-  pairs.push(...await db.query<Pair>(
-    `SELECT ${g} AS g, requested_model AS requested, served_model AS served, COUNT(*)::float8 AS runs
-     FROM ${S}.completions ${w.sql} GROUP BY 1, 2, 3`, w.params));
+  await grouped(db, `SELECT ${RAW_GROUP[q.by]} AS g, requested_model AS requested, served_model AS served, ${RAW_PAIR_MEASURES}
+    FROM ${S}.completions ${w.sql} GROUP BY 1, 2, 3`, w.params, out, pairs);
 }
 
 async function rollupParts(db: TeamClient, q: TeamReportQuery, fromDay: number | null, toDay: number | null, out: Row[], pairs: Pair[]): Promise<void> {
@@ -111,13 +122,23 @@ async function rollupParts(db: TeamClient, q: TeamReportQuery, fromDay: number |
   if (fromDay !== null) w.add((p) => `day >= ${p(day(fromDay))}::date`);
   if (toDay !== null) w.add((p) => `day < ${p(day(toDay))}::date`);
   filters(q, w, { session: false, project: false });
-  const g = ROLLUP_GROUP[q.by];
-  const group = q.by === 'day' ? 'day' : g;
-  out.push(...await db.query<Row>(
-    `SELECT NULLIF(${g}, '') AS g, ${ROLLUP_MEASURES} FROM ${S}.${table} ${w.sql} GROUP BY ${group} HAVING SUM(runs) <> 0`, w.params));
-  pairs.push(...await db.query<Pair>(
-    `SELECT NULLIF(${g}, '') AS g, NULLIF(requested_model, '') AS requested, NULLIF(served_model, '') AS served, SUM(runs)::float8 AS runs
-     FROM ${S}.${table} ${w.sql} GROUP BY ${group}, requested_model, served_model HAVING SUM(runs) <> 0`, w.params));
+  // Grouped by the bare columns ('' stands for NULL in the rollups, one to one).
+  const col = q.by === 'day' ? 'day' : ROLLUP_GROUP[q.by];
+  const g = q.by === 'day' ? "to_char(day, 'YYYY-MM-DD')" : `NULLIF(${col}, '')`;
+  if (q.by === 'session') {
+    // Tens of thousands of sessions with their pairs: summing every measure per (session, pair) first would mean
+    // hundreds of thousands of groups. Measures per session, and the pairs' runs apart (as rows: json_agg was slower).
+    for (const r of await db.query<Row>(`SELECT ${g} AS g, ${GROUPED} FROM ${S}.${table} ${w.sql} GROUP BY ${col} HAVING SUM(runs) <> 0`, w.params)) {
+      out.push(r);
+    }
+    for (const p of await db.query<Pair>(`SELECT ${g} AS g, NULLIF(requested_model, '') AS requested, NULLIF(served_model, '') AS served,
+        SUM(runs)::float8 AS runs FROM ${S}.${table} ${w.sql} GROUP BY ${col}, requested_model, served_model HAVING SUM(runs) <> 0`, w.params)) {
+      pairs.push(p);
+    }
+    return;
+  }
+  await grouped(db, `SELECT ${g} AS g, NULLIF(requested_model, '') AS requested, NULLIF(served_model, '') AS served, ${ROLLUP_PAIR_MEASURES}
+    FROM ${S}.${table} ${w.sql} GROUP BY ${col}, requested_model, served_model`, w.params, out, pairs);
 }
 
 /** Dispatches that never completed (denied, or their child still running), grouped like the runs. */
@@ -156,16 +177,19 @@ export async function teamReportParts(db: TeamClient, q: TeamReportQuery): Promi
   return { groups, pairs, open, ignored, decided };
 }
 
-/** `--by session`: each session's project and last activity, from the sessions the pushes keep (schema.ts). */
+/**
+ * `--by session`: each session's project and last activity, from the sessions the pushes keep (schema.ts): every
+ * session in the person/machine/harness scope in one query (no more than all sessions), not a list of tens of
+ * thousands of ids.
+ */
 async function sessionDetails(db: TeamClient, rows: ReportRow[], q: TeamReportQuery): Promise<ReportRow[]> {
-  const ids = rows.map((r) => r.group).filter((g): g is string => g !== null);
-  if (ids.length === 0) return rows;
+  if (rows.length === 0) return rows;
   const w = new Where();
-  w.add((p) => `session_id = ANY(${p(ids)}::text[])`);
-  filters({ ...q, session: null, project: null }, w, { session: false, project: false });
-  const found = new Map((await db.query<{ id: string; project: string | null; last: Date }>(
+  filters({ ...q, project: null }, w, { session: true, project: false });
+  const found = new Map<string, { project: string | null; last: Date }>();
+  for (const s of await db.query<{ id: string; project: string | null; last: Date }>(
     `SELECT session_id AS id, MAX(project) AS project, MAX(last_at) AS last FROM ${S}.sessions ${w.sql} GROUP BY session_id`, w.params,
-  )).map((s) => [s.id, s]));
+  )) found.set(s.id, s);
   return rows.map((r) => {
     const s = r.group === null ? undefined : found.get(r.group);
     return { ...r, project: s?.project ?? null, lastActivity: s ? new Date(s.last).toISOString() : null };

@@ -91,8 +91,11 @@ export const DISPATCHES: RecordKind = {
 
 export const RECORD_KINDS = [COMPLETIONS, DISPATCHES] as const;
 
-/** One local row as sent: its local id (for the push state), its key, the values in column order and their fingerprint. */
-export type OutRow = { id: number; key: string; values: Value[]; fp: number };
+/**
+ * One local row as sent: its local id (for the push state), its key, `[key, ...values]` in column order as JSON (the
+ * batch's body is these joined), and the fingerprint of that text and the person label.
+ */
+export type OutRow = { id: number; key: string; json: string; fp: number };
 
 /** The value a column sends, from SQLite's (ms times, 0/1 booleans, integers as doubles or text). */
 function convert(type: PgType, v: unknown): Value {
@@ -130,8 +133,8 @@ export function readBatch(db: SqlDriver, kind: RecordKind, after: number, limit:
   const raw = db.prepare(kind.select).all<Record<string, unknown>>(after, limit);
   return raw.map((r) => {
     const derived = kind.derive?.(r, pricer) ?? {};
-    const values = kind.columns.map((c) => convert(c.type, Object.hasOwn(derived, c.name) ? derived[c.name] : r[c.name]));
     const key = String(r.key);
-    return { id: Number(r.id), key, values, fp: fingerprint(JSON.stringify([user, key, values])) };
+    const json = JSON.stringify([key, ...kind.columns.map((c) => convert(c.type, Object.hasOwn(derived, c.name) ? derived[c.name] : r[c.name]))]);
+    return { id: Number(r.id), key, json, fp: fingerprint(`${user}\u0000${json}`) };
   });
 }
