@@ -245,7 +245,7 @@ function finish(a: Acc): ReportRow {
   return {
     group: a.group, runs: a.runs, dispatches: a.dispatches, denied: a.denied, completed: a.completed, pending: a.pending,
     verified: a.verified,
-    models: [...a.pairs.values()].sort((x, y) => y.runs - x.runs || String(x.requested).localeCompare(String(y.requested))),
+    models: [...a.pairs.values()].sort((x, y) => y.runs - x.runs || byKey.compare(String(x.requested), String(y.requested))),
     tokens: a.tokens, cost: money(a.costPico), unpricedRuns: a.unpricedRuns, noUsageRuns: a.noUsageRuns,
     counterfactual: money(a.cfPico), savings: money(savings), comparableRuns: a.comparableRuns,
     usageNotReported: a.runs > 0 && a.cursorRuns === a.runs, correctionsNotHonoured: a.notHonoured,
