@@ -134,9 +134,16 @@ describe('hook stdin from a pipe', () => {
       });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      // Still reading: the payload has not come yet.
-      await new Promise((r) => setTimeout(r, 400));
-      const threads = readdirSync(`/proc/${child.pid}/task`).length;
+      // Still reading: the payload has not come yet. The count is taken once it has held still for 300 ms (a fixed
+      // 400 ms wait read a process still starting on a loaded 2-core CI machine), at most 10 s after the spawn.
+      const count = () => readdirSync(`/proc/${child.pid}/task`).length;
+      let threads = count();
+      for (let still = 0, waited = 0; still < 3 && waited < 10_000; waited += 100) {
+        await new Promise((r) => setTimeout(r, 100));
+        const now = count();
+        still = now === threads && waited >= 300 ? still + 1 : 0;
+        threads = now;
+      }
       child.stdin.end(deny);
       await new Promise((r) => child.on('exit', r));
       expect(isDeny(out)).toBe(true);
