@@ -20,6 +20,8 @@ export type Installer = {
    * behind taken out (Codex's marketplace and plugin tables). Absent: the file is judged as the command left it.
    */
   tidyTouched?(ctx: InstallContext, format: 'json' | 'toml', text: string): string;
+  /** How `install --all` tells the harness is on this machine: any of these commands on PATH, or any of these dirs. */
+  probe(ctx: InstallContext): { bins: string[]; dirs: string[] };
 };
 
 export type HarnessModule = HarnessDescriptor & {

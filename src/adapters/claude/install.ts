@@ -69,3 +69,8 @@ export function planUninstall(ctx: InstallContext): HarnessPlan {
   if (m.market in st.markets) plan.steps.push({ kind: 'command', argv: [bin(ctx), 'plugin', 'marketplace', 'remove', m.market], description: `remove the ${m.market} marketplace`, touches });
   return plan;
 }
+
+/** Claude Code is on this machine (install --all): its command, or its config dir. */
+export function probe(ctx: InstallContext): { bins: string[]; dirs: string[] } {
+  return { bins: [bin(ctx)], dirs: [configDir(ctx)] };
+}

@@ -94,3 +94,8 @@ export function tidyTouched(ctx: InstallContext, format: 'json' | 'toml', text: 
   for (const key of ownTables(m.market, m.plugin)) out = removeTable(out, key);
   return out;
 }
+
+/** Codex is on this machine (install --all): its command, or $CODEX_HOME. */
+export function probe(ctx: InstallContext): { bins: string[]; dirs: string[] } {
+  return { bins: [bin(ctx)], dirs: [codexHome(ctx)] };
+}

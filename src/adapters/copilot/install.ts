@@ -96,3 +96,8 @@ export function tidyTouched(ctx: InstallContext, format: 'json' | 'toml', text: 
   const id = `${m.plugin}@${m.market}`;
   return enabled && enabled[id] === false ? removeAt(text, ['enabledPlugins', id]) : text;
 }
+
+/** Copilot CLI is on this machine (install --all): its command, or $COPILOT_HOME. */
+export function probe(ctx: InstallContext): { bins: string[]; dirs: string[] } {
+  return { bins: [bin(ctx)], dirs: [copilotHomeDir(ctx)] };
+}

@@ -98,3 +98,8 @@ export function planUninstall(ctx: InstallContext): HarnessPlan {
 export function installed(ctx: InstallContext) {
   return jsonInstalled(spec(ctx));
 }
+
+/** Cursor is on this machine (install --all): its editor or agent command, or ~/.cursor. */
+export function probe(ctx: InstallContext): { bins: string[]; dirs: string[] } {
+  return { bins: ['cursor', 'cursor-agent'], dirs: [join(ctx.home, '.cursor')] };
+}

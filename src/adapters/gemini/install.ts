@@ -136,3 +136,8 @@ export function tidyTouched(_ctx: InstallContext, format: 'json' | 'toml', text:
   const others = Object.keys(p.value.store).filter((k) => k !== EXTENSION_NAME);
   return others.length === 0 ? '{}\n' : text;
 }
+
+/** Gemini CLI is on this machine (install --all): its command, or ~/.gemini. */
+export function probe(ctx: InstallContext): { bins: string[]; dirs: string[] } {
+  return { bins: [bin(ctx)], dirs: [join(ctx.home, '.gemini')] };
+}

@@ -74,3 +74,8 @@ export function planUninstall(ctx: InstallContext): HarnessPlan {
 export function installed(ctx: InstallContext) {
   return jsonInstalled(spec(ctx));
 }
+
+/** OpenCode is on this machine (install --all): its command, or its config dir. */
+export function probe(ctx: InstallContext): { bins: string[]; dirs: string[] } {
+  return { bins: ['opencode'], dirs: [configDir(ctx)] };
+}

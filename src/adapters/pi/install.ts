@@ -36,3 +36,8 @@ export function planUninstall(ctx: InstallContext): HarnessPlan {
 export function installed(ctx: InstallContext) {
   return jsonInstalled(spec(ctx));
 }
+
+/** pi is on this machine (install --all): its command, or its agent dir. */
+export function probe(ctx: InstallContext): { bins: string[]; dirs: string[] } {
+  return { bins: ['pi'], dirs: [ctx.env.PI_CODING_AGENT_DIR || join(ctx.home, '.pi', 'agent')] };
+}
