@@ -7,12 +7,13 @@
  * The file stays until the user deletes it (doctor names it): a harness that ignored a rewrite once is not trusted
  * again on its own say, since with the switch on it is no longer given rewrites that could show otherwise.
  */
-import { closeSync, constants, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { Policy } from '../contracts/config.js';
 import type { Harness } from '../contracts/harness.js';
 import type { DispatchObservation } from '../contracts/observation.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { childPath, paths, type Env } from '../io/paths.js';
+import { readTextCapped, RefusedFile } from '../io/read-capped.js';
 
 export const REWRITE_MARKER_FORMAT = 'tiergate-rewrite-ignored/1';
 /** A marker is a few hundred bytes; anything past this is not ours. */
@@ -49,39 +50,23 @@ function parseMarker(text: string, harness: Harness): RewriteMarker | null {
 }
 
 /**
- * The marker, or null when there is none. Never follows a symlink (O_NOFOLLOW), never blocks on a FIFO (O_NONBLOCK,
- * then only a regular file is read), reads at most MAX_MARKER_BYTES. A marker that is there but unreadable or not ours
- * counts as none (fail open: the dispatch is corrected as without the switch) and leaves a diagnostic.
+ * The marker, or null when there is none. Read as every data-dir file is (io/read-capped.ts, `follow: false`): never
+ * through a symlink, never waiting on a FIFO, only a regular file, at most MAX_MARKER_BYTES. A marker that is there
+ * but unreadable or not ours counts as none (fail open: the dispatch is corrected as without the switch) and leaves a
+ * diagnostic.
  */
 export function readRewriteMarker(env: Env, harness: Harness): RewriteMarker | null {
   const file = rewriteMarkerPath(env, harness);
   // Absent is the usual case, and asking is cheaper than a failed open's errno exception.
   if (!existsSync(file)) return null;
-  let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (err) {
-    diagnose('warn', 'enforcement:marker', `unreadable, ignored: ${errorText(err)}`, { file }, env);
-    return null;
-  }
-  try {
-    if (!fstatSync(fd).isFile()) throw new Error('not a regular file');
-    const buf = Buffer.allocUnsafe(MAX_MARKER_BYTES + 1);
-    let n = 0;
-    while (n < buf.length) {
-      const got = readSync(fd, buf, n, buf.length - n, null);
-      if (got === 0) break;
-      n += got;
-    }
-    if (n > MAX_MARKER_BYTES) throw new Error(`larger than ${MAX_MARKER_BYTES} bytes`);
-    const marker = parseMarker(buf.toString('utf8', 0, n), harness);
+    const marker = parseMarker(readTextCapped(file, MAX_MARKER_BYTES, { follow: false }), harness);
     if (!marker) throw new Error('not a tiergate marker');
     return marker;
   } catch (err) {
-    diagnose('warn', 'enforcement:marker', `unreadable, ignored: ${errorText(err)}`, { file }, env);
+    const why = err instanceof RefusedFile ? `not a regular file (${err.kind})` : errorText(err);
+    diagnose('warn', 'enforcement:marker', `unreadable, ignored: ${why}`, { file }, env);
     return null;
-  } finally {
-    closeSync(fd);
   }
 }
 
