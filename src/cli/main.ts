@@ -4,6 +4,7 @@ import { findPackageRoot, packageVersion } from '../install/context.js';
 import { UsageError, UserError, usageLine, wholeNumber } from './args.js';
 import { closest } from './suggest.js';
 import { setTerminalChoice } from './terminal.js';
+import { HARNESS_IDS } from '../contracts/harness-ids.js';
 
 /** What a command module exports: run(), and its help text (usage(argv) for one with subcommands, else USAGE). */
 type CommandModule = { run(argv: string[]): Promise<number>; usage?: (argv: string[]) => string; USAGE?: string };
@@ -17,7 +18,7 @@ export const COMMANDS: Record<string, Command> = {
   prices: { summary: 'prices show <model…> | list | refresh | status', load: () => import('./commands/prices.js') },
   budget: { summary: 'each spend budget, the spend against it and what the next dispatch meets', load: () => import('./commands/budget.js') },
   config: { summary: 'config check: validate the policy files', load: () => import('./commands/config.js') },
-  install: { summary: 'install tiergate into claude|codex|cursor|opencode|pi, or every one found (--all)', load: () => import('./commands/install.js') },
+  install: { summary: `install tiergate into ${HARNESS_IDS.join('|')}, or every one found (--all)`, load: () => import('./commands/install.js') },
   uninstall: { summary: 'remove tiergate again, restoring each file', load: () => import('./commands/uninstall.js') },
   doctor: { summary: 'check what is installed where, config, prices, ledger, diagnostics', load: () => import('./commands/doctor.js') },
   push: { summary: "copy this machine's ledger into the team's PostgreSQL ledger (--status: when it last succeeded)", load: () => import('./commands/push.js') },

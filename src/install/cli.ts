@@ -1,5 +1,5 @@
 /** Shared argument handling of `tiergate install` and `tiergate uninstall`. */
-import { HarnessSchema, type Harness } from '../contracts/harness.js';
+import { HARNESS_IDS, HarnessSchema, type Harness } from '../contracts/harness.js';
 import { install, uninstall, type Outcome } from './apply.js';
 import { makeContext } from './context.js';
 import { detectHarness } from './detect.js';
@@ -9,7 +9,7 @@ import { usageError } from '../cli/args.js';
 import { unknownValue } from '../cli/suggest.js';
 
 export const USAGE = (verb: string) =>
-  `Usage: tiergate ${verb} <claude|codex|cursor|opencode|pi ...> | --all [--dry-run] [--run] [--json]\n` +
+  `Usage: tiergate ${verb} <${HARNESS_IDS.join('|')} ...> | --all [--dry-run] [--run] [--json]\n` +
   (verb === 'install'
     ? `  --all      every harness found on this machine (its command on PATH or its config folder); the others are\n`
       + `             skipped, saying why. Name harnesses to install into them whether found or not.\n`

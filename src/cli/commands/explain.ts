@@ -1,6 +1,6 @@
 /** `tiergate explain --harness <h> --parent <model> --child <model|tier> [--json]`: one decision, fully explained. */
 import { capabilityFor } from '../../adapters/capabilities.js';
-import { HarnessSchema, TierSchema, type Tier } from '../../contracts/harness.js';
+import { HARNESS_IDS, HarnessSchema, TierSchema, type Tier } from '../../contracts/harness.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import type { Decision } from '../../contracts/decision.js';
 import { decide } from '../../routing-engine/decide.js';
@@ -11,7 +11,7 @@ import { unknownValue } from '../suggest.js';
 import { chainLine, explainAgent } from '../../adapters/claude/explain-agent.js';
 import { explainBudgetLines, explainSpend } from '../../report/budget-lines.js';
 
-export const USAGE = `Usage: tiergate explain [--harness claude|codex|cursor|opencode|pi] --parent <model> [--child <model|tier>] [--json]
+export const USAGE = `Usage: tiergate explain [--harness ${HARNESS_IDS.join('|')}] --parent <model> [--child <model|tier>] [--json]
        tiergate explain --agent <name> [--cwd <project dir>] --parent <model> [--child <model>] [--json]
   What tiergate would decide for one dispatch, with the whole price comparison (--harness defaults to claude).
   --agent (Claude Code): the model the named agent runs on, where that comes from, and what tiergate does with it.`;

@@ -5,7 +5,7 @@
 import Table from 'cli-table3';
 import { renderTable, wrapText, type Column } from '../../report/terminal-table.js';
 import { loadPolicy } from '../../config/load.js';
-import { HarnessSchema, type Harness } from '../../contracts/harness.js';
+import { HARNESS_IDS, HarnessSchema, type Harness } from '../../contracts/harness.js';
 import type { PriceRow, Rates, Resolution } from '../../contracts/prices.js';
 import { effectiveRates } from '../../prices/cost.js';
 import { loadCatalogLayers } from '../../prices/load.js';
@@ -18,7 +18,7 @@ import { terminal, type Terminal } from '../terminal.js';
 import { USAGE as REFRESH_USAGE } from './prices-refresh.js';
 import { USAGE as STATUS_USAGE } from './prices-status.js';
 
-const SHOW_USAGE = `Usage: tiergate prices show <model…> [--harness claude|codex|cursor|opencode|pi] [--provider P] [--json]
+const SHOW_USAGE = `Usage: tiergate prices show <model…> [--harness ${HARNESS_IDS.join('|')}] [--provider P] [--json]
   The price tiergate uses for each model, how the name resolved, and its long-context tiers.
   --provider  where Claude models run: anthropic, bedrock, vertex, foundry or gateway (default: the policy's)`;
 const LIST_USAGE = `Usage: tiergate prices list [--family TEXT] [--provider MAKER] [--json]
