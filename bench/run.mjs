@@ -50,6 +50,8 @@ const BENCHES = [
     what: 'ledger migration 4 (per-turn rows) on a schema-3 ledger of 1,000,000 completions: one-time cost' },
   { name: 'claude-module', file: 'claude-module.mjs', args: ['--json'], quick: { env: { BENCH_RUNS: '3' } }, timeoutMin: 30,
     what: 'Claude Code dispatch -> child latency, hooks module vs no plugin (real binary; target <= 1.05x)' },
+  { name: 'team', file: 'team.mjs', args: [], quick: { env: { BENCH_PUSH_ROWS: '100000', BENCH_TEAM_ROWS: '1000000' } }, timeoutMin: 90,
+    what: 'team ledger in PostgreSQL: push of 1,000,000 completions (target <= 30 s), report --team over 10,000,000 rows (target <= 2 s per grouping)' },
   { name: 'scan-vs-ccusage', file: 'scan-vs-ccusage.mjs', args: [], quick: { env: { BENCH_CORPUS_GB: '0.2', BENCH_RUNS: '1' } }, timeoutMin: 90,
     what: 'tiergate scan vs ccusage on a generated >= 2 GB corpus: time ratio and totals agreement' },
 ];

@@ -79,7 +79,7 @@ function rollupDdl(r: Rollup): string {
 /**
  * One statement's rows into every rollup: first summed once at the grain of all the rollups' keys together (a batch
  * of 10,000 runs is a few thousand such groups), then each rollup upserted from those sums; `sources` are (transition
- * table, sign) pairs. Summing the batch once instead of once per rollup halved the triggers' time. Sorted by key, so
+ * table, sign) pairs (the batch is aggregated once, not once per rollup). Sorted by key, so
  * two transactions that ever met on a rollup row would lock in the same order.
  */
 function rollupUpserts(rollups: Rollup[], sources: [string, 1 | -1][]): string {
