@@ -12,6 +12,7 @@
  * parent's own model is not a fixed point in that order.
  */
 import type { Policy } from '../contracts/config.js';
+import type { Harness } from '../contracts/harness.js';
 import { compareDecimal } from '../prices/decimal.js';
 
 export type Section = keyof Policy;
@@ -45,7 +46,7 @@ function ordered<S extends Section>(order: readonly Policy[S][], stricter: strin
 
 const show = (v: unknown): string => JSON.stringify(v);
 
-type TierMap = Policy['tiers']['claude'];
+type TierMap = Policy['tiers'][Harness];
 type TierKey = keyof TierMap;
 /** Cheapest first, by the tiers' names; `parent` is not in it (see the header). */
 const TIER_ORDER: readonly TierKey[] = ['cheap', 'standard', 'premium'];
