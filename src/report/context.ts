@@ -4,8 +4,9 @@
  * so the subagents' spend can be put beside everything the sessions spent.
  */
 import type { Report, ReportRow } from '../contracts/report.js';
-import type { SqlDriver, SqlValue } from '../observer/ledger/driver.js';
+import type { SqlDriver } from '../observer/ledger/driver.js';
 import { picoToUsd } from '../observer/pricing.js';
+import { scopeWhere, type ScopeFilters } from './scope-sql.js';
 
 /**
  * Project and last activity of the sessions shown. One pass over the sessions table (keyed by harness first, so a
@@ -34,25 +35,15 @@ type Whole = NonNullable<Report['wholeUsage']>;
 
 /** The scanned requests in the report's scope (time, harness, session, project); undefined when there are none. */
 /** The filters wholeUsage reads: a ReportQuery's (query.ts, which imports this module, so the type is not imported back). */
-type UsageFilters = { since?: number | null; until?: number | null; harness?: string | null; session?: string | null; project?: string | null };
+type UsageFilters = ScopeFilters & { since?: number | null; until?: number | null };
 
 export function wholeUsage(db: SqlDriver, q: UsageFilters): Whole | undefined {
-  const parts: string[] = [];
-  const params: SqlValue[] = [];
-  if (q.since != null) parts.push('at >= ?'), params.push(q.since);
-  if (q.until != null) parts.push('at < ?'), params.push(q.until);
-  if (q.harness) parts.push('harness = ?'), params.push(q.harness);
-  if (q.session) parts.push('session_id = ?'), params.push(q.session);
-  if (q.project) {
-    const p = q.project.replace(/\/+$/, '');
-    parts.push('(project = ? OR substr(project, 1, ?) = ?)');
-    params.push(p, p.length + 1, `${p}/`);
-  }
+  const { sql, params } = scopeWhere(q, 'at', q.since ?? null, q.until ?? null);
   const r = db.prepare(
     `SELECT COUNT(*) AS n, COALESCE(SUM(sidechain), 0) AS sub_n, COUNT(DISTINCT session_id) AS sessions,
        CAST(COALESCE(SUM(cost_pico), 0) AS TEXT) AS cost, CAST(COALESCE(SUM(CASE WHEN sidechain = 1 THEN cost_pico END), 0) AS TEXT) AS sub_cost,
        COUNT(cost_pico) AS priced, SUM(sidechain = 1 AND cost_pico IS NOT NULL) AS sub_priced
-     FROM requests ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''}`,
+     FROM requests ${sql}`,
   ).get<{ n: number; sub_n: number; sessions: number; cost: string; sub_cost: string; priced: number; sub_priced: number | null }>(...params);
   if (!r || r.n === 0) return undefined;
   const money = (pico: string, priced: number) => (priced > 0 ? { usd: picoToUsd(BigInt(pico)), pico } : { usd: null, pico: null });

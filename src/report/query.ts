@@ -11,6 +11,7 @@ import { VERIFIED_YES } from '../observer/ledger/schema.js';
 import type { Pricer } from '../observer/pricing.js';
 import { ledgerSpan, zonedDaySql } from './day-sql.js';
 import { withSessionDetails, wholeUsage } from './context.js';
+import { scopeFilters, scopeWhere } from './scope-sql.js';
 import { priceDecisions, type CorrectedRun, type DecidedAgg } from './decision-savings.js';
 
 /** The local ledger has one person's rows: `--by user` groups only the team's (src/team/report.ts). */
@@ -49,25 +50,6 @@ const GROUP_DISPATCH: Record<LocalReportBy, string> = {
   harness: 'harness',
   day: "strftime('%Y-%m-%d', at / 1000, 'unixepoch')",
 };
-
-function filters(q: ReportQuery, parts: string[], params: SqlValue[]): void {
-  if (q.harness) parts.push('harness = ?'), params.push(q.harness);
-  if (q.session) parts.push('session_id = ?'), params.push(q.session);
-  if (q.project) {
-    const p = q.project.replace(/\/+$/, '');
-    parts.push('(project = ? OR substr(project, 1, ?) = ?)');
-    params.push(p, p.length + 1, `${p}/`);
-  }
-}
-
-function where(q: ReportQuery, timeCol: string, from: number | null, to: number | null): { sql: string; params: SqlValue[] } {
-  const parts: string[] = [];
-  const params: SqlValue[] = [];
-  if (from != null) parts.push(`${timeCol} >= ?`), params.push(from);
-  if (to != null) parts.push(`${timeCol} < ?`), params.push(to);
-  filters(q, parts, params);
-  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
-}
 
 /** One group's measures as a source's SQL returns them (pico sums as integer text); the team ledger's SQL too. */
 export type Agg = {
@@ -134,7 +116,7 @@ function aggregates(db: SqlDriver, q: ReportQuery, group: ReturnType<typeof grou
   const fullTo = q.until == null ? null : floorDay(q.until);
   const out: Aggregates = { groups: [], pairs: [] };
   const raw = (from: number | null, to: number | null) => {
-    const w = where(q, 'ended_at', from, to);
+    const w = scopeWhere(q, 'ended_at', from, to);
     out.groups.push(...db.prepare(`SELECT ${col} AS g, ${RAW_MEASURES} FROM completions ${w.sql} GROUP BY g`).all<Agg>(...w.params));
     out.pairs.push(...db.prepare(
       `SELECT ${col} AS g, requested_model AS requested, served_model AS served, COUNT(*) AS runs
@@ -153,7 +135,7 @@ function aggregates(db: SqlDriver, q: ReportQuery, group: ReturnType<typeof grou
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   if (fullFrom !== null) parts.push('day >= ?'), params.push(day(fullFrom));
   if (fullTo !== null) parts.push('day < ?'), params.push(day(fullTo));
-  filters(q, parts, params);
+  scopeFilters(q, parts, params);
   // Smallest rollup that has the columns: the session rollup lacks project/agent/tier, the global one session/project.
   const table = q.by === 'session' && !q.project ? 'session_rollup'
     : q.by === 'session' || q.session || q.project ? 'completion_rollup' : 'completion_rollup_global';
@@ -261,7 +243,7 @@ export function queryReport(db: SqlDriver, q: ReportQuery, pricer: Pricer | null
   const group = groupBy(db, q);
   const aggs = aggregates(db, q, group);
   const gd = group.dispatch;
-  const wd = where(q, 'at', q.since ?? null, q.until ?? null);
+  const wd = scopeWhere(q, 'at', q.since ?? null, q.until ?? null);
   const open = db.prepare(
     `SELECT ${gd} AS g, COUNT(*) AS n, SUM(action = 'deny') AS denied, SUM(${NO_USAGE}) AS cursor_runs,
        SUM(action = 'correct') AS corrected
@@ -277,7 +259,7 @@ export function queryReport(db: SqlDriver, q: ReportQuery, pricer: Pricer | null
  * every run of the row; a dispatch's follow-up turns ran on the corrected model too, so they count, once each.
  */
 function correctedRuns(db: SqlDriver, q: ReportQuery, col: string): CorrectedRun[] {
-  const w = where(q, 'ended_at', q.since ?? null, q.until ?? null);
+  const w = scopeWhere(q, 'ended_at', q.since ?? null, q.until ?? null);
   return db.prepare(
     `SELECT x.g AS g, x.harness AS harness, COALESCE(d.requested_model, d.parent_model) AS baseline, x.cost AS cost,
        x.first AS first, x.input AS input, x.output AS output, x.cache_read AS cache_read, x.cache_write_5m AS cache_write_5m,
@@ -342,7 +324,7 @@ export function assembleRows(by: ReportBy, parts: ReportParts): ReportRow[] & { 
  * dispatch counts once) are grouped and filtered like every other run of the row.
  */
 function ignoredCorrections(db: SqlDriver, q: ReportQuery, col: string): IgnoredAgg[] {
-  const w = where(q, 'ended_at', q.since ?? null, q.until ?? null);
+  const w = scopeWhere(q, 'ended_at', q.since ?? null, q.until ?? null);
   return db.prepare(
     `SELECT ${col} AS g, COUNT(*) AS n FROM completions
      WHERE id IN (SELECT completion_id FROM dispatches WHERE enforcement = 'ignored')${w.sql ? ` AND ${w.sql.slice('WHERE '.length)}` : ''}
