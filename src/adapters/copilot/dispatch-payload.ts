@@ -5,11 +5,11 @@
  * the tool name is looked at first and everything else only for `task`.
  */
 import type { PreToolUsePayload } from './payloads.js';
+import { isRecord } from '../../contracts/record.js';
 
 /** The subagent tool's name in camelCase payloads (a PascalCase hooks file names it `Agent`; tiergate ships camelCase). */
 export const TASK_TOOL = 'task';
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Why a payload is not a preToolUse payload (never quoting its values: they may be prompt text). */
 export class PayloadError extends Error {

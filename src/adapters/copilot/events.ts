@@ -6,10 +6,10 @@
  */
 import type { Usage } from '../../contracts/usage.js';
 import type { Env } from '../../contracts/env.js';
+import { isRecord } from '../../contracts/record.js';
 
 export type EventLine = { type: string; data: Record<string, unknown>; agentId: string | null; timestamp: string | null };
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** One line as an event, or null (torn mid-write, not JSON, not an event). */
 export function parseEventLine(line: string): EventLine | null {

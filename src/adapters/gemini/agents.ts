@@ -25,6 +25,7 @@ import { parseAgentHead } from '../claude/agent-definitions.js';
 import type { Env } from '../../contracts/env.js';
 import { readTextHead, readTextCapped } from '../../io/read-capped.js';
 import { INHERIT } from './models.js';
+import { isRecord } from '../../contracts/record.js';
 
 const MAX_FILES = 256;
 const MAX_HEAD = 64 * 1024;
@@ -108,7 +109,6 @@ function readFolder(dir: string, source: AgentSource, out: GeminiAgent[], acknow
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A settings file as Gemini reads it (JSON with comments); null when absent or unreadable. */
 function readSettings(path: string): Obj | null {
@@ -120,10 +120,10 @@ function readSettings(path: string): Obj | null {
   }
   try {
     const v: unknown = JSON.parse(text);
-    return isObj(v) ? v : null;
+    return isRecord(v) ? v : null;
   } catch {
     const v: unknown = parseJsonc(text, [], { allowTrailingComma: true });
-    return isObj(v) ? v : null;
+    return isRecord(v) ? v : null;
   }
 }
 
@@ -146,12 +146,12 @@ function extensionDirs(base: string): string[] {
 export type AgentOverride = { model: string | null; disabled: boolean; from: string };
 
 function overridesFrom(settings: Obj | null, path: string, into: Map<string, AgentOverride>): void {
-  const agents = settings && isObj(settings.agents) ? settings.agents : null;
-  const all = agents && isObj(agents.overrides) ? agents.overrides : null;
+  const agents = settings && isRecord(settings.agents) ? settings.agents : null;
+  const all = agents && isRecord(agents.overrides) ? agents.overrides : null;
   if (!all) return;
   for (const [name, o] of Object.entries(all)) {
-    if (!isObj(o)) continue;
-    const mc = isObj(o.modelConfig) ? o.modelConfig : null;
+    if (!isRecord(o)) continue;
+    const mc = isRecord(o.modelConfig) ? o.modelConfig : null;
     const model = mc && typeof mc.model === 'string' && mc.model.trim() ? mc.model.trim() : null;
     const prev = into.get(name);
     into.set(name, {
@@ -178,7 +178,7 @@ export function loadAgents(env: Env, cwd: string | null, parentModel: string | n
   const projectBase = cwd ? join(cwd, '.gemini') : null;
   if (projectBase && projectBase !== base && cwd) {
     const acks = readSettings(join(base, 'acknowledgments', 'agents.json'));
-    const mine = acks && isObj(acks[cwd]) ? acks[cwd] : {};
+    const mine = acks && isRecord(acks[cwd]) ? acks[cwd] : {};
     readFolder(join(projectBase, 'agents'), 'project', found, (name, text) => {
       const want = mine[name];
       if (typeof want !== 'string') return false;

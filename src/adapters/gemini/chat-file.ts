@@ -12,9 +12,9 @@ import { dirname, join } from 'node:path';
 import type { Usage } from '../../contracts/usage.js';
 import { fnv1a } from '../../io/text.js';
 import { readTailLines } from '../../observer/tail.js';
+import { isRecord } from '../../contracts/record.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
@@ -25,7 +25,7 @@ function parse(line: string): Obj | null {
   if (line.length > MAX_PARSED_LINE) return null;
   try {
     const v: unknown = JSON.parse(line);
-    return isObj(v) ? v : null;
+    return isRecord(v) ? v : null;
   } catch {
     return null; // a line torn mid-write
   }
@@ -43,7 +43,7 @@ export function geminiMessage(line: string): Obj | null {
  * toolUsePromptTokenCount) is prompt-side, so it is counted as input (inferred: always 0 in the runs seen).
  */
 export function geminiUsage(tokens: unknown): Usage | null {
-  if (!isObj(tokens)) return null;
+  if (!isRecord(tokens)) return null;
   const cached = count(tokens.cached);
   const thoughts = count(tokens.thoughts);
   return {
@@ -128,7 +128,7 @@ export function readChildRun(path: string, maxBytes: number): ChildRun {
     }
     if (line.includes('"summary"')) {
       const rec = parse(line);
-      if (rec && isObj(rec.$set) && typeof rec.$set.summary === 'string') finished = true;
+      if (rec && isRecord(rec.$set) && typeof rec.$set.summary === 'string') finished = true;
     } else if (startedAt === null && line.includes('"startTime"')) {
       const rec = parse(line);
       if (rec && rec.kind === 'subagent') startedAt = time(rec.startTime);

@@ -11,16 +11,16 @@ import { extractOutcome } from '../../observer/outcome.js';
 import { childChatPath, dispatchCallId, readChildRun, readParentTurn, type ChildRun } from './chat-file.js';
 import { PARENT_TAIL_BYTES } from './dispatch-command.js';
 import { AfterToolPayloadSchema, DISPATCH_TOOL } from './payloads.js';
+import { isRecord } from '../../contracts/record.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 /** The child's agent id: `<agent id>#<turn>-<n>` in each recentActivity entry (seen). */
 export function childAgentId(display: Obj | null): string | null {
   const list = display && Array.isArray(display.recentActivity) ? display.recentActivity : [];
   for (const a of list) {
-    const id = isObj(a) ? str(a.id) : null;
+    const id = isRecord(a) ? str(a.id) : null;
     const hash = id ? id.indexOf('#') : -1;
     if (id && hash > 0) return id.slice(0, hash);
   }
@@ -52,8 +52,8 @@ export type CompletionRead = { observation: CompletionObservation; transcriptPat
 export function observeCompletion(raw: unknown, opts: { tailBytes: number; now: number; env: Env }): CompletionRead | null {
   const p = AfterToolPayloadSchema.parse(raw);
   if (p.tool_name !== DISPATCH_TOOL) return null;
-  const response = isObj(p.tool_response) ? p.tool_response : null;
-  const display = response && isObj(response.returnDisplay) ? response.returnDisplay : null;
+  const response = isRecord(p.tool_response) ? p.tool_response : null;
+  const display = response && isRecord(response.returnDisplay) ? response.returnDisplay : null;
   const agentId = childAgentId(display);
   const parentPath = p.transcript_path ?? null;
   const parent = parentPath ? safely('parent chat file', opts.env, () => readParentTurn(parentPath, PARENT_TAIL_BYTES)) : null;

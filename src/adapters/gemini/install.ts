@@ -16,6 +16,7 @@ import { emptyPlan, type FileEditStep, type HarnessPlan, type InstallContext } f
 import { dataDir } from '../../io/paths.js';
 import { geminiDir } from './agents.js';
 import { EXTENSION_NAME, extensionFiles, type ExtensionFile } from './extension.js';
+import { isRecord } from '../../contracts/record.js';
 
 export function bin(ctx: InstallContext): string {
   return ctx.env.TIERGATE_GEMINI_BIN || 'gemini';
@@ -121,7 +122,6 @@ export function planUninstall(ctx: InstallContext): HarnessPlan {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * After `gemini extensions uninstall tiergate`: the integrity file keeps tiergate's signed hash (0.61.0, seen). When that
@@ -132,7 +132,7 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 export function tidyTouched(_ctx: InstallContext, format: 'json' | 'toml', text: string): string {
   if (format !== 'json') return text;
   const p = parseJsonText(text);
-  if (!p.ok || !isObj(p.value) || !isObj(p.value.store) || typeof p.value.signature !== 'string') return text;
+  if (!p.ok || !isRecord(p.value) || !isRecord(p.value.store) || typeof p.value.signature !== 'string') return text;
   const others = Object.keys(p.value.store).filter((k) => k !== EXTENSION_NAME);
   return others.length === 0 ? '{}\n' : text;
 }

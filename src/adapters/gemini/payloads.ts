@@ -8,7 +8,8 @@
  */
 import * as z from 'zod/mini';
 import { lazySchema } from '../../contracts/lazy.js';
-import { isRecord, ShapeError } from '../../contracts/shape.js';
+import { isRecord } from '../../contracts/record.js';
+import { ShapeError } from '../../contracts/shape.js';
 
 /** The one tool every subagent dispatch goes through (0.61.0: one generic tool, the agent named in agent_name). */
 export const DISPATCH_TOOL = 'invoke_agent';

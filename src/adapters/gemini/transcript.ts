@@ -15,11 +15,11 @@ import {
 } from '../../observer/transcripts.js';
 import { dispatchCallId, geminiUsage } from './chat-file.js';
 import { DISPATCH_TOOL } from './payloads.js';
+import { isRecord } from '../../contracts/record.js';
 
 export const GEMINI_PARSE_MAX_BYTES = 2 * 1024 * 1024 * 1024;
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `<tmp>/<project>/.project_root` holds the project's directory (0.61.0, source); read only for a main file. */
 function projectRoot(chatsDir: string): string | null {
@@ -42,7 +42,7 @@ export function parseGeminiChat(path: string, opts: ParseOptions = {}): FilePars
     } catch {
       return;
     }
-    if (!isObj(rec)) return;
+    if (!isRecord(rec)) return;
     if (header === null && typeof rec.sessionId === 'string' && typeof rec.kind === 'string') {
       header = rec;
       return;
@@ -52,7 +52,7 @@ export function parseGeminiChat(path: string, opts: ParseOptions = {}): FilePars
       messages.set(rec.id, rec);
       return;
     }
-    if (isObj(rec.$set) && typeof rec.$set.summary === 'string') summary = tailText(rec.$set.summary);
+    if (isRecord(rec.$set) && typeof rec.$set.summary === 'string') summary = tailText(rec.$set.summary);
   });
   const head = header as Obj | null;
   const isChild = head?.kind === 'subagent';
@@ -72,8 +72,8 @@ export function parseGeminiChat(path: string, opts: ParseOptions = {}): FilePars
     if (usage) requests.push({ key: `gemini:${ownId ?? path}:${m.id as string}`, model, usage, at, sessionId, agentId, sidechain: isChild });
     if (isChild || !Array.isArray(m.toolCalls)) continue;
     for (const tc of m.toolCalls) {
-      if (!isObj(tc) || tc.name !== DISPATCH_TOOL) continue;
-      const args = isObj(tc.args) ? tc.args : {};
+      if (!isRecord(tc) || tc.name !== DISPATCH_TOOL) continue;
+      const args = isRecord(tc.args) ? tc.args : {};
       dispatches.push({
         callId: dispatchCallId(m.id as string, args.prompt),
         sessionId,
