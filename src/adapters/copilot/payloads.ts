@@ -6,7 +6,6 @@
 import * as z from 'zod/mini';
 import { lazySchema } from '../../contracts/lazy.js';
 
-export { TASK_TOOL } from './dispatch-payload.js';
 
 // A function: the fields are built with the schema that spreads them, not at module load (contracts/lazy.ts).
 const common = () => ({
