@@ -1,7 +1,7 @@
 /**
  * tiergate's tier agents, `tiergate-<tier>`, as every harness that routes by choosing an agent names them: OpenCode
  * (injected through the plugin's config callback, src/adapters/opencode/tier-agents.ts) and pi (agent files written by
- * the installer, src/install/pi-agents.ts). Neither harness's task tool takes a model argument, so a correction
+ * the installer, src/adapters/pi/install-agents.ts). Neither harness's task tool takes a model argument, so a correction
  * switches the dispatch to one of these agents.
  */
 import type { Tier } from '../contracts/harness.js';
