@@ -14,6 +14,7 @@
  * `$.fs` (module/index.ts). Bounded: at most MAX_AGENT_FILES heads of AGENT_HEAD_BYTES each, MAX_DIR_ENTRIES entries a
  * folder, MAX_DEPTH folders deep, MAX_PROJECT_LEVELS parents. What cannot be read or found is "unknown", never a guess.
  */
+import { frontmatterEntries } from '../../io/frontmatter.js';
 
 /** Thrown by an AgentFs whose time is up: the lookup stops and says "unknown" (never "absent", which could pick a lower definition). */
 export class LookupDeadline extends Error {
@@ -73,18 +74,9 @@ function scalar(raw: string, continued: boolean): Scalar {
   return NOT_STRING.test(plain) ? { kind: 'other' } : { kind: 'string', value: plain };
 }
 
-/** The top-level keys of a frontmatter block (a later duplicate wins, as in Claude Code: seen on 2.1.328). */
+/** The top-level keys of a frontmatter block (io/frontmatter.ts; a later duplicate wins, as in Claude Code 2.1.328). */
 function topLevel(block: string): Map<string, Scalar> {
-  const lines = block.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-  const out = new Map<string, Scalar>();
-  for (let i = 0; i < lines.length; i++) {
-    const m = /^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*))?$/.exec(lines[i]!);
-    if (!m) continue;
-    const next = lines[i + 1];
-    const continued = next !== undefined && /^[ \t]+\S/.test(next);
-    out.set(m[1]!, scalar((m[2] ?? '').trim(), continued));
-  }
-  return out;
+  return new Map([...frontmatterEntries(block)].map(([key, e]) => [key, scalar(e.raw, e.more.length > 0)]));
 }
 
 /** What an agent file's head says: its name and model, or that it is no agent, or that its frontmatter is cut or unreadable. */

@@ -14,6 +14,7 @@
  * Bounded like Claude Code's lookup (claude/agent-definitions.ts, whose file access it shares): at most MAX_AGENT_FILES
  * heads of AGENT_HEAD_BYTES, MAX_DIR_ENTRIES entries a folder, MAX_DEPTH folders deep, MAX_PROJECT_LEVELS parents.
  */
+import { frontmatterBlock, frontmatterEntries, frontmatterScalar } from '../../io/frontmatter.js';
 import { AGENT_HEAD_BYTES, MAX_AGENT_FILES, MAX_DEPTH, MAX_DIR_ENTRIES, MAX_PROJECT_LEVELS, type AgentFs } from '../claude/agent-definitions.js';
 
 /** A frontmatter `model:` as Copilot CLI reads it. */
@@ -21,15 +22,7 @@ export type AgentModelField = { kind: 'none' } | { kind: 'inherit' } | { kind: '
 
 export type CopilotAgentHead = { name: string | null; model: AgentModelField } | null;
 
-const FRONTMATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
-
-function unquote(raw: string): string | null {
-  const s = raw.trim();
-  if (s.startsWith('"')) return /^"((?:[^"\\]|\\.)*)"$/.exec(s)?.[1]?.replace(/\\(["\\/])/g, '$1') ?? null;
-  if (s.startsWith("'")) return /^'((?:[^']|'')*)'$/.exec(s)?.[1]?.replace(/''/g, "'") ?? null;
-  if (/^[|>&*!{[]/.test(s)) return null;
-  return s.replace(/[ \t]#.*$/, '').trim();
-}
+const unquote = frontmatterScalar;
 
 function modelField(raw: string, block: string[]): AgentModelField {
   const v = raw.replace(/[ \t]#.*$/, '').trim();
@@ -51,24 +44,15 @@ function modelField(raw: string, block: string[]): AgentModelField {
 
 /** An agent file's head: its `name` and `model`, or null when it has no frontmatter. */
 export function parseCopilotAgentHead(text: string): CopilotAgentHead {
-  const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const m = FRONTMATTER.exec(t);
-  if (!m) return null;
-  const lines = m[1]!.split(/\r?\n/);
-  let name: string | null = null;
-  let model: AgentModelField = { kind: 'none' };
-  for (let i = 0; i < lines.length; i++) {
-    const kv = /^([A-Za-z_][\w-]*)[ \t]*:(.*)$/.exec(lines[i]!);
-    if (!kv) continue;
-    const block: string[] = [];
-    while (i + 1 < lines.length && /^[ \t]+\S/.test(lines[i + 1]!)) block.push(lines[++i]!);
-    if (kv[1] === 'name') {
-      const n = block.length ? null : unquote(kv[2]!);
-      name = n && n !== '' ? n : null;
-    } else if (kv[1] === 'model') {
-      model = block.length && !block.every((l) => /^[ \t]+-/.test(l)) ? { kind: 'unreadable' } : modelField(kv[2]!, block);
-    }
-  }
+  const block = frontmatterBlock(text);
+  if (block === null) return null;
+  const keys = frontmatterEntries(block);
+  const n = keys.get('name');
+  const m = keys.get('model');
+  const name = n && !n.more.length ? unquote(n.raw) || null : null;
+  // Copilot's own rule on top of the shared parse: `model` may be a YAML list (inline, or `- ` lines under the key).
+  const model: AgentModelField = !m ? { kind: 'none' }
+    : m.more.length && !m.more.every((l) => /^[ \t]+-/.test(l)) ? { kind: 'unreadable' } : modelField(m.raw, m.more);
   return { name, model };
 }
 

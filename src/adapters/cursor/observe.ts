@@ -10,6 +10,7 @@ import type { CompletionObservation, DispatchObservation } from '../../contracts
 import type { Env } from '../../io/paths.js';
 import { CURSOR_CAPABILITY, INHERIT_VALUES } from './capability.js';
 import { withoutBom } from '../../io/text.js';
+import { frontmatterStrings } from '../../io/frontmatter.js';
 import { isRecord } from '../../contracts/record.js';
 
 type Obj = Record<string, unknown>;
@@ -88,17 +89,10 @@ function readHead(path: string): string | null {
   }
 }
 
-/** `name` and `model` of a `---` frontmatter block (plain or quoted one-line values); null without one. */
+/** `name` and `model` of a `---` frontmatter block (one-line values, io/frontmatter.ts); null without one. */
 export function agentFrontmatter(text: string): { name: string | null; model: string | null } | null {
-  const m = /^---\r?\n([\s\S]*?)\r?\n---/.exec(withoutBom(text));
-  if (!m) return null;
-  const field = (key: string): string | null => {
-    const f = new RegExp(`^${key}:[ \\t]*(.*?)[ \\t]*$`, 'm').exec(m[1]!);
-    const raw = f ? f[1]!.replace(/[ \t]+#.*$/, '') : '';
-    const v = /^(["'])(.*)\1$/.exec(raw)?.[2] ?? raw;
-    return v.length ? v : null;
-  };
-  return { name: field('name'), model: field('model') };
+  const f = frontmatterStrings(text);
+  return f && { name: f.get('name') ?? null, model: f.get('model') ?? null };
 }
 
 function defIn(dir: string, name: string): CursorAgentDef | null {

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import type { Env } from '../../io/paths.js';
 import { readTextHead, RefusedFile } from '../../io/read-capped.js';
-import { withoutBom } from '../../io/text.js';
+import { frontmatterStrings } from '../../io/frontmatter.js';
 
 /**
  * `shadows`: the user agent of the same name a project agent hides (the tool's default `user` scope still runs it).
@@ -29,16 +29,11 @@ export function piAgentDir(env: Env): string {
 /** Only a regular file is read (a FIFO named `x.md` would stop the dispatch in open(2)): read-capped.ts says why. */
 const readHead = (path: string): string => readTextHead(path, MAX_BYTES);
 
-/** `name` and `model` from a `---` frontmatter block; null when the file has none. */
+/** `name` and `model` from a `---` frontmatter block (io/frontmatter.ts); null when the file has none. */
 export function parseAgentFile(text: string): { name: string | null; description: string | null; model: string | null } | null {
-  const m = withoutBom(text).match(/^---\r?\n([\s\S]*?)\r?\n---/);
-  if (!m) return null;
-  const field = (k: string) => {
-    const f = m[1]!.match(new RegExp(`^${k}:\\s*(.*?)\\s*$`, 'm'));
-    const v = f ? f[1]!.replace(/^["']|["']$/g, '') : '';
-    return v.length ? v : null;
-  };
-  return { name: field('name'), description: field('description'), model: field('model') };
+  const f = frontmatterStrings(text);
+  if (!f) return null;
+  return { name: f.get('name') ?? null, description: f.get('description') ?? null, model: f.get('model') ?? null };
 }
 
 const MAX_UP = 64;

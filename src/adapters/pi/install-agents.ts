@@ -17,7 +17,7 @@ import { TIER_AGENT_PROMPT, tierAgentName } from '../tier-agents.js';
 import { parseAgentFile } from './agents.js';
 import { readText } from '../../install/backup.js';
 import type { FileEditStep, HarnessPlan, InstallContext } from '../../install/plan.js';
-import { withoutBom } from '../../io/text.js';
+import { frontmatterBlock } from '../../io/frontmatter.js';
 
 /** The frontmatter line that marks a file as tiergate's (pi ignores keys it does not know). */
 export const MARKER = 'generatedBy: tiergate';
@@ -59,8 +59,8 @@ export function agentText(tier: Tier, model: string): string {
 }
 
 export function isOurs(text: string): boolean {
-  const front = withoutBom(text).match(/^---\r?\n([\s\S]*?)\r?\n---/);
-  return !!front && front[1]!.split(/\r?\n/).some((l) => l.trim() === MARKER);
+  const front = frontmatterBlock(text);
+  return front !== null && front.split(/\r?\n/).some((l) => l.trim() === MARKER);
 }
 
 /** The files tiergate wants, from the user's validated policy (not a project's: these are user-scope agents). */
