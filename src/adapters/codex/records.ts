@@ -11,7 +11,7 @@
  */
 import { isRecord } from '../../contracts/record.js';
 import type { Usage } from '../../contracts/usage.js';
-import { asCount, asString, asTime } from '../../observer/transcripts.js';
+import { asCount, asString, asTime, usageWithCacheInInput } from '../../observer/transcripts.js';
 
 type Obj = Record<string, unknown>;
 
@@ -31,17 +31,10 @@ export type RolloutRecord = { at: number | null } & (
 
 /** input_tokens includes cached reads (and writes); output includes reasoning (seen on 0.169.0). */
 export function codexUsage(u: Obj): Usage {
-  const cacheRead = asCount(u.cached_input_tokens);
-  const cacheWrite = asCount(u.cache_write_input_tokens);
-  return {
-    input: Math.max(0, asCount(u.input_tokens) - cacheRead - cacheWrite),
-    output: asCount(u.output_tokens),
-    cacheRead,
-    cacheWrite5m: cacheWrite,
-    cacheWrite1h: 0,
-    reasoning: asCount(u.reasoning_output_tokens),
-    requests: 1,
-  };
+  return usageWithCacheInInput({
+    input: u.input_tokens, output: u.output_tokens, cacheRead: u.cached_input_tokens, cacheWrite: u.cache_write_input_tokens,
+    reasoning: u.reasoning_output_tokens,
+  });
 }
 
 /** The turn's requested model: `turn_context.model`, else its collaboration mode's settings (seen on 0.169.0). */

@@ -7,6 +7,7 @@
 import type { Usage } from '../../contracts/usage.js';
 import type { Env } from '../../contracts/env.js';
 import { isRecord } from '../../contracts/record.js';
+import { usageWithCacheInInput } from '../../observer/transcripts.js';
 
 export type EventLine = { type: string; data: Record<string, unknown>; agentId: string | null; timestamp: string | null };
 
@@ -43,25 +44,15 @@ export function eventsPath(home: string, sessionId: string): string | null {
   return `${home}/session-state/${sessionId}/events.jsonl`;
 }
 
-const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
-
 /**
  * A `session.usage_record`'s `usage` as tiergate's Usage. Under BYOK with an OpenAI-compatible provider (the only
  * kind exercised) `inputTokens` is the wire's `prompt_tokens`, which includes the cached reads, and `outputTokens` its
  * `completion_tokens`, which include reasoning (seen: 1002 in, 502 cached, on the wire as prompt_tokens 1002).
  */
 export function usageFromRecord(u: Record<string, unknown>): Usage {
-  const cacheRead = count(u.cacheReadTokens);
-  const cacheWrite = count(u.cacheWriteTokens);
-  return {
-    input: Math.max(0, count(u.inputTokens) - cacheRead - cacheWrite),
-    output: count(u.outputTokens),
-    cacheRead,
-    cacheWrite5m: cacheWrite,
-    cacheWrite1h: 0,
-    reasoning: count(u.reasoningTokens),
-    requests: 1,
-  };
+  return usageWithCacheInInput({
+    input: u.inputTokens, output: u.outputTokens, cacheRead: u.cacheReadTokens, cacheWrite: u.cacheWriteTokens, reasoning: u.reasoningTokens,
+  });
 }
 
 /** `usage.cost`: "Model multiplier cost for billing purposes" (SDK types, 1.0.102); 0 under BYOK (seen). */
