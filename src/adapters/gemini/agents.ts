@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parseAgentHead } from '../claude/agent-definitions.js';
 import type { Env } from '../../contracts/env.js';
+import { frontmatterBlock, frontmatterEntries, frontmatterScalar } from '../../io/frontmatter.js';
 import { readTextHead, readTextCapped } from '../../io/read-capped.js';
 import { INHERIT } from './models.js';
 import { isRecord } from '../../contracts/record.js';
@@ -63,11 +64,6 @@ function builtIns(parentModel: string | null): GeminiAgent[] {
   ];
 }
 
-/** A frontmatter's `kind: remote` (an A2A agent: no local model tiergate could price). */
-const REMOTE = /^kind[ \t]*:[ \t]*["']?remote["']?[ \t]*$/m;
-/** A top-level `tools:` key (a list, inline or on the following lines). */
-const TOOLS = /^tools[ \t]*:/m;
-
 /**
  * Gemini's content hash of an agent file (sha256 of its UTF-8 text, hex). node:crypto is loaded only here, for a
  * project that has agent files: a dispatch hook without them never pays for it. Null when it cannot be loaded.
@@ -102,9 +98,14 @@ function readFolder(dir: string, source: AgentSource, out: GeminiAgent[], acknow
     if (head.kind !== 'agent' || !head.name) continue;
     const ack = acknowledged ? acknowledged(head.name, text) : true;
     if (ack === false) continue;
-    const front = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? '';
-    const model = ack === null || REMOTE.test(front) ? null : head.model ?? INHERIT;
-    out.push({ name: head.name, model, from: path, source, restrictsTools: TOOLS.test(front) });
+    const block = frontmatterBlock(text);
+    const keys = block === null ? null : frontmatterEntries(block);
+    // `kind: remote`: an A2A agent, no local model tiergate could price.
+    const kind = keys?.get('kind');
+    const remote = kind !== undefined && !kind.more.length && frontmatterScalar(kind.raw) === 'remote';
+    const model = ack === null || remote ? null : head.model ?? INHERIT;
+    // A top-level `tools:` key (a list, inline or on the following lines).
+    out.push({ name: head.name, model, from: path, source, restrictsTools: keys?.has('tools') ?? false });
   }
 }
 

@@ -21,6 +21,17 @@ describe('gemini agent lookup', () => {
     expect(agents.get('plain')).toMatchObject({ model: 'gemini-2.5-flash', source: 'user', restrictsTools: false });
   });
 
+  it('`kind: remote` (an A2A agent) has no model; a top-level `tools:` key restricts the child\'s tools', () => {
+    const sb = sandbox();
+    const dir = join(sb.home, '.gemini', 'agents');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'a2a.md'), '---\nname: a2a\ndescription: x\nkind: "remote" # A2A\nagent_card_url: https://example.invalid\n---\n');
+    writeFileSync(join(dir, 'tooled.md'), '---\nname: tooled\ndescription: x\nmodel: gemini-2.5-flash\ntools:\n  - read_file\n---\n');
+    const agents = loadAgents(sb.env, sb.project, 'gemini-2.5-pro');
+    expect(agents.get('a2a')).toMatchObject({ model: null });
+    expect(agents.get('tooled')).toMatchObject({ model: 'gemini-2.5-flash', restrictsTools: true });
+  });
+
   it('the first definition of a name wins: a user agent cannot replace a built-in; a user agent beats an extension\'s', () => {
     const sb = sandbox();
     writeAgent(join(sb.home, '.gemini', 'agents'), 'generalist', 'gemini-3-pro-preview');
