@@ -81,6 +81,8 @@ describe('pi agents and child detection', () => {
   it('parses agent frontmatter and reads user agents, then the nearest project agents, as pi\'s example does', () => {
     expect(parseAgentFile('---\nname: x\ndescription: d\nmodel: "fake/big"\n---\nbody')).toEqual({ name: 'x', description: 'd', model: 'fake/big' });
     expect(parseAgentFile('no frontmatter')).toBeNull();
+    // The shared reader (io/frontmatter.ts): a trailing comment is no part of the value, a quoted one keeps its escapes.
+    expect(parseAgentFile('---\nname: "x \\"y\\""\nmodel: fake/small # cheap\n---\n')).toEqual({ name: 'x "y"', description: null, model: 'fake/small' });
     const root = mkdtempSync(join(tmpdir(), 'tg-pia-'));
     mkdirSync(join(root, 'agent', 'agents'), { recursive: true });
     mkdirSync(join(root, 'proj', '.pi', 'agents'), { recursive: true });
