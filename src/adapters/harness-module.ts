@@ -1,14 +1,16 @@
 /**
  * What a harness is to tiergate: one HarnessModule per folder (src/adapters/<id>/index.ts), listed once in
  * src/adapters/index.ts. Generic code (the observer pass, scan, install, doctor, demo, report, CLI) reads these
- * members and never switches on a harness's name. The dispatch hook does not load this: its bundle imports the
- * harness's dispatch adapter directly, and the policy defaults read only the light descriptor (descriptor.ts).
+ * members and never switches on a harness's name. No hook process loads this for its handlers: a harness with command
+ * hooks (its descriptor names dispatch events) has `command.ts` exporting `createCommandAdapter` (CommandAdapterFactory,
+ * contracts/hook.ts), which the command-hook wiring loads by id (src/wiring/command-hooks.ts) and its dispatch entry
+ * (src/entries/hook-dispatch-<id>.ts) bypasses for `dispatch-command.ts`; the policy defaults read only descriptor.ts.
+ * (Installers and doctor checks load jsonc-parser, smol-toml and zod schemas: tens of ms a hook has no use for.)
  */
 import type { Check } from '../contracts/check.js';
 import type { DemoKit } from '../contracts/demo.js';
 import type { Env } from '../contracts/env.js';
 import type { HarnessDescriptor } from '../contracts/harness.js';
-import type { CommandAdapter, HookServices } from '../contracts/hook.js';
 import type { HarnessPlan, InstallContext } from '../install/plan.js';
 import type { TranscriptParser } from '../observer/transcripts.js';
 
@@ -25,12 +27,6 @@ export type Installer = {
 };
 
 export type HarnessModule = HarnessDescriptor & {
-  /**
-   * Its command-hook adapter for every native event (`node dist/hook.cjs <id> <event>`), loaded on first use, given
-   * the services its lifecycle handlers start (src/wiring/command-hooks.ts). Its dispatch events also run from
-   * dist/hook-dispatch-<id>.cjs, whose entry (src/entries) imports the dispatch half directly. Absent: no command hook.
-   */
-  command?: () => Promise<(services: HookServices) => CommandAdapter>;
   /** The plugin or extension the harness loads in its own process, as shipped in dist/ (the installer points at it). */
   inProcess?: { bundle: string };
   /** Reads its transcripts: the drain's late-flush re-reads and `tiergate scan`. */

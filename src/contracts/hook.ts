@@ -66,3 +66,6 @@ export type HookServices = {
   /** Starts the background push to the team ledger when team.url is set, and returns at once. */
   push(env: Env): void | Promise<void>;
 };
+
+/** What a harness's `command.ts` exports as `createCommandAdapter`: its adapter for every native event, given the services. */
+export type CommandAdapterFactory = (services: HookServices) => CommandAdapter;

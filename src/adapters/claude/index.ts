@@ -12,7 +12,6 @@ import { claudeTranscripts } from './transcript.js';
 
 export const claude: HarnessModule = {
   ...claudeDescriptor,
-  command: async () => (await import('./command.js')).createCommandAdapter,
   transcripts: claudeTranscripts,
   // CLAUDE_CONFIG_DIR (comma-separated), else ~/.claude and $XDG_CONFIG_HOME/claude: projects/** in each.
   scanRoots: (env, home) => {

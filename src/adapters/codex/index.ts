@@ -8,7 +8,6 @@ import { codexTranscripts } from './transcript.js';
 
 export const codex: HarnessModule = {
   ...codexDescriptor,
-  command: async () => (await import('./command.js')).createCommandAdapter,
   transcripts: codexTranscripts,
   // $CODEX_HOME/sessions/** (codex-cli 0.169.0).
   scanRoots: (env, home) => [join(env.CODEX_HOME || join(home, '.codex'), 'sessions')],

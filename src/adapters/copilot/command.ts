@@ -40,7 +40,7 @@ function readChild(path: string, agentId: string, tailBytes: number) {
   }
 }
 
-export function createCopilotAdapter(services: HookServices): CommandAdapter {
+export function createCommandAdapter(services: HookServices): CommandAdapter {
   const subagentStop: HookHandler = (payload, ctx) => {
     const p = SubagentStopPayloadSchema.parse(payload);
     const { policy } = loadPolicy(ctx.env, p.cwd ?? null);

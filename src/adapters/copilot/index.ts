@@ -11,7 +11,6 @@ import { copilotTranscripts } from './transcript.js';
 
 export const copilot: HarnessModule = {
   ...copilotDescriptor,
-  command: async () => (await import('./command.js')).createCopilotAdapter,
   transcripts: copilotTranscripts,
   // $COPILOT_HOME/session-state/<session>/events.jsonl (1.0.102: COPILOT_HOME, else ~/.copilot).
   scanRoots: (env, home) => [join(env.COPILOT_HOME || join(home, '.copilot'), 'session-state')],

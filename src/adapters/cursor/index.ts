@@ -6,7 +6,6 @@ import * as installer from './install.js';
 
 export const cursor: HarnessModule = {
   ...cursorDescriptor,
-  command: async () => (await import('./command.js')).createCommandAdapter,
   installer,
   doctor: [checkCursor],
   demo: async () => (await import('./demo.js')).demo,

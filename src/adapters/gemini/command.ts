@@ -11,7 +11,7 @@ import { observeCompletion } from './completion.js';
 import { beforeTool } from './dispatch-command.js';
 import { SessionPayloadSchema } from './payloads.js';
 
-export function createAdapter(services: HookServices): CommandAdapter {
+export function createCommandAdapter(services: HookServices): CommandAdapter {
   return {
     handlers: {
       BeforeTool: beforeTool,

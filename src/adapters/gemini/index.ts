@@ -12,7 +12,6 @@ import { geminiTranscripts } from './transcript.js';
 
 export const gemini: HarnessModule = {
   ...geminiDescriptor,
-  command: async () => (await import('./command.js')).createAdapter,
   transcripts: geminiTranscripts,
   // $GEMINI_CLI_HOME/.gemini (else ~/.gemini) tmp/<project>/chats/** (0.61.0).
   scanRoots: (env, home) => [join(geminiDir({ ...env, HOME: env.HOME || home }), 'tmp')],

@@ -7,7 +7,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createCopilotAdapter } from '../../../src/adapters/copilot/command.js';
+import { createCommandAdapter as createCopilotAdapter } from '../../../src/adapters/copilot/command.js';
 import { parseCopilotEvents } from '../../../src/adapters/copilot/transcript.js';
 import type { HookContext } from '../../../src/contracts/hook.js';
 import { loadPricer } from '../../../src/observer/default-pricer.js';
