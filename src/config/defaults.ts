@@ -1,6 +1,6 @@
 import { DESCRIPTORS } from '../adapters/descriptors.js';
 import type { Policy } from '../contracts/config.js';
-import { HARNESS_IDS } from '../contracts/harness.js';
+import { HARNESS_IDS } from '../contracts/harness-ids.js';
 
 /**
  * Each harness's tiers as its descriptor gives them (src/adapters/<harness>/descriptor.ts, from what the harness
