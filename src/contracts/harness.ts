@@ -56,4 +56,9 @@ export type HarnessDescriptor = {
   reportsUsage: boolean;
   /** Native command-hook events its dispatch bundle (dist/hook-dispatch-<id>.cjs) serves; empty: no command hook dispatch. */
   dispatchEvents: readonly string[];
+  /**
+   * Lifecycle events whose manifest timeout is shorter than 10 s: the hook runner's deadline for each (ms), inside the
+   * timeout by the process's start and exit (up to ~0.8 s on a loaded 2-core machine). Not for dispatch events.
+   */
+  eventDeadlinesMs?: Readonly<Record<string, number>>;
 };

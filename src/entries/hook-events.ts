@@ -1,10 +1,10 @@
 // dist/hook-events.cjs: every hook event but dispatch (hook-runner/bundles.ts), started by dist/hook.cjs.
 import * as z from 'zod/mini';
 import { hookMain } from '../hook-runner/core.js';
-import { COMMAND_ADAPTERS } from '../wiring/command-hooks.js';
+import { COMMAND_ADAPTERS, EVENT_DEADLINE_CAPS } from '../wiring/command-hooks.js';
 
 // zod's JIT (a `new Function` per object schema on first parse) does not pay for itself in a short-lived process.
 z.config({ jitless: true });
 
-export const main = (argv: string[]): Promise<number> => hookMain(argv, COMMAND_ADAPTERS);
+export const main = (argv: string[]): Promise<number> => hookMain(argv, COMMAND_ADAPTERS, 'loop', EVENT_DEADLINE_CAPS);
 export { saveCodeCache } from '../hook-runner/save-code-cache.js';

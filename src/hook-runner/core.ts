@@ -13,21 +13,21 @@ import type { Env } from '../io/paths.js';
 import { timeLeft, type AdapterTable, type CommandAdapter, type Delivery, type HookAnswer, type HookContext } from '../contracts/hook.js';
 
 export const DEFAULT_MAX_STDIN = 1024 * 1024;
-/** Half the 10 s manifest timeout of every event not named in EVENT_DEADLINE_MS, so our own deadline fires first. */
+/** Half the 10 s manifest timeout of every event without a cap of its own, so our own deadline fires first. */
 export const DEFAULT_DEADLINE_MS = 5000;
+
 /**
- * Events whose manifest timeout is shorter than 10 s. The harness's clock starts at the spawn, ours once the bundle is
- * loaded: the deadline stays inside the timeout by the process's start and exit, which took up to ~0.8 s on a loaded
- * 2-core machine. Claude Code's SessionEnd is 5 s (hooks.json); Codex clamps SessionEnd to 3 s (0.169.0, seen;
- * hooks-codex.json). TIERGATE_HOOK_DEADLINE_MS may lower these, never raise them (the manifests are read by
+ * `<harness>:<event>` -> the deadline of an event whose manifest timeout is shorter than 10 s (the harnesses'
+ * descriptors, eventDeadlinesMs; handed in by the wiring). The harness's clock starts at the spawn, ours once the
+ * bundle is loaded. TIERGATE_HOOK_DEADLINE_MS may lower a cap, never raise it (the manifests are read by
  * test/unit/reliability/session-end-busy-ledger.test.ts).
  */
-export const EVENT_DEADLINE_MS: Readonly<Record<string, number>> = { 'claude:SessionEnd': 3500, 'codex:SessionEnd': 1900 };
+export type DeadlineCaps = Readonly<Record<string, number>>;
 
 /** The runner's deadline for one event: the environment's (or the default), capped by the event's own. */
-export function deadlineFor(harness: string, event: string, env: Env): number {
+export function deadlineFor(harness: string, event: string, env: Env, caps: DeadlineCaps = {}): number {
   const chosen = positive(env.TIERGATE_HOOK_DEADLINE_MS, DEFAULT_DEADLINE_MS);
-  const cap = Object.hasOwn(EVENT_DEADLINE_MS, `${harness}:${event}`) ? EVENT_DEADLINE_MS[`${harness}:${event}`]! : Infinity;
+  const cap = Object.hasOwn(caps, `${harness}:${event}`) ? caps[`${harness}:${event}`]! : Infinity;
   return Math.min(chosen, cap);
 }
 const DEBUG_MAX_BYTES = 16 * 1024 * 1024;
@@ -266,9 +266,9 @@ export type RunOutcome = { answer: HookAnswer; failed: string | null };
 export type DeadlineArming = 'loop' | 'first-wait';
 
 /** Everything but process I/O, so tests can drive it in-process. */
-export async function runHookWith(adapters: AdapterTable, harness: string, event: string, stdin: StdinSource, env: Env, arming: DeadlineArming = 'loop'): Promise<RunOutcome> {
+export async function runHookWith(adapters: AdapterTable, harness: string, event: string, stdin: StdinSource, env: Env, arming: DeadlineArming = 'loop', caps: DeadlineCaps = {}): Promise<RunOutcome> {
   const startedAt = Date.now();
-  const deadlineMs = deadlineFor(harness, event, env);
+  const deadlineMs = deadlineFor(harness, event, env, caps);
   let adapter: CommandAdapter | undefined;
   const failOpen = (why: string, extra: Record<string, unknown> = {}): RunOutcome => {
     diagnose('error', `hook:${harness}:${event}`, why, { ms: Date.now() - startedAt, ...extra }, env);
@@ -347,13 +347,13 @@ export async function runHookWith(adapters: AdapterTable, harness: string, event
  * Entry: runs the hook, prints its answer and returns the exit code (the caller exits: dist/hook.cjs first saves the
  * compiled code, see loader.ts). Never lets an exception reach the harness.
  */
-export async function hookMain(argv: string[], adapters: AdapterTable, arming: DeadlineArming = 'loop'): Promise<number> {
+export async function hookMain(argv: string[], adapters: AdapterTable, arming: DeadlineArming = 'loop', caps: DeadlineCaps = {}): Promise<number> {
   const [harness = '', event = ''] = argv;
   // A diagnosis the log cannot take (the data dir is not writable) goes to the hook's stderr: never silent.
   setDiagnosticFallback((line) => void writeToDescriptor(2, line));
   let answer: HookAnswer = null;
   try {
-    answer = (await runHookWith(adapters, harness, event, { fd: 0 }, process.env, arming)).answer;
+    answer = (await runHookWith(adapters, harness, event, { fd: 0 }, process.env, arming, caps)).answer;
   } catch (err) {
     diagnose('error', `hook:${harness}:${event}`, errorText(err));
   }

@@ -5,13 +5,14 @@
  * the demo and benches drive it in-process through runHook. Each dispatch bundle wires its one harness's dispatch
  * adapter itself (src/entries/hook-dispatch-<harness>.ts).
  */
-import { DESCRIPTORS } from '../adapters/descriptors.js';
+import { DESCRIPTORS, EVENT_DEADLINE_CAPS } from '../adapters/descriptors.js';
 import type { Env } from '../contracts/env.js';
 import { HARNESS_IDS } from '../contracts/harness-ids.js';
 import type { AdapterTable, CommandAdapterFactory, HookServices } from '../contracts/hook.js';
 import { runHookWith, type RunOutcome, type StdinSource } from '../hook-runner/core.js';
 
 export { DEFAULT_DEADLINE_MS } from '../hook-runner/core.js';
+export { EVENT_DEADLINE_CAPS };
 export type { RunOutcome, StdinSource } from '../hook-runner/core.js';
 
 /** Loaded only when a handler calls them: SQLite, the drain and child_process stay out of every other hook. */
@@ -36,5 +37,5 @@ export const COMMAND_ADAPTERS: AdapterTable = Object.fromEntries(
 );
 
 export function runHook(harness: string, event: string, stdin: StdinSource, env: Env): Promise<RunOutcome> {
-  return runHookWith(COMMAND_ADAPTERS, harness, event, stdin, env);
+  return runHookWith(COMMAND_ADAPTERS, harness, event, stdin, env, 'loop', EVENT_DEADLINE_CAPS);
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runHook } from '../../src/wiring/command-hooks.js';
+import { EVENT_DEADLINE_CAPS, runHook } from '../../src/wiring/command-hooks.js';
 import { deadlineFor } from '../../src/hook-runner/core.js';
 import { resetSpoolFile } from '../../src/observer/spool.js';
 import { clearRuntimeCache } from '../../src/runtime/context.js';
@@ -32,7 +32,7 @@ const PROCESS_MARGIN_MS = 500;
  * The runner's deadline for an event as the manifest's command starts it: the runner's own rule (the env's
  * TIERGATE_HOOK_DEADLINE_MS or the default, capped per event), so the check below holds what the hook really does.
  */
-const deadlineOf = (harness: string, event: string, env: Record<string, string>): number => deadlineFor(harness, event, env);
+const deadlineOf = (harness: string, event: string, env: Record<string, string>): number => deadlineFor(harness, event, env, EVENT_DEADLINE_CAPS);
 
 function spoolDecisions(home: string): string[] {
   const dir = join(home, 'data', 'spool');

@@ -13,4 +13,6 @@ export const claudeDescriptor: HarnessDescriptor = {
   defaultTiers: { cheap: 'haiku', standard: 'sonnet', premium: 'opus' },
   reportsUsage: true,
   dispatchEvents: ['PreToolUse'],
+  // SessionEnd's timeout is 5 s (hooks.json).
+  eventDeadlinesMs: { SessionEnd: 3500 },
 };

@@ -11,4 +11,6 @@ export const codexDescriptor: HarnessDescriptor = {
   defaultTiers: { cheap: 'gpt-6-luna', standard: 'gpt-6-sol', premium: 'gpt-6-astra' },
   reportsUsage: true,
   dispatchEvents: ['PreToolUse'],
+  // Codex clamps SessionEnd hooks to 3 s (0.169.0, seen; hooks-codex.json).
+  eventDeadlinesMs: { SessionEnd: 1900 },
 };

@@ -15,8 +15,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { deadlineFor } from '../../../src/hook-runner/core.js';
+import { EVENT_DEADLINE_CAPS } from '../../../src/adapters/descriptors.js';
+import { deadlineFor as deadlineWithCaps } from '../../../src/hook-runner/core.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
+
+/** The runner's deadline with the caps the wiring hands it (the descriptors'). */
+const deadlineFor = (harness: string, event: string, env: Record<string, string | undefined>) => deadlineWithCaps(harness, event, env, EVENT_DEADLINE_CAPS);
 
 const root = join(import.meta.dirname, '../../..');
 /** What the process's exit may take past the deadline's drain and still count as inside the manifest's timeout. */
