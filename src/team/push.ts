@@ -15,7 +15,7 @@ import type { Pricer } from '../observer/pricing.js';
 import { openLedger } from '../observer/ledger/open.js';
 import { paths, type Env } from '../io/paths.js';
 import { connectTeam, TeamError, type TeamClient } from './pg.js';
-import { readBatch, RECORD_KINDS, type OutRow, type RecordKind } from './rows.js';
+import { readBatch, RECORD_KINDS, sentColumns, type OutRow, type PgType, type RecordKind } from './rows.js';
 import { requireTeamSchema, TEAM_SCHEMA } from './schema.js';
 import { originId, teamPaths, teamSettings, type TeamSettings } from './settings.js';
 import { ledgerIdentity, openPushState, type PushState, type Pushed } from './state.js';
@@ -164,11 +164,15 @@ async function pushKind(ctx: Ctx, kind: RecordKind): Promise<KindResult & { comp
  * A key is never both deleted and upserted in one batch (pushKind).
  */
 function batchSql(kind: RecordKind): string {
-  const names = kind.columns.map((c) => c.name);
+  const columns = sentColumns(kind);
+  const names = columns.map((c) => c.name);
   const compared = ['user_name', ...names];
+  const value = (type: PgType, i: number) => (type === 'ms'
+    ? `(timestamptz 'epoch' + (e->>${i})::bigint * interval '1 millisecond')`
+    : `(e->>${i})::${type}`);
   return `WITH gone AS (DELETE FROM ${TEAM_SCHEMA}.${kind.table} WHERE origin = $1 AND key = ANY($4::text[]))
     INSERT INTO ${TEAM_SCHEMA}.${kind.table} AS t (origin, key, user_name, ${names.join(', ')})
-    SELECT $1, e->>0, $2, ${kind.columns.map((c, i) => `(e->>${i + 1})::${c.type}`).join(', ')}
+    SELECT $1, e->>0, $2, ${columns.map((c, i) => value(c.type, i + 1)).join(', ')}
     FROM jsonb_array_elements($3::jsonb) AS e
     ON CONFLICT (origin, key) DO UPDATE SET ${compared.map((n) => `${n} = excluded.${n}`).join(', ')}, pushed_at = now()
     WHERE (${compared.map((n) => `t.${n}`).join(', ')}) IS DISTINCT FROM (${compared.map((n) => `excluded.${n}`).join(', ')})`;
