@@ -119,18 +119,29 @@ async function pushKind(ctx: Ctx, kind: RecordKind): Promise<KindResult & { comp
       }
       const rows = readBatch(ctx.db, kind, after, ctx.batch, ctx.user, ctx.pricer);
       const last = rows.length === ctx.batch ? rows[rows.length - 1]!.id : null;
-      const known = new Map(ctx.state.range(kind.kind, after, last).map((p) => [p.id, p]));
+      const known = new Map(ctx.state.range(kind.kind, after, last).map((p) => [p.id, p.fp]));
       const changed: OutRow[] = [];
-      const goneKeys = new Set<string>();
+      const changedKnown: number[] = [];
       for (const r of rows) {
-        const k = known.get(r.id);
+        const fp = known.get(r.id);
         known.delete(r.id);
-        if (k && k.key !== r.key) goneKeys.add(k.key);
-        if (!k || k.fp !== r.fp || k.key !== r.key) changed.push(r);
+        if (fp === r.fp) continue;
+        changed.push(r);
+        if (fp !== undefined) changedKnown.push(r.id);
       }
       // What the state remembers and the ledger no longer has: a superseded row. Its key goes from the team's too,
-      // unless a row under that key is still here (a row re-inserted under a new id is sent as a new one anyway).
-      for (const k of known.values()) goneKeys.add(k.key);
+      // unless a row under that key is still here (a row re-inserted under a new id is sent as a new one anyway); and
+      // a changed row now under another key (an id reused) takes its old key away. Keys are read for these few only.
+      const oldKeys = ctx.state.keysOf(kind.kind, [...changedKnown, ...known.keys()]);
+      const goneKeys = new Set<string>();
+      for (const r of changed) {
+        const old = oldKeys.get(r.id);
+        if (old !== undefined && old !== r.key) goneKeys.add(old);
+      }
+      for (const id of known.keys()) {
+        const old = oldKeys.get(id);
+        if (old !== undefined) goneKeys.add(old);
+      }
       for (const r of changed) goneKeys.delete(r.key);
       const deleteKeys = [...goneKeys].filter((key) => keyStillLocal.get(key) === undefined);
       const body = changed.length > 0 ? `[${changed.map((r) => r.json).join(',')}]` : null;

@@ -16,8 +16,10 @@ import { ensureFile, restrictToUser } from '../io/files.js';
 export type Pushed = { id: number; key: string; fp: number };
 
 export type PushState = {
-  /** Pushed rows of `kind` with local ids in (after, upTo]; upTo null: every id after `after`. */
-  range(kind: number, after: number, upTo: number | null): Pushed[];
+  /** Pushed rows of `kind` with local ids in (after, upTo]; upTo null: every id after `after`. Ids and fingerprints only. */
+  range(kind: number, after: number, upTo: number | null): Omit<Pushed, 'key'>[];
+  /** The keys rows were pushed under (for the few rows that changed or went). */
+  keysOf(kind: number, ids: number[]): Map<number, string>;
   /** Records a committed batch: rows sent (new fingerprints) and rows deleted remotely. */
   record(kind: number, sent: Pushed[], deleted: number[]): void;
   close(): void;
@@ -56,8 +58,17 @@ export function openPushState(file: string, scope: { ledger: string; teamLedgerI
   const drop = db.prepare('DELETE FROM pushed WHERE kind = ? AND id = ?');
   return {
     range: (kind, after, upTo) => (upTo === null
-      ? db.prepare('SELECT id, key, fp FROM pushed WHERE kind = ? AND id > ? ORDER BY id').all<Pushed>(kind, after)
-      : db.prepare('SELECT id, key, fp FROM pushed WHERE kind = ? AND id > ? AND id <= ? ORDER BY id').all<Pushed>(kind, after, upTo)),
+      ? db.prepare('SELECT id, fp FROM pushed WHERE kind = ? AND id > ? ORDER BY id').all<Pushed>(kind, after)
+      : db.prepare('SELECT id, fp FROM pushed WHERE kind = ? AND id > ? AND id <= ? ORDER BY id').all<Pushed>(kind, after, upTo)),
+    keysOf: (kind, ids) => {
+      const out = new Map<number, string>();
+      const one = db.prepare('SELECT key FROM pushed WHERE kind = ? AND id = ?');
+      for (const id of ids) {
+        const row = one.get<{ key: string }>(kind, id);
+        if (row) out.set(id, row.key);
+      }
+      return out;
+    },
     record: (kind, sent, deleted) => db.transaction(() => {
       for (const r of sent) put.run(kind, r.id, r.key, r.fp);
       for (const id of deleted) drop.run(kind, id);
