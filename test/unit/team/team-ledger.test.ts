@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { main } from '../../../src/cli/main.js';
 import { ReportSchema, type ReportBy } from '../../../src/contracts/report.js';
 import { pushLedger } from '../../../src/team/push.js';
-import { TEAM_SCHEMA_VERSION } from '../../../src/team/schema.js';
+import { connectTeam } from '../../../src/team/pg.js';
+import { migrateTeam, requireTeamSchema, TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION } from '../../../src/team/schema.js';
 import { readPushStatus } from '../../../src/team/status.js';
 import { pgAvailable, startCluster, type PgCluster } from '../../support/pg-cluster.js';
 import { runCaptured } from '../../support/cli.js';
@@ -57,6 +58,29 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     expect(JSON.parse(again.out)).toMatchObject({ from: TEAM_SCHEMA_VERSION, to: TEAM_SCHEMA_VERSION, schema: 'tiergate' });
     const versions = await cluster.sql('SELECT version FROM tiergate.schema_version ORDER BY version', [], 'team');
     expect(versions.rows.map((r) => r.version)).toEqual([1]);
+  });
+
+  it('migrations: an older schema is upgraded by the next migration only; a newer one is refused (upgrade tiergate), an absent one names team init', async () => {
+    await cluster.sql('CREATE DATABASE upgrade');
+    const url = cluster.url(undefined, undefined, 'upgrade');
+    const db = await connectTeam(url);
+    try {
+      expect(await migrateTeam(db, TEAM_MIGRATIONS.slice(0, 1))).toEqual({ from: 0, to: 1 });
+      const next = [...TEAM_MIGRATIONS, 'CREATE TABLE tiergate.added_later (x int)'];
+      expect(await migrateTeam(db, next)).toEqual({ from: TEAM_SCHEMA_VERSION, to: TEAM_SCHEMA_VERSION + 1 });
+      expect(await migrateTeam(db, next)).toEqual({ from: TEAM_SCHEMA_VERSION + 1, to: TEAM_SCHEMA_VERSION + 1 });
+      await expect(requireTeamSchema(db)).rejects.toThrow(/newer than this tiergate knows \(1\): upgrade tiergate/);
+    } finally {
+      await db.end();
+    }
+    const h = home({ user: 'old-tiergate' });
+    seed(h, RUNS.slice(0, 1));
+    const newer = await push(h, [], url);
+    expect(newer.code).toBe(1);
+    expect(newer.err).toMatch(/^tiergate push: .*upgrade tiergate\n$/);
+    await cluster.sql('CREATE DATABASE empty_db');
+    const none = await push(h, [], cluster.url(undefined, undefined, 'empty_db'));
+    expect(none.err).toMatch(/no tiergate schema yet: run `tiergate team init`/);
   });
 
   it('two people push twice: the team report is the sum of both local reports, for every grouping, no duplicates', async () => {
