@@ -50,6 +50,9 @@ function reaches(builds: Metafile[]): Map<string, { builtins: Set<string>; packa
       const seen = new Set<string>();
       const walk = (imports: Import[]) => {
         for (const im of imports) {
+          // esbuild lists a `define` holding an object as a virtual input (`<define:NAME>`): a build-time constant
+          // (scripts/build.mjs __TG_BUILD_IDS__ for dist/hook.cjs), neither a package nor a builtin.
+          if (im.path.startsWith('<define:')) continue;
           if (im.external) {
             const b = builtin(im.path);
             if (b) entry.builtins.add(b);
