@@ -163,7 +163,15 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<PgCluster
     }
   };
   const waitExit = (c: ChildProcess | null) => new Promise<void>((r) => (c === null || c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
-  await start();
+  try {
+    await start();
+  } catch (err) {
+    // A server that would not start leaves nothing behind: not its process, not its directory.
+    killAll(child);
+    await waitExit(child);
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   const cluster: PgCluster = {
     port,
     dir,
