@@ -124,7 +124,10 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<PgCluster
   const spawnOpts = { ...(as ?? {}), env: { ...process.env, LC_ALL: 'C', LANG: 'C' }, cwd: dir };
   const init = spawnSync(join(bin.dir, 'initdb'), ['-D', data, '-U', SUPERUSER, '--pwfile', pwfile, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--no-instructions'],
     { ...spawnOpts, encoding: 'utf8' });
-  if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout || init.error?.message}`);
+  if (init.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`initdb failed: ${init.stderr || init.stdout || init.error?.message}`);
+  }
   rmSync(pwfile, { force: true });
   for (const [name, f] of Object.entries(opts.files ?? {})) {
     const p = join(data, name);
