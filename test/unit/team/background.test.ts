@@ -18,7 +18,7 @@ import { readPushStatus } from '../../../src/team/status.js';
 import { PUSH_LOCK_ENV, triggerPush } from '../../../src/team/trigger.js';
 import { pgAvailable, startCluster, type PgCluster } from '../../support/pg-cluster.js';
 import { RUNS } from '../report/seed.js';
-import { grantRoles, home, localReport, scalars, seed, teamDatabase, teamInit, teamReport } from './helpers.js';
+import { grantRoles, home, localReport, removeHomes, scalars, seed, teamDatabase, teamInit, teamReport } from './helpers.js';
 
 const root = join(import.meta.dirname, '../../..');
 const payload = (harness: string, cwd: string) => {
@@ -36,6 +36,8 @@ function standIn(): { script: string; out: string } {
 appendFileSync(${JSON.stringify(out)}, JSON.stringify({ argv: process.argv.slice(2), nonce: process.env.${PUSH_LOCK_ENV} ?? null }) + '\\n');`);
   return { script, out };
 }
+
+afterAll(() => removeHomes());
 
 describe('triggerPush', () => {
   it('does nothing without a team ledger, and a project file cannot configure one', () => {

@@ -1,6 +1,6 @@
 /** Homes (data dirs) with seeded ledgers, team roles in a throwaway cluster, and the CLI commands run in-process. */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Report, ReportRow } from '../../../src/contracts/report.js';
@@ -19,8 +19,16 @@ import { seedLedger } from '../report/seed.js';
 export type Home = { dir: string; env: Record<string, string>; ledger: string };
 
 /** A data dir and config dir of their own; `user` goes in the user policy file's team section. */
+const made: string[] = [];
+
+/** Removes every home this file made (afterAll). */
+export function removeHomes(): void {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
 export function home(opts: { user?: string; url?: string; team?: unknown } = {}): Home {
   const dir = mkdtempSync(join(tmpdir(), 'tg-team-'));
+  made.push(dir);
   const env: Record<string, string> = {
     TIERGATE_HOME: join(dir, 'tg'), HOME: dir, TIERGATE_PRICE_REFRESH: 'off',
     // Never the caller's ~/.pgpass: a password comes from the URL, or a test's own PGPASSWORD or PGPASSFILE.

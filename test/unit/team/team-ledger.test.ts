@@ -18,8 +18,8 @@ import { pgAvailable, startCluster, type PgCluster } from '../../support/pg-clus
 import { runCaptured } from '../../support/cli.js';
 import { RUNS } from '../report/seed.js';
 import {
-  byGroup, grantRoles, home, ledgerFingerprint, localReport, mergedByGroup, push, scalars, seed, sumScalars, teamDatabase,
-  teamInit, teamReport, withLedger, type Home,
+  byGroup, grantRoles, home, ledgerFingerprint, localReport, mergedByGroup, push, removeHomes, scalars, seed, sumScalars,
+  teamDatabase, teamInit, teamReport, withLedger, type Home,
 } from './helpers.js';
 
 const DAY = 86_400_000;
@@ -50,6 +50,7 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
 
   afterAll(async () => {
     await cluster?.stop();
+    removeHomes();
   });
 
   it('team init is versioned and safe to run again', async () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectTeam } from '../../../src/team/pg.js';
 import { pgAvailable, startCluster, type PgCluster } from '../../support/pg-cluster.js';
 import { RUNS } from '../report/seed.js';
-import { home, localReport, push, scalars, seed, teamInit, teamReport } from './helpers.js';
+import { home, localReport, push, removeHomes, scalars, seed, teamInit, teamReport } from './helpers.js';
 
 function selfSigned(cn: string): { key: string; cert: string; certFile: string } {
   const dir = mkdtempSync(join(tmpdir(), 'tg-pgcert-'));
@@ -44,6 +44,7 @@ describe.skipIf(!pgAvailable())('team ledger over TLS (sslmode=verify-full)', ()
 
   afterAll(async () => {
     await cluster?.stop();
+    removeHomes();
   });
 
   it('verify-full with the server\'s root: team init, push and report, over an encrypted connection', async () => {
