@@ -5,7 +5,7 @@
  * server that accepts and never answers costs the hook nothing and leaves a failure in the push status.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,8 +28,11 @@ const payload = (harness: string, cwd: string) => {
 const stdin = (p: unknown) => Readable.from([Buffer.from(JSON.stringify(p))]);
 
 /** A stand-in for dist/cli.js: records its arguments and the lock nonce it was handed, then waits to be looked at. */
+const scratch: string[] = [];
+
 function standIn(): { script: string; out: string } {
   const dir = mkdtempSync(join(tmpdir(), 'tg-standin-'));
+  scratch.push(dir);
   const out = join(dir, 'calls.jsonl');
   const script = join(dir, 'cli.mjs');
   writeFileSync(script, `import { appendFileSync } from 'node:fs';
@@ -37,12 +40,16 @@ appendFileSync(${JSON.stringify(out)}, JSON.stringify({ argv: process.argv.slice
   return { script, out };
 }
 
-afterAll(() => removeHomes());
+afterAll(() => {
+  removeHomes();
+  for (const d of scratch) rmSync(d, { recursive: true, force: true });
+});
 
 describe('triggerPush', () => {
   it('does nothing without a team ledger, and a project file cannot configure one', () => {
     const h = home();
     const project = mkdtempSync(join(tmpdir(), 'tg-proj-'));
+    scratch.push(project);
     writeFileSync(join(project, '.tiergate.json'), JSON.stringify({ team: { url: 'postgres://evil@127.0.0.1:1/x', user: 'x' } }));
     const s = standIn();
     const cwd = process.cwd();

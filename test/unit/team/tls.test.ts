@@ -4,7 +4,7 @@
  * or no TLS at all, is one line and exit 1.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,8 +13,11 @@ import { pgAvailable, startCluster, type PgCluster } from '../../support/pg-clus
 import { RUNS } from '../report/seed.js';
 import { home, localReport, push, removeHomes, scalars, seed, teamInit, teamReport } from './helpers.js';
 
+const certDirs: string[] = [];
+
 function selfSigned(cn: string): { key: string; cert: string; certFile: string } {
   const dir = mkdtempSync(join(tmpdir(), 'tg-pgcert-'));
+  certDirs.push(dir);
   execFileSync('openssl', [
     'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
     '-subj', `/CN=${cn}`, '-addext', 'subjectAltName=IP:127.0.0.1',
@@ -45,6 +48,7 @@ describe.skipIf(!pgAvailable())('team ledger over TLS (sslmode=verify-full)', ()
   afterAll(async () => {
     await cluster?.stop();
     removeHomes();
+    for (const d of certDirs) rmSync(d, { recursive: true, force: true });
   });
 
   it('verify-full with the server\'s root: team init, push and report, over an encrypted connection', async () => {
