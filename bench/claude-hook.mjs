@@ -25,9 +25,22 @@ const payload = (file, transcript) => {
 const hook = join(root, 'dist/hook.cjs');
 const guard = `[ "$TIERGATE_MODULE_LIVE" = 1 ] || exec "${process.execPath}" "${hook}" claude PreToolUse`;
 const cases = {
-  'hook: within ceiling (opus -> opus)': { cmd: process.execPath, args: [...HOOK_NODE_ARGS, hook, 'claude', 'PreToolUse'], input: payload('PreToolUse.basic.json', 'basic.parent.at-PreToolUse.jsonl') },
-  'hook: over ceiling (sonnet parent, opus child)': { cmd: process.execPath, args: [...HOOK_NODE_ARGS, hook, 'claude', 'PreToolUse'], input: payload('PreToolUse.parent-sonnet.json', 'parent-sonnet.parent.at-PreToolUse.jsonl') },
-  'guard with the module live (sh, no node)': { cmd: '/bin/sh', args: ['-c', guard], input: '{}', env: { TIERGATE_MODULE_LIVE: '1' } },
+  'hook: within ceiling (opus -> opus)': {
+    cmd: process.execPath,
+    args: [...HOOK_NODE_ARGS, hook, 'claude', 'PreToolUse'],
+    input: payload('PreToolUse.basic.json', 'basic.parent.at-PreToolUse.jsonl'),
+  },
+  'hook: over ceiling (sonnet parent, opus child)': {
+    cmd: process.execPath,
+    args: [...HOOK_NODE_ARGS, hook, 'claude', 'PreToolUse'],
+    input: payload('PreToolUse.parent-sonnet.json', 'parent-sonnet.parent.at-PreToolUse.jsonl'),
+  },
+  'guard with the module live (sh, no node)': {
+    cmd: '/bin/sh',
+    args: ['-c', guard],
+    input: '{}',
+    env: { TIERGATE_MODULE_LIVE: '1' },
+  },
   'bare node -e 0': { cmd: process.execPath, args: ['-e', '0'], input: '' },
 };
 const env = { PATH: process.env.PATH, HOME: home, TIERGATE_HOME: join(home, 'tg'), TIERGATE_PRICE_REFRESH: 'off' };

@@ -24,7 +24,13 @@ if (!bin.ok) {
   process.exit(2);
 }
 
-const input = { description: 'bench child', prompt: `${api.CHILD_MARKER}: report.`, subagent_type: 'general-purpose', model: 'sonnet', run_in_background: false };
+const input = {
+  description: 'bench child',
+  prompt: `${api.CHILD_MARKER}: report.`,
+  subagent_type: 'general-purpose',
+  model: 'sonnet',
+  run_in_background: false,
+};
 const server = await api.startFakeAnthropic(api.dispatchScript(input));
 
 function pluginCopy(breakModule, moduleOnly = false) {
@@ -42,7 +48,11 @@ function pluginCopy(breakModule, moduleOnly = false) {
     delete hooks.hooks.SubagentStop;
     writeFileSync(join(dir, 'hooks.json'), JSON.stringify(hooks));
   }
-  if (breakModule) writeFileSync(join(dir, 'dist', 'claude-module.js'), 'throw new Error("bench: no module");\nexport function register(on) {}\n');
+  if (breakModule)
+    writeFileSync(
+      join(dir, 'dist', 'claude-module.js'),
+      'throw new Error("bench: no module");\nexport function register(on) {}\n',
+    );
   return dir;
 }
 
@@ -58,7 +68,15 @@ for (let i = 0; i < runs; i += 1) {
   for (const [name, extra] of Object.entries(variants)) {
     server.requests.length = 0;
     const sb = cr.makeSandbox('tg-bench-');
-    const res = await cr.runClaude(bin.bin, sb, server.url, ['-p', 'TG-PARENT: delegate.', '--output-format', 'json', '--allowedTools', 'Agent', ...extra]);
+    const res = await cr.runClaude(bin.bin, sb, server.url, [
+      '-p',
+      'TG-PARENT: delegate.',
+      '--output-format',
+      'json',
+      '--allowedTools',
+      'Agent',
+      ...extra,
+    ]);
     const dispatch = server.requests.find((r) => r.role === 'parent-dispatch');
     const child = server.requests.find((r) => r.role === 'child');
     if (res.code !== 0 || !dispatch || !child) {
@@ -75,9 +93,18 @@ const median = (xs) => {
   return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const base = median(samples['no plugin']);
-const rows = Object.entries(samples).map(([name, xs]) => ({ variant: name, runs: xs.length, medianMs: +median(xs).toFixed(1), ratio: +(median(xs) / base).toFixed(3), samples: xs.map((x) => +x.toFixed(1)) }));
+const rows = Object.entries(samples).map(([name, xs]) => ({
+  variant: name,
+  runs: xs.length,
+  medianMs: +median(xs).toFixed(1),
+  ratio: +(median(xs) / base).toFixed(3),
+  samples: xs.map((x) => +x.toFixed(1)),
+}));
 if (asJson) console.log(JSON.stringify({ bench: 'claude-module', runs, rows }, null, 2));
 else {
   console.log(`dispatch -> child latency, Claude Code, median of ${runs} (target: module <= 1.05x no plugin)`);
-  for (const r of rows) console.log(`  ${r.variant.padEnd(34)} ${String(r.medianMs).padStart(8)} ms  ${r.ratio.toFixed(3)}x   [${r.samples.join(', ')}]`);
+  for (const r of rows)
+    console.log(
+      `  ${r.variant.padEnd(34)} ${String(r.medianMs).padStart(8)} ms  ${r.ratio.toFixed(3)}x   [${r.samples.join(', ')}]`,
+    );
 }

@@ -13,9 +13,15 @@ const { _meta, ...payload } = JSON.parse(readFileSync(join(root, 'test/fixtures/
 const home = mkdtempSync(join(tmpdir(), 'tg-bench-'));
 const cases = {
   // within the ceiling (astra -> astra): the common case, prints nothing
-  'hook: within ceiling': { args: [...HOOK_NODE_ARGS, join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], input: JSON.stringify({ ...payload, cwd: home }) },
+  'hook: within ceiling': {
+    args: [...HOOK_NODE_ARGS, join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'],
+    input: JSON.stringify({ ...payload, cwd: home }),
+  },
   // over the ceiling: decides, prints a deny
-  'hook: over ceiling': { args: [...HOOK_NODE_ARGS, join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], input: JSON.stringify({ ...payload, cwd: home, model: 'gpt-6-luna' }) },
+  'hook: over ceiling': {
+    args: [...HOOK_NODE_ARGS, join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'],
+    input: JSON.stringify({ ...payload, cwd: home, model: 'gpt-6-luna' }),
+  },
   // the runner and bundle alone: an event the adapter has no handler for (fails open with a diagnostic)
   'hook: bundle only': { args: [...HOOK_NODE_ARGS, join(root, 'dist/hook.cjs'), 'codex', 'NoSuchEvent'], input: '{}' },
   'bare node -e 0': { args: ['-e', '0'], input: '' },

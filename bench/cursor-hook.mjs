@@ -18,9 +18,23 @@ const hook = (event) => [...HOOK_NODE_ARGS, join(root, 'dist/hook.cjs'), 'cursor
 const task = fixture('preToolUse.task');
 const cases = {
   'preToolUse Task: within ceiling': { args: hook('preToolUse'), input: JSON.stringify({ ...task, cwd: home }) },
-  'preToolUse Task: over ceiling (deny)': { args: hook('preToolUse'), input: JSON.stringify({ ...task, cwd: home, model: 'claude-haiku-4-5', tool_input: { ...task.tool_input, model: 'claude-opus-5' } }) },
-  'subagentStart: inherit': { args: hook('subagentStart'), input: JSON.stringify({ ...fixture('subagentStart.basic'), cwd: home, tool_call_id: 'x', subagent_id: 'x' }) },
-  'subagentStop': { args: hook('subagentStop'), input: JSON.stringify({ ...fixture('subagentStop.completed'), cwd: home }) },
+  'preToolUse Task: over ceiling (deny)': {
+    args: hook('preToolUse'),
+    input: JSON.stringify({
+      ...task,
+      cwd: home,
+      model: 'claude-haiku-4-5',
+      tool_input: { ...task.tool_input, model: 'claude-opus-5' },
+    }),
+  },
+  'subagentStart: inherit': {
+    args: hook('subagentStart'),
+    input: JSON.stringify({ ...fixture('subagentStart.basic'), cwd: home, tool_call_id: 'x', subagent_id: 'x' }),
+  },
+  subagentStop: {
+    args: hook('subagentStop'),
+    input: JSON.stringify({ ...fixture('subagentStop.completed'), cwd: home }),
+  },
   'bare node -e 0': { args: ['-e', '0'], input: '' },
 };
 const env = { PATH: process.env.PATH, HOME: home, TIERGATE_HOME: join(home, 'tg') };

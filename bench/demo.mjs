@@ -11,7 +11,10 @@ function timeCli(args) {
   const out = [];
   for (let i = 0; i < RUNS + 1; i++) {
     const t = performance.now();
-    const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+    const r = spawnSync(process.execPath, [cli, ...args], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    });
     if (r.status !== 0) throw new Error(`tiergate ${args.join(' ')} failed: ${r.stderr}`);
     if (i > 0) out.push(performance.now() - t); // first run warms the file cache
   }
@@ -21,4 +24,6 @@ function timeCli(args) {
 const help = timeCli(['help']);
 const demo = timeCli(['demo', '--json']);
 console.log(`tiergate help (baseline): ${help.toFixed(0)} ms median of ${RUNS}`);
-console.log(`tiergate demo --json:     ${demo.toFixed(0)} ms median of ${RUNS} (${(demo / help).toFixed(2)}x baseline, target < 3000 ms)`);
+console.log(
+  `tiergate demo --json:     ${demo.toFixed(0)} ms median of ${RUNS} (${(demo / help).toFixed(2)}x baseline, target < 3000 ms)`,
+);

@@ -9,7 +9,17 @@
 // Usage: node bench/dispatch-hook.mjs [runs=61]   (npm run build first). Prints one JSON line.
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HOOK_NODE_ARGS } from './hook-command.mjs';
@@ -35,15 +45,29 @@ const stage = (name) => {
   return to;
 };
 
-const claudeWithin = { ...fixture('claude/PreToolUse.basic.json'), cwd: home, transcript_path: stage('basic.parent.at-PreToolUse.jsonl') };
-const claudeOver = { ...fixture('claude/PreToolUse.parent-sonnet.json'), cwd: home, transcript_path: stage('parent-sonnet.parent.at-PreToolUse.jsonl') };
+const claudeWithin = {
+  ...fixture('claude/PreToolUse.basic.json'),
+  cwd: home,
+  transcript_path: stage('basic.parent.at-PreToolUse.jsonl'),
+};
+const claudeOver = {
+  ...fixture('claude/PreToolUse.parent-sonnet.json'),
+  cwd: home,
+  transcript_path: stage('parent-sonnet.parent.at-PreToolUse.jsonl'),
+};
 const codex = fixture('codex/PreToolUse.basic.json');
 const codexWithin = { ...codex, cwd: home };
 const codexOver = { ...codex, cwd: home, model: 'gpt-6-luna' };
 
 // stdin as a harness gives it: a pipe it wrote and closed (Codex, a Rust process: pipe2), read here from a file on fd 0,
 // which takes the same non-blocking path; or a socket (a Node parent's child stdio), which is read through the stream.
-const hookCase = (harness, payload, expect, stdin = 'pipe', tgHome = join(home, 'tg'), event = 'PreToolUse') => ({ args: [...HOOK_NODE_ARGS, hook, harness, event], input: JSON.stringify(payload), expect, stdin, tgHome });
+const hookCase = (harness, payload, expect, stdin = 'pipe', tgHome = join(home, 'tg'), event = 'PreToolUse') => ({
+  args: [...HOOK_NODE_ARGS, hook, harness, event],
+  input: JSON.stringify(payload),
+  expect,
+  stdin,
+  tgHome,
+});
 
 // Gemini CLI 0.61.0 (test/fixtures/gemini): BeforeTool on invoke_agent, an agent pinned to gemini-3-pro-preview (sent as
 // gemini-3.1-pro-preview-customtools) or to gemini-2.5-flash, over a gemini-2.5-pro parent whose chat file is as it stood
@@ -52,16 +76,25 @@ const geminiParent = join(home, '.gemini', 'tmp', 'bench', 'chats', 'session-ben
 {
   const agent = (dir, name, model) => {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `${name}.md`), `---\nname: ${name}\ndescription: "${name}"\nkind: local\n${model ? `model: ${model}\n` : ''}---\nDo the task.\n`);
+    writeFileSync(
+      join(dir, `${name}.md`),
+      `---\nname: ${name}\ndescription: "${name}"\nkind: local\n${model ? `model: ${model}\n` : ''}---\nDo the task.\n`,
+    );
   };
   agent(join(home, '.gemini', 'agents'), 'pricey', 'gemini-3-pro-preview');
   agent(join(home, '.gemini', 'agents'), 'cheap', 'gemini-2.5-flash');
   agent(join(home, '.gemini', 'extensions', 'tiergate', 'agents'), 'tiergate-parent', null);
   mkdirSync(join(geminiParent, '..'), { recursive: true });
-  const lines = readFileSync(join(root, 'test/fixtures/gemini/sessions/basic.parent.jsonl'), 'utf8').split('\n').slice(0, 6);
+  const lines = readFileSync(join(root, 'test/fixtures/gemini/sessions/basic.parent.jsonl'), 'utf8')
+    .split('\n')
+    .slice(0, 6);
   writeFileSync(geminiParent, `${lines.join('\n')}\n`);
 }
-const geminiOver = { ...fixture('gemini/BeforeTool.basic-invoke_agent.json'), cwd: home, transcript_path: geminiParent };
+const geminiOver = {
+  ...fixture('gemini/BeforeTool.basic-invoke_agent.json'),
+  cwd: home,
+  transcript_path: geminiParent,
+};
 const geminiWithin = { ...geminiOver, tool_input: { ...geminiOver.tool_input, agent_name: 'cheap' } };
 
 // GitHub Copilot CLI 1.0.102 (test/fixtures/copilot): preToolUse fires for every tool, so a call of another tool is timed
@@ -71,8 +104,13 @@ const copilotTask = fixture('copilot/preToolUse.basic-task.json');
 {
   const dir = join(home, '.copilot', 'agents');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'pricey.agent.md'), '---\nname: pricey\ndescription: pricey\nmodel: claude-opus-4.8\n---\nDo the task.\n');
-  const lines = readFileSync(join(root, 'test/fixtures/copilot/sessions/basic.session.jsonl'), 'utf8').split('\n').filter(Boolean);
+  writeFileSync(
+    join(dir, 'pricey.agent.md'),
+    '---\nname: pricey\ndescription: pricey\nmodel: claude-opus-4.8\n---\nDo the task.\n',
+  );
+  const lines = readFileSync(join(root, 'test/fixtures/copilot/sessions/basic.session.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean);
   const upTo = lines.slice(0, lines.findIndex((l) => l.includes('"tool.execution_start"')) + 1);
   const within = JSON.parse(upTo.at(-1));
   within.data.arguments = { ...within.data.arguments, agent_type: 'general-purpose', model: 'gpt-5.4-mini' };
@@ -82,14 +120,20 @@ const copilotTask = fixture('copilot/preToolUse.basic-task.json');
   writeFileSync(events, `${[...upTo, JSON.stringify(within)].join('\n')}\n`);
 }
 const copilotOver = { ...copilotTask, cwd: home };
-const copilotWithin = { ...copilotOver, toolArgs: { ...copilotTask.toolArgs, agent_type: 'general-purpose', model: 'gpt-5.4-mini' } };
+const copilotWithin = {
+  ...copilotOver,
+  toolArgs: { ...copilotTask.toolArgs, agent_type: 'general-purpose', model: 'gpt-5.4-mini' },
+};
 const copilotOther = { ...copilotOver, toolName: 'bash', toolArgs: { command: 'ls' } };
 
 // A user's data dir after a day of use: a policy file and both default refresh sources fetched (the real `tiergate
 // prices refresh`, from test/fixtures/prices served on loopback), so every dispatch reads and checks them too.
 const used = join(home, 'tg-used');
 {
-  const files = { '/openrouter': 'test/fixtures/prices/openrouter-api-models.json', '/litellm': 'test/fixtures/prices/litellm-prices.json' };
+  const files = {
+    '/openrouter': 'test/fixtures/prices/openrouter-api-models.json',
+    '/litellm': 'test/fixtures/prices/litellm-prices.json',
+  };
   const server = createServer((req, res) => {
     const f = files[req.url];
     res.statusCode = f ? 200 : 404;
@@ -98,12 +142,30 @@ const used = join(home, 'tg-used');
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${server.address().port}`;
   mkdirSync(join(used, 'config'), { recursive: true });
-  writeFileSync(join(used, 'config', 'config.json'), JSON.stringify({
-    tiers: { claude: { cheap: 'haiku', standard: 'sonnet', premium: 'opus' }, codex: { cheap: 'gpt-6-luna', standard: 'gpt-6-sol', premium: 'gpt-6-astra' } },
-    refresh: { enabled: true, ttlHours: 24, sources: [{ name: 'openrouter', url: `${base}/openrouter`, format: 'openrouter' }, { name: 'litellm', url: `${base}/litellm`, format: 'litellm' }] },
-  }, null, 2));
+  writeFileSync(
+    join(used, 'config', 'config.json'),
+    JSON.stringify(
+      {
+        tiers: {
+          claude: { cheap: 'haiku', standard: 'sonnet', premium: 'opus' },
+          codex: { cheap: 'gpt-6-luna', standard: 'gpt-6-sol', premium: 'gpt-6-astra' },
+        },
+        refresh: {
+          enabled: true,
+          ttlHours: 24,
+          sources: [
+            { name: 'openrouter', url: `${base}/openrouter`, format: 'openrouter' },
+            { name: 'litellm', url: `${base}/litellm`, format: 'litellm' },
+          ],
+        },
+      },
+      null,
+      2,
+    ),
+  );
   const refresh = spawn(process.execPath, [join(root, 'dist/cli.js'), 'prices', 'refresh', '--wait', '--json'], {
-    env: { PATH: process.env.PATH, HOME: home, TIERGATE_HOME: used, TIERGATE_REFRESH_ALLOW_LOOPBACK_HTTP: '1' }, stdio: ['ignore', 'pipe', 'inherit'],
+    env: { PATH: process.env.PATH, HOME: home, TIERGATE_HOME: used, TIERGATE_REFRESH_ALLOW_LOOPBACK_HTTP: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
   refresh.stdout.on('data', (d) => (out += d));
@@ -115,11 +177,19 @@ const used = join(home, 'tg-used');
 // Budgets (issue 19): the same policy file with and without a `budgets` section, the budgeted one with a spend summary
 // holding some spend (under every budget, so each answer stays the one it stands for). The pair is this run's measure of
 // what the budget check adds to a dispatch: one bounded read of data/spend.json (target: <= 1 ms).
-const POLICY = { tiers: { claude: { cheap: 'haiku', standard: 'sonnet', premium: 'opus' }, codex: { cheap: 'gpt-6-luna', standard: 'gpt-6-sol', premium: 'gpt-6-astra' } } };
+const POLICY = {
+  tiers: {
+    claude: { cheap: 'haiku', standard: 'sonnet', premium: 'opus' },
+    codex: { cheap: 'gpt-6-luna', standard: 'gpt-6-sol', premium: 'gpt-6-astra' },
+  },
+};
 const policyOnly = join(home, 'tg-policy');
 const budgeted = join(home, 'tg-budget');
 {
-  for (const [dir, config] of [[policyOnly, POLICY], [budgeted, { ...POLICY, budgets: { session: '5', day: '40', month: '400', action: 'downshift', warnAt: 0.8 } }]]) {
+  for (const [dir, config] of [
+    [policyOnly, POLICY],
+    [budgeted, { ...POLICY, budgets: { session: '5', day: '40', month: '400', action: 'downshift', warnAt: 0.8 } }],
+  ]) {
     mkdirSync(join(dir, 'config'), { recursive: true });
     writeFileSync(join(dir, 'config', 'config.json'), JSON.stringify(config, null, 2));
   }
@@ -127,16 +197,42 @@ const budgeted = join(home, 'tg-budget');
   // sessions and completions at their caps, so the read is as large as it gets in use.
   const now = new Date();
   const [y, m, d] = [now.getFullYear(), now.getMonth(), now.getDate()];
-  const sessions = Object.fromEntries([claudeOver.session_id, codexOver.session_id, ...Array.from({ length: 62 }, (_, i) => `other-${i}`)]
-    .map((s, i) => [`${i === 1 ? 'codex' : 'claude'}:${s}`, { pico: '1000000000000', unknown: 0, last: Date.now() - i }]));
-  const recent = Array.from({ length: 128 }, (_, i) => ({ k: `claude:agent:a${i}`, s: 'claude:other-0', at: Date.now() - i, pico: '7800000000' }));
+  const sessions = Object.fromEntries(
+    [claudeOver.session_id, codexOver.session_id, ...Array.from({ length: 62 }, (_, i) => `other-${i}`)].map((s, i) => [
+      `${i === 1 ? 'codex' : 'claude'}:${s}`,
+      { pico: '1000000000000', unknown: 0, last: Date.now() - i },
+    ]),
+  );
+  const recent = Array.from({ length: 128 }, (_, i) => ({
+    k: `claude:agent:a${i}`,
+    s: 'claude:other-0',
+    at: Date.now() - i,
+    pico: '7800000000',
+  }));
   mkdirSync(join(budgeted, 'data'), { recursive: true });
-  writeFileSync(join(budgeted, 'data', 'spend.json'), JSON.stringify({
-    format: 'tiergate-spend/1', updatedAt: Date.now(), zone: null,
-    day: { start: new Date(y, m, d).getTime(), end: new Date(y, m, d + 1).getTime(), pico: '1000000000000', unknown: 0 },
-    month: { start: new Date(y, m, 1).getTime(), end: new Date(y, m + 1, 1).getTime(), pico: '1000000000000', unknown: 0 },
-    sessions, recent,
-  }), { mode: 0o600 });
+  writeFileSync(
+    join(budgeted, 'data', 'spend.json'),
+    JSON.stringify({
+      format: 'tiergate-spend/1',
+      updatedAt: Date.now(),
+      zone: null,
+      day: {
+        start: new Date(y, m, d).getTime(),
+        end: new Date(y, m, d + 1).getTime(),
+        pico: '1000000000000',
+        unknown: 0,
+      },
+      month: {
+        start: new Date(y, m, 1).getTime(),
+        end: new Date(y, m + 1, 1).getTime(),
+        pico: '1000000000000',
+        unknown: 0,
+      },
+      sessions,
+      recent,
+    }),
+    { mode: 0o600 },
+  );
 }
 // A hook memoises its runtime only from inputs older than SETTLE_MS (src/runtime/dispatch-memo.ts): a day-old data
 // dir's catalogs are, the ones just fetched here are not yet. Timed as a user meets it: after they settle.
@@ -154,20 +250,56 @@ const cases = {
   'claude: over ceiling, socket stdin': hookCase('claude', claudeOver, 'updatedInput', 'socket'),
   'codex: over ceiling, socket stdin': hookCase('codex', codexOver, 'deny', 'socket'),
   'gemini: within ceiling': hookCase('gemini', geminiWithin, 'empty', 'socket', join(home, 'tg'), 'BeforeTool'),
-  'gemini: over ceiling (corrects)': hookCase('gemini', geminiOver, 'tiergate-parent', 'socket', join(home, 'tg'), 'BeforeTool'),
-  'copilot: another tool (not task)': hookCase('copilot', copilotOther, 'empty', 'pipe', join(home, 'tg'), 'preToolUse'),
+  'gemini: over ceiling (corrects)': hookCase(
+    'gemini',
+    geminiOver,
+    'tiergate-parent',
+    'socket',
+    join(home, 'tg'),
+    'BeforeTool',
+  ),
+  'copilot: another tool (not task)': hookCase(
+    'copilot',
+    copilotOther,
+    'empty',
+    'pipe',
+    join(home, 'tg'),
+    'preToolUse',
+  ),
   'copilot: within ceiling': hookCase('copilot', copilotWithin, 'empty', 'pipe', join(home, 'tg'), 'preToolUse'),
-  'copilot: over ceiling (corrects)': hookCase('copilot', copilotOver, 'modifiedArgs', 'pipe', join(home, 'tg'), 'preToolUse'),
+  'copilot: over ceiling (corrects)': hookCase(
+    'copilot',
+    copilotOver,
+    'modifiedArgs',
+    'pipe',
+    join(home, 'tg'),
+    'preToolUse',
+  ),
   'claude: over ceiling, used data dir, socket stdin': hookCase('claude', claudeOver, 'updatedInput', 'socket', used),
   'codex: over ceiling, used data dir': hookCase('codex', codexOver, 'deny', 'pipe', used),
-  'claude: over ceiling, policy file, socket stdin': hookCase('claude', claudeOver, 'updatedInput', 'socket', policyOnly),
-  'claude: over ceiling, policy file with budget, socket stdin': hookCase('claude', claudeOver, 'updatedInput', 'socket', budgeted),
+  'claude: over ceiling, policy file, socket stdin': hookCase(
+    'claude',
+    claudeOver,
+    'updatedInput',
+    'socket',
+    policyOnly,
+  ),
+  'claude: over ceiling, policy file with budget, socket stdin': hookCase(
+    'claude',
+    claudeOver,
+    'updatedInput',
+    'socket',
+    budgeted,
+  ),
   'codex: over ceiling, policy file': hookCase('codex', codexOver, 'deny', 'pipe', policyOnly),
   'codex: over ceiling, policy file with budget': hookCase('codex', codexOver, 'deny', 'pipe', budgeted),
 };
 /** Each "with budget" case against the same case without one, measured in the same rounds. */
 const BUDGET_PAIRS = {
-  claude: ['claude: over ceiling, policy file with budget, socket stdin', 'claude: over ceiling, policy file, socket stdin'],
+  claude: [
+    'claude: over ceiling, policy file with budget, socket stdin',
+    'claude: over ceiling, policy file, socket stdin',
+  ],
   codex: ['codex: over ceiling, policy file with budget', 'codex: over ceiling, policy file'],
 };
 
@@ -213,7 +345,11 @@ for (const [name, c] of Object.entries(cases)) {
   const kb = [];
   for (let i = 0; i < rssRuns; i++) {
     const io = stdio(c);
-    const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...c.args], { ...io.opts, env: envFor(c), encoding: 'utf8' });
+    const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...c.args], {
+      ...io.opts,
+      env: envFor(c),
+      encoding: 'utf8',
+    });
     io.done();
     const m = /(\d+)\s*$/.exec(r.stderr.trim());
     if (m) kb.push(Number(m[1]));
@@ -226,24 +362,45 @@ const results = {};
 for (const [name, t] of Object.entries(times)) {
   const ci = name === BARE ? [1, 1] : pairedRatioInterval(t, times[BARE]);
   results[name] = {
-    medianMs: +q(t, 0.5).toFixed(1), p90Ms: +q(t, 0.9).toFixed(1), ratio: +(q(t, 0.5) / base).toFixed(3),
+    medianMs: +q(t, 0.5).toFixed(1),
+    p90Ms: +q(t, 0.9).toFixed(1),
+    ratio: +(q(t, 0.5) / base).toFixed(3),
     ratioCI95: ci.map((x) => +x.toFixed(3)),
     peakRssMiB: rss[name] === null ? null : +(rss[name] / 1024).toFixed(1),
   };
 }
-const hooks = Object.entries(results).filter(([n]) => n !== BARE && n !== BARE_AGAIN).map(([, r]) => r);
+const hooks = Object.entries(results)
+  .filter(([n]) => n !== BARE && n !== BARE_AGAIN)
+  .map(([, r]) => r);
 const worst = Math.max(...hooks.map((r) => r.ratio));
-console.log(JSON.stringify({
-  bench: 'dispatch-hook', runs, seed, node: process.version, loadavg1m: load.map((l) => +l.toFixed(2)),
-  target: { ratio: 1.15 }, worstRatio: worst, pass: worst <= 1.15,
-  // Whether every case's interval reaches the target: a run that misses by less than its noise does not show a miss.
-  withinNoise: hooks.every((r) => r.ratioCI95[0] <= 1.15),
-  noiseFloor: results[BARE_AGAIN].ratioCI95,
-  // What the budget check adds: the median of the paired per-round differences (with budget minus without), target <= 1 ms.
-  budget: Object.fromEntries(Object.entries(BUDGET_PAIRS).map(([h, [withB, without]]) => {
-    const diffs = times[withB].map((t, i) => t - times[without][i]);
-    return [h, { addedMs: +q(diffs, 0.5).toFixed(2), ratioCI95: pairedRatioInterval(times[withB], times[without]).map((x) => +x.toFixed(3)), pass: q(diffs, 0.5) <= 1 }];
-  })),
-  results,
-}));
+console.log(
+  JSON.stringify({
+    bench: 'dispatch-hook',
+    runs,
+    seed,
+    node: process.version,
+    loadavg1m: load.map((l) => +l.toFixed(2)),
+    target: { ratio: 1.15 },
+    worstRatio: worst,
+    pass: worst <= 1.15,
+    // Whether every case's interval reaches the target: a run that misses by less than its noise does not show a miss.
+    withinNoise: hooks.every((r) => r.ratioCI95[0] <= 1.15),
+    noiseFloor: results[BARE_AGAIN].ratioCI95,
+    // What the budget check adds: the median of the paired per-round differences (with budget minus without), target <= 1 ms.
+    budget: Object.fromEntries(
+      Object.entries(BUDGET_PAIRS).map(([h, [withB, without]]) => {
+        const diffs = times[withB].map((t, i) => t - times[without][i]);
+        return [
+          h,
+          {
+            addedMs: +q(diffs, 0.5).toFixed(2),
+            ratioCI95: pairedRatioInterval(times[withB], times[without]).map((x) => +x.toFixed(3)),
+            pass: q(diffs, 0.5) <= 1,
+          },
+        ];
+      }),
+    ),
+    results,
+  }),
+);
 rmSync(home, { recursive: true, force: true });

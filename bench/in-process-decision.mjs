@@ -12,13 +12,24 @@ const WARM = 1_000;
 const root = new URL('..', import.meta.url).pathname;
 const home = mkdtempSync(join(tmpdir(), 'tg-bench-'));
 mkdirSync(join(home, 'config'), { recursive: true });
-writeFileSync(join(home, 'config', 'config.json'), JSON.stringify({
-  tiers: { opencode: { cheap: 'fake/small' }, pi: { cheap: 'fake/small' } },
-  priceOverrides: { 'fake/parent': { input: '3', output: '15' }, 'fake/big': { input: '15', output: '75' }, 'fake/small': { input: '0.25', output: '1.25' } },
-}));
+writeFileSync(
+  join(home, 'config', 'config.json'),
+  JSON.stringify({
+    tiers: { opencode: { cheap: 'fake/small' }, pi: { cheap: 'fake/small' } },
+    priceOverrides: {
+      'fake/parent': { input: '3', output: '15' },
+      'fake/big': { input: '15', output: '75' },
+      'fake/small': { input: '0.25', output: '1.25' },
+    },
+  }),
+);
 const agentDir = join(home, 'pi-agent');
 mkdirSync(join(agentDir, 'agents'), { recursive: true });
-for (const [n, m] of [['pricey', 'fake/big'], ['cheap', 'fake/small'], ['tiergate-cheap', 'fake/small']]) {
+for (const [n, m] of [
+  ['pricey', 'fake/big'],
+  ['cheap', 'fake/small'],
+  ['tiergate-cheap', 'fake/small'],
+]) {
   writeFileSync(join(agentDir, 'agents', `${n}.md`), `---\nname: ${n}\nmodel: ${m}\n---\n`);
 }
 process.env.TIERGATE_HOME = home;
@@ -47,10 +58,12 @@ async function measureAll(cases) {
       cpu[n] += c.user + c.system;
     }
   }
-  return Object.fromEntries(names.map((n) => {
-    const xs = t[n].sort((a, b) => a - b);
-    return [n, { p50: pct(xs, 50), p99: pct(xs, 99), max: xs[xs.length - 1], cpuUs: cpu[n] / N }];
-  }));
+  return Object.fromEntries(
+    names.map((n) => {
+      const xs = t[n].sort((a, b) => a - b);
+      return [n, { p50: pct(xs, 50), p99: pct(xs, 99), max: xs[xs.length - 1], cpuUs: cpu[n] / N }];
+    }),
+  );
 }
 
 const { Tiergate } = await import(join(root, 'dist/opencode.js'));
@@ -58,24 +71,50 @@ const oc = await Tiergate({ directory: home, client: undefined });
 await oc.config({ model: 'fake/parent', agent: { pricey: { model: 'fake/big' }, cheap: { model: 'fake/small' } } });
 await oc['chat.params']({ sessionID: 'ses_1', agent: 'build', model: { id: 'parent', providerID: 'fake' } });
 
-const pi = { handlers: {}, on(name, h) { this.handlers[name] = h; } };
+const pi = {
+  handlers: {},
+  on(name, h) {
+    this.handlers[name] = h;
+  },
+};
 (await import(join(root, 'dist/pi.js'))).default(pi);
-const piCtx = { cwd: home, model: { id: 'parent', provider: 'fake' }, sessionManager: { getSessionId: () => 'pi-session' } };
+const piCtx = {
+  cwd: home,
+  model: { id: 'parent', provider: 'fake' },
+  sessionManager: { getSessionId: () => 'pi-session' },
+};
 
 const empty = async () => undefined;
 const rows = await measureAll({
   'baseline: empty async callback': () => empty({ tool: 'task' }, { args: {} }),
   'opencode tool.execute.before (over-ceiling -> corrected)': (i) =>
-    oc['tool.execute.before']({ tool: 'task', sessionID: 'ses_1', callID: `c${i}` }, { args: { description: 'd', prompt: 'p', subagent_type: 'pricey' } }),
+    oc['tool.execute.before'](
+      { tool: 'task', sessionID: 'ses_1', callID: `c${i}` },
+      { args: { description: 'd', prompt: 'p', subagent_type: 'pricey' } },
+    ),
   'opencode tool.execute.before (within ceiling)': (i) =>
-    oc['tool.execute.before']({ tool: 'task', sessionID: 'ses_1', callID: `w${i}` }, { args: { description: 'd', prompt: 'p', subagent_type: 'cheap' } }),
+    oc['tool.execute.before'](
+      { tool: 'task', sessionID: 'ses_1', callID: `w${i}` },
+      { args: { description: 'd', prompt: 'p', subagent_type: 'cheap' } },
+    ),
   'pi tool_call (over-ceiling -> corrected)': (i) =>
-    pi.handlers.tool_call({ type: 'tool_call', toolName: 'subagent', toolCallId: `p${i}`, input: { agent: 'pricey', task: 't' } }, piCtx),
+    pi.handlers.tool_call(
+      { type: 'tool_call', toolName: 'subagent', toolCallId: `p${i}`, input: { agent: 'pricey', task: 't' } },
+      piCtx,
+    ),
 });
 const { loadavg, cpus } = await import('node:os');
-console.log(`in-process decision, ${N} calls each (warm, interleaved), node ${process.version}, ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}`);
+console.log(
+  `in-process decision, ${N} calls each (warm, interleaved), node ${process.version}, ${cpus().length} cores, load ${loadavg()[0].toFixed(1)}`,
+);
 for (const [name, r] of Object.entries(rows)) {
-  console.log(`${name.padEnd(58)} p50 ${(r.p50 * 1000).toFixed(1).padStart(7)} µs  p99 ${(r.p99 * 1000).toFixed(1).padStart(7)} µs  max ${(r.max * 1000).toFixed(0).padStart(6)} µs  cpu ${r.cpuUs.toFixed(1).padStart(6)} µs/call`);
+  console.log(
+    `${name.padEnd(58)} p50 ${(r.p50 * 1000).toFixed(1).padStart(7)} µs  p99 ${(r.p99 * 1000).toFixed(1).padStart(7)} µs  max ${(r.max * 1000).toFixed(0).padStart(6)} µs  cpu ${r.cpuUs.toFixed(1).padStart(6)} µs/call`,
+  );
 }
-const worst = Math.max(...Object.entries(rows).filter(([k]) => !k.startsWith('baseline')).map(([, r]) => r.p99));
+const worst = Math.max(
+  ...Object.entries(rows)
+    .filter(([k]) => !k.startsWith('baseline'))
+    .map(([, r]) => r.p99),
+);
 console.log(`target p99 <= 1 ms: ${worst <= 1 ? 'met' : 'MISSED'} (worst p99 ${(worst * 1000).toFixed(1)} µs)`);

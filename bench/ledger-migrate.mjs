@@ -18,7 +18,8 @@ rmSync(base, { force: true });
 let db = openBetterSqlite(base, { busyTimeoutMs: 1000 });
 db.exec('PRAGMA journal_mode = WAL');
 migrate(db, MIGRATIONS.slice(0, 3));
-const ins = db.prepare(`INSERT INTO completions (dedupe_key, harness, session_id, call_id, agent_id, dispatch_id, served_model, parent_model,
+const ins =
+  db.prepare(`INSERT INTO completions (dedupe_key, harness, session_id, call_id, agent_id, dispatch_id, served_model, parent_model,
   tier, input, output, cache_read, cache_write_5m, cache_write_1h, reasoning, requests, cost_pico, status, started_at, ended_at, day, usage_source)
   VALUES (?, ?, ?, ?, ?, ?, ?, 'gpt-6-astra', 'cheap', 1000, 100, 10, 0, 0, 0, 1, 123456, 'ok', ?, ?, ?, 'bench')`);
 const H = ['claude', 'codex', 'opencode', 'pi', 'cursor'];
@@ -28,7 +29,18 @@ for (let s = 0; s < ROWS; s += 50_000) {
   db.transaction(() => {
     for (let i = s; i < Math.min(ROWS, s + 50_000); i++) {
       const at = day0 + i * 30_000;
-      ins.run(`${H[i % 5]}:agent:a${i}`, H[i % 5], `S${Math.floor(i / 200)}`, `c${i}`, `a${i}`, i, M[i % 5], at, at + 5000, new Date(at).toISOString().slice(0, 10));
+      ins.run(
+        `${H[i % 5]}:agent:a${i}`,
+        H[i % 5],
+        `S${Math.floor(i / 200)}`,
+        `c${i}`,
+        `a${i}`,
+        i,
+        M[i % 5],
+        at,
+        at + 5000,
+        new Date(at).toISOString().slice(0, 10),
+      );
     }
   });
 }

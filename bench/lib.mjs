@@ -42,12 +42,22 @@ export function interleavedProcessTimes(cases, runs, env, baseline = 'bare node 
   for (let i = 0; i < runs + 2; i++) {
     for (const [name, c] of Object.entries(cases)) {
       const t = process.hrtime.bigint();
-      const r = spawnSync(c.cmd ?? process.execPath, c.args, { input: c.input, env: { ...env, ...(c.env ?? {}) }, encoding: 'utf8' });
+      const r = spawnSync(c.cmd ?? process.execPath, c.args, {
+        input: c.input,
+        env: { ...env, ...(c.env ?? {}) },
+        encoding: 'utf8',
+      });
       const ms = Number(process.hrtime.bigint() - t) / 1e6;
-      if (r.status !== 0 || (c.check && !c.check(r))) throw new Error(`${name}: exit ${r.status}, stdout ${r.stdout}, stderr ${r.stderr}`);
+      if (r.status !== 0 || (c.check && !c.check(r)))
+        throw new Error(`${name}: exit ${r.status}, stdout ${r.stdout}, stderr ${r.stderr}`);
       if (i >= 2) times[name].push(ms);
     }
   }
   const base = median(times[baseline]);
-  return Object.fromEntries(Object.entries(times).map(([name, t]) => [name, { medianMs: +median(t).toFixed(1), ratio: +(median(t) / base).toFixed(3) }]));
+  return Object.fromEntries(
+    Object.entries(times).map(([name, t]) => [
+      name,
+      { medianMs: +median(t).toFixed(1), ratio: +(median(t) / base).toFixed(3) },
+    ]),
+  );
 }

@@ -24,8 +24,18 @@ function median(fn: () => void, runs = RUNS): number {
   return t[Math.floor(t.length / 2)]!;
 }
 
-const names = ['opus', 'sonnet', 'haiku', 'claude-opus-4.8', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0', 'gpt-6-astra',
-  'gpt-6.1-sol', 'openai/gpt-5.4', 'fake/big', 'anthropic/claude-opus-5-5'];
+const names = [
+  'opus',
+  'sonnet',
+  'haiku',
+  'claude-opus-4.8',
+  'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
+  'gpt-6-astra',
+  'gpt-6.1-sol',
+  'openai/gpt-5.4',
+  'fake/big',
+  'anthropic/claude-opus-5-5',
+];
 
 // First calls in this process, before any warm-up: what a hook process pays once.
 const t0 = performance.now();
@@ -48,8 +58,19 @@ const coldResolve = median(() => {
   for (const n of names) l.resolve(n, 'claude');
 });
 const row = layers[0]!.models['claude-haiku-5-5']!;
-const usage = { input: 60_001, output: 1000, cacheRead: 40_000, cacheWrite5m: 300, cacheWrite1h: 0, reasoning: 0, requests: 1 };
-const cost = median(() => { for (let i = 0; i < 1000; i++) costOf(usage, row); }, 50) / 1000;
+const usage = {
+  input: 60_001,
+  output: 1000,
+  cacheRead: 40_000,
+  cacheWrite5m: 300,
+  cacheWrite1h: 0,
+  reasoning: 0,
+  requests: 1,
+};
+const cost =
+  median(() => {
+    for (let i = 0; i < 1000; i++) costOf(usage, row);
+  }, 50) / 1000;
 
 const f = (ms: number) => `${ms.toFixed(3)} ms`;
 const rows: Array<[string, string, string]> = [
@@ -60,7 +81,11 @@ const rows: Array<[string, string, string]> = [
   ['read + JSON.parse', f(parse), `${(parse / baseline).toFixed(1)}x`],
   ['read + JSON.parse + full zod (not done at run time)', f(zod), `${(zod / baseline).toFixed(1)}x`],
   ['loadCatalogLayers, cold (no cache dir)', f(coldLoad), `${(coldLoad / baseline).toFixed(1)}x`],
-  [`new lookup + resolve ${names.length} names (incl. estimate, unknown)`, f(coldResolve), `${(coldResolve / baseline).toFixed(1)}x`],
+  [
+    `new lookup + resolve ${names.length} names (incl. estimate, unknown)`,
+    f(coldResolve),
+    `${(coldResolve / baseline).toFixed(1)}x`,
+  ],
   ['costOf, one record', f(cost), ''],
 ];
 for (const [k, v, r] of rows) process.stdout.write(`${k.padEnd(68)} ${v.padStart(10)} ${r.padStart(7)}\n`);

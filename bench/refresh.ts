@@ -41,12 +41,21 @@ async function timeIt(n: number, f: () => unknown | Promise<unknown>): Promise<n
 const tls = makeCert();
 const srv = await new PriceServer(tls).start();
 const docs: Record<string, { format: RefreshSource['format']; text: string }> = {
-  openrouter: { format: 'openrouter', text: JSON.stringify({ data: JSON.parse(fixture(join(root, 'test/fixtures/prices/openrouter-api-models.json'))).data }) },
+  openrouter: {
+    format: 'openrouter',
+    text: JSON.stringify({
+      data: JSON.parse(fixture(join(root, 'test/fixtures/prices/openrouter-api-models.json'))).data,
+    }),
+  },
   litellm: { format: 'litellm', text: fixture(join(data, 'litellm-2026-09.json')) },
   'models.dev': { format: 'models.dev', text: fixture(join(data, 'models-dev-2026-09.json')) },
 };
 for (const [name, d] of Object.entries(docs)) srv.routes.set(`/${name}`, json(d.text));
-const sources: RefreshSource[] = Object.entries(docs).map(([name, d]) => ({ name, url: srv.url(`/${name}`), format: d.format }));
+const sources: RefreshSource[] = Object.entries(docs).map(([name, d]) => ({
+  name,
+  url: srv.url(`/${name}`),
+  format: d.format,
+}));
 const config: RefreshConfig = { enabled: true, ttlHours: 24, sources };
 
 const home = mkdtempSync(join(tmpdir(), 'tg-bench-refresh-'));
@@ -57,10 +66,18 @@ const out: Record<string, unknown> = { runs, node: process.version };
 const job: Record<string, unknown> = {};
 for (const s of sources) {
   const fetchOnly = await timeIt(runs, () => fetchText(s.url, { ca: tls.cert }));
-  const full = await timeIt(runs, () => runRefresh({ env, config: { ...config, sources: [s] }, force: true, http: { ca: tls.cert } }));
+  const full = await timeIt(runs, () =>
+    runRefresh({ env, config: { ...config, sources: [s] }, force: true, http: { ca: tls.cert } }),
+  );
   const cat = readFileSync(join(paths(env).priceCacheDir, `${s.name}.catalog.json`), 'utf8');
-  job[s.name] = { docBytes: Buffer.byteLength(docs[s.name]!.text), models: Object.keys(JSON.parse(cat).models).length,
-    catalogBytes: Buffer.byteLength(cat), fetchMs: round(fetchOnly), refreshMs: round(full), ratio: round(full / fetchOnly) };
+  job[s.name] = {
+    docBytes: Buffer.byteLength(docs[s.name]!.text),
+    models: Object.keys(JSON.parse(cat).models).length,
+    catalogBytes: Buffer.byteLength(cat),
+    fetchMs: round(fetchOnly),
+    refreshMs: round(full),
+    ratio: round(full / fetchOnly),
+  };
 }
 out.backgroundJob = job;
 
@@ -70,7 +87,11 @@ const policy = loadPolicy(env, null).policy;
 const withCaches = await timeIt(runs, () => (resetBundledCatalogCache(), loadCatalogLayers(env, policy)));
 const empty = { ...env, TIERGATE_HOME: mkdtempSync(join(tmpdir(), 'tg-bench-empty-')) };
 const bundledOnly = await timeIt(runs, () => (resetBundledCatalogCache(), loadCatalogLayers(empty, policy)));
-out.catalogLoad = { bundledOnlyMs: round(bundledOnly), withRefreshedMs: round(withCaches), ratio: round(withCaches / bundledOnly) };
+out.catalogLoad = {
+  bundledOnlyMs: round(bundledOnly),
+  withRefreshedMs: round(withCaches),
+  ratio: round(withCaches / bundledOnly),
+};
 
 // 1. SessionStart side. Fresh: every source was just refreshed above.
 const n = runs * 10;
@@ -90,28 +111,61 @@ const spawnPath = await timeIt(runs, () => {
   rmSync(paths(staleEnv).refreshLock, { force: true });
 });
 out.trigger = {
-  loadPolicyMs: round(policyOnly), freshMs: round(fresh), freshRatio: round(fresh / policyOnly),
-  bareSpawnMs: round(bareSpawn), startMs: round(spawnPath), startRatio: round(spawnPath / bareSpawn),
+  loadPolicyMs: round(policyOnly),
+  freshMs: round(fresh),
+  freshRatio: round(fresh / policyOnly),
+  bareSpawnMs: round(bareSpawn),
+  startMs: round(spawnPath),
+  startRatio: round(spawnPath / bareSpawn),
 };
 
 // 4. The whole SessionStart hook process (`node dist/hook.cjs codex SessionStart`), interleaved: refresh off, on but
 //    fresh, and on and due (it starts the detached refresh; the source is a closed loopback port so the child fails
 //    fast, and status + lock are reset before each due run).
 const hookJs = join(root, 'dist/hook.cjs');
-const { _meta, ...ssPayload } = JSON.parse(readFileSync(join(root, 'test/fixtures/codex/SessionStart.basic.json'), 'utf8'));
+const { _meta, ...ssPayload } = JSON.parse(
+  readFileSync(join(root, 'test/fixtures/codex/SessionStart.basic.json'), 'utf8'),
+);
 const hookHome = mkdtempSync(join(tmpdir(), 'tg-bench-hook-'));
 const hookEnv = { PATH: process.env.PATH, HOME: hookHome, TIERGATE_HOME: hookHome };
 mkdirSync(join(hookHome, 'config'), { recursive: true });
 mkdirSync(paths(hookEnv).priceCacheDir, { recursive: true });
-writeFileSync(paths(hookEnv).config, JSON.stringify({ refresh: { sources: [{ name: 'closed', url: 'https://127.0.0.1:9/models', format: 'openrouter' }] } }));
+writeFileSync(
+  paths(hookEnv).config,
+  JSON.stringify({
+    refresh: { sources: [{ name: 'closed', url: 'https://127.0.0.1:9/models', format: 'openrouter' }] },
+  }),
+);
 const input = JSON.stringify({ ...ssPayload, cwd: hookHome });
 const cases: Record<string, () => Record<string, string | undefined>> = {
   'refresh off': () => ({ ...hookEnv, TIERGATE_PRICE_REFRESH: 'off' }),
   'refresh on, fresh': () => {
-    writeFileSync(paths(hookEnv).refreshStatus, JSON.stringify({ format: 'tiergate-refresh-status/1', updatedAt: new Date().toISOString(),
-      sources: { closed: { name: 'closed', url: '', format: 'openrouter', lastAttemptAt: new Date().toISOString(), pendingSince: null,
-        lastSuccessAt: null, lastError: 'x', lastErrorKind: 'network', consecutiveFailures: 1, models: null, skippedRows: null, bytes: null,
-        durationMs: null, catalogFile: null, catalogVersion: null } } }));
+    writeFileSync(
+      paths(hookEnv).refreshStatus,
+      JSON.stringify({
+        format: 'tiergate-refresh-status/1',
+        updatedAt: new Date().toISOString(),
+        sources: {
+          closed: {
+            name: 'closed',
+            url: '',
+            format: 'openrouter',
+            lastAttemptAt: new Date().toISOString(),
+            pendingSince: null,
+            lastSuccessAt: null,
+            lastError: 'x',
+            lastErrorKind: 'network',
+            consecutiveFailures: 1,
+            models: null,
+            skippedRows: null,
+            bytes: null,
+            durationMs: null,
+            catalogFile: null,
+            catalogVersion: null,
+          },
+        },
+      }),
+    );
     return hookEnv;
   },
   'refresh on, due (spawns)': () => {
@@ -132,7 +186,9 @@ for (let i = 0; i < runs + 2; i++) {
   }
 }
 const offMs = median(hookTimes['refresh off']!);
-out.sessionStartHook = Object.fromEntries(Object.entries(hookTimes).map(([k, t]) => [k, { medianMs: round(median(t)), ratio: round(median(t) / offMs) }]));
+out.sessionStartHook = Object.fromEntries(
+  Object.entries(hookTimes).map(([k, t]) => [k, { medianMs: round(median(t)), ratio: round(median(t) / offMs) }]),
+);
 rmSync(hookHome, { recursive: true, force: true });
 
 console.log(JSON.stringify(out, null, 2));

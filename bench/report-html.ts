@@ -24,14 +24,22 @@ const round = (x: number) => +x.toFixed(1);
 
 /** USD per 1M tokens (input, output): enough to give every row a cost and a counterfactual. */
 const RATES: Record<string, [number, number]> = {
-  'claude-haiku-4-5': [1, 5], 'claude-sonnet-5-5': [2, 10], 'claude-opus-5-5': [4, 20], 'gpt-6-luna': [0.1, 0.5], 'gpt-6-astra': [10, 50],
+  'claude-haiku-4-5': [1, 5],
+  'claude-sonnet-5-5': [2, 10],
+  'claude-opus-5-5': [4, 20],
+  'gpt-6-luna': [0.1, 0.5],
+  'gpt-6-astra': [10, 50],
 };
 const pricer: Pricer = {
   catalogVersion: 'bench',
   price(model: string | null, _h: Harness, u: Usage) {
     const r = model ? RATES[model] : undefined;
     if (!r) return null;
-    return { picoUsd: BigInt(u.input) * BigInt(r[0] * 1e6) + BigInt(u.output) * BigInt(r[1] * 1e6), catalogVersion: 'bench', modelId: model! };
+    return {
+      picoUsd: BigInt(u.input) * BigInt(r[0] * 1e6) + BigInt(u.output) * BigInt(r[1] * 1e6),
+      catalogVersion: 'bench',
+      modelId: model!,
+    };
   },
 };
 
@@ -53,17 +61,60 @@ db.transaction(() => {
     const callId = `c${i}`;
     const tier = tiers[i % 5] ?? null;
     const model = served[(i * 7) % 5]!;
-    recordDispatch(db, {
-      harness: h, sessionId: `s${i % 500}`, callId, at, project: '/work/p', parentModel: 'claude-opus-5-5', parentModelSource: 't',
-      requestedModel: model, requestedAgent: null, requestedTier: tier, subagentType: agents[i % 6]!, action: 'allow', reason: 'ok',
-      tier, effectiveModel: model, catalogVersion: 'bench', escalationFrom: null, childAgentId: null, source: 'spool',
-    }, callId);
+    recordDispatch(
+      db,
+      {
+        harness: h,
+        sessionId: `s${i % 500}`,
+        callId,
+        at,
+        project: '/work/p',
+        parentModel: 'claude-opus-5-5',
+        parentModelSource: 't',
+        requestedModel: model,
+        requestedAgent: null,
+        requestedTier: tier,
+        subagentType: agents[i % 6]!,
+        action: 'allow',
+        reason: 'ok',
+        tier,
+        effectiveModel: model,
+        catalogVersion: 'bench',
+        escalationFrom: null,
+        childAgentId: null,
+        source: 'spool',
+      },
+      callId,
+    );
     recordCompletion(db, {
-      harness: h, sessionId: `s${i % 500}`, callId, agentId: `a${i}`, subagentType: agents[i % 6]!, project: '/work/p',
-      requestedModel: model, servedModel: i % 11 === 0 ? served[(i + 1) % 5]! : model,
-      usage: h === 'cursor' ? null : { input: 1000 + (i % 5000), output: 200 + (i % 700), cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 },
-      status: 'ok', outcome: { result: 'done', verified: i % 3 ? 'yes' : 'no', escalationFrom: null }, startedAt: at, endedAt: at + 60_000,
-      usageSource: 'bench', transcriptPath: null, incomplete: false, fallbackKey: `a${i}`,
+      harness: h,
+      sessionId: `s${i % 500}`,
+      callId,
+      agentId: `a${i}`,
+      subagentType: agents[i % 6]!,
+      project: '/work/p',
+      requestedModel: model,
+      servedModel: i % 11 === 0 ? served[(i + 1) % 5]! : model,
+      usage:
+        h === 'cursor'
+          ? null
+          : {
+              input: 1000 + (i % 5000),
+              output: 200 + (i % 700),
+              cacheRead: 0,
+              cacheWrite5m: 0,
+              cacheWrite1h: 0,
+              reasoning: 0,
+              requests: 1,
+            },
+      status: 'ok',
+      outcome: { result: 'done', verified: i % 3 ? 'yes' : 'no', escalationFrom: null },
+      startedAt: at,
+      endedAt: at + 60_000,
+      usageSource: 'bench',
+      transcriptPath: null,
+      incomplete: false,
+      fallbackKey: `a${i}`,
     });
   }
 });
@@ -88,8 +139,22 @@ db.close();
 const ledgerBytes = statSync(paths(env).ledger, { throwIfNoEntry: false })?.size ?? null;
 rmSync(dir, { recursive: true, force: true });
 
-console.log(JSON.stringify({
-  completions: n, days, runs, seedSeconds: round(seedMs / 1000), ledgerBytes,
-  jsonMedianMs: round(json.ms), htmlMedianMs: round(html.ms), htmlQueriesOnlyMedianMs: round(dataOnly.ms),
-  ratioHtmlToJson: +(html.ms / json.ms).toFixed(2), jsonBytes: json.bytes, htmlBytes: html.bytes,
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      completions: n,
+      days,
+      runs,
+      seedSeconds: round(seedMs / 1000),
+      ledgerBytes,
+      jsonMedianMs: round(json.ms),
+      htmlMedianMs: round(html.ms),
+      htmlQueriesOnlyMedianMs: round(dataOnly.ms),
+      ratioHtmlToJson: +(html.ms / json.ms).toFixed(2),
+      jsonBytes: json.bytes,
+      htmlBytes: html.bytes,
+    },
+    null,
+    2,
+  ),
+);

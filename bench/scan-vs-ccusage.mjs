@@ -4,7 +4,18 @@
 // loopback port: no network. Needs ccusage@20.0.24 + @ccusage/ccusage-linux-x64@20.0.24 (reference/peers.md) in
 // .cache/ccusage (installed on first run with npm).
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { median, root, src } from './lib.mjs';
 
@@ -14,8 +25,14 @@ const base = process.env.TIERGATE_BENCH_DIR ?? join(root, '.cache/bench-corpus')
 const corpus = join(base, `claude-${GB}gb`);
 const ccDir = join(root, '.cache/ccusage');
 const ccBin = join(ccDir, 'node_modules/.bin/ccusage');
-const NO_NET = { HTTPS_PROXY: 'http://127.0.0.1:9', HTTP_PROXY: 'http://127.0.0.1:9', ALL_PROXY: 'http://127.0.0.1:9',
-  https_proxy: 'http://127.0.0.1:9', http_proxy: 'http://127.0.0.1:9', NO_PROXY: '127.0.0.1,localhost,::1' };
+const NO_NET = {
+  HTTPS_PROXY: 'http://127.0.0.1:9',
+  HTTP_PROXY: 'http://127.0.0.1:9',
+  ALL_PROXY: 'http://127.0.0.1:9',
+  https_proxy: 'http://127.0.0.1:9',
+  http_proxy: 'http://127.0.0.1:9',
+  NO_PROXY: '127.0.0.1,localhost,::1',
+};
 
 // Models both tools price offline (probed: ccusage 20.0.24 has no claude-*-5-5 rows and prices them $0, see below).
 const MODELS = ['claude-sonnet-4-5', 'claude-opus-4-5', 'claude-haiku-4-5', 'claude-sonnet-4-6', 'claude-opus-4-1'];
@@ -23,7 +40,7 @@ const UNPRICED_BY_CCUSAGE = 'claude-opus-5-5';
 
 function rng(seed) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32;
 }
 
 function generate() {
@@ -36,7 +53,8 @@ function generate() {
   let n = 0;
   const t0 = performance.now();
   const day0 = Date.parse('2026-09-01T00:00:00Z');
-  const uuid = () => `${(rand() * 2 ** 32 >>> 0).toString(16).padStart(8, '0')}-${n.toString(16).padStart(4, '0')}-4aaa-8bbb-${(rand() * 2 ** 48).toString(16).slice(0, 12).padEnd(12, '0')}`;
+  const uuid = () =>
+    `${((rand() * 2 ** 32) >>> 0).toString(16).padStart(8, '0')}-${n.toString(16).padStart(4, '0')}-4aaa-8bbb-${(rand() * 2 ** 48).toString(16).slice(0, 12).padEnd(12, '0')}`;
   // One transcript: turns of user / attachment / api-request-shape / assistant (written twice: Claude Code writes one
   // record per content block with the same message.id + requestId), sized like the 2.1.328 fixtures.
   const writeTranscript = (path, sessionId, cwd, agentId, startAt, turns, spawn) => {
@@ -87,25 +105,50 @@ function generate() {
     mkdirSync(dir, { recursive: true });
     const sessionId = `${(s + 1).toString(16).padStart(8, '0')}-1d1b-4961-b8fb-ae5ad8b99df1`;
     const start = day0 + Math.floor((s / (target / 4e6)) * 60 * 86_400_000);
-    const agents = writeTranscript(join(dir, `${sessionId}.jsonl`), sessionId, `/work/proj${s % 40}`, null, start, 200 + Math.floor(rand() * 200), true);
+    const agents = writeTranscript(
+      join(dir, `${sessionId}.jsonl`),
+      sessionId,
+      `/work/proj${s % 40}`,
+      null,
+      start,
+      200 + Math.floor(rand() * 200),
+      true,
+    );
     for (const a of agents) {
       const agentId = `a${n.toString(16)}${s.toString(16)}`;
       const sub = join(dir, sessionId, 'subagents');
       mkdirSync(sub, { recursive: true });
-      writeTranscript(join(sub, `agent-${agentId}.jsonl`), sessionId, `/work/proj${s % 40}`, agentId, a.at, 5 + Math.floor(rand() * 30), false);
-      writeFileSync(join(sub, `agent-${agentId}.meta.json`), JSON.stringify({ agentType: 'general-purpose', toolUseId: a.toolId, model: 'haiku' }));
+      writeTranscript(
+        join(sub, `agent-${agentId}.jsonl`),
+        sessionId,
+        `/work/proj${s % 40}`,
+        agentId,
+        a.at,
+        5 + Math.floor(rand() * 30),
+        false,
+      );
+      writeFileSync(
+        join(sub, `agent-${agentId}.meta.json`),
+        JSON.stringify({ agentType: 'general-purpose', toolUseId: a.toolId, model: 'haiku' }),
+      );
     }
     s++;
   }
   writeFileSync(join(corpus, 'DONE'), String(written));
-  console.log(`generated ${(written / 1e9).toFixed(2)} GB in ${s} sessions under ${corpus} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  console.log(
+    `generated ${(written / 1e9).toFixed(2)} GB in ${s} sessions under ${corpus} in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+  );
 }
 
 function ensureCcusage() {
   if (existsSync(ccBin)) return;
   mkdirSync(ccDir, { recursive: true });
   writeFileSync(join(ccDir, 'package.json'), '{"name":"ccusage-bench","private":true}');
-  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', 'ccusage@20.0.24', '@ccusage/ccusage-linux-x64@20.0.24'], { cwd: ccDir, stdio: 'inherit' });
+  const r = spawnSync(
+    'npm',
+    ['install', '--no-audit', '--no-fund', 'ccusage@20.0.24', '@ccusage/ccusage-linux-x64@20.0.24'],
+    { cwd: ccDir, stdio: 'inherit' },
+  );
   if (r.status !== 0) throw new Error('npm install ccusage failed');
 }
 
@@ -154,21 +197,32 @@ let ledgerHome;
 for (let i = 0; i < RUNS; i++) {
   ledgerHome = join(base, `tg-home-${i}`);
   rmSync(ledgerHome, { recursive: true, force: true });
-  const { r, wall, cpu } = timed(process.execPath, [cli, 'scan', '--json', '--harness', 'claude'], { env: { ...env, TIERGATE_HOME: ledgerHome }, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const { r, wall, cpu } = timed(process.execPath, [cli, 'scan', '--json', '--harness', 'claude'], {
+    env: { ...env, TIERGATE_HOME: ledgerHome },
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
   ours.push(wall);
   oursCpu.push(cpu);
   if (r.status !== 0) throw new Error(`tiergate scan failed: ${r.stderr}`);
   ourJson = JSON.parse(r.stdout);
 }
 const tInc = performance.now();
-spawnSync(process.execPath, [cli, 'scan', '--json', '--harness', 'claude'], { env: { ...env, TIERGATE_HOME: ledgerHome }, encoding: 'utf8' });
+spawnSync(process.execPath, [cli, 'scan', '--json', '--harness', 'claude'], {
+  env: { ...env, TIERGATE_HOME: ledgerHome },
+  encoding: 'utf8',
+});
 const incremental = performance.now() - tInc;
 
 const theirs = [];
 const theirsCpu = [];
 let ccJson;
 for (let i = 0; i < RUNS; i++) {
-  const { r, wall, cpu } = timed(ccBin, ['session', '--json', '--offline'], { env, encoding: 'utf8', maxBuffer: 256 << 20 });
+  const { r, wall, cpu } = timed(ccBin, ['session', '--json', '--offline'], {
+    env,
+    encoding: 'utf8',
+    maxBuffer: 256 << 20,
+  });
   theirs.push(wall);
   theirsCpu.push(cpu);
   if (r.status !== 0) throw new Error(`ccusage failed: ${r.stderr}`);
@@ -178,10 +232,16 @@ for (let i = 0; i < RUNS; i++) {
 // Per-model totals: ours from the ledger's requests table, ccusage's from its per-session model breakdowns.
 const { openLedger } = await src('observer/ledger/open.ts');
 const db = openLedger({ TIERGATE_HOME: ledgerHome });
-const oursByModel = new Map(db.prepare(
-  `SELECT model, CAST(SUM(cost_pico) AS TEXT) AS pico, COUNT(cost_pico) AS priced, COUNT(*) AS n,
+const oursByModel = new Map(
+  db
+    .prepare(
+      `SELECT model, CAST(SUM(cost_pico) AS TEXT) AS pico, COUNT(cost_pico) AS priced, COUNT(*) AS n,
      SUM(input) AS input, SUM(output) AS output, SUM(cache_read) AS cr, SUM(cache_write_5m + cache_write_1h) AS cw
-   FROM requests WHERE harness = 'claude' GROUP BY model`).all().map((r) => [r.model, r]));
+   FROM requests WHERE harness = 'claude' GROUP BY model`,
+    )
+    .all()
+    .map((r) => [r.model, r]),
+);
 db.close();
 const ccByModel = new Map();
 for (const s of ccJson.session) {
@@ -203,7 +263,9 @@ for (const [model, o] of oursByModel) {
   const c = ccByModel.get(model);
   const ourUsd = o.priced > 0 ? Number(BigInt(o.pico)) / 1e12 : null;
   const tokensEqual = c && c.input === o.input && c.output === o.output && c.cr === o.cr && c.cw === o.cw;
-  console.log(`${model.padEnd(20)} ${ourUsd === null ? 'unpriced'.padStart(14) : ourUsd.toFixed(4).padStart(14)} ${c ? (c.missing ? '$0 (missing)' : c.cost.toFixed(4)).padStart(16) : '-'.padStart(16)}   ${tokensEqual ? 'yes' : 'NO'}`);
+  console.log(
+    `${model.padEnd(20)} ${ourUsd === null ? 'unpriced'.padStart(14) : ourUsd.toFixed(4).padStart(14)} ${c ? (c.missing ? '$0 (missing)' : c.cost.toFixed(4)).padStart(16) : '-'.padStart(16)}   ${tokensEqual ? 'yes' : 'NO'}`,
+  );
   if (o.priced === o.n && c && !c.missing) {
     bothOurs += BigInt(o.pico);
     bothTheirs += c.cost;
@@ -213,10 +275,25 @@ const ourCents = Number((bothOurs + 5_000_000_000n) / 10_000_000_000n);
 const theirCents = Math.round(bothTheirs * 100);
 const mo = median(ours);
 const mt = median(theirs);
-console.log(`\ngrand total over models both price: tiergate $${(ourCents / 100).toFixed(2)}  ccusage $${(theirCents / 100).toFixed(2)}  ${ourCents === theirCents ? 'AGREE to the cent' : `DIFFER by ${((ourCents - theirCents) / 100).toFixed(2)}`}`);
-console.log(`tiergate grand total incl. all priced models: $${ourJson.totals.costUsd}; unpriced: ${ourJson.totals.unpricedRequests} requests (${ourJson.totals.unpricedModels.join(', ')})`);
-console.log(`ccusage grand total: $${ccJson.totals.totalCost.toFixed(2)}; unpriced models: ${(ccJson.totals.unpricedModels ?? []).join(', ') || 'none'}`);
-console.log(`\nwall time, median of ${RUNS}: tiergate scan ${(mo / 1000).toFixed(2)} s (fresh ledger), ccusage session ${(mt / 1000).toFixed(2)} s; ratio tiergate/ccusage = ${(mo / mt).toFixed(2)}`);
-console.log(`CPU time (user+sys), median: tiergate ${(median(oursCpu) / 1000).toFixed(2)} s, ccusage ${(median(theirsCpu) / 1000).toFixed(2)} s; ratio = ${(median(oursCpu) / median(theirsCpu)).toFixed(2)}`);
-console.log(`load average during the run: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')} on ${(await import('node:os')).cpus().length} cores`);
+console.log(
+  `\ngrand total over models both price: tiergate $${(ourCents / 100).toFixed(2)}  ccusage $${(theirCents / 100).toFixed(2)}  ${ourCents === theirCents ? 'AGREE to the cent' : `DIFFER by ${((ourCents - theirCents) / 100).toFixed(2)}`}`,
+);
+console.log(
+  `tiergate grand total incl. all priced models: $${ourJson.totals.costUsd}; unpriced: ${ourJson.totals.unpricedRequests} requests (${ourJson.totals.unpricedModels.join(', ')})`,
+);
+console.log(
+  `ccusage grand total: $${ccJson.totals.totalCost.toFixed(2)}; unpriced models: ${(ccJson.totals.unpricedModels ?? []).join(', ') || 'none'}`,
+);
+console.log(
+  `\nwall time, median of ${RUNS}: tiergate scan ${(mo / 1000).toFixed(2)} s (fresh ledger), ccusage session ${(mt / 1000).toFixed(2)} s; ratio tiergate/ccusage = ${(mo / mt).toFixed(2)}`,
+);
+console.log(
+  `CPU time (user+sys), median: tiergate ${(median(oursCpu) / 1000).toFixed(2)} s, ccusage ${(median(theirsCpu) / 1000).toFixed(2)} s; ratio = ${(median(oursCpu) / median(theirsCpu)).toFixed(2)}`,
+);
+console.log(
+  `load average during the run: ${(await import('node:os'))
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} on ${(await import('node:os')).cpus().length} cores`,
+);
 console.log(`tiergate scan again on the same ledger (nothing changed): ${(incremental / 1000).toFixed(2)} s`);

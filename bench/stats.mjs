@@ -35,7 +35,8 @@ export function quantile(xs, p) {
  * trusted, the point estimate alone does not.
  */
 export function pairedRatioInterval(samples, base, { iterations = 2000, seed = 1 } = {}) {
-  if (samples.length !== base.length || samples.length === 0) throw new Error('paired samples must have equal, non-zero length');
+  if (samples.length !== base.length || samples.length === 0)
+    throw new Error('paired samples must have equal, non-zero length');
   const next = rng(seed);
   const n = samples.length;
   const ratios = [];

@@ -17,7 +17,8 @@ function make(path, bytes) {
   while (off < block.length) off += fixture.copy(block, off, 0, Math.min(fixture.length, block.length - off));
   const cut = block.lastIndexOf(0x0a) + 1;
   let written = 0;
-  while (written + cut < bytes - fixture.length) written += writeSync(fd, block, 0, Math.min(cut, bytes - fixture.length - written));
+  while (written + cut < bytes - fixture.length)
+    written += writeSync(fd, block, 0, Math.min(cut, bytes - fixture.length - written));
   if (written > 0 && block[Math.min(cut, bytes) - 1] !== 0x0a) writeSync(fd, Buffer.from('\n'));
   writeSync(fd, fixture);
   closeSync(fd);

@@ -8,12 +8,25 @@ export function seedLocal(openLedger, env, rows) {
   writeFileSync(join(env.TIERGATE_HOME, 'config', 'config.json'), JSON.stringify({ team: { user: 'bench' } }));
   const db = openLedger(env);
   const HARNESS = ['claude', 'codex', 'opencode', 'pi', 'cursor'];
-  const MODELS = ['claude-haiku-4-5', 'claude-sonnet-5-5', 'claude-opus-5-5', 'gpt-6-luna', 'gpt-6-sol', 'gpt-6-astra', 'big', 'small', 'claude-mystery-9', 'gpt-5.6-luna'];
+  const MODELS = [
+    'claude-haiku-4-5',
+    'claude-sonnet-5-5',
+    'claude-opus-5-5',
+    'gpt-6-luna',
+    'gpt-6-sol',
+    'gpt-6-astra',
+    'big',
+    'small',
+    'claude-mystery-9',
+    'gpt-5.6-luna',
+  ];
   const TIERS = ['cheap', 'standard', 'premium', 'parent'];
   const day0 = Date.parse('2026-01-01T00:00:00Z');
-  const insD = db.prepare(`INSERT INTO dispatches (id, dedupe_key, harness, session_id, call_id, at, project, parent_model, requested_model,
+  const insD =
+    db.prepare(`INSERT INTO dispatches (id, dedupe_key, harness, session_id, call_id, at, project, parent_model, requested_model,
     subagent_type, action, reason, tier, effective_model, catalog_version, completion_id, source, enforcement) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'spool', ?)`);
-  const insC = db.prepare(`INSERT INTO completions (id, dedupe_key, harness, session_id, call_id, agent_id, dispatch_id, subagent_type, project,
+  const insC =
+    db.prepare(`INSERT INTO completions (id, dedupe_key, harness, session_id, call_id, agent_id, dispatch_id, subagent_type, project,
     requested_model, served_model, parent_model, tier, input, output, cache_read, cache_write_5m, cache_write_1h, reasoning, requests,
     cost_pico, cost_catalog_version, priced_model, counterfactual_pico, counterfactual_model, counterfactual_catalog_version, status, result, verified,
     started_at, ended_at, day, duration_ms, usage_source)
@@ -30,18 +43,79 @@ export function seedLocal(openLedger, env, rows) {
         const usage = h === 'cursor' ? null : 1000 + (i % 5000);
         const cost = usage === null || served === 'claude-mystery-9' ? null : BigInt(usage) * 3_000_000n;
         const correct = i % 9 === 0;
-        insD.run(i + 1, `${h}:call:c${i}`, h, `s${sIndex}`, `c${i}`, at, `/work/p${i % 40}`, parent, served, `agent-${i % 20}`,
-          correct ? 'correct' : 'allow', 'within-ceiling', TIERS[i % 4], served, 'bench', i + 1, correct ? (i % 27 === 0 ? 'ignored' : 'honoured') : 'not-checked');
-        insC.run(i + 1, `${h}:agent:a${i}`, h, `s${sIndex}`, `c${i}`, `a${i}`, i + 1, `agent-${i % 20}`, `/work/p${i % 40}`, served, served,
-          parent, TIERS[i % 4], usage, usage === null ? null : Math.floor(usage / 10), usage === null ? null : usage * 3, usage === null ? null : 200,
-          cost, served, cost === null ? null : cost * 2n, parent, i % 50 === 0 ? 'pending' : 'ok', 'done', i % 3 ? 'yes' : 'no',
-          at - 60_000, at, new Date(at).toISOString().slice(0, 10), 60_000);
+        insD.run(
+          i + 1,
+          `${h}:call:c${i}`,
+          h,
+          `s${sIndex}`,
+          `c${i}`,
+          at,
+          `/work/p${i % 40}`,
+          parent,
+          served,
+          `agent-${i % 20}`,
+          correct ? 'correct' : 'allow',
+          'within-ceiling',
+          TIERS[i % 4],
+          served,
+          'bench',
+          i + 1,
+          correct ? (i % 27 === 0 ? 'ignored' : 'honoured') : 'not-checked',
+        );
+        insC.run(
+          i + 1,
+          `${h}:agent:a${i}`,
+          h,
+          `s${sIndex}`,
+          `c${i}`,
+          `a${i}`,
+          i + 1,
+          `agent-${i % 20}`,
+          `/work/p${i % 40}`,
+          served,
+          served,
+          parent,
+          TIERS[i % 4],
+          usage,
+          usage === null ? null : Math.floor(usage / 10),
+          usage === null ? null : usage * 3,
+          usage === null ? null : 200,
+          cost,
+          served,
+          cost === null ? null : cost * 2n,
+          parent,
+          i % 50 === 0 ? 'pending' : 'ok',
+          'done',
+          i % 3 ? 'yes' : 'no',
+          at - 60_000,
+          at,
+          new Date(at).toISOString().slice(0, 10),
+          60_000,
+        );
       }
     });
   }
   db.transaction(() => {
-    for (let i = 0; i < 20_000; i++) insD.run(rows + i + 1, `claude:call:o${i}`, 'claude', `s${i % 5000}`, `o${i}`, day0 + i * 1000, '/work/p0',
-      'claude-opus-5-5', 'opus', 'agent-0', 'deny', 'over-ceiling-denied', null, null, 'bench', null, 'not-checked');
+    for (let i = 0; i < 20_000; i++)
+      insD.run(
+        rows + i + 1,
+        `claude:call:o${i}`,
+        'claude',
+        `s${i % 5000}`,
+        `o${i}`,
+        day0 + i * 1000,
+        '/work/p0',
+        'claude-opus-5-5',
+        'opus',
+        'agent-0',
+        'deny',
+        'over-ceiling-denied',
+        null,
+        null,
+        'bench',
+        null,
+        'not-checked',
+      );
   });
   db.exec('ANALYZE');
   db.close();
@@ -56,7 +130,8 @@ export async function generateTeamRows(c, rows) {
   const sessions = Math.max(1, Math.floor(rows / 200));
   for (let start = 0; start < rows; start += CHUNK) {
     const end = Math.min(rows, start + CHUNK) - 1;
-    await c.sql(`
+    await c.sql(
+      `
       INSERT INTO tiergate.completions (origin, key, user_name, harness, session_id, subagent_type, project, tier, requested_model,
         served_model, parent_model, status, result, verified, dispatched, followup, not_honoured, corrected, baseline_model, saved_pico,
         input, output, cache_read, cache_write_5m, cache_write_1h, reasoning, requests, cost_pico, counterfactual_pico,
@@ -80,14 +155,21 @@ export async function generateTeamRows(c, rows) {
             timestamptz '2026-01-01 00:00:00+00' + ((i / 200)::float8 * 365 / ${sessions}) * interval '1 day' + (i % 200) * interval '1 minute' AS at
           FROM generate_series(${start}::bigint, ${end}::bigint) AS i
         ) a
-      ) b`, [], 'team10m');
+      ) b`,
+      [],
+      'team10m',
+    );
     process.stdout.write(`  ${(end + 1).toLocaleString()} rows\r`);
   }
-  await c.sql(`INSERT INTO tiergate.dispatches (origin, key, user_name, harness, session_id, project, at, day, requested_model, subagent_type,
+  await c.sql(
+    `INSERT INTO tiergate.dispatches (origin, key, user_name, harness, session_id, project, at, day, requested_model, subagent_type,
       action, reason, tier, source, completed)
     SELECT 'o' || (i % 600), 'open' || i, 'user' || ((i % 600) % 500), 'claude', 's' || (i % ${sessions}), '/work/p0',
       timestamptz '2026-01-01 00:00:00+00' + (i % 365) * interval '1 day', (timestamptz '2026-01-01 00:00:00+00' + (i % 365) * interval '1 day')::date,
       'opus', 'agent-0', CASE WHEN i % 2 = 0 THEN 'deny' ELSE 'correct' END, 'over-ceiling-denied', NULL, 'spool', false
-    FROM generate_series(0, 199999) AS i`, [], 'team10m');
+    FROM generate_series(0, 199999) AS i`,
+    [],
+    'team10m',
+  );
   await c.sql('VACUUM ANALYZE', [], 'team10m');
 }

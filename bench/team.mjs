@@ -30,13 +30,20 @@ const { formatJson } = await src('report/format-json.ts');
 
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const results = {};
-const cluster = await startCluster({ durable: true, settings: { shared_buffers: '512MB', work_mem: '64MB', maintenance_work_mem: '256MB', max_wal_size: '4GB' } });
+const cluster = await startCluster({
+  durable: true,
+  settings: { shared_buffers: '512MB', work_mem: '64MB', maintenance_work_mem: '256MB', max_wal_size: '4GB' },
+});
 const dir = benchDir('team');
 try {
   // One database for the push, another for the 10M report (each starts empty).
   await cluster.sql('CREATE DATABASE team');
   await cluster.sql('CREATE DATABASE team10m');
-  const base = { PATH: process.env.PATH, TIERGATE_PRICE_REFRESH: 'off', TIERGATE_TEAM_URL: cluster.url(undefined, undefined, 'team') };
+  const base = {
+    PATH: process.env.PATH,
+    TIERGATE_PRICE_REFRESH: 'off',
+    TIERGATE_TEAM_URL: cluster.url(undefined, undefined, 'team'),
+  };
   const runCli = (env, args) => {
     const t = performance.now();
     const r = spawnSync(process.execPath, [cli, ...args], { env, encoding: 'utf8', maxBuffer: 256 << 20 });
@@ -57,25 +64,45 @@ try {
     console.log(`(first drain of the seeded ledger, by tiergate report: ${secs(drain.ms)})`);
     const first = runCli(env, ['push', '--json']);
     const firstOut = JSON.parse(first.out);
-    console.log(`push of ${PUSH_ROWS.toLocaleString()} completions + ${(PUSH_ROWS + 20_000).toLocaleString()} dispatches (whole CLI process, empty team db): ${secs(first.ms)} (in the push: ${secs(firstOut.ms)})`);
+    console.log(
+      `push of ${PUSH_ROWS.toLocaleString()} completions + ${(PUSH_ROWS + 20_000).toLocaleString()} dispatches (whole CLI process, empty team db): ${secs(first.ms)} (in the push: ${secs(firstOut.ms)})`,
+    );
     const again = runCli(env, ['push', '--json']);
     console.log(`push again, nothing changed: ${secs(again.ms)} (sent ${JSON.parse(again.out).completions.sent})`);
     const db = openLedger(env);
     db.exec(`UPDATE completions SET output = output + 1 WHERE id % 100 = 0`);
     db.close();
     const changed = runCli(env, ['push', '--json']);
-    console.log(`push with 1% of the completions changed: ${secs(changed.ms)} (sent ${JSON.parse(changed.out).completions.sent})`);
-    results.push = { rows: PUSH_ROWS, firstMs: Math.round(first.ms), unchangedMs: Math.round(again.ms), onePercentMs: Math.round(changed.ms), target: first.ms <= 30_000 ? 'PASS' : 'FAIL' };
+    console.log(
+      `push with 1% of the completions changed: ${secs(changed.ms)} (sent ${JSON.parse(changed.out).completions.sent})`,
+    );
+    results.push = {
+      rows: PUSH_ROWS,
+      firstMs: Math.round(first.ms),
+      unchangedMs: Math.round(again.ms),
+      onePercentMs: Math.round(changed.ms),
+      target: first.ms <= 30_000 ? 'PASS' : 'FAIL',
+    };
     console.log(`push target <= 30 s: ${results.push.target}`);
   }
 
   if (!SKIP.includes('report')) {
     const t = performance.now();
     await generateTeamRows(cluster, TEAM_ROWS);
-    console.log(`generated ${TEAM_ROWS.toLocaleString()} team completions + 200,000 open dispatches server side in ${secs(performance.now() - t)}`);
-    const sizes = (await cluster.sql(`SELECT (SELECT COUNT(*) FROM tiergate.completion_rollup)::int AS rollup, (SELECT COUNT(*) FROM tiergate.session_rollup)::int AS sessions,
-      pg_size_pretty(pg_total_relation_size('tiergate.completions')) AS size`, [], 'team10m')).rows[0];
-    console.log(`(completion_rollup holds ${sizes.rollup.toLocaleString()} rows, session_rollup ${sizes.sessions.toLocaleString()}; completions take ${sizes.size})`);
+    console.log(
+      `generated ${TEAM_ROWS.toLocaleString()} team completions + 200,000 open dispatches server side in ${secs(performance.now() - t)}`,
+    );
+    const sizes = (
+      await cluster.sql(
+        `SELECT (SELECT COUNT(*) FROM tiergate.completion_rollup)::int AS rollup, (SELECT COUNT(*) FROM tiergate.session_rollup)::int AS sessions,
+      pg_size_pretty(pg_total_relation_size('tiergate.completions')) AS size`,
+        [],
+        'team10m',
+      )
+    ).rows[0];
+    console.log(
+      `(completion_rollup holds ${sizes.rollup.toLocaleString()} rows, session_rollup ${sizes.sessions.toLocaleString()}; completions take ${sizes.size})`,
+    );
     const client = await connectTeam(url);
     let worst = 0;
     const per = {};
@@ -111,19 +138,34 @@ try {
     }
     await client.end();
     const env = { ...base, TIERGATE_HOME: join(dir, 'reader'), HOME: dir, TIERGATE_TEAM_URL: url };
-    for (const args of [['--by', 'agent', '--json'], ['--by', 'session', '--json'], ['--by', 'user']]) {
+    for (const args of [
+      ['--by', 'agent', '--json'],
+      ['--by', 'session', '--json'],
+      ['--by', 'user'],
+    ]) {
       const ms = [];
       for (let i = 0; i < 3; i++) ms.push(runCli(env, ['report', '--team', ...args]).ms);
       per[`cli ${args.join(' ')}`] = Math.round(median(ms));
-      console.log(`tiergate report --team ${args.join(' ').padEnd(20)} (whole CLI process): median ${median(ms).toFixed(0)} ms`);
+      console.log(
+        `tiergate report --team ${args.join(' ').padEnd(20)} (whole CLI process): median ${median(ms).toFixed(0)} ms`,
+      );
     }
-    results.report = { rows: TEAM_ROWS, medianMs: per, rollupRows: sizes.rollup, sessionRollupRows: sizes.sessions, target: worst <= 2000 ? 'PASS' : 'FAIL' };
+    results.report = {
+      rows: TEAM_ROWS,
+      medianMs: per,
+      rollupRows: sizes.rollup,
+      sessionRollupRows: sizes.sessions,
+      target: worst <= 2000 ? 'PASS' : 'FAIL',
+    };
     console.log(`slowest grouping ${worst.toFixed(0)} ms; target <= 2000 ms: ${results.report.target}`);
   }
 } finally {
   await cluster.stop();
   if (!process.env.TIERGATE_BENCH_DIR) rmSync(dir, { recursive: true, force: true });
 }
-console.log(`load average: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+console.log(
+  `load average: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} on ${cpus().length} cores`,
+);
 console.log(JSON.stringify(results));
-

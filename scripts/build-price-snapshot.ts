@@ -18,8 +18,11 @@ const out = join(root, 'data/prices-snapshot.json');
 writeFileAtomic(out, serialiseCatalog(result.catalog), { mode: 0o644 });
 
 const size = statSync(out).size;
-process.stdout.write(`${out}: ${Object.keys(result.catalog.models).length} models, ${size} bytes, version ${result.catalog.version}\n`);
+process.stdout.write(
+  `${out}: ${Object.keys(result.catalog.models).length} models, ${size} bytes, version ${result.catalog.version}\n`,
+);
 for (const [name, n] of Object.entries(result.report.contributed)) {
   process.stdout.write(`  ${name}: ${n} rows used, ${result.report.shadowed[name]} shadowed by a better source\n`);
 }
-for (const [name, notes] of Object.entries(result.notes)) for (const n of notes) process.stdout.write(`  ${name}: ${n}\n`);
+for (const [name, notes] of Object.entries(result.notes))
+  for (const n of notes) process.stdout.write(`  ${name}: ${n}\n`);

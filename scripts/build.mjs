@@ -24,7 +24,9 @@ async function buildWithMeta(options) {
 
 // The command hook's entries are built separately as CommonJS (below).
 // The dispatch bundles, one per harness (src/hook-runner/bundles.ts).
-const DISPATCH_BUNDLES = readdirSync(join(root, 'src/entries')).filter((f) => /^hook-dispatch-[a-z]+\.ts$/.test(f)).map((f) => basename(f, '.ts'));
+const DISPATCH_BUNDLES = readdirSync(join(root, 'src/entries'))
+  .filter((f) => /^hook-dispatch-[a-z]+\.ts$/.test(f))
+  .map((f) => basename(f, '.ts'));
 const HOOK_ENTRIES = ['hook.ts', 'hook-events.ts', 'zod-mini.ts', ...DISPATCH_BUNDLES.map((b) => `${b}.ts`)];
 const nodeEntries = readdirSync(join(root, 'src/entries'))
   .filter((f) => f.endsWith('.ts') && !HOOK_ENTRIES.includes(f))
@@ -41,7 +43,10 @@ const special = [
   // Claude Code's hooks module runtime has no Node, no require, no import(): one file, no imports at all.
   // Modules it shares with the Node side import node:path/os/fs: aliased to shims (see src/adapters/claude/module/shims).
   {
-    in: 'src/adapters/claude/module/index.ts', out: 'claude-module', platform: 'neutral', format: 'esm',
+    in: 'src/adapters/claude/module/index.ts',
+    out: 'claude-module',
+    platform: 'neutral',
+    format: 'esm',
     alias: {
       'node:path': join(root, 'src/adapters/claude/module/shims/node-path.ts'),
       'node:os': join(root, 'src/adapters/claude/module/shims/node-os.ts'),
@@ -66,7 +71,10 @@ const common = {
 };
 
 // `tiergate report --html` inlines Chart.js's UMD build (src/report/html/chart-lib.ts): its text goes into the bundle.
-const chartJs = readFileSync(join(dirname(createRequire(import.meta.url).resolve('chart.js')), 'chart.umd.min.js'), 'utf8');
+const chartJs = readFileSync(
+  join(dirname(createRequire(import.meta.url).resolve('chart.js')), 'chart.umd.min.js'),
+  'utf8',
+);
 
 await buildWithMeta({
   ...common,
@@ -79,7 +87,9 @@ await buildWithMeta({
   format: 'esm',
   external: ['better-sqlite3', 'bun:sqlite'],
   // ESM output still needs require() for CommonJS dependencies bundled inside.
-  banner: { js: "import { createRequire as __tgCreateRequire } from 'node:module'; const require = __tgCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __tgCreateRequire } from 'node:module'; const require = __tgCreateRequire(import.meta.url);",
+  },
 });
 
 for (const e of special) {
@@ -111,20 +121,30 @@ const hookCommon = {
   external: ['better-sqlite3', 'bun:sqlite'],
   // node:os costs its native binding at load; the hook needs it only without HOME, node:url only outside CommonJS
   // (see the shims).
-  alias: { 'node:os': join(root, 'src/hook-runner/shims/node-os-lazy.ts'), 'node:url': join(root, 'src/hook-runner/shims/node-url-lazy.ts') },
+  alias: {
+    'node:os': join(root, 'src/hook-runner/shims/node-os-lazy.ts'),
+    'node:url': join(root, 'src/hook-runner/shims/node-url-lazy.ts'),
+  },
   // import.meta.url only where a module asks for it (a getter), not once per hook process.
   define: { 'import.meta.url': '__tgImportMeta.url' },
-  banner: { js: "const __tgImportMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
+  banner: {
+    js: "const __tgImportMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };",
+  },
 };
 /** A warning in a hook bundle is a bug there (a shim missing an export leaves a name undefined at run time): fail. */
 async function buildHook(options) {
   const result = await buildWithMeta(options);
-  if (result.warnings.length) throw new Error(`${basename(options.outfile)}: esbuild warned (see above); fix it, a hook bundle must build clean`);
+  if (result.warnings.length)
+    throw new Error(`${basename(options.outfile)}: esbuild warned (see above); fix it, a hook bundle must build clean`);
 }
 // The dispatch bundles carry no zod: it checks committed Shapes, and the schemas it defines load dist/zod-mini.cjs
 // only if one is ever built there (src/hook-runner/shims/zod-mini-lazy.ts).
 const lazyZod = { 'zod/mini': join(root, 'src/hook-runner/shims/zod-mini-lazy.ts') };
-await buildHook({ ...hookCommon, entryPoints: [join(root, 'src/entries/zod-mini.ts')], outfile: join(out, 'zod-mini.cjs') });
+await buildHook({
+  ...hookCommon,
+  entryPoints: [join(root, 'src/entries/zod-mini.ts')],
+  outfile: join(out, 'zod-mini.cjs'),
+});
 const buildIds = {};
 for (const bundle of [...DISPATCH_BUNDLES, 'hook-events']) {
   const outfile = join(out, `${bundle}.cjs`);

@@ -41,7 +41,11 @@ for (const name of wanted) {
     if (!(existsSync(bin) && existsSync(stamp) && readFileSync(stamp, 'utf8').includes(want))) {
       mkdirSync(dir, { recursive: true });
       if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"private":true}\n');
-      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', want], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], timeout: 600_000 });
+      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', want], {
+        cwd: dir,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        timeout: 600_000,
+      });
       writeFileSync(stamp, JSON.stringify({ installed: want }) + '\n');
     }
     const ok = existsSync(bin);

@@ -18,9 +18,17 @@ let drains = 0;
 let drainErrors = 0;
 for (let i = 0; i < Number(count); i++) {
   const payload = {
-    session_id: `bench-session-${lane}`, turn_id: turnId, cwd: env.HOME, hook_event_name: 'SubagentStop',
-    model: 'gpt-6-luna', agent_id: `bench-agent-${lane}-${i}`, agent_type: 'default', agent_transcript_path: rollout,
-    last_assistant_message: 'Result: done\nVerified: yes', stop_hook_active: false, permission_mode: 'default',
+    session_id: `bench-session-${lane}`,
+    turn_id: turnId,
+    cwd: env.HOME,
+    hook_event_name: 'SubagentStop',
+    model: 'gpt-6-luna',
+    agent_id: `bench-agent-${lane}-${i}`,
+    agent_type: 'default',
+    agent_transcript_path: rollout,
+    last_assistant_message: 'Result: done\nVerified: yes',
+    stop_hook_active: false,
+    permission_mode: 'default',
   };
   const r = await runHook('codex', 'SubagentStop', Readable.from([Buffer.from(JSON.stringify(payload))]), env);
   if (r.failed === null) recorded++;
@@ -37,4 +45,6 @@ for (let i = 0; i < Number(count); i++) {
     }
   }
 }
-process.stdout.write(`${JSON.stringify({ lane: Number(lane), recorded, drains, drainErrors, ms: Math.round(performance.now() - started) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ lane: Number(lane), recorded, drains, drainErrors, ms: Math.round(performance.now() - started) })}\n`,
+);

@@ -15,15 +15,17 @@ export default function tiergateSubagent(pi: Api): void {
   try {
     // Children it starts do not get the tool again (no recursive fan-out; OpenCode denies `task` to children too).
     if (isPiChild(process.argv, process.env)) return;
-    pi.registerTool(createTierSubagentTool({
-      env: process.env,
-      tierModel: (tier, ctx) => {
-        const cwd = typeof ctx.cwd === 'string' ? ctx.cwd : null;
-        return loadRuntime(process.env, cwd).policy.tiers.pi[tier] ?? null;
-      },
-      run: runCollect,
-      piCommand: () => ({ command: process.execPath, args: process.argv[1] ? [process.argv[1]] : [] }),
-    }));
+    pi.registerTool(
+      createTierSubagentTool({
+        env: process.env,
+        tierModel: (tier, ctx) => {
+          const cwd = typeof ctx.cwd === 'string' ? ctx.cwd : null;
+          return loadRuntime(process.env, cwd).policy.tiers.pi[tier] ?? null;
+        },
+        run: runCollect,
+        piCommand: () => ({ command: process.execPath, args: process.argv[1] ? [process.argv[1]] : [] }),
+      }),
+    );
   } catch (err) {
     diagnose('error', 'pi:subagent-tool:load', errorText(err));
   }

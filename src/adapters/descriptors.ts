@@ -25,7 +25,9 @@ export const DESCRIPTORS: Readonly<Record<Harness, HarnessDescriptor>> = {
 
 /** `<harness>:<event>` -> the hook runner's deadline for a lifecycle event with a short manifest timeout (eventDeadlinesMs). */
 export const EVENT_DEADLINE_CAPS: Readonly<Record<string, number>> = Object.fromEntries(
-  HARNESS_IDS.flatMap((h) => Object.entries(DESCRIPTORS[h].eventDeadlinesMs ?? {}).map(([event, ms]) => [`${h}:${event}`, ms])),
+  HARNESS_IDS.flatMap((h) =>
+    Object.entries(DESCRIPTORS[h].eventDeadlinesMs ?? {}).map(([event, ms]) => [`${h}:${event}`, ms]),
+  ),
 );
 
 /** Harness id -> the command-hook events its dispatch bundle serves (dist/hook-dispatch-<id>.cjs), for dist/hook.cjs. */

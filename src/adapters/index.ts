@@ -15,7 +15,15 @@ import { copilot } from './copilot/index.js';
 
 export type { HarnessModule, Installer } from './harness-module.js';
 
-export const HARNESSES: Readonly<Record<Harness, HarnessModule>> = { claude, codex, cursor, opencode, pi, gemini, copilot };
+export const HARNESSES: Readonly<Record<Harness, HarnessModule>> = {
+  claude,
+  codex,
+  cursor,
+  opencode,
+  pi,
+  gemini,
+  copilot,
+};
 
 /** Every harness module, in HARNESS_IDS order. */
 export const harnessList = (): HarnessModule[] => HARNESS_IDS.map((id) => HARNESSES[id]);

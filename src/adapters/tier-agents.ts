@@ -10,7 +10,8 @@ import { TierSchema } from '../contracts/harness.js';
 export const TIER_AGENT_PREFIX = 'tiergate-';
 
 /** One prompt for tiergate's tier agents everywhere. */
-export const TIER_AGENT_PROMPT = 'You are a general-purpose subagent. Do the task you are given, then reply with a short report.';
+export const TIER_AGENT_PROMPT =
+  'You are a general-purpose subagent. Do the task you are given, then reply with a short report.';
 
 export function tierAgentName(tier: Tier): string {
   return `${TIER_AGENT_PREFIX}${tier}`;

@@ -2,7 +2,10 @@
 import { parseArgs } from 'node:util';
 import { closest } from './suggest.js';
 
-export type Flags = Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string; default?: string | boolean }>;
+export type Flags = Record<
+  string,
+  { type: 'string' | 'boolean'; multiple?: boolean; short?: string; default?: string | boolean }
+>;
 
 type Config<T extends Flags> = { args: string[]; options: T; allowPositionals: true; strict: true };
 export type ParsedFlags<T extends Flags> = ReturnType<typeof parseArgs<Config<T>>>;
@@ -28,7 +31,11 @@ const DASH_VALUE = /^-[\d.]/;
  * second for string options, so a dash-leading number reaches the command's own check whichever way it was written.
  */
 function joinDashValues(argv: readonly string[], options: Flags): string[] {
-  const stringShorts = new Set(Object.values(options).filter((o) => o.type === 'string' && o.short).map((o) => o.short));
+  const stringShorts = new Set(
+    Object.values(options)
+      .filter((o) => o.type === 'string' && o.short)
+      .map((o) => o.short),
+  );
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -37,8 +44,9 @@ function joinDashValues(argv: readonly string[], options: Flags): string[] {
       break;
     }
     const next = argv[i + 1];
-    const isStringFlag = (a.startsWith('--') && !a.includes('=') && options[a.slice(2)]?.type === 'string')
-      || (/^-[^-]$/.test(a) && stringShorts.has(a.slice(1)));
+    const isStringFlag =
+      (a.startsWith('--') && !a.includes('=') && options[a.slice(2)]?.type === 'string') ||
+      (/^-[^-]$/.test(a) && stringShorts.has(a.slice(1)));
     if (isStringFlag && next !== undefined && DASH_VALUE.test(next)) {
       out.push(a.startsWith('--') ? `${a}=${next}` : `${a}${next}`);
       i++;
@@ -58,17 +66,25 @@ function usageMessage(err: Error, options: Flags): string {
   }
   const positional = /^Unexpected argument '([^']*)'/.exec(err.message);
   if (positional) return `unexpected argument '${positional[1]}'`;
-  return err.message.split('\n')[0]!.replace(/\. (?:This command does not take positional arguments|To specify a positional argument).*$/, '');
+  return err.message
+    .split('\n')[0]!
+    .replace(/\. (?:This command does not take positional arguments|To specify a positional argument).*$/, '');
 }
 
 /** Parses argv against options; throws UsageError (never parseArgs' TypeError) when the line does not fit. */
 export function parseFlags<T extends Flags>(argv: string[], options: T, allowPositionals = true): ParsedFlags<T> {
   try {
     // The type says positionals are allowed; with allowPositionals false parseArgs throws on one instead of returning it.
-    return parseArgs({ args: joinDashValues(argv, options), options, allowPositionals: allowPositionals as true, strict: true });
+    return parseArgs({
+      args: joinDashValues(argv, options),
+      options,
+      allowPositionals: allowPositionals as true,
+      strict: true,
+    });
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) throw new UsageError(usageMessage(err as Error, options));
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_'))
+      throw new UsageError(usageMessage(err as Error, options));
     throw err;
   }
 }
@@ -79,7 +95,11 @@ export function parseFlags<T extends Flags>(argv: string[], options: T, allowPos
  * only points at it, so a typo costs one line, not a screen.
  */
 export function parseCommandFlags<T extends Flags>(
-  command: string, usage: string, argv: string[], options: T, allowPositionals = false,
+  command: string,
+  usage: string,
+  argv: string[],
+  options: T,
+  allowPositionals = false,
 ): ParsedFlags<T> | null {
   try {
     return parseFlags(argv, options, allowPositionals);

@@ -12,19 +12,49 @@ type Command = { summary: string; load: () => Promise<CommandModule>; hidden?: b
 
 /** In the order a new user needs them; `help` last. Hidden: older names kept working for scripts. */
 export const COMMANDS: Record<string, Command> = {
-  report: { summary: 'per-subagent cost, outcome and what tiergate saved (--by, --since, --json|--csv|--html FILE)', load: () => import('./commands/report.js') },
-  scan: { summary: 'backfill the ledger from Claude Code and Codex transcripts on disk', load: () => import('./commands/scan.js') },
-  explain: { summary: 'one dispatch decision, fully explained (--harness, --parent, --child)', load: () => import('./commands/explain.js') },
+  report: {
+    summary: 'per-subagent cost, outcome and what tiergate saved (--by, --since, --json|--csv|--html FILE)',
+    load: () => import('./commands/report.js'),
+  },
+  scan: {
+    summary: 'backfill the ledger from Claude Code and Codex transcripts on disk',
+    load: () => import('./commands/scan.js'),
+  },
+  explain: {
+    summary: 'one dispatch decision, fully explained (--harness, --parent, --child)',
+    load: () => import('./commands/explain.js'),
+  },
   prices: { summary: 'prices show <model…> | list | refresh | status', load: () => import('./commands/prices.js') },
-  budget: { summary: 'each spend budget, the spend against it and what the next dispatch meets', load: () => import('./commands/budget.js') },
+  budget: {
+    summary: 'each spend budget, the spend against it and what the next dispatch meets',
+    load: () => import('./commands/budget.js'),
+  },
   config: { summary: 'config check: validate the policy files', load: () => import('./commands/config.js') },
-  install: { summary: `install tiergate into ${HARNESS_IDS.join('|')}, or every one found (--all)`, load: () => import('./commands/install.js') },
+  install: {
+    summary: `install tiergate into ${HARNESS_IDS.join('|')}, or every one found (--all)`,
+    load: () => import('./commands/install.js'),
+  },
   uninstall: { summary: 'remove tiergate again, restoring each file', load: () => import('./commands/uninstall.js') },
-  doctor: { summary: 'check what is installed where, config, prices, ledger, diagnostics', load: () => import('./commands/doctor.js') },
-  push: { summary: "copy this machine's ledger into the team's PostgreSQL ledger (--status: when it last succeeded)", load: () => import('./commands/push.js') },
-  team: { summary: "team init: create or upgrade the team ledger's schema in PostgreSQL", load: () => import('./commands/team.js') },
-  demo: { summary: 'replay recorded payloads of every harness through the hooks into a temp ledger', load: () => import('./commands/demo.js') },
-  help: { summary: "this list; 'tiergate help <command>' or 'tiergate <command> --help' for its options", load: async () => ({ run: async (argv) => help(argv) }) },
+  doctor: {
+    summary: 'check what is installed where, config, prices, ledger, diagnostics',
+    load: () => import('./commands/doctor.js'),
+  },
+  push: {
+    summary: "copy this machine's ledger into the team's PostgreSQL ledger (--status: when it last succeeded)",
+    load: () => import('./commands/push.js'),
+  },
+  team: {
+    summary: "team init: create or upgrade the team ledger's schema in PostgreSQL",
+    load: () => import('./commands/team.js'),
+  },
+  demo: {
+    summary: 'replay recorded payloads of every harness through the hooks into a temp ledger',
+    load: () => import('./commands/demo.js'),
+  },
+  help: {
+    summary: "this list; 'tiergate help <command>' or 'tiergate <command> --help' for its options",
+    load: async () => ({ run: async (argv) => help(argv) }),
+  },
   'prices-refresh': { summary: 'prices refresh', hidden: true, load: async () => subcommand('refresh') },
   'prices-status': { summary: 'prices status', hidden: true, load: async () => subcommand('status') },
 };
@@ -52,7 +82,7 @@ function overview(): string {
 
 async function help(argv: string[]): Promise<number> {
   const [name] = argv;
-  if (!name) return process.stdout.write(overview()), 0;
+  if (!name) return (process.stdout.write(overview()), 0);
   const command = COMMANDS[name];
   if (!command) return unknownCommand(name);
   process.stdout.write(usageOf(await command.load(), argv.slice(1)));
@@ -60,13 +90,18 @@ async function help(argv: string[]): Promise<number> {
 }
 
 function usageOf(mod: CommandModule, argv: string[]): string {
-  const text = mod.usage ? mod.usage(argv) : mod.USAGE ?? '';
+  const text = mod.usage ? mod.usage(argv) : (mod.USAGE ?? '');
   return text.endsWith('\n') ? text : `${text}\n`;
 }
 
 function unknownCommand(name: string): 2 {
-  const near = closest(name, Object.keys(COMMANDS).filter((n) => !COMMANDS[n]!.hidden));
-  process.stderr.write(`tiergate: unknown command '${name}'${near ? `: did you mean 'tiergate ${near}'?` : ''} Run 'tiergate help' for the list.\n`);
+  const near = closest(
+    name,
+    Object.keys(COMMANDS).filter((n) => !COMMANDS[n]!.hidden),
+  );
+  process.stderr.write(
+    `tiergate: unknown command '${name}'${near ? `: did you mean 'tiergate ${near}'?` : ''} Run 'tiergate help' for the list.\n`,
+  );
   return 2;
 }
 
@@ -104,7 +139,7 @@ function asksHelp(argv: string[]): boolean {
 
 export async function main(argv: string[]): Promise<number> {
   const [first = 'help', ...args] = argv;
-  if (first === '--version' || first === '-v') return process.stdout.write(`${version()}\n`), 0;
+  if (first === '--version' || first === '-v') return (process.stdout.write(`${version()}\n`), 0);
   const name = first === '--help' || first === '-h' ? 'help' : first;
   const command = COMMANDS[name];
   if (!command) return unknownCommand(name);
@@ -112,7 +147,12 @@ export async function main(argv: string[]): Promise<number> {
     const rest = globalOptions(args);
     const mod = await command.load();
     if (name !== 'help' && asksHelp(rest)) {
-      process.stdout.write(usageOf(mod, rest.filter((a) => a !== '--help' && a !== '-h')));
+      process.stdout.write(
+        usageOf(
+          mod,
+          rest.filter((a) => a !== '--help' && a !== '-h'),
+        ),
+      );
       return 0;
     }
     return await mod.run(rest);
@@ -128,7 +168,9 @@ export async function main(argv: string[]): Promise<number> {
       return 1;
     }
     diagnose('error', `cli:${name}`, errorText(err));
-    process.stderr.write(`tiergate ${name}: ${errorText(err)} (a tiergate fault, noted in its diagnostic log; 'tiergate doctor' shows it)\n`);
+    process.stderr.write(
+      `tiergate ${name}: ${errorText(err)} (a tiergate fault, noted in its diagnostic log; 'tiergate doctor' shows it)\n`,
+    );
     return 1;
   } finally {
     setTerminalChoice({});

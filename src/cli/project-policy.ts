@@ -8,7 +8,9 @@ import { paths, type Env } from '../io/paths.js';
 
 export function projectPolicyLines(project: ProjectLayer | null, userFile: string): string[] {
   if (!project) return ['project policy: none'];
-  const how = project.trusted ? 'trusted (its root is in trustedProjects), may loosen' : `may only tighten (its root is not in trustedProjects in ${userFile})`;
+  const how = project.trusted
+    ? 'trusted (its root is in trustedProjects), may loosen'
+    : `may only tighten (its root is not in trustedProjects in ${userFile})`;
   const lines = [`project policy: ${project.file}: ${how}`];
   if (project.error) lines.push(`  ignored whole file: ${project.error}`);
   for (const e of project.effects) lines.push(`  ${e.applied ? 'applied' : 'ignored'} ${e.key}: ${e.why}`);

@@ -6,8 +6,13 @@ import { UserError } from './args.js';
 export const TABLE_LIMIT = 50;
 
 const PATH_ERRORS: Record<string, string> = {
-  EACCES: 'permission denied', EPERM: 'not permitted', EROFS: 'read-only file system', ENOSPC: 'no space left',
-  ENOTDIR: 'a part of the path is a file, not a directory', EISDIR: 'it is a directory', EEXIST: 'a part of the path is a file',
+  EACCES: 'permission denied',
+  EPERM: 'not permitted',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left',
+  ENOTDIR: 'a part of the path is a file, not a directory',
+  EISDIR: 'it is a directory',
+  EEXIST: 'a part of the path is a file',
 };
 
 export function writeHtml(file: string, text: string): void {

@@ -21,13 +21,23 @@ import { TABLE_LIMIT, writeHtml } from './report-output.js';
 export type TeamReportOutput = { json: boolean; csv: boolean; html: string | null; limit: number | null };
 
 export async function runTeamReport(
-  q: { by: ReportBy; since: number | null; until: number | null; harness: Harness | null; session: string | null; project: string | null; user: string | null; origin: string | null },
+  q: {
+    by: ReportBy;
+    since: number | null;
+    until: number | null;
+    harness: Harness | null;
+    session: string | null;
+    project: string | null;
+    user: string | null;
+    origin: string | null;
+  },
   out: TeamReportOutput,
 ): Promise<number> {
   const env = process.env;
   const where = teamUrl(env);
   for (const d of where.diagnostics) process.stderr.write(`tiergate: ${d}\n`);
-  if (!where.url) throw new UserError(`no team ledger configured: set team.url in ${paths(env).config} (or TIERGATE_TEAM_URL)`);
+  if (!where.url)
+    throw new UserError(`no team ledger configured: set team.url in ${paths(env).config} (or TIERGATE_TEAM_URL)`);
   // As typed: other people's sessions and directories are not in this machine's ledger to complete a prefix from.
   const query: TeamReportQuery = { ...q, project: q.project === null ? null : q.project.replace(/\/+$/, '') || '/' };
   let db;

@@ -12,7 +12,13 @@ import type { Policy } from '../contracts/config.js';
 import type { PriceLookup } from '../contracts/prices.js';
 import { closest } from './suggest.js';
 
-export type TierProblem = { harness: Harness; tier: string; value: string; level: 'error' | 'warning'; message: string };
+export type TierProblem = {
+  harness: Harness;
+  tier: string;
+  value: string;
+  level: 'error' | 'warning';
+  message: string;
+};
 
 const KNOWN = new Set(['exact', 'normalised', 'alias']);
 
@@ -28,10 +34,22 @@ export function checkTierValues(policy: Policy, prices: PriceLookup, catalogIds:
       if (cap.legalValues) {
         if (cap.legalValues.includes(value) || known) continue;
         const near = closest(value, [...cap.legalValues, ...catalogIds]);
-        out.push({ harness, tier, value, level: 'error', message: `${at} is not a model ${harness} takes (${cap.legalValues.join(', ')}, or a full model id the price catalog knows)${near ? `: did you mean '${near}'?` : ''}` });
+        out.push({
+          harness,
+          tier,
+          value,
+          level: 'error',
+          message: `${at} is not a model ${harness} takes (${cap.legalValues.join(', ')}, or a full model id the price catalog knows)${near ? `: did you mean '${near}'?` : ''}`,
+        });
       } else if (!known) {
         const near = closest(value, catalogIds);
-        out.push({ harness, tier, value, level: 'warning', message: `${at} is not a model the price catalog knows, so its price is unknown${near ? ` (did you mean '${near}'?)` : ''}` });
+        out.push({
+          harness,
+          tier,
+          value,
+          level: 'warning',
+          message: `${at} is not a model the price catalog knows, so its price is unknown${near ? ` (did you mean '${near}'?)` : ''}`,
+        });
       }
     }
   }

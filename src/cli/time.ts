@@ -18,8 +18,15 @@ function dateTime(text: string, zone: string): number | undefined {
   const wall = Date.UTC(n[0], n[1] - 1, n[2], n[3], n[4], n[5], Number(frac!.padEnd(3, '0')));
   const w = new Date(wall);
   // Date.UTC rolls 2026-02-30 over to March and 25:00 to the next day; a date that rolled is not one the user meant.
-  if (w.getUTCFullYear() !== n[0] || w.getUTCMonth() !== n[1] - 1 || w.getUTCDate() !== n[2] || w.getUTCHours() !== n[3]
-    || w.getUTCMinutes() !== n[4] || w.getUTCSeconds() !== n[5]) return undefined;
+  if (
+    w.getUTCFullYear() !== n[0] ||
+    w.getUTCMonth() !== n[1] - 1 ||
+    w.getUTCDate() !== n[2] ||
+    w.getUTCHours() !== n[3] ||
+    w.getUTCMinutes() !== n[4] ||
+    w.getUTCSeconds() !== n[5]
+  )
+    return undefined;
   const off = m[8];
   if (!off) return instantOfWall(zone, wall);
   if (off.toUpperCase() === 'Z') return wall;
@@ -31,7 +38,12 @@ function dateTime(text: string, zone: string): number | undefined {
 export function parseTime(text: string, now: number, zone = 'UTC', edge: Edge = 'since'): number | undefined {
   const t = text.trim();
   const rel = /^(\d+)([dhm])$/.exec(t);
-  if (rel) return now - Number(rel[1]) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[rel[2] as 'd' | 'h' | 'm'] + (edge === 'until' ? 1 : 0);
+  if (rel)
+    return (
+      now -
+      Number(rel[1]) * { d: 86_400_000, h: 3_600_000, m: 60_000 }[rel[2] as 'd' | 'h' | 'm'] +
+      (edge === 'until' ? 1 : 0)
+    );
   const day = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(t);
   if (day && (t.length === 8 || t.length === 10)) {
     const start = startOfDay(zone, `${day[1]}-${day[2]}-${day[3]}`);

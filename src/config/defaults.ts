@@ -27,7 +27,11 @@ export const DEFAULT_POLICY: Policy = {
     ttlHours: 24,
     sources: [
       { name: 'openrouter', url: 'https://openrouter.ai/api/v1/models', format: 'openrouter' },
-      { name: 'litellm', url: 'https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json', format: 'litellm' },
+      {
+        name: 'litellm',
+        url: 'https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json',
+        format: 'litellm',
+      },
     ],
   },
   observer: { tailBytes: 4 * 1024 * 1024 },

@@ -25,7 +25,8 @@ export const PROJECT_CONFIG_FILE = '.tiergate.json';
 const MAX_CONFIG_BYTES = 256 * 1024;
 
 // PolicySchema's sections as Shapes (contracts/shape.ts): every hook reads the policy, and zod would cost it ~1 ms.
-const sections = (): Record<Section, Shape> => (SHAPES.policy as Extract<Shape, { t: 'object' }>).shape as Record<Section, Shape>;
+const sections = (): Record<Section, Shape> =>
+  (SHAPES.policy as Extract<Shape, { t: 'object' }>).shape as Record<Section, Shape>;
 
 /** How a project layer is judged: trusted (its root is in trustedProjects) or tighten-only; `userFile` for the advice. */
 export type ProjectTrust = { trusted: boolean; userFile: string };
@@ -58,7 +59,9 @@ export function applyLayer(base: Policy, layer: unknown, label: string, project?
       checked = checkShape(shapes[section], candidate);
     } catch (err) {
       if (!(err instanceof ShapeError)) throw err;
-      diagnostics.push(`${label}: invalid '${section}' (${[section, ...err.path].join('.')}: expected ${err.expected}); kept the previous value`);
+      diagnostics.push(
+        `${label}: invalid '${section}' (${[section, ...err.path].join('.')}: expected ${err.expected}); kept the previous value`,
+      );
       effects.push({ key: section, applied: false, why: 'invalid' });
       continue;
     }
@@ -71,28 +74,32 @@ export function applyLayer(base: Policy, layer: unknown, label: string, project?
     for (const e of judged.effects) {
       effects.push(e);
       if (e.applied) continue;
-      diagnostics.push(PROJECT_RULES[section].kind === 'user-only'
-        ? `${label}: ignored '${e.key}' (${e.why}): set it in ${project.userFile}`
-        : `${label}: ignored '${e.key}' (${e.why}): a project file may only tighten; add this project to trustedProjects in ${project.userFile} to allow`);
+      diagnostics.push(
+        PROJECT_RULES[section].kind === 'user-only'
+          ? `${label}: ignored '${e.key}' (${e.why}): set it in ${project.userFile}`
+          : `${label}: ignored '${e.key}' (${e.why}): a project file may only tighten; add this project to trustedProjects in ${project.userFile} to allow`,
+      );
     }
   }
   return { policy: next as Policy, diagnostics, effects };
 }
 
 /** A key from the file as a diagnostic may quote it: JSON-escaped (no control characters reach a terminal) and short. */
-const keyName = (key: string): string => JSON.stringify(key.length > 64 ? `${key.slice(0, 64)}…` : key).replace(/^"|"$/g, "'");
+const keyName = (key: string): string =>
+  JSON.stringify(key.length > 64 ? `${key.slice(0, 64)}…` : key).replace(/^"|"$/g, "'");
 
 /** Objects merge one level deep (tiers per harness merge per tier); everything else replaces. */
 function mergeSection(section: Section, base: unknown, value: unknown): unknown {
   if (section === 'tiers' && isRecord(value) && isRecord(base)) {
     const out: Record<string, unknown> = { ...base };
-    for (const [h, map] of Object.entries(value)) out[h] = isRecord(map) && isRecord(base[h]) ? { ...base[h], ...map } : map;
+    for (const [h, map] of Object.entries(value))
+      out[h] = isRecord(map) && isRecord(base[h]) ? { ...base[h], ...map } : map;
     return out;
   }
-  if ((section === 'refresh' || section === 'observer' || section === 'budgets') && isRecord(value) && isRecord(base)) return { ...base, ...value };
+  if ((section === 'refresh' || section === 'observer' || section === 'budgets') && isRecord(value) && isRecord(base))
+    return { ...base, ...value };
   return value;
 }
-
 
 function readLayer(path: string): { found: boolean; value?: unknown; error?: string } {
   // Most layers are absent (a project file above all), and asking is cheaper than a failed open's errno exception.

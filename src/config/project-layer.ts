@@ -38,7 +38,12 @@ function ordered<S extends Section>(order: readonly Policy[S][], stricter: strin
     kind: 'tighten',
     judge: (user, project, key) => {
       const ok = order.indexOf(project) >= order.indexOf(user);
-      const why = project === user ? 'same as the user\'s' : ok ? `${show(project)} is ${stricter} than ${show(user)}` : `${show(project)} is looser than the user's ${show(user)}`;
+      const why =
+        project === user
+          ? "same as the user's"
+          : ok
+            ? `${show(project)} is ${stricter} than ${show(user)}`
+            : `${show(project)} is looser than the user's ${show(user)}`;
       return { value: ok ? project : user, effects: [{ key, applied: ok, why }] };
     },
   };
@@ -71,12 +76,16 @@ const tiers: ProjectRule<'tiers'> = {
         const path = `${key}.${harness}.${tier}`;
         const ok = allowedTierValues(mine, tier).includes(v);
         if (ok) out[tier] = v;
-        const which = tier === 'parent' ? 'parent (only the user\'s own value)' : `${tier} or a cheaper tier`;
-        effects.push({ key: path, applied: ok, why: `${show(v)} is ${ok ? 'what' : 'not a value'} the user's map uses for ${which}` });
+        const which = tier === 'parent' ? "parent (only the user's own value)" : `${tier} or a cheaper tier`;
+        effects.push({
+          key: path,
+          applied: ok,
+          why: `${show(v)} is ${ok ? 'what' : 'not a value'} the user's map uses for ${which}`,
+        });
       }
       value[harness] = out;
     }
-    if (effects.length === 0) effects.push({ key, applied: true, why: 'same as the user\'s' });
+    if (effects.length === 0) effects.push({ key, applied: true, why: "same as the user's" });
     return { value: value as Policy['tiers'], effects };
   },
 };
@@ -92,9 +101,15 @@ const observer: ProjectRule<'observer'> = {
       if (project[field] === user[field]) continue;
       const ok = project[field] < user[field];
       if (ok) value[field] = project[field];
-      effects.push({ key: `${key}.${field}`, applied: ok, why: ok ? `${project[field]} is below the user's ${user[field]}` : `${project[field]} is above the user's ${user[field]}` });
+      effects.push({
+        key: `${key}.${field}`,
+        applied: ok,
+        why: ok
+          ? `${project[field]} is below the user's ${user[field]}`
+          : `${project[field]} is above the user's ${user[field]}`,
+      });
     }
-    if (effects.length === 0) effects.push({ key, applied: true, why: 'same as the user\'s' });
+    if (effects.length === 0) effects.push({ key, applied: true, why: "same as the user's" });
     return { value, effects };
   },
 };
@@ -106,7 +121,12 @@ const observer: ProjectRule<'observer'> = {
  */
 type BudgetField = keyof Policy['budgets'];
 const BUDGET_RULES: Record<BudgetField, 'amount' | 'action' | 'at-most'> = {
-  session: 'amount', day: 'amount', month: 'amount', sessionTotal: 'amount', action: 'action', warnAt: 'at-most',
+  session: 'amount',
+  day: 'amount',
+  month: 'amount',
+  sessionTotal: 'amount',
+  action: 'action',
+  warnAt: 'at-most',
 };
 const budgets: ProjectRule<'budgets'> = {
   kind: 'tighten',
@@ -126,12 +146,17 @@ const budgets: ProjectRule<'budgets'> = {
             why = `removing the user's ${show(mine)} would lift the budget`;
           } else {
             ok = mine === undefined || compareDecimal(theirs as string, mine as string) <= 0;
-            why = mine === undefined ? `${show(theirs)} adds a budget the user has not set` : `${show(theirs)} is ${ok ? 'at or below' : 'above'} the user's ${show(mine)}`;
+            why =
+              mine === undefined
+                ? `${show(theirs)} adds a budget the user has not set`
+                : `${show(theirs)} is ${ok ? 'at or below' : 'above'} the user's ${show(mine)}`;
           }
           break;
         case 'action':
           ok = theirs === 'deny';
-          why = ok ? `"deny" is stricter than ${show(mine)}` : `${show(theirs)} is looser than the user's ${show(mine)}`;
+          why = ok
+            ? `"deny" is stricter than ${show(mine)}`
+            : `${show(theirs)} is looser than the user's ${show(mine)}`;
           break;
         default:
           ok = (theirs as number) < (mine as number);
@@ -140,7 +165,7 @@ const budgets: ProjectRule<'budgets'> = {
       if (ok) value[field] = theirs;
       effects.push({ key: `${key}.${field}`, applied: ok, why });
     }
-    if (effects.length === 0) effects.push({ key, applied: true, why: 'same as the user\'s' });
+    if (effects.length === 0) effects.push({ key, applied: true, why: "same as the user's" });
     return { value: value as Policy['budgets'], effects };
   },
 };
@@ -156,31 +181,51 @@ export const PROJECT_RULES: { readonly [S in Section]: ProjectRule<S> } = {
   codexRewrite: ordered<'codexRewrite'>([true, false], 'stricter'),
   // deny stops correcting a harness seen ignoring rewrites: stricter, so a project may only move toward it.
   onIgnoredRewrite: ordered<'onIgnoredRewrite'>(['correct', 'deny'], 'stricter'),
-  claudeProvider: { kind: 'trusted-only', why: 'it changes what Claude Code\'s aliases cost' },
+  claudeProvider: { kind: 'trusted-only', why: "it changes what Claude Code's aliases cost" },
   // The refresh reads the user file only (prices/refresh/config.ts): its catalogs are shared by every project, so no
   // project, trusted or not, picks the feeds. Nothing else reads this section.
   refresh: { kind: 'user-only', why: 'the price refresh is shared by every project' },
   observer,
   budgets,
-  trustedProjects: { kind: 'user-only', why: 'trust is the user\'s to give' },
+  trustedProjects: { kind: 'user-only', why: "trust is the user's to give" },
   // A repository must not send the user's ledger to its own database, nor relabel the user's rows.
-  team: { kind: 'user-only', why: 'where the ledger is pushed, and as whom, is the user\'s to say' },
+  team: { kind: 'user-only', why: "where the ledger is pushed, and as whom, is the user's to say" },
 };
 
 /** Deep equality of two validated policy values (JSON data). */
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (
+    typeof a !== 'object' ||
+    typeof b !== 'object' ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) !== Array.isArray(b)
+  )
+    return false;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every((k) => Object.hasOwn(b, k) && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }
 
 /** The project's (validated, merged) value for one section against the user's, by the section's rule. */
-export function judgeSection<S extends Section>(section: S, user: Policy[S], project: Policy[S], trusted: boolean): Judged<S> {
+export function judgeSection<S extends Section>(
+  section: S,
+  user: Policy[S],
+  project: Policy[S],
+  trusted: boolean,
+): Judged<S> {
   const rule = PROJECT_RULES[section] as ProjectRule<S>;
-  if (same(user, project)) return { value: user, effects: [{ key: section, applied: true, why: 'same as the user\'s' }] };
-  if (rule.kind === 'user-only') return { value: user, effects: [{ key: section, applied: false, why: `only the user file can set it: ${rule.why}` }] };
+  if (same(user, project))
+    return { value: user, effects: [{ key: section, applied: true, why: "same as the user's" }] };
+  if (rule.kind === 'user-only')
+    return {
+      value: user,
+      effects: [{ key: section, applied: false, why: `only the user file can set it: ${rule.why}` }],
+    };
   if (trusted) return { value: project, effects: [{ key: section, applied: true, why: 'trusted project' }] };
   if (rule.kind === 'trusted-only') return { value: user, effects: [{ key: section, applied: false, why: rule.why }] };
   return rule.judge(user, project, section);

@@ -20,18 +20,20 @@ export { CLAUDE_MODEL_ALIASES } from './aliases.js';
  * What a harness lets tiergate do with a dispatch. The engine reads only this, never the harness name, to decide
  * whether it may correct or must deny.
  */
-export const CapabilitySchema = lazySchema(() => z.object({
-  /** The harness honours a rewritten dispatch (seen per harness in the reference). */
-  canRewrite: z.boolean(),
-  /** The tool-input field a correction sets (`model`, `subagent_type`, `agent`), or null when none. */
-  rewriteField: z.nullable(z.string()),
-  /** Whether the field names a model (or model alias) or an agent/profile whose model the config maps. */
-  rewriteKind: z.enum(['model', 'agent']),
-  /** Values the field accepts; null = any model id the catalog prices. Claude: the four aliases only. */
-  legalValues: z.nullable(z.array(z.string())),
-  /** The harness shows a deny reason to the model so it can retry. */
-  canDeny: z.boolean(),
-}));
+export const CapabilitySchema = lazySchema(() =>
+  z.object({
+    /** The harness honours a rewritten dispatch (seen per harness in the reference). */
+    canRewrite: z.boolean(),
+    /** The tool-input field a correction sets (`model`, `subagent_type`, `agent`), or null when none. */
+    rewriteField: z.nullable(z.string()),
+    /** Whether the field names a model (or model alias) or an agent/profile whose model the config maps. */
+    rewriteKind: z.enum(['model', 'agent']),
+    /** Values the field accepts; null = any model id the catalog prices. Claude: the four aliases only. */
+    legalValues: z.nullable(z.array(z.string())),
+    /** The harness shows a deny reason to the model so it can retry. */
+    canDeny: z.boolean(),
+  }),
+);
 export type Capability = z.infer<typeof CapabilitySchema>;
 
 /** Tier -> the value a harness's dispatch field takes for it (a model id or alias, or an agent name). */

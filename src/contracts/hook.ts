@@ -41,7 +41,8 @@ export type HookContext = {
  * (the runner's timer, the observer pass and SQLite's busy wait in a SessionEnd hook), so none outlives the deadline.
  * The caller passes the clock: contracts stay as pure as the engine that imports them.
  */
-export const timeLeft = (ctx: Pick<HookContext, 'startedAt' | 'deadlineMs'>, now: number): number => ctx.startedAt + ctx.deadlineMs - now;
+export const timeLeft = (ctx: Pick<HookContext, 'startedAt' | 'deadlineMs'>, now: number): number =>
+  ctx.startedAt + ctx.deadlineMs - now;
 
 export type HookHandler = (payload: unknown, ctx: HookContext) => Promise<HookAnswer> | HookAnswer;
 

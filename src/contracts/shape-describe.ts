@@ -13,25 +13,36 @@ export function describeSchema(schema: unknown): Shape {
   const d = defOf(schema);
   const checks = ((d.checks as Schemaish[] | undefined) ?? []).map((c) => defOf(c) as Def & { check: string });
   const only = (allowed: string[]) => {
-    for (const c of checks) if (!allowed.includes(c.check)) throw new Error(`describeSchema: check '${c.check}' on ${d.type} not supported`);
+    for (const c of checks)
+      if (!allowed.includes(c.check)) throw new Error(`describeSchema: check '${c.check}' on ${d.type} not supported`);
   };
   switch (d.type) {
     case 'string': {
       if (d.format !== undefined) throw new Error(`describeSchema: string format '${String(d.format)}' not supported`);
       only(['string_format']);
       const regex = checks.filter((c) => c.format === 'regex');
-      if (regex.length !== checks.length || regex.length > 1) throw new Error('describeSchema: only one regex check on a string');
+      if (regex.length !== checks.length || regex.length > 1)
+        throw new Error('describeSchema: only one regex check on a string');
       const re = regex[0]?.pattern as RegExp | undefined;
       if (re && re.flags !== '') throw new Error('describeSchema: regex flags not supported');
       return re ? { t: 'string', pattern: re.source } : { t: 'string' };
     }
     case 'number': {
-      if (d.format !== undefined && d.format !== 'safeint') throw new Error(`describeSchema: number format '${String(d.format)}' not supported`);
+      if (d.format !== undefined && d.format !== 'safeint')
+        throw new Error(`describeSchema: number format '${String(d.format)}' not supported`);
       only(['greater_than', 'less_than']);
-      const bound = (check: string) => checks.filter((c) => c.check === check).map((c) => ({ value: c.value as number, inclusive: c.inclusive as boolean }));
+      const bound = (check: string) =>
+        checks
+          .filter((c) => c.check === check)
+          .map((c) => ({ value: c.value as number, inclusive: c.inclusive as boolean }));
       const min = bound('greater_than');
       const max = bound('less_than');
-      return { t: 'number', ...(d.format === 'safeint' ? { int: true } : {}), ...(min.length ? { min } : {}), ...(max.length ? { max } : {}) };
+      return {
+        t: 'number',
+        ...(d.format === 'safeint' ? { int: true } : {}),
+        ...(min.length ? { min } : {}),
+        ...(max.length ? { max } : {}),
+      };
     }
     case 'boolean':
     case 'unknown':
@@ -48,12 +59,14 @@ export function describeSchema(schema: unknown): Shape {
       only([]);
       return { t: 'array', of: describeSchema(d.element) };
     case 'record':
-      if (defOf(d.keyType).type !== 'string' || (defOf(d.keyType).checks as unknown[] | undefined)?.length) throw new Error('describeSchema: record keys must be plain strings');
+      if (defOf(d.keyType).type !== 'string' || (defOf(d.keyType).checks as unknown[] | undefined)?.length)
+        throw new Error('describeSchema: record keys must be plain strings');
       return { t: 'record', of: describeSchema(d.valueType) };
     case 'object': {
       only([]);
       const catchall = d.catchall === undefined ? null : defOf(d.catchall).type;
-      if (catchall !== null && catchall !== 'unknown') throw new Error(`describeSchema: catchall '${catchall}' not supported`);
+      if (catchall !== null && catchall !== 'unknown')
+        throw new Error(`describeSchema: catchall '${catchall}' not supported`);
       const shape: Record<string, Shape> = {};
       for (const [k, v] of Object.entries(d.shape as Record<string, unknown>)) shape[k] = describeSchema(v);
       return { t: 'object', shape, loose: catchall === 'unknown' };

@@ -8,7 +8,12 @@
 import { isRecord } from './record.js';
 export type Shape =
   | { t: 'string'; pattern?: string }
-  | { t: 'number'; int?: boolean; min?: { value: number; inclusive: boolean }[]; max?: { value: number; inclusive: boolean }[] }
+  | {
+      t: 'number';
+      int?: boolean;
+      min?: { value: number; inclusive: boolean }[];
+      max?: { value: number; inclusive: boolean }[];
+    }
   | { t: 'boolean' }
   | { t: 'unknown' }
   | { t: 'literal'; values: (string | number | boolean | null)[] }
@@ -20,7 +25,10 @@ export type Shape =
   | { t: 'object'; shape: Record<string, Shape>; loose: boolean };
 
 export class ShapeError extends Error {
-  constructor(readonly path: (string | number)[], readonly expected: string) {
+  constructor(
+    readonly path: (string | number)[],
+    readonly expected: string,
+  ) {
     // The message names where and what, never the value: payloads carry prompt text and messages reach the log.
     super(`invalid input at ${path.length ? path.join('.') : '(root)'}: expected ${expected}`);
     this.name = 'ShapeError';
@@ -32,7 +40,8 @@ const patterns = new Map<string, RegExp>();
 
 function put(out: Record<string, unknown>, key: string, value: unknown): void {
   // A JSON `__proto__` key is an own property, never the prototype.
-  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   else out[key] = value;
 }
 
@@ -60,8 +69,10 @@ function check(s: Shape, v: unknown, at: At): unknown {
     case 'number':
       if (typeof v !== 'number' || !Number.isFinite(v)) fail(at, 'number');
       if (s.int && !Number.isSafeInteger(v)) fail(at, 'integer');
-      for (const m of s.min ?? []) if (m.inclusive ? v < m.value : v <= m.value) fail(at, `number ${m.inclusive ? '>=' : '>'} ${m.value}`);
-      for (const m of s.max ?? []) if (m.inclusive ? v > m.value : v >= m.value) fail(at, `number ${m.inclusive ? '<=' : '<'} ${m.value}`);
+      for (const m of s.min ?? [])
+        if (m.inclusive ? v < m.value : v <= m.value) fail(at, `number ${m.inclusive ? '>=' : '>'} ${m.value}`);
+      for (const m of s.max ?? [])
+        if (m.inclusive ? v > m.value : v >= m.value) fail(at, `number ${m.inclusive ? '<=' : '<'} ${m.value}`);
       return v;
     case 'boolean':
       if (typeof v !== 'boolean') fail(at, 'boolean');

@@ -9,5 +9,8 @@ const parsed: Partial<Record<HotShapeName, Shape>> = {};
 /** Each Shape is parsed from its text on first use: a hook process checks one or two of them. */
 export const SHAPES = {} as Readonly<Record<HotShapeName, Shape>>;
 for (const name of Object.keys(SHAPE_TEXT) as HotShapeName[]) {
-  Object.defineProperty(SHAPES, name, { enumerable: true, get: () => (parsed[name] ??= JSON.parse(SHAPE_TEXT[name]) as Shape) });
+  Object.defineProperty(SHAPES, name, {
+    enumerable: true,
+    get: () => (parsed[name] ??= JSON.parse(SHAPE_TEXT[name]) as Shape),
+  });
 }

@@ -22,7 +22,8 @@ function parse(answer: HookAnswer): Record<string, any> | null {
 export function hookSpecificEffect(answer: HookAnswer): Effect {
   const out = parse(answer)?.hookSpecificOutput as Record<string, any> | undefined;
   if (!out) return NONE;
-  if (out.permissionDecision === 'deny') return { modelSees: String(out.permissionDecisionReason ?? ''), newValue: null };
+  if (out.permissionDecision === 'deny')
+    return { modelSees: String(out.permissionDecisionReason ?? ''), newValue: null };
   const model = out.updatedInput?.model;
   return { modelSees: null, newValue: typeof model === 'string' ? model : null };
 }

@@ -5,7 +5,6 @@ import { formatTable } from '../report/format-table.js';
 import type { DemoDecision } from './replay.js';
 import type { DemoResult } from './run.js';
 
-
 export function decisionLine(d: DemoDecision): string {
   const who = `${DESCRIPTORS[d.harness].name}${d.documentationOnly ? ' (documentation only)' : ''}`;
   const head = `  ${who.padEnd(32)} ${d.requested ?? '(none)'} -> parent ${d.parent ?? 'unknown'}: ${d.action.toUpperCase()} (${d.reason})`;
@@ -31,7 +30,8 @@ export function formatDemo(r: DemoResult, keep: boolean): string {
     'Per-subagent cost (tiergate report --by agent on the demo ledger):',
     formatTable(r.report).trimEnd(),
     '',
-    keep ? `Ledger kept at ${r.ledger} (TIERGATE_HOME=${r.home}/tiergate tiergate report to query it).`
+    keep
+      ? `Ledger kept at ${r.ledger} (TIERGATE_HOME=${r.home}/tiergate tiergate report to query it).`
       : `Ledger was ${r.ledger}, removed on exit (use --keep to keep it).`,
   ];
   return `${out.join('\n')}\n`;

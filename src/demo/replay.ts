@@ -53,10 +53,18 @@ export class Replay {
     for (const rec of newDispatches(this.sb.env, before)) {
       const o = rec.observation;
       this.decisions.push({
-        harness: m.id, event, documentationOnly: m.documentationOnly,
-        requested: o.requestedModel ?? (o.requestedAgent ? `${o.requestedAgent}${o.agentModel ? ` (${o.agentModel})` : ''}` : o.requestedTier),
-        parent: o.parentModel, parentSource: o.parentModelSource,
-        action: rec.decision.action, reason: rec.decision.reason, tier: rec.decision.tier, effectiveModel: rec.decision.effectiveModel,
+        harness: m.id,
+        event,
+        documentationOnly: m.documentationOnly,
+        requested:
+          o.requestedModel ??
+          (o.requestedAgent ? `${o.requestedAgent}${o.agentModel ? ` (${o.agentModel})` : ''}` : o.requestedTier),
+        parent: o.parentModel,
+        parentSource: o.parentModelSource,
+        action: rec.decision.action,
+        reason: rec.decision.reason,
+        tier: rec.decision.tier,
+        effectiveModel: rec.decision.effectiveModel,
         ...effect,
       });
     }
@@ -71,10 +79,11 @@ export class Replay {
       json: (rel) => demoJson(rel),
       stage: (rel, as) => sb.stage(rel, as),
       place: (rel, to) => writeFileAtomic(to, demoText(rel)),
-      command: (event, payload, effect) => this.step(m, event, async () => {
-        const out = await runHook(m.id, event, stdin({ ...payload, cwd: sb.project }), sb.env);
-        return effect(out.answer);
-      }),
+      command: (event, payload, effect) =>
+        this.step(m, event, async () => {
+          const out = await runHook(m.id, event, stdin({ ...payload, cwd: sb.project }), sb.env);
+          return effect(out.answer);
+        }),
       step: (event, run) => this.step(m, event, run),
       effects: { hookSpecific: hookSpecificEffect, inProcess: inProcessEffect },
     };

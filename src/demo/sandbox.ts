@@ -38,7 +38,9 @@ export function createSandbox(base: Env = process.env): DemoSandbox {
   // files (pi's agents) are placed by its demo (DemoKit.place).
   writeFileAtomic(join(env.TIERGATE_HOME!, 'config', 'config.json'), demoText('config.json'));
   return {
-    root, project, env,
+    root,
+    project,
+    env,
     stage(rel, as) {
       const to = join(root, 'transcripts', as);
       writeFileAtomic(to, demoText(rel));

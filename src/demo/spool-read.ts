@@ -11,7 +11,9 @@ function spoolRecords(env: Env): Line[] {
   const dir = paths(env).spoolDir;
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => /\.jsonl(\.1)?$/.test(n)).sort();
+    names = readdirSync(dir)
+      .filter((n) => /\.jsonl(\.1)?$/.test(n))
+      .sort();
   } catch {
     return [];
   }

@@ -18,21 +18,42 @@ export function checkBudgets(env: Env, cwd: string, now: number): Check[] {
   const read = readSpendFile(env);
   const r = budgetReport(policy, read, now);
   if (!r.set) return [{ section: 'budget', name: 'budgets', status: 'info', detail: 'none set (docs/budgets.md)' }];
-  if (r.error) return [{ section: 'budget', name: 'spend summary', status: 'warn', detail: `${r.error}: budgets are not enforced until the next completion or 'tiergate budget' rewrites it` }];
+  if (r.error)
+    return [
+      {
+        section: 'budget',
+        name: 'spend summary',
+        status: 'warn',
+        detail: `${r.error}: budgets are not enforced until the next completion or 'tiergate budget' rewrites it`,
+      },
+    ];
   const today = periodsAt(now).day.start;
   const checks: Check[] = [];
   for (const row of r.rows) {
     if (row.status === 'not-reported') continue;
     const session = row.scope.startsWith('session ') ? row.scope.slice('session '.length) : null;
-    const last = session ? read.file?.sessions[session]?.last ?? 0 : now;
+    const last = session ? (read.file?.sessions[session]?.last ?? 0) : now;
     if (session && last < today) continue; // a session not active today: no longer anyone's concern
     const spent = `${showUsd(parseDecimal(row.spent) / 1_000_000n)} of $${row.limit}${row.unknown ? ` (+${row.unknown} unpriced)` : ''}`;
     checks.push({
-      section: 'budget', name: row.kind === 'session' ? 'session budget' : `${row.kind} budget`,
+      section: 'budget',
+      name: row.kind === 'session' ? 'session budget' : `${row.kind} budget`,
       status: row.status === 'over' ? 'warn' : 'ok',
-      detail: row.status === 'over' ? `exceeded ${row.scope}: ${spent}; ${row.next} (raise budgets.${row.kind} to go on)` : `${row.scope}: ${spent}`,
-      data: { kind: row.kind, scope: row.scope, limit: row.limit, spent: row.spent, unknown: row.unknown, status: row.status },
+      detail:
+        row.status === 'over'
+          ? `exceeded ${row.scope}: ${spent}; ${row.next} (raise budgets.${row.kind} to go on)`
+          : `${row.scope}: ${spent}`,
+      data: {
+        kind: row.kind,
+        scope: row.scope,
+        limit: row.limit,
+        spent: row.spent,
+        unknown: row.unknown,
+        status: row.status,
+      },
     });
   }
-  return checks.length ? checks : [{ section: 'budget', name: 'budgets', status: 'ok', detail: 'no spend recorded today' }];
+  return checks.length
+    ? checks
+    : [{ section: 'budget', name: 'budgets', status: 'ok', detail: 'no spend recorded today' }];
 }

@@ -9,11 +9,18 @@ import type { InstallContext } from '../install/plan.js';
 import type { Check } from './check.js';
 
 export function checkHarnesses(ctx: InstallContext): Check[] {
-  return harnessList().flatMap((m) => m.doctor).map((f) => {
-    try {
-      return f(ctx);
-    } catch (err) {
-      return { section: 'harness', name: f.name.replace(/^check/, '').toLowerCase(), status: 'error', detail: `check failed: ${err instanceof Error ? err.message : String(err)}` };
-    }
-  });
+  return harnessList()
+    .flatMap((m) => m.doctor)
+    .map((f) => {
+      try {
+        return f(ctx);
+      } catch (err) {
+        return {
+          section: 'harness',
+          name: f.name.replace(/^check/, '').toLowerCase(),
+          status: 'error',
+          detail: `check failed: ${err instanceof Error ? err.message : String(err)}`,
+        };
+      }
+    });
 }

@@ -23,17 +23,35 @@ export function checkConfig(env: Env, cwd: string): Check[] {
   const loaded = loadPolicy(env, cwd);
   const files = loaded.files.length ? loaded.files.join(', ') : 'none (built-in defaults)';
   if (loaded.diagnostics.length) {
-    return [{ section: 'config', name: 'policy', status: 'error', detail: `${loaded.diagnostics.length} problem(s) in ${files}: ${loaded.diagnostics.join('; ')}`, data: { files: loaded.files, diagnostics: loaded.diagnostics } }];
+    return [
+      {
+        section: 'config',
+        name: 'policy',
+        status: 'error',
+        detail: `${loaded.diagnostics.length} problem(s) in ${files}: ${loaded.diagnostics.join('; ')}`,
+        data: { files: loaded.files, diagnostics: loaded.diagnostics },
+      },
+    ];
   }
-  return [{ section: 'config', name: 'policy', status: 'ok', detail: `mode ${loaded.policy.mode}; files: ${files}`, data: { files: loaded.files } }];
+  return [
+    {
+      section: 'config',
+      name: 'policy',
+      status: 'ok',
+      detail: `mode ${loaded.policy.mode}; files: ${files}`,
+      data: { files: loaded.files },
+    },
+  ];
 }
 
 function newestCache(dir: string): { file: string; mtime: number } | null {
   try {
-    return readdirSync(dir)
-      .filter((f) => f.endsWith('.json') && f !== 'status.json')
-      .map((f) => ({ file: join(dir, f), mtime: statSync(join(dir, f)).mtimeMs }))
-      .sort((a, b) => b.mtime - a.mtime)[0] ?? null;
+    return (
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.json') && f !== 'status.json')
+        .map((f) => ({ file: join(dir, f), mtime: statSync(join(dir, f)).mtimeMs }))
+        .sort((a, b) => b.mtime - a.mtime)[0] ?? null
+    );
   } catch {
     return null;
   }
@@ -50,9 +68,20 @@ export function checkPrices(env: Env, pkgRoot: string, now: number): Check[] {
     try {
       const c = CatalogSchema.parse(JSON.parse(text));
       snapshotAge = Math.max(0, Math.floor((now - Date.parse(c.date)) / DAY));
-      out.push({ section: 'prices', name: 'bundled snapshot', status: 'ok', detail: `${c.version} (${c.source}), ${Object.keys(c.models).length} models, dated ${c.date} (${snapshotAge} days old)`, data: { version: c.version, date: c.date, source: c.source, ageDays: snapshotAge } });
+      out.push({
+        section: 'prices',
+        name: 'bundled snapshot',
+        status: 'ok',
+        detail: `${c.version} (${c.source}), ${Object.keys(c.models).length} models, dated ${c.date} (${snapshotAge} days old)`,
+        data: { version: c.version, date: c.date, source: c.source, ageDays: snapshotAge },
+      });
     } catch (err) {
-      out.push({ section: 'prices', name: 'bundled snapshot', status: 'error', detail: `${file} is not a valid catalog: ${err instanceof Error ? err.message.slice(0, 200) : String(err)}` });
+      out.push({
+        section: 'prices',
+        name: 'bundled snapshot',
+        status: 'error',
+        detail: `${file} is not a valid catalog: ${err instanceof Error ? err.message.slice(0, 200) : String(err)}`,
+      });
     }
   }
   const cache = newestCache(paths(env).priceCacheDir);
@@ -60,13 +89,31 @@ export function checkPrices(env: Env, pkgRoot: string, now: number): Check[] {
   const cacheError = cache ? invalidCatalog(cache.file) : null;
   if (cache && cacheError) {
     // loadCachedCatalogs skips such a file (one diagnostic per hook): prices fall back to older layers.
-    out.push({ section: 'prices', name: 'refreshed catalog', status: 'warn', detail: `${cache.file} is unreadable (${cacheError}): ignored, prices fall back to ${snapshotAge === null ? 'the bundled snapshot' : 'older refreshed catalogs or the bundled snapshot'}; the next refresh (tiergate prices refresh) replaces it`, data: { file: cache.file, error: cacheError, recovered: 'fallback' } });
+    out.push({
+      section: 'prices',
+      name: 'refreshed catalog',
+      status: 'warn',
+      detail: `${cache.file} is unreadable (${cacheError}): ignored, prices fall back to ${snapshotAge === null ? 'the bundled snapshot' : 'older refreshed catalogs or the bundled snapshot'}; the next refresh (tiergate prices refresh) replaces it`,
+      data: { file: cache.file, error: cacheError, recovered: 'fallback' },
+    });
   } else if (cache) {
     const days = Math.max(0, Math.floor((now - cache.mtime) / DAY));
-    out.push({ section: 'prices', name: 'refreshed catalog', status: 'ok', detail: `${cache.file}, fetched ${days} days ago`, data: { file: cache.file, ageDays: days, status: status ? safeJson(status) : null } });
+    out.push({
+      section: 'prices',
+      name: 'refreshed catalog',
+      status: 'ok',
+      detail: `${cache.file}, fetched ${days} days ago`,
+      data: { file: cache.file, ageDays: days, status: status ? safeJson(status) : null },
+    });
   } else {
     const stale = snapshotAge !== null && snapshotAge > STALE_CATALOG_DAYS;
-    out.push({ section: 'prices', name: 'refreshed catalog', status: stale ? 'warn' : 'info', detail: `none yet; prices come from the bundled snapshot${stale ? ` (older than ${STALE_CATALOG_DAYS} days)` : ''}`, data: { status: status ? safeJson(status) : null } });
+    out.push({
+      section: 'prices',
+      name: 'refreshed catalog',
+      status: stale ? 'warn' : 'info',
+      detail: `none yet; prices come from the bundled snapshot${stale ? ` (older than ${STALE_CATALOG_DAYS} days)` : ''}`,
+      data: { status: status ? safeJson(status) : null },
+    });
   }
   out.push(...refreshSources(status));
   return out;
@@ -88,12 +135,18 @@ function invalidCatalog(file: string): string | null {
 function refreshSources(statusText: string | null): Check[] {
   if (statusText === null) return [];
   const parsed = RefreshStatusSchema.safeParse(safeJson(statusText));
-  if (!parsed.success) return [{ section: 'prices', name: 'refresh status', status: 'warn', detail: 'the refresh status file is unreadable' }];
+  if (!parsed.success)
+    return [
+      { section: 'prices', name: 'refresh status', status: 'warn', detail: 'the refresh status file is unreadable' },
+    ];
   return Object.values(parsed.data.sources)
     .filter((s) => s.consecutiveFailures > 0)
     .map((s) => ({
-      section: 'prices' as const, name: `refresh ${s.name}`, status: 'warn' as const,
-      detail: `${s.consecutiveFailures} failed attempt(s) since ${s.lastSuccessAt ?? 'ever'}: ${s.lastErrorKind ?? ''} ${s.lastError ?? ''}`.trim(),
+      section: 'prices' as const,
+      name: `refresh ${s.name}`,
+      status: 'warn' as const,
+      detail:
+        `${s.consecutiveFailures} failed attempt(s) since ${s.lastSuccessAt ?? 'ever'}: ${s.lastErrorKind ?? ''} ${s.lastError ?? ''}`.trim(),
       data: { ...s },
     }));
 }
@@ -117,30 +170,64 @@ export function checkLedger(env: Env): Check[] {
   }
   const aside = setAside(p.ledger);
   if (aside.length) {
-    out.push({ section: 'ledger', name: 'rebuilt', status: 'warn', detail: `the ledger was found corrupt and rebuilt ${aside.length} time(s); the old file is kept at ${aside[aside.length - 1]} (delete it once you no longer need its rows; tiergate scan refills from transcripts)`, data: { setAside: aside, recovered: 'rebuild' } });
+    out.push({
+      section: 'ledger',
+      name: 'rebuilt',
+      status: 'warn',
+      detail: `the ledger was found corrupt and rebuilt ${aside.length} time(s); the old file is kept at ${aside[aside.length - 1]} (delete it once you no longer need its rows; tiergate scan refills from transcripts)`,
+      data: { setAside: aside, recovered: 'rebuild' },
+    });
   }
   let st;
   try {
     st = statSync(p.ledger);
   } catch {
-    out.push({ section: 'ledger', name: 'ledger', status: 'info', detail: `no ledger yet (${p.ledger}); ${spooled} spool file(s) waiting`, data: { spoolFiles: spooled } });
+    out.push({
+      section: 'ledger',
+      name: 'ledger',
+      status: 'info',
+      detail: `no ledger yet (${p.ledger}); ${spooled} spool file(s) waiting`,
+      data: { spoolFiles: spooled },
+    });
     return out;
   }
   const mode = st.mode & 0o777;
   const data: Record<string, unknown> = { file: p.ledger, bytes: st.size, mode: mode.toString(8), spoolFiles: spooled };
-  if (mode & 0o077) out.push({ section: 'ledger', name: 'permissions', status: 'error', detail: `${p.ledger} is mode ${mode.toString(8)}; it must be 600 (user only)`, data });
+  if (mode & 0o077)
+    out.push({
+      section: 'ledger',
+      name: 'permissions',
+      status: 'error',
+      detail: `${p.ledger} is mode ${mode.toString(8)}; it must be 600 (user only)`,
+      data,
+    });
   try {
     const require = createRequire(import.meta.url);
-    const Database = require('better-sqlite3') as new (f: string, o: { readonly: boolean; fileMustExist: boolean }) => { pragma(s: string, o: { simple: boolean }): unknown; close(): void };
+    const Database = require('better-sqlite3') as new (
+      f: string,
+      o: { readonly: boolean; fileMustExist: boolean },
+    ) => { pragma(s: string, o: { simple: boolean }): unknown; close(): void };
     const db = new Database(p.ledger, { readonly: true, fileMustExist: true });
     try {
       const check = String(db.pragma('quick_check', { simple: true }));
-      out.push({ section: 'ledger', name: 'integrity', status: check === 'ok' ? 'ok' : 'error', detail: `${p.ledger}: quick_check ${check}; ${st.size} bytes; ${spooled} spool file(s) waiting`, data });
+      out.push({
+        section: 'ledger',
+        name: 'integrity',
+        status: check === 'ok' ? 'ok' : 'error',
+        detail: `${p.ledger}: quick_check ${check}; ${st.size} bytes; ${spooled} spool file(s) waiting`,
+        data,
+      });
     } finally {
       db.close();
     }
   } catch (err) {
-    out.push({ section: 'ledger', name: 'integrity', status: 'error', detail: `cannot open ${p.ledger}: ${err instanceof Error ? err.message : String(err)}`, data });
+    out.push({
+      section: 'ledger',
+      name: 'integrity',
+      status: 'error',
+      detail: `cannot open ${p.ledger}: ${err instanceof Error ? err.message : String(err)}`,
+      data,
+    });
   }
   return out;
 }
@@ -150,7 +237,10 @@ function setAside(ledger: string): string[] {
   const dir = dirname(ledger);
   const prefix = `${basename(ledger)}${CORRUPT_SUFFIX}`;
   try {
-    return readdirSync(dir).filter((f) => f.startsWith(prefix) && !/-(wal|shm)$/.test(f)).sort().map((f) => join(dir, f));
+    return readdirSync(dir)
+      .filter((f) => f.startsWith(prefix) && !/-(wal|shm)$/.test(f))
+      .sort()
+      .map((f) => join(dir, f));
   } catch {
     return [];
   }
@@ -172,14 +262,23 @@ export function checkDiagnostics(env: Env, now: number, last = 5): Check[] {
   const parsed = lines.map((l) => safeJson(l));
   // A line torn by a crash or a disk-full write is skipped, and said so: the log itself stays usable.
   const unreadable = parsed.filter((r) => r === null || typeof r !== 'object').length;
-  const recs = parsed.filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object') as { t?: string; level?: string; where?: string; message?: string }[];
+  const recs = parsed.filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object') as {
+    t?: string;
+    level?: string;
+    where?: string;
+    message?: string;
+  }[];
   const recentErrors = recs.filter((r) => r.level === 'error' && r.t && now - Date.parse(r.t) < DAY).length;
   const shown = recs.slice(-last).map((r) => `${r.t ?? '?'} ${r.level ?? '?'} ${r.where ?? '?'}: ${r.message ?? ''}`);
-  return [{
-    section: 'diagnostics', name: 'log', status: recentErrors ? 'warn' : 'ok',
-    detail: `${recentErrors} error(s) in the last 24 h (${file})${unreadable ? `; ${unreadable} unreadable line(s) skipped` : ''}; last ${shown.length}:\n${shown.map((s) => `      ${s}`).join('\n')}`,
-    data: { file, recentErrors, unreadable, last: shown },
-  }];
+  return [
+    {
+      section: 'diagnostics',
+      name: 'log',
+      status: recentErrors ? 'warn' : 'ok',
+      detail: `${recentErrors} error(s) in the last 24 h (${file})${unreadable ? `; ${unreadable} unreadable line(s) skipped` : ''}; last ${shown.length}:\n${shown.map((s) => `      ${s}`).join('\n')}`,
+      data: { file, recentErrors, unreadable, last: shown },
+    },
+  ];
 }
 
 /**
@@ -187,17 +286,26 @@ export function checkDiagnostics(env: Env, now: number, last = 5): Check[] {
  * used (the hook rebuilds and rewrites it), so it is a warning, not an error.
  */
 function checkHookCacheDir(o: {
-  name: string; dir: string; suffix: string; none: string; rebuild: string;
+  name: string;
+  dir: string;
+  suffix: string;
+  none: string;
+  rebuild: string;
   check: (path: string) => { valid: boolean; bytes?: number };
 }): Check[] {
   const { name, dir } = o;
   let names: string[];
   try {
-    names = readdirSync(dir).filter((f) => f.endsWith(o.suffix)).sort();
+    names = readdirSync(dir)
+      .filter((f) => f.endsWith(o.suffix))
+      .sort();
   } catch {
     names = [];
   }
-  if (names.length === 0) return [{ section: 'hook', name, status: 'info', detail: `none yet (${dir}); ${o.none}`, data: { dir, files: [] } }];
+  if (names.length === 0)
+    return [
+      { section: 'hook', name, status: 'info', detail: `none yet (${dir}); ${o.none}`, data: { dir, files: [] } },
+    ];
   const files = names.map((file) => {
     try {
       return { name: file, ...o.check(join(dir, file)) };
@@ -206,19 +314,25 @@ function checkHookCacheDir(o: {
     }
   });
   const damaged = files.filter((f) => !f.valid).map((f) => f.name);
-  return [{
-    section: 'hook', name, status: damaged.length ? 'warn' : 'ok',
-    detail: damaged.length
-      ? `${damaged.length} of ${files.length} file(s) in ${dir} damaged (${damaged.join(', ')}): ignored; ${o.rebuild}`
-      : `${files.length} file(s) in ${dir}, all intact`,
-    data: { dir, files, recovered: damaged.length ? 'rewrite' : null },
-  }];
+  return [
+    {
+      section: 'hook',
+      name,
+      status: damaged.length ? 'warn' : 'ok',
+      detail: damaged.length
+        ? `${damaged.length} of ${files.length} file(s) in ${dir} damaged (${damaged.join(', ')}): ignored; ${o.rebuild}`
+        : `${files.length} file(s) in ${dir}, all intact`,
+      data: { dir, files, recovered: damaged.length ? 'rewrite' : null },
+    },
+  ];
 }
 
 /** The command hooks' dispatch memos (runtime/dispatch-memo.ts). One whose key no longer matches is merely out of date. */
 export function checkDispatchMemo(env: Env): Check[] {
   return checkHookCacheDir({
-    name: 'dispatch memo', dir: memoDir(env), suffix: '.json',
+    name: 'dispatch memo',
+    dir: memoDir(env),
+    suffix: '.json',
     none: 'a dispatch hook writes one once the policy and catalogs are 3 s old',
     rebuild: 'the next dispatch reads the policy and catalogs and rewrites them',
     check: (path) => {
@@ -231,7 +345,9 @@ export function checkDispatchMemo(env: Env): Check[] {
 /** The command hook's V8 code cache (hook-runner/loader.ts): present, and whether each file would be used. */
 export function checkCodeCache(env: Env): Check[] {
   return checkHookCacheDir({
-    name: 'code cache', dir: codeCacheDir(env), suffix: '.v8',
+    name: 'code cache',
+    dir: codeCacheDir(env),
+    suffix: '.v8',
     none: 'the first hook run writes it',
     rebuild: 'the next hook compiles from source and rewrites them',
     check: (path) => {

@@ -11,7 +11,14 @@ export function runDoctor(ctx: InstallContext, cwd: string, now: number): Check[
     try {
       return f();
     } catch (err) {
-      return [{ section, name: section, status: 'error', detail: `check failed: ${err instanceof Error ? err.message : String(err)}` }];
+      return [
+        {
+          section,
+          name: section,
+          status: 'error',
+          detail: `check failed: ${err instanceof Error ? err.message : String(err)}`,
+        },
+      ];
     }
   };
   return [

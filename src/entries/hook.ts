@@ -4,4 +4,11 @@ import { startHook, type BuildIds } from '../hook-runner/loader.js';
 
 declare const __TG_BUILD_IDS__: BuildIds | undefined;
 
-void startHook(__dirname, process.argv.slice(2), process.env, typeof __TG_BUILD_IDS__ === 'undefined' ? null : __TG_BUILD_IDS__, require, DISPATCH_EVENTS);
+void startHook(
+  __dirname,
+  process.argv.slice(2),
+  process.env,
+  typeof __TG_BUILD_IDS__ === 'undefined' ? null : __TG_BUILD_IDS__,
+  require,
+  DISPATCH_EVENTS,
+);

@@ -24,7 +24,12 @@ async function main(): Promise<number> {
     for (const d of loaded.diagnostics) diagnose('warn', 'prices.refresh.config', d, {}, env);
     config = loaded.config;
   }
-  const report = await runRefresh({ env, config, force: env[FORCE_ENV] === '1', lockNonce: env[LOCK_ENV] || undefined });
+  const report = await runRefresh({
+    env,
+    config,
+    force: env[FORCE_ENV] === '1',
+    lockNonce: env[LOCK_ENV] || undefined,
+  });
   if (report.result !== 'done') diagnose('info', 'prices.refresh', `not run: ${report.why}`, {}, env);
   return report.result === 'done' && report.sources.some((s) => s.result === 'failed') ? 1 : 0;
 }

@@ -13,7 +13,9 @@ export type DispatchEvents = Readonly<Record<string, readonly string[]>>;
 export type HookBundle = `hook-dispatch-${string}` | 'hook-events';
 
 export function bundleFor(events: DispatchEvents, harness: string, event: string): HookBundle {
-  return Object.hasOwn(events, harness) && events[harness]!.includes(event) ? `hook-dispatch-${harness}` : 'hook-events';
+  return Object.hasOwn(events, harness) && events[harness]!.includes(event)
+    ? `hook-dispatch-${harness}`
+    : 'hook-events';
 }
 
 /**

@@ -10,7 +10,14 @@ import { diagnose, errorText, setDiagnosticFallback } from '../io/diagnostics.js
 import { appendBounded, writeToDescriptor } from '../io/files.js';
 import { withoutBom } from '../io/text.js';
 import type { Env } from '../io/paths.js';
-import { timeLeft, type AdapterTable, type CommandAdapter, type Delivery, type HookAnswer, type HookContext } from '../contracts/hook.js';
+import {
+  timeLeft,
+  type AdapterTable,
+  type CommandAdapter,
+  type Delivery,
+  type HookAnswer,
+  type HookContext,
+} from '../contracts/hook.js';
 
 export const DEFAULT_MAX_STDIN = 1024 * 1024;
 /** Half the 10 s manifest timeout of every event without a cap of its own, so our own deadline fires first. */
@@ -87,9 +94,21 @@ const socketHandles: unknown[] = [];
  * belongs to this process's end of the socket pair: the harness's end is untouched.
  */
 function socketNonBlocking(fd: number): boolean {
-  if (process.execArgv.includes('--pending-deprecation') || (process.env.NODE_OPTIONS ?? '').includes('--pending-deprecation') || process.env.NODE_PENDING_DEPRECATION === '1') return false;
+  if (
+    process.execArgv.includes('--pending-deprecation') ||
+    (process.env.NODE_OPTIONS ?? '').includes('--pending-deprecation') ||
+    process.env.NODE_PENDING_DEPRECATION === '1'
+  )
+    return false;
   try {
-    const binding = (process as unknown as { binding(name: string): { Pipe: new (type: number) => { open(fd: number): number }; constants: { SOCKET: number } } }).binding('pipe_wrap');
+    const binding = (
+      process as unknown as {
+        binding(name: string): {
+          Pipe: new (type: number) => { open(fd: number): number };
+          constants: { SOCKET: number };
+        };
+      }
+    ).binding('pipe_wrap');
     const handle = new binding.Pipe(binding.constants.SOCKET);
     if (handle.open(fd) !== 0) return false;
     socketHandles.push(handle);
@@ -135,22 +154,28 @@ function readPooled(fd: number, maxBytes: number, beforeWait: () => void): Promi
     const next = () => {
       const buf = Buffer.allocUnsafe(64 * 1024);
       pendingPoolReads++;
-      withOneThreadPool(() => read(fd, buf, 0, buf.length, null, (err, n) => {
-        pendingPoolReads--;
-        if (err) {
-          if ((err as NodeJS.ErrnoException).code === 'EAGAIN' && fd === 0) readStdinCapped(process.stdin, got.left(), beforeWait).then((rest) => resolve(Buffer.concat([got.all(), rest])), reject);
-          else if ((err as NodeJS.ErrnoException).code === 'EOF') resolve(got.all());
-          else reject(err);
-          return;
-        }
-        if (n === 0) return resolve(got.all());
-        try {
-          got.add(buf.subarray(0, n));
-        } catch (e) {
-          return reject(e);
-        }
-        next();
-      }));
+      withOneThreadPool(() =>
+        read(fd, buf, 0, buf.length, null, (err, n) => {
+          pendingPoolReads--;
+          if (err) {
+            if ((err as NodeJS.ErrnoException).code === 'EAGAIN' && fd === 0)
+              readStdinCapped(process.stdin, got.left(), beforeWait).then(
+                (rest) => resolve(Buffer.concat([got.all(), rest])),
+                reject,
+              );
+            else if ((err as NodeJS.ErrnoException).code === 'EOF') resolve(got.all());
+            else reject(err);
+            return;
+          }
+          if (n === 0) return resolve(got.all());
+          try {
+            got.add(buf.subarray(0, n));
+          } catch (e) {
+            return reject(e);
+          }
+          next();
+        }),
+      );
     };
     next();
   });
@@ -206,7 +231,11 @@ export function readFdCapped(fd: number, maxBytes: number, beforeWait: () => voi
   });
 }
 
-export function readStdinCapped(stream: NodeJS.ReadableStream, maxBytes: number, beforeWait: () => void = () => {}): Promise<Buffer> {
+export function readStdinCapped(
+  stream: NodeJS.ReadableStream,
+  maxBytes: number,
+  beforeWait: () => void = () => {},
+): Promise<Buffer> {
   beforeWait();
   return new Promise((resolve, reject) => {
     const got = capped(maxBytes);
@@ -242,7 +271,15 @@ function stdinKind(stdin: StdinSource): string {
   if ('on' in stdin) return 'stream';
   try {
     const st = fstatSync(stdin.fd);
-    return st.isFIFO() ? 'pipe' : st.isSocket() ? 'socket' : st.isFile() ? 'file' : st.isCharacterDevice() ? 'tty' : 'other';
+    return st.isFIFO()
+      ? 'pipe'
+      : st.isSocket()
+        ? 'socket'
+        : st.isFile()
+          ? 'file'
+          : st.isCharacterDevice()
+            ? 'tty'
+            : 'other';
   } catch {
     return 'unknown';
   }
@@ -266,7 +303,15 @@ export type RunOutcome = { answer: HookAnswer; failed: string | null };
 export type DeadlineArming = 'loop' | 'first-wait';
 
 /** Everything but process I/O, so tests can drive it in-process. */
-export async function runHookWith(adapters: AdapterTable, harness: string, event: string, stdin: StdinSource, env: Env, arming: DeadlineArming = 'loop', caps: DeadlineCaps = {}): Promise<RunOutcome> {
+export async function runHookWith(
+  adapters: AdapterTable,
+  harness: string,
+  event: string,
+  stdin: StdinSource,
+  env: Env,
+  arming: DeadlineArming = 'loop',
+  caps: DeadlineCaps = {},
+): Promise<RunOutcome> {
   const startedAt = Date.now();
   const deadlineMs = deadlineFor(harness, event, env, caps);
   let adapter: CommandAdapter | undefined;
@@ -304,7 +349,10 @@ export async function runHookWith(adapters: AdapterTable, harness: string, event
   let armDeadline = () => {};
   const deadline = new Promise<RunOutcome>((resolve) => {
     armDeadline = () => {
-      timer ??= setTimeout(() => resolve(missedDeadline()), Math.max(0, timeLeft({ startedAt, deadlineMs }, Date.now())));
+      timer ??= setTimeout(
+        () => resolve(missedDeadline()),
+        Math.max(0, timeLeft({ startedAt, deadlineMs }, Date.now())),
+      );
     };
   });
   if (arming === 'loop') arm = setImmediate(armDeadline);
@@ -314,10 +362,16 @@ export async function runHookWith(adapters: AdapterTable, harness: string, event
     if (!load) return failOpen(`no adapter for harness '${harness}'`);
     adapter = await load();
     const maxStdin = positive(env.TIERGATE_HOOK_MAX_STDIN, DEFAULT_MAX_STDIN);
-    const raw = await ('on' in stdin ? readStdinCapped(stdin, maxStdin, armDeadline) : readFdCapped(stdin.fd, maxStdin, armDeadline));
+    const raw = await ('on' in stdin
+      ? readStdinCapped(stdin, maxStdin, armDeadline)
+      : readFdCapped(stdin.fd, maxStdin, armDeadline));
     if (env.TIERGATE_HOOK_DEBUG) {
       try {
-        appendBounded(env.TIERGATE_HOOK_DEBUG, `${JSON.stringify({ t: startedAt, harness, event, stdin: stdinKind(stdin), raw: raw.toString('utf8') })}\n`, DEBUG_MAX_BYTES);
+        appendBounded(
+          env.TIERGATE_HOOK_DEBUG,
+          `${JSON.stringify({ t: startedAt, harness, event, stdin: stdinKind(stdin), raw: raw.toString('utf8') })}\n`,
+          DEBUG_MAX_BYTES,
+        );
       } catch (err) {
         diagnose('warn', 'hook:debug', errorText(err), {}, env);
       }
@@ -327,7 +381,11 @@ export async function runHookWith(adapters: AdapterTable, harness: string, event
     const payload = parsePayload(raw);
     const ctx: HookContext = { env, harness, event, startedAt, deadlineMs, defer, beforeWait: armDeadline };
     return { answer: await handler(payload, ctx), failed: null };
-  })().catch((err: unknown) => failOpen(errorText(err), { kind: err instanceof Oversize ? 'oversize' : err instanceof SyntaxError ? 'bad-json' : 'error' }));
+  })().catch((err: unknown) =>
+    failOpen(errorText(err), {
+      kind: err instanceof Oversize ? 'oversize' : err instanceof SyntaxError ? 'bad-json' : 'error',
+    }),
+  );
 
   try {
     let out = await Promise.race([work, deadline]);
@@ -347,7 +405,12 @@ export async function runHookWith(adapters: AdapterTable, harness: string, event
  * Entry: runs the hook, prints its answer and returns the exit code (the caller exits: dist/hook.cjs first saves the
  * compiled code, see loader.ts). Never lets an exception reach the harness.
  */
-export async function hookMain(argv: string[], adapters: AdapterTable, arming: DeadlineArming = 'loop', caps: DeadlineCaps = {}): Promise<number> {
+export async function hookMain(
+  argv: string[],
+  adapters: AdapterTable,
+  arming: DeadlineArming = 'loop',
+  caps: DeadlineCaps = {},
+): Promise<number> {
   const [harness = '', event = ''] = argv;
   // A diagnosis the log cannot take (the data dir is not writable) goes to the hook's stderr: never silent.
   setDiagnosticFallback((line) => void writeToDescriptor(2, line));

@@ -95,7 +95,10 @@ export function codeCacheDir(env: Env): string {
 
 /** `variant`: bundles.ts's cacheVariant, the harness the file serves. */
 export function codeCachePath(env: Env, bundle: HookBundle, buildId: string, variant: string): string {
-  return childPath(codeCacheDir(env), `${bundle}-${buildId}-${variant}-node${process.version}-${process.arch}${flagsTag(env)}.v8`);
+  return childPath(
+    codeCacheDir(env),
+    `${bundle}-${buildId}-${variant}-node${process.version}-${process.arch}${flagsTag(env)}.v8`,
+  );
 }
 
 const wrap = (source: string) => `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
@@ -126,7 +129,14 @@ function loadBundle(file: string, cachePath: string | null, load: NodeJS.Require
 }
 
 /** Runs the hook and exits. Never throws: a bundle that cannot load leaves a line on stderr and the harness proceeds. */
-export async function startHook(distDir: string, argv: string[], env: Env, ids: BuildIds | null, load: NodeJS.Require, events: DispatchEvents): Promise<never> {
+export async function startHook(
+  distDir: string,
+  argv: string[],
+  env: Env,
+  ids: BuildIds | null,
+  load: NodeJS.Require,
+  events: DispatchEvents,
+): Promise<never> {
   const bundle = bundleFor(events, argv[0] ?? '', argv[1] ?? '');
   const id = ids?.[bundle];
   let code = 0;
@@ -135,9 +145,16 @@ export async function startHook(distDir: string, argv: string[], env: Env, ids: 
     const loaded = loadBundle(childPath(distDir, `${bundle}.cjs`), cachePath, load);
     code = await loaded.exports.main(argv, { buildId: id });
     // After the answer is out: only the first run of a build (or after a Node upgrade) pays for this.
-    if (loaded.script && cachePath && id && !loaded.fromCache && (loaded.exports.keepCodeCache?.() ?? true)) loaded.exports.saveCodeCache(cachePath, encodeCodeCache(loaded.script.createCachedData()), Object.entries(ids ?? {}).map(([b, i]) => `${b}-${i}-`));
+    if (loaded.script && cachePath && id && !loaded.fromCache && (loaded.exports.keepCodeCache?.() ?? true))
+      loaded.exports.saveCodeCache(
+        cachePath,
+        encodeCodeCache(loaded.script.createCachedData()),
+        Object.entries(ids ?? {}).map(([b, i]) => `${b}-${i}-`),
+      );
   } catch (err) {
-    process.stderr.write(`tiergate: hook could not run (${err instanceof Error ? err.message : String(err)}); the harness proceeds unchanged\n`);
+    process.stderr.write(
+      `tiergate: hook could not run (${err instanceof Error ? err.message : String(err)}); the harness proceeds unchanged\n`,
+    );
     code = 0;
   }
   process.exit(code);

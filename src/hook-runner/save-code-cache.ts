@@ -21,7 +21,13 @@ export function saveCodeCache(path: string, data: Buffer, current: readonly stri
     writeFileAtomic(path, data);
     const name = basename(path);
     for (const other of readdirSync(dir)) {
-      if (other !== name && other.startsWith('hook-') && other.endsWith('.v8') && !current.some((p) => other.startsWith(p))) removeFile(join(dir, other));
+      if (
+        other !== name &&
+        other.startsWith('hook-') &&
+        other.endsWith('.v8') &&
+        !current.some((p) => other.startsWith(p))
+      )
+        removeFile(join(dir, other));
     }
   } catch (err) {
     diagnose('warn', 'hook:code-cache', `not saved: ${errorText(err)}`, { path });

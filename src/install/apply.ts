@@ -18,7 +18,9 @@ import { readRecord, writeRecord, type FileRecord, type HarnessRecord, type Touc
 import { HARNESSES } from '../adapters/index.js';
 
 export type Options = {
-  dryRun: boolean; run: boolean; commandTimeoutMs?: number;
+  dryRun: boolean;
+  run: boolean;
+  commandTimeoutMs?: number;
   /** A line before and after each harness command --run waits on (Claude Code's took 68 s of silence). */
   progress?: (line: string) => void;
 };
@@ -41,7 +43,15 @@ export type Outcome = {
 const COMMAND_TIMEOUT_MS = 120_000;
 
 function outcome(plan: HarnessPlan): Outcome {
-  return { harness: plan.harness, target: plan.target, status: 'done', actions: [], commands: [], problems: [...plan.refused], notes: [...plan.notes] };
+  return {
+    harness: plan.harness,
+    target: plan.target,
+    status: 'done',
+    actions: [],
+    commands: [],
+    problems: [...plan.refused],
+    notes: [...plan.notes],
+  };
 }
 
 function fileAction(s: FileEditStep): string {
@@ -69,10 +79,14 @@ function linkRefusals(plan: HarnessPlan, more: string[] = []): string[] {
 
 function runCommand(ctx: InstallContext, step: CommandStep, opts: Options): string | null {
   const timeout = opts.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
-  opts.progress?.(`running \`${shJoin(step.argv)}\` (${step.description}); waiting up to ${Math.round(timeout / 1000)} s…`);
+  opts.progress?.(
+    `running \`${shJoin(step.argv)}\` (${step.description}); waiting up to ${Math.round(timeout / 1000)} s…`,
+  );
   const t0 = Date.now();
   const r = runBounded(step.argv[0]!, step.argv.slice(1), timeout, ctx.env as NodeJS.ProcessEnv);
-  opts.progress?.(`  ${r.error || r.status !== 0 ? 'failed' : 'done'} after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  opts.progress?.(
+    `  ${r.error || r.status !== 0 ? 'failed' : 'done'} after ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
   if (r.error || r.status !== 0) {
     const why = r.error ?? `exit ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`;
     return `\`${shJoin(step.argv)}\` failed (${why})`;
@@ -89,7 +103,15 @@ export function install(ctx: InstallContext, harnesses: Harness[], opts: Options
     try {
       plan = HARNESSES[h].installer.planInstall(ctx);
     } catch (err) {
-      out.push({ harness: h, target: '', status: 'failed', actions: [], commands: [], problems: [errorText(err)], notes: [] });
+      out.push({
+        harness: h,
+        target: '',
+        status: 'failed',
+        actions: [],
+        commands: [],
+        problems: [errorText(err)],
+        notes: [],
+      });
       continue;
     }
     const o = outcome(plan);
@@ -112,7 +134,14 @@ export function install(ctx: InstallContext, harnesses: Harness[], opts: Options
       continue;
     }
     const prev = rec.harnesses[h];
-    const hr: HarnessRecord = prev ?? { installedAt: new Date().toISOString(), version: ctx.version, pkgRoot: ctx.pkgRoot, files: [], touched: [], commands: [] };
+    const hr: HarnessRecord = prev ?? {
+      installedAt: new Date().toISOString(),
+      version: ctx.version,
+      pkgRoot: ctx.pkgRoot,
+      files: [],
+      touched: [],
+      commands: [],
+    };
     try {
       for (const s of edits) applyInstallEdit(hr, s);
       if (commands.length && !opts.run) {
@@ -122,7 +151,9 @@ export function install(ctx: InstallContext, harnesses: Harness[], opts: Options
           if (i === 0 && !binaryFound(ctx, c.argv[0]!)) {
             // The harness is not installed here: nothing to fail, the commands are printed for wherever it is.
             printOnce(o, commands);
-            o.notes.push(`\`${c.argv[0]}\` is not on PATH (set TIERGATE_${plan.harness.toUpperCase()}_BIN to its path, or run these where it is installed).`);
+            o.notes.push(
+              `\`${c.argv[0]}\` is not on PATH (set TIERGATE_${plan.harness.toUpperCase()}_BIN to its path, or run these where it is installed).`,
+            );
             break;
           }
           for (const t of c.touches) recordTouch(hr, t.file, t.format);
@@ -174,8 +205,13 @@ function applyInstallEdit(hr: HarnessRecord, s: FileEditStep): void {
     existing.undo.push(...s.undo);
   } else {
     hr.files.push({
-      file: s.file, existedBefore: s.before !== null, beforeSha: s.before === null ? null : sha256(s.before), afterSha: sha256(s.after),
-      backup, undo: s.undo, emptyTextWhenAbsent: s.emptyTextWhenAbsent,
+      file: s.file,
+      existedBefore: s.before !== null,
+      beforeSha: s.before === null ? null : sha256(s.before),
+      afterSha: sha256(s.after),
+      backup,
+      undo: s.undo,
+      emptyTextWhenAbsent: s.emptyTextWhenAbsent,
     });
   }
 }
@@ -183,17 +219,30 @@ function applyInstallEdit(hr: HarnessRecord, s: FileEditStep): void {
 function recordTouch(hr: HarnessRecord, file: string, format: 'json' | 'toml'): void {
   if (hr.touched.some((t) => t.file === file)) return;
   const text = readText(file);
-  hr.touched.push({ file, format, existedBefore: text !== null, beforeSha: text === null ? null : sha256(text), backup: text === null ? null : backUp(file) });
+  hr.touched.push({
+    file,
+    format,
+    existedBefore: text !== null,
+    beforeSha: text === null ? null : sha256(text),
+    backup: text === null ? null : backUp(file),
+  });
 }
 
 /** The text a recorded file goes back to: the backup's bytes when nothing else changed it, else tiergate's entries removed. */
 export function restoredText(f: FileRecord, current: string): { text: string | null; how: string } {
   if (sha256(current) === f.afterSha) {
-    if (!f.existedBefore) return { text: f.emptyTextWhenAbsent, how: f.emptyTextWhenAbsent === null ? 'delete (tiergate created it)' : 'reset to empty hooks (tiergate created it)' };
+    if (!f.existedBefore)
+      return {
+        text: f.emptyTextWhenAbsent,
+        how:
+          f.emptyTextWhenAbsent === null
+            ? 'delete (tiergate created it)'
+            : 'reset to empty hooks (tiergate created it)',
+      };
     const bak = f.backup ? readText(f.backup) : null;
     if (bak !== null && sha256(bak) === f.beforeSha) return { text: bak, how: 'restore the backup byte for byte' };
   }
-  return { text: applyUndo(current, f.undo), how: 'remove tiergate\'s entries (the file changed since install)' };
+  return { text: applyUndo(current, f.undo), how: "remove tiergate's entries (the file changed since install)" };
 }
 
 export function uninstall(ctx: InstallContext, harnesses: Harness[], opts: Options): Outcome[] {
@@ -204,13 +253,24 @@ export function uninstall(ctx: InstallContext, harnesses: Harness[], opts: Optio
     try {
       plan = HARNESSES[h].installer.planUninstall(ctx);
     } catch (err) {
-      out.push({ harness: h, target: '', status: 'failed', actions: [], commands: [], problems: [errorText(err)], notes: [] });
+      out.push({
+        harness: h,
+        target: '',
+        status: 'failed',
+        actions: [],
+        commands: [],
+        problems: [errorText(err)],
+        notes: [],
+      });
       continue;
     }
     const o = outcome(plan);
     out.push(o);
     const hr = rec.harnesses[h];
-    const links = linkRefusals(plan, [...(hr?.files ?? []), ...(hr?.touched ?? [])].map((f) => f.file));
+    const links = linkRefusals(
+      plan,
+      [...(hr?.files ?? []), ...(hr?.touched ?? [])].map((f) => f.file),
+    );
     if (links.length) {
       o.problems.push(...links);
       o.status = 'refused';
@@ -228,14 +288,19 @@ export function uninstall(ctx: InstallContext, harnesses: Harness[], opts: Optio
       const r = restoredText(f, current);
       if (r.text !== current) recorded.push({ f, current, ...r });
       // A whole file tiergate wrote (no entries to take out) that someone changed since: theirs now.
-      else if (f.undo.length === 0 && sha256(current) !== f.afterSha) o.notes.push(`${f.file} changed since install: left as it is`);
+      else if (f.undo.length === 0 && sha256(current) !== f.afterSha)
+        o.notes.push(`${f.file} changed since install: left as it is`);
     }
     const commands = plan.steps.filter((s): s is CommandStep => s.kind === 'command');
     if (plan.refused.length && !recorded.length && !commands.length) {
       o.status = 'refused';
       continue;
     }
-    o.actions.push(...edits.map(fileAction), ...recorded.map((r) => `${r.f.file}: ${r.how}`), ...commands.map((c) => `run: ${shJoin(c.argv)}  (${c.description})`));
+    o.actions.push(
+      ...edits.map(fileAction),
+      ...recorded.map((r) => `${r.f.file}: ${r.how}`),
+      ...commands.map((c) => `run: ${shJoin(c.argv)}  (${c.description})`),
+    );
     if (!o.actions.length) {
       o.status = 'unchanged';
       o.actions.push('not installed');
@@ -267,7 +332,8 @@ export function uninstall(ctx: InstallContext, harnesses: Harness[], opts: Optio
         for (const f of hr.files) if (f.backup) removeFile(f.backup);
         for (const t of hr.touched) if (t.backup) removeFile(t.backup);
         // The folders install created, deepest first, each only if nothing else is in it now.
-        for (const d of [...(hr.dirs ?? [])].reverse()) if (removeEmptyDir(d)) o.actions.push(`${d}: removed (install created it)`);
+        for (const d of [...(hr.dirs ?? [])].reverse())
+          if (removeEmptyDir(d)) o.actions.push(`${d}: removed (install created it)`);
         delete rec.harnesses[h];
       }
     } catch (err) {
@@ -297,7 +363,8 @@ function restoreTouched(ctx: InstallContext, h: Harness, t: TouchRecord): string
   const tidy = HARNESSES[h].installer.tidyTouched;
   if (tidy) current = tidy(ctx, t.format, current);
   const bak = t.backup ? readText(t.backup) : null;
-  if (t.existedBefore && (bak === null || sha256(bak) !== t.beforeSha)) return `${t.file}: backup missing or changed; left as the harness wrote it`;
+  if (t.existedBefore && (bak === null || sha256(bak) !== t.beforeSha))
+    return `${t.file}: backup missing or changed; left as the harness wrote it`;
   const parse = (s: string): unknown => {
     const p = t.format === 'json' ? parseJsonText(s) : parseTomlText(s);
     return p.ok ? (p.value ?? {}) : Symbol('unparseable');

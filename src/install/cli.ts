@@ -11,8 +11,8 @@ import { unknownValue } from '../cli/suggest.js';
 export const USAGE = (verb: string) =>
   `Usage: tiergate ${verb} <${HARNESS_IDS.join('|')} ...> | --all [--dry-run] [--run] [--json]\n` +
   (verb === 'install'
-    ? `  --all      every harness found on this machine (its command on PATH or its config folder); the others are\n`
-      + `             skipped, saying why. Name harnesses to install into them whether found or not.\n`
+    ? `  --all      every harness found on this machine (its command on PATH or its config folder); the others are\n` +
+      `             skipped, saying why. Name harnesses to install into them whether found or not.\n`
     : `  --all      every harness\n`) +
   `  --dry-run  show the plan, write nothing\n` +
   `  --run      also run the harness's own plugin commands (Claude Code, Codex) instead of printing them\n` +
@@ -30,7 +30,8 @@ export async function runInstallCli(verb: 'install' | 'uninstall', argv: string[
   const bad = names.filter((n) => !HarnessSchema.safeParse(n).success);
   if (unknown.length) return usageError(verb, unknownValue('option', unknown[0]!, [...known]));
   if (bad.length) return usageError(verb, unknownValue('harness', bad[0]!, HarnessSchema.options));
-  if (!names.length && !flags.has('--all')) return usageError(verb, `name a harness (${HarnessSchema.options.join(', ')}) or --all`);
+  if (!names.length && !flags.has('--all'))
+    return usageError(verb, `name a harness (${HarnessSchema.options.join(', ')}) or --all`);
   const ctx = makeContext(process.env);
   const json = flags.has('--json');
   // --all installs where a harness is found; named harnesses are installed whether found or not (also with --all).
@@ -41,19 +42,31 @@ export async function runInstallCli(verb: 'install' | 'uninstall', argv: string[
     harnesses = harnesses.filter((h) => {
       const d = detectHarness(ctx, h);
       if (d.found || named.has(h)) return true;
-      skipped.push({ harness: h, target: '', status: 'skipped', actions: [], commands: [], problems: [], notes: [`${d.why}; to install anyway: tiergate install ${h}`] });
+      skipped.push({
+        harness: h,
+        target: '',
+        status: 'skipped',
+        actions: [],
+        commands: [],
+        problems: [],
+        notes: [`${d.why}; to install anyway: tiergate install ${h}`],
+      });
       return false;
     });
   }
   const opts = {
-    dryRun: flags.has('--dry-run'), run: flags.has('--run'),
+    dryRun: flags.has('--dry-run'),
+    run: flags.has('--run'),
     progress: json ? undefined : (line: string) => void process.stderr.write(`tiergate ${verb}: ${line}\n`),
   };
-  const warnings = verb === 'install' ? [transientWarning(ctx.pkgRoot, ctx.env)].filter((w): w is string => w !== null) : [];
+  const warnings =
+    verb === 'install' ? [transientWarning(ctx.pkgRoot, ctx.env)].filter((w): w is string => w !== null) : [];
   const done = verb === 'install' ? install(ctx, harnesses, opts) : uninstall(ctx, harnesses, opts);
   const rows = [...done, ...skipped];
-  process.stdout.write(json
-    ? `${JSON.stringify({ command: verb, dryRun: opts.dryRun, version: ctx.version, packageRoot: ctx.pkgRoot, warnings, harnesses: rows }, null, 2)}\n`
-    : formatOutcomes(verb, rows, opts.dryRun, warnings));
+  process.stdout.write(
+    json
+      ? `${JSON.stringify({ command: verb, dryRun: opts.dryRun, version: ctx.version, packageRoot: ctx.pkgRoot, warnings, harnesses: rows }, null, 2)}\n`
+      : formatOutcomes(verb, rows, opts.dryRun, warnings),
+  );
   return rows.some((r) => r.status === 'refused' || r.status === 'failed') ? 1 : 0;
 }

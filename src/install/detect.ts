@@ -17,5 +17,8 @@ export function detectHarness(ctx: InstallContext, h: Harness): Detection {
   if (bin) return { found: true, how: `\`${bin}\` on PATH` };
   const dir = p.dirs.find((d) => existsSync(d));
   if (dir) return { found: true, how: `${dir} exists` };
-  return { found: false, why: `not found: no ${p.bins.map((b) => `\`${b}\``).join(' or ')} on PATH and no ${p.dirs.join(' or ')}` };
+  return {
+    found: false,
+    why: `not found: no ${p.bins.map((b) => `\`${b}\``).join(' or ')} on PATH and no ${p.dirs.join(' or ')}`,
+  };
 }

@@ -2,7 +2,16 @@
  * Edits a user's JSON/JSONC file as text (jsonc-parser `modify` + `applyEdits`), so comments, indentation, line
  * endings, a leading BOM and every foreign key survive. Pure: text in, text out; the caller writes.
  */
-import { applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErrorCode, type JSONPath, type ParseError } from 'jsonc-parser';
+import {
+  applyEdits,
+  findNodeAtLocation,
+  modify,
+  parse,
+  parseTree,
+  printParseErrorCode,
+  type JSONPath,
+  type ParseError,
+} from 'jsonc-parser';
 
 const BOM = '\uFEFF';
 
@@ -95,7 +104,10 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
   const ka = Object.keys(a as object);
   const kb = Object.keys(b as object);
-  return ka.length === kb.length && ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }
 
 /** A fresh file in the default style. */

@@ -3,10 +3,21 @@ import type { Outcome } from './apply.js';
 import { shJoin } from './shell.js';
 
 const LABEL: Record<Outcome['status'], string> = {
-  done: 'done', unchanged: 'unchanged', planned: 'plan', manual: 'run these', refused: 'REFUSED', failed: 'FAILED', skipped: 'skipped',
+  done: 'done',
+  unchanged: 'unchanged',
+  planned: 'plan',
+  manual: 'run these',
+  refused: 'REFUSED',
+  failed: 'FAILED',
+  skipped: 'skipped',
 };
 
-export function formatOutcomes(verb: 'install' | 'uninstall', rows: Outcome[], dryRun: boolean, warnings: readonly string[] = []): string {
+export function formatOutcomes(
+  verb: 'install' | 'uninstall',
+  rows: Outcome[],
+  dryRun: boolean,
+  warnings: readonly string[] = [],
+): string {
   const lines: string[] = [...warnings, ...(warnings.length ? [''] : [])];
   if (dryRun) lines.push(`tiergate ${verb} --dry-run: nothing was written.`, '');
   for (const r of rows) {

@@ -5,7 +5,12 @@ import type { Check } from '../contracts/check.js';
 import { readText, sha256 } from './backup.js';
 
 /** A finding of the doctor's harness section. */
-export const harnessCheck = (name: string, status: Check['status'], detail: string, data?: Record<string, unknown>): Check => ({ section: 'harness', name, status, detail, data });
+export const harnessCheck = (
+  name: string,
+  status: Check['status'],
+  detail: string,
+  data?: Record<string, unknown>,
+): Check => ({ section: 'harness', name, status, detail, data });
 
 /** The tiergate package a path inside it belongs to (for "installed from where" and its version). */
 export function packageOf(path: string): string | null {

@@ -4,7 +4,16 @@
  */
 import type { JSONPath } from 'jsonc-parser';
 import type { Harness } from '../contracts/harness.js';
-import { appendToArray, deepEqual, getAt, newJsonText, parseJsonText, removeAt, removeFromArray, setAt } from './edit-json.js';
+import {
+  appendToArray,
+  deepEqual,
+  getAt,
+  newJsonText,
+  parseJsonText,
+  removeAt,
+  removeFromArray,
+  setAt,
+} from './edit-json.js';
 import { readText } from './backup.js';
 import { emptyPlan, type FileEditStep, type HarnessPlan, type UndoStep } from './plan.js';
 
@@ -20,7 +29,8 @@ export type JsonEntries = {
   skeleton?: unknown;
 };
 
-const matches = (e: JsonEntries['entries'][number], existing: unknown) => (e.same ? e.same(existing) : deepEqual(existing, e.value));
+const matches = (e: JsonEntries['entries'][number], existing: unknown) =>
+  e.same ? e.same(existing) : deepEqual(existing, e.value);
 
 /** Adds what is missing to `plan`; refuses (with the reason) a file it cannot parse. */
 export function planJsonInstall(plan: HarnessPlan, spec: JsonEntries): void {
@@ -63,8 +73,13 @@ export function planJsonInstall(plan: HarnessPlan, spec: JsonEntries): void {
     return;
   }
   const step: FileEditStep = {
-    kind: 'edit', file: spec.file, description: `${before === null ? 'create' : 'edit'} ${spec.file}: add tiergate to ${added.join(', ')}`,
-    before, after: text, undo, emptyTextWhenAbsent: spec.emptyTextWhenAbsent ?? null,
+    kind: 'edit',
+    file: spec.file,
+    description: `${before === null ? 'create' : 'edit'} ${spec.file}: add tiergate to ${added.join(', ')}`,
+    before,
+    after: text,
+    undo,
+    emptyTextWhenAbsent: spec.emptyTextWhenAbsent ?? null,
   };
   plan.steps.push(step);
 }
@@ -113,8 +128,13 @@ export function planJsonUninstall(plan: HarnessPlan, spec: JsonEntries): void {
   }
   if (removed.length === 0) return;
   plan.steps.push({
-    kind: 'edit', file: spec.file, description: `edit ${spec.file}: remove tiergate from ${[...new Set(removed)].join(', ')}`,
-    before, after: text, undo: [], emptyTextWhenAbsent: null,
+    kind: 'edit',
+    file: spec.file,
+    description: `edit ${spec.file}: remove tiergate from ${[...new Set(removed)].join(', ')}`,
+    before,
+    after: text,
+    undo: [],
+    emptyTextWhenAbsent: null,
   });
 }
 
@@ -138,7 +158,12 @@ export type JsonPlanExtras = { also?: (plan: HarnessPlan) => void; notes?: reado
  * The plan of a harness that tiergate enters in one JSON file (OpenCode, pi, Cursor): spec's entries added (install) or
  * taken out without a record (uninstall), then the harness's extras.
  */
-export function jsonHarnessPlan(verb: 'install' | 'uninstall', harness: Harness, spec: JsonEntries, extras: JsonPlanExtras = {}): HarnessPlan {
+export function jsonHarnessPlan(
+  verb: 'install' | 'uninstall',
+  harness: Harness,
+  spec: JsonEntries,
+  extras: JsonPlanExtras = {},
+): HarnessPlan {
   const plan = emptyPlan(harness, spec.file);
   (verb === 'install' ? planJsonInstall : planJsonUninstall)(plan, spec);
   extras.also?.(plan);

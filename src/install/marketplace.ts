@@ -4,7 +4,9 @@ import { join } from 'node:path';
 
 import { emptyPlan, type HarnessPlan } from './plan.js';
 
-export type Marketplace = { ok: true; market: string; plugin: string; manifest: string } | { ok: false; reason: string };
+export type Marketplace =
+  | { ok: true; market: string; plugin: string; manifest: string }
+  | { ok: false; reason: string };
 
 /** `rel` is `.claude-plugin/marketplace.json` (Claude Code) or `.agents/plugins/marketplace.json` (Codex). */
 export function readMarketplace(pkgRoot: string, rel: string): Marketplace {
@@ -12,10 +14,14 @@ export function readMarketplace(pkgRoot: string, rel: string): Marketplace {
   try {
     const m = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown; plugins?: { name?: unknown }[] };
     const plugin = m.plugins?.find((p) => typeof p.name === 'string')?.name;
-    if (typeof m.name !== 'string' || typeof plugin !== 'string') return { ok: false, reason: `${manifest} names no marketplace or plugin` };
+    if (typeof m.name !== 'string' || typeof plugin !== 'string')
+      return { ok: false, reason: `${manifest} names no marketplace or plugin` };
     return { ok: true, market: m.name, plugin, manifest };
   } catch (err) {
-    return { ok: false, reason: `this tiergate package has no readable ${rel} (${err instanceof Error ? err.message : String(err)})` };
+    return {
+      ok: false,
+      reason: `this tiergate package has no readable ${rel} (${err instanceof Error ? err.message : String(err)})`,
+    };
   }
 }
 
@@ -23,8 +29,12 @@ export function readMarketplace(pkgRoot: string, rel: string): Marketplace {
  * Claude Code and Codex plans both start from this package's marketplace manifest: without one there is nothing to
  * install or remove, and the plan says why.
  */
-export function startMarketplacePlan(harness: 'claude' | 'codex', file: string, pkgRoot: string, rel: string):
-  { plan: HarnessPlan; market: Extract<Marketplace, { ok: true }> | null } {
+export function startMarketplacePlan(
+  harness: 'claude' | 'codex',
+  file: string,
+  pkgRoot: string,
+  rel: string,
+): { plan: HarnessPlan; market: Extract<Marketplace, { ok: true }> | null } {
   const plan = emptyPlan(harness, file);
   const m = readMarketplace(pkgRoot, rel);
   if (!m.ok) {

@@ -53,5 +53,10 @@ export type HarnessPlan = {
 };
 
 export const emptyPlan = (harness: Harness, target: string): HarnessPlan => ({
-  harness, target, steps: [], refused: [], alreadyInstalled: false, notes: [],
+  harness,
+  target,
+  steps: [],
+  refused: [],
+  alreadyInstalled: false,
+  notes: [],
 });

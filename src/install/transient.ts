@@ -21,7 +21,9 @@ export function transientCheckout(pkgRoot: string, env: Env): string | null {
   const root = real(pkgRoot);
   const under = (dir: string) => root.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
   if (root.split(sep).includes('_npx')) return "npx's cache, which npm clears";
-  const temps = [...new Set([tmpdir(), env.TMPDIR, '/tmp', '/var/tmp'].filter((d): d is string => Boolean(d)).map(real))];
+  const temps = [
+    ...new Set([tmpdir(), env.TMPDIR, '/tmp', '/var/tmp'].filter((d): d is string => Boolean(d)).map(real)),
+  ];
   const temp = temps.find(under);
   if (temp) return `a temporary directory (under ${temp})`;
   if (!root.split(sep).includes('node_modules') && existsSync(join(root, '.git'))) return 'a git checkout';
@@ -31,7 +33,9 @@ export function transientCheckout(pkgRoot: string, env: Env): string | null {
 export function transientWarning(pkgRoot: string, env: Env): string | null {
   const why = transientCheckout(pkgRoot, env);
   if (!why) return null;
-  return `warning: the harnesses will load tiergate from ${pkgRoot}, ${why}: if it is moved, deleted or checked out`
-    + ' at another version, they lose tiergate or run that. Install the package (npm install -g tiergate) and run'
-    + ' tiergate install from it.';
+  return (
+    `warning: the harnesses will load tiergate from ${pkgRoot}, ${why}: if it is moved, deleted or checked out` +
+    ' at another version, they lose tiergate or run that. Install the package (npm install -g tiergate) and run' +
+    ' tiergate install from it.'
+  );
 }

@@ -36,7 +36,8 @@ export function diagnose(
   try {
     const rec = { t: new Date().toISOString(), level, where, message: message.slice(0, MAX_FIELD), ...extra };
     line = JSON.stringify(rec);
-    if (line.length > 8 * MAX_FIELD) line = JSON.stringify({ t: rec.t, level, where, message: rec.message, truncated: true });
+    if (line.length > 8 * MAX_FIELD)
+      line = JSON.stringify({ t: rec.t, level, where, message: rec.message, truncated: true });
     appendBounded(paths(env).diagnostics, `${line}\n`, DIAGNOSTICS_MAX_BYTES);
   } catch {
     // The log cannot be written: the fallback, if the process has one; the hook must still answer either way.

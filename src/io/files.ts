@@ -3,8 +3,24 @@
  * edits: all go through here, so a review of what tiergate writes is one file. Everything it creates is user-only.
  */
 import {
-  chmodSync, closeSync, constants, copyFileSync, existsSync, fchmodSync, fstatSync, fsyncSync, lstatSync, mkdirSync,
-  mkdtempSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, writeSync,
+  chmodSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  fchmodSync,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -26,7 +42,11 @@ const TEMP_NAME = /\.tmp-\d+-\d+$/;
  * The temp file is created exclusively (a link planted under its name is never written through) and removed when any
  * step fails: a full disk must not leave it behind (pruneTempFiles takes what a killed writer leaves).
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array, { mode = FILE_MODE, durable = true }: { mode?: number; durable?: boolean } = {}): void {
+export function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  { mode = FILE_MODE, durable = true }: { mode?: number; durable?: boolean } = {},
+): void {
   ensureDir(dirname(path));
   const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
   const fd = openSync(tmp, 'wx', mode);
@@ -155,7 +175,13 @@ const existing = new Set<string>();
  * its target; a dangling one would create it), never waiting for a FIFO's reader (a FIFO opens at once or fails with
  * ENXIO, and is refused by the caller's fstat).
  */
-const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
+const APPEND =
+  constants.O_WRONLY |
+  constants.O_APPEND |
+  constants.O_CREAT |
+  constants.O_NOFOLLOW |
+  constants.O_NONBLOCK |
+  constants.O_NOCTTY;
 const APPEND_NEW = APPEND | constants.O_EXCL;
 
 function openAppend(path: string, flags: number): number {
@@ -243,7 +269,11 @@ export function ensureFile(path: string, mode = FILE_MODE): void {
   ensureDir(dirname(path));
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY, mode);
+    fd = openSync(
+      path,
+      constants.O_RDONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY,
+      mode,
+    );
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new RefusedFile(path, 'symbolic link');
     throw err;
@@ -307,7 +337,8 @@ function checkDir(dir: string): boolean {
   return true;
 }
 
-const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
+const DIR_FLAGS =
+  constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
 
 /**
  * The data dir itself made user-only. It may be a link of the user's own (onto another disk, say): the data dir is where

@@ -41,7 +41,8 @@ export function frontmatterEntries(block: string): Map<string, FrontmatterEntry>
  */
 export function frontmatterScalar(raw: string): string | null {
   const s = raw.trim();
-  if (s.startsWith('"')) return /^"((?:[^"\\]|\\.)*)"[ \t]*(?:#.*)?$/.exec(s)?.[1]?.replace(/\\(["\\/])/g, '$1') ?? null;
+  if (s.startsWith('"'))
+    return /^"((?:[^"\\]|\\.)*)"[ \t]*(?:#.*)?$/.exec(s)?.[1]?.replace(/\\(["\\/])/g, '$1') ?? null;
   if (s.startsWith("'")) return /^'((?:[^']|'')*)'[ \t]*(?:#.*)?$/.exec(s)?.[1]?.replace(/''/g, "'") ?? null;
   if (/^[|>&*!{[]/.test(s)) return null;
   return s.replace(/(?:^|[ \t])#.*$/, '').trim();

@@ -21,7 +21,15 @@ export function childPath(dir: string, name: string): string {
  * anything else (relative, `..`, `//`, Windows) goes through join. Equal to join for every input (tested).
  */
 export function joinUnder(dir: string, ...names: string[]): string {
-  if (sep !== '/' || !dir.startsWith('/') || dir.includes('//') || dir.includes('/./') || dir.includes('/../') || dir.endsWith('/.') || dir.endsWith('/..')) {
+  if (
+    sep !== '/' ||
+    !dir.startsWith('/') ||
+    dir.includes('//') ||
+    dir.includes('/./') ||
+    dir.includes('/../') ||
+    dir.endsWith('/.') ||
+    dir.endsWith('/..')
+  ) {
     return join(dir, ...names);
   }
   let out = dir;
@@ -50,8 +58,16 @@ export const CODE_CACHE_DIR = 'code-cache';
 export const MEMO_DIR = 'dispatch-memo';
 
 export type Paths = {
-  config: string; data: string; ledger: string; spoolDir: string; diagnostics: string;
-  priceCacheDir: string; refreshStatus: string; refreshLock: string; codeCacheDir: string; memoDir: string;
+  config: string;
+  data: string;
+  ledger: string;
+  spoolDir: string;
+  diagnostics: string;
+  priceCacheDir: string;
+  refreshStatus: string;
+  refreshLock: string;
+  codeCacheDir: string;
+  memoDir: string;
 };
 
 // A hook asks for its paths several times (diagnostics, spool, prices): joined once per distinct environment.

@@ -17,7 +17,16 @@ export class TooLarge extends Error {
   }
 }
 
-export type FileKind = 'regular file' | 'directory' | 'symbolic link' | 'FIFO' | 'character device' | 'block device' | 'socket' | 'socket or absent device' | 'unknown file type';
+export type FileKind =
+  | 'regular file'
+  | 'directory'
+  | 'symbolic link'
+  | 'FIFO'
+  | 'character device'
+  | 'block device'
+  | 'socket'
+  | 'socket or absent device'
+  | 'unknown file type';
 
 /**
  * Something other than what tiergate expects stands at a path (a FIFO where a file should be, a link inside the data
@@ -25,7 +34,11 @@ export type FileKind = 'regular file' | 'directory' | 'symbolic link' | 'FIFO' |
  */
 export class RefusedFile extends Error {
   readonly code = 'EREFUSED';
-  constructor(readonly path: string, readonly kind: FileKind, expected: 'regular file' | 'directory' = 'regular file') {
+  constructor(
+    readonly path: string,
+    readonly kind: FileKind,
+    expected: 'regular file' | 'directory' = 'regular file',
+  ) {
     super(`refused: ${kind} where a ${expected} is expected`);
     this.name = 'RefusedFile';
   }

@@ -14,7 +14,11 @@ import { runObserver } from './drain.js';
  */
 export const HOOK_EXIT_RESERVE_MS = 300;
 
-export function drainLedgerFromHook(env: Env, cwd: string | null, hook: Pick<HookContext, 'startedAt' | 'deadlineMs'>): void {
+export function drainLedgerFromHook(
+  env: Env,
+  cwd: string | null,
+  hook: Pick<HookContext, 'startedAt' | 'deadlineMs'>,
+): void {
   const pricer = loadPricer(env, cwd);
   runObserver(env, pricer, undefined, timeLeft(hook, Date.now()) - HOOK_EXIT_RESERVE_MS);
 }

@@ -19,7 +19,13 @@ import { paths, type Env } from '../io/paths.js';
 import { RefusedFile } from '../io/read-capped.js';
 import type { SqlDriver } from './ledger/driver.js';
 import { busyWaitUntil, openLedger, setBusyTimeout } from './ledger/open.js';
-import { recordCompletion, recordDispatch, reconcileCompletions, settleCompletion, type CompletionRow } from './ledger/store.js';
+import {
+  recordCompletion,
+  recordDispatch,
+  reconcileCompletions,
+  settleCompletion,
+  type CompletionRow,
+} from './ledger/store.js';
 import { checkEnforcement } from './enforcement.js';
 import { rebuildSpend } from './spend-record.js';
 import type { Pricer } from './pricing.js';
@@ -73,25 +79,58 @@ function lineKey(text: string): string {
   return createHash('sha1').update(text).digest('hex').slice(0, 24);
 }
 
-export function dispatchFromSpool(rec: Extract<SpoolRecord, { type: 'dispatch' }>): Parameters<typeof recordDispatch>[1] {
+export function dispatchFromSpool(
+  rec: Extract<SpoolRecord, { type: 'dispatch' }>,
+): Parameters<typeof recordDispatch>[1] {
   const o = rec.observation;
   return {
-    harness: o.harness, sessionId: o.sessionId, callId: o.callId, at: o.at, project: o.cwd,
-    parentModel: o.parentModel, parentModelSource: o.parentModelSource, requestedModel: o.requestedModel,
-    requestedAgent: o.requestedAgent, requestedTier: o.requestedTier, subagentType: o.subagentType,
-    action: rec.decision.action, reason: rec.decision.reason, tier: rec.decision.tier,
-    effectiveModel: rec.decision.effectiveModel, catalogVersion: rec.decision.catalogVersion,
-    escalationFrom: o.escalationFrom, childAgentId: null, source: 'spool',
+    harness: o.harness,
+    sessionId: o.sessionId,
+    callId: o.callId,
+    at: o.at,
+    project: o.cwd,
+    parentModel: o.parentModel,
+    parentModelSource: o.parentModelSource,
+    requestedModel: o.requestedModel,
+    requestedAgent: o.requestedAgent,
+    requestedTier: o.requestedTier,
+    subagentType: o.subagentType,
+    action: rec.decision.action,
+    reason: rec.decision.reason,
+    tier: rec.decision.tier,
+    effectiveModel: rec.decision.effectiveModel,
+    catalogVersion: rec.decision.catalogVersion,
+    escalationFrom: o.escalationFrom,
+    childAgentId: null,
+    source: 'spool',
   };
 }
 
-export function completionFromSpool(rec: Extract<SpoolRecord, { type: 'completion' }>, fallbackKey: string): CompletionRow {
+export function completionFromSpool(
+  rec: Extract<SpoolRecord, { type: 'completion' }>,
+  fallbackKey: string,
+): CompletionRow {
   const o = rec.observation;
   return {
-    harness: o.harness, sessionId: o.sessionId, callId: o.callId, agentId: o.agentId, subagentType: o.subagentType,
-    project: null, requestedModel: null, servedModel: o.servedModel, usage: o.usage, status: o.status,
-    outcome: o.outcome, startedAt: o.startedAt, endedAt: o.endedAt, usageSource: o.usageSource,
-    transcriptPath: rec.transcriptPath, incomplete: false, cost: null, fallbackKey, turnId: o.turnId ?? null,
+    harness: o.harness,
+    sessionId: o.sessionId,
+    callId: o.callId,
+    agentId: o.agentId,
+    subagentType: o.subagentType,
+    project: null,
+    requestedModel: null,
+    servedModel: o.servedModel,
+    usage: o.usage,
+    status: o.status,
+    outcome: o.outcome,
+    startedAt: o.startedAt,
+    endedAt: o.endedAt,
+    usageSource: o.usageSource,
+    transcriptPath: rec.transcriptPath,
+    incomplete: false,
+    cost: null,
+    fallbackKey,
+    turnId: o.turnId ?? null,
   };
 }
 
@@ -99,12 +138,16 @@ function ingestFile(db: SqlDriver, file: string, stats: DrainStats): void {
   let offset = 0;
   for (let pass = 0; pass < 2; pass++) {
     const batch: { rec: SpoolRecord; key: string }[] = [];
-    const res = readJsonLines(file, { startOffset: offset, maxBytes: SPOOL_FILE_MAX_BYTES, maxLineBytes: SPOOL_LINE_MAX_BYTES, noFollow: true }, (value, text) => {
-      stats.lines++;
-      const parsed = value === undefined ? null : SpoolRecordSchema.safeParse(value);
-      if (parsed?.success) batch.push({ rec: parsed.data, key: lineKey(text) });
-      else stats.invalid++;
-    });
+    const res = readJsonLines(
+      file,
+      { startOffset: offset, maxBytes: SPOOL_FILE_MAX_BYTES, maxLineBytes: SPOOL_LINE_MAX_BYTES, noFollow: true },
+      (value, text) => {
+        stats.lines++;
+        const parsed = value === undefined ? null : SpoolRecordSchema.safeParse(value);
+        if (parsed?.success) batch.push({ rec: parsed.data, key: lineKey(text) });
+        else stats.invalid++;
+      },
+    );
     stats.invalid += res.skippedLongLines;
     db.transaction(() => {
       for (const { rec, key } of batch) {
@@ -121,7 +164,15 @@ function ingestFile(db: SqlDriver, file: string, stats: DrainStats): void {
 
 /** Moves every spool file into the ledger. Never throws for a bad line or file: it logs and goes on. */
 export function drainSpool(db: SqlDriver, env: Env = process.env, deadline = Infinity): DrainStats {
-  const stats: DrainStats = { files: 0, lines: 0, dispatches: 0, completions: 0, invalid: 0, reconciledPending: 0, priced: 0 };
+  const stats: DrainStats = {
+    files: 0,
+    lines: 0,
+    dispatches: 0,
+    completions: 0,
+    invalid: 0,
+    reconciledPending: 0,
+    priced: 0,
+  };
   const dir = paths(env).spoolDir;
   const now = Date.now();
   tidyDataDir(env, now);
@@ -161,22 +212,35 @@ export function drainSpool(db: SqlDriver, env: Env = process.env, deadline = Inf
       diagnose('error', 'observer:drain', errorText(err), { file: name }, env);
     }
   }
-  if (stats.invalid > 0) diagnose('warn', 'observer:drain', 'spool lines skipped (invalid or oversize)', { count: stats.invalid }, env);
+  if (stats.invalid > 0)
+    diagnose('warn', 'observer:drain', 'spool lines skipped (invalid or oversize)', { count: stats.invalid }, env);
   return stats;
 }
 
-type PendingRow = { id: number; dedupe_key: string; harness: Harness; session_id: string | null; call_id: string | null;
-  agent_id: string | null; transcript_path: string; ended_at: number; started_at: number | null; turn_id: string | null };
+type PendingRow = {
+  id: number;
+  dedupe_key: string;
+  harness: Harness;
+  session_id: string | null;
+  call_id: string | null;
+  agent_id: string | null;
+  transcript_path: string;
+  ended_at: number;
+  started_at: number | null;
+  turn_id: string | null;
+};
 
 /**
  * Late flush: a completion stored as pending (its transcript lacked the final lines) is re-read from its transcript.
  * Local files only: no network, no model call.
  */
 export function reconcilePending(db: SqlDriver, now = Date.now(), deadline = Infinity): number {
-  const rows = db.prepare(
-    `SELECT id, dedupe_key, harness, session_id, call_id, agent_id, transcript_path, ended_at, started_at, turn_id
+  const rows = db
+    .prepare(
+      `SELECT id, dedupe_key, harness, session_id, call_id, agent_id, transcript_path, ended_at, started_at, turn_id
      FROM completions WHERE status = 'pending' AND transcript_path IS NOT NULL`,
-  ).all<PendingRow>();
+    )
+    .all<PendingRow>();
   let done = 0;
   for (const row of rows) {
     if (Date.now() > deadline) break;
@@ -186,8 +250,9 @@ export function reconcilePending(db: SqlDriver, now = Date.now(), deadline = Inf
       try {
         const parsed = parser.parseFile(row.transcript_path, { maxBytes: LATE_FLUSH_MAX_BYTES });
         // A per-turn row settles from its own turn only; the whole child would add the other turns' usage to it.
-        child = row.turn_id ? parsed.childTurns?.find((t) => t.turnId === row.turn_id) ?? null
-          : parsed.child ?? parsed.children?.find((c) => c.agentId === row.agent_id) ?? null;
+        child = row.turn_id
+          ? (parsed.childTurns?.find((t) => t.turnId === row.turn_id) ?? null)
+          : (parsed.child ?? parsed.children?.find((c) => c.agentId === row.agent_id) ?? null);
       } catch {
         child = null; // transcript gone or unreadable: stays pending until given up
       }

@@ -23,7 +23,12 @@ import type { Harness } from '../contracts/harness.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { writeFileAtomic } from '../io/files.js';
 import type { Env } from '../io/paths.js';
-import { readRewriteMarker, REWRITE_MARKER_FORMAT, rewriteMarkerPath, type RewriteMarker } from '../runtime/rewrite-marker.js';
+import {
+  readRewriteMarker,
+  REWRITE_MARKER_FORMAT,
+  rewriteMarkerPath,
+  type RewriteMarker,
+} from '../runtime/rewrite-marker.js';
 import type { SqlDriver } from './ledger/driver.js';
 import type { ModelIdentity } from './pricing.js';
 
@@ -58,7 +63,12 @@ export function classifyEnforcement(i: EnforcementInput, identify: Identify): En
 const BATCH = 500;
 
 type TodoRow = {
-  id: number; harness: Harness; action: string | null; decided: string | null; requested: string | null; at: number;
+  id: number;
+  harness: Harness;
+  action: string | null;
+  decided: string | null;
+  requested: string | null;
+  at: number;
   served: string | null;
 };
 
@@ -112,12 +122,18 @@ export function checkEnforcement(db: SqlDriver, identify: Identify, env: Env, de
 /** One diagnostic per harness and pass (never silent), and the marker the dispatch path reads. */
 function noteIgnored(env: Env, harness: Harness, count: number, last: TodoRow): void {
   const example = { decided: last.decided, requested: last.requested, served: last.served, at: last.at };
-  diagnose('warn', 'observer:enforcement', `${harness} did not honour ${count} correction(s): ran ${last.served} where tiergate set ${last.decided}`,
-    { harness, count }, env);
+  diagnose(
+    'warn',
+    'observer:enforcement',
+    `${harness} did not honour ${count} correction(s): ran ${last.served} where tiergate set ${last.decided}`,
+    { harness, count },
+    env,
+  );
   try {
     const old = readRewriteMarker(env, harness);
     const marker: RewriteMarker = {
-      format: REWRITE_MARKER_FORMAT, harness,
+      format: REWRITE_MARKER_FORMAT,
+      harness,
       firstSeenAt: old?.firstSeenAt ?? last.at,
       lastSeenAt: Math.max(old?.lastSeenAt ?? 0, last.at),
       ignored: (old?.ignored ?? 0) + count,

@@ -3,7 +3,14 @@
  * its own, and a line that is not JSON (a record torn mid-write, foreign garbage) handed on as undefined, never thrown.
  * A `keep` test sees the raw line first; a line it refuses is never parsed (a byte test keeps a scan of gigabytes cheap).
  */
-import { readLinesForward, readTailLines, type ForwardOptions, type ForwardResult, type TailOptions, type TailResult } from './tail.js';
+import {
+  readLinesForward,
+  readTailLines,
+  type ForwardOptions,
+  type ForwardResult,
+  type TailOptions,
+  type TailResult,
+} from './tail.js';
 
 /** One line's JSON value; undefined when the line is not JSON. */
 export function parseJsonLine(text: string): unknown {
@@ -35,5 +42,8 @@ export function readJsonTail(
   stopWhen: (value: unknown, text: string) => boolean,
 ): TailResult {
   const keep = opts.keep;
-  return readTailLines(path, { ...opts, stopWhen: (text) => (keep && !keep(text) ? false : stopWhen(parseJsonLine(text), text)) });
+  return readTailLines(path, {
+    ...opts,
+    stopWhen: (text) => (keep && !keep(text) ? false : stopWhen(parseJsonLine(text), text)),
+  });
 }

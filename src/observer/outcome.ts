@@ -47,7 +47,8 @@ function firstToken(re: RegExp, text: string): string | null {
 }
 
 export function extractOutcome(finalText: string | null | undefined): Outcome {
-  if (typeof finalText !== 'string' || finalText.length === 0) return { result: null, verified: null, escalationFrom: null };
+  if (typeof finalText !== 'string' || finalText.length === 0)
+    return { result: null, verified: null, escalationFrom: null };
   const tail = tailText(finalText);
   return {
     result: mentions(tail, 'result') ? lastToken(RESULT, tail) : null,

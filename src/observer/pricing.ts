@@ -47,7 +47,10 @@ export function picoToUsd(pico: bigint, digits = 6): string {
 
 /** What the observer needs from the price lookup the dispatch path uses (src/routing-engine/decide.ts PriceLookup). */
 export type ResolvingLookup = {
-  resolve(name: string, harness: Harness): { id: string | null; how: Resolution['how']; price: PriceRow | null; catalogVersion: string | null };
+  resolve(
+    name: string,
+    harness: Harness,
+  ): { id: string | null; how: Resolution['how']; price: PriceRow | null; catalogVersion: string | null };
   catalogVersion: string;
 };
 
@@ -55,7 +58,10 @@ export type ResolvingLookup = {
  * A Pricer over a price lookup and a cost function (src/prices/cost.ts costOf). Resolutions are cached per name:
  * a scan prices hundreds of thousands of requests against a handful of models.
  */
-export function pricerFromLookup(lookup: ResolvingLookup, costOf: (usage: Usage, row: PriceRow) => { picoUsd: bigint }): Pricer {
+export function pricerFromLookup(
+  lookup: ResolvingLookup,
+  costOf: (usage: Usage, row: PriceRow) => { picoUsd: bigint },
+): Pricer {
   const cache = new Map<string, { row: PriceRow; version: string } | null>();
   return {
     catalogVersion: lookup.catalogVersion,

@@ -2,7 +2,18 @@
  * What of a dispatch's tool input may be kept in the spool and the ledger: ids, models, agent types, flags. Prompt and
  * description text never are (privacy rule). The decision itself still sees the whole input; only the record is cut.
  */
-const TEXT_KEYS = new Set(['prompt', 'description', 'message', 'task', 'instructions', 'input', 'items', 'content', 'text', 'context']);
+const TEXT_KEYS = new Set([
+  'prompt',
+  'description',
+  'message',
+  'task',
+  'instructions',
+  'input',
+  'items',
+  'content',
+  'text',
+  'context',
+]);
 const MAX_KEPT_STRING = 128;
 
 export function redactToolInput(input: Record<string, unknown>): Record<string, unknown> {

@@ -12,7 +12,13 @@ import type { Harness } from '../contracts/harness.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import type { Env } from '../io/paths.js';
 import type { SqlDriver } from './ledger/driver.js';
-import { reconcileCompletions, recordCompletion, recordDispatch, recordRequest, supersedeWholeChild } from './ledger/store.js';
+import {
+  reconcileCompletions,
+  recordCompletion,
+  recordDispatch,
+  recordRequest,
+  supersedeWholeChild,
+} from './ledger/store.js';
 import type { Priced, Pricer } from './pricing.js';
 import type { FileParse } from './transcripts.js';
 
@@ -49,7 +55,9 @@ export type ScanSummary = {
 /** Where each harness that has transcripts keeps them (its module's scanRoots, per its documented environment variables). */
 export function defaultScanRoots(env: Env = process.env): ScanRoot[] {
   const home = env.HOME || homedir();
-  return harnessList().flatMap((m) => (m.transcripts && m.scanRoots ? m.scanRoots(env, home).map((dir) => ({ harness: m.id, dir })) : []));
+  return harnessList().flatMap((m) =>
+    m.transcripts && m.scanRoots ? m.scanRoots(env, home).map((dir) => ({ harness: m.id, dir })) : [],
+  );
 }
 
 export type FoundFile = { harness: Harness; path: string; size: number; mtimeMs: number };
@@ -94,10 +102,24 @@ function storeParse(db: SqlDriver, parse: FileParse, pricer: Pricer, summary: St
   }
   for (const d of parse.dispatches) {
     const row = {
-      harness: parse.harness, sessionId: d.sessionId ?? parse.sessionId, callId: d.callId, at: d.at ?? 0,
-      project: parse.project, parentModel: d.parentModel, parentModelSource: 'transcript', requestedModel: d.requestedModel,
-      requestedAgent: null, requestedTier: null, subagentType: d.subagentType, action: null, reason: null, tier: null,
-      effectiveModel: null, catalogVersion: null, escalationFrom: d.escalationFrom, childAgentId: d.childAgentId,
+      harness: parse.harness,
+      sessionId: d.sessionId ?? parse.sessionId,
+      callId: d.callId,
+      at: d.at ?? 0,
+      project: parse.project,
+      parentModel: d.parentModel,
+      parentModelSource: 'transcript',
+      requestedModel: d.requestedModel,
+      requestedAgent: null,
+      requestedTier: null,
+      subagentType: d.subagentType,
+      action: null,
+      reason: null,
+      tier: null,
+      effectiveModel: null,
+      catalogVersion: null,
+      escalationFrom: d.escalationFrom,
+      childAgentId: d.childAgentId,
       source: 'scan' as const,
     };
     if (recordDispatch(db, row, d.callId)) summary.dispatches++;
@@ -114,25 +136,61 @@ function storeParse(db: SqlDriver, parse: FileParse, pricer: Pricer, summary: St
     const allPriced = childPrices.length > 0 && childPrices.every((p) => p !== null);
     const first = childPrices.find((p) => p !== null) ?? null;
     const cost = allPriced
-      ? { picoUsd: childPrices.reduce((a, p) => a + p!.picoUsd, 0n), catalogVersion: first!.catalogVersion, modelId: first!.modelId }
+      ? {
+          picoUsd: childPrices.reduce((a, p) => a + p!.picoUsd, 0n),
+          catalogVersion: first!.catalogVersion,
+          modelId: first!.modelId,
+        }
       : { picoUsd: null, catalogVersion: pricer.catalogVersion, modelId: null };
     const stored = recordCompletion(db, {
-      harness: parse.harness, sessionId: parse.sessionId, callId: c.callId, agentId: c.agentId, subagentType: c.subagentType,
-      project: parse.project, requestedModel: c.requestedModel, servedModel: c.servedModel, usage: c.usage,
-      status: c.complete ? 'ok' : 'unknown', outcome: c.outcome, startedAt: c.startedAt, endedAt: c.endedAt ?? c.startedAt ?? 0,
-      usageSource: 'scan', transcriptPath: null, incomplete: c.incomplete, cost, fallbackKey: c.agentId, turnId,
+      harness: parse.harness,
+      sessionId: parse.sessionId,
+      callId: c.callId,
+      agentId: c.agentId,
+      subagentType: c.subagentType,
+      project: parse.project,
+      requestedModel: c.requestedModel,
+      servedModel: c.servedModel,
+      usage: c.usage,
+      status: c.complete ? 'ok' : 'unknown',
+      outcome: c.outcome,
+      startedAt: c.startedAt,
+      endedAt: c.endedAt ?? c.startedAt ?? 0,
+      usageSource: 'scan',
+      transcriptPath: null,
+      incomplete: c.incomplete,
+      cost,
+      fallbackKey: c.agentId,
+      turnId,
     });
     if (stored) summary.completions++;
   }
   // The whole child read from its first line, turn by turn: a row from before per-turn keys covered the same turns.
-  if (parse.childTurns?.length && parse.child && !parse.truncated) supersedeWholeChild(db, parse.harness, parse.child.agentId);
+  if (parse.childTurns?.length && parse.child && !parse.truncated)
+    supersedeWholeChild(db, parse.harness, parse.child.agentId);
 }
 
-export function scanTranscripts(db: SqlDriver, roots: readonly ScanRoot[], pricer: Pricer, opts: ScanOptions = {}, env: Env = process.env): ScanSummary {
+export function scanTranscripts(
+  db: SqlDriver,
+  roots: readonly ScanRoot[],
+  pricer: Pricer,
+  opts: ScanOptions = {},
+  env: Env = process.env,
+): ScanSummary {
   const t0 = performance.now();
   const summary: ScanSummary = {
-    files: 0, skippedBySince: 0, unchanged: 0, parsed: 0, failed: 0, bytes: 0, requestsSeen: 0, requestsNew: 0,
-    dispatches: 0, completions: 0, totals: { requests: 0, pricedPico: 0n, unpricedRequests: 0, unpricedModels: [] }, ms: 0,
+    files: 0,
+    skippedBySince: 0,
+    unchanged: 0,
+    parsed: 0,
+    failed: 0,
+    bytes: 0,
+    requestsSeen: 0,
+    requestsNew: 0,
+    dispatches: 0,
+    completions: 0,
+    totals: { requests: 0, pricedPico: 0n, unpricedRequests: 0, unpricedModels: [] },
+    ms: 0,
   };
   const files = listTranscripts(roots);
   summary.files = files.length;
@@ -210,15 +268,24 @@ export function scanTranscripts(db: SqlDriver, roots: readonly ScanRoot[], price
   const harnesses = [...new Set(roots.map((r) => r.harness))];
   const marks = harnesses.map(() => '?').join(', ');
   const since = opts.since ?? 0;
-  const tot = db.prepare(
-    `SELECT COUNT(*) AS n, CAST(COALESCE(SUM(cost_pico), 0) AS TEXT) AS pico, SUM(cost_pico IS NULL) AS unpriced
+  const tot = db
+    .prepare(
+      `SELECT COUNT(*) AS n, CAST(COALESCE(SUM(cost_pico), 0) AS TEXT) AS pico, SUM(cost_pico IS NULL) AS unpriced
      FROM requests WHERE harness IN (${marks}) AND COALESCE(at, 0) >= ?`,
-  ).get<{ n: number; pico: string; unpriced: number | null }>(...harnesses, since);
-  const models = db.prepare(
-    `SELECT DISTINCT COALESCE(model, '(unknown)') AS m FROM requests WHERE harness IN (${marks}) AND COALESCE(at, 0) >= ?
+    )
+    .get<{ n: number; pico: string; unpriced: number | null }>(...harnesses, since);
+  const models = db
+    .prepare(
+      `SELECT DISTINCT COALESCE(model, '(unknown)') AS m FROM requests WHERE harness IN (${marks}) AND COALESCE(at, 0) >= ?
        AND cost_pico IS NULL ORDER BY m LIMIT 50`,
-  ).all<{ m: string }>(...harnesses, since);
-  summary.totals = { requests: tot?.n ?? 0, pricedPico: BigInt(tot?.pico ?? '0'), unpricedRequests: tot?.unpriced ?? 0, unpricedModels: models.map((r) => r.m) };
+    )
+    .all<{ m: string }>(...harnesses, since);
+  summary.totals = {
+    requests: tot?.n ?? 0,
+    pricedPico: BigInt(tot?.pico ?? '0'),
+    unpricedRequests: tot?.unpriced ?? 0,
+    unpricedModels: models.map((r) => r.m),
+  };
   summary.ms = Math.round(performance.now() - t0);
   return summary;
 }

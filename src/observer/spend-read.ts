@@ -22,6 +22,12 @@ export function readSpendFile(env: Env): ReadSpend {
   return typeof parsed === 'string' ? { file: null, error: parsed } : { file: parsed, error: null };
 }
 
-export function readSpend(env: Env, harness: Harness, sessionId: string | null, now: number, sessionTotal: string | null = null): SpendState {
+export function readSpend(
+  env: Env,
+  harness: Harness,
+  sessionId: string | null,
+  now: number,
+  sessionTotal: string | null = null,
+): SpendState {
   return spendStateFrom(readSpendFile(env), harness, sessionId, now, sessionTotal);
 }

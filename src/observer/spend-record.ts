@@ -18,7 +18,15 @@ import { loadPricer } from './default-pricer.js';
 import type { SqlDriver } from './ledger/driver.js';
 import type { Pricer } from './pricing.js';
 import {
-  countCompletion, emptySpend, MAX_RECENT, MAX_SESSIONS, periodsAt, rollTo, sessionKey, spendPath, trim,
+  countCompletion,
+  emptySpend,
+  MAX_RECENT,
+  MAX_SESSIONS,
+  periodsAt,
+  rollTo,
+  sessionKey,
+  spendPath,
+  trim,
   type SpendFile,
 } from './spend-summary.js';
 import { spendEntry } from './spend-entry.js';
@@ -88,14 +96,24 @@ export function updateSpend(env: Env, now: number, fn: (f: SpendFile) => SpendFi
  * Counts one completion in the summary, priced now. A completion with neither a child id nor a call id has no key to
  * be counted once by: it waits for the ledger pass. Never throws.
  */
-export function noteSpend(obs: CompletionObservation, env: Env, opts: { pricer?: Pricer; cwd?: string | null; now?: number } = {}): void {
+export function noteSpend(
+  obs: CompletionObservation,
+  env: Env,
+  opts: { pricer?: Pricer; cwd?: string | null; now?: number } = {},
+): void {
   try {
     const entry = spendEntry(obs, opts.pricer ?? loadPricer(env, opts.cwd ?? null));
     if (!entry) return;
     const now = opts.now ?? Date.now();
     updateSpend(env, now, (f) => countCompletion(f, entry, now));
   } catch (err) {
-    diagnose('warn', 'observer:spend', `completion not counted in the spend summary yet: ${errorText(err)}`, { callId: obs.callId }, env);
+    diagnose(
+      'warn',
+      'observer:spend',
+      `completion not counted in the spend summary yet: ${errorText(err)}`,
+      { callId: obs.callId },
+      env,
+    );
   }
 }
 
@@ -122,22 +140,36 @@ export function spendFromLedger(db: SqlDriver, now: number, zone: string | null)
   const day = period.get<Sum>(p.day.start, p.day.end)!;
   const month = period.get<Sum>(p.month.start, p.month.end)!;
   const since = now - SESSION_WINDOW_MS;
-  const sessions = db.prepare(
-    `SELECT harness, session_id, CAST(COALESCE(SUM(cost_pico), 0) AS TEXT) AS pico, COUNT(*) - COUNT(cost_pico) AS unknown,
+  const sessions = db
+    .prepare(
+      `SELECT harness, session_id, CAST(COALESCE(SUM(cost_pico), 0) AS TEXT) AS pico, COUNT(*) - COUNT(cost_pico) AS unknown,
        MAX(ended_at) AS last
      FROM completions WHERE ended_at >= ? AND session_id IS NOT NULL
      GROUP BY harness, session_id ORDER BY last DESC LIMIT ?`,
-  ).all<SessionRow>(since, MAX_SESSIONS);
-  const recent = db.prepare(
-    `SELECT dedupe_key AS k, harness, session_id, ended_at AS at, CAST(cost_pico AS TEXT) AS pico
+    )
+    .all<SessionRow>(since, MAX_SESSIONS);
+  const recent = db
+    .prepare(
+      `SELECT dedupe_key AS k, harness, session_id, ended_at AS at, CAST(cost_pico AS TEXT) AS pico
      FROM completions ORDER BY ended_at DESC LIMIT ?`,
-  ).all<RecentRow>(MAX_RECENT);
+    )
+    .all<RecentRow>(MAX_RECENT);
   return trim({
     ...emptySpend(now, zone),
     day: { ...p.day, pico: day.pico, unknown: Number(day.unknown) },
     month: { ...p.month, pico: month.pico, unknown: Number(month.unknown) },
-    sessions: Object.fromEntries(sessions.map((s) => [sessionKey(s.harness, s.session_id), { pico: s.pico, unknown: Number(s.unknown), last: s.last }])),
-    recent: recent.map((r) => ({ k: r.k, s: r.session_id ? sessionKey(r.harness, r.session_id) : null, at: r.at, pico: r.pico })),
+    sessions: Object.fromEntries(
+      sessions.map((s) => [
+        sessionKey(s.harness, s.session_id),
+        { pico: s.pico, unknown: Number(s.unknown), last: s.last },
+      ]),
+    ),
+    recent: recent.map((r) => ({
+      k: r.k,
+      s: r.session_id ? sessionKey(r.harness, r.session_id) : null,
+      at: r.at,
+      pico: r.pico,
+    })),
   });
 }
 

@@ -59,8 +59,13 @@ export function periodsAt(t: number): { day: { start: number; end: number }; mon
 export function emptySpend(now: number, zone: string | null = null): SpendFile {
   const p = periodsAt(now);
   return {
-    format: SPEND_FORMAT, updatedAt: now, zone,
-    day: { ...p.day, pico: '0', unknown: 0 }, month: { ...p.month, pico: '0', unknown: 0 }, sessions: {}, recent: [],
+    format: SPEND_FORMAT,
+    updatedAt: now,
+    zone,
+    day: { ...p.day, pico: '0', unknown: 0 },
+    month: { ...p.month, pico: '0', unknown: 0 },
+    sessions: {},
+    recent: [],
   };
 }
 
@@ -76,7 +81,15 @@ const isPico = (v: unknown): v is string => {
 };
 const isPeriod = (v: unknown): v is Period => {
   const p = v as Period;
-  return !!p && typeof p === 'object' && isInt(p.start) && isInt(p.end) && isPico(p.pico) && isInt(p.unknown) && p.unknown >= 0;
+  return (
+    !!p &&
+    typeof p === 'object' &&
+    isInt(p.start) &&
+    isInt(p.end) &&
+    isPico(p.pico) &&
+    isInt(p.unknown) &&
+    p.unknown >= 0
+  );
 };
 
 /** The parsed file, or a reason it is not one. Checked by hand: a dispatch hook does not load zod. */
@@ -89,7 +102,13 @@ export function parseSpend(text: string): SpendFile | string {
   }
   const f = v as SpendFile;
   if (!f || typeof f !== 'object' || f.format !== SPEND_FORMAT) return 'spend summary has an unknown format';
-  if (!isPeriod(f.day) || !isPeriod(f.month) || !f.sessions || typeof f.sessions !== 'object' || !Array.isArray(f.recent)) {
+  if (
+    !isPeriod(f.day) ||
+    !isPeriod(f.month) ||
+    !f.sessions ||
+    typeof f.sessions !== 'object' ||
+    !Array.isArray(f.recent)
+  ) {
     return 'spend summary is malformed';
   }
   return f;
@@ -106,12 +125,22 @@ function periodFigure(p: Period, now: number): SpendFigure {
 }
 
 /** The budgets' input for one dispatch: this session's, today's and this month's spend. */
-export function spendStateFrom(read: ReadSpend, harness: Harness, sessionId: string | null, now: number, sessionTotal: string | null = null): SpendState {
+export function spendStateFrom(
+  read: ReadSpend,
+  harness: Harness,
+  sessionId: string | null,
+  now: number,
+  sessionTotal: string | null = null,
+): SpendState {
   if (read.error !== null) return { session: null, day: ZERO, month: ZERO, sessionTotal, error: read.error };
   const f = read.file;
   if (!f) return { session: sessionId ? ZERO : null, day: ZERO, month: ZERO, sessionTotal, error: null };
   const s = sessionId ? f.sessions[sessionKey(harness, sessionId)] : undefined;
-  const session = !sessionId ? null : s && isPico(s.pico) && isInt(s.unknown) ? { pico: BigInt(s.pico), unknown: s.unknown } : ZERO;
+  const session = !sessionId
+    ? null
+    : s && isPico(s.pico) && isInt(s.unknown)
+      ? { pico: BigInt(s.pico), unknown: s.unknown }
+      : ZERO;
   return { session, day: periodFigure(f.day, now), month: periodFigure(f.month, now), sessionTotal, error: null };
 }
 
@@ -152,7 +181,9 @@ function apply(f: SpendFile, e: RecentEntry, sign: 1n | -1n): void {
 
 /** Keeps the most recently active sessions and the newest remembered completions. */
 export function trim(f: SpendFile): SpendFile {
-  const sessions = Object.entries(f.sessions).sort((a, b) => b[1].last - a[1].last).slice(0, MAX_SESSIONS);
+  const sessions = Object.entries(f.sessions)
+    .sort((a, b) => b[1].last - a[1].last)
+    .slice(0, MAX_SESSIONS);
   const recent = [...f.recent].sort((a, b) => b.at - a.at).slice(0, MAX_RECENT);
   return { ...f, sessions: Object.fromEntries(sessions), recent };
 }

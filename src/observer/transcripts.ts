@@ -111,14 +111,21 @@ export function dominantModel(requests: readonly TranscriptRequest[]): string | 
 }
 
 export const asString = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
-export const asCount = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
+export const asCount = (v: unknown): number =>
+  typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0;
 
 /**
  * One API response's usage where the input count includes the cache reads and writes and the output includes reasoning
  * (the OpenAI wire's prompt_tokens / completion_tokens: Codex's rollouts, Copilot's usage records under BYOK). Each
  * count goes through asCount; a write is taken as a 5-minute one (neither says otherwise).
  */
-export function usageWithCacheInInput(c: { input: unknown; output: unknown; cacheRead: unknown; cacheWrite: unknown; reasoning: unknown }): Usage {
+export function usageWithCacheInInput(c: {
+  input: unknown;
+  output: unknown;
+  cacheRead: unknown;
+  cacheWrite: unknown;
+  reasoning: unknown;
+}): Usage {
   const cacheRead = asCount(c.cacheRead);
   const cacheWrite = asCount(c.cacheWrite);
   return {

@@ -64,7 +64,8 @@ function modelLines(section: string, checkRow?: (row: unknown) => boolean): Reco
     }
     return (starts = out);
   };
-  const parseAt = (at: number, key: string): PriceRow => JSON.parse(lineAt(at).slice(JSON.stringify(key).length + 1)) as PriceRow;
+  const parseAt = (at: number, key: string): PriceRow =>
+    JSON.parse(lineAt(at).slice(JSON.stringify(key).length + 1)) as PriceRow;
   const row = (key: string): PriceRow | null => {
     const known = rows.get(key);
     if (known !== undefined) return known;
@@ -88,7 +89,8 @@ function modelLines(section: string, checkRow?: (row: unknown) => boolean): Reco
     get: (_, key) => (own(key) ? row(key)! : undefined),
     has: (_, key) => own(key),
     ownKeys: () => [...index().keys()],
-    getOwnPropertyDescriptor: (_, key) => (own(key) ? { value: row(key), writable: false, enumerable: true, configurable: true } : undefined),
+    getOwnPropertyDescriptor: (_, key) =>
+      own(key) ? { value: row(key), writable: false, enumerable: true, configurable: true } : undefined,
     // A catalog is read-only once loaded.
     set: () => false,
     defineProperty: () => false,

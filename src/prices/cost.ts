@@ -73,7 +73,9 @@ function finish(yocto: bigint, tierThreshold: number | null, exact: boolean): Co
   const picoUsd = yoctoToPico(yocto);
   // Formatted on first read: a scan prices every request and reads only picoUsd.
   return {
-    picoUsd, tierThreshold, exact,
+    picoUsd,
+    tierThreshold,
+    exact,
     get usd() {
       return picoToUsd(picoUsd);
     },
@@ -97,7 +99,10 @@ export function costOf(usage: Usage, row: PriceRow): Cost {
   if (above.length === 0) return finish(flatYocto(usage, base), null, exact);
 
   // Above-only tiers: each category piecewise over the thresholds, per (average) request.
-  const bands = [{ from: 0, rates: base }, ...above.map((t) => ({ from: t.threshold, rates: effectiveRates(t.rates) }))];
+  const bands = [
+    { from: 0, rates: base },
+    ...above.map((t) => ({ from: t.threshold, rates: effectiveRates(t.rates) })),
+  ];
   let yocto = 0n;
   let crossed = false;
   for (const k of KINDS) {

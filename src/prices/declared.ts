@@ -32,7 +32,8 @@ const MAX_NAME = 200;
 
 export type Declared = { harness: Harness; model: string; rates: Rates };
 
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v >= 0 && v < 1e6 ? v : null);
+const num = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isFinite(v) && v >= 0 && v < 1e6 ? v : null;
 
 /** A non-negative number as the catalog's decimal string (no exponent). */
 export function decimalOf(n: number): string {
@@ -53,11 +54,19 @@ export function ratesFromCost(cost: unknown): Rates | null {
   const write = num(c.cacheWrite) ?? num(c.cache_write) ?? num(cache.write);
   if (input === 0 && output === 0 && !read && !write) return null;
   const d = (v: number | null) => (v === null ? null : decimalOf(v));
-  return { input: decimalOf(input), output: decimalOf(output), cacheRead: d(read), cacheWrite5m: d(write), cacheWrite1h: d(write) };
+  return {
+    input: decimalOf(input),
+    output: decimalOf(output),
+    cacheRead: d(read),
+    cacheWrite5m: d(write),
+    cacheWrite1h: d(write),
+  };
 }
 
 /** The file's layout; checked without zod as SHAPES.declaredFile (every hook reads it when OpenCode or pi wrote one). */
-export const DeclaredFileSchema = lazySchema(() => z.object({ entries: z.array(z.object({ harness: z.string(), model: z.string(), rates: z.unknown() })) }));
+export const DeclaredFileSchema = lazySchema(() =>
+  z.object({ entries: z.array(z.object({ harness: z.string(), model: z.string(), rates: z.unknown() })) }),
+);
 
 function filePath(env: Env): string {
   return childPath(paths(env).priceCacheDir, DECLARED_FILE);
@@ -70,10 +79,14 @@ function readDeclared(env: Env): Declared[] {
     // directory's or the file's place is refused (RefusedFile, diagnosed below), never read through.
     if (!existingPrivateDir(paths(env).priceCacheDir) || !lstatSync(path, { throwIfNoEntry: false })) return [];
     // The cap is held by the read itself (read-capped.ts), as for the policy files and the catalogs.
-    return checkShape<{ entries: Declared[] }>(SHAPES.declaredFile, JSON.parse(readTextCapped(path, MAX_FILE_BYTES, { follow: false }))).entries;
+    return checkShape<{ entries: Declared[] }>(
+      SHAPES.declaredFile,
+      JSON.parse(readTextCapped(path, MAX_FILE_BYTES, { follow: false })),
+    ).entries;
   } catch (err) {
     const why = err instanceof TooLarge ? 'file too large' : errorText(err);
-    if ((err as { code?: string }).code !== 'ENOENT') diagnose('warn', 'prices:declared', `ignored: ${why}`, { path }, env);
+    if ((err as { code?: string }).code !== 'ENOENT')
+      diagnose('warn', 'prices:declared', `ignored: ${why}`, { path }, env);
     return [];
   }
 }
@@ -85,7 +98,11 @@ const known = new Map<string, string>();
  * Remembers declared prices (model name + the harness's cost object); writes the file once, only when one is new or
  * changed, and says so (the caller then drops its cached price lookup). Never throws.
  */
-export function rememberDeclared(env: Env, harness: Harness, declared: readonly { model: string | null; cost: unknown }[]): boolean {
+export function rememberDeclared(
+  env: Env,
+  harness: Harness,
+  declared: readonly { model: string | null; cost: unknown }[],
+): boolean {
   try {
     const fresh = new Map<string, Declared>();
     for (const d of declared) {
@@ -123,8 +140,14 @@ export function declaredCatalog(entries: readonly Declared[]): Catalog | null {
     const name = e.model.trim().toLowerCase();
     const bare = name.includes('/') ? name.slice(name.lastIndexOf('/') + 1) : name;
     const row: PriceRow = {
-      id: bare, provider: name.includes('/') ? name.slice(0, name.indexOf('/')) : e.harness, rates: e.rates, longContext: [],
-      perRequestFee: null, reasoningRate: null, contextWindow: null, source: 'harness',
+      id: bare,
+      provider: name.includes('/') ? name.slice(0, name.indexOf('/')) : e.harness,
+      rates: e.rates,
+      longContext: [],
+      perRequestFee: null,
+      reasoningRate: null,
+      contextWindow: null,
+      source: 'harness',
     };
     // Keyed by the bare model only: the resolver tries a full `provider/model` over every layer before its last segment,
     // so a full-name key here would beat a policy override written for the bare name. A later declaration wins.
@@ -132,7 +155,14 @@ export function declaredCatalog(entries: readonly Declared[]): Catalog | null {
   }
   if (Object.keys(models).length === 0) return null;
   const hash = fnv1a(JSON.stringify(entries));
-  const catalog: Catalog = { format: 'tiergate-catalog/1', version: `harness-${hash}`, date: '', source: 'harness-declared prices', models, aliases: {} };
+  const catalog: Catalog = {
+    format: 'tiergate-catalog/1',
+    version: `harness-${hash}`,
+    date: '',
+    source: 'harness-declared prices',
+    models,
+    aliases: {},
+  };
   try {
     return checkShape<Catalog>(SHAPES.catalog, catalog);
   } catch {
@@ -143,7 +173,8 @@ export function declaredCatalog(entries: readonly Declared[]): Catalog | null {
 export function loadDeclaredCatalog(env: Env): Catalog | null {
   const entries = readDeclared(env);
   const catalog = declaredCatalog(entries);
-  if (!catalog && entries.length > 0) diagnose('warn', 'prices:declared', 'declared prices invalid, ignored', { path: filePath(env) }, env);
+  if (!catalog && entries.length > 0)
+    diagnose('warn', 'prices:declared', 'declared prices invalid, ignored', { path: filePath(env) }, env);
   return catalog;
 }
 

@@ -45,12 +45,18 @@ export function findSnapshotPath(start = moduleDir()): string | null {
   return null;
 }
 
-
 /** Everything of a catalog but its rows (checked when looked up, if at all): bundled and refreshed files alike. */
 function envelopeOk(c: Catalog | null): c is Catalog {
-  return isRecord(c) && c.format === 'tiergate-catalog/1' && typeof c.version === 'string' && typeof c.date === 'string'
-    && typeof c.source === 'string' && isRecord(c.models) && isRecord(c.aliases)
-    && Object.values(c.aliases).every((t) => isRecord(t) && Object.values(t).every((v) => typeof v === 'string'));
+  return (
+    isRecord(c) &&
+    c.format === 'tiergate-catalog/1' &&
+    typeof c.version === 'string' &&
+    typeof c.date === 'string' &&
+    typeof c.source === 'string' &&
+    isRecord(c.models) &&
+    isRecord(c.aliases) &&
+    Object.values(c.aliases).every((t) => isRecord(t) && Object.values(t).every((v) => typeof v === 'string'))
+  );
 }
 
 /**
@@ -121,12 +127,21 @@ export function loadCachedCatalogs(env: Env = process.env): Catalog[] {
       const catalog = parseCachedCatalog(readTextCapped(path, MAX_CATALOG_BYTES, { follow: false }), path, env);
       if (catalog) found.push({ catalog, name });
     } catch (err) {
-      if (err instanceof TooLarge) diagnose('warn', 'prices:load', 'cached catalog too large, skipped', { path, maxBytes: MAX_CATALOG_BYTES }, env);
+      if (err instanceof TooLarge)
+        diagnose(
+          'warn',
+          'prices:load',
+          'cached catalog too large, skipped',
+          { path, maxBytes: MAX_CATALOG_BYTES },
+          env,
+        );
       else diagnose('warn', 'prices:load', `cached catalog unreadable, skipped: ${errorText(err)}`, { path }, env);
     }
   }
   // Newest fetch first (one file per source; one without fetchedAt, placed by hand, after them), then by name.
-  return found.sort((a, b) => cmp(b.catalog.fetchedAt ?? '', a.catalog.fetchedAt ?? '') || cmp(a.name, b.name)).map((f) => f.catalog);
+  return found
+    .sort((a, b) => cmp(b.catalog.fetchedAt ?? '', a.catalog.fetchedAt ?? '') || cmp(a.name, b.name))
+    .map((f) => f.catalog);
 }
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

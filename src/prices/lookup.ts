@@ -21,7 +21,10 @@ const MEMO_LIMIT = 2000;
 export function createPriceLookup(layers: Catalog[], opts: LookupOptions): PriceLookup {
   const resolver = new Resolver(layers, opts);
   const memo = new Map<string, Resolution>();
-  const dated = layers.filter((l) => l.version !== 'override').map((l) => l.date).sort();
+  const dated = layers
+    .filter((l) => l.version !== 'override')
+    .map((l) => l.date)
+    .sort();
   return {
     resolve(name: string, harness: Harness): Resolution {
       const key = resolutionKey(harness, name);

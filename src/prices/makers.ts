@@ -28,7 +28,7 @@ const PROVIDER_ALIASES: Record<string, string> = {
   qwen: 'alibaba',
   'x-ai': 'xai',
   moonshot: 'moonshotai',
-  'mistralai': 'mistral',
+  mistralai: 'mistral',
 };
 
 export function canonicalProvider(name: string): string {
@@ -38,5 +38,13 @@ export function canonicalProvider(name: string): string {
 
 /** The model makers whose own models.dev / LiteLLM entries count as list prices. */
 export const FIRST_PARTY_PROVIDERS = new Set([
-  'anthropic', 'openai', 'google', 'deepseek', 'moonshotai', 'zai', 'alibaba', 'xai', 'mistral',
+  'anthropic',
+  'openai',
+  'google',
+  'deepseek',
+  'moonshotai',
+  'zai',
+  'alibaba',
+  'xai',
+  'mistral',
 ]);

@@ -34,7 +34,12 @@ export function mergeSources(sources: SourceRows[]): { models: Record<string, Pr
       const held = models[row.id];
       if (held) {
         report.shadowed[s.name]!++;
-        if (!tiersFixed.has(row.id) && held.longContext.length === 0 && row.longContext.length > 0 && sameRates(held.rates, row.rates)) {
+        if (
+          !tiersFixed.has(row.id) &&
+          held.longContext.length === 0 &&
+          row.longContext.length > 0 &&
+          sameRates(held.rates, row.rates)
+        ) {
           models[row.id] = { ...held, longContext: row.longContext };
           tiersFixed.add(row.id);
         }

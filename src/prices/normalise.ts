@@ -42,7 +42,9 @@ export function normaliseName(raw: string): Normalised {
   const variant = ROUTE_VARIANT.exec(s);
   if (variant) {
     s = s.slice(0, variant.index);
-    remarks.push(variant[1] === 'batch' ? 'batch route: usually billed at 50% of these rates' : `route variant :${variant[1]}`);
+    remarks.push(
+      variant[1] === 'batch' ? 'batch route: usually billed at 50% of these rates' : `route variant :${variant[1]}`,
+    );
   }
 
   // provider/model, openrouter/vendor/model, azure/…, bedrock/…: the model is the last path segment.

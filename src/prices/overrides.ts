@@ -32,5 +32,12 @@ export function overridesCatalog(overrides: Policy['priceOverrides']): Catalog |
     const lower = name.trim().toLowerCase();
     if (lower !== id) models[lower] = { ...row, id: lower };
   }
-  return { format: 'tiergate-catalog/1', version: 'override', date: '', source: 'policy priceOverrides', models, aliases: {} };
+  return {
+    format: 'tiergate-catalog/1',
+    version: 'override',
+    date: '',
+    source: 'policy priceOverrides',
+    models,
+    aliases: {},
+  };
 }

@@ -29,5 +29,15 @@ export function listPrices(layers: Catalog[], filter: { family?: string; provide
   return [...seen.values()]
     .filter((r) => !family || r.key.includes(family) || r.row.provider === family)
     .filter((r) => !provider || r.row.provider === provider)
-    .sort((a, b) => (a.row.provider < b.row.provider ? -1 : a.row.provider > b.row.provider ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    .sort((a, b) =>
+      a.row.provider < b.row.provider
+        ? -1
+        : a.row.provider > b.row.provider
+          ? 1
+          : a.key < b.key
+            ? -1
+            : a.key > b.key
+              ? 1
+              : 0,
+    );
 }

@@ -10,7 +10,14 @@
  */
 import type { Catalog, PriceRow, Resolution } from '../contracts/prices.js';
 import type { Harness } from '../contracts/harness.js';
-import { alternateIds, canonicalId, compareVersions, normaliseName, shapeOf, withoutContextSuffix } from './normalise.js';
+import {
+  alternateIds,
+  canonicalId,
+  compareVersions,
+  normaliseName,
+  shapeOf,
+  withoutContextSuffix,
+} from './normalise.js';
 
 export type ClaudeProvider = 'anthropic' | 'bedrock' | 'vertex' | 'foundry' | 'gateway';
 
@@ -37,10 +44,14 @@ export const MAX_NAME_LENGTH = 256;
 const SHAPE_INDEX = new WeakMap<Catalog, Map<string, ShapeEntry[]>>();
 
 export class Resolver {
-  constructor(private readonly layers: Catalog[], private readonly opts: ResolveOptions) {}
+  constructor(
+    private readonly layers: Catalog[],
+    private readonly opts: ResolveOptions,
+  ) {}
 
   resolve(query: string, harness: Harness): Resolution {
-    if (typeof query !== 'string' || query.length > MAX_NAME_LENGTH) return this.unknown(String(query).slice(0, MAX_NAME_LENGTH));
+    if (typeof query !== 'string' || query.length > MAX_NAME_LENGTH)
+      return this.unknown(String(query).slice(0, MAX_NAME_LENGTH));
     const raw = query.trim().toLowerCase();
     if (!raw) return this.unknown(query);
 
@@ -51,14 +62,30 @@ export class Resolver {
     if (alias) {
       const target = this.resolveId(alias.target);
       const note = `${alias.name} -> ${alias.target} (${alias.why})`;
-      if (!target) return { ...this.unknown(query), id: alias.target, how: 'alias', note: `${note}; no price for ${alias.target}` };
-      return this.result(query, target.hit, target.estimate ? 'estimated' : 'alias', [note, target.estimate].filter(Boolean).join('; '));
+      if (!target)
+        return {
+          ...this.unknown(query),
+          id: alias.target,
+          how: 'alias',
+          note: `${note}; no price for ${alias.target}`,
+        };
+      return this.result(
+        query,
+        target.hit,
+        target.estimate ? 'estimated' : 'alias',
+        [note, target.estimate].filter(Boolean).join('; '),
+      );
     }
 
     const { id, remarks } = normaliseName(raw);
     const found = this.resolveId(id);
     if (!found) return this.unknown(query);
-    return this.result(query, found.hit, found.estimate ? 'estimated' : 'normalised', [found.estimate, ...remarks].filter(Boolean).join('; ') || null);
+    return this.result(
+      query,
+      found.hit,
+      found.estimate ? 'estimated' : 'normalised',
+      [found.estimate, ...remarks].filter(Boolean).join('; ') || null,
+    );
   }
 
   /** Canonical id -> a row by exact key, alternate spelling, or estimate. */
@@ -113,11 +140,15 @@ export class Resolver {
     const major = q.versions[0]?.[0];
     if (major === undefined) return null;
     for (const layer of this.layers) {
-      const entries = (this.indexOf(layer).get(q.shape) ?? []).filter((e) => e.versions[0]?.[0] === major && e.id !== id);
+      const entries = (this.indexOf(layer).get(q.shape) ?? []).filter(
+        (e) => e.versions[0]?.[0] === major && e.id !== id,
+      );
       if (entries.length === 0) continue;
-      const older = entries.filter((e) => compareVersions(e.versions, q.versions) < 0)
+      const older = entries
+        .filter((e) => compareVersions(e.versions, q.versions) < 0)
         .sort((a, b) => compareVersions(b.versions, a.versions));
-      const newer = entries.filter((e) => compareVersions(e.versions, q.versions) > 0)
+      const newer = entries
+        .filter((e) => compareVersions(e.versions, q.versions) > 0)
         .sort((a, b) => compareVersions(a.versions, b.versions));
       const pick = older[0] ?? newer[0];
       if (!pick) continue;

@@ -35,12 +35,17 @@ export type BudgetReport = {
   rows: BudgetRow[];
 };
 
-const IN_PROCESS = 'Claude Code\'s hooks module, OpenCode and pi';
+const IN_PROCESS = "Claude Code's hooks module, OpenCode and pi";
 
 function nextFor(l: BudgetLine, action: Policy['budgets']['action']): string {
-  if (l.status === 'not-reported') return `checked at each dispatch where the harness reports its session's cost (${IN_PROCESS})`;
-  if (l.status === 'over') return action === 'deny' ? 'the next subagent is refused' : 'the next subagent moves to the cheap tier';
-  if (l.status === 'warning') return l.unknown > 0 ? 'dispatches proceed; unpriced children make the spend a lower bound' : 'dispatches proceed, recorded as budget-warning';
+  if (l.status === 'not-reported')
+    return `checked at each dispatch where the harness reports its session's cost (${IN_PROCESS})`;
+  if (l.status === 'over')
+    return action === 'deny' ? 'the next subagent is refused' : 'the next subagent moves to the cheap tier';
+  if (l.status === 'warning')
+    return l.unknown > 0
+      ? 'dispatches proceed; unpriced children make the spend a lower bound'
+      : 'dispatches proceed, recorded as budget-warning';
   return 'dispatches proceed';
 }
 
@@ -55,29 +60,58 @@ export function budgetReport(policy: Policy, read: ReadSpend, now: number): Budg
   const b = policy.budgets;
   const out: BudgetReport = { set: hasBudget(b), action: b.action, warnAt: b.warnAt, error: read.error, rows: [] };
   if (!out.set) return out;
-  const row = (l: BudgetLine, scope: string): BudgetRow => ({ ...l, scope, share: share(l), next: nextFor(l, b.action) });
+  const row = (l: BudgetLine, scope: string): BudgetRow => ({
+    ...l,
+    scope,
+    share: share(l),
+    next: nextFor(l, b.action),
+  });
   const base: SpendState = spendStateFrom(read, 'claude', null, now);
-  const onlyWith = (kinds: ReadonlyArray<BudgetLine['kind']>) => ({ ...b, ...Object.fromEntries((['session', 'day', 'month', 'sessionTotal'] as const).filter((k) => !kinds.includes(k)).map((k) => [k, undefined])) });
-  for (const l of budgetLines(onlyWith(['day', 'month']), base)) out.rows.push(row(l, l.kind === 'day' ? 'today' : 'this month'));
+  const onlyWith = (kinds: ReadonlyArray<BudgetLine['kind']>) => ({
+    ...b,
+    ...Object.fromEntries(
+      (['session', 'day', 'month', 'sessionTotal'] as const)
+        .filter((k) => !kinds.includes(k))
+        .map((k) => [k, undefined]),
+    ),
+  });
+  for (const l of budgetLines(onlyWith(['day', 'month']), base))
+    out.rows.push(row(l, l.kind === 'day' ? 'today' : 'this month'));
   if (b.session !== undefined) {
-    const sessions = Object.entries(read.file?.sessions ?? {}).sort((x, y) => y[1].last - x[1].last).slice(0, SESSIONS_SHOWN);
+    const sessions = Object.entries(read.file?.sessions ?? {})
+      .sort((x, y) => y[1].last - x[1].last)
+      .slice(0, SESSIONS_SHOWN);
     for (const [key, s] of sessions) {
       const state: SpendState = { ...base, session: { pico: BigInt(s.pico), unknown: s.unknown } };
       for (const l of budgetLines(onlyWith(['session']), state)) out.rows.push(row(l, `session ${key}`));
     }
-    if (sessions.length === 0) out.rows.push(row({ kind: 'session', limit: b.session, spent: '0', unknown: 0, status: 'ok' }, 'each session (none recorded yet)'));
+    if (sessions.length === 0)
+      out.rows.push(
+        row(
+          { kind: 'session', limit: b.session, spent: '0', unknown: 0, status: 'ok' },
+          'each session (none recorded yet)',
+        ),
+      );
   }
   for (const l of budgetLines(onlyWith(['sessionTotal']), base)) out.rows.push(row(l, 'each session, parent included'));
   return out;
 }
 
-const KIND_LABEL: Record<BudgetLine['kind'], string> = { session: 'session', sessionTotal: 'session total', day: 'day', month: 'month' };
+const KIND_LABEL: Record<BudgetLine['kind'], string> = {
+  session: 'session',
+  sessionTotal: 'session total',
+  day: 'day',
+  month: 'month',
+};
 
 /** One line per budget, for a terminal: "day     $40     $12.30 spent (31%)  today: dispatches proceed". */
 export function budgetTextLines(r: BudgetReport): string[] {
   if (!r.set) return [];
   const lines = r.rows.map((l) => {
-    const spent = l.status === 'not-reported' ? 'not known here' : `${showUsd(parseDecimal(l.spent) / 1_000_000n)} spent${l.share === null ? '' : ` (${Math.round(l.share * 100)}%)`}${l.unknown > 0 ? `, ${l.unknown} unpriced` : ''}`;
+    const spent =
+      l.status === 'not-reported'
+        ? 'not known here'
+        : `${showUsd(parseDecimal(l.spent) / 1_000_000n)} spent${l.share === null ? '' : ` (${Math.round(l.share * 100)}%)`}${l.unknown > 0 ? `, ${l.unknown} unpriced` : ''}`;
     return `  ${KIND_LABEL[l.kind].padEnd(13)} $${l.limit.padEnd(9)} ${l.status.padEnd(12)} ${spent}; ${l.scope}: ${l.next}`;
   });
   if (r.error) lines.push(`  spend summary: ${r.error} (budgets are not enforced until it is rewritten)`);
@@ -88,9 +122,13 @@ export function budgetTextLines(r: BudgetReport): string[] {
 export function budgetPolicyLine(policy: Policy): string {
   const b = policy.budgets;
   if (!hasBudget(b)) return 'budgets: none set';
-  const set = (['session', 'sessionTotal', 'day', 'month'] as const).filter((k) => b[k] !== undefined).map((k) => `${KIND_LABEL[k]} $${b[k]}`);
-  return `budgets: ${set.join(', ')}; past a budget: ${b.action}; warn at ${Math.round(b.warnAt * 100)}%`
-    + (b.sessionTotal !== undefined ? ` (session total only where the harness reports it: ${IN_PROCESS})` : '');
+  const set = (['session', 'sessionTotal', 'day', 'month'] as const)
+    .filter((k) => b[k] !== undefined)
+    .map((k) => `${KIND_LABEL[k]} $${b[k]}`);
+  return (
+    `budgets: ${set.join(', ')}; past a budget: ${b.action}; warn at ${Math.round(b.warnAt * 100)}%` +
+    (b.sessionTotal !== undefined ? ` (session total only where the harness reports it: ${IN_PROCESS})` : '')
+  );
 }
 
 /**
@@ -106,7 +144,12 @@ export function explainSpend(policy: Policy, harness: Harness, now: number): Spe
 export function explainBudgetLines(note: BudgetNote): string[] {
   const lines = [`budget: ${note.status} (${note.summary})`];
   for (const l of note.lines) {
-    const spent = l.status === 'not-reported' ? (l.kind === 'session' ? 'per session, at each dispatch' : 'reported by the harness at dispatch') : `${l.kind === 'sessionTotal' ? `$${l.spent}` : showUsd(parseDecimal(l.spent) / 1_000_000n)} spent${l.unknown ? `, ${l.unknown} unpriced` : ''}`;
+    const spent =
+      l.status === 'not-reported'
+        ? l.kind === 'session'
+          ? 'per session, at each dispatch'
+          : 'reported by the harness at dispatch'
+        : `${l.kind === 'sessionTotal' ? `$${l.spent}` : showUsd(parseDecimal(l.spent) / 1_000_000n)} spent${l.unknown ? `, ${l.unknown} unpriced` : ''}`;
     lines.push(`  ${KIND_LABEL[l.kind].padEnd(13)} $${l.limit.padEnd(9)} ${l.status.padEnd(12)} ${spent}`);
   }
   return lines;
@@ -116,7 +159,9 @@ export function explainBudgetLines(note: BudgetNote): string[] {
 export function reportBudgetText(env: Env, cwd: string, now = Date.now()): string {
   const r = budgetReport(loadPolicy(env, cwd).policy, readSpendFile(env), now);
   const lines = budgetTextLines(r);
-  return lines.length ? `\nbudgets (past one: ${r.action === 'deny' ? 'refuse subagents' : 'move subagents to the cheap tier'}; 'tiergate budget' for more):\n${lines.join('\n')}\n` : '';
+  return lines.length
+    ? `\nbudgets (past one: ${r.action === 'deny' ? 'refuse subagents' : 'move subagents to the cheap tier'}; 'tiergate budget' for more):\n${lines.join('\n')}\n`
+    : '';
 }
 
 /** The HTML page's data with the daily budget to draw on its cost chart (unchanged when no day budget is set). */

@@ -54,7 +54,11 @@ export function tokensCell(r: ReportRow): string {
 /** 1,234 -> 1.2k, 12,345,678 -> 12.3M: a terminal column; the exact count is in --json and --csv. */
 export function compactCount(n: number): string {
   if (n < 1000) return String(n);
-  for (const [unit, size] of [['B', 1e9], ['M', 1e6], ['k', 1e3]] as const) {
+  for (const [unit, size] of [
+    ['B', 1e9],
+    ['M', 1e6],
+    ['k', 1e3],
+  ] as const) {
     if (n >= size * 0.9995) return `${(n / size).toFixed(n >= size * 99.95 ? 0 : 1)}${unit}`;
   }
   return String(n);

@@ -16,7 +16,8 @@ export function withSessionDetails(db: SqlDriver, rows: ReportRow[]): ReportRow[
   const wanted = new Set(rows.map((r) => r.group).filter((g): g is string => g !== null));
   const found = new Map<string, { project: string | null; last: number }>();
   if (wanted.size) {
-    const all = db.prepare('SELECT session_id AS id, project, last_at AS last FROM sessions')
+    const all = db
+      .prepare('SELECT session_id AS id, project, last_at AS last FROM sessions')
       .all<{ id: string; project: string | null; last: number }>();
     for (const s of all) {
       if (!wanted.has(s.id)) continue;
@@ -39,16 +40,31 @@ type UsageFilters = ScopeFilters & { since?: number | null; until?: number | nul
 
 export function wholeUsage(db: SqlDriver, q: UsageFilters): Whole | undefined {
   const { sql, params } = scopeWhere(q, 'at', q.since ?? null, q.until ?? null);
-  const r = db.prepare(
-    `SELECT COUNT(*) AS n, COALESCE(SUM(sidechain), 0) AS sub_n, COUNT(DISTINCT session_id) AS sessions,
+  const r = db
+    .prepare(
+      `SELECT COUNT(*) AS n, COALESCE(SUM(sidechain), 0) AS sub_n, COUNT(DISTINCT session_id) AS sessions,
        CAST(COALESCE(SUM(cost_pico), 0) AS TEXT) AS cost, CAST(COALESCE(SUM(CASE WHEN sidechain = 1 THEN cost_pico END), 0) AS TEXT) AS sub_cost,
        COUNT(cost_pico) AS priced, SUM(sidechain = 1 AND cost_pico IS NOT NULL) AS sub_priced
      FROM requests ${sql}`,
-  ).get<{ n: number; sub_n: number; sessions: number; cost: string; sub_cost: string; priced: number; sub_priced: number | null }>(...params);
+    )
+    .get<{
+      n: number;
+      sub_n: number;
+      sessions: number;
+      cost: string;
+      sub_cost: string;
+      priced: number;
+      sub_priced: number | null;
+    }>(...params);
   if (!r || r.n === 0) return undefined;
-  const money = (pico: string, priced: number) => (priced > 0 ? { usd: picoToUsd(BigInt(pico)), pico } : { usd: null, pico: null });
+  const money = (pico: string, priced: number) =>
+    priced > 0 ? { usd: picoToUsd(BigInt(pico)), pico } : { usd: null, pico: null };
   return {
-    requests: r.n, subagentRequests: r.sub_n, sessions: r.sessions, unpricedRequests: r.n - r.priced,
-    cost: money(r.cost, r.priced), subagentCost: money(r.sub_cost, r.sub_priced ?? 0),
+    requests: r.n,
+    subagentRequests: r.sub_n,
+    sessions: r.sessions,
+    unpricedRequests: r.n - r.priced,
+    cost: money(r.cost, r.priced),
+    subagentCost: money(r.sub_cost, r.sub_priced ?? 0),
   };
 }

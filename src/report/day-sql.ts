@@ -14,13 +14,24 @@ export function zonedDaySql(col: string, zone: string, from: number, to: number)
   if (segs.length === 1 && segs[0]!.offset === 0) return null;
   const last = segs[segs.length - 1]!;
   if (segs.length === 1) return dayAt(col, last.offset);
-  return `CASE ${segs.slice(0, -1).map((s) => `WHEN ${col} < ${s.until} THEN ${dayAt(col, s.offset)}`).join(' ')} ELSE ${dayAt(col, last.offset)} END`;
+  return `CASE ${segs
+    .slice(0, -1)
+    .map((s) => `WHEN ${col} < ${s.until} THEN ${dayAt(col, s.offset)}`)
+    .join(' ')} ELSE ${dayAt(col, last.offset)} END`;
 }
 
 /** The span the ledger's rows cover (completion ends, dispatch times), narrowed to a query's since/until. */
-export function ledgerSpan(db: SqlDriver, since: number | null | undefined, until: number | null | undefined): { from: number; to: number } {
-  const c = db.prepare('SELECT MIN(ended_at) AS a, MAX(ended_at) AS b FROM completions').get<{ a: number | null; b: number | null }>();
-  const d = db.prepare('SELECT MIN(at) AS a, MAX(at) AS b FROM dispatches').get<{ a: number | null; b: number | null }>();
+export function ledgerSpan(
+  db: SqlDriver,
+  since: number | null | undefined,
+  until: number | null | undefined,
+): { from: number; to: number } {
+  const c = db
+    .prepare('SELECT MIN(ended_at) AS a, MAX(ended_at) AS b FROM completions')
+    .get<{ a: number | null; b: number | null }>();
+  const d = db
+    .prepare('SELECT MIN(at) AS a, MAX(at) AS b FROM dispatches')
+    .get<{ a: number | null; b: number | null }>();
   const lows = [c?.a, d?.a].filter((x): x is number => typeof x === 'number');
   const highs = [c?.b, d?.b].filter((x): x is number => typeof x === 'number');
   const now = Date.now();

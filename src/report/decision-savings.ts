@@ -10,9 +10,18 @@ import type { Pricer } from '../observer/pricing.js';
 
 /** One run of a corrected dispatch, as the ledger's SQL returns it (cost as integer text, usage columns as stored). */
 export type CorrectedRun = {
-  g: string | null; harness: Harness; baseline: string | null; cost: string | null; first: number;
-  input: number | null; output: number | null; cache_read: number | null; cache_write_5m: number | null;
-  cache_write_1h: number | null; reasoning: number | null; requests: number | null;
+  g: string | null;
+  harness: Harness;
+  baseline: string | null;
+  cost: string | null;
+  first: number;
+  input: number | null;
+  output: number | null;
+  cache_read: number | null;
+  cache_write_5m: number | null;
+  cache_write_1h: number | null;
+  reasoning: number | null;
+  requests: number | null;
 };
 
 /** Per group: corrected dispatches (each once), and the saving over the runs priced both ways. */
@@ -27,8 +36,13 @@ export function priceDecisions(runs: readonly CorrectedRun[], pricer: Pricer | n
     a.corrected += r.first;
     if (!pricer || r.cost === null || r.input === null || !r.baseline) continue;
     const usage = {
-      input: r.input, output: r.output ?? 0, cacheRead: r.cache_read ?? 0, cacheWrite5m: r.cache_write_5m ?? 0,
-      cacheWrite1h: r.cache_write_1h ?? 0, reasoning: r.reasoning ?? 0, requests: Math.max(1, r.requests ?? 1),
+      input: r.input,
+      output: r.output ?? 0,
+      cacheRead: r.cache_read ?? 0,
+      cacheWrite5m: r.cache_write_5m ?? 0,
+      cacheWrite1h: r.cache_write_1h ?? 0,
+      reasoning: r.reasoning ?? 0,
+      requests: Math.max(1, r.requests ?? 1),
     };
     const would = pricer.price(r.baseline, r.harness, usage);
     if (!would) continue;

@@ -42,13 +42,23 @@ function headlineCards(report: Report): string {
   const t = report.totals;
   const sav = t.saved.pico === null ? '' : t.saved.pico.startsWith('-') ? 'neg' : 'pos';
   const savedSub = `${plural(t.corrected, 'correction')} · ${plural(t.denied, 'denial')}${t.savedRuns ? ` · ${plural(t.savedRuns, 'run')} priced both ways` : ''}`;
-  const cards = [card('Saved by tiergate', `<span class="${sav}">${moneySpan(t.saved, 'saved')}</span>`,
-    `${savedSub}<br>the model each dispatch asked for (or the parent's it would inherit), minus what ran`)];
+  const cards = [
+    card(
+      'Saved by tiergate',
+      `<span class="${sav}">${moneySpan(t.saved, 'saved')}</span>`,
+      `${savedSub}<br>the model each dispatch asked for (or the parent's it would inherit), minus what ran`,
+    ),
+  ];
   const w = report.wholeUsage;
   if (w && w.cost.pico !== null && w.subagentCost.pico !== null && BigInt(w.cost.pico) > 0n) {
     const share = Number((BigInt(w.subagentCost.pico) * 1000n) / BigInt(w.cost.pico)) / 10;
-    cards.push(card('Subagents\' share', `<span data-total="subagentShare">${share}%</span>`,
-      `${h(usd(w.subagentCost) ?? '-')} of the ${h(usd(w.cost) ?? '-')} the ${plural(w.sessions, 'scanned session')} spent`));
+    cards.push(
+      card(
+        "Subagents' share",
+        `<span data-total="subagentShare">${share}%</span>`,
+        `${h(usd(w.subagentCost) ?? '-')} of the ${h(usd(w.cost) ?? '-')} the ${plural(w.sessions, 'scanned session')} spent`,
+      ),
+    );
   }
   return cards.join('\n');
 }
@@ -62,9 +72,15 @@ function totalsCards(report: Report): string {
       ? `<span data-total="cost" data-usd="" class="${t.unpricedRuns ? 'unpriced' : ''}">${t.unpricedRuns ? 'unpriced' : '-'}</span>`
       : moneySpan(t.cost, 'cost');
   const costSub = [
-    t.unpricedRuns ? `<span class="unpriced">+ <span data-total="unpricedRuns">${count(t.unpricedRuns)}</span> unpriced ${t.unpricedRuns === 1 ? 'run' : 'runs'}, not included</span>` : '',
-    t.noUsageRuns ? `<span data-total="noUsageRuns">${count(t.noUsageRuns)}</span> without usage (Cursor, pending)` : '',
-  ].filter(Boolean).join('<br>');
+    t.unpricedRuns
+      ? `<span class="unpriced">+ <span data-total="unpricedRuns">${count(t.unpricedRuns)}</span> unpriced ${t.unpricedRuns === 1 ? 'run' : 'runs'}, not included</span>`
+      : '',
+    t.noUsageRuns
+      ? `<span data-total="noUsageRuns">${count(t.noUsageRuns)}</span> without usage (Cursor, pending)`
+      : '',
+  ]
+    .filter(Boolean)
+    .join('<br>');
   const sav = t.savings.usd === null ? '' : t.savings.usd.startsWith('-') ? 'neg' : 'pos';
   return `<section class="cards" id="totals" aria-label="Totals">
 ${headlineCards(report)}
@@ -74,8 +90,11 @@ ${card('Verified', num('verified', t.verified), 'reported <code>Verified:</code>
 ${card('Cost', cost, costSub)}
 ${card("On the parent's model", moneySpan(t.counterfactual, 'counterfactual'), `same usage, ${plural(t.comparableRuns, 'comparable run')}`)}
 ${card("Savings vs the parent's model", `<span class="${sav}">${moneySpan(t.savings, 'savings')}</span>`, "parent's model minus actual")}
-${card('Tokens', `<span data-total="tokens">${h(tokensCell(t))}</span>`,
-    `${count(t.tokens.input)} in · ${count(t.tokens.output)} out · ${count(t.tokens.cacheRead)} cache read · ${count(t.tokens.cacheWrite)} cache write`)}
+${card(
+  'Tokens',
+  `<span data-total="tokens">${h(tokensCell(t))}</span>`,
+  `${count(t.tokens.input)} in · ${count(t.tokens.output)} out · ${count(t.tokens.cacheRead)} cache read · ${count(t.tokens.cacheWrite)} cache write`,
+)}
 </section>`;
 }
 
@@ -87,8 +106,13 @@ function modelsHtml(r: ReportRow): string {
       const same = m.requested === null || m.requested === m.served;
       const text = same ? served : `${m.requested} → ${served}`;
       // Pairs do not break inside unless one is too long for a column (a very long model id).
-      const cls = ['pair', text.length > 40 ? 'long' : '', !same && servedMatchesRequested(m.requested, m.served) === false ? 'mismatch' : '']
-        .filter(Boolean).join(' ');
+      const cls = [
+        'pair',
+        text.length > 40 ? 'long' : '',
+        !same && servedMatchesRequested(m.requested, m.served) === false ? 'mismatch' : '',
+      ]
+        .filter(Boolean)
+        .join(' ');
       const title = cls.includes('mismatch') ? ' title="served model differs from the requested one"' : '';
       return `<span class="${cls}"${title}>${h(text)}</span>`;
     })
@@ -102,14 +126,26 @@ function costHtml(r: ReportRow): string {
 
 /** Cost first after the name: on a phone the table scrolls inside its box, and the money is what one looks for. */
 function tableHtml(report: Report): string {
-  const head = [report.by, 'cost', 'saved by tiergate', "savings vs parent's model", 'runs', 'dispatches', 'corrected', 'completed', 'verified',
-    'requested → served', 'tokens', "on parent's model"];
+  const head = [
+    report.by,
+    'cost',
+    'saved by tiergate',
+    "savings vs parent's model",
+    'runs',
+    'dispatches',
+    'corrected',
+    'completed',
+    'verified',
+    'requested → served',
+    'tokens',
+    "on parent's model",
+  ];
   const MODELS = 9;
   const numeric = new Set([1, 2, 3, 4, 5, 6, 7, 8, 10, 11]);
   const th = head.map((c, i) => `<th${numeric.has(i) ? ' class="num"' : ''} scope="col">${h(c)}</th>`).join('');
   const tr = (r: ReportRow, total: boolean) => {
     const cells = [
-      h(total ? 'total' : r.group ?? '(none)'),
+      h(total ? 'total' : (r.group ?? '(none)')),
       costHtml(r),
       h(moneyText(r.saved)),
       h(moneyText(r.savings)),
@@ -149,7 +185,9 @@ const hasTiers = (d: HtmlReportData) => d.byTier.rows.some((r) => r.group !== nu
 
 function chartsHtml(d: HtmlReportData, m: ReturnType<typeof chartModel>): string {
   const days = m.costByTier.days.length;
-  const omitted = d.omittedDays ? ` The ${plural(d.omittedDays, 'older day')} before these are in the totals, not in the chart.` : '';
+  const omitted = d.omittedDays
+    ? ` The ${plural(d.omittedDays, 'older day')} before these are in the totals, not in the chart.`
+    : '';
   const unpriced = m.costByTier.unpricedRuns
     ? ` <span class="unpriced">${plural(m.costByTier.unpricedRuns, 'unpriced run')} (no price for the served model) ${m.costByTier.unpricedRuns === 1 ? 'is' : 'are'} not in the bars.</span>`
     : '';
@@ -159,7 +197,9 @@ function chartsHtml(d: HtmlReportData, m: ReturnType<typeof chartModel>): string
   const zone = h(d.main.filters.timeZone ?? 'UTC');
   // No run has a tier (a ledger filled by tiergate scan: transcripts record none): per-tier charts would be one grey bar.
   const tiers = hasTiers(d);
-  const noTier = tiers ? '' : `<p class="note" id="no-tier-note">Cost per day by tier and outcome rates per tier are left out: no run here has a tier
+  const noTier = tiers
+    ? ''
+    : `<p class="note" id="no-tier-note">Cost per day by tier and outcome rates per tier are left out: no run here has a tier
 (runs read by <code>tiergate scan</code> carry none; tiergate's hooks set one when they route a dispatch).</p>`;
   return `<h2>Charts</h2>${noTier}<section class="charts" id="charts">
 ${tiers ? figure('chart-cost-by-tier', 'Cost per day by tier', `Days in ${zone}, ${plural(days, 'day')} shown.${omitted}${unpriced}`, 'Stacked bars: cost per day, one colour per tier') : ''}
@@ -195,8 +235,14 @@ export function formatHtml(d: HtmlReportData, opts: HtmlOptions = {}): string {
 <script>${page}</script>`;
   }
   // Only the two inline scripts above may run; nothing may be fetched (no network, even from a copied page).
-  const csp = [`default-src 'none'`, `script-src ${hashes.length ? hashes.join(' ') : `'none'`}`, `style-src 'unsafe-inline'`,
-    `img-src data:`, `base-uri 'none'`, `form-action 'none'`].join('; ');
+  const csp = [
+    `default-src 'none'`,
+    `script-src ${hashes.length ? hashes.join(' ') : `'none'`}`,
+    `style-src 'unsafe-inline'`,
+    `img-src data:`,
+    `base-uri 'none'`,
+    `form-action 'none'`,
+  ].join('; ');
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -37,7 +37,8 @@ function shortIds(rows: readonly ReportRow[]): Map<string, string> {
 }
 
 function columns(report: Report, term: TableTerminal): Col[] {
-  const paint = (code: keyof typeof SGR, s: string) => (term.color && s ? `\u001b[${SGR[code][0]}m${s}\u001b[${SGR[code][1]}m` : s);
+  const paint = (code: keyof typeof SGR, s: string) =>
+    term.color && s ? `\u001b[${SGR[code][0]}m${s}\u001b[${SGR[code][1]}m` : s;
   const session = report.by === 'session';
   const ids = shortIds(report.rows);
   const zone = report.filters.timeZone ?? 'UTC';
@@ -45,7 +46,11 @@ function columns(report: Report, term: TableTerminal): Col[] {
   const money = (m: ReportRow['cost']) => usd(m) ?? '-';
   const signed = (m: ReportRow['cost'], good: keyof typeof SGR) => {
     const t = money(m);
-    return t.startsWith('-$') || t.startsWith('-<') ? paint('red', t) : m.pico !== null && m.pico !== '0' ? paint(good, t) : t;
+    return t.startsWith('-$') || t.startsWith('-<')
+      ? paint('red', t)
+      : m.pico !== null && m.pico !== '0'
+        ? paint(good, t)
+        : t;
   };
   const cost = (r: ReportRow) => {
     if (r.usageNotReported) return 'n/a (Cursor)';
@@ -54,11 +59,15 @@ function columns(report: Report, term: TableTerminal): Col[] {
   };
   const group: Col = {
     // A short session id is already as short as it can be and stay unique.
-    head: session ? 'session' : report.by, min: session ? undefined : 10,
-    cell: (r, total) => (total ? 'total' : r.group === null ? '(none)' : plain(session ? ids.get(r.group) ?? r.group : r.group)),
+    head: session ? 'session' : report.by,
+    min: session ? undefined : 10,
+    cell: (r, total) =>
+      total ? 'total' : r.group === null ? '(none)' : plain(session ? (ids.get(r.group) ?? r.group) : r.group),
   };
   const project: Col = {
-    head: 'project', min: 10, truncate: true,
+    head: 'project',
+    min: 10,
+    truncate: true,
     cell: (r, total) => (total || !r.project ? '' : plain(r.project.split('/').filter(Boolean).at(-1) ?? r.project)),
   };
   const compact = term.width < COMPACT_BELOW;
@@ -88,42 +97,70 @@ function columns(report: Report, term: TableTerminal): Col[] {
 
 export function formatTable(report: Report, term: TableTerminal = { width: 120, color: false }): string {
   const cols = columns(report, term);
-  const rows = [...report.rows.map((r) => cols.map((c) => c.cell(r, false))), cols.map((c) => c.cell(report.totals, true))];
+  const rows = [
+    ...report.rows.map((r) => cols.map((c) => c.cell(r, false))),
+    cols.map((c) => c.cell(report.totals, true)),
+  ];
   const table = renderTable(cols, rows, { width: term.width, color: term.color, rowLines: true, boldLastRow: true });
-  return `${table}\n${notes(report, cols, term.width).map((n) => `${wrapText(n, term.width, '  ')}\n`).join('')}`;
+  return `${table}\n${notes(report, cols, term.width)
+    .map((n) => `${wrapText(n, term.width, '  ')}\n`)
+    .join('')}`;
 }
 
 /** The lines under the table: what is left out, the period, the whole usage, and what the columns mean. */
 function notes(report: Report, cols: readonly Col[], width: number): string[] {
   const out: string[] = [];
   const heads = new Set(cols.map((c) => c.head));
-  if (report.omittedRows) out.push(`${report.omittedRows.toLocaleString('en-US')} more ${report.by} rows not shown (the most expensive are; --limit 0 shows all); the total covers them.`);
-  if (report.source === 'team') out.push('team ledger (PostgreSQL): every pushed machine\'s rows.');
+  if (report.omittedRows)
+    out.push(
+      `${report.omittedRows.toLocaleString('en-US')} more ${report.by} rows not shown (the most expensive are; --limit 0 shows all); the total covers them.`,
+    );
+  if (report.source === 'team') out.push("team ledger (PostgreSQL): every pushed machine's rows.");
   const filters = plain(filterText(report.filters));
   out.push(`period: ${periodText(report.filters)}${filters ? `; ${filters}` : ''}`);
   const whole = report.wholeUsage;
   if (whole && whole.cost.pico !== null && whole.subagentCost.pico !== null && BigInt(whole.cost.pico) > 0n) {
     const share = Number((BigInt(whole.subagentCost.pico) * 1000n) / BigInt(whole.cost.pico)) / 10;
-    out.push(`subagents: ${usd(whole.subagentCost)} of the ${usd(whole.cost)} the scanned sessions spent (${share}%; `
-      + `${whole.sessions.toLocaleString('en-US')} sessions read by tiergate scan${whole.unpricedRequests ? `, ${whole.unpricedRequests.toLocaleString('en-US')} requests unpriced` : ''}).`);
+    out.push(
+      `subagents: ${usd(whole.subagentCost)} of the ${usd(whole.cost)} the scanned sessions spent (${share}%; ` +
+        `${whole.sessions.toLocaleString('en-US')} sessions read by tiergate scan${whole.unpricedRequests ? `, ${whole.unpricedRequests.toLocaleString('en-US')} requests unpriced` : ''}).`,
+    );
   }
   if (report.by === 'tier' && report.rows.some((r) => r.group === null)) {
-    out.push('(none): runs with no tier: every run read by tiergate scan (transcripts record none) and dispatches tiergate did not route to a tier.');
+    out.push(
+      '(none): runs with no tier: every run read by tiergate scan (transcripts record none) and dispatches tiergate did not route to a tier.',
+    );
   }
-  if (report.rows.some((r) => r.usageNotReported) || report.totals.usageNotReported) out.push(`n/a (Cursor): ${CURSOR_NO_USAGE}.`);
+  if (report.rows.some((r) => r.usageNotReported) || report.totals.usageNotReported)
+    out.push(`n/a (Cursor): ${CURSOR_NO_USAGE}.`);
   const pending = report.totals.pending;
-  if (pending > 0) out.push(`${pending.toLocaleString('en-US')} ${pending === 1 ? 'run is' : 'runs are'} pending: the transcript had not flushed; the next report reads ${pending === 1 ? 'it' : 'them'}.`)
+  if (pending > 0)
+    out.push(
+      `${pending.toLocaleString('en-US')} ${pending === 1 ? 'run is' : 'runs are'} pending: the transcript had not flushed; the next report reads ${pending === 1 ? 'it' : 'them'}.`,
+    );
   const n = report.totals.correctionsNotHonoured;
   if (n > 0) {
-    const where = report.rows.filter((r) => r.correctionsNotHonoured > 0).map((r) => `${plain(r.group ?? '(none)')} ${r.correctionsNotHonoured}`);
-    out.push(`corrections not honoured: ${n}${where.length ? ` (${where.join(', ')})` : ''}: the harness ran another model than tiergate set; see tiergate doctor.`);
+    const where = report.rows
+      .filter((r) => r.correctionsNotHonoured > 0)
+      .map((r) => `${plain(r.group ?? '(none)')} ${r.correctionsNotHonoured}`);
+    out.push(
+      `corrections not honoured: ${n}${where.length ? ` (${where.join(', ')})` : ''}: the harness ran another model than tiergate set; see tiergate doctor.`,
+    );
   }
   const legend = [
-    heads.has('saved') ? 'saved: what tiergate\'s corrections saved (the model the dispatch asked for, or the parent\'s it would inherit, minus what ran)' : '',
-    heads.has('vs parent') ? 'vs parent: the same usage priced at the parent\'s model, minus what ran (over runs priced both ways)' : '',
+    heads.has('saved')
+      ? "saved: what tiergate's corrections saved (the model the dispatch asked for, or the parent's it would inherit, minus what ran)"
+      : '',
+    heads.has('vs parent')
+      ? "vs parent: the same usage priced at the parent's model, minus what ran (over runs priced both ways)"
+      : '',
   ].filter(Boolean);
   if (legend.length) out.push(`${legend.join('; ')}.`);
-  if (width < COMPACT_BELOW) out.push(`Compact columns for ${width} columns; a wider terminal (or --width 120) shows corrections, denials, tokens and the parent comparison.`);
-  else if (width < WIDE_FROM && !heads.has('done') && report.by !== 'session') out.push(`done and verified runs: --width ${WIDE_FROM}, --json or --html.`);
+  if (width < COMPACT_BELOW)
+    out.push(
+      `Compact columns for ${width} columns; a wider terminal (or --width 120) shows corrections, denials, tokens and the parent comparison.`,
+    );
+  else if (width < WIDE_FROM && !heads.has('done') && report.by !== 'session')
+    out.push(`done and verified runs: --width ${WIDE_FROM}, --json or --html.`);
   return out;
 }

@@ -11,13 +11,30 @@ export function periodText(f: ReportFilters): string {
   const since = f.since ? at(Date.parse(f.since)) : null;
   // `until` is the first instant not counted: show the last one that is (the day before a midnight).
   const untilMs = f.until ? Date.parse(f.until) : null;
-  const until = untilMs === null ? null : isMidnightIn(zone, untilMs) ? dayIn(zone, untilMs - 1) : wallTimeIn(zone, untilMs - 1);
-  const period = since && until ? (since === until ? since : `${since} – ${until}`) : since ? `since ${since}` : until ? `through ${until}` : 'all recorded time';
+  const until =
+    untilMs === null ? null : isMidnightIn(zone, untilMs) ? dayIn(zone, untilMs - 1) : wallTimeIn(zone, untilMs - 1);
+  const period =
+    since && until
+      ? since === until
+        ? since
+        : `${since} – ${until}`
+      : since
+        ? `since ${since}`
+        : until
+          ? `through ${until}`
+          : 'all recorded time';
   return `${period} (${zone})`;
 }
 
 /** The other filters, comma-separated; empty when none. */
 export function filterText(f: ReportFilters): string {
-  return [f.harness && `harness ${f.harness}`, f.session && `session ${f.session}`, f.project && `project ${f.project}`,
-    f.user && `user ${f.user}`, f.origin && `origin ${f.origin}`].filter(Boolean).join(', ');
+  return [
+    f.harness && `harness ${f.harness}`,
+    f.session && `session ${f.session}`,
+    f.project && `project ${f.project}`,
+    f.user && `user ${f.user}`,
+    f.origin && `origin ${f.origin}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
 }

@@ -53,9 +53,24 @@ const GROUP_DISPATCH: Record<LocalReportBy, string> = {
 
 /** One group's measures as a source's SQL returns them (pico sums as integer text); the team ledger's SQL too. */
 export type Agg = {
-  g: string | null; runs: number; dispatched: number; completed: number; pending: number; verified: number; input: number;
-  output: number; cache_read: number; cache_write: number; cost: string; priced_runs: number; unpriced: number;
-  no_usage: number; cf: string; cf_cost: string; comparable: number; cursor_runs: number;
+  g: string | null;
+  runs: number;
+  dispatched: number;
+  completed: number;
+  pending: number;
+  verified: number;
+  input: number;
+  output: number;
+  cache_read: number;
+  cache_write: number;
+  cost: string;
+  priced_runs: number;
+  unpriced: number;
+  no_usage: number;
+  cf: string;
+  cf_cost: string;
+  comparable: number;
+  cursor_runs: number;
 };
 export type Pair = { g: string | null; requested: string | null; served: string | null; runs: number };
 /** `corrected`: dispatches tiergate corrected that never completed (absent from a source that does not count them). */
@@ -117,11 +132,17 @@ function aggregates(db: SqlDriver, q: ReportQuery, group: ReturnType<typeof grou
   const out: Aggregates = { groups: [], pairs: [] };
   const raw = (from: number | null, to: number | null) => {
     const w = scopeWhere(q, 'ended_at', from, to);
-    out.groups.push(...db.prepare(`SELECT ${col} AS g, ${RAW_MEASURES} FROM completions ${w.sql} GROUP BY g`).all<Agg>(...w.params));
-    out.pairs.push(...db.prepare(
-      `SELECT ${col} AS g, requested_model AS requested, served_model AS served, COUNT(*) AS runs
+    out.groups.push(
+      ...db.prepare(`SELECT ${col} AS g, ${RAW_MEASURES} FROM completions ${w.sql} GROUP BY g`).all<Agg>(...w.params),
+    );
+    out.pairs.push(
+      ...db
+        .prepare(
+          `SELECT ${col} AS g, requested_model AS requested, served_model AS served, COUNT(*) AS runs
        FROM completions ${w.sql} GROUP BY g, requested, served`,
-    ).all<Pair>(...w.params));
+        )
+        .all<Pair>(...w.params),
+    );
   };
   // Zoned days cut across the rollups' UTC days: every row in range is read (an index range scan on ended_at).
   if (group.zoned || (fullFrom !== null && fullTo !== null && fullFrom >= fullTo)) {
@@ -137,34 +158,68 @@ function aggregates(db: SqlDriver, q: ReportQuery, group: ReturnType<typeof grou
   if (fullTo !== null) parts.push('day < ?'), params.push(day(fullTo));
   scopeFilters(q, parts, params);
   // Smallest rollup that has the columns: the session rollup lacks project/agent/tier, the global one session/project.
-  const table = q.by === 'session' && !q.project ? 'session_rollup'
-    : q.by === 'session' || q.session || q.project ? 'completion_rollup' : 'completion_rollup_global';
+  const table =
+    q.by === 'session' && !q.project
+      ? 'session_rollup'
+      : q.by === 'session' || q.session || q.project
+        ? 'completion_rollup'
+        : 'completion_rollup_global';
   // Grouped by the bare columns ('' stands for NULL in the rollup, one to one), so an index in that order can stream.
   const from = `FROM ${table} WHERE ${parts.join(' AND ')}`;
-  out.groups.push(...db.prepare(
-    `SELECT NULLIF(${col}, '') AS g, ${ROLLUP_SUMS} ${from} GROUP BY ${col} HAVING SUM(runs) <> 0`,
-  ).all<Agg>(...params));
-  out.pairs.push(...db.prepare(
-    `SELECT NULLIF(${col}, '') AS g, NULLIF(requested_model, '') AS requested, NULLIF(served_model, '') AS served,
+  out.groups.push(
+    ...db
+      .prepare(`SELECT NULLIF(${col}, '') AS g, ${ROLLUP_SUMS} ${from} GROUP BY ${col} HAVING SUM(runs) <> 0`)
+      .all<Agg>(...params),
+  );
+  out.pairs.push(
+    ...db
+      .prepare(
+        `SELECT NULLIF(${col}, '') AS g, NULLIF(requested_model, '') AS requested, NULLIF(served_model, '') AS served,
        SUM(runs) AS runs ${from} GROUP BY ${col}, requested_model, served_model HAVING SUM(runs) <> 0`,
-  ).all<Pair>(...params));
+      )
+      .all<Pair>(...params),
+  );
   return out;
 }
 
-const money = (pico: bigint | null): Money => (pico === null ? { usd: null, pico: null } : { usd: picoToUsd(pico), pico: pico.toString() });
+const money = (pico: bigint | null): Money =>
+  pico === null ? { usd: null, pico: null } : { usd: picoToUsd(pico), pico: pico.toString() };
 
-type Acc = Omit<ReportRow, 'cost' | 'counterfactual' | 'savings' | 'usageNotReported' | 'models' | 'correctionsNotHonoured' | 'saved'> & {
-  notHonoured: number; savedPico: bigint | null;
-  costPico: bigint | null; cfPico: bigint | null; cfCostPico: bigint | null; cursorRuns: number;
+type Acc = Omit<
+  ReportRow,
+  'cost' | 'counterfactual' | 'savings' | 'usageNotReported' | 'models' | 'correctionsNotHonoured' | 'saved'
+> & {
+  notHonoured: number;
+  savedPico: bigint | null;
+  costPico: bigint | null;
+  cfPico: bigint | null;
+  cfCostPico: bigint | null;
+  cursorRuns: number;
   pairs: Map<string, { requested: string | null; served: string | null; runs: number }>;
 };
 
 function emptyAcc(group: string | null): Acc {
   return {
-    group, runs: 0, dispatches: 0, denied: 0, completed: 0, pending: 0, verified: 0,
+    group,
+    runs: 0,
+    dispatches: 0,
+    denied: 0,
+    completed: 0,
+    pending: 0,
+    verified: 0,
     tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    unpricedRuns: 0, noUsageRuns: 0, comparableRuns: 0, costPico: null, cfPico: null, cfCostPico: null, cursorRuns: 0,
-    notHonoured: 0, corrected: 0, savedPico: null, savedRuns: 0, pairs: new Map(),
+    unpricedRuns: 0,
+    noUsageRuns: 0,
+    comparableRuns: 0,
+    costPico: null,
+    cfPico: null,
+    cfCostPico: null,
+    cursorRuns: 0,
+    notHonoured: 0,
+    corrected: 0,
+    savedPico: null,
+    savedRuns: 0,
+    pairs: new Map(),
   };
 }
 
@@ -225,13 +280,28 @@ function addAgg(into: Acc, r: Agg): void {
 function finish(a: Acc): ReportRow {
   const savings = a.cfPico !== null && a.cfCostPico !== null ? a.cfPico - a.cfCostPico : null;
   return {
-    group: a.group, runs: a.runs, dispatches: a.dispatches, denied: a.denied, completed: a.completed, pending: a.pending,
+    group: a.group,
+    runs: a.runs,
+    dispatches: a.dispatches,
+    denied: a.denied,
+    completed: a.completed,
+    pending: a.pending,
     verified: a.verified,
-    models: [...a.pairs.values()].sort((x, y) => y.runs - x.runs || byKey.compare(String(x.requested), String(y.requested))),
-    tokens: a.tokens, cost: money(a.costPico), unpricedRuns: a.unpricedRuns, noUsageRuns: a.noUsageRuns,
-    counterfactual: money(a.cfPico), savings: money(savings), comparableRuns: a.comparableRuns,
-    usageNotReported: a.runs > 0 && a.cursorRuns === a.runs, correctionsNotHonoured: a.notHonoured,
-    corrected: a.corrected, saved: money(a.savedPico), savedRuns: a.savedRuns,
+    models: [...a.pairs.values()].sort(
+      (x, y) => y.runs - x.runs || byKey.compare(String(x.requested), String(y.requested)),
+    ),
+    tokens: a.tokens,
+    cost: money(a.costPico),
+    unpricedRuns: a.unpricedRuns,
+    noUsageRuns: a.noUsageRuns,
+    counterfactual: money(a.cfPico),
+    savings: money(savings),
+    comparableRuns: a.comparableRuns,
+    usageNotReported: a.runs > 0 && a.cursorRuns === a.runs,
+    correctionsNotHonoured: a.notHonoured,
+    corrected: a.corrected,
+    saved: money(a.savedPico),
+    savedRuns: a.savedRuns,
   };
 }
 
@@ -239,16 +309,22 @@ function finish(a: Acc): ReportRow {
  * `pricer` prices what tiergate's corrections saved (decision-savings.ts) with the catalog in effect now; without one
  * the corrections are counted and `saved` is null.
  */
-export function queryReport(db: SqlDriver, q: ReportQuery, pricer: Pricer | null = null): ReportRow[] & { totals?: ReportRow } {
+export function queryReport(
+  db: SqlDriver,
+  q: ReportQuery,
+  pricer: Pricer | null = null,
+): ReportRow[] & { totals?: ReportRow } {
   const group = groupBy(db, q);
   const aggs = aggregates(db, q, group);
   const gd = group.dispatch;
   const wd = scopeWhere(q, 'at', q.since ?? null, q.until ?? null);
-  const open = db.prepare(
-    `SELECT ${gd} AS g, COUNT(*) AS n, SUM(action = 'deny') AS denied, SUM(${NO_USAGE}) AS cursor_runs,
+  const open = db
+    .prepare(
+      `SELECT ${gd} AS g, COUNT(*) AS n, SUM(action = 'deny') AS denied, SUM(${NO_USAGE}) AS cursor_runs,
        SUM(action = 'correct') AS corrected
      FROM dispatches ${wd.sql ? `${wd.sql} AND` : 'WHERE'} completion_id IS NULL GROUP BY g`,
-  ).all<OpenAgg>(...wd.params);
+    )
+    .all<OpenAgg>(...wd.params);
   const decided = priceDecisions(correctedRuns(db, q, group.completion), pricer);
   return assembleRows(q.by, { ...aggs, open, ignored: ignoredCorrections(db, q, group.completion), decided });
 }
@@ -260,8 +336,9 @@ export function queryReport(db: SqlDriver, q: ReportQuery, pricer: Pricer | null
  */
 function correctedRuns(db: SqlDriver, q: ReportQuery, col: string): CorrectedRun[] {
   const w = scopeWhere(q, 'ended_at', q.since ?? null, q.until ?? null);
-  return db.prepare(
-    `SELECT x.g AS g, x.harness AS harness, COALESCE(d.requested_model, d.parent_model) AS baseline, x.cost AS cost,
+  return db
+    .prepare(
+      `SELECT x.g AS g, x.harness AS harness, COALESCE(d.requested_model, d.parent_model) AS baseline, x.cost AS cost,
        x.first AS first, x.input AS input, x.output AS output, x.cache_read AS cache_read, x.cache_write_5m AS cache_write_5m,
        x.cache_write_1h AS cache_write_1h, x.reasoning AS reasoning, x.requests AS requests
      FROM (SELECT ${col} AS g, harness, CAST(cost_pico AS TEXT) AS cost, (followup = 0) AS first, input, output, cache_read,
@@ -269,7 +346,8 @@ function correctedRuns(db: SqlDriver, q: ReportQuery, col: string): CorrectedRun
            FROM completions
            WHERE dispatch_id IN (SELECT id FROM dispatches WHERE action = 'correct')${w.sql ? ` AND ${w.sql.slice('WHERE '.length)}` : ''}) x
      JOIN dispatches d ON d.id = x.dispatch_id`,
-  ).all<CorrectedRun>(...w.params);
+    )
+    .all<CorrectedRun>(...w.params);
 }
 
 /**
@@ -325,11 +403,13 @@ export function assembleRows(by: ReportBy, parts: ReportParts): ReportRow[] & { 
  */
 function ignoredCorrections(db: SqlDriver, q: ReportQuery, col: string): IgnoredAgg[] {
   const w = scopeWhere(q, 'ended_at', q.since ?? null, q.until ?? null);
-  return db.prepare(
-    `SELECT ${col} AS g, COUNT(*) AS n FROM completions
+  return db
+    .prepare(
+      `SELECT ${col} AS g, COUNT(*) AS n FROM completions
      WHERE id IN (SELECT completion_id FROM dispatches WHERE enforcement = 'ignored')${w.sql ? ` AND ${w.sql.slice('WHERE '.length)}` : ''}
      GROUP BY g`,
-  ).all<IgnoredAgg>(...w.params);
+    )
+    .all<IgnoredAgg>(...w.params);
 }
 
 /** The collator String#localeCompare uses, built once: thousands of sessions sort in a fraction of the time. */
@@ -345,16 +425,31 @@ function cmpCost(a: Acc, b: Acc): number {
  * The local ledger's report; `pricer` prices what tiergate's corrections saved (without one, `saved` is null).
  * `wholeUsage: false` skips the scanned-requests total (a full read of that table): the HTML page's per-day pieces.
  */
-export function buildReport(db: SqlDriver, q: ReportQuery, now = new Date(), pricer: Pricer | null = null, opts: { wholeUsage?: boolean } = {}): Report {
+export function buildReport(
+  db: SqlDriver,
+  q: ReportQuery,
+  now = new Date(),
+  pricer: Pricer | null = null,
+  opts: { wholeUsage?: boolean } = {},
+): Report {
   const rows = queryReport(db, q, pricer);
   const whole = opts.wholeUsage === false ? undefined : wholeUsage(db, q);
   const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
   const filters: ReportFilters = {
-    since: iso(q.since), until: iso(q.until), harness: q.harness ?? null, session: q.session ?? null, project: q.project ?? null,
+    since: iso(q.since),
+    until: iso(q.until),
+    harness: q.harness ?? null,
+    session: q.session ?? null,
+    project: q.project ?? null,
     timeZone: q.timeZone ?? 'UTC',
   };
   return {
-    format: 'tiergate-report/1', generatedAt: now.toISOString(), by: q.by, filters,
-    rows: q.by === 'session' ? withSessionDetails(db, rows) : [...rows], totals: rows.totals!, ...(whole ? { wholeUsage: whole } : {}),
+    format: 'tiergate-report/1',
+    generatedAt: now.toISOString(),
+    by: q.by,
+    filters,
+    rows: q.by === 'session' ? withSessionDetails(db, rows) : [...rows],
+    totals: rows.totals!,
+    ...(whole ? { wholeUsage: whole } : {}),
   };
 }

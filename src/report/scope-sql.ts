@@ -19,7 +19,12 @@ export function scopeFilters(q: ScopeFilters, parts: string[], params: SqlValue[
 }
 
 /** A WHERE clause (or '') for the scope and `timeCol` in [from, to). */
-export function scopeWhere(q: ScopeFilters, timeCol: string, from: number | null, to: number | null): { sql: string; params: SqlValue[] } {
+export function scopeWhere(
+  q: ScopeFilters,
+  timeCol: string,
+  from: number | null,
+  to: number | null,
+): { sql: string; params: SqlValue[] } {
   const parts: string[] = [];
   const params: SqlValue[] = [];
   if (from != null) parts.push(`${timeCol} >= ?`), params.push(from);

@@ -17,7 +17,12 @@ export type Column = {
 
 /** What a terminal shows of a string: control sequences take no room; each line measured apart. */
 export function displayWidth(s: string): number {
-  return Math.max(0, ...stripVTControlCharacters(s).split('\n').map((l) => [...l].length));
+  return Math.max(
+    0,
+    ...stripVTControlCharacters(s)
+      .split('\n')
+      .map((l) => [...l].length),
+  );
 }
 
 const PAD = 2;
@@ -74,7 +79,10 @@ export function renderTable(columns: readonly Column[], rows: readonly string[][
 
 /** Each line of a cell cut to `width` characters, the last one an ellipsis. */
 export function truncateCell(text: string, width: number): string {
-  return text.split('\n').map((l) => ([...l].length <= width ? l : `${[...l].slice(0, Math.max(0, width - 1)).join('')}…`)).join('\n');
+  return text
+    .split('\n')
+    .map((l) => ([...l].length <= width ? l : `${[...l].slice(0, Math.max(0, width - 1)).join('')}…`))
+    .join('\n');
 }
 
 /**

@@ -10,7 +10,14 @@ function format(zone: string): Intl.DateTimeFormat {
   let f = formats.get(zone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
     });
     formats.set(zone, f);
   }
@@ -101,7 +108,7 @@ export type OffsetSegment = { until: number | null; offset: number };
 export function offsetSegments(zone: string, from: number, to: number): OffsetSegment[] {
   const out: OffsetSegment[] = [];
   let cur = offsetAt(zone, from);
-  for (let t = from; t < to;) {
+  for (let t = from; t < to; ) {
     const next = Math.min(t + DAY_MS, to);
     const o = offsetAt(zone, next);
     if (o !== cur) {

@@ -78,17 +78,24 @@ export function budgetLines(budgets: Budgets, state: SpendState): BudgetLine[] {
       continue;
     }
     const cap = parseDecimal(limit);
-    const status = spent.atto >= cap ? 'over' : spent.atto >= (cap * warnAt) / ATTO_PER_USD || spent.unknown > 0 ? 'warning' : 'ok';
+    const status =
+      spent.atto >= cap ? 'over' : spent.atto >= (cap * warnAt) / ATTO_PER_USD || spent.unknown > 0 ? 'warning' : 'ok';
     out.push({ kind, limit, spent: spent.text, unknown: spent.unknown, status });
   }
   return out;
 }
 
 const LABEL: Record<BudgetKind, string> = {
-  session: 'session', sessionTotal: 'session total', day: 'daily', month: 'monthly',
+  session: 'session',
+  sessionTotal: 'session total',
+  day: 'daily',
+  month: 'monthly',
 };
 const RENEWS: Record<BudgetKind, string> = {
-  session: 'start a new session', sessionTotal: 'start a new session', day: 'wait for tomorrow', month: 'wait for next month',
+  session: 'start a new session',
+  sessionTotal: 'start a new session',
+  day: 'wait for tomorrow',
+  month: 'wait for next month',
 };
 
 /** "the daily budget of $40 ($41.20 spent, 2 children unpriced)". */
@@ -98,7 +105,8 @@ export function lineText(l: BudgetLine): string {
   return `the ${LABEL[l.kind]} budget of ${showLimit(l.limit)} (${spent} spent${unknown})`;
 }
 
-const join = (parts: string[]): string => (parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`);
+const join = (parts: string[]): string =>
+  parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 
 export function budgetNote(budgets: Budgets, state: SpendState): BudgetNote {
   if (state.error !== null) return { status: 'unknown', lines: [], summary: `budgets not checked: ${state.error}` };
@@ -137,7 +145,9 @@ export function applyBudget(decision: Decision, input: BudgetInput, state: Spend
   }
   const base = { ...decision, budget: note };
   if (note.status === 'warning') {
-    return decision.action === 'allow' ? { ...base, reason: 'budget-warning', summary: `${decision.summary}; ${note.summary}` } : base;
+    return decision.action === 'allow'
+      ? { ...base, reason: 'budget-warning', summary: `${decision.summary}; ${note.summary}` }
+      : base;
   }
   if (note.status === 'ok') return base;
 
@@ -145,7 +155,11 @@ export function applyBudget(decision: Decision, input: BudgetInput, state: Spend
   const spent = `tiergate: ${join(over.map(lineText))} is spent`;
   const common = { comparison: decision.comparison, diagnostics: decision.diagnostics, budget: note };
   const denied = (why: string): Decision => ({
-    ...common, action: 'deny', reason: 'budget-denied', tier: null, summary: `${note.summary}; denied`,
+    ...common,
+    action: 'deny',
+    reason: 'budget-denied',
+    tier: null,
+    summary: `${note.summary}; denied`,
     message: `${spent}; ${why}. ${howToGoOn(over)}`,
   });
   if (budgets.action === 'deny') return denied('no more subagents run under it');
@@ -153,27 +167,50 @@ export function applyBudget(decision: Decision, input: BudgetInput, state: Spend
   if (decision.action === 'deny') return base;
 
   const cheap = input.candidates.find((c) => c.tier === 'cheap');
-  if (!cheap) return denied(`subagents would move to the cheap tier, and none is configured for ${obs.harness} (tiers.${obs.harness}.cheap)`);
-  const stay = (why: string): Decision => ({ ...decision, budget: note, reason: 'budget-downshifted', summary: `${note.summary}; ${why}` });
-  if (input.runsOn === null) return denied(`the child's model cannot be told, so it cannot be moved to the cheap tier without risking a higher cost`);
+  if (!cheap)
+    return denied(
+      `subagents would move to the cheap tier, and none is configured for ${obs.harness} (tiers.${obs.harness}.cheap)`,
+    );
+  const stay = (why: string): Decision => ({
+    ...decision,
+    budget: note,
+    reason: 'budget-downshifted',
+    summary: `${note.summary}; ${why}`,
+  });
+  if (input.runsOn === null)
+    return denied(
+      `the child's model cannot be told, so it cannot be moved to the cheap tier without risking a higher cost`,
+    );
   const from = prices.resolve(input.runsOn, obs.harness);
   const to = prices.resolve(cheap.model, obs.harness);
   if (from.id !== null && from.id === to.id) return stay(`the child already runs on the cheap tier (${cheap.value})`);
   const cmp = comparePrices(from, to, prices.catalogDate);
-  if (cmp.verdict === 'unknown') return denied(`the cheap tier (${cheap.value}) cannot be priced against the child's ${input.runsOn}, so moving it could raise a cost`);
+  if (cmp.verdict === 'unknown')
+    return denied(
+      `the cheap tier (${cheap.value}) cannot be priced against the child's ${input.runsOn}, so moving it could raise a cost`,
+    );
   // The cheap tier costs more on some rate than what the child runs on: moving it would raise a cost.
-  if (!withinCeiling(cmp)) return stay(`${input.runsOn} is no pricier than the cheap tier (${cheap.value}); allowed unchanged`);
+  if (!withinCeiling(cmp))
+    return stay(`${input.runsOn} is no pricier than the cheap tier (${cheap.value}); allowed unchanged`);
 
   const field = obs.capability.rewriteField;
   if (obs.capability.canRewrite && field) {
     return {
-      ...common, action: 'correct', reason: 'budget-downshifted', tier: 'cheap',
+      ...common,
+      action: 'correct',
+      reason: 'budget-downshifted',
+      tier: 'cheap',
       summary: `${note.summary}; moved to the cheap tier: ${field} = ${cheap.value}`,
-      field, value: cheap.value, updatedInput: { ...obs.toolInput, [field]: cheap.value },
+      field,
+      value: cheap.value,
+      updatedInput: { ...obs.toolInput, [field]: cheap.value },
     };
   }
   return {
-    ...common, action: 'deny', reason: 'budget-downshifted', tier: 'cheap',
+    ...common,
+    action: 'deny',
+    reason: 'budget-downshifted',
+    tier: 'cheap',
     summary: `${note.summary}; denied with a retry on the cheap tier (${cheap.value})`,
     message: `${spent}; from here subagents run on the cheap tier. ${retryLine(obs, cheap)} ${howToGoOn(over)}`,
   };

@@ -54,7 +54,13 @@ export function comparePrices(parent: Resolution, child: Resolution, catalogDate
       const pr = effectiveRate(p, kind);
       const cr = effectiveRate(c, kind);
       const o = compareDecimal(cr, pr);
-      points.push({ kind, atPromptTokens: at, parent: pr, child: cr, order: o < 0 ? 'cheaper' : o > 0 ? 'pricier' : 'equal' });
+      points.push({
+        kind,
+        atPromptTokens: at,
+        parent: pr,
+        child: cr,
+        order: o < 0 ? 'cheaper' : o > 0 ? 'pricier' : 'equal',
+      });
     }
   }
   const verdict = points.some((x) => x.order === 'pricier')

@@ -58,7 +58,10 @@ export type ChildSource = 'tier' | 'call' | 'agent' | 'inherited';
 export function childOf(obs: DispatchObservation, policy: Policy): { model: string | null; source: ChildSource } {
   if (obs.requestedTier) {
     const map = policy.tiers[obs.harness];
-    return { model: obs.requestedTier === 'parent' ? (map.parent ?? obs.parentModel) : (map[obs.requestedTier] ?? null), source: 'tier' };
+    return {
+      model: obs.requestedTier === 'parent' ? (map.parent ?? obs.parentModel) : (map[obs.requestedTier] ?? null),
+      source: 'tier',
+    };
   }
   if (obs.requestedModel) return { model: obs.requestedModel, source: 'call' };
   if (obs.agentModel) return { model: obs.agentModel, source: 'agent' };
@@ -67,7 +70,13 @@ export function childOf(obs: DispatchObservation, policy: Policy): { model: stri
 
 type Ctx = { obs: DispatchObservation; policy: Policy; prices: PriceLookup; diagnostics: string[] };
 
-function allow(reason: ReasonCode, summary: string, comparison: Comparison | null, tier: string | null, ctx: Ctx): Decision {
+function allow(
+  reason: ReasonCode,
+  summary: string,
+  comparison: Comparison | null,
+  tier: string | null,
+  ctx: Ctx,
+): Decision {
   return { action: 'allow', reason, summary, comparison, tier, diagnostics: ctx.diagnostics };
 }
 
@@ -76,7 +85,11 @@ function allow(reason: ReasonCode, summary: string, comparison: Comparison | nul
  * child's too: prices are compared point by point, so with a crossover (cheaper input, pricier output) the parent's
  * own model can cost more than the child on some point, and switching to it would raise a cost.
  */
-function firstWithinCeiling(ctx: Ctx, parent: Resolution, child: Resolution | null = null): { cand: Candidate; comparison: Comparison } | null {
+function firstWithinCeiling(
+  ctx: Ctx,
+  parent: Resolution,
+  child: Resolution | null = null,
+): { cand: Candidate; comparison: Comparison } | null {
   for (const cand of candidatesFor(ctx.obs, ctx.policy, ctx.prices)) {
     const res = ctx.prices.resolve(cand.model, ctx.obs.harness);
     const comparison = comparePrices(parent, res, ctx.prices.catalogDate);
@@ -88,8 +101,13 @@ function firstWithinCeiling(ctx: Ctx, parent: Resolution, child: Resolution | nu
 }
 
 /** Correct where the harness honours it; otherwise deny and name the choice in the retry. */
-function correctOrDeny(ctx: Ctx, reasonIfCorrected: ReasonCode, why: string, comparison: Comparison | null,
-  parent: Resolution): Decision {
+function correctOrDeny(
+  ctx: Ctx,
+  reasonIfCorrected: ReasonCode,
+  why: string,
+  comparison: Comparison | null,
+  parent: Resolution,
+): Decision {
   const { obs } = ctx;
   const pick = firstWithinCeiling(ctx, parent, comparison?.child ?? null);
   if (pick && obs.capability.canRewrite && obs.capability.rewriteField) {
@@ -131,8 +149,15 @@ function decideInner(ctx: Ctx): Decision {
       ctx.diagnostics.push(why);
       if (policy.unknownPrice === 'deny') {
         const pick = parent.price ? firstWithinCeiling(ctx, parent) : null;
-        return { action: 'deny', reason: 'unknown-price-denied', summary: `${why}; policy denies unknown prices`, comparison: null,
-          tier: null, diagnostics: ctx.diagnostics, message: unknownPriceMessage(obs, why, pick?.cand ?? null) };
+        return {
+          action: 'deny',
+          reason: 'unknown-price-denied',
+          summary: `${why}; policy denies unknown prices`,
+          comparison: null,
+          tier: null,
+          diagnostics: ctx.diagnostics,
+          message: unknownPriceMessage(obs, why, pick?.cand ?? null),
+        };
       }
       return allow('unknown-tier', `${why}; allowed`, null, null, ctx);
     }
@@ -150,14 +175,19 @@ function decideInner(ctx: Ctx): Decision {
         if (!withinCeiling(comparison)) continue;
         const field = obs.capability.rewriteField!;
         return {
-          action: 'correct', reason: 'default-tier-applied',
+          action: 'correct',
+          reason: 'default-tier-applied',
           summary: `no model named; tier ${cand.tier} (${cand.value}) applied (default ${policy.defaultTier}, capped by the parent)`,
-          comparison, tier: cand.tier, diagnostics: ctx.diagnostics,
-          field, value: cand.value, updatedInput: { ...obs.toolInput, [field]: cand.value },
+          comparison,
+          tier: cand.tier,
+          diagnostics: ctx.diagnostics,
+          field,
+          value: cand.value,
+          updatedInput: { ...obs.toolInput, [field]: cand.value },
         };
       }
     }
-    return allow('inherits-parent', 'no model named; the child runs on the parent\'s model', null, 'parent', ctx);
+    return allow('inherits-parent', "no model named; the child runs on the parent's model", null, 'parent', ctx);
   }
 
   const child = prices.resolve(childName, obs.harness);
@@ -166,25 +196,51 @@ function decideInner(ctx: Ctx): Decision {
 
   if (comparison.verdict === 'unknown') {
     const which = [!parent.price && `parent ${obs.parentModel ?? '(unknown)'}`, !child.price && `child ${childName}`]
-      .filter(Boolean).join(' and ');
+      .filter(Boolean)
+      .join(' and ');
     const notComparable = parent.price && child.price;
-    const reasonText = notComparable ? 'per-request or reasoning fees make the prices not comparable' : `no price for ${which}`;
+    const reasonText = notComparable
+      ? 'per-request or reasoning fees make the prices not comparable'
+      : `no price for ${which}`;
     ctx.diagnostics.push(reasonText);
     if (policy.unknownPrice === 'deny') {
       const pick = parent.price ? firstWithinCeiling(ctx, parent) : null;
       return {
-        action: 'deny', reason: 'unknown-price-denied', summary: `${reasonText}; policy denies unknown prices`,
-        comparison, tier, diagnostics: ctx.diagnostics, message: unknownPriceMessage(obs, reasonText, pick?.cand ?? null),
+        action: 'deny',
+        reason: 'unknown-price-denied',
+        summary: `${reasonText}; policy denies unknown prices`,
+        comparison,
+        tier,
+        diagnostics: ctx.diagnostics,
+        message: unknownPriceMessage(obs, reasonText, pick?.cand ?? null),
       };
     }
-    return allow(notComparable ? 'not-comparable' : 'unknown-price-allowed', `${reasonText}; allowed by policy`, comparison, tier, ctx);
+    return allow(
+      notComparable ? 'not-comparable' : 'unknown-price-allowed',
+      `${reasonText}; allowed by policy`,
+      comparison,
+      tier,
+      ctx,
+    );
   }
 
   const named = source === 'agent' ? `agent ${agentName(obs)} runs on ${childName}, which` : childName;
   if (withinCeiling(comparison)) {
-    return allow('within-ceiling', `${named} is ${comparison.verdict === 'equal' ? 'priced the same as' : 'cheaper than'} the parent ${obs.parentModel}`, comparison, tier, ctx);
+    return allow(
+      'within-ceiling',
+      `${named} is ${comparison.verdict === 'equal' ? 'priced the same as' : 'cheaper than'} the parent ${obs.parentModel}`,
+      comparison,
+      tier,
+      ctx,
+    );
   }
-  return correctOrDeny(ctx, 'over-ceiling-corrected', `${named} costs more than the parent ${obs.parentModel}`, comparison, parent);
+  return correctOrDeny(
+    ctx,
+    'over-ceiling-corrected',
+    `${named} costs more than the parent ${obs.parentModel}`,
+    comparison,
+    parent,
+  );
 }
 
 /** The model the child runs on under `d`: the correction's choice, else what it would run on without tiergate. */
@@ -203,16 +259,31 @@ function runsOn(obs: DispatchObservation, policy: Policy, d: Decision): string |
  */
 export function decide(obs: DispatchObservation, policy: Policy, prices: PriceLookup, spend?: SpendState): Decision {
   if (policy.mode === 'off') {
-    return { action: 'allow', reason: 'guard-off', summary: 'guard is off', comparison: null, tier: null, diagnostics: [] };
+    return {
+      action: 'allow',
+      reason: 'guard-off',
+      summary: 'guard is off',
+      comparison: null,
+      tier: null,
+      diagnostics: [],
+    };
   }
   let decision = decideInner({ obs, policy, prices, diagnostics: [] });
   if (spend && hasBudget(policy.budgets)) {
-    decision = applyBudget(decision, { obs, policy, prices, candidates: candidatesFor(obs, policy, prices), runsOn: runsOn(obs, policy, decision) }, spend);
+    decision = applyBudget(
+      decision,
+      { obs, policy, prices, candidates: candidatesFor(obs, policy, prices), runsOn: runsOn(obs, policy, decision) },
+      spend,
+    );
   }
   if (policy.mode === 'warn' && decision.action !== 'allow') {
     return {
-      action: 'allow', reason: 'warn-only', summary: `warn mode: would have ${decision.action === 'deny' ? 'denied' : 'corrected'} (${decision.summary})`,
-      comparison: decision.comparison, tier: decision.tier, diagnostics: [...decision.diagnostics, `warn-only: ${decision.reason}`],
+      action: 'allow',
+      reason: 'warn-only',
+      summary: `warn mode: would have ${decision.action === 'deny' ? 'denied' : 'corrected'} (${decision.summary})`,
+      comparison: decision.comparison,
+      tier: decision.tier,
+      diagnostics: [...decision.diagnostics, `warn-only: ${decision.reason}`],
       ...(decision.budget ? { budget: decision.budget } : {}),
     };
   }

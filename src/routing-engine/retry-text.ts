@@ -5,7 +5,8 @@ import type { Candidate, DispatchObservation } from '../contracts/observation.js
 export function retryLine(obs: DispatchObservation, pick: Candidate | null): string {
   const field = obs.capability.rewriteField ?? (obs.capability.rewriteKind === 'agent' ? 'agent' : 'model');
   if (pick) return `Retry the same dispatch with ${field}: "${pick.value}"${pick.tier ? ` (tier ${pick.tier})` : ''}.`;
-  if (obs.capability.rewriteKind === 'model') return `Retry the same dispatch without ${field}, so the child runs on the parent's model.`;
+  if (obs.capability.rewriteKind === 'model')
+    return `Retry the same dispatch without ${field}, so the child runs on the parent's model.`;
   return 'Retry the same dispatch with an agent that runs on a model no pricier than yours.';
 }
 
@@ -20,7 +21,8 @@ function rates(c: Comparison | null): string {
 }
 
 /** The agent a child was dispatched as, for messages. */
-export const agentName = (obs: DispatchObservation): string => obs.requestedAgent ?? obs.subagentType ?? 'the requested agent';
+export const agentName = (obs: DispatchObservation): string =>
+  obs.requestedAgent ?? obs.subagentType ?? 'the requested agent';
 
 export function denyMessage(obs: DispatchObservation, c: Comparison | null, pick: Candidate | null): string {
   const parent = `your own model ${obs.parentModel ?? '(unknown)'}${rates(c)}`;
@@ -30,7 +32,8 @@ export function denyMessage(obs: DispatchObservation, c: Comparison | null, pick
     const from = obs.agentModelFrom ? ` (from ${obs.agentModelFrom})` : '';
     return `tiergate: agent ${agent} runs on ${obs.agentModel}${from}, which costs more than ${parent}; a subagent may not cost more than its parent. ${retryLine(obs, pick)}`;
   }
-  const child = obs.requestedModel ?? obs.agentModel ?? obs.requestedAgent ?? obs.requestedTier ?? 'the requested model';
+  const child =
+    obs.requestedModel ?? obs.agentModel ?? obs.requestedAgent ?? obs.requestedTier ?? 'the requested model';
   return `tiergate: subagent model ${child} costs more than ${parent}; a subagent may not cost more than its parent. ${retryLine(obs, pick)}`;
 }
 

@@ -67,7 +67,13 @@ function loadMemoised(env: Env, cwd: string | null, { buildId, harness, now }: N
     full = () => lookupFromFiles(env, stored.policy);
   } else {
     const loaded = loadFromFiles(env, cwd);
-    content = { policy: loaded.policy, policyDiagnostics: loaded.policyDiagnostics, catalogDate: loaded.prices.catalogDate, catalogVersion: loaded.prices.catalogVersion, resolutions: {} };
+    content = {
+      policy: loaded.policy,
+      policyDiagnostics: loaded.policyDiagnostics,
+      catalogDate: loaded.prices.catalogDate,
+      catalogVersion: loaded.prices.catalogVersion,
+      resolutions: {},
+    };
     full = () => loaded.prices;
   }
   const prices = memoLookup(content, full);
@@ -87,7 +93,11 @@ function loadMemoised(env: Env, cwd: string | null, { buildId, harness, now }: N
  * Prices a harness declared for its models (OpenCode model.cost, pi ctx.model.cost): kept as the lowest price
  * layer (prices/declared.ts); a new one drops the cached lookups so the next dispatch prices with it.
  */
-export function declareModelPrices(env: Env, harness: Harness, declared: readonly { model: string | null; cost: unknown }[]): void {
+export function declareModelPrices(
+  env: Env,
+  harness: Harness,
+  declared: readonly { model: string | null; cost: unknown }[],
+): void {
   if (rememberDeclared(env, harness, declared)) cache.clear();
 }
 

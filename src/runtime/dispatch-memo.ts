@@ -69,7 +69,9 @@ export function memoInputs(env: Env, harness: Harness, cwd: string | null, build
   add('project', cwd === null ? null : childPath(cwd, PROJECT_CONFIG_FILE));
   add('snapshot', findSnapshotPath());
   if (existsSync(p.priceCacheDir)) {
-    const names = readdirSync(p.priceCacheDir).filter((n) => n.endsWith(CACHE_SUFFIX) || n === DECLARED_FILE).sort();
+    const names = readdirSync(p.priceCacheDir)
+      .filter((n) => n.endsWith(CACHE_SUFFIX) || n === DECLARED_FILE)
+      .sort();
     for (const name of names) add('prices', childPath(p.priceCacheDir, name));
   }
   const key = parts.join('\n');
@@ -80,8 +82,15 @@ export function memoInputs(env: Env, harness: Harness, cwd: string | null, build
 export function parseMemo(text: string): MemoFile {
   const m = JSON.parse(text) as MemoFile;
   if (!isRecord(m) || m.format !== MEMO_FORMAT) throw new Error('not a dispatch memo');
-  if (typeof m.key !== 'string' || !isRecord(m.policy) || !Array.isArray(m.policyDiagnostics) || !isRecord(m.resolutions)
-    || typeof m.catalogDate !== 'string' || typeof m.catalogVersion !== 'string') throw new Error('incomplete');
+  if (
+    typeof m.key !== 'string' ||
+    !isRecord(m.policy) ||
+    !Array.isArray(m.policyDiagnostics) ||
+    !isRecord(m.resolutions) ||
+    typeof m.catalogDate !== 'string' ||
+    typeof m.catalogVersion !== 'string'
+  )
+    throw new Error('incomplete');
   return m;
 }
 
@@ -94,7 +103,8 @@ export function readMemo(inputs: MemoInputs, env: Env): MemoContent | null {
     if (!existingPrivateDir(memoDir(env))) return null;
     text = readTextCapped(inputs.path, MAX_MEMO_BYTES, { follow: false });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') diagnose('warn', 'dispatch-memo', `unreadable, ignored: ${errorText(err)}`, { path: inputs.path }, env);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      diagnose('warn', 'dispatch-memo', `unreadable, ignored: ${errorText(err)}`, { path: inputs.path }, env);
     return null;
   }
   try {

@@ -30,12 +30,22 @@ type DispatchRecord = Extract<SpoolRecord, { type: 'dispatch' }>;
  */
 export function recordAsDelivered(rec: DispatchRecord, obs: DispatchObservation, delivery: Delivery): DispatchRecord {
   if (delivery === 'delivered' || rec.decision.action === 'allow') return rec;
-  const unchanged: Decision = { action: 'allow', reason: 'deadline', summary: '', comparison: null, tier: null, diagnostics: [] };
+  const unchanged: Decision = {
+    action: 'allow',
+    reason: 'deadline',
+    summary: '',
+    comparison: null,
+    tier: null,
+    diagnostics: [],
+  };
   return {
     ...rec,
     decision: {
-      action: 'allow', reason: delivery === 'deadline' ? 'deadline' : 'internal-error', tier: null,
-      effectiveModel: effectiveModel(obs, unchanged), catalogVersion: rec.decision.catalogVersion,
+      action: 'allow',
+      reason: delivery === 'deadline' ? 'deadline' : 'internal-error',
+      tier: null,
+      effectiveModel: effectiveModel(obs, unchanged),
+      catalogVersion: rec.decision.catalogVersion,
     },
   };
 }
@@ -58,7 +68,14 @@ export function routeDispatch(obs: DispatchObservation, env: Env = process.env, 
     policyDiagnostics = rt.policyDiagnostics;
   } catch (err) {
     diagnose('error', `dispatch:${obs.harness}`, errorText(err), { callId: obs.callId }, env);
-    decision = { action: 'allow', reason: 'internal-error', summary: 'tiergate failed; dispatch allowed', comparison: null, tier: null, diagnostics: [errorText(err)] };
+    decision = {
+      action: 'allow',
+      reason: 'internal-error',
+      summary: 'tiergate failed; dispatch allowed',
+      comparison: null,
+      tier: null,
+      diagnostics: [errorText(err)],
+    };
   }
   try {
     saveMemo?.();
@@ -81,12 +98,24 @@ function spendFor(obs: DispatchObservation, policy: Policy, env: Env): SpendStat
   return readSpend(env, obs.harness, obs.sessionId, obs.at, obs.sessionCostUsd ?? null);
 }
 
-function record(obs: DispatchObservation, decision: Decision, catalogVersion: string | null, env: Env, defer?: Defer): void {
+function record(
+  obs: DispatchObservation,
+  decision: Decision,
+  catalogVersion: string | null,
+  env: Env,
+  defer?: Defer,
+): void {
   const rec: DispatchRecord = {
     type: 'dispatch',
     // The record keeps no prompt text; the decision above saw the whole input.
     observation: { ...obs, toolInput: redactToolInput(obs.toolInput) },
-    decision: { action: decision.action, reason: decision.reason, tier: decision.tier, effectiveModel: effectiveModel(obs, decision), catalogVersion },
+    decision: {
+      action: decision.action,
+      reason: decision.reason,
+      tier: decision.tier,
+      effectiveModel: effectiveModel(obs, decision),
+      catalogVersion,
+    },
   };
   const write = (delivery: Delivery) => {
     try {

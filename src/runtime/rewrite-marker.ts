@@ -44,7 +44,8 @@ function parseMarker(text: string, harness: Harness): RewriteMarker | null {
   }
   const m = v as Partial<RewriteMarker> | null;
   if (!m || typeof m !== 'object' || m.format !== REWRITE_MARKER_FORMAT || m.harness !== harness) return null;
-  if (typeof m.ignored !== 'number' || typeof m.firstSeenAt !== 'number' || typeof m.lastSeenAt !== 'number') return null;
+  if (typeof m.ignored !== 'number' || typeof m.firstSeenAt !== 'number' || typeof m.lastSeenAt !== 'number')
+    return null;
   if (!m.last || typeof m.last !== 'object') return null;
   return m as RewriteMarker;
 }

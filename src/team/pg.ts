@@ -56,7 +56,8 @@ export function redactText(text: string, url: string | null): string {
     } catch {
       /* nothing parsable to take out */
     }
-    for (const s of [...secrets].filter((s) => s.length > 0).sort((a, b) => b.length - a.length)) out = out.split(s).join('***');
+    for (const s of [...secrets].filter((s) => s.length > 0).sort((a, b) => b.length - a.length))
+      out = out.split(s).join('***');
   }
   return out.replace(/(\/\/[^/\s:@]*):[^@\s/]*@/g, '$1:***@');
 }
@@ -81,13 +82,17 @@ export function describeTeamError(err: unknown, url: string | null): string {
   if (err instanceof TeamError) text = raw;
   else if (code === 'ECONNREFUSED') text = `cannot connect to ${where}: connection refused`;
   else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') text = `cannot connect to ${where}: host not found`;
-  else if (code === 'ETIMEDOUT' || /timeout expired|timed out|connection timeout/i.test(raw)) text = `cannot connect to ${where}: timed out`;
+  else if (code === 'ETIMEDOUT' || /timeout expired|timed out|connection timeout/i.test(raw))
+    text = `cannot connect to ${where}: timed out`;
   else if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') text = `cannot connect to ${where}: host unreachable`;
   else if (code === '28P01' || code === '28000') text = `${where}: ${raw}`;
   else if (/client password must be a string|SASL: SCRAM-SERVER-FIRST-MESSAGE/.test(raw)) {
     text = `${where} asks for a password and none was found (in the URL, PGPASSWORD or ~/.pgpass)`;
   } else if (code === '3D000') text = `${where}: ${raw}`;
-  else if (/^(ERR_TLS|ERR_SSL|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_)/.test(code) || /certificate|\bSSL\b|\bTLS\b/i.test(raw)) {
+  else if (
+    /^(ERR_TLS|ERR_SSL|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_)/.test(code) ||
+    /certificate|\bSSL\b|\bTLS\b/i.test(raw)
+  ) {
     text = `TLS with ${where} failed: ${raw}`;
   } else if (/Connection terminated|ECONNRESET|EPIPE|terminating connection/i.test(`${code} ${raw}`)) {
     text = `connection to ${where} lost: ${raw}`;
@@ -101,7 +106,9 @@ function clientConfig(url: string, opts: ConnectOptions): pg.ClientConfig {
   try {
     parsed = parseUrl(url);
   } catch (err) {
-    throw new TeamError(`the team URL does not parse (${redactText(String((err as Error).message ?? err), url)}); expected postgres://user@host:port/database`);
+    throw new TeamError(
+      `the team URL does not parse (${redactText(String((err as Error).message ?? err), url)}); expected postgres://user@host:port/database`,
+    );
   }
   const env = opts.env ?? process.env;
   const { password, port, host, database, user, ssl, ...rest } = parsed;
@@ -113,15 +120,28 @@ function clientConfig(url: string, opts: ConnectOptions): pg.ClientConfig {
     ssl: ssl as pg.ClientConfig['ssl'],
     application_name: typeof rest.application_name === 'string' ? rest.application_name : 'tiergate',
     // libpq's connect_timeout (seconds) in the URL, else ours: a server that accepts and never answers cannot hang a push.
-    connectionTimeoutMillis: Number(rest.connect_timeout) > 0 ? Number(rest.connect_timeout) * 1000 : opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis:
+      Number(rest.connect_timeout) > 0
+        ? Number(rest.connect_timeout) * 1000
+        : (opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS),
     keepAlive: true,
     ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
   };
   // pg 8 looks in ~/.pgpass itself only with a deprecation notice (to be removed in pg 9): asked here, only when the
   // server wants a password, in libpq's order.
-  const lookup = async (): Promise<string | undefined> => env.PGPASSWORD || (await new Promise<string | undefined>((resolve) => {
-    pgpass({ host: config.host ?? 'localhost', port: String(config.port ?? 5432), database: config.database ?? '', user: config.user ?? '' }, resolve);
-  }));
+  const lookup = async (): Promise<string | undefined> =>
+    env.PGPASSWORD ||
+    (await new Promise<string | undefined>((resolve) => {
+      pgpass(
+        {
+          host: config.host ?? 'localhost',
+          port: String(config.port ?? 5432),
+          database: config.database ?? '',
+          user: config.user ?? '',
+        },
+        resolve,
+      );
+    }));
   // undefined (none found) makes pg fail the password exchange, which describeTeamError words as "none was found".
   config.password = password || (lookup as () => Promise<string>);
   return config;
@@ -147,7 +167,8 @@ export async function connectTeam(url: string, opts: ConnectOptions = {}): Promi
       throw new TeamError(describeTeamError(lost ?? err, url));
     }
   };
-  const query = async <T>(sql: string, params: unknown[] = []): Promise<T[]> => (await wrap(client.query(sql, params))).rows as T[];
+  const query = async <T>(sql: string, params: unknown[] = []): Promise<T[]> =>
+    (await wrap(client.query(sql, params))).rows as T[];
   return {
     query,
     async transaction<T>(fn: () => Promise<T>, o: { readOnly?: boolean } = {}): Promise<T> {

@@ -59,27 +59,52 @@ export async function pushLedger(opts: PushOptions = {}): Promise<PushResult> {
     // a server (or database) set to synchronous_commit = off, which acknowledges before the WAL is written.
     await client.query('SET synchronous_commit TO on');
     await requireTeamSchema(client);
-    const [meta] = await client.query<{ value: string }>(`SELECT value FROM ${TEAM_SCHEMA}.meta WHERE name = 'ledger_id'`);
+    const [meta] = await client.query<{ value: string }>(
+      `SELECT value FROM ${TEAM_SCHEMA}.meta WHERE name = 'ledger_id'`,
+    );
     const origin = originId(env);
     const user = settings.user;
     const db = openLedger(env);
     try {
       const pricer = loadPricer(env);
       if (opts.drain ?? true) runObserver(env, pricer, db);
-      const state = openPushState(teamPaths(env).state, { ledger: ledgerIdentity(paths(env).ledger), teamLedgerId: meta?.value ?? '', origin }, opts.full);
+      const state = openPushState(
+        teamPaths(env).state,
+        { ledger: ledgerIdentity(paths(env).ledger), teamLedgerId: meta?.value ?? '', origin },
+        opts.full,
+      );
       try {
         await client.query(
           `INSERT INTO ${TEAM_SCHEMA}.origins (origin, user_name, tiergate_version) VALUES ($1, $2, $3)
            ON CONFLICT (origin) DO UPDATE SET user_name = excluded.user_name, tiergate_version = excluded.tiergate_version`,
           [origin, user, opts.version ?? null],
         );
-        const ctx: Ctx = { client, db, state, origin, user, pricer, batch: opts.batchSize ?? DEFAULT_BATCH, deadline: opts.deadline ?? null };
+        const ctx: Ctx = {
+          client,
+          db,
+          state,
+          origin,
+          user,
+          pricer,
+          batch: opts.batchSize ?? DEFAULT_BATCH,
+          deadline: opts.deadline ?? null,
+        };
         const completions = await pushKind(ctx, RECORD_KINDS[0]);
-        const dispatches = completions.complete ? await pushKind(ctx, RECORD_KINDS[1]) : { read: 0, sent: 0, deleted: 0, complete: false };
+        const dispatches = completions.complete
+          ? await pushKind(ctx, RECORD_KINDS[1])
+          : { read: 0, sent: 0, deleted: 0, complete: false };
         const complete = completions.complete && dispatches.complete;
-        if (complete) await client.query(`UPDATE ${TEAM_SCHEMA}.origins SET last_push = now() WHERE origin = $1`, [origin]);
+        if (complete)
+          await client.query(`UPDATE ${TEAM_SCHEMA}.origins SET last_push = now() WHERE origin = $1`, [origin]);
         const strip = ({ complete: _c, ...k }: KindResult & { complete: boolean }): KindResult => k;
-        return { origin, user, completions: strip(completions), dispatches: strip(dispatches), complete, ms: Date.now() - started };
+        return {
+          origin,
+          user,
+          completions: strip(completions),
+          dispatches: strip(dispatches),
+          complete,
+          ms: Date.now() - started,
+        };
       } finally {
         state.close();
       }
@@ -92,7 +117,14 @@ export async function pushLedger(opts: PushOptions = {}): Promise<PushResult> {
 }
 
 type Ctx = {
-  client: TeamClient; db: SqlDriver; state: PushState; origin: string; user: string; pricer: Pricer; batch: number; deadline: number | null;
+  client: TeamClient;
+  db: SqlDriver;
+  state: PushState;
+  origin: string;
+  user: string;
+  pricer: Pricer;
+  batch: number;
+  deadline: number | null;
 };
 
 /**
@@ -178,9 +210,8 @@ function batchSql(kind: RecordKind): string {
   const columns = sentColumns(kind);
   const names = columns.map((c) => c.name);
   const compared = ['user_name', ...names];
-  const value = (type: PgType, i: number) => (type === 'ms'
-    ? `(timestamptz 'epoch' + (e->>${i})::bigint * interval '1 millisecond')`
-    : `(e->>${i})::${type}`);
+  const value = (type: PgType, i: number) =>
+    type === 'ms' ? `(timestamptz 'epoch' + (e->>${i})::bigint * interval '1 millisecond')` : `(e->>${i})::${type}`;
   return `WITH gone AS (DELETE FROM ${TEAM_SCHEMA}.${kind.table} WHERE origin = $1 AND key = ANY($4::text[]))
     INSERT INTO ${TEAM_SCHEMA}.${kind.table} AS t (origin, key, user_name, ${names.join(', ')})
     SELECT $1, e->>0, $2, ${columns.map((c, i) => value(c.type, i + 1)).join(', ')}

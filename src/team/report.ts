@@ -28,16 +28,31 @@ const S = TEAM_SCHEMA;
 
 /** Grouping column in completions; the rollups use the same names except agent (completions.subagent_type). */
 const RAW_GROUP: Record<ReportBy, string> = {
-  session: 'session_id', agent: 'subagent_type', tier: 'tier', model: 'served_model', harness: 'harness',
-  day: "to_char(day, 'YYYY-MM-DD')", user: 'user_name',
+  session: 'session_id',
+  agent: 'subagent_type',
+  tier: 'tier',
+  model: 'served_model',
+  harness: 'harness',
+  day: "to_char(day, 'YYYY-MM-DD')",
+  user: 'user_name',
 };
 const ROLLUP_GROUP: Record<ReportBy, string> = {
-  session: 'session_id', agent: 'agent', tier: 'tier', model: 'served_model', harness: 'harness',
-  day: "to_char(day, 'YYYY-MM-DD')", user: 'user_name',
+  session: 'session_id',
+  agent: 'agent',
+  tier: 'tier',
+  model: 'served_model',
+  harness: 'harness',
+  day: "to_char(day, 'YYYY-MM-DD')",
+  user: 'user_name',
 };
 const OPEN_GROUP: Record<ReportBy, string> = {
-  session: 'session_id', agent: 'COALESCE(subagent_type, requested_agent)', tier: 'tier', model: 'NULL::text', harness: 'harness',
-  day: "to_char(day, 'YYYY-MM-DD')", user: 'user_name',
+  session: 'session_id',
+  agent: 'COALESCE(subagent_type, requested_agent)',
+  tier: 'tier',
+  model: 'NULL::text',
+  harness: 'harness',
+  day: "to_char(day, 'YYYY-MM-DD')",
+  user: 'user_name',
 };
 
 /**
@@ -70,7 +85,13 @@ const GROUPED = `SUM(runs)::float8 AS runs, SUM(dispatched)::float8 AS dispatche
 /** A group's pairs as one JSON array (requested, served, runs): one row per group comes back, not one per pair. */
 const PAIRS_JSON = 'json_agg(json_build_array(requested, served, runs::float8)) FILTER (WHERE runs <> 0) AS pairs';
 
-type Row = Agg & { not_honoured: number; corrected: number; saved: string; saved_runs: number; pairs?: [string | null, string | null, number][] | null };
+type Row = Agg & {
+  not_honoured: number;
+  corrected: number;
+  saved: string;
+  saved_runs: number;
+  pairs?: [string | null, string | null, number][] | null;
+};
 
 /** WHERE parts and their parameters, numbered from $1 as pushed. */
 class Where {
@@ -101,22 +122,45 @@ const day = (ms: number) => iso(ms).slice(0, 10);
 
 /** Measures per (group, model pair) in `inner`, summed per group in the same query, the pairs as JSON. */
 async function grouped(db: TeamClient, inner: string, params: unknown[], out: Row[], pairs: Pair[]): Promise<void> {
-  for (const r of await db.query<Row>(`WITH p AS (${inner}) SELECT g, ${GROUPED}, ${PAIRS_JSON} FROM p GROUP BY g HAVING SUM(runs) <> 0`, params)) {
+  for (const r of await db.query<Row>(
+    `WITH p AS (${inner}) SELECT g, ${GROUPED}, ${PAIRS_JSON} FROM p GROUP BY g HAVING SUM(runs) <> 0`,
+    params,
+  )) {
     out.push(r);
     for (const [requested, served, runs] of r.pairs ?? []) pairs.push({ g: r.g, requested, served, runs });
   }
 }
 
-async function rawParts(db: TeamClient, q: TeamReportQuery, from: number | null, to: number | null, out: Row[], pairs: Pair[]): Promise<void> {
+async function rawParts(
+  db: TeamClient,
+  q: TeamReportQuery,
+  from: number | null,
+  to: number | null,
+  out: Row[],
+  pairs: Pair[],
+): Promise<void> {
   const w = new Where();
   if (from !== null) w.add((p) => `ended_at >= ${p(iso(from))}::timestamptz`);
   if (to !== null) w.add((p) => `ended_at < ${p(iso(to))}::timestamptz`);
   filters(q, w, { session: true, project: true });
-  await grouped(db, `SELECT ${RAW_GROUP[q.by]} AS g, requested_model AS requested, served_model AS served, ${RAW_PAIR_MEASURES}
-    FROM ${S}.completions ${w.sql} GROUP BY 1, 2, 3`, w.params, out, pairs);
+  await grouped(
+    db,
+    `SELECT ${RAW_GROUP[q.by]} AS g, requested_model AS requested, served_model AS served, ${RAW_PAIR_MEASURES}
+    FROM ${S}.completions ${w.sql} GROUP BY 1, 2, 3`,
+    w.params,
+    out,
+    pairs,
+  );
 }
 
-async function rollupParts(db: TeamClient, q: TeamReportQuery, fromDay: number | null, toDay: number | null, out: Row[], pairs: Pair[]): Promise<void> {
+async function rollupParts(
+  db: TeamClient,
+  q: TeamReportQuery,
+  fromDay: number | null,
+  toDay: number | null,
+  out: Row[],
+  pairs: Pair[],
+): Promise<void> {
   const table = q.by === 'session' ? 'session_rollup' : 'completion_rollup';
   const w = new Where();
   if (fromDay !== null) w.add((p) => `day >= ${p(day(fromDay))}::date`);
@@ -128,17 +172,29 @@ async function rollupParts(db: TeamClient, q: TeamReportQuery, fromDay: number |
   if (q.by === 'session') {
     // Tens of thousands of sessions with their pairs: summing every measure per (session, pair) first would mean
     // hundreds of thousands of groups. Measures per session, and the pairs' runs apart (as rows: json_agg was slower).
-    for (const r of await db.query<Row>(`SELECT ${g} AS g, ${GROUPED} FROM ${S}.${table} ${w.sql} GROUP BY ${col} HAVING SUM(runs) <> 0`, w.params)) {
+    for (const r of await db.query<Row>(
+      `SELECT ${g} AS g, ${GROUPED} FROM ${S}.${table} ${w.sql} GROUP BY ${col} HAVING SUM(runs) <> 0`,
+      w.params,
+    )) {
       out.push(r);
     }
-    for (const p of await db.query<Pair>(`SELECT ${g} AS g, NULLIF(requested_model, '') AS requested, NULLIF(served_model, '') AS served,
-        SUM(runs)::float8 AS runs FROM ${S}.${table} ${w.sql} GROUP BY ${col}, requested_model, served_model HAVING SUM(runs) <> 0`, w.params)) {
+    for (const p of await db.query<Pair>(
+      `SELECT ${g} AS g, NULLIF(requested_model, '') AS requested, NULLIF(served_model, '') AS served,
+        SUM(runs)::float8 AS runs FROM ${S}.${table} ${w.sql} GROUP BY ${col}, requested_model, served_model HAVING SUM(runs) <> 0`,
+      w.params,
+    )) {
       pairs.push(p);
     }
     return;
   }
-  await grouped(db, `SELECT ${g} AS g, NULLIF(requested_model, '') AS requested, NULLIF(served_model, '') AS served, ${ROLLUP_PAIR_MEASURES}
-    FROM ${S}.${table} ${w.sql} GROUP BY ${col}, requested_model, served_model`, w.params, out, pairs);
+  await grouped(
+    db,
+    `SELECT ${g} AS g, NULLIF(requested_model, '') AS requested, NULLIF(served_model, '') AS served, ${ROLLUP_PAIR_MEASURES}
+    FROM ${S}.${table} ${w.sql} GROUP BY ${col}, requested_model, served_model`,
+    w.params,
+    out,
+    pairs,
+  );
 }
 
 /** Dispatches that never completed (denied, or their child still running), grouped like the runs. */
@@ -151,7 +207,9 @@ async function openDispatches(db: TeamClient, q: TeamReportQuery): Promise<OpenA
   return db.query<OpenAgg>(
     `SELECT ${OPEN_GROUP[q.by]} AS g, COUNT(*)::float8 AS n, COUNT(*) FILTER (WHERE action = 'deny')::float8 AS denied,
        COUNT(*) FILTER (WHERE harness = 'cursor')::float8 AS cursor_runs, COUNT(*) FILTER (WHERE action = 'correct')::float8 AS corrected
-     FROM ${S}.dispatches ${w.sql} GROUP BY 1`, w.params);
+     FROM ${S}.dispatches ${w.sql} GROUP BY 1`,
+    w.params,
+  );
 }
 
 export async function teamReportParts(db: TeamClient, q: TeamReportQuery): Promise<ReportParts> {
@@ -172,8 +230,14 @@ export async function teamReportParts(db: TeamClient, q: TeamReportQuery): Promi
   }
   const open = await openDispatches(db, q);
   const ignored: IgnoredAgg[] = groups.filter((r) => r.not_honoured > 0).map((r) => ({ g: r.g, n: r.not_honoured }));
-  const decided: DecidedAgg[] = groups.filter((r) => r.corrected > 0 || r.saved_runs > 0)
-    .map((r) => ({ g: r.g, corrected: r.corrected, saved: r.saved_runs > 0 ? BigInt(r.saved) : null, savedRuns: r.saved_runs }));
+  const decided: DecidedAgg[] = groups
+    .filter((r) => r.corrected > 0 || r.saved_runs > 0)
+    .map((r) => ({
+      g: r.g,
+      corrected: r.corrected,
+      saved: r.saved_runs > 0 ? BigInt(r.saved) : null,
+      savedRuns: r.saved_runs,
+    }));
   return { groups, pairs, open, ignored, decided };
 }
 
@@ -188,8 +252,10 @@ async function sessionDetails(db: TeamClient, rows: ReportRow[], q: TeamReportQu
   filters({ ...q, project: null }, w, { session: true, project: false });
   const found = new Map<string, { project: string | null; last: Date }>();
   for (const s of await db.query<{ id: string; project: string | null; last: Date }>(
-    `SELECT session_id AS id, MAX(project) AS project, MAX(last_at) AS last FROM ${S}.sessions ${w.sql} GROUP BY session_id`, w.params,
-  )) found.set(s.id, s);
+    `SELECT session_id AS id, MAX(project) AS project, MAX(last_at) AS last FROM ${S}.sessions ${w.sql} GROUP BY session_id`,
+    w.params,
+  ))
+    found.set(s.id, s);
   return rows.map((r) => {
     const s = r.group === null ? undefined : found.get(r.group);
     return { ...r, project: s?.project ?? null, lastActivity: s ? new Date(s.last).toISOString() : null };
@@ -215,10 +281,22 @@ export function teamReportFrom(q: TeamReportQuery, parts: ReportParts, now = new
   const rows = assembleRows(q.by, parts);
   const isoOf = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
   const filters: ReportFilters = {
-    since: isoOf(q.since), until: isoOf(q.until), harness: q.harness ?? null, session: q.session ?? null,
-    project: q.project ?? null, user: q.user ?? null, origin: q.origin ?? null, timeZone: 'UTC',
+    since: isoOf(q.since),
+    until: isoOf(q.until),
+    harness: q.harness ?? null,
+    session: q.session ?? null,
+    project: q.project ?? null,
+    user: q.user ?? null,
+    origin: q.origin ?? null,
+    timeZone: 'UTC',
   };
   return {
-    format: 'tiergate-report/1', generatedAt: now.toISOString(), by: q.by, source: 'team', filters, rows: [...rows], totals: rows.totals!,
+    format: 'tiergate-report/1',
+    generatedAt: now.toISOString(),
+    by: q.by,
+    source: 'team',
+    filters,
+    rows: [...rows],
+    totals: rows.totals!,
   };
 }

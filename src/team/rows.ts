@@ -25,7 +25,11 @@ export type RecordKind = {
   /** Columns read by SQLite, in the order of the row's JSON (after the key). */
   columns: Column[];
   /** Columns computed here (after `columns` in the JSON), from `extra` (a JSON text SQLite gives, or null). */
-  derived?: { columns: Omit<Column, 'sql'>[]; extra: string; derive: (extra: unknown[] | null, pricer: Pricer) => (string | null)[] };
+  derived?: {
+    columns: Omit<Column, 'sql'>[];
+    extra: string;
+    derive: (extra: unknown[] | null, pricer: Pricer) => (string | null)[];
+  };
   from: string;
 };
 
@@ -37,17 +41,40 @@ export const COMPLETIONS: RecordKind = {
   table: 'completions',
   from: 'completions c LEFT JOIN dispatches d ON d.id = c.dispatch_id',
   columns: [
-    c('harness', 'text'), c('session_id', 'text'), c('subagent_type', 'text'), c('project', 'text'), c('tier', 'text'),
-    c('requested_model', 'text'), c('served_model', 'text'), c('parent_model', 'text'), c('status', 'text'),
-    c('result', 'text'), c('verified', 'boolean', `COALESCE(c.verified IN (${VERIFIED}), 0)`),
-    c('dispatched', 'boolean', '(c.dispatch_id IS NOT NULL AND c.followup = 0)'), c('followup', 'boolean', '(c.followup <> 0)'),
-    c('not_honoured', 'boolean', "EXISTS (SELECT 1 FROM dispatches i WHERE i.completion_id = c.id AND i.enforcement = 'ignored')"),
+    c('harness', 'text'),
+    c('session_id', 'text'),
+    c('subagent_type', 'text'),
+    c('project', 'text'),
+    c('tier', 'text'),
+    c('requested_model', 'text'),
+    c('served_model', 'text'),
+    c('parent_model', 'text'),
+    c('status', 'text'),
+    c('result', 'text'),
+    c('verified', 'boolean', `COALESCE(c.verified IN (${VERIFIED}), 0)`),
+    c('dispatched', 'boolean', '(c.dispatch_id IS NOT NULL AND c.followup = 0)'),
+    c('followup', 'boolean', '(c.followup <> 0)'),
+    c(
+      'not_honoured',
+      'boolean',
+      "EXISTS (SELECT 1 FROM dispatches i WHERE i.completion_id = c.id AND i.enforcement = 'ignored')",
+    ),
     c('corrected', 'boolean', "COALESCE(d.action = 'correct', 0)"),
     c('baseline_model', 'text', "CASE WHEN d.action = 'correct' THEN COALESCE(d.requested_model, d.parent_model) END"),
-    c('input', 'bigint'), c('output', 'bigint'), c('cache_read', 'bigint'), c('cache_write_5m', 'bigint'),
-    c('cache_write_1h', 'bigint'), c('reasoning', 'bigint'), c('requests', 'bigint'), c('cost_pico', 'bigint'),
-    c('counterfactual_pico', 'bigint'), c('started_at', 'ms'), c('ended_at', 'ms'), c('day', 'date'),
-    c('duration_ms', 'bigint'), c('usage_source', 'text'),
+    c('input', 'bigint'),
+    c('output', 'bigint'),
+    c('cache_read', 'bigint'),
+    c('cache_write_5m', 'bigint'),
+    c('cache_write_1h', 'bigint'),
+    c('reasoning', 'bigint'),
+    c('requests', 'bigint'),
+    c('cost_pico', 'bigint'),
+    c('counterfactual_pico', 'bigint'),
+    c('started_at', 'ms'),
+    c('ended_at', 'ms'),
+    c('day', 'date'),
+    c('duration_ms', 'bigint'),
+    c('usage_source', 'text'),
   ],
   // A corrected run's saving is priced here (report/decision-savings.ts prices it the same way), from what SQLite
   // hands over for corrected runs only.
@@ -64,18 +91,34 @@ export const DISPATCHES: RecordKind = {
   table: 'dispatches',
   from: 'dispatches c LEFT JOIN completions d ON d.id = c.completion_id',
   columns: [
-    c('harness', 'text'), c('session_id', 'text'), c('project', 'text'), c('at', 'ms'),
-    c('day', 'date', "strftime('%Y-%m-%d', c.at / 1000, 'unixepoch')"), c('parent_model', 'text'), c('requested_model', 'text'),
-    c('requested_agent', 'text'), c('requested_tier', 'text'), c('subagent_type', 'text'), c('action', 'text'),
-    c('reason', 'text'), c('tier', 'text'), c('effective_model', 'text'), c('enforcement', 'text'), c('source', 'text'),
-    c('completed', 'boolean', '(c.completion_id IS NOT NULL)'), c('completion_key', 'text', 'd.dedupe_key'),
+    c('harness', 'text'),
+    c('session_id', 'text'),
+    c('project', 'text'),
+    c('at', 'ms'),
+    c('day', 'date', "strftime('%Y-%m-%d', c.at / 1000, 'unixepoch')"),
+    c('parent_model', 'text'),
+    c('requested_model', 'text'),
+    c('requested_agent', 'text'),
+    c('requested_tier', 'text'),
+    c('subagent_type', 'text'),
+    c('action', 'text'),
+    c('reason', 'text'),
+    c('tier', 'text'),
+    c('effective_model', 'text'),
+    c('enforcement', 'text'),
+    c('source', 'text'),
+    c('completed', 'boolean', '(c.completion_id IS NOT NULL)'),
+    c('completion_key', 'text', 'd.dedupe_key'),
   ],
 };
 
 export const RECORD_KINDS = [COMPLETIONS, DISPATCHES] as const;
 
 /** Every column a kind sends, in the order of its rows' JSON (after the key). */
-export const sentColumns = (kind: RecordKind): Omit<Column, 'sql'>[] => [...kind.columns, ...(kind.derived?.columns ?? [])];
+export const sentColumns = (kind: RecordKind): Omit<Column, 'sql'>[] => [
+  ...kind.columns,
+  ...(kind.derived?.columns ?? []),
+];
 
 /**
  * A corrected run's saving: its usage at the model the dispatch named (else the parent's) minus what it cost, priced
@@ -84,12 +127,21 @@ export const sentColumns = (kind: RecordKind): Omit<Column, 'sql'>[] => [...kind
  */
 function savedPico(x: unknown[] | null, pricer: Pricer): string | null {
   if (!x) return null;
-  const [baseline, harness, input, output, cacheRead, cw5m, cw1h, reasoning, requests, cost] = x as (string | number | null)[];
+  const [baseline, harness, input, output, cacheRead, cw5m, cw1h, reasoning, requests, cost] = x as (
+    | string
+    | number
+    | null
+  )[];
   if (cost === null || cost === undefined || input === null || !baseline) return null;
   const n = (v: unknown) => (typeof v === 'number' ? v : 0);
   const would = pricer.price(String(baseline), harness as Harness, {
-    input: n(input), output: n(output), cacheRead: n(cacheRead), cacheWrite5m: n(cw5m), cacheWrite1h: n(cw1h),
-    reasoning: n(reasoning), requests: Math.max(1, n(requests) || 1),
+    input: n(input),
+    output: n(output),
+    cacheRead: n(cacheRead),
+    cacheWrite5m: n(cw5m),
+    cacheWrite1h: n(cw1h),
+    reasoning: n(reasoning),
+    requests: Math.max(1, n(requests) || 1),
   });
   return would ? (would.picoUsd - BigInt(String(cost))).toString() : null;
 }
@@ -126,7 +178,14 @@ function selectSql(kind: RecordKind): string {
  * The next batch of `kind` after local id `after`, each row fingerprinted over its JSON and the person label it is
  * sent under (a new label sends every row again, so a person's rows keep one label).
  */
-export function readBatch(db: SqlDriver, kind: RecordKind, after: number, limit: number, user: string, pricer: Pricer): OutRow[] {
+export function readBatch(
+  db: SqlDriver,
+  kind: RecordKind,
+  after: number,
+  limit: number,
+  user: string,
+  pricer: Pricer,
+): OutRow[] {
   let sql = SELECT.get(kind);
   if (!sql) SELECT.set(kind, (sql = selectSql(kind)));
   const rows = db.prepare(sql).all<{ id: number; key: string; json: string; extra: string | null }>(after, limit);
@@ -136,7 +195,7 @@ export function readBatch(db: SqlDriver, kind: RecordKind, after: number, limit:
     const r = rows[i]!;
     let json = r.json;
     if (kind.derived) {
-      const more = kind.derived.derive(r.extra === null ? null : JSON.parse(r.extra) as unknown[], pricer);
+      const more = kind.derived.derive(r.extra === null ? null : (JSON.parse(r.extra) as unknown[]), pricer);
       json = `${json.slice(0, -1)},${more.map((v) => JSON.stringify(v)).join(',')}]`;
     }
     out[i] = { id: r.id, key: r.key, json, fp: fingerprint(prefix + json) };

@@ -54,16 +54,26 @@ type Rollup = { table: string; keys: [string, string][] };
 const COMPLETION_ROLLUP: Rollup = {
   table: 'completion_rollup',
   keys: [
-    ['day', 'c.day'], ['user_name', 'c.user_name'], ['origin', 'c.origin'], ['harness', 'c.harness'],
-    ['agent', "COALESCE(c.subagent_type, '')"], ['tier', "COALESCE(c.tier, '')"],
-    ['requested_model', "COALESCE(c.requested_model, '')"], ['served_model', "COALESCE(c.served_model, '')"],
+    ['day', 'c.day'],
+    ['user_name', 'c.user_name'],
+    ['origin', 'c.origin'],
+    ['harness', 'c.harness'],
+    ['agent', "COALESCE(c.subagent_type, '')"],
+    ['tier', "COALESCE(c.tier, '')"],
+    ['requested_model', "COALESCE(c.requested_model, '')"],
+    ['served_model', "COALESCE(c.served_model, '')"],
   ],
 };
 const SESSION_ROLLUP: Rollup = {
   table: 'session_rollup',
   keys: [
-    ['session_id', "COALESCE(c.session_id, '')"], ['user_name', 'c.user_name'], ['origin', 'c.origin'], ['harness', 'c.harness'],
-    ['day', 'c.day'], ['requested_model', "COALESCE(c.requested_model, '')"], ['served_model', "COALESCE(c.served_model, '')"],
+    ['session_id', "COALESCE(c.session_id, '')"],
+    ['user_name', 'c.user_name'],
+    ['origin', 'c.origin'],
+    ['harness', 'c.harness'],
+    ['day', 'c.day'],
+    ['requested_model', "COALESCE(c.requested_model, '')"],
+    ['served_model', "COALESCE(c.served_model, '')"],
   ],
 };
 
@@ -86,9 +96,12 @@ function rollupUpserts(rollups: Rollup[], sources: [string, 1 | -1][]): string {
   const fine = new Map<string, string>();
   for (const r of rollups) for (const [k, e] of r.keys) fine.set(k, e);
   const fineKeys = [...fine.keys()];
-  const rows = sources.map(([t, sign]) =>
-    `SELECT ${[...fine].map(([k, e]) => `${e} AS ${k}`).join(', ')}, ${MEASURES.map(([m, e]) => `${sign} * (${e}) AS ${m}`).join(', ')} FROM ${t} c`,
-  ).join('\n        UNION ALL ');
+  const rows = sources
+    .map(
+      ([t, sign]) =>
+        `SELECT ${[...fine].map(([k, e]) => `${e} AS ${k}`).join(', ')}, ${MEASURES.map(([m, e]) => `${sign} * (${e}) AS ${m}`).join(', ')} FROM ${t} c`,
+    )
+    .join('\n        UNION ALL ');
   const upsert = (r: Rollup) => {
     const keys = r.keys.map(([k]) => k);
     return `INSERT INTO ${TEAM_SCHEMA}.${r.table} AS r (${[...keys, ...ROLLUP_MEASURES].join(', ')})
@@ -108,7 +121,9 @@ function rollupUpserts(rollups: Rollup[], sources: [string, 1 | -1][]): string {
  * A session's project and last activity from a statement's new completions (`ended_at`) or dispatches (`at`): only ever
  * later, as the local ledger's sessions table (store.ts touchSession).
  */
-const sessionsUpsert = (time: 'ended_at' | 'at') => `INSERT INTO ${TEAM_SCHEMA}.sessions AS s (origin, harness, session_id, user_name, project, last_at)
+const sessionsUpsert = (
+  time: 'ended_at' | 'at',
+) => `INSERT INTO ${TEAM_SCHEMA}.sessions AS s (origin, harness, session_id, user_name, project, last_at)
       SELECT origin, harness, session_id, MAX(user_name), MAX(project), MAX(${time}) FROM new_rows
       WHERE session_id IS NOT NULL GROUP BY origin, harness, session_id ORDER BY origin, harness, session_id
       ON CONFLICT (origin, harness, session_id) DO UPDATE SET user_name = excluded.user_name,
@@ -124,7 +139,10 @@ function rollupTriggers(rollups: Rollup[]): string {
   END $fn$;`;
   return `
   ${fn('completions_rollup_insert', [['new_rows', 1]])}
-  ${fn('completions_rollup_update', [['old_rows', -1], ['new_rows', 1]])}
+  ${fn('completions_rollup_update', [
+    ['old_rows', -1],
+    ['new_rows', 1],
+  ])}
   ${fn('completions_rollup_delete', [['old_rows', -1]])}
   CREATE TRIGGER completions_rollup_insert AFTER INSERT ON ${TEAM_SCHEMA}.completions
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${TEAM_SCHEMA}.completions_rollup_insert();
@@ -252,7 +270,9 @@ const MIGRATE_LOCK = [0x7467, 0x6d69] as const;
 
 /** The schema's version in the team database: 0 when tiergate's schema is not there yet. */
 export async function teamSchemaVersion(db: TeamClient): Promise<number> {
-  const [exists] = await db.query<{ t: string | null }>(`SELECT to_regclass('${TEAM_SCHEMA}.schema_version')::text AS t`);
+  const [exists] = await db.query<{ t: string | null }>(
+    `SELECT to_regclass('${TEAM_SCHEMA}.schema_version')::text AS t`,
+  );
   if (!exists?.t) return 0;
   const [row] = await db.query<{ v: number | null }>(`SELECT MAX(version) AS v FROM ${TEAM_SCHEMA}.schema_version`);
   return row?.v ?? 0;
@@ -261,11 +281,16 @@ export async function teamSchemaVersion(db: TeamClient): Promise<number> {
 export type MigrateResult = { from: number; to: number };
 
 /** Applies every migration newer than the database's, in one transaction; concurrent inits wait on the lock. */
-export async function migrateTeam(db: TeamClient, migrations: readonly string[] = TEAM_MIGRATIONS): Promise<MigrateResult> {
+export async function migrateTeam(
+  db: TeamClient,
+  migrations: readonly string[] = TEAM_MIGRATIONS,
+): Promise<MigrateResult> {
   return db.transaction(async () => {
     await db.query('SELECT pg_advisory_xact_lock($1, $2)', [...MIGRATE_LOCK]);
     await db.query(`CREATE SCHEMA IF NOT EXISTS ${TEAM_SCHEMA}`);
-    await db.query(`CREATE TABLE IF NOT EXISTS ${TEAM_SCHEMA}.schema_version (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await db.query(
+      `CREATE TABLE IF NOT EXISTS ${TEAM_SCHEMA}.schema_version (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
     const from = await teamSchemaVersion(db);
     if (from > migrations.length) throw newerSchema(from, migrations.length);
     for (let v = from + 1; v <= migrations.length; v++) {
@@ -277,14 +302,18 @@ export async function migrateTeam(db: TeamClient, migrations: readonly string[] 
 }
 
 const newerSchema = (seen: number, known: number) =>
-  new TeamError(`the team database's tiergate schema is version ${seen}, newer than this tiergate knows (${known}): upgrade tiergate`);
+  new TeamError(
+    `the team database's tiergate schema is version ${seen}, newer than this tiergate knows (${known}): upgrade tiergate`,
+  );
 
 /** For push and report: the schema must be exactly the one this tiergate writes and reads. */
 export async function requireTeamSchema(db: TeamClient): Promise<void> {
   const v = await teamSchemaVersion(db);
   if (v === TEAM_SCHEMA_VERSION) return;
   if (v > TEAM_SCHEMA_VERSION) throw newerSchema(v, TEAM_SCHEMA_VERSION);
-  throw new TeamError(v === 0
-    ? 'the team database has no tiergate schema yet: run `tiergate team init` (as a role that may create a schema)'
-    : `the team database's tiergate schema is version ${v}, this tiergate needs ${TEAM_SCHEMA_VERSION}: run \`tiergate team init\``);
+  throw new TeamError(
+    v === 0
+      ? 'the team database has no tiergate schema yet: run `tiergate team init` (as a role that may create a schema)'
+      : `the team database's tiergate schema is version ${v}, this tiergate needs ${TEAM_SCHEMA_VERSION}: run \`tiergate team init\``,
+  );
 }

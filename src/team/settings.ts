@@ -48,6 +48,7 @@ export function originId(env: Env = process.env): string {
     id = read();
   }
   if (id === '') id = read(); // the other creator's write had not landed yet
-  if (id === null || !ORIGIN.test(id)) throw new Error(`${file} does not hold an origin id (32 hex digits); move it aside to start a new origin`);
+  if (id === null || !ORIGIN.test(id))
+    throw new Error(`${file} does not hold an origin id (32 hex digits); move it aside to start a new origin`);
   return id;
 }

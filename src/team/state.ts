@@ -31,7 +31,11 @@ export function ledgerIdentity(ledgerFile: string): string {
   return `${st.dev}:${st.ino}`;
 }
 
-export function openPushState(file: string, scope: { ledger: string; teamLedgerId: string; origin: string }, fresh = false): PushState {
+export function openPushState(
+  file: string,
+  scope: { ledger: string; teamLedgerId: string; origin: string },
+  fresh = false,
+): PushState {
   for (const f of [`${file}-wal`, `${file}-shm`]) restrictToUser(f);
   ensureFile(file);
   restrictToUser(file);
@@ -57,9 +61,12 @@ export function openPushState(file: string, scope: { ledger: string; teamLedgerI
   const put = db.prepare('INSERT OR REPLACE INTO pushed (kind, id, key, fp) VALUES (?, ?, ?, ?)');
   const drop = db.prepare('DELETE FROM pushed WHERE kind = ? AND id = ?');
   return {
-    range: (kind, after, upTo) => (upTo === null
-      ? db.prepare('SELECT id, fp FROM pushed WHERE kind = ? AND id > ? ORDER BY id').all<Pushed>(kind, after)
-      : db.prepare('SELECT id, fp FROM pushed WHERE kind = ? AND id > ? AND id <= ? ORDER BY id').all<Pushed>(kind, after, upTo)),
+    range: (kind, after, upTo) =>
+      upTo === null
+        ? db.prepare('SELECT id, fp FROM pushed WHERE kind = ? AND id > ? ORDER BY id').all<Pushed>(kind, after)
+        : db
+            .prepare('SELECT id, fp FROM pushed WHERE kind = ? AND id > ? AND id <= ? ORDER BY id')
+            .all<Pushed>(kind, after, upTo),
     keysOf: (kind, ids) => {
       const out = new Map<number, string>();
       const one = db.prepare('SELECT key FROM pushed WHERE kind = ? AND id = ?');
@@ -69,10 +76,11 @@ export function openPushState(file: string, scope: { ledger: string; teamLedgerI
       }
       return out;
     },
-    record: (kind, sent, deleted) => db.transaction(() => {
-      for (const r of sent) put.run(kind, r.id, r.key, r.fp);
-      for (const id of deleted) drop.run(kind, id);
-    }),
+    record: (kind, sent, deleted) =>
+      db.transaction(() => {
+        for (const r of sent) put.run(kind, r.id, r.key, r.fp);
+        for (const id of deleted) drop.run(kind, id);
+      }),
     close: () => db.close(),
   };
 }

@@ -26,8 +26,16 @@ export const PushStatusSchema = z.object({
 export type PushStatus = z.infer<typeof PushStatusSchema>;
 
 const EMPTY: PushStatus = {
-  format: 'tiergate-push-status/1', server: null, origin: null, user: null, lastAttemptAt: null, lastAttempt: null,
-  lastSuccessAt: null, lastSent: null, lastError: null, background: false,
+  format: 'tiergate-push-status/1',
+  server: null,
+  origin: null,
+  user: null,
+  lastAttemptAt: null,
+  lastAttempt: null,
+  lastSuccessAt: null,
+  lastSent: null,
+  lastError: null,
+  background: false,
 };
 
 export function readPushStatus(env: Env = process.env): PushStatus {

@@ -22,9 +22,13 @@ export type PushTriggerResult =
   | { started: true; pid: number }
   | { started: false; reason: 'off' | 'running' | 'spawn-failed' | 'error'; detail: string };
 
-export function triggerPush(env: Env = process.env, opts: { script?: string; now?: () => number } = {}): PushTriggerResult {
+export function triggerPush(
+  env: Env = process.env,
+  opts: { script?: string; now?: () => number } = {},
+): PushTriggerResult {
   try {
-    if (!teamUrl(env).url) return { started: false, reason: 'off', detail: 'no team.url in the user policy and no TIERGATE_TEAM_URL' };
+    if (!teamUrl(env).url)
+      return { started: false, reason: 'off', detail: 'no team.url in the user policy and no TIERGATE_TEAM_URL' };
     const script = opts.script ?? cliScript();
     if (!script || !existsSync(script)) {
       diagnose('error', 'team.push.trigger', 'cli.js not found next to the bundle', {}, env);
@@ -34,7 +38,10 @@ export function triggerPush(env: Env = process.env, opts: { script?: string; now
     const nonce = acquireLock(lock, process.pid, (opts.now ?? Date.now)());
     if (!nonce) return { started: false, reason: 'running', detail: 'another push holds the lock' };
     // The child reads the URL and label from the same policy and environment; nothing secret goes on its command line.
-    const pid = spawnDetached(nodeBinary(), [script, 'push', '--background'], { ...env, [PUSH_LOCK_ENV]: nonce } as NodeJS.ProcessEnv);
+    const pid = spawnDetached(nodeBinary(), [script, 'push', '--background'], {
+      ...env,
+      [PUSH_LOCK_ENV]: nonce,
+    } as NodeJS.ProcessEnv);
     if (pid === null) {
       releaseLock(lock, nonce);
       diagnose('error', 'team.push.trigger', 'could not start the push process', {}, env);

@@ -26,14 +26,18 @@ export const HOOK_SERVICES: HookServices = {
  * registry). esbuild bundles every file the pattern matches; the id is always one of HARNESS_IDS, never argv.
  */
 const loadCommand = async (id: string): Promise<CommandAdapterFactory> =>
-  ((await import(`../adapters/${id}/command.ts`)) as { createCommandAdapter: CommandAdapterFactory }).createCommandAdapter;
+  ((await import(`../adapters/${id}/command.ts`)) as { createCommandAdapter: CommandAdapterFactory })
+    .createCommandAdapter;
 
 /**
  * Harness id -> its command adapter, for every harness with command hooks (its descriptor names dispatch events),
  * loaded on first use so a hook process evaluates only its own. Tests add fakes.
  */
 export const COMMAND_ADAPTERS: AdapterTable = Object.fromEntries(
-  HARNESS_IDS.filter((id) => DESCRIPTORS[id].dispatchEvents.length > 0).map((id) => [id, async () => (await loadCommand(id))(HOOK_SERVICES)]),
+  HARNESS_IDS.filter((id) => DESCRIPTORS[id].dispatchEvents.length > 0).map((id) => [
+    id,
+    async () => (await loadCommand(id))(HOOK_SERVICES),
+  ]),
 );
 
 export function runHook(harness: string, event: string, stdin: StdinSource, env: Env): Promise<RunOutcome> {

@@ -10,7 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EVENTS, basePayload, decisionIn, isDefaultTierCorrection, malformed, manifestHook, namesNoModel, type Harness } from '../support/fuzz.js';
+import {
+  EVENTS,
+  basePayload,
+  decisionIn,
+  isDefaultTierCorrection,
+  malformed,
+  manifestHook,
+  namesNoModel,
+  type Harness,
+} from '../support/fuzz.js';
 
 const root = join(import.meta.dirname, '../..');
 const HOOK = join(root, 'dist/hook.cjs');
@@ -35,34 +44,49 @@ function hook(harness: string, event: string, input: Buffer, env: Record<string,
 
 async function pool<T>(items: T[], n: number, f: (t: T) => Promise<void>): Promise<void> {
   let i = 0;
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (i < items.length) await f(items[i++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (i < items.length) await f(items[i++]!);
+    }),
+  );
 }
 
 const events = (Object.keys(EVENTS) as Harness[]).flatMap((h) => EVENTS[h].map((e) => [h, e] as const));
 
 describe(`dist/hook.cjs fuzz: ${PER_EVENT * events.length} malformed payloads + 10 MB stdin, through the real process`, () => {
-  it.each(events)('%s %s', async (harness, event) => {
-    const dir = mkdtempSync(join(tmpdir(), `tg-fuzzp-${harness}-`));
-    const manifest = manifestHook(harness, event);
-    const env = { ...manifest.env, TIERGATE_HOME: join(dir, 'tg'), HOME: join(dir, 'home'), PATH: process.env.PATH ?? '' };
-    const base = basePayload(harness, event, dir);
-    const cases = fc.sample(malformed(base), { numRuns: PER_EVENT, seed: SEED });
-    cases.push({ kind: '10MB-stdin', input: Buffer.concat([Buffer.from('{"tool_input":"'), Buffer.alloc(10 * 1024 * 1024, 0x61), Buffer.from('"}')]) });
-    const failures: string[] = [];
-    let checked = 0;
-    await pool(cases, CONCURRENCY, async (c) => {
-      const r = await hook(harness, event, c.input, env);
-      if (r.code !== 0) failures.push(`${c.kind}: exit ${r.code}`);
-      if (r.ms > manifest.timeoutMs) failures.push(`${c.kind}: ${r.ms.toFixed(0)} ms (harness timeout ${manifest.timeoutMs} ms)`);
-      if (namesNoModel(harness, event, c.input) && isDefaultTierCorrection(r.stdout)) return;
-      checked++;
-      const why = decisionIn(harness, r.stdout, 0);
-      if (why) failures.push(`${c.kind}: ${why}`);
-    });
-    expect(failures).toEqual([]);
-    // The early return above (a legitimate default-tier correction) must not swallow the run.
-    expect(checked).toBeGreaterThanOrEqual(Math.ceil(cases.length * 0.8));
-  }, 600_000);
+  it.each(events)(
+    '%s %s',
+    async (harness, event) => {
+      const dir = mkdtempSync(join(tmpdir(), `tg-fuzzp-${harness}-`));
+      const manifest = manifestHook(harness, event);
+      const env = {
+        ...manifest.env,
+        TIERGATE_HOME: join(dir, 'tg'),
+        HOME: join(dir, 'home'),
+        PATH: process.env.PATH ?? '',
+      };
+      const base = basePayload(harness, event, dir);
+      const cases = fc.sample(malformed(base), { numRuns: PER_EVENT, seed: SEED });
+      cases.push({
+        kind: '10MB-stdin',
+        input: Buffer.concat([Buffer.from('{"tool_input":"'), Buffer.alloc(10 * 1024 * 1024, 0x61), Buffer.from('"}')]),
+      });
+      const failures: string[] = [];
+      let checked = 0;
+      await pool(cases, CONCURRENCY, async (c) => {
+        const r = await hook(harness, event, c.input, env);
+        if (r.code !== 0) failures.push(`${c.kind}: exit ${r.code}`);
+        if (r.ms > manifest.timeoutMs)
+          failures.push(`${c.kind}: ${r.ms.toFixed(0)} ms (harness timeout ${manifest.timeoutMs} ms)`);
+        if (namesNoModel(harness, event, c.input) && isDefaultTierCorrection(r.stdout)) return;
+        checked++;
+        const why = decisionIn(harness, r.stdout, 0);
+        if (why) failures.push(`${c.kind}: ${why}`);
+      });
+      expect(failures).toEqual([]);
+      // The early return above (a legitimate default-tier correction) must not swallow the run.
+      expect(checked).toBeGreaterThanOrEqual(Math.ceil(cases.length * 0.8));
+    },
+    600_000,
+  );
 });

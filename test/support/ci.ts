@@ -12,6 +12,9 @@ export function underCi(env: NodeJS.ProcessEnv = process.env): boolean {
 
 /** Prints why `what` is missing; under CI throws instead, which fails the file (or the test) that asked. */
 export function missing(what: string, reason: string, env: NodeJS.ProcessEnv = process.env): void {
-  if (underCi(env)) throw new Error(`${what} unavailable under CI=${env.CI}: ${reason} (a missing binary fails CI; it is never skipped)`);
+  if (underCi(env))
+    throw new Error(
+      `${what} unavailable under CI=${env.CI}: ${reason} (a missing binary fails CI; it is never skipped)`,
+    );
   console.warn(`[skip] ${what} unavailable: ${reason}; its tests are skipped (under CI=true this fails)`);
 }

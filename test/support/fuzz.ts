@@ -22,7 +22,11 @@ export const EVENTS: Record<Harness, string[]> = {
 };
 
 const ROOT = join(import.meta.dirname, '../..');
-const MANIFEST: Record<Harness, string> = { claude: 'hooks.json', codex: 'hooks-codex.json', cursor: 'hooks-cursor.json' };
+const MANIFEST: Record<Harness, string> = {
+  claude: 'hooks.json',
+  codex: 'hooks-codex.json',
+  cursor: 'hooks-cursor.json',
+};
 
 type ManifestEntry = { command: string; timeout?: number };
 type ManifestEvent = ManifestEntry & { hooks?: ManifestEntry[] };
@@ -38,7 +42,9 @@ export type ManifestHook = {
 };
 
 function manifestEntries(harness: Harness): Map<string, ManifestEntry[]> {
-  const m = JSON.parse(readFileSync(join(ROOT, MANIFEST[harness]), 'utf8')) as { hooks: Record<string, ManifestEvent[]> };
+  const m = JSON.parse(readFileSync(join(ROOT, MANIFEST[harness]), 'utf8')) as {
+    hooks: Record<string, ManifestEvent[]>;
+  };
   // Claude and Codex nest commands under `hooks`; Cursor lists them directly.
   return new Map(Object.entries(m.hooks).map(([event, groups]) => [event, groups.flatMap((g) => g.hooks ?? [g])]));
 }
@@ -46,7 +52,9 @@ function manifestEntries(harness: Harness): Map<string, ManifestEntry[]> {
 /** The env assignments in front of `node` in a hook command (`A=1 B=2 node ...`; a `[ ... ] || exec node` guard has none). */
 function commandEnv(command: string): Record<string, string> {
   const head = command.slice(0, command.search(/(^|\s)node\s/));
-  return Object.fromEntries([...head.matchAll(/(?:^|\s)([A-Z_][A-Z0-9_]*)=([^\s"'$]+)(?=\s|$)/g)].map((m) => [m[1]!, m[2]!]));
+  return Object.fromEntries(
+    [...head.matchAll(/(?:^|\s)([A-Z_][A-Z0-9_]*)=([^\s"'$]+)(?=\s|$)/g)].map((m) => [m[1]!, m[2]!]),
+  );
 }
 
 /** Read from the manifests we ship, so a fuzz bound follows them (SessionEnd is 5 s for Claude, 3 s for Codex). */
@@ -54,30 +62,50 @@ export function manifestHook(harness: Harness, event: string): ManifestHook {
   const entries = manifestEntries(harness);
   const mine = entries.get(event);
   if (!mine?.length) {
-    const all = [...entries.values()].flat().map((e) => e.timeout).filter((t): t is number => typeof t === 'number');
+    const all = [...entries.values()]
+      .flat()
+      .map((e) => e.timeout)
+      .filter((t): t is number => typeof t === 'number');
     if (!all.length) throw new Error(`${MANIFEST[harness]}: no timeouts`);
     return { timeoutMs: Math.min(...all) * 1000, env: {}, registered: false };
   }
   const timeouts = mine.map((e) => e.timeout);
-  if (timeouts.some((t) => typeof t !== 'number')) throw new Error(`${MANIFEST[harness]} ${event}: an entry has no timeout`);
-  return { timeoutMs: Math.min(...(timeouts as number[])) * 1000, env: Object.assign({}, ...mine.map((e) => commandEnv(e.command))), registered: true };
+  if (timeouts.some((t) => typeof t !== 'number'))
+    throw new Error(`${MANIFEST[harness]} ${event}: an entry has no timeout`);
+  return {
+    timeoutMs: Math.min(...(timeouts as number[])) * 1000,
+    env: Object.assign({}, ...mine.map((e) => commandEnv(e.command))),
+    registered: true,
+  };
 }
 
 const BASE_FIXTURE: Record<Harness, Record<string, string>> = {
   claude: {
-    PreToolUse: 'claude/PreToolUse.basic.json', PostToolUse: 'claude/PostToolUse.basic.json', SubagentStop: 'claude/SubagentStop.basic.json',
-    SessionStart: 'claude/SessionStart.basic.json', SessionEnd: 'claude/SessionEnd.basic.json',
+    PreToolUse: 'claude/PreToolUse.basic.json',
+    PostToolUse: 'claude/PostToolUse.basic.json',
+    SubagentStop: 'claude/SubagentStop.basic.json',
+    SessionStart: 'claude/SessionStart.basic.json',
+    SessionEnd: 'claude/SessionEnd.basic.json',
   },
   codex: {
-    PreToolUse: 'codex/PreToolUse.basic.json', SessionStart: 'codex/SessionStart.basic.json', SubagentStop: 'codex/SubagentStop.basic.json',
+    PreToolUse: 'codex/PreToolUse.basic.json',
+    SessionStart: 'codex/SessionStart.basic.json',
+    SubagentStop: 'codex/SubagentStop.basic.json',
     SessionEnd: 'codex/SessionEnd.basic.json',
   },
-  cursor: { preToolUse: 'cursor/preToolUse.task.json', subagentStart: 'cursor/subagentStart.basic.json', subagentStop: 'cursor/subagentStop.completed.json' },
+  cursor: {
+    preToolUse: 'cursor/preToolUse.task.json',
+    subagentStart: 'cursor/subagentStart.basic.json',
+    subagentStop: 'cursor/subagentStop.completed.json',
+  },
 };
 
 /** The base payload for an event, with paths pointing into `dir` (the Claude parent transcript is staged there). */
 export function basePayload(harness: Harness, event: string, dir: string): Record<string, unknown> {
-  const { _meta, ...p } = JSON.parse(readFileSync(join(FIXTURES, BASE_FIXTURE[harness][event]!), 'utf8')) as Record<string, unknown>;
+  const { _meta, ...p } = JSON.parse(readFileSync(join(FIXTURES, BASE_FIXTURE[harness][event]!), 'utf8')) as Record<
+    string,
+    unknown
+  >;
   void _meta;
   p.cwd = dir;
   if (harness === 'claude' && event === 'PreToolUse') {
@@ -94,7 +122,8 @@ type Path = (string | number)[];
 function leafPaths(v: unknown, prefix: Path = [], out: Path[] = []): Path[] {
   if (prefix.length) out.push(prefix);
   if (v && typeof v === 'object') {
-    for (const [k, c] of Object.entries(v as Record<string, unknown>)) leafPaths(c, [...prefix, Array.isArray(v) ? Number(k) : k], out);
+    for (const [k, c] of Object.entries(v as Record<string, unknown>))
+      leafPaths(c, [...prefix, Array.isArray(v) ? Number(k) : k], out);
   }
   return out;
 }
@@ -118,16 +147,39 @@ const DELETE = Symbol('delete');
 
 const enc = (s: string) => Buffer.from(s, 'utf8');
 const wrongType = fc.oneof(
-  fc.constant(null), fc.boolean(), fc.integer(), fc.double(), fc.string({ maxLength: 20 }), fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 4 }),
-  fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }), fc.constant(''), fc.constant(-1), fc.constant(1e308),
-  fc.constant('\u0000'), fc.constant('../../../etc/passwd'), fc.constant('<synthetic>'),
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer(),
+  fc.double(),
+  fc.string({ maxLength: 20 }),
+  fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 4 }),
+  fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
+  fc.constant(''),
+  fc.constant(-1),
+  fc.constant(1e308),
+  fc.constant('\u0000'),
+  fc.constant('../../../etc/passwd'),
+  fc.constant('<synthetic>'),
 );
-const BOMS = [Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf]), Buffer.from([0xff, 0xfe]), Buffer.from([0xfe, 0xff])];
-const INVALID_UTF8 = [Buffer.from([0xff]), Buffer.from([0xc3]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xf8, 0x88, 0x80, 0x80, 0x80]), Buffer.from([0x80, 0x80])];
+const BOMS = [
+  Buffer.from([0xef, 0xbb, 0xbf]),
+  Buffer.from([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf]),
+  Buffer.from([0xff, 0xfe]),
+  Buffer.from([0xfe, 0xff]),
+];
+const INVALID_UTF8 = [
+  Buffer.from([0xff]),
+  Buffer.from([0xc3]),
+  Buffer.from([0xed, 0xa0, 0x80]),
+  Buffer.from([0xf8, 0x88, 0x80, 0x80, 0x80]),
+  Buffer.from([0x80, 0x80]),
+];
 
 /** Deeply nested JSON as text (never built as objects: the generator must not overflow its own stack). */
 function nested(depth: number, kind: 'array' | 'object'): string {
-  return kind === 'array' ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+  return kind === 'array'
+    ? `${'['.repeat(depth)}${']'.repeat(depth)}`
+    : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 }
 
 export type FuzzCase = { kind: string; input: Buffer };
@@ -138,45 +190,77 @@ export function malformed(base: Record<string, unknown>, opts: { maxHuge?: numbe
   const path = fc.constantFrom(...paths);
   const text = JSON.stringify(base);
   const maxHuge = opts.maxHuge ?? 1536 * 1024;
-  const caseOf = (kind: string) => (input: Buffer): FuzzCase => ({ kind, input });
+  const caseOf =
+    (kind: string) =>
+    (input: Buffer): FuzzCase => ({ kind, input });
   return fc.oneof(
     // Wrong root: any JSON value at all.
     fc.jsonValue({ maxDepth: 4 }).map((v) => caseOf('any-json')(enc(JSON.stringify(v) ?? 'null'))),
     // Missing fields.
-    fc.uniqueArray(path, { minLength: 1, maxLength: 4 }).map((ps) => caseOf('missing-fields')(enc(JSON.stringify(ps.reduce<unknown>((o, p) => setAt(o, p, DELETE), base))))),
+    fc
+      .uniqueArray(path, { minLength: 1, maxLength: 4 })
+      .map((ps) =>
+        caseOf('missing-fields')(enc(JSON.stringify(ps.reduce<unknown>((o, p) => setAt(o, p, DELETE), base)))),
+      ),
     // Wrong types.
-    fc.array(fc.tuple(path, wrongType), { minLength: 1, maxLength: 4 }).map((edits) => caseOf('wrong-types')(enc(JSON.stringify(edits.reduce<unknown>((o, [p, v]) => setAt(o, p, v), base))))),
+    fc
+      .array(fc.tuple(path, wrongType), { minLength: 1, maxLength: 4 })
+      .map((edits) =>
+        caseOf('wrong-types')(enc(JSON.stringify(edits.reduce<unknown>((o, [p, v]) => setAt(o, p, v), base)))),
+      ),
     // Huge strings (some past the runner's 1 MiB stdin cap).
-    fc.tuple(path, fc.integer({ min: 16 * 1024, max: maxHuge }), fc.constantFrom('x', 'é', '\u{1F600}', '\\', '"')).map(([p, n, ch]) =>
-      caseOf('huge-string')(enc(JSON.stringify(setAt(base, p, ch.repeat(Math.ceil(n / Buffer.byteLength(ch)))))))),
+    fc
+      .tuple(path, fc.integer({ min: 16 * 1024, max: maxHuge }), fc.constantFrom('x', 'é', '\u{1F600}', '\\', '"'))
+      .map(([p, n, ch]) =>
+        caseOf('huge-string')(enc(JSON.stringify(setAt(base, p, ch.repeat(Math.ceil(n / Buffer.byteLength(ch))))))),
+      ),
     // Deep nesting, at the root or in a field.
-    fc.tuple(fc.option(path, { nil: undefined }), fc.integer({ min: 100, max: 100_000 }), fc.constantFrom<'array' | 'object'>('array', 'object')).map(([p, depth, kind]) => {
-      if (!p) return caseOf('deep-nesting-root')(enc(nested(depth, kind)));
-      const marker = '"__NEST__"';
-      return caseOf('deep-nesting-field')(enc(JSON.stringify(setAt(base, p, '__NEST__')).replace(marker, nested(depth, kind))));
-    }),
+    fc
+      .tuple(
+        fc.option(path, { nil: undefined }),
+        fc.integer({ min: 100, max: 100_000 }),
+        fc.constantFrom<'array' | 'object'>('array', 'object'),
+      )
+      .map(([p, depth, kind]) => {
+        if (!p) return caseOf('deep-nesting-root')(enc(nested(depth, kind)));
+        const marker = '"__NEST__"';
+        return caseOf('deep-nesting-field')(
+          enc(JSON.stringify(setAt(base, p, '__NEST__')).replace(marker, nested(depth, kind))),
+        );
+      }),
     // Truncated JSON.
     fc.integer({ min: 0, max: Math.max(0, text.length - 1) }).map((n) => caseOf('truncated')(enc(text.slice(0, n)))),
     // Invalid UTF-8 bytes spliced into the text (inside strings and between tokens).
-    fc.array(fc.tuple(fc.integer({ min: 0, max: text.length }), fc.constantFrom(...INVALID_UTF8)), { minLength: 1, maxLength: 5 }).map((cuts) => {
-      const raw = enc(text);
-      const sorted = [...cuts].sort((a, b) => a[0] - b[0]);
-      const parts: Buffer[] = [];
-      let at = 0;
-      for (const [pos, bytes] of sorted) {
-        const p = Math.min(raw.length, pos);
-        parts.push(raw.subarray(at, p), bytes);
-        at = p;
-      }
-      parts.push(raw.subarray(at));
-      return caseOf('invalid-utf8')(Buffer.concat(parts));
-    }),
+    fc
+      .array(fc.tuple(fc.integer({ min: 0, max: text.length }), fc.constantFrom(...INVALID_UTF8)), {
+        minLength: 1,
+        maxLength: 5,
+      })
+      .map((cuts) => {
+        const raw = enc(text);
+        const sorted = [...cuts].sort((a, b) => a[0] - b[0]);
+        const parts: Buffer[] = [];
+        let at = 0;
+        for (const [pos, bytes] of sorted) {
+          const p = Math.min(raw.length, pos);
+          parts.push(raw.subarray(at, p), bytes);
+          at = p;
+        }
+        parts.push(raw.subarray(at));
+        return caseOf('invalid-utf8')(Buffer.concat(parts));
+      }),
     // A BOM (UTF-8, doubled, or UTF-16 which is not ours to strip) in front of a malformed body.
-    fc.tuple(fc.constantFrom(...BOMS), fc.integer({ min: 0, max: Math.max(0, text.length - 2) })).map(([bom, n]) => caseOf('bom-truncated')(Buffer.concat([bom, enc(text.slice(0, n))]))),
-    fc.tuple(fc.constantFrom(...BOMS.slice(1)), fc.constant(text)).map(([bom, t]) => caseOf('foreign-bom')(Buffer.concat([bom, enc(t)]))),
+    fc
+      .tuple(fc.constantFrom(...BOMS), fc.integer({ min: 0, max: Math.max(0, text.length - 2) }))
+      .map(([bom, n]) => caseOf('bom-truncated')(Buffer.concat([bom, enc(text.slice(0, n))]))),
+    fc
+      .tuple(fc.constantFrom(...BOMS.slice(1)), fc.constant(text))
+      .map(([bom, t]) => caseOf('foreign-bom')(Buffer.concat([bom, enc(t)]))),
     // Random bytes and near-empty inputs.
     fc.uint8Array({ maxLength: 2048 }).map((b) => caseOf('random-bytes')(Buffer.from(b))),
-    fc.constantFrom('', ' ', '\n', 'null', '[]', '""', '0', 'true', '{}', '{"', '\uFEFF', '\uFEFF{}').map((s) => caseOf('tiny')(enc(s))),
+    fc
+      .constantFrom('', ' ', '\n', 'null', '[]', '""', '0', 'true', '{}', '{"', '\uFEFF', '\uFEFF{}')
+      .map((s) => caseOf('tiny')(enc(s))),
   );
 }
 
@@ -187,8 +271,16 @@ export function malformed(base: Record<string, unknown>, opts: { maxHuge?: numbe
 export function namesNoModel(harness: Harness, event: string, input: Buffer): boolean {
   if (harness !== 'claude' || event !== 'PreToolUse') return false;
   try {
-    const v = JSON.parse(input.toString('utf8').replace(/^\uFEFF/, '')) as { tool_name?: unknown; tool_input?: Record<string, unknown> };
-    return (v.tool_name === 'Agent' || v.tool_name === 'Task') && !!v.tool_input && typeof v.tool_input === 'object' && v.tool_input.model == null;
+    const v = JSON.parse(input.toString('utf8').replace(/^\uFEFF/, '')) as {
+      tool_name?: unknown;
+      tool_input?: Record<string, unknown>;
+    };
+    return (
+      (v.tool_name === 'Agent' || v.tool_name === 'Task') &&
+      !!v.tool_input &&
+      typeof v.tool_input === 'object' &&
+      v.tool_input.model == null
+    );
   } catch {
     return false;
   }
@@ -197,8 +289,12 @@ export function namesNoModel(harness: Harness, event: string, input: Buffer): bo
 /** The default-tier correction (DEFAULT_POLICY.defaultTier "standard" -> Claude's "sonnet") and nothing else. */
 export function isDefaultTierCorrection(stdout: string | undefined): boolean {
   try {
-    const v = JSON.parse(stdout ?? '') as { hookSpecificOutput?: { updatedInput?: { model?: unknown }; permissionDecision?: unknown } };
-    return v.hookSpecificOutput?.updatedInput?.model === 'sonnet' && v.hookSpecificOutput.permissionDecision === undefined;
+    const v = JSON.parse(stdout ?? '') as {
+      hookSpecificOutput?: { updatedInput?: { model?: unknown }; permissionDecision?: unknown };
+    };
+    return (
+      v.hookSpecificOutput?.updatedInput?.model === 'sonnet' && v.hookSpecificOutput.permissionDecision === undefined
+    );
   } catch {
     return false;
   }

@@ -16,8 +16,14 @@ export type Packed = { dir: string; tarball: string; files: string[]; installed:
 
 export function packAndInstall(): Packed {
   const dir = mkdtempSync(join(tmpdir(), 'tg-pack-'));
-  if (!existsSync(join(repoRoot, 'dist', 'cli.js'))) execFileSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio: 'ignore', timeout: 120_000 });
-  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 120_000 });
+  if (!existsSync(join(repoRoot, 'dist', 'cli.js')))
+    execFileSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio: 'ignore', timeout: 120_000 });
+  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+    timeout: 120_000,
+  });
   const info = JSON.parse(out.slice(out.indexOf('['))) as { filename: string; files: { path: string }[] }[];
   const tarball = join(dir, info[0]!.filename);
   const app = join(dir, 'app');
@@ -25,7 +31,10 @@ export function packAndInstall(): Packed {
   mkdirSync(installed, { recursive: true });
   writeFileSync(join(app, 'package.json'), '{"private":true}');
   execFileSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], { stdio: 'ignore', timeout: 60_000 });
-  const deps = Object.keys((JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {});
+  const deps = Object.keys(
+    (JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> })
+      .dependencies ?? {},
+  );
   for (const dep of deps) {
     const to = join(app, 'node_modules', dep);
     mkdirSync(dirname(to), { recursive: true });

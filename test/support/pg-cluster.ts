@@ -19,10 +19,13 @@ export const SUPERUSER_PASSWORD = 'tg-super-secret';
 /** The directory holding initdb and postgres, or why there is none. */
 export function findPgBin(env: NodeJS.ProcessEnv = process.env): { dir: string } | { missing: string } {
   const has = (dir: string) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'postgres'));
-  if (env.PG_BIN) return has(env.PG_BIN) ? { dir: env.PG_BIN } : { missing: `PG_BIN=${env.PG_BIN} has no initdb/postgres` };
+  if (env.PG_BIN)
+    return has(env.PG_BIN) ? { dir: env.PG_BIN } : { missing: `PG_BIN=${env.PG_BIN} has no initdb/postgres` };
   const debian = '/usr/lib/postgresql';
   if (existsSync(debian)) {
-    const majors = readdirSync(debian).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    const majors = readdirSync(debian)
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
     for (const m of majors) if (has(join(debian, m, 'bin'))) return { dir: join(debian, m, 'bin') };
   }
   for (const dir of (env.PATH ?? '').split(':').filter(Boolean)) if (has(dir)) return { dir };
@@ -46,7 +49,8 @@ function runAs(): { uid: number; gid: number } | null {
   const id = (flag: string) => Number(spawnSync('id', [flag, 'nobody'], { encoding: 'utf8' }).stdout.trim());
   const uid = id('-u');
   const gid = id('-g');
-  if (!Number.isInteger(uid) || !Number.isInteger(gid)) throw new Error('running as root and there is no user nobody to run PostgreSQL as');
+  if (!Number.isInteger(uid) || !Number.isInteger(gid))
+    throw new Error('running as root and there is no user nobody to run PostgreSQL as');
   return { uid, gid };
 }
 
@@ -122,8 +126,23 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<PgCluster
     chownSync(pwfile, as.uid, as.gid);
   }
   const spawnOpts = { ...(as ?? {}), env: { ...process.env, LC_ALL: 'C', LANG: 'C' }, cwd: dir };
-  const init = spawnSync(join(bin.dir, 'initdb'), ['-D', data, '-U', SUPERUSER, '--pwfile', pwfile, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--no-instructions'],
-    { ...spawnOpts, encoding: 'utf8' });
+  const init = spawnSync(
+    join(bin.dir, 'initdb'),
+    [
+      '-D',
+      data,
+      '-U',
+      SUPERUSER,
+      '--pwfile',
+      pwfile,
+      '--auth-local=trust',
+      '--auth-host=scram-sha-256',
+      '-E',
+      'UTF8',
+      '--no-instructions',
+    ],
+    { ...spawnOpts, encoding: 'utf8' },
+  );
   if (init.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`initdb failed: ${init.stderr || init.stdout || init.error?.message}`);
@@ -136,7 +155,10 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<PgCluster
   }
   const port = await freePort();
   const settings: Record<string, string> = {
-    listen_addresses: '127.0.0.1', port: String(port), unix_socket_directories: dir, logging_collector: 'off',
+    listen_addresses: '127.0.0.1',
+    port: String(port),
+    unix_socket_directories: dir,
+    logging_collector: 'off',
     ...(opts.durable ? {} : { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }),
     ...opts.settings,
   };
@@ -165,7 +187,10 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<PgCluster
       }
     }
   };
-  const waitExit = (c: ChildProcess | null) => new Promise<void>((r) => (c === null || c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
+  const waitExit = (c: ChildProcess | null) =>
+    new Promise<void>((r) =>
+      c === null || c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r()),
+    );
   try {
     await start();
   } catch (err) {

@@ -53,7 +53,8 @@ const OPENING = /^---\s*\n/;
 /** A YAML value as this reader sees it: a string, something that is not a string, or a shape it does not read. */
 type Scalar = { kind: 'string'; value: string } | { kind: 'other' } | { kind: 'opaque' };
 
-const NOT_STRING = /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|0x[0-9a-fA-F]+|0o[0-7]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+const NOT_STRING =
+  /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|0x[0-9a-fA-F]+|0o[0-7]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 
 function scalar(raw: string, continued: boolean): Scalar {
   if (raw === '') return continued ? { kind: 'opaque' } : { kind: 'other' };
@@ -61,7 +62,13 @@ function scalar(raw: string, continued: boolean): Scalar {
   if (c === '"') {
     const m = /^"((?:[^"\\]|\\.)*)"\s*(?:#.*)?$/.exec(raw);
     if (!m) return { kind: 'opaque' };
-    return { kind: 'string', value: m[1]!.replace(/\\(["\\/])/g, '$1').replace(/\\t/g, '\t').replace(/\\n/g, '\n') };
+    return {
+      kind: 'string',
+      value: m[1]!
+        .replace(/\\(["\\/])/g, '$1')
+        .replace(/\\t/g, '\t')
+        .replace(/\\n/g, '\n'),
+    };
   }
   if (c === "'") {
     const m = /^'((?:[^']|'')*)'\s*(?:#.*)?$/.exec(raw);
@@ -92,12 +99,16 @@ export type AgentFileHead =
 export function parseAgentHead(text: string, truncated: boolean): AgentFileHead {
   const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const m = t.indexOf('---', 3) < 0 ? null : FRONTMATTER.exec(t);
-  if (!m) return truncated && OPENING.test(t) ? { kind: 'unreadable', why: `frontmatter longer than ${AGENT_HEAD_BYTES} bytes` } : { kind: 'none' };
+  if (!m)
+    return truncated && OPENING.test(t)
+      ? { kind: 'unreadable', why: `frontmatter longer than ${AGENT_HEAD_BYTES} bytes` }
+      : { kind: 'none' };
   const keys = topLevel(m[1] ?? '');
   const name = keys.get('name');
   const model = keys.get('model');
   const description = keys.get('description');
-  if (name?.kind === 'opaque' || model?.kind === 'opaque') return { kind: 'unreadable', why: 'frontmatter `name` or `model` in a form tiergate does not read' };
+  if (name?.kind === 'opaque' || model?.kind === 'opaque')
+    return { kind: 'unreadable', why: 'frontmatter `name` or `model` in a form tiergate does not read' };
   const modelText = model?.kind === 'string' ? model.value.trim() : '';
   return {
     kind: 'agent',
@@ -110,7 +121,13 @@ export function parseAgentHead(text: string, truncated: boolean): AgentFileHead 
 export type AgentSource = 'managed' | 'project' | 'user' | 'plugin' | 'built-in';
 
 /** A definition found: its model (`inherit`, a name Claude Code resolves, or null for none) and where it came from. */
-export type AgentDefinition = { name: string; model: string | null; source: AgentSource; path: string | null; display: string };
+export type AgentDefinition = {
+  name: string;
+  model: string | null;
+  source: AgentSource;
+  path: string | null;
+  display: string;
+};
 
 export type AgentLookup =
   | { kind: 'found'; def: AgentDefinition }
@@ -139,7 +156,10 @@ export type AgentPlaces = {
 };
 
 /** Managed agent folders Claude Code reads first (its managed settings dir + `/.claude/agents`; 2.1.328 source). */
-export const MANAGED_AGENT_DIRS = ['/etc/claude-code/.claude/agents', '/Library/Application Support/ClaudeCode/.claude/agents'];
+export const MANAGED_AGENT_DIRS = [
+  '/etc/claude-code/.claude/agents',
+  '/Library/Application Support/ClaudeCode/.claude/agents',
+];
 
 const join = (a: string, b: string) => (a.endsWith('/') ? a + b : `${a}/${b}`);
 const parentOf = (p: string) => {
@@ -166,8 +186,15 @@ type Scan = { found: AgentDefinition | null; unknown: string | null };
  * other `.md` file, subfolders included (Claude Code scans them recursively: seen). A file that cannot be read counts
  * against the lookup only when its file name is the agent's name (it is then most likely the definition).
  */
-async function scanFolder(fs: AgentFs, dir: string, name: string, source: AgentSource, places: AgentPlaces, budget: Budget,
-  opts: { requireDescription: boolean; namespace?: string[]; fileNameFallback?: boolean }): Promise<Scan | null> {
+async function scanFolder(
+  fs: AgentFs,
+  dir: string,
+  name: string,
+  source: AgentSource,
+  places: AgentPlaces,
+  budget: Budget,
+  opts: { requireDescription: boolean; namespace?: string[]; fileNameFallback?: boolean },
+): Promise<Scan | null> {
   const top = await fs.list(dir);
   if (top === null) return null;
   const files: string[] = [];
@@ -176,7 +203,12 @@ async function scanFolder(fs: AgentFs, dir: string, name: string, source: AgentS
     // A plugin agent's subfolders are its name's namespace (`<plugin>:<folder>:<name>`): only the one named is walked.
     const want = opts.namespace?.[ns.length];
     for (const e of entries) {
-      if (e.kind === 'file' && e.name.endsWith('.md') && (opts.namespace === undefined || ns.length === opts.namespace.length)) files.push(join(d, e.name));
+      if (
+        e.kind === 'file' &&
+        e.name.endsWith('.md') &&
+        (opts.namespace === undefined || ns.length === opts.namespace.length)
+      )
+        files.push(join(d, e.name));
     }
     for (const e of entries) {
       if (e.kind !== 'dir' || (opts.namespace !== undefined && e.name !== want)) continue;
@@ -201,7 +233,11 @@ async function scanFolder(fs: AgentFs, dir: string, name: string, source: AgentS
       text = await fs.head(path, AGENT_HEAD_BYTES + 1);
     } catch (err) {
       if (err instanceof LookupDeadline) throw err;
-      if (base(path) === name) return { found: null, unknown: `cannot read ${displayPath(path, places)}: ${(err as Error)?.message ?? String(err)}` };
+      if (base(path) === name)
+        return {
+          found: null,
+          unknown: `cannot read ${displayPath(path, places)}: ${(err as Error)?.message ?? String(err)}`,
+        };
       continue;
     }
     const head = parseAgentHead(text, utf8Length(text) > AGENT_HEAD_BYTES);
@@ -225,7 +261,10 @@ function utf8Length(s: string): number {
     const c = s.charCodeAt(i);
     if (c < 0x80) n += 1;
     else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) { n += 4; i++; } else n += 3;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
   }
   return n;
 }
@@ -251,24 +290,37 @@ export async function projectAgentDirs(fs: AgentFs, places: AgentPlaces): Promis
  * The definition of `name` as Claude Code would pick it: managed, project (nearest first), user, built-in. A name with
  * `:` is a plugin's agent (plain agent names may not contain one: 2.1.328 source) and needs `pluginRoots`.
  */
-export async function lookupAgent(fs: AgentFs, name: string, places: AgentPlaces,
-  pluginRoots?: (plugin: string) => Promise<string[] | null>): Promise<AgentLookup> {
+export async function lookupAgent(
+  fs: AgentFs,
+  name: string,
+  places: AgentPlaces,
+  pluginRoots?: (plugin: string) => Promise<string[] | null>,
+): Promise<AgentLookup> {
   const budget: Budget = { files: MAX_AGENT_FILES };
   if (name.includes(':')) {
     const [plugin, ...rest] = name.split(':');
     const agent = rest.pop()!;
     const roots = plugin && agent && pluginRoots ? await pluginRoots(plugin) : null;
     if (!roots || roots.length === 0) {
-      return { kind: 'unknown', why: `plugin ${plugin} is not an installed plugin tiergate can see (a --plugin-dir or managed plugin?)` };
+      return {
+        kind: 'unknown',
+        why: `plugin ${plugin} is not an installed plugin tiergate can see (a --plugin-dir or managed plugin?)`,
+      };
     }
     for (const root of roots) {
-      const scan = await scanFolder(fs, join(root, 'agents'), agent, 'plugin', places, budget,
-        { requireDescription: false, namespace: rest, fileNameFallback: true });
+      const scan = await scanFolder(fs, join(root, 'agents'), agent, 'plugin', places, budget, {
+        requireDescription: false,
+        namespace: rest,
+        fileNameFallback: true,
+      });
       if (scan?.unknown) return { kind: 'unknown', why: scan.unknown };
       if (scan?.found) return { kind: 'found', def: { ...scan.found, name } };
     }
     // A plugin's manifest can name other agent paths; tiergate reads only the default folder.
-    return { kind: 'unknown', why: `agent ${name} is not in ${roots.map((r) => displayPath(join(r, 'agents'), places)).join(', ')}` };
+    return {
+      kind: 'unknown',
+      why: `agent ${name} is not in ${roots.map((r) => displayPath(join(r, 'agents'), places)).join(', ')}`,
+    };
   }
   const dirs: Array<[string, AgentSource]> = [
     ...MANAGED_AGENT_DIRS.map((d): [string, AgentSource] => [d, 'managed']),
@@ -281,7 +333,10 @@ export async function lookupAgent(fs: AgentFs, name: string, places: AgentPlaces
     if (scan?.found) return { kind: 'found', def: scan.found };
   }
   if (Object.hasOwn(BUILT_IN_AGENTS, name)) {
-    return { kind: 'found', def: { name, model: BUILT_IN_AGENTS[name]!, source: 'built-in', path: null, display: `built-in agent ${name}` } };
+    return {
+      kind: 'found',
+      def: { name, model: BUILT_IN_AGENTS[name]!, source: 'built-in', path: null, display: `built-in agent ${name}` },
+    };
   }
   return { kind: 'not-found', searched: dirs.map(([d]) => displayPath(d, places)) };
 }
@@ -300,7 +355,8 @@ export type ClaudeModelEnv = {
 };
 
 /** Claude Code's boolean variables: 1, true, yes, on (any case) are on (2.1.328 source). */
-export const envOn = (v: string | undefined): boolean => v !== undefined && ['1', 'true', 'yes', 'on'].includes(v.trim().toLowerCase());
+export const envOn = (v: string | undefined): boolean =>
+  v !== undefined && ['1', 'true', 'yes', 'on'].includes(v.trim().toLowerCase());
 
 export const SUBAGENT_MODEL_VAR = 'CLAUDE_CODE_SUBAGENT_MODEL';
 
@@ -309,9 +365,16 @@ export const SUBAGENT_MODEL_VAR = 'CLAUDE_CODE_SUBAGENT_MODEL';
  * only, unless CLAUDE_CODE_DISABLE_EXPLORE_INHERIT_CAP (2.1.328 source; seen: fable parent -> claude-opus-5-5).
  */
 export function exploreCap(parentModel: string | null, env: ClaudeModelEnv): string | null {
-  if (!parentModel || !/fable|mythos/i.test(parentModel) || envOn(env.CLAUDE_CODE_DISABLE_EXPLORE_INHERIT_CAP)) return null;
-  const thirdParty = [env.CLAUDE_CODE_USE_BEDROCK, env.CLAUDE_CODE_USE_VERTEX, env.CLAUDE_CODE_USE_FOUNDRY, env.CLAUDE_CODE_USE_ANTHROPIC_AWS,
-    env.CLAUDE_CODE_USE_ANTHROPIC_GOOGLE_CLOUD, env.CLAUDE_CODE_USE_MANTLE].some(envOn);
+  if (!parentModel || !/fable|mythos/i.test(parentModel) || envOn(env.CLAUDE_CODE_DISABLE_EXPLORE_INHERIT_CAP))
+    return null;
+  const thirdParty = [
+    env.CLAUDE_CODE_USE_BEDROCK,
+    env.CLAUDE_CODE_USE_VERTEX,
+    env.CLAUDE_CODE_USE_FOUNDRY,
+    env.CLAUDE_CODE_USE_ANTHROPIC_AWS,
+    env.CLAUDE_CODE_USE_ANTHROPIC_GOOGLE_CLOUD,
+    env.CLAUDE_CODE_USE_MANTLE,
+  ].some(envOn);
   return thirdParty ? null : 'opus';
 }
 
@@ -336,7 +399,11 @@ export const DEFAULT_AGENT = 'general-purpose';
  * definition decides: not for a fork, nor when the call's model or a forced default wins anyway.
  */
 export async function resolveChildModel(input: {
-  subagentType: string | null; callModel: string | null; fork: boolean; parentModel: string | null; env: ClaudeModelEnv;
+  subagentType: string | null;
+  callModel: string | null;
+  fork: boolean;
+  parentModel: string | null;
+  env: ClaudeModelEnv;
   lookup: (name: string) => Promise<AgentLookup>;
 }): Promise<ChildModel> {
   const none = { requestedModel: null, agentModel: null, agentModelFrom: null, unknown: null };
@@ -346,7 +413,12 @@ export async function resolveChildModel(input: {
   const envInherits = envModel === null || envModel === 'inherit';
   if (!force && input.callModel) return { ...none, requestedModel: input.callModel, rewriteHonoured: true };
   if (force && !envInherits) {
-    return { ...none, agentModel: envModel, agentModelFrom: `${SUBAGENT_MODEL_VAR} (forced by ${SUBAGENT_MODEL_VAR}_FORCE)`, rewriteHonoured: false };
+    return {
+      ...none,
+      agentModel: envModel,
+      agentModelFrom: `${SUBAGENT_MODEL_VAR} (forced by ${SUBAGENT_MODEL_VAR}_FORCE)`,
+      rewriteHonoured: false,
+    };
   }
   const name = input.subagentType ?? DEFAULT_AGENT;
   // Forced with no model of its own, every child inherits, the agent file's model dropped; only the built-in Explore's
@@ -363,11 +435,18 @@ export async function resolveChildModel(input: {
   if (found.kind === 'not-found') {
     // Claude Code then refuses the call (`Agent type '…' not found`) unless the agent comes from where tiergate cannot
     // look (the --agents flag, --add-dir folders, a --plugin-dir plugin): unknown either way.
-    return { ...none, rewriteHonoured: true, unknown: `agent ${name} is defined nowhere tiergate looks (${found.searched.join(', ')}, built-ins)` };
+    return {
+      ...none,
+      rewriteHonoured: true,
+      unknown: `agent ${name} is defined nowhere tiergate looks (${found.searched.join(', ')}, built-ins)`,
+    };
   }
   const def = found.def;
   const cap = def.source === 'built-in' && name === 'Explore' ? exploreCap(input.parentModel, input.env) : null;
-  const capped = { agentModel: cap, agentModelFrom: cap ? 'built-in agent Explore, capped at opus under a parent above opus' : null };
+  const capped = {
+    agentModel: cap,
+    agentModelFrom: cap ? 'built-in agent Explore, capped at opus under a parent above opus' : null,
+  };
   if (force) return { ...none, ...capped, rewriteHonoured: false };
   if (def.model === 'inherit') return { ...none, ...capped, rewriteHonoured: true };
   if (def.model) return { ...none, agentModel: def.model, agentModelFrom: def.display, rewriteHonoured: true };
@@ -387,7 +466,8 @@ async function readJson(fs: AgentFs, path: string): Promise<unknown> {
   }
 }
 
-const record = (v: unknown): Record<string, unknown> | null => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Record<string, unknown> : null);
+const record = (v: unknown): Record<string, unknown> | null =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 
 /**
  * The install folders of the plugin named `plugin` that Claude Code has installed and not turned off: entries
@@ -398,11 +478,17 @@ const record = (v: unknown): Record<string, unknown> | null => (typeof v === 'ob
  */
 export async function installedPluginRoots(fs: AgentFs, places: AgentPlaces, plugin: string): Promise<string[]> {
   if (!places.configDir) return [];
-  const registry = record(record(await readJson(fs, join(places.configDir, 'plugins/installed_plugins.json')))?.plugins);
+  const registry = record(
+    record(await readJson(fs, join(places.configDir, 'plugins/installed_plugins.json')))?.plugins,
+  );
   if (!registry) return [];
   const enabled = new Map<string, unknown>();
-  const settings = [join(places.configDir, 'settings.json'),
-    ...(places.projectDir ? [join(places.projectDir, '.claude/settings.json'), join(places.projectDir, '.claude/settings.local.json')] : [])];
+  const settings = [
+    join(places.configDir, 'settings.json'),
+    ...(places.projectDir
+      ? [join(places.projectDir, '.claude/settings.json'), join(places.projectDir, '.claude/settings.local.json')]
+      : []),
+  ];
   for (const path of settings) {
     const on = record(record(await readJson(fs, path))?.enabledPlugins);
     for (const [k, v] of Object.entries(on ?? {})) enabled.set(k, v);
@@ -437,7 +523,15 @@ const MAX_WARM_PLUGINS = 16;
 export async function warmUpAgentLookup(fs: AgentFs, places: AgentPlaces): Promise<void> {
   await lookupAgent(fs, WARM_UP_NAME, places);
   if (!places.configDir) return;
-  const registry = record(record(await readJson(fs, join(places.configDir, 'plugins/installed_plugins.json')))?.plugins) ?? {};
-  const plugins = [...new Set(Object.keys(registry).map((k) => k.slice(0, Math.max(0, k.lastIndexOf('@')))).filter(Boolean))].slice(0, MAX_WARM_PLUGINS);
-  for (const plugin of plugins) await lookupAgent(fs, `${plugin}:${WARM_UP_NAME}`, places, (p) => installedPluginRoots(fs, places, p));
+  const registry =
+    record(record(await readJson(fs, join(places.configDir, 'plugins/installed_plugins.json')))?.plugins) ?? {};
+  const plugins = [
+    ...new Set(
+      Object.keys(registry)
+        .map((k) => k.slice(0, Math.max(0, k.lastIndexOf('@'))))
+        .filter(Boolean),
+    ),
+  ].slice(0, MAX_WARM_PLUGINS);
+  for (const plugin of plugins)
+    await lookupAgent(fs, `${plugin}:${WARM_UP_NAME}`, places, (p) => installedPluginRoots(fs, places, p));
 }

@@ -30,7 +30,8 @@ export const nodeAgentFs: AgentFs = {
     }
     const out: AgentFsEntry[] = [];
     try {
-      for (let e = d.readSync(); e !== null && out.length <= MAX_DIR_ENTRIES; e = d.readSync()) out.push({ name: e.name, kind: kind(dir, e) });
+      for (let e = d.readSync(); e !== null && out.length <= MAX_DIR_ENTRIES; e = d.readSync())
+        out.push({ name: e.name, kind: kind(dir, e) });
     } catch {
       return null;
     } finally {

@@ -18,7 +18,13 @@ const LEGAL = new Set<string>(CLAUDE_MODEL_ALIASES);
 export function preToolUseAnswer(decision: Decision, toolInput: Record<string, unknown>): PreToolUseAnswer {
   if (decision.action === 'allow') return null;
   if (decision.action === 'deny') {
-    return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: decision.message } };
+    return {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: decision.message,
+      },
+    };
   }
   if (decision.field !== 'model' || !LEGAL.has(decision.value)) {
     throw new Error(`correction to ${decision.field}=${decision.value} is not a legal Agent model alias`);

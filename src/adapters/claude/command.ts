@@ -51,7 +51,9 @@ const subagentStop: HookHandler = async (payload, ctx) => {
   const child = parsed?.child ?? null;
   const meta = path ? readAgentMeta(path) : null;
   const observation: CompletionObservation = {
-    kind: 'completion', harness: 'claude', sessionId: p.session_id ?? null,
+    kind: 'completion',
+    harness: 'claude',
+    sessionId: p.session_id ?? null,
     callId: child?.callId ?? meta?.toolUseId ?? null,
     agentId: p.agent_id ?? child?.agentId ?? null,
     subagentType: p.agent_type || child?.subagentType || null,
@@ -93,7 +95,10 @@ const sessionStart: HookHandler = async (payload, ctx) => {
     try {
       // The marker is read only when the policy asks for it (onIgnoredRewrite: deny), as on the command-hook path.
       const rewriteIgnored = policy.onIgnoredRewrite === 'deny' && readRewriteMarker(ctx.env, 'claude') !== null;
-      writeFileAtomic(policyHandoffPath(paths(ctx.env).data, p.session_id), JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy, rewriteIgnored }));
+      writeFileAtomic(
+        policyHandoffPath(paths(ctx.env).data, p.session_id),
+        JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy, rewriteIgnored }),
+      );
     } catch (err) {
       diagnose('error', 'claude:SessionStart', `policy hand-off: ${errorText(err)}`, {}, ctx.env);
     }
@@ -110,15 +115,17 @@ const sessionStart: HookHandler = async (payload, ctx) => {
  * The drain and the push are the wiring's services (src/wiring/command-hooks.ts): SQLite and the drain load only there,
  * never in a dispatch hook, and they read the harness registry, which lists this adapter.
  */
-const sessionEnd = (services: HookServices): HookHandler => async (payload, ctx) => {
-  const p = SessionPayload.parse(payload);
-  drainModuleSpool(ctx.env);
-  await services.observe(ctx.env, null, ctx);
-  // The team ledger's push, when team.url is set: a detached process (its own lock and watchdog); returns at once.
-  await services.push(ctx.env);
-  if (p.session_id) removeFile(policyHandoffPath(paths(ctx.env).data, p.session_id));
-  return null;
-};
+const sessionEnd =
+  (services: HookServices): HookHandler =>
+  async (payload, ctx) => {
+    const p = SessionPayload.parse(payload);
+    drainModuleSpool(ctx.env);
+    await services.observe(ctx.env, null, ctx);
+    // The team ledger's push, when team.url is set: a detached process (its own lock and watchdog); returns at once.
+    await services.push(ctx.env);
+    if (p.session_id) removeFile(policyHandoffPath(paths(ctx.env).data, p.session_id));
+    return null;
+  };
 
 /** The registry's command adapter (index.ts): every Claude Code event. */
 export const createCommandAdapter = (services: HookServices): CommandAdapter => ({

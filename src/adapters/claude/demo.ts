@@ -3,7 +3,10 @@ import type { DemoKit } from '../../contracts/demo.js';
 
 export async function demo(kit: DemoKit): Promise<void> {
   const over = kit.json('claude/PreToolUse.over-ceiling.json');
-  over.transcript_path = kit.stage('claude/parent-sonnet.parent.at-PreToolUse.jsonl', `claude/${over.session_id}.jsonl`);
+  over.transcript_path = kit.stage(
+    'claude/parent-sonnet.parent.at-PreToolUse.jsonl',
+    `claude/${over.session_id}.jsonl`,
+  );
   await kit.command('PreToolUse', over, kit.effects.hookSpecific);
 
   const within = kit.json('claude/PreToolUse.within-ceiling.json');

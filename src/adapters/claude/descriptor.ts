@@ -8,7 +8,13 @@ export const claudeDescriptor: HarnessDescriptor = {
   documentationOnly: false,
   // Claude Code 2.1.328: updatedInput (whole input) and the module's next({...e, model}) are honoured; the Agent tool's
   // model enum accepts only the aliases.
-  capability: () => ({ canRewrite: true, rewriteField: 'model', rewriteKind: 'model', legalValues: [...CLAUDE_MODEL_ALIASES], canDeny: true }),
+  capability: () => ({
+    canRewrite: true,
+    rewriteField: 'model',
+    rewriteKind: 'model',
+    legalValues: [...CLAUDE_MODEL_ALIASES],
+    canDeny: true,
+  }),
   // The Agent tool takes only aliases.
   defaultTiers: { cheap: 'haiku', standard: 'sonnet', premium: 'opus' },
   reportsUsage: true,

@@ -39,7 +39,13 @@ export const preToolUse: HookHandler = async (payload, ctx) => {
   // and garbage must never turn into a correction (found by test/unit/reliability/fuzz-hooks.test.ts).
   const model = p.tool_input.model;
   if (model !== undefined && model !== null && (typeof model !== 'string' || model === '')) {
-    diagnose('warn', 'claude:PreToolUse', 'tool_input.model is not a model name; dispatch left alone', { type: typeof model }, ctx.env);
+    diagnose(
+      'warn',
+      'claude:PreToolUse',
+      'tool_input.model is not a model name; dispatch left alone',
+      { type: typeof model },
+      ctx.env,
+    );
     return null;
   }
   // The answer carries the whole tool input back: one that cannot be serialised (nesting past the stack) cannot be
@@ -50,7 +56,11 @@ export const preToolUse: HookHandler = async (payload, ctx) => {
     diagnose('warn', 'claude:PreToolUse', `tool_input cannot be serialised: ${errorText(err)}`, {}, ctx.env);
     return null;
   }
-  const parent = await readParentModel(parentTranscript(p), p.tool_use_id ?? null, { maxBytes: PARENT_TAIL_BYTES, waitMs: PARENT_WAIT_MS, beforeWait: ctx.beforeWait });
+  const parent = await readParentModel(parentTranscript(p), p.tool_use_id ?? null, {
+    maxBytes: PARENT_TAIL_BYTES,
+    waitMs: PARENT_WAIT_MS,
+    beforeWait: ctx.beforeWait,
+  });
   const child = await childModel(p, parent.model, ctx);
   const obs = observePreToolUse(p, parent, child, Date.now());
   const decision = routeDispatch(obs, ctx.env, ctx.defer);
@@ -75,8 +85,20 @@ async function childModel(p: PreToolUsePayload, parentModel: string | null, ctx:
     configDir: env.CLAUDE_CONFIG_DIR || (home ? `${home.replace(/\/+$/, '')}/.claude` : null),
     home,
   };
-  const child = await resolveChildModel({ ...preToolUseCall(p), parentModel, env, lookup: agentLookup(nodeAgentFs, places) });
-  if (child.unknown) diagnose('warn', 'claude:PreToolUse', `${child.unknown}; no default tier, no correction`, { callId: p.tool_use_id ?? null }, env);
+  const child = await resolveChildModel({
+    ...preToolUseCall(p),
+    parentModel,
+    env,
+    lookup: agentLookup(nodeAgentFs, places),
+  });
+  if (child.unknown)
+    diagnose(
+      'warn',
+      'claude:PreToolUse',
+      `${child.unknown}; no default tier, no correction`,
+      { callId: p.tool_use_id ?? null },
+      env,
+    );
   return child;
 }
 

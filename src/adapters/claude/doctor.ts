@@ -18,13 +18,22 @@ export function checkClaude(ctx: InstallContext): Check {
   const installed = readText(join(claude.configDir(ctx), 'plugins', 'installed_plugins.json'));
   let version: string | null = null;
   try {
-    const rec = (JSON.parse(installed ?? '{}') as { plugins?: Record<string, { version?: string }[]> }).plugins?.[id]?.[0];
+    const rec = (JSON.parse(installed ?? '{}') as { plugins?: Record<string, { version?: string }[]> }).plugins?.[
+      id
+    ]?.[0];
     version = rec?.version ?? null;
   } catch {
     /* reported below as unknown */
   }
   const data = { plugin: id, from, version, expected: ctx.version };
-  if (m.ok && from !== null && from !== ctx.pkgRoot) return h('claude', 'warn', `${id} ${version ?? '?'} reads from ${from}, not this package (${ctx.pkgRoot})`, data);
-  if (version !== ctx.version) return h('claude', 'error', `${id} is version ${version ?? 'unknown'}, this tiergate is ${ctx.version}: reinstall (Claude Code caches plugins by version)`, data);
+  if (m.ok && from !== null && from !== ctx.pkgRoot)
+    return h('claude', 'warn', `${id} ${version ?? '?'} reads from ${from}, not this package (${ctx.pkgRoot})`, data);
+  if (version !== ctx.version)
+    return h(
+      'claude',
+      'error',
+      `${id} is version ${version ?? 'unknown'}, this tiergate is ${ctx.version}: reinstall (Claude Code caches plugins by version)`,
+      data,
+    );
   return h('claude', 'ok', `${id} ${version} from ${from ?? '?'}; hooks run in sessions started after install`, data);
 }

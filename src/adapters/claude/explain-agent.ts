@@ -8,7 +8,13 @@ import type { Decision } from '../../contracts/decision.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import type { PriceLookup } from '../../contracts/prices.js';
 import type { Env } from '../../io/paths.js';
-import { agentLookup, resolveChildModel, type AgentLookup, type AgentPlaces, type ChildModel } from './agent-definitions.js';
+import {
+  agentLookup,
+  resolveChildModel,
+  type AgentLookup,
+  type AgentPlaces,
+  type ChildModel,
+} from './agent-definitions.js';
 import { nodeAgentFs } from './agent-fs-node.js';
 import { claudeDispatch, FORK } from './observe.js';
 
@@ -17,22 +23,44 @@ export type AgentExplanation = { observation: DispatchObservation; child: ChildM
 /** The session's places as a command hook in `projectDir` would see them. */
 export function placesFor(env: Env, projectDir: string): AgentPlaces {
   const home = env.HOME || null;
-  return { projectDir, configDir: env.CLAUDE_CONFIG_DIR || (home ? `${home.replace(/\/+$/, '')}/.claude` : null), home };
+  return {
+    projectDir,
+    configDir: env.CLAUDE_CONFIG_DIR || (home ? `${home.replace(/\/+$/, '')}/.claude` : null),
+    home,
+  };
 }
 
 /** Resolves `name` (and the call's model, when given) under `parentModel` into the observation the hook would build. */
-export async function explainAgent(input: { name: string; callModel: string | null; parentModel: string; projectDir: string; env: Env; at: number }): Promise<AgentExplanation> {
+export async function explainAgent(input: {
+  name: string;
+  callModel: string | null;
+  parentModel: string;
+  projectDir: string;
+  env: Env;
+  at: number;
+}): Promise<AgentExplanation> {
   const lookup = agentLookup(nodeAgentFs, placesFor(input.env, input.projectDir));
   let definition: AgentLookup | null = null;
   const fork = input.name === FORK;
   const child = await resolveChildModel({
-    subagentType: input.name, callModel: input.callModel, fork, parentModel: input.parentModel, env: input.env,
+    subagentType: input.name,
+    callModel: input.callModel,
+    fork,
+    parentModel: input.parentModel,
+    env: input.env,
     lookup: async (n) => (definition = await lookup(n)),
   });
   const toolInput = { subagent_type: input.name, ...(input.callModel ? { model: input.callModel } : {}) };
   const observation = claudeDispatch({
-    sessionId: null, callId: null, parent: { model: input.parentModel, source: 'cli' }, subagentType: input.name, prompt: null,
-    toolInput, cwd: input.projectDir, at: input.at, child,
+    sessionId: null,
+    callId: null,
+    parent: { model: input.parentModel, source: 'cli' },
+    subagentType: input.name,
+    prompt: null,
+    toolInput,
+    cwd: input.projectDir,
+    at: input.at,
+    child,
   });
   return { observation, child, definition };
 }
@@ -40,7 +68,7 @@ export async function explainAgent(input: { name: string; callModel: string | nu
 /** Where the child's model comes from, in words. */
 function source(e: AgentExplanation): string {
   const { child, definition } = e;
-  if (e.observation.subagentType === FORK) return 'a fork: runs on the parent\'s model, whatever the call says';
+  if (e.observation.subagentType === FORK) return "a fork: runs on the parent's model, whatever the call says";
   if (child.unknown) return `unknown (${child.unknown})`;
   if (child.requestedModel) return `model: ${child.requestedModel} (from the call, which outranks the agent's file)`;
   if (child.agentModel) return `model: ${child.agentModel} (from ${child.agentModelFrom})`;
@@ -51,7 +79,8 @@ function source(e: AgentExplanation): string {
 
 /** What happened, in words. */
 function outcome(d: Decision): string {
-  if (d.action === 'correct') return d.reason === 'default-tier-applied' ? `default tier: corrected to ${d.value}` : `corrected to ${d.value}`;
+  if (d.action === 'correct')
+    return d.reason === 'default-tier-applied' ? `default tier: corrected to ${d.value}` : `corrected to ${d.value}`;
   if (d.action === 'deny') return 'denied (the model is told to retry)';
   return d.reason === 'warn-only' ? `allowed (warn mode: ${d.summary})` : 'allowed';
 }
@@ -65,8 +94,15 @@ export function chainLine(e: AgentExplanation, decision: Decision, prices: Price
     const r = prices.resolve(model, 'claude');
     parts.push(r.id ?? `${model} (no price)`);
     const v = decision.comparison?.verdict;
-    parts.push(v === 'pricier' ? `over the ${parent} parent` : v === 'equal' ? `priced as the ${parent} parent` : v === 'cheaper' ? `under the ${parent} parent`
-      : `not comparable with the ${parent} parent`);
+    parts.push(
+      v === 'pricier'
+        ? `over the ${parent} parent`
+        : v === 'equal'
+          ? `priced as the ${parent} parent`
+          : v === 'cheaper'
+            ? `under the ${parent} parent`
+            : `not comparable with the ${parent} parent`,
+    );
   } else if (!e.child.unknown) {
     parts.push(`inherits ${parent}`);
   }

@@ -16,7 +16,9 @@ export const claude: HarnessModule = {
   // CLAUDE_CONFIG_DIR (comma-separated), else ~/.claude and $XDG_CONFIG_HOME/claude: projects/** in each.
   scanRoots: (env, home) => {
     const dirs = env.CLAUDE_CONFIG_DIR
-      ? env.CLAUDE_CONFIG_DIR.split(',').map((d) => d.trim()).filter(Boolean)
+      ? env.CLAUDE_CONFIG_DIR.split(',')
+          .map((d) => d.trim())
+          .filter(Boolean)
       : [join(home, '.claude'), join(env.XDG_CONFIG_HOME || join(home, '.config'), 'claude')];
     return dirs.map((d) => join(d, 'projects'));
   },

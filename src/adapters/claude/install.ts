@@ -26,14 +26,25 @@ export function bin(ctx: InstallContext): string {
 }
 
 /** Which plugin ids are enabled in settings.json, and where each marketplace reads from. */
-export function settingsState(ctx: InstallContext): { enabled: string[]; markets: Record<string, string>; error: string | null } {
+export function settingsState(ctx: InstallContext): {
+  enabled: string[];
+  markets: Record<string, string>;
+  error: string | null;
+} {
   const text = readText(settingsFile(ctx));
   if (text === null) return { enabled: [], markets: {}, error: null };
   const p = parseJsonText(text);
   if (!p.ok) return { enabled: [], markets: {}, error: p.reason };
-  const v = (p.value ?? {}) as { enabledPlugins?: Record<string, unknown>; extraKnownMarketplaces?: Record<string, { source?: { path?: string } }> };
-  const enabled = Object.entries(v.enabledPlugins ?? {}).filter(([, on]) => on === true).map(([id]) => id);
-  const markets = Object.fromEntries(Object.entries(v.extraKnownMarketplaces ?? {}).map(([k, m]) => [k, m?.source?.path ?? '']));
+  const v = (p.value ?? {}) as {
+    enabledPlugins?: Record<string, unknown>;
+    extraKnownMarketplaces?: Record<string, { source?: { path?: string } }>;
+  };
+  const enabled = Object.entries(v.enabledPlugins ?? {})
+    .filter(([, on]) => on === true)
+    .map(([id]) => id);
+  const markets = Object.fromEntries(
+    Object.entries(v.extraKnownMarketplaces ?? {}).map(([k, m]) => [k, m?.source?.path ?? '']),
+  );
   return { enabled, markets, error: null };
 }
 
@@ -51,11 +62,23 @@ export function planInstall(ctx: InstallContext): HarnessPlan {
   } else {
     const touches = [{ file: settingsFile(ctx), format: 'json' as const }];
     plan.steps.push(
-      { kind: 'command', argv: [bin(ctx), 'plugin', 'marketplace', 'add', ctx.pkgRoot], description: `add the tiergate marketplace (${m.market})`, touches },
-      { kind: 'command', argv: [bin(ctx), 'plugin', 'install', id], description: `install the ${id} plugin (user scope)`, touches },
+      {
+        kind: 'command',
+        argv: [bin(ctx), 'plugin', 'marketplace', 'add', ctx.pkgRoot],
+        description: `add the tiergate marketplace (${m.market})`,
+        touches,
+      },
+      {
+        kind: 'command',
+        argv: [bin(ctx), 'plugin', 'install', id],
+        description: `install the ${id} plugin (user scope)`,
+        touches,
+      },
     );
   }
-  plan.notes.push('Claude Code runs the plugin\'s hooks from the next new session on; a running session does not pick them up.');
+  plan.notes.push(
+    "Claude Code runs the plugin's hooks from the next new session on; a running session does not pick them up.",
+  );
   return plan;
 }
 
@@ -65,8 +88,20 @@ export function planUninstall(ctx: InstallContext): HarnessPlan {
   const st = settingsState(ctx);
   const id = `${m.plugin}@${m.market}`;
   const touches = [{ file: settingsFile(ctx), format: 'json' as const }];
-  if (st.enabled.includes(id)) plan.steps.push({ kind: 'command', argv: [bin(ctx), 'plugin', 'uninstall', id], description: `uninstall ${id}`, touches });
-  if (m.market in st.markets) plan.steps.push({ kind: 'command', argv: [bin(ctx), 'plugin', 'marketplace', 'remove', m.market], description: `remove the ${m.market} marketplace`, touches });
+  if (st.enabled.includes(id))
+    plan.steps.push({
+      kind: 'command',
+      argv: [bin(ctx), 'plugin', 'uninstall', id],
+      description: `uninstall ${id}`,
+      touches,
+    });
+  if (m.market in st.markets)
+    plan.steps.push({
+      kind: 'command',
+      argv: [bin(ctx), 'plugin', 'marketplace', 'remove', m.market],
+      description: `remove the ${m.market} marketplace`,
+      touches,
+    });
   return plan;
 }
 

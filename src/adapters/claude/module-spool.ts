@@ -48,7 +48,10 @@ export function drainModuleSpool(env: Env, dirs: string[] = moduleSpoolDirs(env)
       continue;
     }
     try {
-      names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort().slice(0, MODULE_SPOOL_MAX_FILES * 2);
+      names = readdirSync(dir)
+        .filter((n) => n.endsWith('.json'))
+        .sort()
+        .slice(0, MODULE_SPOOL_MAX_FILES * 2);
     } catch {
       continue;
     }
@@ -62,7 +65,10 @@ export function drainModuleSpool(env: Env, dirs: string[] = moduleSpoolDirs(env)
       }
       try {
         // Not followed: a link or a FIFO under a record's name is refused (and its entry removed below), never read.
-        const body = JSON.parse(readTextCapped(claimed, MAX_RECORD_BYTES, { follow: false })) as Record<string, unknown>;
+        const body = JSON.parse(readTextCapped(claimed, MAX_RECORD_BYTES, { follow: false })) as Record<
+          string,
+          unknown
+        >;
         if (body.format !== MODULE_SPOOL_FORMAT) throw new Error(`unknown format ${String(body.format)}`);
         if (body.diagnostic && typeof body.diagnostic === 'object') {
           const d = body.diagnostic as { level?: string; where?: string; message?: string };

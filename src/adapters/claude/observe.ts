@@ -28,8 +28,15 @@ const NO_REWRITE: Capability = { ...CLAUDE_CAPABILITY, canRewrite: false, rewrit
  * tell gets no rewrite at all, since a default tier written over an agent's unknown model could raise its cost.
  */
 export function claudeDispatch(input: {
-  sessionId: string | null; callId: string | null; parent: ParentModel; subagentType: string | null;
-  prompt: string | null; toolInput: Record<string, unknown>; cwd: string | null; at: number; child: ChildModel;
+  sessionId: string | null;
+  callId: string | null;
+  parent: ParentModel;
+  subagentType: string | null;
+  prompt: string | null;
+  toolInput: Record<string, unknown>;
+  cwd: string | null;
+  at: number;
+  child: ChildModel;
 }): DispatchObservation {
   const { child } = input;
   return {
@@ -54,15 +61,31 @@ export function claudeDispatch(input: {
 }
 
 /** The PreToolUse call's own fields: subagent type and model as the call names them. */
-export function preToolUseCall(p: PreToolUsePayload): { subagentType: string | null; callModel: string | null; fork: boolean } {
+export function preToolUseCall(p: PreToolUsePayload): {
+  subagentType: string | null;
+  callModel: string | null;
+  fork: boolean;
+} {
   const subagentType = str(p.tool_input.subagent_type);
   return { subagentType, callModel: str(p.tool_input.model), fork: subagentType === FORK };
 }
 
-export function observePreToolUse(p: PreToolUsePayload, parent: ParentModel, child: ChildModel, at: number): DispatchObservation {
+export function observePreToolUse(
+  p: PreToolUsePayload,
+  parent: ParentModel,
+  child: ChildModel,
+  at: number,
+): DispatchObservation {
   const ti = p.tool_input;
   return claudeDispatch({
-    sessionId: str(p.session_id), callId: str(p.tool_use_id), parent, subagentType: str(ti.subagent_type),
-    prompt: str(ti.prompt), toolInput: ti, cwd: str(p.cwd), at, child,
+    sessionId: str(p.session_id),
+    callId: str(p.tool_use_id),
+    parent,
+    subagentType: str(ti.subagent_type),
+    prompt: str(ti.prompt),
+    toolInput: ti,
+    cwd: str(p.cwd),
+    at,
+    child,
   });
 }

@@ -21,17 +21,26 @@ function assistantRecord(rec: unknown): AssistantRecord | undefined {
   return {
     model,
     messageId: typeof msg?.id === 'string' ? msg.id : null,
-    toolUseIds: content.filter((c) => c && c.type === 'tool_use' && typeof c.id === 'string').map((c) => c.id as string),
+    toolUseIds: content
+      .filter((c) => c && c.type === 'tool_use' && typeof c.id === 'string')
+      .map((c) => c.id as string),
   };
 }
 
-export type ParentModelRead = { model: string | null; source: 'transcript-tail' | 'transcript-tail-previous-turn' | null };
+export type ParentModelRead = {
+  model: string | null;
+  source: 'transcript-tail' | 'transcript-tail-previous-turn' | null;
+};
 
 /**
  * One pass over the tail: the newest assistant message (all records sharing its message id). `current` is true when
  * that message holds the tool_use being dispatched.
  */
-export function scanParentModel(path: string, toolUseId: string | null, maxBytes: number): { model: string | null; current: boolean; refused?: true } {
+export function scanParentModel(
+  path: string,
+  toolUseId: string | null,
+  maxBytes: number,
+): { model: string | null; current: boolean; refused?: true } {
   let newestId: string | null | undefined;
   let model: string | null = null;
   let current = false;
@@ -66,7 +75,11 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
  * written ~50 ms after the hook starts (reference §6.1), so re-read for a bounded time; when it never comes, the
  * previous turn's model stands in (recorded as such), else unknown.
  */
-export async function readParentModel(path: string | null, toolUseId: string | null, opts: { maxBytes: number; waitMs: number; pollMs?: number; beforeWait?: () => void }): Promise<ParentModelRead> {
+export async function readParentModel(
+  path: string | null,
+  toolUseId: string | null,
+  opts: { maxBytes: number; waitMs: number; pollMs?: number; beforeWait?: () => void },
+): Promise<ParentModelRead> {
   if (!path) return { model: null, source: null };
   const deadline = Date.now() + opts.waitMs;
   let previous: string | null = null;

@@ -16,34 +16,42 @@ const common = () => ({
   agent_type: z.optional(z.string()),
 });
 
-export const PreToolUsePayload = lazySchema(() => z.looseObject({
-  ...common(),
-  tool_name: z.string(),
-  tool_input: z.record(z.string(), z.unknown()),
-  tool_use_id: z.optional(z.string()),
-}));
+export const PreToolUsePayload = lazySchema(() =>
+  z.looseObject({
+    ...common(),
+    tool_name: z.string(),
+    tool_input: z.record(z.string(), z.unknown()),
+    tool_use_id: z.optional(z.string()),
+  }),
+);
 export type PreToolUsePayload = z.infer<typeof PreToolUsePayload>;
 
-export const PostToolUsePayload = lazySchema(() => z.looseObject({
-  ...common(),
-  tool_name: z.string(),
-  tool_input: z.optional(z.record(z.string(), z.unknown())),
-  tool_response: z.unknown(),
-  tool_use_id: z.optional(z.string()),
-}));
+export const PostToolUsePayload = lazySchema(() =>
+  z.looseObject({
+    ...common(),
+    tool_name: z.string(),
+    tool_input: z.optional(z.record(z.string(), z.unknown())),
+    tool_response: z.unknown(),
+    tool_use_id: z.optional(z.string()),
+  }),
+);
 export type PostToolUsePayload = z.infer<typeof PostToolUsePayload>;
 
 export const SubagentStartPayload = lazySchema(() => z.looseObject({ ...common() }));
 export type SubagentStartPayload = z.infer<typeof SubagentStartPayload>;
 
-export const SubagentStopPayload = lazySchema(() => z.looseObject({
-  ...common(),
-  agent_transcript_path: z.optional(z.string()),
-  last_assistant_message: z.optional(z.string()),
-}));
+export const SubagentStopPayload = lazySchema(() =>
+  z.looseObject({
+    ...common(),
+    agent_transcript_path: z.optional(z.string()),
+    last_assistant_message: z.optional(z.string()),
+  }),
+);
 export type SubagentStopPayload = z.infer<typeof SubagentStopPayload>;
 
-export const SessionPayload = lazySchema(() => z.looseObject({ ...common(), source: z.optional(z.string()), reason: z.optional(z.string()) }));
+export const SessionPayload = lazySchema(() =>
+  z.looseObject({ ...common(), source: z.optional(z.string()), reason: z.optional(z.string()) }),
+);
 export type SessionPayload = z.infer<typeof SessionPayload>;
 
 /** The subagent tool: `Agent` on 2.1.328; `Task` on older builds and reportedly some later ones (#95769). */

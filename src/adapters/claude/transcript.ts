@@ -15,8 +15,16 @@ import { extractEscalation, extractOutcome, tailText } from '../../observer/outc
 import { readJsonLines } from '../../observer/json-lines.js';
 import { isRecord } from '../../contracts/record.js';
 import {
-  asString, asTime, dominantModel, sumUsage,
-  type ChildSummary, type FileParse, type ParseOptions, type TranscriptDispatch, type TranscriptParser, type TranscriptRequest,
+  asString,
+  asTime,
+  dominantModel,
+  sumUsage,
+  type ChildSummary,
+  type FileParse,
+  type ParseOptions,
+  type TranscriptDispatch,
+  type TranscriptParser,
+  type TranscriptRequest,
 } from '../../observer/transcripts.js';
 
 const ASSISTANT = Buffer.from('"type":"assistant"');
@@ -56,7 +64,8 @@ export function readAgentMeta(transcriptPath: string): AgentMeta | null {
   }
 }
 
-const isTextBlock = (block: unknown): boolean => isRecord(block) && block.type === 'text' && typeof block.text === 'string';
+const isTextBlock = (block: unknown): boolean =>
+  isRecord(block) && block.type === 'text' && typeof block.text === 'string';
 
 function hasText(content: unknown): content is unknown[] {
   return Array.isArray(content) && content.some(isTextBlock);
@@ -129,7 +138,16 @@ export function parseClaudeTranscript(path: string, opts: ParseOptions = {}): Fi
       prev.final ||= stop;
       return;
     }
-    byKey.set(key, { key, model, usage, at, sessionId: asString(obj.sessionId), agentId: asString(obj.agentId), sidechain, final: stop });
+    byKey.set(key, {
+      key,
+      model,
+      usage,
+      at,
+      sessionId: asString(obj.sessionId),
+      agentId: asString(obj.agentId),
+      sidechain,
+      final: stop,
+    });
   });
 
   const requests = [...byKey.values()];

@@ -22,4 +22,3 @@ export function claudeUsage(u: Obj): Usage {
     requests: 1,
   };
 }
-

@@ -26,7 +26,11 @@ export function answerFor(decision: Decision): CodexPreToolUseAnswer | null {
       return null;
     case 'deny':
       return {
-        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reasonText(decision.message) },
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'deny',
+          permissionDecisionReason: reasonText(decision.message),
+        },
       };
     case 'correct':
       return {
@@ -41,6 +45,9 @@ export function answerFor(decision: Decision): CodexPreToolUseAnswer | null {
 }
 
 /** SessionStart / SubagentStart context: Codex adds it as a developer message (seen, §5.1). */
-export function contextAnswer(event: 'SessionStart' | 'SubagentStart', text: string): { hookSpecificOutput: { hookEventName: string; additionalContext: string } } {
+export function contextAnswer(
+  event: 'SessionStart' | 'SubagentStart',
+  text: string,
+): { hookSpecificOutput: { hookEventName: string; additionalContext: string } } {
   return { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
 }

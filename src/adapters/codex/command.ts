@@ -4,7 +4,14 @@
  * read from the child's rollout tail and appended to the spool. Nothing here waits on the network or SQLite.
  */
 import type { SpoolRecord } from '../../contracts/spool.js';
-import { jsonAnswer, type CommandAdapter, type HookAnswer, type HookContext, type HookHandler, type HookServices } from '../../contracts/hook.js';
+import {
+  jsonAnswer,
+  type CommandAdapter,
+  type HookAnswer,
+  type HookContext,
+  type HookHandler,
+  type HookServices,
+} from '../../contracts/hook.js';
 import type { Env } from '../../io/paths.js';
 import { loadPolicy } from '../../config/load.js';
 import { spoolRecord } from '../../observer/spend-record.js';
@@ -25,7 +32,6 @@ export type CodexDeps = CodexDispatchDeps & {
   /** Starts the background push to the team ledger when team.url is set, and returns at once. */
   push?: (env: Env) => void | Promise<void>;
 };
-
 
 export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler> {
   return {
@@ -50,7 +56,11 @@ export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler
 
     SubagentStop(payload: unknown, ctx: HookContext): HookAnswer {
       const { policy } = loadPolicy(ctx.env, cwdOf(payload));
-      const { observation, transcriptPath } = observeCompletion(payload, { tailBytes: policy.observer.tailBytes, now: deps.now(), env: ctx.env });
+      const { observation, transcriptPath } = observeCompletion(payload, {
+        tailBytes: policy.observer.tailBytes,
+        now: deps.now(),
+        env: ctx.env,
+      });
       deps.spool({ type: 'completion', observation, transcriptPath }, ctx.env);
       return null;
     },

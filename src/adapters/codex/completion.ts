@@ -25,9 +25,13 @@ function safely<T>(what: string, env: Env, f: () => T): T | null {
 export function observeCompletion(raw: unknown, opts: { tailBytes: number; now: number; env: Env }): CompletionRead {
   const p: SubagentStopPayload = SubagentStopPayloadSchema.parse(raw);
   const childPath = p.agent_transcript_path ?? null;
-  const turn: ChildTurn | null = childPath ? safely('child rollout', opts.env, () => readChildTurn(childPath, p.turn_id ?? null, opts.tailBytes)) : null;
+  const turn: ChildTurn | null = childPath
+    ? safely('child rollout', opts.env, () => readChildTurn(childPath, p.turn_id ?? null, opts.tailBytes))
+    : null;
   const parentPath = p.transcript_path ?? null;
-  const callId = parentPath ? safely('parent rollout', opts.env, () => findSpawnCallId(parentPath, p.agent_id, opts.tailBytes)) : null;
+  const callId = parentPath
+    ? safely('parent rollout', opts.env, () => findSpawnCallId(parentPath, p.agent_id, opts.tailBytes))
+    : null;
   const usage = turn?.usage ?? null;
   const observation: CompletionObservation = {
     kind: 'completion',

@@ -13,6 +13,9 @@ export async function demo(kit: DemoKit): Promise<void> {
 
   const stop = kit.json('codex/SubagentStop.json');
   stop.transcript_path = cheaper.transcript_path;
-  stop.agent_transcript_path = kit.stage('codex/child-cheaper.child.at-SubagentStop.jsonl', `codex/${stop.agent_id}.jsonl`);
+  stop.agent_transcript_path = kit.stage(
+    'codex/child-cheaper.child.at-SubagentStop.jsonl',
+    `codex/${stop.agent_id}.jsonl`,
+  );
   await kit.command('SubagentStop', stop, () => null);
 }

@@ -5,7 +5,14 @@
 import type { Policy } from '../../contracts/config.js';
 import type { Decision } from '../../contracts/decision.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
-import { jsonAnswer, type CommandAdapter, type Defer, type HookAnswer, type HookContext, type HookHandler } from '../../contracts/hook.js';
+import {
+  jsonAnswer,
+  type CommandAdapter,
+  type Defer,
+  type HookAnswer,
+  type HookContext,
+  type HookHandler,
+} from '../../contracts/hook.js';
 import type { Env } from '../../io/paths.js';
 import { loadRuntime } from '../../runtime/context.js';
 import { routeDispatch } from '../../runtime/dispatch.js';

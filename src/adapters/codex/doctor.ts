@@ -18,8 +18,15 @@ export function checkCodex(ctx: InstallContext): Check {
   const cache = join(codex.codexHome(ctx), 'plugins', 'cache', market, 'tiergate', ctx.version);
   const data = { plugin: id, from, enabled: plugins[id]?.enabled ?? null, cache, expected: ctx.version };
   if (plugins[id]?.enabled === false) return h('codex', 'warn', `${id} is installed but disabled in config.toml`, data);
-  if (tomlGet(cfg.parsed, ['features', 'plugins']) === false) return h('codex', 'error', `${id} is installed but [features] plugins = false: Codex loads no plugin`, data);
-  if (!existsSync(cache)) return h('codex', 'error', `${id} is installed but Codex has no ${ctx.version} copy (${cache}): run tiergate install codex --run`, data);
+  if (tomlGet(cfg.parsed, ['features', 'plugins']) === false)
+    return h('codex', 'error', `${id} is installed but [features] plugins = false: Codex loads no plugin`, data);
+  if (!existsSync(cache))
+    return h(
+      'codex',
+      'error',
+      `${id} is installed but Codex has no ${ctx.version} copy (${cache}): run tiergate install codex --run`,
+      data,
+    );
   if (!sameFile(join(cache, 'dist', 'hook.cjs'), join(ctx.pkgRoot, 'dist', 'hook.cjs'))) {
     return h('codex', 'error', `Codex's copy of tiergate (${cache}) differs from this package: reinstall`, data);
   }

@@ -35,7 +35,7 @@ export function readConfig(ctx: InstallContext): CodexConfigState {
 }
 
 export const HOOK_REVIEW_NOTE =
-  'Codex runs plugin hooks only after you review them: start `codex`, type `/hooks`, and approve tiergate\'s hooks ' +
+  "Codex runs plugin hooks only after you review them: start `codex`, type `/hooks`, and approve tiergate's hooks " +
   '(tiergate never grants that trust itself; any change to the hooks asks again).';
 
 export function planInstall(ctx: InstallContext): HarnessPlan {
@@ -54,12 +54,19 @@ export function planInstall(ctx: InstallContext): HarnessPlan {
   } else {
     const touches = [{ file: configFile(ctx), format: 'toml' as const }];
     plan.steps.push(
-      { kind: 'command', argv: [bin(ctx), 'plugin', 'marketplace', 'add', ctx.pkgRoot], description: `add the tiergate marketplace (${m.market})`, touches },
+      {
+        kind: 'command',
+        argv: [bin(ctx), 'plugin', 'marketplace', 'add', ctx.pkgRoot],
+        description: `add the tiergate marketplace (${m.market})`,
+        touches,
+      },
       { kind: 'command', argv: [bin(ctx), 'plugin', 'add', id], description: `add the ${id} plugin`, touches },
     );
   }
   if (tomlGet(cfg.parsed, ['features', 'plugins']) === false) {
-    plan.notes.push('config.toml sets [features] plugins = false: Codex will not load the plugin until you set it to true.');
+    plan.notes.push(
+      'config.toml sets [features] plugins = false: Codex will not load the plugin until you set it to true.',
+    );
   }
   plan.notes.push(HOOK_REVIEW_NOTE);
   return plan;
@@ -75,14 +82,29 @@ export function planUninstall(ctx: InstallContext): HarnessPlan {
   }
   const id = `${m.plugin}@${m.market}`;
   const touches = [{ file: configFile(ctx), format: 'toml' as const }];
-  if (tomlGet(cfg.parsed, ['plugins', id]) !== undefined) plan.steps.push({ kind: 'command', argv: [bin(ctx), 'plugin', 'remove', id], description: `remove ${id}`, touches });
-  if (tomlGet(cfg.parsed, ['marketplaces', m.market]) !== undefined) plan.steps.push({ kind: 'command', argv: [bin(ctx), 'plugin', 'marketplace', 'remove', m.market], description: `remove the ${m.market} marketplace`, touches });
+  if (tomlGet(cfg.parsed, ['plugins', id]) !== undefined)
+    plan.steps.push({
+      kind: 'command',
+      argv: [bin(ctx), 'plugin', 'remove', id],
+      description: `remove ${id}`,
+      touches,
+    });
+  if (tomlGet(cfg.parsed, ['marketplaces', m.market]) !== undefined)
+    plan.steps.push({
+      kind: 'command',
+      argv: [bin(ctx), 'plugin', 'marketplace', 'remove', m.market],
+      description: `remove the ${m.market} marketplace`,
+      touches,
+    });
   return plan;
 }
 
 /** Tables a Codex uninstall must not leave behind (removed textually when its own commands did not). */
 export function ownTables(market: string, plugin: string): string[][] {
-  return [['plugins', `${plugin}@${market}`], ['marketplaces', market]];
+  return [
+    ['plugins', `${plugin}@${market}`],
+    ['marketplaces', market],
+  ];
 }
 
 /** After `codex plugin remove`: config.toml without the tables it left of tiergate (installer.tidyTouched). */

@@ -36,7 +36,12 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !=
  * Rewriting needs `allow` on Codex, so it follows policy.codexRewrite (capabilityFor; docs/codex.md). `env` lets a
  * spawn that names `agent_type` resolve that role's model (roles.ts); `roles` replaces the resolver (tests).
  */
-export type ObserveOptions = { policy: Policy; at: number; env?: Env; roles?: (name: string, cwd: string | null) => CodexRole | null };
+export type ObserveOptions = {
+  policy: Policy;
+  at: number;
+  env?: Env;
+  roles?: (name: string, cwd: string | null) => CodexRole | null;
+};
 
 /** Returns null when the payload is not a spawn dispatch (the caller answers nothing). Throws on a malformed one. */
 export function observeDispatch(raw: unknown, opts: ObserveOptions): DispatchObservation | null {
@@ -46,7 +51,8 @@ export function observeDispatch(raw: unknown, opts: ObserveOptions): DispatchObs
   const requested = str(p.tool_input.model);
   const parentModel = str(p.model);
   const agentType = str(p.tool_input.agent_type);
-  const resolve = opts.roles ?? (opts.env ? (name: string, cwd: string | null) => resolveCodexRole(opts.env!, cwd, name) : null);
+  const resolve =
+    opts.roles ?? (opts.env ? (name: string, cwd: string | null) => resolveCodexRole(opts.env!, cwd, name) : null);
   const role = agentType && resolve ? resolve(agentType, p.cwd ?? null) : null;
   // A role that pins a model beats the spawn's `model` and any rewrite of it (0.169.0, seen): the child runs on the
   // role's model, and the only way to another model is another role. So tiergate decides on the role's model and, over
@@ -68,8 +74,12 @@ export function observeDispatch(raw: unknown, opts: ObserveOptions): DispatchObs
     agentModel: pinned ? pinned.model : null,
     agentModelFrom: pinned ? pinned.from : null,
     subagentType: agentType,
-    capability: pinned ? { canRewrite: false, rewriteField: 'agent_type', rewriteKind: 'agent', legalValues: null, canDeny: true } : capabilityFor('codex', opts.policy),
-    ...(pinned && parentModel ? { candidates: [{ value: 'default', model: parentModel, tier: 'parent' as const }] } : {}),
+    capability: pinned
+      ? { canRewrite: false, rewriteField: 'agent_type', rewriteKind: 'agent', legalValues: null, canDeny: true }
+      : capabilityFor('codex', opts.policy),
+    ...(pinned && parentModel
+      ? { candidates: [{ value: 'default', model: parentModel, tier: 'parent' as const }] }
+      : {}),
     toolInput: p.tool_input,
     cwd: p.cwd ?? null,
     escalationFrom: extractEscalation(typeof p.tool_input.message === 'string' ? p.tool_input.message : null),

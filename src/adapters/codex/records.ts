@@ -19,7 +19,15 @@ export type RolloutRecord = { at: number | null } & (
   | { kind: 'session-meta'; threadId: string | null; sessionId: string | null; cwd: string | null; isChild: boolean }
   | { kind: 'turn-context'; turnId: string | null; model: string | null }
   /** `usage` null: the record carries none to count (its turn id still names the turn). */
-  | { kind: 'token-usage'; turnId: string | null; responseId: string | null; threadId: string | null; ordinal: unknown; usage: Usage | null; turnUsage: Usage | null }
+  | {
+      kind: 'token-usage';
+      turnId: string | null;
+      responseId: string | null;
+      threadId: string | null;
+      ordinal: unknown;
+      usage: Usage | null;
+      turnUsage: Usage | null;
+    }
   | { kind: 'token-count'; total: Obj }
   | { kind: 'task-complete'; turnId: string | null; lastMessage: string | null }
   | { kind: 'subagent-started'; callId: string | null; childThreadId: string | null }
@@ -32,14 +40,18 @@ export type RolloutRecord = { at: number | null } & (
 /** input_tokens includes cached reads (and writes); output includes reasoning (seen on 0.169.0). */
 export function codexUsage(u: Obj): Usage {
   return usageWithCacheInInput({
-    input: u.input_tokens, output: u.output_tokens, cacheRead: u.cached_input_tokens, cacheWrite: u.cache_write_input_tokens,
+    input: u.input_tokens,
+    output: u.output_tokens,
+    cacheRead: u.cached_input_tokens,
+    cacheWrite: u.cache_write_input_tokens,
     reasoning: u.reasoning_output_tokens,
   });
 }
 
 /** The turn's requested model: `turn_context.model`, else its collaboration mode's settings (seen on 0.169.0). */
 function turnModel(p: Obj): string | null {
-  const settings = isRecord(p.collaboration_mode) && isRecord(p.collaboration_mode.settings) ? p.collaboration_mode.settings : null;
+  const settings =
+    isRecord(p.collaboration_mode) && isRecord(p.collaboration_mode.settings) ? p.collaboration_mode.settings : null;
   return asString(p.model) ?? asString(settings?.model);
 }
 
@@ -60,22 +72,43 @@ export function decodeRolloutRecord(line: unknown): RolloutRecord | null {
   switch (line.type) {
     case 'session_meta':
       return {
-        kind: 'session-meta', at, threadId: asString(p.id), sessionId: asString(p.session_id) ?? asString(p.id), cwd: asString(p.cwd),
+        kind: 'session-meta',
+        at,
+        threadId: asString(p.id),
+        sessionId: asString(p.session_id) ?? asString(p.id),
+        cwd: asString(p.cwd),
         isChild: asString(p.parent_thread_id) !== null || p.thread_source === 'subagent',
       };
     case 'turn_context':
       return { kind: 'turn-context', at, turnId: asString(p.turn_id), model: turnModel(p) };
     case 'token_usage_record':
       return {
-        kind: 'token-usage', at, turnId: asString(p.turn_id), responseId: asString(p.response_id), threadId: asString(p.thread_id),
-        ordinal: line.ordinal, usage: isRecord(p.usage) ? codexUsage(p.usage) : null,
+        kind: 'token-usage',
+        at,
+        turnId: asString(p.turn_id),
+        responseId: asString(p.response_id),
+        threadId: asString(p.thread_id),
+        ordinal: line.ordinal,
+        usage: isRecord(p.usage) ? codexUsage(p.usage) : null,
         turnUsage: isRecord(p.turn_token_usage) ? codexUsage(p.turn_token_usage) : null,
       };
     case 'event_msg':
-      if (p.type === 'token_count' && isRecord(p.info) && isRecord(p.info.total_token_usage)) return { kind: 'token-count', at, total: p.info.total_token_usage };
-      if (p.type === 'task_complete') return { kind: 'task-complete', at, turnId: asString(p.turn_id), lastMessage: asString(p.last_agent_message) };
-      if (p.type === 'item_completed' && isRecord(p.item) && p.item.type === 'SubAgentActivity' && p.item.kind === 'started') {
-        return { kind: 'subagent-started', at, callId: asString(p.item.id), childThreadId: asString(p.item.agent_thread_id) };
+      if (p.type === 'token_count' && isRecord(p.info) && isRecord(p.info.total_token_usage))
+        return { kind: 'token-count', at, total: p.info.total_token_usage };
+      if (p.type === 'task_complete')
+        return { kind: 'task-complete', at, turnId: asString(p.turn_id), lastMessage: asString(p.last_agent_message) };
+      if (
+        p.type === 'item_completed' &&
+        isRecord(p.item) &&
+        p.item.type === 'SubAgentActivity' &&
+        p.item.kind === 'started'
+      ) {
+        return {
+          kind: 'subagent-started',
+          at,
+          callId: asString(p.item.id),
+          childThreadId: asString(p.item.agent_thread_id),
+        };
       }
       return { kind: 'other', at };
     case 'response_item': {

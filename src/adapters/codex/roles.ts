@@ -53,7 +53,9 @@ function keyPath(text: string): string[] | null {
 
 /** TOML basic-string escapes are JSON's plus \U and \e; an escape JSON does not know makes the value unreadable. */
 function unescape(body: string): string {
-  return JSON.parse(`"${body.replace(/\\U([0-9A-Fa-f]{8})/g, (_, h: string) => String.fromCodePoint(parseInt(h, 16)).replace(/[\\"]/g, '\\$&')).replace(/\\e/g, '\\u001b')}"`) as string;
+  return JSON.parse(
+    `"${body.replace(/\\U([0-9A-Fa-f]{8})/g, (_, h: string) => String.fromCodePoint(parseInt(h, 16)).replace(/[\\"]/g, '\\$&')).replace(/\\e/g, '\\u001b')}"`,
+  ) as string;
 }
 
 /**
@@ -76,7 +78,10 @@ export function tomlStrings(text: string): Array<{ path: string[]; value: string
       table = null; // entries of an array table are not addressed by a plain path
       continue;
     }
-    const kv = /^\s*((?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*'))*)\s*=\s*(.*)$/.exec(line);
+    const kv =
+      /^\s*((?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*'))*)\s*=\s*(.*)$/.exec(
+        line,
+      );
     if (!kv) continue;
     const rest = kv[2]!;
     const multi = /^("""|''')/.exec(rest);
@@ -118,7 +123,10 @@ function rolesIn(dir: string): Map<string, CodexRole> {
   const out = new Map<string, CodexRole>();
   let files: string[];
   try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.toml')).sort().slice(0, MAX_ROLE_FILES);
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith('.toml'))
+      .sort()
+      .slice(0, MAX_ROLE_FILES);
   } catch {
     return out;
   }
@@ -135,7 +143,8 @@ function rolesIn(dir: string): Map<string, CodexRole> {
 /** Whether `dir` lies in a project the user trusts (`[projects."<path>"] trust_level = "trusted"`). */
 function trusted(config: Array<{ path: string[]; value: string }>, dir: string): boolean {
   for (const e of config) {
-    if (e.path.length !== 3 || e.path[0] !== 'projects' || e.path[2] !== 'trust_level' || e.value !== 'trusted') continue;
+    if (e.path.length !== 3 || e.path[0] !== 'projects' || e.path[2] !== 'trust_level' || e.value !== 'trusted')
+      continue;
     const root = resolve(e.path[1]!);
     if (dir === root || dir.startsWith(root.endsWith('/') ? root : `${root}/`)) return true;
   }

@@ -11,8 +11,17 @@ import { readJsonLines } from '../../observer/json-lines.js';
 import { isRecord } from '../../contracts/record.js';
 import { codexUsage, decodeRolloutRecord } from './records.js';
 import {
-  asCount, asString, asTime, dominantModel, sumUsage,
-  type ChildSummary, type FileParse, type ParseOptions, type TranscriptDispatch, type TranscriptParser, type TranscriptRequest,
+  asCount,
+  asString,
+  asTime,
+  dominantModel,
+  sumUsage,
+  type ChildSummary,
+  type FileParse,
+  type ParseOptions,
+  type TranscriptDispatch,
+  type TranscriptParser,
+  type TranscriptRequest,
 } from '../../observer/transcripts.js';
 
 export const CODEX_PARSE_MAX_BYTES = 2 * 1024 * 1024 * 1024;
@@ -33,7 +42,13 @@ type Obj = Record<string, unknown>;
 
 export { codexUsage };
 
-const FIELDS = ['input_tokens', 'cached_input_tokens', 'cache_write_input_tokens', 'output_tokens', 'reasoning_output_tokens'] as const;
+const FIELDS = [
+  'input_tokens',
+  'cached_input_tokens',
+  'cache_write_input_tokens',
+  'output_tokens',
+  'reasoning_output_tokens',
+] as const;
 
 function assistantText(content: unknown): string | null {
   if (!Array.isArray(content)) return null;
@@ -43,15 +58,32 @@ function assistantText(content: unknown): string | null {
 }
 
 /** One child turn as the rollout tells it: turn_context -> token_usage_records -> task_complete, all with its turn_id. */
-type Turn = { turnId: string; model: string | null; startedAt: number | null; endedAt: number | null; outcome: Outcome | null;
-  finalText: string | null; complete: boolean; usageAfterStart: boolean };
+type Turn = {
+  turnId: string;
+  model: string | null;
+  startedAt: number | null;
+  endedAt: number | null;
+  outcome: Outcome | null;
+  finalText: string | null;
+  complete: boolean;
+  usageAfterStart: boolean;
+};
 
 function turnSummary(t: Turn, agentId: string, requests: readonly TranscriptRequest[]): ChildSummary {
   const mine = requests.filter((r) => r.turnId === t.turnId);
   return {
-    agentId, callId: null, subagentType: null, requestedModel: null, servedModel: dominantModel(mine) ?? t.model,
-    usage: sumUsage(mine), outcome: t.outcome ?? extractOutcome(t.finalText), complete: t.complete || t.usageAfterStart,
-    incomplete: false, startedAt: t.startedAt, endedAt: t.endedAt, turnId: t.turnId,
+    agentId,
+    callId: null,
+    subagentType: null,
+    requestedModel: null,
+    servedModel: dominantModel(mine) ?? t.model,
+    usage: sumUsage(mine),
+    outcome: t.outcome ?? extractOutcome(t.finalText),
+    complete: t.complete || t.usageAfterStart,
+    incomplete: false,
+    startedAt: t.startedAt,
+    endedAt: t.endedAt,
+    turnId: t.turnId,
   };
 }
 
@@ -74,10 +106,11 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
   const turns = new Map<string, Turn>();
   let current: Turn | null = null;
   let recordsWithoutTurn = 0;
-  const turnOf = (id: string | null): Turn | null => (id ? turns.get(id) ?? null : current);
+  const turnOf = (id: string | null): Turn | null => (id ? (turns.get(id) ?? null) : current);
 
   // session_meta lines are large (base instructions) but come first and carry the ids.
-  const keep = (line: Buffer) => (line.length <= 16 * 1024 || line.indexOf(SESSION_META) >= 0) && INTERESTING.some((p) => line.indexOf(p) >= 0);
+  const keep = (line: Buffer) =>
+    (line.length <= 16 * 1024 || line.indexOf(SESSION_META) >= 0) && INTERESTING.some((p) => line.indexOf(p) >= 0);
   const res = readJsonLines(path, { maxBytes: opts.maxBytes ?? CODEX_PARSE_MAX_BYTES, keep }, (value) => {
     const rec = decodeRolloutRecord(value);
     if (!rec) return;
@@ -100,7 +133,16 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
         usageAfterTurn = false;
         const id = rec.turnId;
         if (id && !turns.has(id)) {
-          current = { turnId: id, model, startedAt: at, endedAt: at, outcome: null, finalText: null, complete: false, usageAfterStart: false };
+          current = {
+            turnId: id,
+            model,
+            startedAt: at,
+            endedAt: at,
+            outcome: null,
+            finalText: null,
+            complete: false,
+            usageAfterStart: false,
+          };
           turns.set(id, current);
         }
         return;
@@ -115,15 +157,29 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
         const turn = turnOf(turnId);
         if (turn) turn.usageAfterStart = true;
         if (!turnId || !turns.has(turnId)) recordsWithoutTurn++;
-        records.push({ key, model, usage: rec.usage, at, sessionId, agentId: isChild ? threadId : null, sidechain: isChild, turnId });
+        records.push({
+          key,
+          model,
+          usage: rec.usage,
+          at,
+          sessionId,
+          agentId: isChild ? threadId : null,
+          sidechain: isChild,
+          turnId,
+        });
         return;
       }
       case 'spawn': {
         const args = rec.args;
         dispatches.set(rec.callId, {
-          callId: rec.callId, sessionId, parentModel: model, requestedModel: asString(args.model),
+          callId: rec.callId,
+          sessionId,
+          parentModel: model,
+          requestedModel: asString(args.model),
           subagentType: asString(args.agent_type) ?? asString(args.task_name),
-          escalationFrom: extractEscalation(asString(args.message)), childAgentId: null, at,
+          escalationFrom: extractEscalation(asString(args.message)),
+          childAgentId: null,
+          at,
         });
         return;
       }
@@ -146,7 +202,12 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
         if (any) {
           fromCounts.push({
             key: `${threadId}:total:${asCount(total.total_tokens)}:${asCount(total.input_tokens)}`,
-            model, usage: codexUsage(delta), at, sessionId, agentId: isChild ? threadId : null, sidechain: isChild,
+            model,
+            usage: codexUsage(delta),
+            at,
+            sessionId,
+            agentId: isChild ? threadId : null,
+            sidechain: isChild,
           });
         }
         return;
@@ -180,9 +241,12 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
   const outcome = extractOutcome(finalText);
   finalText = null;
   // Per-turn rows only when every response names a turn this file started (rollouts before turn ids keep one row).
-  const childTurns = isChild && threadId && records.length > 0 && recordsWithoutTurn === 0
-    ? [...turns.values()].filter((t) => records.some((r) => r.turnId === t.turnId)).map((t) => turnSummary(t, threadId!, records))
-    : undefined;
+  const childTurns =
+    isChild && threadId && records.length > 0 && recordsWithoutTurn === 0
+      ? [...turns.values()]
+          .filter((t) => records.some((r) => r.turnId === t.turnId))
+          .map((t) => turnSummary(t, threadId!, records))
+      : undefined;
   for (const t of turns.values()) t.finalText = null;
   return {
     harness: 'codex',
@@ -190,17 +254,30 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
     project,
     requests,
     dispatches: [...dispatches.values()],
-    child: isChild && threadId
-      ? {
-          agentId: threadId, callId: null, subagentType: null, requestedModel: null,
-          servedModel: dominantModel(requests), usage: sumUsage(requests), outcome,
-          complete: taskComplete || usageAfterTurn, incomplete: false, startedAt: firstAt, endedAt: lastAt,
-        }
-      : null,
+    child:
+      isChild && threadId
+        ? {
+            agentId: threadId,
+            callId: null,
+            subagentType: null,
+            requestedModel: null,
+            servedModel: dominantModel(requests),
+            usage: sumUsage(requests),
+            outcome,
+            complete: taskComplete || usageAfterTurn,
+            incomplete: false,
+            startedAt: firstAt,
+            endedAt: lastAt,
+          }
+        : null,
     ...(childTurns ? { childTurns } : {}),
     bytesRead: res.bytesRead,
     truncated: res.truncated,
   };
 }
 
-export const codexTranscripts: TranscriptParser = { harness: 'codex', oneChildPerFile: true, parseFile: parseCodexRollout };
+export const codexTranscripts: TranscriptParser = {
+  harness: 'codex',
+  oneChildPerFile: true,
+  parseFile: parseCodexRollout,
+};

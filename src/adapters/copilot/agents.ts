@@ -15,10 +15,22 @@
  * heads of AGENT_HEAD_BYTES, MAX_DIR_ENTRIES entries a folder, MAX_DEPTH folders deep, MAX_PROJECT_LEVELS parents.
  */
 import { frontmatterBlock, frontmatterEntries, frontmatterScalar } from '../../io/frontmatter.js';
-import { AGENT_HEAD_BYTES, MAX_AGENT_FILES, MAX_DEPTH, MAX_DIR_ENTRIES, MAX_PROJECT_LEVELS, type AgentFs } from '../claude/agent-definitions.js';
+import {
+  AGENT_HEAD_BYTES,
+  MAX_AGENT_FILES,
+  MAX_DEPTH,
+  MAX_DIR_ENTRIES,
+  MAX_PROJECT_LEVELS,
+  type AgentFs,
+} from '../claude/agent-definitions.js';
 
 /** A frontmatter `model:` as Copilot CLI reads it. */
-export type AgentModelField = { kind: 'none' } | { kind: 'inherit' } | { kind: 'one'; value: string } | { kind: 'list'; values: string[] } | { kind: 'unreadable' };
+export type AgentModelField =
+  | { kind: 'none' }
+  | { kind: 'inherit' }
+  | { kind: 'one'; value: string }
+  | { kind: 'list'; values: string[] }
+  | { kind: 'unreadable' };
 
 export type CopilotAgentHead = { name: string | null; model: AgentModelField } | null;
 
@@ -31,7 +43,12 @@ function modelField(raw: string, block: string[]): AgentModelField {
   if (v === '') values = block.map((l) => unquote(l.replace(/^[ \t]*-[ \t]*/, '')));
   else if (v.startsWith('[')) {
     if (!v.endsWith(']')) return { kind: 'unreadable' };
-    values = v.slice(1, -1).split(',').map((x) => x.trim()).filter((x) => x !== '').map(unquote);
+    values = v
+      .slice(1, -1)
+      .split(',')
+      .map((x) => x.trim())
+      .filter((x) => x !== '')
+      .map(unquote);
   } else {
     const one = unquote(v);
     if (one === null) return { kind: 'unreadable' };
@@ -51,8 +68,11 @@ export function parseCopilotAgentHead(text: string): CopilotAgentHead {
   const m = keys.get('model');
   const name = n && !n.more.length ? unquote(n.raw) || null : null;
   // Copilot's own rule on top of the shared parse: `model` may be a YAML list (inline, or `- ` lines under the key).
-  const model: AgentModelField = !m ? { kind: 'none' }
-    : m.more.length && !m.more.every((l) => /^[ \t]+-/.test(l)) ? { kind: 'unreadable' } : modelField(m.raw, m.more);
+  const model: AgentModelField = !m
+    ? { kind: 'none' }
+    : m.more.length && !m.more.every((l) => /^[ \t]+-/.test(l))
+      ? { kind: 'unreadable' }
+      : modelField(m.raw, m.more);
   return { name, model };
 }
 
@@ -123,7 +143,8 @@ async function scanFolder(fs: AgentFs, dir: string, name: string, budget: Budget
     try {
       text = await fs.head(path, AGENT_HEAD_BYTES);
     } catch (err) {
-      if (base(path) === name) return { kind: 'unknown', why: `cannot read ${path}: ${(err as Error)?.message ?? String(err)}` };
+      if (base(path) === name)
+        return { kind: 'unknown', why: `cannot read ${path}: ${(err as Error)?.message ?? String(err)}` };
       continue;
     }
     const head = parseCopilotAgentHead(text);
@@ -136,7 +157,10 @@ async function scanFolder(fs: AgentFs, dir: string, name: string, budget: Budget
 /** The definition of `name` as Copilot CLI picks it: user, project (nearest first), built-in. */
 export async function lookupCopilotAgent(fs: AgentFs, name: string, places: AgentPlaces): Promise<CopilotAgentLookup> {
   const budget: Budget = { files: MAX_AGENT_FILES };
-  const dirs = [...(places.copilotHome ? [join(places.copilotHome, 'agents')] : []), ...(await projectAgentDirs(fs, places))];
+  const dirs = [
+    ...(places.copilotHome ? [join(places.copilotHome, 'agents')] : []),
+    ...(await projectAgentDirs(fs, places)),
+  ];
   for (const dir of dirs) {
     const r = await scanFolder(fs, dir, name, budget);
     if (r) return r;
@@ -159,8 +183,12 @@ export type CopilotChild = {
  * The chain at the top of this file. `byok`: what the parent's usage line said (parent-model.ts), which decides what a
  * model list means. `lookup` runs only when the call names no model.
  */
-export async function resolveCopilotChild(input: { agentType: string; callModel: string | null; byok: boolean | null;
-  lookup: (name: string) => Promise<CopilotAgentLookup> }): Promise<CopilotChild> {
+export async function resolveCopilotChild(input: {
+  agentType: string;
+  callModel: string | null;
+  byok: boolean | null;
+  lookup: (name: string) => Promise<CopilotAgentLookup>;
+}): Promise<CopilotChild> {
   const none = { requestedModel: null, agentModel: null, agentModelFrom: null, unknown: null };
   if (input.callModel) return { ...none, requestedModel: input.callModel };
   const name = input.agentType;
@@ -176,16 +204,29 @@ export async function resolveCopilotChild(input: { agentType: string; callModel:
     case 'not-found':
       // Copilot then refuses the call (`Unknown agent_type`, seen) unless the agent comes from where tiergate does not
       // look (a plugin's agents, --add-dir folders): unknown either way.
-      return { ...none, unknown: `agent ${name} is defined nowhere tiergate looks (${found.searched.join(', ')}, built-ins)` };
+      return {
+        ...none,
+        unknown: `agent ${name} is defined nowhere tiergate looks (${found.searched.join(', ')}, built-ins)`,
+      };
     case 'built-in':
       if (found.models.length === 0 || input.byok === true) return none;
-      return { ...none, unknown: `built-in agent ${name} lists ${found.models.join(', ')}; with GitHub's own models Copilot picks the first available, which tiergate cannot tell` };
+      return {
+        ...none,
+        unknown: `built-in agent ${name} lists ${found.models.join(', ')}; with GitHub's own models Copilot picks the first available, which tiergate cannot tell`,
+      };
     case 'found': {
       const m = found.model;
       if (m.kind === 'none' || m.kind === 'inherit') return none;
       if (m.kind === 'one') return { ...none, agentModel: m.value, agentModelFrom: found.path };
-      if (m.kind === 'list' && input.byok === true) return { ...none, agentModel: m.values[0]!, agentModelFrom: `${found.path} (first of its list, BYOK)` };
-      return { ...none, unknown: m.kind === 'list' ? `agent ${name} lists models (${m.values.join(', ')}); which one Copilot picks depends on what is available` : `agent ${name}: model: in ${found.path} in a form tiergate does not read` };
+      if (m.kind === 'list' && input.byok === true)
+        return { ...none, agentModel: m.values[0]!, agentModelFrom: `${found.path} (first of its list, BYOK)` };
+      return {
+        ...none,
+        unknown:
+          m.kind === 'list'
+            ? `agent ${name} lists models (${m.values.join(', ')}); which one Copilot picks depends on what is available`
+            : `agent ${name}: model: in ${found.path} in a form tiergate does not read`,
+      };
     }
   }
 }

@@ -47,8 +47,14 @@ export function createCommandAdapter(services: HookServices): CommandAdapter {
     const path = sessionFile(p, ctx.env);
     const child = path ? readChild(path, p.agentId, policy.observer.tailBytes) : null;
     const observation: CompletionObservation = {
-      kind: 'completion', harness: 'copilot', sessionId: p.sessionId, callId: child?.callId ?? null, agentId: p.agentId,
-      subagentType: p.agentType || child?.subagentType || null, servedModel: child?.servedModel ?? null, usage: child?.usage ?? null,
+      kind: 'completion',
+      harness: 'copilot',
+      sessionId: p.sessionId,
+      callId: child?.callId ?? null,
+      agentId: p.agentId,
+      subagentType: p.agentType || child?.subagentType || null,
+      servedModel: child?.servedModel ?? null,
+      usage: child?.usage ?? null,
       // Complete once the file says so: never at subagentStop on 1.0.102 (subagent.completed is written after it).
       status: child?.complete && child.usage ? 'ok' : 'pending',
       // The child's last message: only its outcome tokens are kept.

@@ -13,7 +13,8 @@ export function copilotEffect(answer: HookAnswer): DemoEffect {
   } catch {
     out = null;
   }
-  if (out?.permissionDecision === 'deny') return { modelSees: `Denied by preToolUse hook: ${String(out.permissionDecisionReason ?? '')}`, newValue: null };
+  if (out?.permissionDecision === 'deny')
+    return { modelSees: `Denied by preToolUse hook: ${String(out.permissionDecisionReason ?? '')}`, newValue: null };
   const args = out?.modifiedArgs as Record<string, unknown> | undefined;
   return { modelSees: null, newValue: typeof args?.model === 'string' ? args.model : null };
 }

@@ -46,7 +46,13 @@ export const preToolUse: HookHandler = async (payload, ctx) => {
   // correction.
   const model = args.model;
   if (model !== undefined && model !== null && typeof model !== 'string') {
-    diagnose('warn', 'copilot:preToolUse', 'toolArgs.model is not a model name; dispatch left alone', { type: typeof model }, ctx.env);
+    diagnose(
+      'warn',
+      'copilot:preToolUse',
+      'toolArgs.model is not a model name; dispatch left alone',
+      { type: typeof model },
+      ctx.env,
+    );
     return null;
   }
   // The answer carries the whole arguments back: arguments that cannot be serialised cannot be corrected either.
@@ -58,21 +64,47 @@ export const preToolUse: HookHandler = async (payload, ctx) => {
   }
   const home = copilotHome(ctx.env);
   const dispatch = await readDispatchContext(sessionFiles(p, home), args, p.agentId ?? null, {
-    maxBytes: PARENT_TAIL_BYTES, waitMs: PARENT_WAIT_MS, beforeWait: ctx.beforeWait,
+    maxBytes: PARENT_TAIL_BYTES,
+    waitMs: PARENT_WAIT_MS,
+    beforeWait: ctx.beforeWait,
   });
-  if (!dispatch.parentModel) diagnose('warn', 'copilot:preToolUse', 'the dispatching call is not in the session file yet: parent model unknown', {}, ctx.env);
+  if (!dispatch.parentModel)
+    diagnose(
+      'warn',
+      'copilot:preToolUse',
+      'the dispatching call is not in the session file yet: parent model unknown',
+      {},
+      ctx.env,
+    );
   const child = await childModel(p, agentType, dispatch.byok, home, ctx);
   const obs = observeTask(p, dispatch, child, Date.now());
   return jsonAnswer(answerFor(routeDispatch(obs, ctx.env, ctx.defer)));
 };
 
 /** What Copilot CLI runs this child on without tiergate (agents.ts), from the user's and the project's agent files. */
-async function childModel(p: PreToolUsePayload, agentType: string, byok: boolean | null, home: string | null, ctx: HookContext) {
+async function childModel(
+  p: PreToolUsePayload,
+  agentType: string,
+  byok: boolean | null,
+  home: string | null,
+  ctx: HookContext,
+) {
   const env = ctx.env;
-  const places: AgentPlaces = { copilotHome: home, projectDir: env.COPILOT_PROJECT_DIR || p.cwd || null, home: env.HOME || null };
-  const callModel = typeof p.toolArgs.model === 'string' && p.toolArgs.model.trim() !== '' ? p.toolArgs.model.trim() : null;
-  const child = await resolveCopilotChild({ agentType, callModel, byok, lookup: (name) => lookupCopilotAgent(nodeAgentFs, name, places) });
-  if (child.unknown) diagnose('warn', 'copilot:preToolUse', `${child.unknown}; no default tier, no correction`, {}, env);
+  const places: AgentPlaces = {
+    copilotHome: home,
+    projectDir: env.COPILOT_PROJECT_DIR || p.cwd || null,
+    home: env.HOME || null,
+  };
+  const callModel =
+    typeof p.toolArgs.model === 'string' && p.toolArgs.model.trim() !== '' ? p.toolArgs.model.trim() : null;
+  const child = await resolveCopilotChild({
+    agentType,
+    callModel,
+    byok,
+    lookup: (name) => lookupCopilotAgent(nodeAgentFs, name, places),
+  });
+  if (child.unknown)
+    diagnose('warn', 'copilot:preToolUse', `${child.unknown}; no default tier, no correction`, {}, env);
   return child;
 }
 

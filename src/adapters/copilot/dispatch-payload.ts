@@ -10,7 +10,6 @@ import { isRecord } from '../../contracts/record.js';
 /** The subagent tool's name in camelCase payloads (a PascalCase hooks file names it `Agent`; tiergate ships camelCase). */
 export const TASK_TOOL = 'task';
 
-
 /** Why a payload is not a preToolUse payload (never quoting its values: they may be prompt text). */
 export class PayloadError extends Error {
   constructor(field: string, expected: string) {
@@ -22,7 +21,8 @@ export class PayloadError extends Error {
 const optional = (p: Record<string, unknown>, key: string, type: 'string' | 'number'): void => {
   const v = p[key];
   if (v === undefined) return;
-  if (type === 'number' ? typeof v !== 'number' || !Number.isFinite(v) : typeof v !== type) throw new PayloadError(key, type);
+  if (type === 'number' ? typeof v !== 'number' || !Number.isFinite(v) : typeof v !== type)
+    throw new PayloadError(key, type);
 };
 
 /** The tool the payload names, or null when it names none (read before anything else: most calls are not `task`). */

@@ -17,12 +17,25 @@ export function checkCopilot(ctx: InstallContext): Check {
   const from = st.markets[market] ?? null;
   const data = { plugin: id, from, enabled: st.enabled[id], expected: ctx.pkgRoot };
   if (st.enabled[id] !== true) return h('copilot', 'warn', `${id} is installed but disabled in ${file}`, data);
-  if (!from) return h('copilot', 'error', `${id} is enabled but its marketplace ${market} is gone from ${file}: run tiergate install copilot`, data);
+  if (!from)
+    return h(
+      'copilot',
+      'error',
+      `${id} is enabled but its marketplace ${market} is gone from ${file}: run tiergate install copilot`,
+      data,
+    );
   // Copilot loads a directory marketplace's plugin live from the folder (nothing is copied): it must be this package.
-  if (from !== ctx.pkgRoot) return h('copilot', 'warn', `${id} is loaded from ${from}, not from this package (${ctx.pkgRoot}): run tiergate install copilot`, data);
+  if (from !== ctx.pkgRoot)
+    return h(
+      'copilot',
+      'warn',
+      `${id} is loaded from ${from}, not from this package (${ctx.pkgRoot}): run tiergate install copilot`,
+      data,
+    );
   const mk = readMarketplace(ctx.pkgRoot, copilot.MARKETPLACE_MANIFEST);
   for (const f of ['.plugin/plugin.json', 'hooks-copilot.json', 'dist/hook.cjs']) {
-    if (!existsSync(join(ctx.pkgRoot, f))) return h('copilot', 'error', `${id}: this package has no ${f}; Copilot CLI would run no tiergate hook`, data);
+    if (!existsSync(join(ctx.pkgRoot, f)))
+      return h('copilot', 'error', `${id}: this package has no ${f}; Copilot CLI would run no tiergate hook`, data);
   }
   if (!mk.ok) return h('copilot', 'error', mk.reason, data);
   return h('copilot', 'ok', `${id} ${ctx.version}, loaded live from ${from}`, data);

@@ -9,8 +9,12 @@ import type { Env } from '../../contracts/env.js';
 import { isRecord } from '../../contracts/record.js';
 import { usageWithCacheInInput } from '../../observer/transcripts.js';
 
-export type EventLine = { type: string; data: Record<string, unknown>; agentId: string | null; timestamp: string | null };
-
+export type EventLine = {
+  type: string;
+  data: Record<string, unknown>;
+  agentId: string | null;
+  timestamp: string | null;
+};
 
 /** One line as an event, or null (torn mid-write, not JSON, not an event). */
 export function parseEventLine(line: string): EventLine | null {
@@ -51,7 +55,11 @@ export function eventsPath(home: string, sessionId: string): string | null {
  */
 export function usageFromRecord(u: Record<string, unknown>): Usage {
   return usageWithCacheInInput({
-    input: u.inputTokens, output: u.outputTokens, cacheRead: u.cacheReadTokens, cacheWrite: u.cacheWriteTokens, reasoning: u.reasoningTokens,
+    input: u.inputTokens,
+    output: u.outputTokens,
+    cacheRead: u.cacheReadTokens,
+    cacheWrite: u.cacheWriteTokens,
+    reasoning: u.reasoningTokens,
   });
 }
 
@@ -63,6 +71,10 @@ export function multiplierOf(u: Record<string, unknown>): number | null {
 /** Key order never matters when two argument objects are compared (the session file and the hook payload). */
 export function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (isRecord(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`).join(',')}}`;
+  if (isRecord(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v) ?? 'null';
 }

@@ -37,8 +37,16 @@ export function settingsState(ctx: InstallContext): SettingsState {
   if (text === null) return { enabled: {}, markets: {}, error: null };
   const p = parseJsonText(text);
   if (!p.ok) return { enabled: {}, markets: {}, error: p.reason };
-  const v = (p.value ?? {}) as { enabledPlugins?: Record<string, unknown>; extraKnownMarketplaces?: Record<string, { source?: { path?: unknown } }> };
-  const markets = Object.fromEntries(Object.entries(v.extraKnownMarketplaces ?? {}).map(([k, m]) => [k, typeof m?.source?.path === 'string' ? m.source.path : '']));
+  const v = (p.value ?? {}) as {
+    enabledPlugins?: Record<string, unknown>;
+    extraKnownMarketplaces?: Record<string, { source?: { path?: unknown } }>;
+  };
+  const markets = Object.fromEntries(
+    Object.entries(v.extraKnownMarketplaces ?? {}).map(([k, m]) => [
+      k,
+      typeof m?.source?.path === 'string' ? m.source.path : '',
+    ]),
+  );
   return { enabled: { ...(v.enabledPlugins ?? {}) }, markets, error: null };
 }
 
@@ -63,11 +71,18 @@ export function planInstall(ctx: InstallContext): HarnessPlan {
   } else {
     const touches = [{ file: settingsFile(ctx), format: 'json' as const }];
     plan.steps.push(
-      { kind: 'command', argv: [bin(ctx), 'plugin', 'marketplace', 'add', ctx.pkgRoot], description: `add the tiergate marketplace (${m.market})`, touches },
+      {
+        kind: 'command',
+        argv: [bin(ctx), 'plugin', 'marketplace', 'add', ctx.pkgRoot],
+        description: `add the tiergate marketplace (${m.market})`,
+        touches,
+      },
       { kind: 'command', argv: [bin(ctx), 'plugin', 'install', id], description: `install the ${id} plugin`, touches },
     );
   }
-  plan.notes.push('Copilot CLI loads the plugin live from this package from the next session on; a running session does not pick it up.');
+  plan.notes.push(
+    'Copilot CLI loads the plugin live from this package from the next session on; a running session does not pick it up.',
+  );
   return plan;
 }
 
@@ -81,8 +96,20 @@ export function planUninstall(ctx: InstallContext): HarnessPlan {
   }
   const id = `${m.plugin}@${m.market}`;
   const touches = [{ file: settingsFile(ctx), format: 'json' as const }];
-  if (st.enabled[id] === true) plan.steps.push({ kind: 'command', argv: [bin(ctx), 'plugin', 'uninstall', id], description: `uninstall ${id}`, touches });
-  if (m.market in st.markets) plan.steps.push({ kind: 'command', argv: [bin(ctx), 'plugin', 'marketplace', 'remove', m.market], description: `remove the ${m.market} marketplace`, touches });
+  if (st.enabled[id] === true)
+    plan.steps.push({
+      kind: 'command',
+      argv: [bin(ctx), 'plugin', 'uninstall', id],
+      description: `uninstall ${id}`,
+      touches,
+    });
+  if (m.market in st.markets)
+    plan.steps.push({
+      kind: 'command',
+      argv: [bin(ctx), 'plugin', 'marketplace', 'remove', m.market],
+      description: `remove the ${m.market} marketplace`,
+      touches,
+    });
   return plan;
 }
 
@@ -92,7 +119,9 @@ export function tidyTouched(ctx: InstallContext, format: 'json' | 'toml', text: 
   const m = readMarketplace(ctx.pkgRoot, MARKETPLACE_MANIFEST);
   if (!m.ok) return text;
   const p = parseJsonText(text);
-  const enabled = p.ok ? (p.value as { enabledPlugins?: Record<string, unknown> } | undefined)?.enabledPlugins : undefined;
+  const enabled = p.ok
+    ? (p.value as { enabledPlugins?: Record<string, unknown> } | undefined)?.enabledPlugins
+    : undefined;
   const id = `${m.plugin}@${m.market}`;
   return enabled && enabled[id] === false ? removeAt(text, ['enabledPlugins', id]) : text;
 }

@@ -13,7 +13,12 @@ const NO_REWRITE: Capability = { ...COPILOT_CAPABILITY, canRewrite: false, rewri
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
 
-export function observeTask(p: PreToolUsePayload, ctx: DispatchContext, child: CopilotChild, at: number): DispatchObservation {
+export function observeTask(
+  p: PreToolUsePayload,
+  ctx: DispatchContext,
+  child: CopilotChild,
+  at: number,
+): DispatchObservation {
   const args = p.toolArgs;
   return {
     kind: 'dispatch',

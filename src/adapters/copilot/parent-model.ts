@@ -33,7 +33,12 @@ const USAGE = '"session.usage_record"';
  * scope (`scope`: the child's agent id, null for the root) whose arguments are the hook's, then the usage line of the
  * turn that made it.
  */
-export function scanDispatch(path: string, args: Record<string, unknown>, scope: string | null, maxBytes: number): DispatchContext & { refused?: true } {
+export function scanDispatch(
+  path: string,
+  args: Record<string, unknown>,
+  scope: string | null,
+  maxBytes: number,
+): DispatchContext & { refused?: true } {
   const want = canonicalJson(args);
   let found: DispatchContext | null = null;
   try {
@@ -44,12 +49,15 @@ export function scanDispatch(path: string, args: Record<string, unknown>, scope:
         if (!found) {
           if (!line.includes(EXEC_START)) return false;
           const e = parseEventLine(line);
-          if (!e || e.type !== 'tool.execution_start' || e.agentId !== scope || e.data.toolName !== 'task') return false;
+          if (!e || e.type !== 'tool.execution_start' || e.agentId !== scope || e.data.toolName !== 'task')
+            return false;
           if (canonicalJson(e.data.arguments) !== want) return false;
           found = {
             parentModel: typeof e.data.model === 'string' && e.data.model !== '' ? e.data.model : null,
             callId: typeof e.data.toolCallId === 'string' && e.data.toolCallId !== '' ? e.data.toolCallId : null,
-            byok: null, parentMultiplier: null, source: 'events-tail',
+            byok: null,
+            parentMultiplier: null,
+            source: 'events-tail',
           };
           return false;
         }
@@ -84,7 +92,12 @@ export type WaitOptions = { maxBytes: number; waitMs: number; pollMs?: number; b
  * The dispatch's context from the first of `paths` that holds it, re-read until `waitMs` is spent. A session folder
  * that does not exist is not waited for (it will not appear for this call).
  */
-export async function readDispatchContext(paths: readonly string[], args: Record<string, unknown>, scope: string | null, opts: WaitOptions): Promise<DispatchContext> {
+export async function readDispatchContext(
+  paths: readonly string[],
+  args: Record<string, unknown>,
+  scope: string | null,
+  opts: WaitOptions,
+): Promise<DispatchContext> {
   const live = paths.filter((p) => existsSync(p.slice(0, p.lastIndexOf('/'))));
   if (live.length === 0) return NONE;
   const deadline = Date.now() + opts.waitMs;
@@ -93,7 +106,14 @@ export async function readDispatchContext(paths: readonly string[], args: Record
     let refused = 0;
     for (const p of live) {
       const r = scanDispatch(p, args, scope, opts.maxBytes);
-      if (r.source) return { parentModel: r.parentModel, callId: r.callId, byok: r.byok, parentMultiplier: r.parentMultiplier, source: r.source };
+      if (r.source)
+        return {
+          parentModel: r.parentModel,
+          callId: r.callId,
+          byok: r.byok,
+          parentMultiplier: r.parentMultiplier,
+          source: r.source,
+        };
       if (r.refused) refused++;
     }
     if (refused === live.length || Date.now() + poll > deadline) return NONE;

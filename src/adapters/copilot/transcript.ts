@@ -16,8 +16,15 @@ import type { Outcome } from '../../contracts/observation.js';
 import { extractEscalation, extractOutcome, tailText } from '../../observer/outcome.js';
 import { readLinesForward } from '../../observer/tail.js';
 import {
-  asTime, dominantModel, sumUsage,
-  type ChildSummary, type FileParse, type ParseOptions, type TranscriptDispatch, type TranscriptParser, type TranscriptRequest,
+  asTime,
+  dominantModel,
+  sumUsage,
+  type ChildSummary,
+  type FileParse,
+  type ParseOptions,
+  type TranscriptDispatch,
+  type TranscriptParser,
+  type TranscriptRequest,
 } from '../../observer/transcripts.js';
 import { multiplierOf, parseEventLine, usageFromRecord } from './events.js';
 
@@ -34,8 +41,14 @@ const INTERESTING = [
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 type Child = {
-  agentId: string; callId: string | null; subagentType: string | null; requestedModel: string | null;
-  startedAt: number | null; endedAt: number | null; done: boolean; finalText: string | null;
+  agentId: string;
+  callId: string | null;
+  subagentType: string | null;
+  requestedModel: string | null;
+  startedAt: number | null;
+  endedAt: number | null;
+  done: boolean;
+  finalText: string | null;
 };
 
 /** A request's premium-request multiplier, by request key (GitHub-hosted models only; BYOK reports 0). */
@@ -54,89 +67,133 @@ export function parseCopilotEvents(path: string, opts: ParseOptions & { startOff
   const children = new Map<string, Child>();
   let n = 0;
 
-  const res = readLinesForward(path, { maxBytes: opts.maxBytes ?? COPILOT_PARSE_MAX_BYTES, startOffset: opts.startOffset ?? 0 }, (buf, start, end) => {
-    const line = buf.subarray(start, end);
-    if (!INTERESTING.some((m) => line.indexOf(m) >= 0)) return;
-    const e = parseEventLine(line.toString());
-    if (!e) return;
-    const at = asTime(e.timestamp);
-    const d = e.data;
-    n++;
-    switch (e.type) {
-      case 'session.start': {
-        sessionId ??= str(d.sessionId);
-        const ctx = d.context as Record<string, unknown> | undefined;
-        project ??= str(ctx?.cwd);
-        return;
+  const res = readLinesForward(
+    path,
+    { maxBytes: opts.maxBytes ?? COPILOT_PARSE_MAX_BYTES, startOffset: opts.startOffset ?? 0 },
+    (buf, start, end) => {
+      const line = buf.subarray(start, end);
+      if (!INTERESTING.some((m) => line.indexOf(m) >= 0)) return;
+      const e = parseEventLine(line.toString());
+      if (!e) return;
+      const at = asTime(e.timestamp);
+      const d = e.data;
+      n++;
+      switch (e.type) {
+        case 'session.start': {
+          sessionId ??= str(d.sessionId);
+          const ctx = d.context as Record<string, unknown> | undefined;
+          project ??= str(ctx?.cwd);
+          return;
+        }
+        case 'session.usage_record': {
+          const u = d.usage;
+          if (typeof u !== 'object' || u === null) return;
+          const usage = u as Record<string, unknown>;
+          const accounting = usage.accounting as Record<string, unknown> | undefined;
+          const key =
+            str(usage.apiCallId) ?? str(accounting?.usageId) ?? `${sessionId ?? ''}:${e.agentId ?? 'main'}:${n}`;
+          if (seen.has(key)) return;
+          seen.add(key);
+          const m = multiplierOf(usage);
+          if (m !== null) multipliers.set(key, m);
+          requests.push({
+            key,
+            model: str(usage.model),
+            usage: usageFromRecord(usage),
+            at,
+            sessionId,
+            agentId: e.agentId,
+            sidechain: e.agentId !== null,
+          });
+          return;
+        }
+        case 'tool.execution_start': {
+          const callId = str(d.toolCallId);
+          if (d.toolName !== 'task' || !callId) return;
+          const args = (typeof d.arguments === 'object' && d.arguments !== null ? d.arguments : {}) as Record<
+            string,
+            unknown
+          >;
+          dispatches.set(callId, {
+            callId,
+            sessionId,
+            parentModel: str(d.model),
+            requestedModel: str(args.model),
+            subagentType: str(args.agent_type),
+            escalationFrom: extractEscalation(str(args.prompt)),
+            childAgentId: null,
+            at,
+          });
+          return;
+        }
+        case 'subagent.started': {
+          if (!e.agentId) return;
+          const callId = str(d.toolCallId);
+          children.set(e.agentId, {
+            agentId: e.agentId,
+            callId,
+            subagentType: str(d.agentType) ?? str(d.agentName),
+            requestedModel: str(d.model),
+            startedAt: at,
+            endedAt: at,
+            done: false,
+            finalText: null,
+          });
+          const disp = callId ? dispatches.get(callId) : undefined;
+          if (disp) disp.childAgentId = e.agentId;
+          return;
+        }
+        case 'subagent.completed':
+        case 'subagent.failed': {
+          const c = e.agentId ? children.get(e.agentId) : undefined;
+          if (!c) return;
+          c.done = true;
+          c.endedAt = at ?? c.endedAt;
+          return;
+        }
+        case 'assistant.message': {
+          const c = e.agentId ? children.get(e.agentId) : undefined;
+          if (!c) return;
+          const text = str(d.content);
+          if (text) c.finalText = tailText(text);
+          c.endedAt = at ?? c.endedAt;
+          return;
+        }
+        default:
+          return;
       }
-      case 'session.usage_record': {
-        const u = d.usage;
-        if (typeof u !== 'object' || u === null) return;
-        const usage = u as Record<string, unknown>;
-        const accounting = usage.accounting as Record<string, unknown> | undefined;
-        const key = str(usage.apiCallId) ?? str(accounting?.usageId) ?? `${sessionId ?? ''}:${e.agentId ?? 'main'}:${n}`;
-        if (seen.has(key)) return;
-        seen.add(key);
-        const m = multiplierOf(usage);
-        if (m !== null) multipliers.set(key, m);
-        requests.push({ key, model: str(usage.model), usage: usageFromRecord(usage), at, sessionId, agentId: e.agentId, sidechain: e.agentId !== null });
-        return;
-      }
-      case 'tool.execution_start': {
-        const callId = str(d.toolCallId);
-        if (d.toolName !== 'task' || !callId) return;
-        const args = (typeof d.arguments === 'object' && d.arguments !== null ? d.arguments : {}) as Record<string, unknown>;
-        dispatches.set(callId, {
-          callId, sessionId, parentModel: str(d.model), requestedModel: str(args.model), subagentType: str(args.agent_type),
-          escalationFrom: extractEscalation(str(args.prompt)), childAgentId: null, at,
-        });
-        return;
-      }
-      case 'subagent.started': {
-        if (!e.agentId) return;
-        const callId = str(d.toolCallId);
-        children.set(e.agentId, {
-          agentId: e.agentId, callId, subagentType: str(d.agentType) ?? str(d.agentName), requestedModel: str(d.model),
-          startedAt: at, endedAt: at, done: false, finalText: null,
-        });
-        const disp = callId ? dispatches.get(callId) : undefined;
-        if (disp) disp.childAgentId = e.agentId;
-        return;
-      }
-      case 'subagent.completed':
-      case 'subagent.failed': {
-        const c = e.agentId ? children.get(e.agentId) : undefined;
-        if (!c) return;
-        c.done = true;
-        c.endedAt = at ?? c.endedAt;
-        return;
-      }
-      case 'assistant.message': {
-        const c = e.agentId ? children.get(e.agentId) : undefined;
-        if (!c) return;
-        const text = str(d.content);
-        if (text) c.finalText = tailText(text);
-        c.endedAt = at ?? c.endedAt;
-        return;
-      }
-      default:
-        return;
-    }
-  });
+    },
+  );
 
   const summaries: ChildSummary[] = [...children.values()].map((c) => {
     const mine = requests.filter((r) => r.agentId === c.agentId);
     const outcome: Outcome = extractOutcome(c.finalText);
     c.finalText = null;
     return {
-      agentId: c.agentId, callId: c.callId, subagentType: c.subagentType, requestedModel: c.requestedModel,
-      servedModel: dominantModel(mine) ?? c.requestedModel, usage: sumUsage(mine), outcome, complete: c.done,
-      incomplete: false, startedAt: c.startedAt, endedAt: c.endedAt,
+      agentId: c.agentId,
+      callId: c.callId,
+      subagentType: c.subagentType,
+      requestedModel: c.requestedModel,
+      servedModel: dominantModel(mine) ?? c.requestedModel,
+      usage: sumUsage(mine),
+      outcome,
+      complete: c.done,
+      incomplete: false,
+      startedAt: c.startedAt,
+      endedAt: c.endedAt,
     };
   });
   return {
-    harness: 'copilot', sessionId, project, requests, dispatches: [...dispatches.values()], child: null, children: summaries,
-    multipliers, bytesRead: res.bytesRead, truncated: res.truncated,
+    harness: 'copilot',
+    sessionId,
+    project,
+    requests,
+    dispatches: [...dispatches.values()],
+    child: null,
+    children: summaries,
+    multipliers,
+    bytesRead: res.bytesRead,
+    truncated: res.truncated,
   };
 }
 

@@ -43,7 +43,11 @@ function remember(event: string, env: Env, mem: CursorMemory, now: number): void
   }
 }
 
-function guarded(event: string, fallback: HookAnswer, fn: (p: Record<string, unknown>, ctx: HookContext) => HookAnswer) {
+function guarded(
+  event: string,
+  fallback: HookAnswer,
+  fn: (p: Record<string, unknown>, ctx: HookContext) => HookAnswer,
+) {
   return (payload: unknown, ctx: HookContext): HookAnswer => {
     try {
       if (!isRecord(payload)) {

@@ -45,7 +45,9 @@ export function parseHookCommand(command: string): { script: string; args: strin
 }
 
 const commandOf = (v: unknown): string | null =>
-  typeof v === 'object' && v !== null && typeof (v as { command?: unknown }).command === 'string' ? (v as { command: string }).command : null;
+  typeof v === 'object' && v !== null && typeof (v as { command?: unknown }).command === 'string'
+    ? (v as { command: string }).command
+    : null;
 
 /** This install's command, however it was quoted (the double quotes of installers before shJoin read back the same). */
 const isOwnCommand = (ctx: InstallContext, event: string) => {
@@ -62,7 +64,13 @@ const isTiergateCommand = (event: string) => (v: unknown) => {
   const cmd = commandOf(v);
   if (cmd === null) return false;
   const p = parseHookCommand(cmd);
-  if (p) return /tiergate.*\/dist\/hook\.c?js$/s.test(p.script) && p.args.length === 2 && p.args[0] === 'cursor' && p.args[1] === event;
+  if (p)
+    return (
+      /tiergate.*\/dist\/hook\.c?js$/s.test(p.script) &&
+      p.args.length === 2 &&
+      p.args[0] === 'cursor' &&
+      p.args[1] === event
+    );
   return /tiergate[^"]*\/dist\/hook\.c?js"? cursor /.test(cmd) && cmd.endsWith(` cursor ${event}`);
 };
 
@@ -74,7 +82,9 @@ export function spec(ctx: InstallContext): JsonEntries {
     emptyTextWhenAbsent: '{\n  "version": 1,\n  "hooks": {}\n}\n',
     entries: CURSOR_EVENTS.map(({ event, matcher }) => {
       const command = hookCommand(ctx, event);
-      const value = matcher ? { command, matcher, timeout: CURSOR_HOOK_TIMEOUT } : { command, timeout: CURSOR_HOOK_TIMEOUT };
+      const value = matcher
+        ? { command, matcher, timeout: CURSOR_HOOK_TIMEOUT }
+        : { command, timeout: CURSOR_HOOK_TIMEOUT };
       return { path: ['hooks', event], value, same: isOwnCommand(ctx, event) };
     }),
   };
@@ -83,7 +93,7 @@ export function spec(ctx: InstallContext): JsonEntries {
 export function planInstall(ctx: InstallContext): HarnessPlan {
   return jsonHarnessPlan('install', 'cursor', spec(ctx), {
     notes: [
-      'Cursor support rests on Cursor\'s documentation only: no Cursor binary was run to verify it.',
+      "Cursor support rests on Cursor's documentation only: no Cursor binary was run to verify it.",
       'Alternative: install the plugin from this package (.cursor-plugin/plugin.json) with /add-plugin.',
       'Team/Enterprise hooks take precedence over user hooks and can shadow tiergate.',
     ],
@@ -92,7 +102,14 @@ export function planInstall(ctx: InstallContext): HarnessPlan {
 
 export function planUninstall(ctx: InstallContext): HarnessPlan {
   const s = spec(ctx);
-  return jsonHarnessPlan('uninstall', 'cursor', { ...s, entries: CURSOR_EVENTS.map(({ event }) => ({ path: ['hooks', event], value: null, same: isTiergateCommand(event) })) });
+  return jsonHarnessPlan('uninstall', 'cursor', {
+    ...s,
+    entries: CURSOR_EVENTS.map(({ event }) => ({
+      path: ['hooks', event],
+      value: null,
+      same: isTiergateCommand(event),
+    })),
+  });
 }
 
 export function installed(ctx: InstallContext) {

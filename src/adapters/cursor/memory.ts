@@ -31,7 +31,8 @@ export function loadMemory(env: Env, now: number): CursorMemory {
     const m = JSON.parse(readTextCapped(memoryFile(env), MEMORY_MAX_BYTES)) as CursorMemory;
     return { models: fresh(m.models, now), answers: fresh(m.answers, now) };
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') diagnose('warn', 'cursor:memory', `not read: ${errorText(err)}`, {}, env);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      diagnose('warn', 'cursor:memory', `not read: ${errorText(err)}`, {}, env);
     return empty;
   }
 }

@@ -41,7 +41,9 @@ export function normaliseWorkspaceRoot(root: string): string | null {
 
 export function workspaceRoots(payload: Obj): string[] {
   const roots = Array.isArray(payload.workspace_roots) ? payload.workspace_roots : [];
-  return roots.flatMap((r) => (typeof r === 'string' ? [normaliseWorkspaceRoot(r)].filter((x): x is string => x !== null) : []));
+  return roots.flatMap((r) =>
+    typeof r === 'string' ? [normaliseWorkspaceRoot(r)].filter((x): x is string => x !== null) : [],
+  );
 }
 
 export function cwdOf(payload: Obj): string | null {
@@ -108,7 +110,10 @@ function defIn(dir: string, name: string): CursorAgentDef | null {
   if (direct) return direct;
   let files: string[];
   try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.md') && f !== `${name}.md`).sort().slice(0, MAX_AGENT_FILES);
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith('.md') && f !== `${name}.md`)
+      .sort()
+      .slice(0, MAX_AGENT_FILES);
   } catch {
     return null;
   }
@@ -131,7 +136,12 @@ export function cursorAgentDef(name: string, cwd: string | null, env: Env): Curs
 }
 
 /** What the child runs on when the dispatch names no model: its agent definition's model (docs only, see above). */
-function agentModelOf(type: string | null, requested: string | null, cwd: string | null, env: Env): Pick<DispatchObservation, 'agentModel' | 'agentModelFrom'> {
+function agentModelOf(
+  type: string | null,
+  requested: string | null,
+  cwd: string | null,
+  env: Env,
+): Pick<DispatchObservation, 'agentModel' | 'agentModelFrom'> {
   if (requested || !type) return { agentModel: null, agentModelFrom: null };
   const def = cursorAgentDef(type, cwd, env);
   return def?.model ? { agentModel: def.model, agentModelFrom: def.from } : { agentModel: null, agentModelFrom: null };
@@ -151,7 +161,12 @@ const base = (payload: Obj, at: number) => ({
  * preToolUse for the `Task` tool (the parent's dispatch); null for any other tool. `env` locates the user's agent
  * definitions (HOME).
  */
-export function observeTask(payload: Obj, parent: ParentModel, at: number, env: Env = process.env): DispatchObservation | null {
+export function observeTask(
+  payload: Obj,
+  parent: ParentModel,
+  at: number,
+  env: Env = process.env,
+): DispatchObservation | null {
   if (payload.tool_name !== 'Task' || !isRecord(payload.tool_input)) return null;
   const input = payload.tool_input;
   const requestedModel = requestedModelOf(input.model);
@@ -171,9 +186,15 @@ export function observeTask(payload: Obj, parent: ParentModel, at: number, env: 
 }
 
 /** subagentStart: `subagent_model` may be `inherit`; `tool_call_id` = `subagent_id` = the parent's Task tool_use_id. */
-export function observeSubagentStart(payload: Obj, parent: ParentModel, at: number, env: Env = process.env): DispatchObservation {
+export function observeSubagentStart(
+  payload: Obj,
+  parent: ParentModel,
+  at: number,
+  env: Env = process.env,
+): DispatchObservation {
   const toolInput: Obj = {};
-  for (const k of ['subagent_type', 'subagent_model', 'is_parallel_worker']) if (k in payload) toolInput[k] = payload[k];
+  for (const k of ['subagent_type', 'subagent_model', 'is_parallel_worker'])
+    if (k in payload) toolInput[k] = payload[k];
   const requestedModel = requestedModelOf(payload.subagent_model);
   const type = str(payload.subagent_type);
   return {
@@ -190,7 +211,12 @@ export function observeSubagentStart(payload: Obj, parent: ParentModel, at: numb
   };
 }
 
-const STATUS: Record<string, CompletionObservation['status']> = { completed: 'ok', error: 'error', aborted: 'cancelled', cancelled: 'cancelled' };
+const STATUS: Record<string, CompletionObservation['status']> = {
+  completed: 'ok',
+  error: 'error',
+  aborted: 'cancelled',
+  cancelled: 'cancelled',
+};
 
 /**
  * subagentStop: a status, no usage, no served model (cursor.md §3, §5). Reports show such rows as "usage not reported
@@ -204,7 +230,9 @@ export function observeSubagentStop(payload: Obj, at: number): CompletionObserva
     harness: 'cursor',
     sessionId: str(payload.parent_conversation_id),
     callId,
-    agentId: str(payload.child_conversation_id) ?? (payload.conversation_id !== payload.parent_conversation_id ? str(payload.conversation_id) : null),
+    agentId:
+      str(payload.child_conversation_id) ??
+      (payload.conversation_id !== payload.parent_conversation_id ? str(payload.conversation_id) : null),
     subagentType: str(payload.subagent_type),
     servedModel: null,
     usage: null,

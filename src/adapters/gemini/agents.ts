@@ -43,7 +43,13 @@ export type AgentSource = 'built-in' | 'project' | 'user' | 'extension';
  * definition names the tools its child may use (frontmatter `tools:`), so switching it to a tier agent (all tools)
  * would widen what the child may do.
  */
-export type GeminiAgent = { name: string; model: string | null; from: string; source: AgentSource; restrictsTools: boolean };
+export type GeminiAgent = {
+  name: string;
+  model: string | null;
+  from: string;
+  source: AgentSource;
+  restrictsTools: boolean;
+};
 
 /** Where Gemini CLI keeps its user files: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
 export function geminiDir(env: Env): string {
@@ -55,10 +61,17 @@ export function geminiDir(env: Env): string {
  * non-Gemini) session model, else on `gemini-2.5-pro`; cli_help on the `flash` alias; generalist inherits.
  */
 function builtIns(parentModel: string | null): GeminiAgent[] {
-  const modern = parentModel === null ? null : /^gemini-3(\.|-|$)/.test(parentModel) || !parentModel.startsWith('gemini-');
+  const modern =
+    parentModel === null ? null : /^gemini-3(\.|-|$)/.test(parentModel) || !parentModel.startsWith('gemini-');
   return [
     // Both read-only helpers with their own tool lists (source).
-    { name: 'codebase_investigator', model: modern === null ? null : modern ? 'gemini-3-flash-preview' : 'gemini-2.5-pro', from: 'built-in codebase_investigator', source: 'built-in', restrictsTools: true },
+    {
+      name: 'codebase_investigator',
+      model: modern === null ? null : modern ? 'gemini-3-flash-preview' : 'gemini-2.5-pro',
+      from: 'built-in codebase_investigator',
+      source: 'built-in',
+      restrictsTools: true,
+    },
     { name: 'cli_help', model: 'flash', from: 'built-in cli_help', source: 'built-in', restrictsTools: true },
     { name: 'generalist', model: INHERIT, from: 'built-in generalist', source: 'built-in', restrictsTools: false },
   ];
@@ -70,7 +83,8 @@ function builtIns(parentModel: string | null): GeminiAgent[] {
  */
 function sha256(text: string): string | null {
   const p = process as { getBuiltinModule?: (id: string) => unknown };
-  const crypto = (p.getBuiltinModule?.('node:crypto') ?? (typeof require === 'function' ? require('node:crypto') : null)) as typeof import('node:crypto') | null;
+  const crypto = (p.getBuiltinModule?.('node:crypto') ??
+    (typeof require === 'function' ? require('node:crypto') : null)) as typeof import('node:crypto') | null;
   return crypto ? crypto.createHash('sha256').update(text, 'utf8').digest('hex') : null;
 }
 
@@ -81,7 +95,11 @@ function readFolder(dir: string, source: AgentSource, out: GeminiAgent[], acknow
   let names: string[];
   try {
     // Regular files only: Gemini's `entry.isFile()` on directory entries leaves links out too.
-    names = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile() && !e.name.startsWith('_') && e.name.endsWith('.md')).map((e) => e.name).sort().slice(0, MAX_FILES);
+    names = readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isFile() && !e.name.startsWith('_') && e.name.endsWith('.md'))
+      .map((e) => e.name)
+      .sort()
+      .slice(0, MAX_FILES);
   } catch {
     return; // no such folder
   }
@@ -103,7 +121,7 @@ function readFolder(dir: string, source: AgentSource, out: GeminiAgent[], acknow
     // `kind: remote`: an A2A agent, no local model tiergate could price.
     const kind = keys?.get('kind');
     const remote = kind !== undefined && !kind.more.length && frontmatterScalar(kind.raw) === 'remote';
-    const model = ack === null || remote ? null : head.model ?? INHERIT;
+    const model = ack === null || remote ? null : (head.model ?? INHERIT);
     // A top-level `tools:` key (a list, inline or on the following lines).
     out.push({ name: head.name, model, from: path, source, restrictsTools: keys?.has('tools') ?? false });
   }
@@ -133,7 +151,11 @@ function extensionDirs(base: string): string[] {
   const root = join(base, 'extensions');
   let names: string[];
   try {
-    names = readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort().slice(0, MAX_EXTENSIONS);
+    names = readdirSync(root, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort()
+      .slice(0, MAX_EXTENSIONS);
   } catch {
     return [];
   }
@@ -157,8 +179,8 @@ function overridesFrom(settings: Obj | null, path: string, into: Map<string, Age
     const prev = into.get(name);
     into.set(name, {
       model: model ?? prev?.model ?? null,
-      disabled: o.enabled === false ? true : o.enabled === true ? false : prev?.disabled ?? false,
-      from: model ? `${path} agents.overrides.${name}` : prev?.from ?? path,
+      disabled: o.enabled === false ? true : o.enabled === true ? false : (prev?.disabled ?? false),
+      from: model ? `${path} agents.overrides.${name}` : (prev?.from ?? path),
     });
   }
 }
@@ -192,7 +214,8 @@ export function loadAgents(env: Env, cwd: string | null, parentModel: string | n
 
   const overrides = new Map<string, AgentOverride>();
   overridesFrom(readSettings(join(base, 'settings.json')), join(base, 'settings.json'), overrides);
-  if (projectBase && projectBase !== base) overridesFrom(readSettings(join(projectBase, 'settings.json')), join(projectBase, 'settings.json'), overrides);
+  if (projectBase && projectBase !== base)
+    overridesFrom(readSettings(join(projectBase, 'settings.json')), join(projectBase, 'settings.json'), overrides);
 
   const byName = new Map<string, GeminiAgent>();
   for (const a of found) {

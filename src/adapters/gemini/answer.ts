@@ -20,6 +20,11 @@ export function answerFor(decision: Decision): GeminiBeforeToolAnswer | null {
     case 'deny':
       return { decision: 'deny', reason: decision.message };
     case 'correct':
-      return { hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: { ...decision.updatedInput, [decision.field]: decision.value } } };
+      return {
+        hookSpecificOutput: {
+          hookEventName: 'BeforeTool',
+          tool_input: { ...decision.updatedInput, [decision.field]: decision.value },
+        },
+      };
   }
 }

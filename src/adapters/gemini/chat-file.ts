@@ -90,7 +90,8 @@ const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 
 /** The child's chat file, beside the parent's: `<chats>/<parent session id>/<agent id>.jsonl`. */
 export function childChatPath(parentTranscript: string, sessionId: string, agentId: string): string | null {
-  if (!SAFE_ID.test(sessionId) || !SAFE_ID.test(agentId) || sessionId.includes('..') || agentId.includes('..')) return null;
+  if (!SAFE_ID.test(sessionId) || !SAFE_ID.test(agentId) || sessionId.includes('..') || agentId.includes('..'))
+    return null;
   return join(dirname(parentTranscript), sessionId, `${agentId}.jsonl`);
 }
 

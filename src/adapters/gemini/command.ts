@@ -20,9 +20,18 @@ export function createCommandAdapter(services: HookServices): CommandAdapter {
         const raw = (payload as { cwd?: unknown } | null)?.cwd;
         const cwd = typeof raw === 'string' ? raw : null;
         const { policy } = loadPolicy(ctx.env, cwd);
-        const read = observeCompletion(payload, { tailBytes: policy.observer.tailBytes, now: Date.now(), env: ctx.env });
+        const read = observeCompletion(payload, {
+          tailBytes: policy.observer.tailBytes,
+          now: Date.now(),
+          env: ctx.env,
+        });
         // Counted in the budgets' spend summary too (spend-record.ts), so the parent's next dispatch sees this child.
-        if (read) spoolRecord({ type: 'completion', observation: read.observation, transcriptPath: read.transcriptPath }, ctx.env, { cwd });
+        if (read)
+          spoolRecord(
+            { type: 'completion', observation: read.observation, transcriptPath: read.transcriptPath },
+            ctx.env,
+            { cwd },
+          );
         return null;
       },
 

@@ -49,16 +49,23 @@ function safely<T>(what: string, env: Env, f: () => T): T | null {
 export type CompletionRead = { observation: CompletionObservation; transcriptPath: string | null };
 
 /** Null for any tool but invoke_agent. Throws on a malformed payload (the runner fails open). */
-export function observeCompletion(raw: unknown, opts: { tailBytes: number; now: number; env: Env }): CompletionRead | null {
+export function observeCompletion(
+  raw: unknown,
+  opts: { tailBytes: number; now: number; env: Env },
+): CompletionRead | null {
   const p = AfterToolPayloadSchema.parse(raw);
   if (p.tool_name !== DISPATCH_TOOL) return null;
   const response = isRecord(p.tool_response) ? p.tool_response : null;
   const display = response && isRecord(response.returnDisplay) ? response.returnDisplay : null;
   const agentId = childAgentId(display);
   const parentPath = p.transcript_path ?? null;
-  const parent = parentPath ? safely('parent chat file', opts.env, () => readParentTurn(parentPath, PARENT_TAIL_BYTES)) : null;
+  const parent = parentPath
+    ? safely('parent chat file', opts.env, () => readParentTurn(parentPath, PARENT_TAIL_BYTES))
+    : null;
   const childPath = parentPath && agentId ? childChatPath(parentPath, p.session_id, agentId) : null;
-  const run: ChildRun | null = childPath ? safely('child chat file', opts.env, () => readChildRun(childPath, opts.tailBytes)) : null;
+  const run: ChildRun | null = childPath
+    ? safely('child chat file', opts.env, () => readChildRun(childPath, opts.tailBytes))
+    : null;
   const usage = run?.usage ?? null;
   const ended = statusOf(display);
   // A child whose file was cut by the cap (or not found) waits for the drain's late-flush pass over the whole file.

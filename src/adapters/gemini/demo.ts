@@ -11,16 +11,21 @@ export function geminiEffect(answer: HookAnswer): DemoEffect {
   } catch {
     out = null;
   }
-  if (out?.decision === 'deny') return { modelSees: `Tool execution blocked: ${String(out.reason ?? '')}`, newValue: null };
+  if (out?.decision === 'deny')
+    return { modelSees: `Tool execution blocked: ${String(out.reason ?? '')}`, newValue: null };
   const agent = out?.hookSpecificOutput?.tool_input?.agent_name;
   return { modelSees: null, newValue: typeof agent === 'string' ? agent : null };
 }
 
 export async function demo(kit: DemoKit): Promise<void> {
   // The recorded agents (pricey: gemini-3-pro-preview; tiergate's tier agents as `tiergate install gemini` writes them).
-  for (const f of ['pricey.md', 'tiergate-cheap.md', 'tiergate-parent.md']) kit.place(`gemini/agents/${f}`, join(kit.env.HOME!, '.gemini', 'agents', f));
+  for (const f of ['pricey.md', 'tiergate-cheap.md', 'tiergate-parent.md'])
+    kit.place(`gemini/agents/${f}`, join(kit.env.HOME!, '.gemini', 'agents', f));
   const dispatch = kit.json('gemini/BeforeTool.over-ceiling.json');
-  dispatch.transcript_path = kit.stage('gemini/basic.parent.at-BeforeTool.jsonl', `gemini/chats/session-${dispatch.session_id}.jsonl`);
+  dispatch.transcript_path = kit.stage(
+    'gemini/basic.parent.at-BeforeTool.jsonl',
+    `gemini/chats/session-${dispatch.session_id}.jsonl`,
+  );
   await kit.command('BeforeTool', dispatch, geminiEffect);
 
   const done = kit.json('gemini/AfterTool.json');

@@ -4,7 +4,14 @@
  */
 import type { Decision } from '../../contracts/decision.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
-import { jsonAnswer, type CommandAdapter, type Defer, type HookAnswer, type HookContext, type HookHandler } from '../../contracts/hook.js';
+import {
+  jsonAnswer,
+  type CommandAdapter,
+  type Defer,
+  type HookAnswer,
+  type HookContext,
+  type HookHandler,
+} from '../../contracts/hook.js';
 import type { Env } from '../../contracts/env.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import { RefusedFile } from '../../io/read-capped.js';
@@ -28,7 +35,8 @@ export function readParent(path: string | null, env: Env): ParentRead {
     return { ...readParentTurn(path, PARENT_TAIL_BYTES), source: 'chat-file-tail' };
   } catch (err) {
     // Missing (not written yet) is unknown; a FIFO or device in its place is refused at once and worth a line.
-    if (err instanceof RefusedFile) diagnose('warn', 'gemini:parent-model', `chat file ${errorText(err)}`, { path }, env);
+    if (err instanceof RefusedFile)
+      diagnose('warn', 'gemini:parent-model', `chat file ${errorText(err)}`, { path }, env);
     return { model: null, messageId: null, source: null };
   }
 }

@@ -20,9 +20,27 @@ export function checkGemini(ctx: InstallContext): Check {
   const dir = installedDir(ctx);
   if (!from) return h('gemini', 'info', `not installed (${dir}); run: tiergate install gemini`);
   const data = { extension: dir, from: from.source, expected: stageDir(ctx) };
-  if (from.source !== stageDir(ctx)) return h('gemini', 'warn', `${dir} holds an extension named tiergate from ${from.source ?? 'an unknown source'}, not this tiergate's`, data);
+  if (from.source !== stageDir(ctx))
+    return h(
+      'gemini',
+      'warn',
+      `${dir} holds an extension named tiergate from ${from.source ?? 'an unknown source'}, not this tiergate's`,
+      data,
+    );
   const stale = staleFiles(ctx, wantedFiles(ctx));
-  if (stale.length) return h('gemini', 'error', `Gemini's copy of the extension (${dir}) differs from what this tiergate writes (${stale.join(', ')}): run tiergate install gemini`, data);
-  if (hooksDisabled(ctx)) return h('gemini', 'error', 'settings.json sets hooksConfig.enabled = false: Gemini CLI runs no extension hook', data);
+  if (stale.length)
+    return h(
+      'gemini',
+      'error',
+      `Gemini's copy of the extension (${dir}) differs from what this tiergate writes (${stale.join(', ')}): run tiergate install gemini`,
+      data,
+    );
+  if (hooksDisabled(ctx))
+    return h(
+      'gemini',
+      'error',
+      'settings.json sets hooksConfig.enabled = false: Gemini CLI runs no extension hook',
+      data,
+    );
   return h('gemini', 'ok', `extension ${ctx.version} installed (${dir})`, data);
 }

@@ -52,7 +52,10 @@ export function agentText(tier: Tier, model: string | null): string {
 /** One command hook entry for `node dist/hook.cjs gemini <event>`. */
 function hook(pkgRoot: string, event: string, matcher?: string): unknown {
   const command = `node ${HOOK_NODE_FLAGS} ${shQuote(join(pkgRoot, 'dist', 'hook.cjs'))} gemini ${event}`;
-  return { ...(matcher ? { matcher } : {}), hooks: [{ name: `tiergate-${event}`, type: 'command', command, timeout: HOOK_TIMEOUT_MS }] };
+  return {
+    ...(matcher ? { matcher } : {}),
+    hooks: [{ name: `tiergate-${event}`, type: 'command', command, timeout: HOOK_TIMEOUT_MS }],
+  };
 }
 
 /**
@@ -62,14 +65,18 @@ function hook(pkgRoot: string, event: string, matcher?: string): unknown {
  */
 export function hooksJson(pkgRoot: string): string {
   const only = '^invoke_agent$';
-  return `${JSON.stringify({
-    hooks: {
-      BeforeTool: [hook(pkgRoot, 'BeforeTool', only)],
-      AfterTool: [hook(pkgRoot, 'AfterTool', only)],
-      SessionStart: [hook(pkgRoot, 'SessionStart')],
-      SessionEnd: [hook(pkgRoot, 'SessionEnd')],
+  return `${JSON.stringify(
+    {
+      hooks: {
+        BeforeTool: [hook(pkgRoot, 'BeforeTool', only)],
+        AfterTool: [hook(pkgRoot, 'AfterTool', only)],
+        SessionStart: [hook(pkgRoot, 'SessionStart')],
+        SessionEnd: [hook(pkgRoot, 'SessionEnd')],
+      },
     },
-  }, null, 2)}\n`;
+    null,
+    2,
+  )}\n`;
 }
 
 const TIERS: readonly Tier[] = ['cheap', 'standard', 'premium'];
@@ -83,13 +90,16 @@ export function extensionFiles(pkgRoot: string, version: string, policy: Policy)
   const map = policy.tiers.gemini;
   const agents = TIERS.flatMap((tier) => {
     const model = map[tier];
-    return typeof model === 'string' && model ? [{ rel: `agents/${tierAgentName(tier)}.md`, text: agentText(tier, model) }] : [];
+    return typeof model === 'string' && model
+      ? [{ rel: `agents/${tierAgentName(tier)}.md`, text: agentText(tier, model) }]
+      : [];
   });
   agents.push({ rel: `agents/${tierAgentName('parent')}.md`, text: agentText('parent', map.parent || null) });
   const manifest = {
     name: EXTENSION_NAME,
     version,
-    description: 'tiergate: a subagent may not cost more than its parent. Corrects or denies over-ceiling invoke_agent calls and records what each child cost.',
+    description:
+      'tiergate: a subagent may not cost more than its parent. Corrects or denies over-ceiling invoke_agent calls and records what each child cost.',
   };
   return [
     { rel: 'gemini-extension.json', text: `${JSON.stringify(manifest, null, 2)}\n` },

@@ -88,14 +88,24 @@ export function planInstall(ctx: InstallContext): HarnessPlan {
   const files = wantedFiles(ctx, policy);
   const from = installedFrom(ctx);
   if (from && from.source !== stage) {
-    plan.refused.push(`${installedDir(ctx)}: an extension named ${EXTENSION_NAME} from ${from.source ?? 'an unknown source'} is installed; remove it first (gemini extensions uninstall ${EXTENSION_NAME})`);
+    plan.refused.push(
+      `${installedDir(ctx)}: an extension named ${EXTENSION_NAME} from ${from.source ?? 'an unknown source'} is installed; remove it first (gemini extensions uninstall ${EXTENSION_NAME})`,
+    );
     return plan;
   }
   for (const f of files) {
     const file = join(stage, f.rel);
     const before = readText(file);
     if (before === f.text) continue;
-    const step: FileEditStep = { kind: 'edit', file, description: `write ${f.rel} of the Gemini extension (${stage})`, before, after: f.text, undo: [], emptyTextWhenAbsent: null };
+    const step: FileEditStep = {
+      kind: 'edit',
+      file,
+      description: `write ${f.rel} of the Gemini extension (${stage})`,
+      before,
+      after: f.text,
+      undo: [],
+      emptyTextWhenAbsent: null,
+    };
     plan.steps.push(step);
   }
   const stale = staleFiles(ctx, files);
@@ -103,9 +113,22 @@ export function planInstall(ctx: InstallContext): HarnessPlan {
     plan.alreadyInstalled = true;
     return plan;
   }
-  if (from) plan.steps.push({ kind: 'command', argv: [bin(ctx), 'extensions', 'uninstall', EXTENSION_NAME], description: `remove Gemini's outdated copy (${stale.join(', ')})`, touches: touches(ctx) });
-  plan.steps.push({ kind: 'command', argv: [...trustedWorkspace(ctx), bin(ctx), 'extensions', 'install', stage, '--consent'], description: `install the ${EXTENSION_NAME} extension into Gemini CLI`, touches: touches(ctx) });
-  plan.notes.push('Gemini CLI loads the extension at its next start; `gemini extensions list` shows it. Its tier agents (tiergate-<tier>) are what a correction switches a dispatch to.');
+  if (from)
+    plan.steps.push({
+      kind: 'command',
+      argv: [bin(ctx), 'extensions', 'uninstall', EXTENSION_NAME],
+      description: `remove Gemini's outdated copy (${stale.join(', ')})`,
+      touches: touches(ctx),
+    });
+  plan.steps.push({
+    kind: 'command',
+    argv: [...trustedWorkspace(ctx), bin(ctx), 'extensions', 'install', stage, '--consent'],
+    description: `install the ${EXTENSION_NAME} extension into Gemini CLI`,
+    touches: touches(ctx),
+  });
+  plan.notes.push(
+    'Gemini CLI loads the extension at its next start; `gemini extensions list` shows it. Its tier agents (tiergate-<tier>) are what a correction switches a dispatch to.',
+  );
   return plan;
 }
 
@@ -114,10 +137,17 @@ export function planUninstall(ctx: InstallContext): HarnessPlan {
   const from = installedFrom(ctx);
   if (!from) return plan;
   if (from.source !== stageDir(ctx)) {
-    plan.refused.push(`${installedDir(ctx)}: the ${EXTENSION_NAME} extension installed there is not tiergate's (from ${from.source ?? 'an unknown source'}); left alone`);
+    plan.refused.push(
+      `${installedDir(ctx)}: the ${EXTENSION_NAME} extension installed there is not tiergate's (from ${from.source ?? 'an unknown source'}); left alone`,
+    );
     return plan;
   }
-  plan.steps.push({ kind: 'command', argv: [bin(ctx), 'extensions', 'uninstall', EXTENSION_NAME], description: `uninstall the ${EXTENSION_NAME} extension from Gemini CLI`, touches: touches(ctx) });
+  plan.steps.push({
+    kind: 'command',
+    argv: [bin(ctx), 'extensions', 'uninstall', EXTENSION_NAME],
+    description: `uninstall the ${EXTENSION_NAME} extension from Gemini CLI`,
+    touches: touches(ctx),
+  });
   return plan;
 }
 

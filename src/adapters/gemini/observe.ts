@@ -25,11 +25,18 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !=
  * The model a definition runs its child on, as sent, and where that was set. An inheriting agent is priced as the
  * parent (null when the parent's model is unknown, so the engine allows and records it rather than guess).
  */
-export function agentModelOf(agent: GeminiAgent | null, parentModel: string | null): { model: string | null; from: string | null } {
+export function agentModelOf(
+  agent: GeminiAgent | null,
+  parentModel: string | null,
+): { model: string | null; from: string | null } {
   if (!agent || agent.model === null) return { model: null, from: null };
-  if (agent.model === INHERIT) return { model: parentModel, from: parentModel ? `inherits the parent (${agent.from} names no model)` : null };
+  if (agent.model === INHERIT)
+    return { model: parentModel, from: parentModel ? `inherits the parent (${agent.from} names no model)` : null };
   const wire = wireModel(agent.model);
-  return { model: wire.model, from: wire.resolved ? `${agent.from}: ${agent.model}, sent as ${wire.model}` : agent.from };
+  return {
+    model: wire.model,
+    from: wire.resolved ? `${agent.from}: ${agent.model}, sent as ${wire.model}` : agent.from,
+  };
 }
 
 /** tiergate's tier agents Gemini has loaded, each with the model it runs on (a correction's only targets). */
@@ -44,7 +51,12 @@ export function tierCandidates(agents: AgentTable, parentModel: string | null): 
 export type ParentRead = ParentTurn & { source: string | null };
 
 /** Null for any tool but invoke_agent (the caller answers nothing). */
-export function observeDispatch(p: BeforeToolPayload, parent: ParentRead, agents: AgentTable, at: number): DispatchObservation | null {
+export function observeDispatch(
+  p: BeforeToolPayload,
+  parent: ParentRead,
+  agents: AgentTable,
+  at: number,
+): DispatchObservation | null {
   if (p.tool_name !== DISPATCH_TOOL) return null;
   const name = str(p.tool_input.agent_name);
   const agent = name ? agents.get(name) : null;
@@ -67,7 +79,11 @@ export function observeDispatch(p: BeforeToolPayload, parent: ParentRead, agents
     agentModel: child.model,
     agentModelFrom: child.from,
     subagentType: name,
-    capability: { ...geminiDescriptor.capability({ codexRewrite: false }), canRewrite, legalValues: candidates.map((c) => c.value) },
+    capability: {
+      ...geminiDescriptor.capability({ codexRewrite: false }),
+      canRewrite,
+      legalValues: candidates.map((c) => c.value),
+    },
     candidates,
     toolInput: p.tool_input,
     cwd: p.cwd,

@@ -64,18 +64,22 @@ const common = () => ({
  * `tool_response.returnDisplay` carries the child's agent id as the prefix of `recentActivity[].id` (before `#`),
  * its state and terminate reason. No model and no usage (seen): those are in the child's chat file.
  */
-export const AfterToolPayloadSchema = lazySchema(() => z.looseObject({
-  ...common(),
-  tool_name: z.string(),
-  tool_input: z.optional(z.record(z.string(), z.unknown())),
-  tool_response: z.optional(z.unknown()),
-}));
+export const AfterToolPayloadSchema = lazySchema(() =>
+  z.looseObject({
+    ...common(),
+    tool_name: z.string(),
+    tool_input: z.optional(z.record(z.string(), z.unknown())),
+    tool_response: z.optional(z.unknown()),
+  }),
+);
 export type AfterToolPayload = z.infer<typeof AfterToolPayloadSchema>;
 
 /** SessionStart (`source`) and SessionEnd (`reason`). */
-export const SessionPayloadSchema = lazySchema(() => z.looseObject({
-  ...common(),
-  source: z.nullish(z.string()),
-  reason: z.nullish(z.string()),
-}));
+export const SessionPayloadSchema = lazySchema(() =>
+  z.looseObject({
+    ...common(),
+    source: z.nullish(z.string()),
+    reason: z.nullish(z.string()),
+  }),
+);
 export type SessionPayload = z.infer<typeof SessionPayloadSchema>;

@@ -10,8 +10,16 @@ import { extractEscalation, extractOutcome, tailText } from '../../observer/outc
 import { readTextHead } from '../../io/read-capped.js';
 import { readLinesForward } from '../../observer/tail.js';
 import {
-  asString, asTime, dominantModel, sumUsage,
-  type ChildSummary, type FileParse, type ParseOptions, type TranscriptDispatch, type TranscriptParser, type TranscriptRequest,
+  asString,
+  asTime,
+  dominantModel,
+  sumUsage,
+  type ChildSummary,
+  type FileParse,
+  type ParseOptions,
+  type TranscriptDispatch,
+  type TranscriptParser,
+  type TranscriptRequest,
 } from '../../observer/transcripts.js';
 import { dispatchCallId, geminiUsage } from './chat-file.js';
 import { DISPATCH_TOOL } from './payloads.js';
@@ -35,31 +43,35 @@ export function parseGeminiChat(path: string, opts: ParseOptions = {}): FilePars
   let header: Obj | null = null;
   const messages = new Map<string, Obj>();
   let summary: string | null = null;
-  const res = readLinesForward(path, { maxBytes: opts.maxBytes ?? GEMINI_PARSE_MAX_BYTES, maxLineBytes: 16 * 1024 * 1024 }, (buf, start, end) => {
-    let rec: unknown;
-    try {
-      rec = JSON.parse(buf.toString('utf8', start, end));
-    } catch {
-      return;
-    }
-    if (!isRecord(rec)) return;
-    if (header === null && typeof rec.sessionId === 'string' && typeof rec.kind === 'string') {
-      header = rec;
-      return;
-    }
-    if (rec.type === 'gemini' && typeof rec.id === 'string') {
-      // Written twice (bare, then with toolCalls): the later copy has everything the first had.
-      messages.set(rec.id, rec);
-      return;
-    }
-    if (isRecord(rec.$set) && typeof rec.$set.summary === 'string') summary = tailText(rec.$set.summary);
-  });
+  const res = readLinesForward(
+    path,
+    { maxBytes: opts.maxBytes ?? GEMINI_PARSE_MAX_BYTES, maxLineBytes: 16 * 1024 * 1024 },
+    (buf, start, end) => {
+      let rec: unknown;
+      try {
+        rec = JSON.parse(buf.toString('utf8', start, end));
+      } catch {
+        return;
+      }
+      if (!isRecord(rec)) return;
+      if (header === null && typeof rec.sessionId === 'string' && typeof rec.kind === 'string') {
+        header = rec;
+        return;
+      }
+      if (rec.type === 'gemini' && typeof rec.id === 'string') {
+        // Written twice (bare, then with toolCalls): the later copy has everything the first had.
+        messages.set(rec.id, rec);
+        return;
+      }
+      if (isRecord(rec.$set) && typeof rec.$set.summary === 'string') summary = tailText(rec.$set.summary);
+    },
+  );
   const head = header as Obj | null;
   const isChild = head?.kind === 'subagent';
   const ownId = asString(head?.sessionId);
   // A child's requests belong to its parent's session: the folder it sits in is named by the parent's session id.
   const sessionId = isChild ? basename(dirname(path)) : ownId;
-  const agentId = isChild ? ownId ?? basename(path, '.jsonl') : null;
+  const agentId = isChild ? (ownId ?? basename(path, '.jsonl')) : null;
   const dirs = Array.isArray(head?.directories) ? head!.directories : [];
   const project = isChild ? asString(dirs[0]) : projectRoot(dirname(path));
 
@@ -69,7 +81,16 @@ export function parseGeminiChat(path: string, opts: ParseOptions = {}): FilePars
     const usage = geminiUsage(m.tokens);
     const model = asString(m.model);
     const at = asTime(m.timestamp);
-    if (usage) requests.push({ key: `gemini:${ownId ?? path}:${m.id as string}`, model, usage, at, sessionId, agentId, sidechain: isChild });
+    if (usage)
+      requests.push({
+        key: `gemini:${ownId ?? path}:${m.id as string}`,
+        model,
+        usage,
+        at,
+        sessionId,
+        agentId,
+        sidechain: isChild,
+      });
     if (isChild || !Array.isArray(m.toolCalls)) continue;
     for (const tc of m.toolCalls) {
       if (!isRecord(tc) || tc.name !== DISPATCH_TOOL) continue;
@@ -92,12 +113,29 @@ export function parseGeminiChat(path: string, opts: ParseOptions = {}): FilePars
     const times = requests.map((r) => r.at).filter((t): t is number => t !== null);
     const outcome: Outcome = extractOutcome(summary);
     child = {
-      agentId, callId: null, subagentType: null, requestedModel: null, servedModel: dominantModel(requests),
-      usage: sumUsage(requests), outcome, complete: summary !== null, incomplete: false,
-      startedAt: asTime(head?.startTime) ?? (times.length ? Math.min(...times) : null), endedAt: times.length ? Math.max(...times) : null,
+      agentId,
+      callId: null,
+      subagentType: null,
+      requestedModel: null,
+      servedModel: dominantModel(requests),
+      usage: sumUsage(requests),
+      outcome,
+      complete: summary !== null,
+      incomplete: false,
+      startedAt: asTime(head?.startTime) ?? (times.length ? Math.min(...times) : null),
+      endedAt: times.length ? Math.max(...times) : null,
     };
   }
-  return { harness: 'gemini', sessionId, project, requests, dispatches, child, bytesRead: res.bytesRead, truncated: res.truncated };
+  return {
+    harness: 'gemini',
+    sessionId,
+    project,
+    requests,
+    dispatches,
+    child,
+    bytesRead: res.bytesRead,
+    truncated: res.truncated,
+  };
 }
 
 export const geminiTranscripts: TranscriptParser = { harness: 'gemini', parseFile: parseGeminiChat };

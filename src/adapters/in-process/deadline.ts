@@ -23,8 +23,14 @@ export function withDeadline<T>(work: Promise<T> | T, ms: number, where: string)
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new DeadlineExceeded(where, ms)), ms);
     Promise.resolve(work).then(
-      (v) => { clearTimeout(timer); resolve(v); },
-      (e) => { clearTimeout(timer); reject(e); },
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e) => {
+        clearTimeout(timer);
+        reject(e);
+      },
     );
   });
 }
@@ -33,7 +39,13 @@ export function withDeadline<T>(work: Promise<T> | T, ms: number, where: string)
  * Runs a callback body under a deadline and swallows every failure into one diagnostic line: the fail-open wrapper
  * every in-process callback uses. Returns `fallback` on error or timeout.
  */
-export async function failOpen<T>(where: string, ms: number, fallback: T, body: () => Promise<T> | T, env: Env = process.env): Promise<T> {
+export async function failOpen<T>(
+  where: string,
+  ms: number,
+  fallback: T,
+  body: () => Promise<T> | T,
+  env: Env = process.env,
+): Promise<T> {
   try {
     return await withDeadline(Promise.resolve().then(body), ms, where);
   } catch (err) {

@@ -23,7 +23,8 @@ export function usdTotal(values: Iterable<unknown>): string | null {
   return any ? formatFixed(sum) : null;
 }
 
-const obj = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+const obj = (v: unknown): Record<string, unknown> | null =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 
 /**
  * pi 0.73.1 (pi.md §6, seen): `ctx.sessionManager.getEntries()` holds `{type: "message", message}` entries; an assistant
@@ -65,7 +66,10 @@ export const opencodeSessionCost = (session: unknown): number | null => {
  */
 export class ChildSessionCosts {
   private readonly byParent = new Map<string, Map<string, number>>();
-  constructor(private readonly maxSessions = 256, private readonly maxChildren = 4096) {}
+  constructor(
+    private readonly maxSessions = 256,
+    private readonly maxChildren = 4096,
+  ) {}
 
   add(parent: string | null, child: string | null, cost: number | null): void {
     if (!parent || !child || cost === null) return;

@@ -60,7 +60,12 @@ export function agentFile(dirs: readonly string[], name: string): string | null 
  * `name -> where its model was set` for the agents of a merged config: `opencode.json agent.<name>` for a JSON agent,
  * the markdown file's path (or `agent markdown file <name>.md` when it cannot be found) for a file agent.
  */
-export function agentSources(cfgAgents: Record<string, unknown>, env: Env, directory: string | null, worktree: string | null): Map<string, string> {
+export function agentSources(
+  cfgAgents: Record<string, unknown>,
+  env: Env,
+  directory: string | null,
+  worktree: string | null,
+): Map<string, string> {
   const out = new Map<string, string>();
   let dirs: string[] | null = null;
   for (const [name, a] of Object.entries(cfgAgents).slice(0, MAX_AGENTS)) {

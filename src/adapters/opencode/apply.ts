@@ -5,7 +5,10 @@
  */
 import type { Decision } from '../../contracts/decision.js';
 
-export type OpencodeAction = { kind: 'none' } | { kind: 'mutated'; field: string; from: unknown; to: string } | { kind: 'deny'; message: string };
+export type OpencodeAction =
+  | { kind: 'none' }
+  | { kind: 'mutated'; field: string; from: unknown; to: string }
+  | { kind: 'deny'; message: string };
 
 export function applyDecision(decision: Decision, output: { args: Record<string, unknown> }): OpencodeAction {
   if (decision.action === 'deny') return { kind: 'deny', message: decision.message };

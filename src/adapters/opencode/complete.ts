@@ -14,7 +14,15 @@ type Rec = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
 const int = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
 
-export type AfterFacts = { sessionId: string | null; callId: string | null; agent: string | null; childSessionId: string | null; model: string | null; finalText: string | null; state: string | null };
+export type AfterFacts = {
+  sessionId: string | null;
+  callId: string | null;
+  agent: string | null;
+  childSessionId: string | null;
+  model: string | null;
+  finalText: string | null;
+  state: string | null;
+};
 
 /** The facts `tool.execute.after` carries; null when the call is not a task. */
 export function readAfter(input: unknown, output: unknown): AfterFacts | null {
@@ -62,7 +70,13 @@ export function countAssistantMessages(messages: unknown): number {
 
 export type ChildSession = { model?: unknown; tokens?: unknown; agent?: unknown };
 
-export function completionObservation(facts: AfterFacts, child: ChildSession | null, requests: number, pending: PendingCall | undefined, now: number): CompletionObservation {
+export function completionObservation(
+  facts: AfterFacts,
+  child: ChildSession | null,
+  requests: number,
+  pending: PendingCall | undefined,
+  now: number,
+): CompletionObservation {
   const served = child ? modelName(child.model) : null;
   const usage = child ? usageFromTokens(child.tokens, requests) : null;
   return {

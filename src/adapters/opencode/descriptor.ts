@@ -6,7 +6,13 @@ export const opencodeDescriptor: HarnessDescriptor = {
   name: 'OpenCode',
   documentationOnly: false,
   // OpenCode 1.18.33: in-place mutation of output.args.subagent_type is honoured; the task tool has no model arg.
-  capability: () => ({ canRewrite: true, rewriteField: 'subagent_type', rewriteKind: 'agent', legalValues: null, canDeny: true }),
+  capability: () => ({
+    canRewrite: true,
+    rewriteField: 'subagent_type',
+    rewriteKind: 'agent',
+    legalValues: null,
+    canDeny: true,
+  }),
   // Routes by agent: empty until configured (tiergate install writes tier agents).
   defaultTiers: {},
   reportsUsage: true,

@@ -63,12 +63,17 @@ export function spec(ctx: InstallContext): JsonEntries {
 }
 
 export function planInstall(ctx: InstallContext): HarnessPlan {
-  return jsonHarnessPlan('install', 'opencode', spec(ctx), { notes: ['OpenCode loads the plugin at its next start; `opencode run --pure` runs without it.'] });
+  return jsonHarnessPlan('install', 'opencode', spec(ctx), {
+    notes: ['OpenCode loads the plugin at its next start; `opencode run --pure` runs without it.'],
+  });
 }
 
 export function planUninstall(ctx: InstallContext): HarnessPlan {
   const s = spec(ctx);
-  return jsonHarnessPlan('uninstall', 'opencode', { ...s, entries: [{ path: ['plugin'], value: pluginUrl(ctx), same: (v) => isTiergateEntry(v, ctx) }] });
+  return jsonHarnessPlan('uninstall', 'opencode', {
+    ...s,
+    entries: [{ path: ['plugin'], value: pluginUrl(ctx), same: (v) => isTiergateEntry(v, ctx) }],
+  });
 }
 
 export function installed(ctx: InstallContext) {

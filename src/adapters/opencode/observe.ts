@@ -36,7 +36,8 @@ export function configuredCosts(cfg: unknown): { model: string; cost: unknown }[
   const providers = isRecord(cfg) && isRecord(cfg.provider) ? cfg.provider : {};
   for (const [p, prov] of Object.entries(providers)) {
     const models = isRecord(prov) && isRecord(prov.models) ? prov.models : {};
-    for (const [id, m] of Object.entries(models)) if (isRecord(m) && m.cost !== undefined) out.push({ model: `${p}/${id}`, cost: m.cost });
+    for (const [id, m] of Object.entries(models))
+      if (isRecord(m) && m.cost !== undefined) out.push({ model: `${p}/${id}`, cost: m.cost });
     if (out.length >= 500) break;
   }
   return out;
@@ -68,7 +69,10 @@ export function readChatParams(input: unknown, state: OpencodeState, now: number
 }
 
 /** The shared OpenCode capability, narrowed to the tier agents the live config has. */
-export const OPENCODE_CAPABILITY = (legal: string[]): Capability => ({ ...capabilityFor('opencode', DEFAULT_POLICY), legalValues: legal });
+export const OPENCODE_CAPABILITY = (legal: string[]): Capability => ({
+  ...capabilityFor('opencode', DEFAULT_POLICY),
+  legalValues: legal,
+});
 
 /**
  * The model an agent runs on and where that was set: its configured model, else the parent's (OpenCode 1.18.33:
@@ -77,16 +81,28 @@ export const OPENCODE_CAPABILITY = (legal: string[]): Capability => ({ ...capabi
  * logged as unknown), while an agent known to inherit is simply priced as the parent. Null for an agent the config does
  * not have (OpenCode refuses it: "Unknown agent type").
  */
-export function agentModelOf(name: string, state: OpencodeState, parentModel: string | null): { model: string | null; from: string | null } {
+export function agentModelOf(
+  name: string,
+  state: OpencodeState,
+  parentModel: string | null,
+): { model: string | null; from: string | null } {
   const a = state.agents.get(name);
   if (a?.model) return { model: a.model, from: a.from ?? null };
-  const inherits = a ? `inherits the parent (${a.from ?? `agent ${name}`} names no model)` : `inherits the parent (built-in agent ${name})`;
+  const inherits = a
+    ? `inherits the parent (${a.from ?? `agent ${name}`} names no model)`
+    : `inherits the parent (built-in agent ${name})`;
   if (a || BUILTIN_SUBAGENTS.has(name)) return { model: parentModel, from: parentModel ? inherits : null };
   return { model: null, from: null };
 }
 
 /** `tool.execute.before` for `task` -> a dispatch observation; null for any other tool or a malformed payload. */
-export function observeDispatch(input: unknown, output: unknown, state: OpencodeState, now: number, cwd: string | null): DispatchObservation | null {
+export function observeDispatch(
+  input: unknown,
+  output: unknown,
+  state: OpencodeState,
+  now: number,
+  cwd: string | null,
+): DispatchObservation | null {
   if (!isRecord(input) || input.tool !== TASK_TOOL || !isRecord(output) || !isRecord(output.args)) return null;
   const args = output.args;
   const sessionId = str(input.sessionID);

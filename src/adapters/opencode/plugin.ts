@@ -16,7 +16,13 @@ import { refreshOnce } from '../in-process/refresh.js';
 import { ChildSessionCosts, opencodeSessionCost, usdTotal } from '../in-process/session-cost.js';
 import { routeDispatch } from '../in-process/route.js';
 import { applyDecision } from './apply.js';
-import { completionObservation, correctionProblem, countAssistantMessages, readAfter, type ChildSession } from './complete.js';
+import {
+  completionObservation,
+  correctionProblem,
+  countAssistantMessages,
+  readAfter,
+  type ChildSession,
+} from './complete.js';
 import { configuredCosts, modelName, observeDispatch, readChatParams, readConfig } from './observe.js';
 import { OpencodeState } from './state.js';
 import { agentSources } from './agent-files.js';
@@ -51,9 +57,13 @@ export const defaultDeps = (env: Env = process.env): PluginDeps => ({
   refresh: (e) => void refreshOnce(e, 'opencode:load'),
 });
 
-const sdkData = (r: SdkResult): unknown => (r && typeof r === 'object' && 'data' in r ? (r as { data: unknown }).data : r);
+const sdkData = (r: SdkResult): unknown =>
+  r && typeof r === 'object' && 'data' in r ? (r as { data: unknown }).data : r;
 
-export function createHooks(input: { client?: OpencodeClient; directory?: string; worktree?: string }, deps: PluginDeps) {
+export function createHooks(
+  input: { client?: OpencodeClient; directory?: string; worktree?: string },
+  deps: PluginDeps,
+) {
   const state = new OpencodeState();
   const childCosts = new ChildSessionCosts();
   const cwd = typeof input.directory === 'string' ? input.directory : null;
@@ -65,75 +75,111 @@ export function createHooks(input: { client?: OpencodeClient; directory?: string
 
   return {
     config: async (cfg: unknown): Promise<void> => {
-      await failOpen('opencode:config', dispatchMs, undefined, () => {
-        // Where each agent was configured, read before the tier agents are added (those are tiergate's, not a file's).
-        const agents = (cfg as { agent?: unknown } | null)?.agent;
-        const sources = agents && typeof agents === 'object' ? agentSources(agents as Record<string, unknown>, deps.env, cwd, worktree) : new Map<string, string>();
-        const added = injectTierAgents(cfg as { agent?: Record<string, never> }, deps.policy(deps.env, cwd));
-        for (const name of added) sources.set(name, 'tiergate tiers.opencode');
-        readConfig(cfg, state, sources);
-        // Every configured model's cost (provider.<p>.models.<id>.cost, USD per 1M) before any dispatch needs it.
-        declareModelPrices(deps.env, 'opencode', configuredCosts(cfg));
-        if (added.length) diagnose('info', 'opencode:config', `tier agents added: ${added.join(', ')}`, {}, deps.env);
-      }, deps.env);
+      await failOpen(
+        'opencode:config',
+        dispatchMs,
+        undefined,
+        () => {
+          // Where each agent was configured, read before the tier agents are added (those are tiergate's, not a file's).
+          const agents = (cfg as { agent?: unknown } | null)?.agent;
+          const sources =
+            agents && typeof agents === 'object'
+              ? agentSources(agents as Record<string, unknown>, deps.env, cwd, worktree)
+              : new Map<string, string>();
+          const added = injectTierAgents(cfg as { agent?: Record<string, never> }, deps.policy(deps.env, cwd));
+          for (const name of added) sources.set(name, 'tiergate tiers.opencode');
+          readConfig(cfg, state, sources);
+          // Every configured model's cost (provider.<p>.models.<id>.cost, USD per 1M) before any dispatch needs it.
+          declareModelPrices(deps.env, 'opencode', configuredCosts(cfg));
+          if (added.length) diagnose('info', 'opencode:config', `tier agents added: ${added.join(', ')}`, {}, deps.env);
+        },
+        deps.env,
+      );
     },
 
     'chat.params': async (i: unknown): Promise<void> => {
-      await failOpen('opencode:chat.params', dispatchMs, undefined, () => {
-        readChatParams(i, state, deps.now());
-        // model.cost is USD per 1M tokens: the price of last resort for a model no catalog knows (custom providers).
-        const m = (i as { model?: { cost?: unknown } } | null)?.model;
-        declareModelPrices(deps.env, 'opencode', [{ model: modelName(m), cost: m?.cost }]);
-      }, deps.env);
+      await failOpen(
+        'opencode:chat.params',
+        dispatchMs,
+        undefined,
+        () => {
+          readChatParams(i, state, deps.now());
+          // model.cost is USD per 1M tokens: the price of last resort for a model no catalog knows (custom providers).
+          const m = (i as { model?: { cost?: unknown } } | null)?.model;
+          declareModelPrices(deps.env, 'opencode', [{ model: modelName(m), cost: m?.cost }]);
+        },
+        deps.env,
+      );
     },
 
     'tool.execute.before': async (i: unknown, o: unknown): Promise<void> => {
-      const denial = await failOpen<string | null>('opencode:tool.execute.before', dispatchMs, null, async () => {
-        const obs = observeDispatch(i, o, state, deps.now(), cwd);
-        if (!obs) return null;
-        // budgets.sessionTotal: OpenCode's own figures (the parent session's cost and its finished children's), asked
-        // for only when that budget is set.
-        if (input.client && obs.sessionId && deps.policy(deps.env, cwd).budgets.sessionTotal !== undefined) {
-          const parent = opencodeSessionCost(sdkData(await input.client.session.get({ path: { id: obs.sessionId } })));
-          obs.sessionCostUsd = usdTotal([parent, ...childCosts.costs(obs.sessionId)]);
-        }
-        await injectFault(deps.env, 'dispatch');
-        const decision = deps.route(obs, deps.env);
-        const action = applyDecision(decision, o as { args: Record<string, unknown> });
-        if (obs.callId && obs.sessionId) {
-          const applied = action.kind === 'mutated' ? action.to : null;
-          state.setPending(obs.callId, {
-            sessionId: obs.sessionId, requestedAgent: obs.requestedAgent, appliedAgent: applied,
-            expectedModel: applied ? (obs.candidates?.find((c) => c.value === applied)?.model ?? null) : null,
-            tier: decision.tier as never, startedAt: obs.at,
-          });
-        }
-        return action.kind === 'deny' ? action.message : null;
-      }, deps.env);
+      const denial = await failOpen<string | null>(
+        'opencode:tool.execute.before',
+        dispatchMs,
+        null,
+        async () => {
+          const obs = observeDispatch(i, o, state, deps.now(), cwd);
+          if (!obs) return null;
+          // budgets.sessionTotal: OpenCode's own figures (the parent session's cost and its finished children's), asked
+          // for only when that budget is set.
+          if (input.client && obs.sessionId && deps.policy(deps.env, cwd).budgets.sessionTotal !== undefined) {
+            const parent = opencodeSessionCost(
+              sdkData(await input.client.session.get({ path: { id: obs.sessionId } })),
+            );
+            obs.sessionCostUsd = usdTotal([parent, ...childCosts.costs(obs.sessionId)]);
+          }
+          await injectFault(deps.env, 'dispatch');
+          const decision = deps.route(obs, deps.env);
+          const action = applyDecision(decision, o as { args: Record<string, unknown> });
+          if (obs.callId && obs.sessionId) {
+            const applied = action.kind === 'mutated' ? action.to : null;
+            state.setPending(obs.callId, {
+              sessionId: obs.sessionId,
+              requestedAgent: obs.requestedAgent,
+              appliedAgent: applied,
+              expectedModel: applied ? (obs.candidates?.find((c) => c.value === applied)?.model ?? null) : null,
+              tier: decision.tier as never,
+              startedAt: obs.at,
+            });
+          }
+          return action.kind === 'deny' ? action.message : null;
+        },
+        deps.env,
+      );
       // A thrown Error is OpenCode's deny: the message reaches the model verbatim as the tool result (seen).
       if (denial !== null) throw new Error(denial);
     },
 
     'tool.execute.after': async (i: unknown, o: unknown): Promise<void> => {
       // Never throw here: a throw replaces the child's answer with the error text (1.18.33, seen).
-      await failOpen('opencode:tool.execute.after', completionMs, undefined, async () => {
-        const facts = readAfter(i, o);
-        if (!facts) return;
-        const pending = facts.callId ? state.takePending(facts.callId) : undefined;
-        const problem = correctionProblem(pending, facts);
-        if (problem) diagnose('error', 'opencode:correction-not-applied', problem, { callId: facts.callId }, deps.env);
-        await injectFault(deps.env, 'completion');
-        let child: ChildSession | null = null;
-        let requests = 1;
-        if (facts.childSessionId && input.client) {
-          const id = facts.childSessionId;
-          const [s, m] = await Promise.all([input.client.session.get({ path: { id } }), input.client.session.messages({ path: { id } })]);
-          child = (sdkData(s) as ChildSession | undefined) ?? null;
-          requests = countAssistantMessages(sdkData(m));
-          childCosts.add(facts.sessionId, id, opencodeSessionCost(child));
-        }
-        deps.record(completionObservation(facts, child, requests, pending, deps.now()), deps.env);
-      }, deps.env);
+      await failOpen(
+        'opencode:tool.execute.after',
+        completionMs,
+        undefined,
+        async () => {
+          const facts = readAfter(i, o);
+          if (!facts) return;
+          const pending = facts.callId ? state.takePending(facts.callId) : undefined;
+          const problem = correctionProblem(pending, facts);
+          if (problem)
+            diagnose('error', 'opencode:correction-not-applied', problem, { callId: facts.callId }, deps.env);
+          await injectFault(deps.env, 'completion');
+          let child: ChildSession | null = null;
+          let requests = 1;
+          if (facts.childSessionId && input.client) {
+            const id = facts.childSessionId;
+            const [s, m] = await Promise.all([
+              input.client.session.get({ path: { id } }),
+              input.client.session.messages({ path: { id } }),
+            ]);
+            child = (sdkData(s) as ChildSession | undefined) ?? null;
+            requests = countAssistantMessages(sdkData(m));
+            childCosts.add(facts.sessionId, id, opencodeSessionCost(child));
+          }
+          deps.record(completionObservation(facts, child, requests, pending, deps.now()), deps.env);
+        },
+        deps.env,
+      );
     },
   };
 }

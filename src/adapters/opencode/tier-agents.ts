@@ -29,7 +29,10 @@ export function injectTierAgents(cfg: { agent?: Record<string, AgentConfig | und
   if (mapped.length === 0 && !map.parent) return [];
   cfg.agent ??= {};
   const added: string[] = [];
-  const want: Array<[Tier, string | undefined]> = [...mapped.map((t) => [t, map[t]] as [Tier, string]), ['parent', map.parent]];
+  const want: Array<[Tier, string | undefined]> = [
+    ...mapped.map((t) => [t, map[t]] as [Tier, string]),
+    ['parent', map.parent],
+  ];
   for (const [tier, model] of want) {
     const name = tierAgentName(tier);
     if (cfg.agent[name]) continue;

@@ -15,7 +15,13 @@ import { frontmatterStrings } from '../../io/frontmatter.js';
  * `shadows`: the user agent of the same name a project agent hides (the tool's default `user` scope still runs it).
  * `path`: the file it was read from (the observation's agentModelFrom).
  */
-export type PiAgent = { name: string; model: string | null; source: 'user' | 'project'; path?: string; shadows?: PiAgent };
+export type PiAgent = {
+  name: string;
+  model: string | null;
+  source: 'user' | 'project';
+  path?: string;
+  shadows?: PiAgent;
+};
 export type PiAgentScope = 'user' | 'project' | 'both';
 
 const MAX_FILES = 256;
@@ -30,7 +36,9 @@ export function piAgentDir(env: Env): string {
 const readHead = (path: string): string => readTextHead(path, MAX_BYTES);
 
 /** `name` and `model` from a `---` frontmatter block (io/frontmatter.ts); null when the file has none. */
-export function parseAgentFile(text: string): { name: string | null; description: string | null; model: string | null } | null {
+export function parseAgentFile(
+  text: string,
+): { name: string | null; description: string | null; model: string | null } | null {
   const f = frontmatterStrings(text);
   if (!f) return null;
   return { name: f.get('name') ?? null, description: f.get('description') ?? null, model: f.get('model') ?? null };
@@ -58,7 +66,9 @@ function nearestProjectAgents(cwd: string): string | null {
 function scan(dir: string, source: PiAgent['source'], out: Map<string, PiAgent>, env: Env): void {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.md')).slice(0, MAX_FILES);
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.md'))
+      .slice(0, MAX_FILES);
   } catch {
     return;
   }
@@ -70,10 +80,17 @@ function scan(dir: string, source: PiAgent['source'], out: Map<string, PiAgent>,
       if (!parsed.name || !parsed.description) continue;
       const name = parsed.name;
       const user = out.get(name);
-      out.set(name, { name, model: parsed.model, source, path: join(dir, file), ...(user && user.source === 'user' ? { shadows: user } : {}) });
+      out.set(name, {
+        name,
+        model: parsed.model,
+        source,
+        path: join(dir, file),
+        ...(user && user.source === 'user' ? { shadows: user } : {}),
+      });
     } catch (err) {
       // An unreadable agent file is simply not a candidate; a FIFO or device under an agent's name is also worth a line.
-      if (err instanceof RefusedFile) diagnose('warn', 'pi:agents', `agent file skipped: ${errorText(err)}`, { path: join(dir, file) }, env);
+      if (err instanceof RefusedFile)
+        diagnose('warn', 'pi:agents', `agent file skipped: ${errorText(err)}`, { path: join(dir, file) }, env);
     }
   }
 }
@@ -99,7 +116,8 @@ export function agentsInScope(agents: Map<string, PiAgent>, scope: unknown): Map
   if (scope === 'both') return agents;
   const out = new Map<string, PiAgent>();
   for (const a of agents.values()) {
-    const pick = scope === 'project' ? (a.source === 'project' ? a : null) : a.source === 'user' ? a : a.shadows ?? null;
+    const pick =
+      scope === 'project' ? (a.source === 'project' ? a : null) : a.source === 'user' ? a : (a.shadows ?? null);
     if (pick) out.set(pick.name, pick);
   }
   return out;
@@ -111,7 +129,7 @@ const settingsCache = new Map<string, { at: number; value: PiDefault }>();
 function readSettings(file: string): Record<string, unknown> {
   try {
     const v = JSON.parse(readHead(file)) as unknown;
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Record<string, unknown> : {};
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
   } catch {
     return {};
   }

@@ -6,7 +6,13 @@ export const piDescriptor: HarnessDescriptor = {
   name: 'pi',
   documentationOnly: false,
   // pi 0.73.1: in-place mutation of event.input.agent is honoured.
-  capability: () => ({ canRewrite: true, rewriteField: 'agent', rewriteKind: 'agent', legalValues: null, canDeny: true }),
+  capability: () => ({
+    canRewrite: true,
+    rewriteField: 'agent',
+    rewriteKind: 'agent',
+    legalValues: null,
+    canDeny: true,
+  }),
   // Routes by agent: empty until configured (tiergate install writes tier agents).
   defaultTiers: {},
   reportsUsage: true,

@@ -17,7 +17,9 @@ export function checkPi(ctx: InstallContext): Check {
   if (!p.ok) return h('pi', 'error', `${file} cannot be parsed: ${p.reason}`);
   const list = (p.value as { packages?: unknown } | undefined)?.packages;
   const dirs = (Array.isArray(list) ? list : [])
-    .map((e) => (typeof e === 'string' ? e : typeof e === 'object' && e !== null ? (e as { source?: unknown }).source : null))
+    .map((e) =>
+      typeof e === 'string' ? e : typeof e === 'object' && e !== null ? (e as { source?: unknown }).source : null,
+    )
     .filter((e): e is string => typeof e === 'string')
     .map((e) => (e.startsWith('/') ? e : join(dirname(file), e)))
     .filter((d) => readText(join(d, 'package.json'))?.match(/"name"\s*:\s*"tiergate"/));
@@ -25,7 +27,8 @@ export function checkPi(ctx: InstallContext): Check {
   const data = { file, packages: dirs };
   if (dirs.length > 1) return h('pi', 'error', `${file} lists tiergate ${dirs.length} times: ${dirs.join(', ')}`, data);
   const v = packageVersion(dirs[0]!);
-  if (v !== ctx.version) return h('pi', 'error', `pi loads tiergate ${v} from ${dirs[0]}, this is ${ctx.version}`, data);
+  if (v !== ctx.version)
+    return h('pi', 'error', `pi loads tiergate ${v} from ${dirs[0]}, this is ${ctx.version}`, data);
   return h('pi', 'ok', `package ${dirs[0]} in ${file}`, data);
 }
 
@@ -37,17 +40,33 @@ export function checkPiAgents(ctx: InstallContext): Check {
   const name = 'pi tier agents';
   const agents = agentsStatus(ctx);
   const data = { dir: agentsDir(ctx), agents };
-  const list = (states: string[]) => agents.filter((a) => states.includes(a.state)).map((a) => `${a.file.slice(data.dir.length + 1)} (${a.model ?? 'no model'})`).join(', ');
+  const list = (states: string[]) =>
+    agents
+      .filter((a) => states.includes(a.state))
+      .map((a) => `${a.file.slice(data.dir.length + 1)} (${a.model ?? 'no model'})`)
+      .join(', ');
   if (agents.length === 0) {
     const installed = pi.installed(ctx).installed;
-    return h(name, 'info', installed ? 'none (tiers.pi maps no tier to a model): an over-ceiling pi subagent call is denied, not corrected' : 'pi not installed', data);
+    return h(
+      name,
+      'info',
+      installed
+        ? 'none (tiers.pi maps no tier to a model): an over-ceiling pi subagent call is denied, not corrected'
+        : 'pi not installed',
+      data,
+    );
   }
   const missing = list(['missing']);
   const stale = list(['ours-changed']);
   const foreign = list(['foreign']);
   const mine = foreign ? `; your own: ${foreign}` : '';
   if (missing || stale) {
-    return h(name, 'warn', `${[missing && `missing: ${missing}`, stale && `not what tiers.pi says: ${stale}`].filter(Boolean).join('; ')}${mine}; run: tiergate install pi`, data);
+    return h(
+      name,
+      'warn',
+      `${[missing && `missing: ${missing}`, stale && `not what tiers.pi says: ${stale}`].filter(Boolean).join('; ')}${mine}; run: tiergate install pi`,
+      data,
+    );
   }
   const ours = list(['ours']);
   return h(name, 'ok', `${ours ? `${ours} in ${data.dir}` : `in ${data.dir}`}${mine}`, data);

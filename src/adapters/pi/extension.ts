@@ -36,7 +36,10 @@ export type PiDeps = {
 };
 
 export const defaultPiDeps = (env: Env = process.env, argv: string[] = process.argv): PiDeps => ({
-  env, argv, now: Date.now, route: routeDispatch,
+  env,
+  argv,
+  now: Date.now,
+  route: routeDispatch,
   // Spooled and counted in the budgets' spend summary (spend-record.ts).
   record: (observation, e) => spoolRecord({ type: 'completion', observation, transcriptPath: null }, e),
   // The policy cached per process by the shared runtime (re-read after its TTL), not a file read per dispatch.
@@ -84,33 +87,51 @@ export function registerTiergate(pi: PiApi, deps: PiDeps): void {
   const child = isPiChild(deps.argv, deps.env);
 
   pi.on('tool_call', async (event: unknown, ctx: PiCtx): Promise<Gate> => {
-    const denial = await failOpen<string | null>('pi:tool_call', dispatchMs, null, async () => {
-      const cwd = typeof ctx?.cwd === 'string' ? ctx.cwd : null;
-      const policy = deps.policy(deps.env, cwd);
-      const def = deps.defaultModel(deps.env, cwd);
-      const { model: defaultModel, from: defaultModelFrom } = typeof def === 'string' || def === null ? { model: def, from: null } : def;
-      const slots = observePiDispatch({ event, ctx: ctx ?? {}, agents: deps.agents(deps.env, cwd), defaultModel, defaultModelFrom, policy, now: deps.now() });
-      if (slots.length === 0) return null;
-      // budgets.sessionTotal: pi's own figure for this session, summed only when that budget is set.
-      if (policy.budgets.sessionTotal !== undefined) {
-        const total = piSessionCost(ctx);
-        for (const slot of slots) slot.obs.sessionCostUsd = total;
-      }
-      // Before routing: a new declaration drops the cached price lookup, so the decisions below price with it.
-      declarePiPrices(deps.env, ctx ?? {}, slots, policy);
-      await injectFault(deps.env, 'dispatch');
-      const denials: string[] = [];
-      const fixes: Array<() => void> = [];
-      for (const slot of slots) {
-        const d = deps.route(slot.obs, deps.env);
-        if (d.action === 'deny') denials.push(slots.length > 1 ? `${slot.label}: ${d.message}` : d.message);
-        else if (d.action === 'correct' && d.field === slot.field) fixes.push(() => { slot.holder[slot.field] = d.value; });
-      }
-      if (denials.length) return denials.join('\n');
-      // pi runs the tool with the mutated input (seen: `event.input.agent = "cheap"` ran the cheap child).
-      for (const fix of fixes) fix();
-      return null;
-    }, deps.env);
+    const denial = await failOpen<string | null>(
+      'pi:tool_call',
+      dispatchMs,
+      null,
+      async () => {
+        const cwd = typeof ctx?.cwd === 'string' ? ctx.cwd : null;
+        const policy = deps.policy(deps.env, cwd);
+        const def = deps.defaultModel(deps.env, cwd);
+        const { model: defaultModel, from: defaultModelFrom } =
+          typeof def === 'string' || def === null ? { model: def, from: null } : def;
+        const slots = observePiDispatch({
+          event,
+          ctx: ctx ?? {},
+          agents: deps.agents(deps.env, cwd),
+          defaultModel,
+          defaultModelFrom,
+          policy,
+          now: deps.now(),
+        });
+        if (slots.length === 0) return null;
+        // budgets.sessionTotal: pi's own figure for this session, summed only when that budget is set.
+        if (policy.budgets.sessionTotal !== undefined) {
+          const total = piSessionCost(ctx);
+          for (const slot of slots) slot.obs.sessionCostUsd = total;
+        }
+        // Before routing: a new declaration drops the cached price lookup, so the decisions below price with it.
+        declarePiPrices(deps.env, ctx ?? {}, slots, policy);
+        await injectFault(deps.env, 'dispatch');
+        const denials: string[] = [];
+        const fixes: Array<() => void> = [];
+        for (const slot of slots) {
+          const d = deps.route(slot.obs, deps.env);
+          if (d.action === 'deny') denials.push(slots.length > 1 ? `${slot.label}: ${d.message}` : d.message);
+          else if (d.action === 'correct' && d.field === slot.field)
+            fixes.push(() => {
+              slot.holder[slot.field] = d.value;
+            });
+        }
+        if (denials.length) return denials.join('\n');
+        // pi runs the tool with the mutated input (seen: `event.input.agent = "cheap"` ran the cheap child).
+        for (const fix of fixes) fix();
+        return null;
+      },
+      deps.env,
+    );
     if (denial === null) return undefined;
     if (child) diagnose('info', 'pi:tool_call', 'denied inside a child pi process', {}, deps.env);
     return { block: true, reason: denial };
@@ -118,12 +139,18 @@ export function registerTiergate(pi: PiApi, deps: PiDeps): void {
 
   pi.on('tool_result', async (event: unknown, ctx: PiCtx): Promise<undefined> => {
     // Returning nothing leaves the result unchanged; a throw here is only logged by pi (seen), but stay silent anyway.
-    await failOpen('pi:tool_result', completionMs, undefined, async () => {
-      const completions = observePiCompletions(event, ctx ?? {}, deps.now());
-      if (completions.length === 0) return;
-      await injectFault(deps.env, 'completion');
-      for (const c of completions) deps.record(c, deps.env);
-    }, deps.env);
+    await failOpen(
+      'pi:tool_result',
+      completionMs,
+      undefined,
+      async () => {
+        const completions = observePiCompletions(event, ctx ?? {}, deps.now());
+        if (completions.length === 0) return;
+        await injectFault(deps.env, 'completion');
+        for (const c of completions) deps.record(c, deps.env);
+      },
+      deps.env,
+    );
     return undefined;
   });
 

@@ -64,16 +64,27 @@ export function isOurs(text: string): boolean {
 }
 
 /** The files tiergate wants, from the user's validated policy (not a project's: these are user-scope agents). */
-export function wantedAgents(ctx: InstallContext, policy: Policy = loadPolicy(ctx.env, null).policy): { tier: Tier; file: string; text: string }[] {
+export function wantedAgents(
+  ctx: InstallContext,
+  policy: Policy = loadPolicy(ctx.env, null).policy,
+): { tier: Tier; file: string; text: string }[] {
   const map = policy.tiers.pi;
   return TIERS.flatMap((tier) => {
     const model = map[tier];
-    return typeof model === 'string' && model ? [{ tier, file: agentFile(ctx, tier), text: agentText(tier, model) }] : [];
+    return typeof model === 'string' && model
+      ? [{ tier, file: agentFile(ctx, tier), text: agentText(tier, model) }]
+      : [];
   });
 }
 
 const edit = (file: string, description: string, before: string | null, after: string | null): FileEditStep => ({
-  kind: 'edit', file, description, before, after, undo: [], emptyTextWhenAbsent: null,
+  kind: 'edit',
+  file,
+  description,
+  before,
+  after,
+  undo: [],
+  emptyTextWhenAbsent: null,
 });
 
 export function planAgentsInstall(plan: HarnessPlan, ctx: InstallContext): void {
@@ -81,19 +92,33 @@ export function planAgentsInstall(plan: HarnessPlan, ctx: InstallContext): void 
   for (const d of diagnostics) plan.notes.push(`tiergate config: ${d}`);
   const wanted = wantedAgents(ctx, policy);
   if (wanted.length === 0) {
-    plan.notes.push('tiers.pi maps no tier to a model, so no tier agents are written and an over-ceiling subagent call is denied, not corrected. '
-      + 'Set e.g. "tiers": {"pi": {"cheap": "anthropic/claude-haiku-4-5"}} in tiergate\'s config and install again.');
+    plan.notes.push(
+      'tiers.pi maps no tier to a model, so no tier agents are written and an over-ceiling subagent call is denied, not corrected. ' +
+        'Set e.g. "tiers": {"pi": {"cheap": "anthropic/claude-haiku-4-5"}} in tiergate\'s config and install again.',
+    );
     return;
   }
-  if (!policy.tiers.pi.parent) plan.notes.push('tiergate-parent is not written: a pi agent without `model:` runs on pi\'s default model, not yours (set tiers.pi.parent to add it).');
+  if (!policy.tiers.pi.parent)
+    plan.notes.push(
+      "tiergate-parent is not written: a pi agent without `model:` runs on pi's default model, not yours (set tiers.pi.parent to add it).",
+    );
   for (const w of wanted) {
     const current = readText(w.file);
     if (current === w.text) continue;
     if (current !== null && !isOurs(current)) {
-      plan.notes.push(`${w.file} exists and is not tiergate's: left as it is (tiergate routes to it as the ${w.tier} tier when its model is within the ceiling).`);
+      plan.notes.push(
+        `${w.file} exists and is not tiergate's: left as it is (tiergate routes to it as the ${w.tier} tier when its model is within the ceiling).`,
+      );
       continue;
     }
-    plan.steps.push(edit(w.file, `${current === null ? 'write' : 'update'} ${w.file} (model ${policy.tiers.pi[w.tier]})`, current, w.text));
+    plan.steps.push(
+      edit(
+        w.file,
+        `${current === null ? 'write' : 'update'} ${w.file} (model ${policy.tiers.pi[w.tier]})`,
+        current,
+        w.text,
+      ),
+    );
   }
 }
 
@@ -108,11 +133,19 @@ export function planAgentsUninstall(plan: HarnessPlan, ctx: InstallContext): voi
     const current = readText(file);
     if (current === null || !isOurs(current)) continue;
     if (current === wanted.get(file)) plan.steps.push(edit(file, `delete ${file}`, current, null));
-    else plan.notes.push(`${file} changed since tiergate wrote it: left as it is (delete it yourself if you do not want it).`);
+    else
+      plan.notes.push(
+        `${file} changed since tiergate wrote it: left as it is (delete it yourself if you do not want it).`,
+      );
   }
 }
 
-export type AgentState = { file: string; tier: Tier; state: 'ours' | 'ours-changed' | 'foreign' | 'missing'; model: string | null };
+export type AgentState = {
+  file: string;
+  tier: Tier;
+  state: 'ours' | 'ours-changed' | 'foreign' | 'missing';
+  model: string | null;
+};
 
 /** What doctor shows: each tier agent file and whose it is. */
 export function agentsStatus(ctx: InstallContext): AgentState[] {

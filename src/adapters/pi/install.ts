@@ -18,7 +18,13 @@ export function spec(ctx: InstallContext): JsonEntries {
   const dir = ctx.pkgRoot;
   return {
     file: settingsFile(ctx),
-    entries: [{ path: ['packages'], value: dir, same: (v) => v === dir || (typeof v === 'object' && v !== null && (v as { source?: unknown }).source === dir) }],
+    entries: [
+      {
+        path: ['packages'],
+        value: dir,
+        same: (v) => v === dir || (typeof v === 'object' && v !== null && (v as { source?: unknown }).source === dir),
+      },
+    ],
   };
 }
 

@@ -20,7 +20,12 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 
 const int = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
 
 /** `modelRegistry`: pi's ModelRegistry (0.73.1), read only by registry-prices.ts. */
-export type PiCtx = { cwd?: unknown; model?: unknown; modelRegistry?: unknown; sessionManager?: { getSessionId?: () => unknown } };
+export type PiCtx = {
+  cwd?: unknown;
+  model?: unknown;
+  modelRegistry?: unknown;
+  sessionManager?: { getSessionId?: () => unknown };
+};
 
 /** `provider/id` of a pi Model (ctx.model). */
 export function piModelName(m: unknown): string | null {
@@ -42,7 +47,11 @@ export function piSessionId(ctx: PiCtx): string | null {
 export type PiSlot = { holder: Rec; field: 'agent' | 'model' | 'tier'; label: string; obs: DispatchObservation };
 
 const capability = (field: PiSlot['field'], kind: Capability['rewriteKind'], legal: string[] | null): Capability => ({
-  canRewrite: true, rewriteField: field, rewriteKind: kind, legalValues: legal, canDeny: true,
+  canRewrite: true,
+  rewriteField: field,
+  rewriteKind: kind,
+  legalValues: legal,
+  canDeny: true,
 });
 
 /**
@@ -50,17 +59,36 @@ const capability = (field: PiSlot['field'], kind: Capability['rewriteKind'], leg
  * where that default was set.
  */
 export type PiDispatchInput = {
-  event: unknown; ctx: PiCtx; agents: Map<string, PiAgent>; defaultModel: string | null; defaultModelFrom?: string | null; policy: Policy; now: number;
+  event: unknown;
+  ctx: PiCtx;
+  agents: Map<string, PiAgent>;
+  defaultModel: string | null;
+  defaultModelFrom?: string | null;
+  policy: Policy;
+  now: number;
 };
 
-export function observePiDispatch({ event, ctx, agents: all, defaultModel, defaultModelFrom = null, policy, now }: PiDispatchInput): PiSlot[] {
+export function observePiDispatch({
+  event,
+  ctx,
+  agents: all,
+  defaultModel,
+  defaultModelFrom = null,
+  policy,
+  now,
+}: PiDispatchInput): PiSlot[] {
   if (!isRecord(event) || event.toolName !== SUBAGENT_TOOL || !isRecord(event.input)) return [];
   const input = event.input;
   const parentModel = piModelName(ctx.model);
   const cwd = str(ctx.cwd);
   const base = {
-    kind: 'dispatch' as const, harness: 'pi' as const, sessionId: piSessionId(ctx), parentModel,
-    parentModelSource: parentModel ? 'ctx.model' : null, cwd, at: now,
+    kind: 'dispatch' as const,
+    harness: 'pi' as const,
+    sessionId: piSessionId(ctx),
+    parentModel,
+    parentModelSource: parentModel ? 'ctx.model' : null,
+    cwd,
+    at: now,
   };
   const callId = str(event.toolCallId);
 
@@ -72,23 +100,61 @@ export function observePiDispatch({ event, ctx, agents: all, defaultModel, defau
       const model = t === 'parent' ? (map.parent ?? parentModel) : map[t];
       return model ? [{ value: t, model, tier: t as Tier }] : [];
     });
-    const model = tier.success ? candidates.find((c) => c.value === tier.data)?.model ?? null : null;
+    const model = tier.success ? (candidates.find((c) => c.value === tier.data)?.model ?? null) : null;
     const mapped = tier.success && (tier.data === 'parent' ? map.parent : map[tier.data]);
-    return [{ holder: input, field: 'tier', label: 'tier', obs: {
-      ...base, callId, requestedModel: null, requestedAgent: null, requestedTier: null, agentModel: model,
-      agentModelFrom: model ? (mapped ? `tiergate tiers.pi.${tier.data}` : 'the parent\'s model (tier parent)') : null,
-      subagentType: str(input.tier), capability: capability('tier', 'agent', candidates.map((c) => c.value)), candidates,
-      toolInput: { ...input }, escalationFrom: escalationFrom(str(input.task)),
-    } }];
+    return [
+      {
+        holder: input,
+        field: 'tier',
+        label: 'tier',
+        obs: {
+          ...base,
+          callId,
+          requestedModel: null,
+          requestedAgent: null,
+          requestedTier: null,
+          agentModel: model,
+          agentModelFrom: model
+            ? mapped
+              ? `tiergate tiers.pi.${tier.data}`
+              : "the parent's model (tier parent)"
+            : null,
+          subagentType: str(input.tier),
+          capability: capability(
+            'tier',
+            'agent',
+            candidates.map((c) => c.value),
+          ),
+          candidates,
+          toolInput: { ...input },
+          escalationFrom: escalationFrom(str(input.task)),
+        },
+      },
+    ];
   }
 
   // A tool that takes a model (seen honoured with a test tool): the engine's tier map gives the candidates.
   if (typeof input.model === 'string') {
-    return [{ holder: input, field: 'model', label: 'model', obs: {
-      ...base, callId, requestedModel: input.model, requestedAgent: str(input.agent), requestedTier: null, agentModel: null, agentModelFrom: null,
-      subagentType: str(input.agent), capability: capability('model', 'model', null), toolInput: { ...input },
-      escalationFrom: escalationFrom(str(input.task)),
-    } }];
+    return [
+      {
+        holder: input,
+        field: 'model',
+        label: 'model',
+        obs: {
+          ...base,
+          callId,
+          requestedModel: input.model,
+          requestedAgent: str(input.agent),
+          requestedTier: null,
+          agentModel: null,
+          agentModelFrom: null,
+          subagentType: str(input.agent),
+          capability: capability('model', 'model', null),
+          toolInput: { ...input },
+          escalationFrom: escalationFrom(str(input.task)),
+        },
+      },
+    ];
   }
 
   // Only the agents the tool will look up for this call: pi's example reads project agents only for
@@ -104,7 +170,8 @@ export function observePiDispatch({ event, ctx, agents: all, defaultModel, defau
     const list = input[key];
     if (!Array.isArray(list)) continue;
     list.forEach((item, i) => {
-      if (isRecord(item) && typeof item.agent === 'string') slots.push({ holder: item, label: `${key}[${i}].agent`, id: callId ? `${callId}#${key}.${i}` : null });
+      if (isRecord(item) && typeof item.agent === 'string')
+        slots.push({ holder: item, label: `${key}[${i}].agent`, id: callId ? `${callId}#${key}.${i}` : null });
     });
   }
   return slots.map(({ holder, label, id }) => {
@@ -113,18 +180,44 @@ export function observePiDispatch({ event, ctx, agents: all, defaultModel, defau
     // An agent without `model:` runs on pi's default model from settings, not the parent's (seen on 0.73.1).
     const agentModel = known ? (known.model ?? defaultModel) : null;
     const agentModelFrom = !known || !agentModel ? null : known.model ? (known.path ?? null) : defaultModelFrom;
-    return { holder, field: 'agent' as const, label, obs: {
-      ...base, callId: id, requestedModel: null, requestedAgent: name, requestedTier: null, agentModel, agentModelFrom,
-      subagentType: name, capability: capability('agent', 'agent', candidates.map((c) => c.value)), candidates,
-      toolInput: { ...holder }, escalationFrom: escalationFrom(str(holder.task)),
-    } };
+    return {
+      holder,
+      field: 'agent' as const,
+      label,
+      obs: {
+        ...base,
+        callId: id,
+        requestedModel: null,
+        requestedAgent: name,
+        requestedTier: null,
+        agentModel,
+        agentModelFrom,
+        subagentType: name,
+        capability: capability(
+          'agent',
+          'agent',
+          candidates.map((c) => c.value),
+        ),
+        candidates,
+        toolInput: { ...holder },
+        escalationFrom: escalationFrom(str(holder.task)),
+      },
+    };
   });
 }
 
 /** pi usage -> tiergate Usage. pi's `input` already excludes cache reads (1500 = 2000 - 500, seen). */
 export function piUsage(u: unknown): Usage | null {
   if (!isRecord(u)) return null;
-  return { input: int(u.input), output: int(u.output), cacheRead: int(u.cacheRead), cacheWrite5m: int(u.cacheWrite), cacheWrite1h: 0, reasoning: 0, requests: Math.max(1, int(u.turns) || 1) };
+  return {
+    input: int(u.input),
+    output: int(u.output),
+    cacheRead: int(u.cacheRead),
+    cacheWrite5m: int(u.cacheWrite),
+    cacheWrite1h: 0,
+    reasoning: 0,
+    requests: Math.max(1, int(u.turns) || 1),
+  };
 }
 
 /**
@@ -132,29 +225,71 @@ export function piUsage(u: unknown): Usage | null {
  * message `provider/model`, not `results[i].model` (that is the agent file's string: pi.md §4.2 trap).
  */
 export function observePiCompletions(event: unknown, ctx: PiCtx, now: number): CompletionObservation[] {
-  if (!isRecord(event) || event.toolName !== SUBAGENT_TOOL || !isRecord(event.details) || !Array.isArray(event.details.results)) return [];
+  if (
+    !isRecord(event) ||
+    event.toolName !== SUBAGENT_TOOL ||
+    !isRecord(event.details) ||
+    !Array.isArray(event.details.results)
+  )
+    return [];
   const callId = str(event.toolCallId);
   const sessionId = piSessionId(ctx);
   const results = event.details.results;
   // pi's example names its modes single | parallel | chain (source); parallel tasks come from `tasks[]`.
   const rawMode = event.details.mode;
-  const mode = rawMode === 'parallel' ? 'tasks' : rawMode === 'chain' ? 'chain' : rawMode === 'single' ? 'single' : results.length > 1 ? 'tasks' : 'single';
+  const mode =
+    rawMode === 'parallel'
+      ? 'tasks'
+      : rawMode === 'chain'
+        ? 'chain'
+        : rawMode === 'single'
+          ? 'single'
+          : results.length > 1
+            ? 'tasks'
+            : 'single';
   return results.flatMap((r, i): CompletionObservation[] => {
     if (!isRecord(r)) return [];
-    const assistants = (Array.isArray(r.messages) ? r.messages : []).filter((m): m is Rec => isRecord(m) && m.role === 'assistant');
+    const assistants = (Array.isArray(r.messages) ? r.messages : []).filter(
+      (m): m is Rec => isRecord(m) && m.role === 'assistant',
+    );
     const last = assistants[assistants.length - 1];
     const served = last ? (str(last.provider) ? `${str(last.provider)}/${str(last.model)}` : str(last.model)) : null;
-    const text = last && Array.isArray(last.content) ? last.content.filter(isRecord).map((p) => (p.type === 'text' ? String(p.text ?? '') : '')).join('') : null;
+    const text =
+      last && Array.isArray(last.content)
+        ? last.content
+            .filter(isRecord)
+            .map((p) => (p.type === 'text' ? String(p.text ?? '') : ''))
+            .join('')
+        : null;
     const usage = piUsage(r.usage);
     const exit = typeof r.exitCode === 'number' ? r.exitCode : null;
     const stop = str(r.stopReason);
     // The same per-task id the dispatch used (`#tasks.i` / `#chain.i`), so the ledger joins dispatch and completion.
     const id = callId && mode !== 'single' ? `${callId}#${mode}.${i}` : callId;
-    return [{
-      kind: 'completion', harness: 'pi', sessionId, callId: id, agentId: null, subagentType: str(r.agent) ?? str(r.tier),
-      servedModel: served, usage, status: exit === 0 && stop !== 'error' && stop !== 'aborted' ? 'ok' : stop === 'aborted' ? 'cancelled' : exit === null ? 'unknown' : 'error',
-      outcome: parseOutcome(text), startedAt: null, endedAt: now, usageSource: usage ? 'tool-result' : 'none',
-      dedupeKey: id ? `pi:${sessionId ?? '-'}:${id}` : null,
-    }];
+    return [
+      {
+        kind: 'completion',
+        harness: 'pi',
+        sessionId,
+        callId: id,
+        agentId: null,
+        subagentType: str(r.agent) ?? str(r.tier),
+        servedModel: served,
+        usage,
+        status:
+          exit === 0 && stop !== 'error' && stop !== 'aborted'
+            ? 'ok'
+            : stop === 'aborted'
+              ? 'cancelled'
+              : exit === null
+                ? 'unknown'
+                : 'error',
+        outcome: parseOutcome(text),
+        startedAt: null,
+        endedAt: now,
+        usageSource: usage ? 'tool-result' : 'none',
+        dedupeKey: id ? `pi:${sessionId ?? '-'}:${id}` : null,
+      },
+    ];
   });
 }

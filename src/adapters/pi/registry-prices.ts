@@ -34,8 +34,12 @@ export function registryModel(registry: PiRegistry, written: string, all: () => 
     if (isRecord(hit)) return hit;
   }
   const lower = name.toLowerCase();
-  const matches = all().filter((m): m is Rec => isRecord(m) && (
-    `${str(m.provider) ?? ''}/${str(m.id) ?? ''}`.toLowerCase() === lower || (str(m.id) ?? '').toLowerCase() === lower));
+  const matches = all().filter(
+    (m): m is Rec =>
+      isRecord(m) &&
+      (`${str(m.provider) ?? ''}/${str(m.id) ?? ''}`.toLowerCase() === lower ||
+        (str(m.id) ?? '').toLowerCase() === lower),
+  );
   return matches.length === 1 ? matches[0]! : null;
 }
 
@@ -43,7 +47,10 @@ export function registryModel(registry: PiRegistry, written: string, all: () => 
  * `{model, cost}` for every distinct name the registry prices, under the name as written (the engine looks that name
  * up; the declared layer keys it by its last segment). Never throws.
  */
-export function registryPrices(registry: unknown, names: Iterable<string | null | undefined>): { model: string; cost: unknown }[] {
+export function registryPrices(
+  registry: unknown,
+  names: Iterable<string | null | undefined>,
+): { model: string; cost: unknown }[] {
   if (!isRecord(registry)) return [];
   const reg = registry as PiRegistry;
   let models: unknown[] | null = null;

@@ -21,7 +21,10 @@ export const USAGE = `Usage: tiergate budget [--json] [--no-drain]
 const localZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'local time';
 
 export async function run(argv: string[]): Promise<number> {
-  const parsed = parseCommandFlags('budget', USAGE, argv, { json: { type: 'boolean' }, 'no-drain': { type: 'boolean' } });
+  const parsed = parseCommandFlags('budget', USAGE, argv, {
+    json: { type: 'boolean' },
+    'no-drain': { type: 'boolean' },
+  });
   if (!parsed) return 2;
   const { values } = parsed;
   const env = process.env;
@@ -40,7 +43,9 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   if (!r.set) {
-    process.stdout.write(`no budget set. Add one to ${paths(env).config}, e.g. { "budgets": { "day": "40", "action": "downshift" } } (docs/budgets.md)\n`);
+    process.stdout.write(
+      `no budget set. Add one to ${paths(env).config}, e.g. { "budgets": { "day": "40", "action": "downshift" } } (docs/budgets.md)\n`,
+    );
     return 0;
   }
   const head = `budgets (USD of subagent spend; days and months in ${localZone()}); past a budget: ${r.action === 'deny' ? 'refuse subagents' : 'move subagents to the cheap tier'}; warn at ${Math.round(r.warnAt * 100)}%`;

@@ -26,18 +26,34 @@ export async function run(argv: string[]): Promise<number> {
   const loaded = loadPolicy(process.env, process.cwd());
   const layers = loadCatalogLayers(process.env, loaded.policy);
   const prices = createPriceLookup(layers, { claudeProvider: loaded.policy.claudeProvider as ClaudeProvider });
-  const tierProblems = checkTierValues(loaded.policy, prices, listPrices(layers, {}).map((r) => r.key));
+  const tierProblems = checkTierValues(
+    loaded.policy,
+    prices,
+    listPrices(layers, {}).map((r) => r.key),
+  );
   const errors = [...loaded.diagnostics, ...tierProblems.filter((t) => t.level === 'error').map((t) => t.message)];
   const warnings = tierProblems.filter((t) => t.level === 'warning').map((t) => t.message);
   const ok = errors.length === 0;
   if (parsed.values.json) {
-    process.stdout.write(`${JSON.stringify({ ok, files: loaded.files, project: loaded.project, diagnostics: loaded.diagnostics, tierProblems, policy: loaded.policy }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ ok, files: loaded.files, project: loaded.project, diagnostics: loaded.diagnostics, tierProblems, policy: loaded.policy }, null, 2)}\n`,
+    );
   } else {
-    process.stdout.write(loaded.files.length ? `policy files:\n${loaded.files.map((f) => `  ${f}`).join('\n')}\n` : 'policy files: none (built-in defaults)\n');
+    process.stdout.write(
+      loaded.files.length
+        ? `policy files:\n${loaded.files.map((f) => `  ${f}`).join('\n')}\n`
+        : 'policy files: none (built-in defaults)\n',
+    );
     process.stdout.write(`${projectPolicyLines(loaded.project, paths(process.env).config).join('\n')}\n`);
-    process.stdout.write(ok ? 'ok: no problems found\n' : `problems (each section named keeps its previous value; a tier value as written is used):\n${errors.map((d) => `  - ${d}`).join('\n')}\n`);
+    process.stdout.write(
+      ok
+        ? 'ok: no problems found\n'
+        : `problems (each section named keeps its previous value; a tier value as written is used):\n${errors.map((d) => `  - ${d}`).join('\n')}\n`,
+    );
     if (warnings.length) process.stdout.write(`warnings:\n${warnings.map((w) => `  - ${w}`).join('\n')}\n`);
-    process.stdout.write(`mode ${loaded.policy.mode}, unknown prices ${loaded.policy.unknownPrice}, default tier ${loaded.policy.defaultTier}\n`);
+    process.stdout.write(
+      `mode ${loaded.policy.mode}, unknown prices ${loaded.policy.unknownPrice}, default tier ${loaded.policy.defaultTier}\n`,
+    );
     process.stdout.write(`${budgetPolicyLine(loaded.policy)}\n`);
   }
   return ok ? 0 : 1;

@@ -8,12 +8,19 @@ export const USAGE = `Usage: tiergate doctor [--json]
 
 export async function run(argv: string[]): Promise<number> {
   // An unknown flag is a usage error (exit 2), not silently a table: `--jsn` must not look like a pass to a script.
-  const parsed = parseCommandFlags('doctor', USAGE, argv, { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
+  const parsed = parseCommandFlags('doctor', USAGE, argv, {
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (!parsed) return 2;
-  if (parsed.values.help) return process.stdout.write(`${USAGE}\n`), 0;
+  if (parsed.values.help) return (process.stdout.write(`${USAGE}\n`), 0);
   const ctx = makeContext(process.env);
   const checks = runDoctor(ctx, process.cwd(), Date.now());
   const ok = !checks.some((c) => c.status === 'error');
-  process.stdout.write(parsed.values.json ? `${JSON.stringify({ ok, version: ctx.version, packageRoot: ctx.pkgRoot, checks }, null, 2)}\n` : formatDoctor(checks, ctx.version, ctx.pkgRoot));
+  process.stdout.write(
+    parsed.values.json
+      ? `${JSON.stringify({ ok, version: ctx.version, packageRoot: ctx.pkgRoot, checks }, null, 2)}\n`
+      : formatDoctor(checks, ctx.version, ctx.pkgRoot),
+  );
   return ok ? 0 : 1;
 }

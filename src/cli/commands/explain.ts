@@ -17,18 +17,36 @@ export const USAGE = `Usage: tiergate explain [--harness ${HARNESS_IDS.join('|')
   --agent (Claude Code): the model the named agent runs on, where that comes from, and what tiergate does with it.`;
 
 export async function run(argv: string[]): Promise<number> {
-  const parsed = parseCommandFlags('explain', USAGE, argv, {
-    harness: { type: 'string' }, parent: { type: 'string' }, child: { type: 'string' }, json: { type: 'boolean' },
-    agent: { type: 'string' }, cwd: { type: 'string' },
-  }, true);
+  const parsed = parseCommandFlags(
+    'explain',
+    USAGE,
+    argv,
+    {
+      harness: { type: 'string' },
+      parent: { type: 'string' },
+      child: { type: 'string' },
+      json: { type: 'boolean' },
+      agent: { type: 'string' },
+      cwd: { type: 'string' },
+    },
+    true,
+  );
   if (!parsed) return 2;
   const { values } = parsed;
   const harness = HarnessSchema.safeParse(values.harness ?? 'claude');
-  if (!harness.success) return usageError('explain', unknownValue('--harness', String(values.harness), HarnessSchema.options));
-  if (values.parent === undefined) return usageError('explain', '--parent <model> is required (the model the parent session runs on)');
+  if (!harness.success)
+    return usageError('explain', unknownValue('--harness', String(values.harness), HarnessSchema.options));
+  if (values.parent === undefined)
+    return usageError('explain', '--parent <model> is required (the model the parent session runs on)');
   if (values.agent !== undefined) {
     if (harness.data !== 'claude') return usageError('explain', '--agent is resolved for --harness claude only');
-    return explainClaudeAgent(values.agent, values.parent, values.child ?? null, values.cwd ?? process.cwd(), values.json === true);
+    return explainClaudeAgent(
+      values.agent,
+      values.parent,
+      values.child ?? null,
+      values.cwd ?? process.cwd(),
+      values.json === true,
+    );
   }
   const rt = loadRuntime(process.env, process.cwd());
   const capability = capabilityFor(harness.data, rt.policy);
@@ -37,16 +55,32 @@ export async function run(argv: string[]): Promise<number> {
   const agentKind = capability.rewriteKind === 'agent';
   const tiers = rt.policy.tiers[harness.data];
   const obs: DispatchObservation = {
-    kind: 'dispatch', harness: harness.data, sessionId: null, callId: null, parentModel: values.parent,
-    parentModelSource: 'cli', requestedModel: tier.success || agentKind ? null : child, requestedAgent: agentKind && !tier.success ? child : null,
-    requestedTier: tier.success ? tier.data : null, agentModel: agentKind && !tier.success ? child : null, subagentType: null,
-    capability, toolInput: child ? { [capability.rewriteField ?? 'model']: child } : {}, cwd: process.cwd(), escalationFrom: null, at: Date.now(),
-    ...(agentKind ? { candidates: (Object.entries(tiers) as [Tier, string][]).map(([t, model]) => ({ value: t, model, tier: t })) } : {}),
+    kind: 'dispatch',
+    harness: harness.data,
+    sessionId: null,
+    callId: null,
+    parentModel: values.parent,
+    parentModelSource: 'cli',
+    requestedModel: tier.success || agentKind ? null : child,
+    requestedAgent: agentKind && !tier.success ? child : null,
+    requestedTier: tier.success ? tier.data : null,
+    agentModel: agentKind && !tier.success ? child : null,
+    subagentType: null,
+    capability,
+    toolInput: child ? { [capability.rewriteField ?? 'model']: child } : {},
+    cwd: process.cwd(),
+    escalationFrom: null,
+    at: Date.now(),
+    ...(agentKind
+      ? { candidates: (Object.entries(tiers) as [Tier, string][]).map(([t, model]) => ({ value: t, model, tier: t })) }
+      : {}),
   };
   const decision = decide(obs, rt.policy, rt.prices, explainSpend(rt.policy, harness.data, obs.at));
   const projectPolicy = explainProjectPolicy(process.env, process.cwd());
   if (values.json) {
-    process.stdout.write(`${JSON.stringify({ observation: obs, decision, catalogVersion: rt.prices.catalogVersion, projectPolicy: projectPolicy.project }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ observation: obs, decision, catalogVersion: rt.prices.catalogVersion, projectPolicy: projectPolicy.project }, null, 2)}\n`,
+    );
   } else {
     process.stdout.write(describe(decision, rt.prices.catalogVersion) + projectPolicy.text);
   }
@@ -57,15 +91,34 @@ export async function run(argv: string[]): Promise<number> {
  * `--agent <name>` (Claude Code): the chain from the agent's definition to the decision, as the dispatch hook in
  * `projectDir` resolves it (the project's and the user's agent files, CLAUDE_CODE_SUBAGENT_MODEL), then the decision.
  */
-async function explainClaudeAgent(name: string, parent: string, callModel: string | null, projectDir: string, json: boolean): Promise<number> {
+async function explainClaudeAgent(
+  name: string,
+  parent: string,
+  callModel: string | null,
+  projectDir: string,
+  json: boolean,
+): Promise<number> {
   const rt = loadRuntime(process.env, projectDir);
   const e = await explainAgent({ name, callModel, parentModel: parent, projectDir, env: process.env, at: Date.now() });
   const decision = decide(e.observation, rt.policy, rt.prices, explainSpend(rt.policy, 'claude', e.observation.at));
   const line = chainLine(e, decision, rt.prices);
   const projectPolicy = explainProjectPolicy(process.env, projectDir);
   if (json) {
-    process.stdout.write(`${JSON.stringify({ chain: line, definition: e.definition, child: e.child, observation: e.observation, decision,
-      catalogVersion: rt.prices.catalogVersion, projectPolicy: projectPolicy.project }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify(
+        {
+          chain: line,
+          definition: e.definition,
+          child: e.child,
+          observation: e.observation,
+          decision,
+          catalogVersion: rt.prices.catalogVersion,
+          projectPolicy: projectPolicy.project,
+        },
+        null,
+        2,
+      )}\n`,
+    );
   } else {
     process.stdout.write(`${line}\n${describe(decision, rt.prices.catalogVersion)}${projectPolicy.text}`);
   }
@@ -78,14 +131,21 @@ function describe(d: Decision, catalogVersion: string): string {
   if (d.action === 'deny') lines.push(`  the model sees: ${d.message}`);
   const c = d.comparison;
   if (c) {
-    for (const [side, r] of [['parent', c.parent], ['child', c.child]] as const) {
-      lines.push(`${side}: ${r.query || '(none)'} -> ${r.id ?? 'unknown'} [${r.how}${r.note ? `: ${r.note}` : ''}]${r.catalogVersion ? ` from ${r.catalogVersion}` : ''}`);
+    for (const [side, r] of [
+      ['parent', c.parent],
+      ['child', c.child],
+    ] as const) {
+      lines.push(
+        `${side}: ${r.query || '(none)'} -> ${r.id ?? 'unknown'} [${r.how}${r.note ? `: ${r.note}` : ''}]${r.catalogVersion ? ` from ${r.catalogVersion}` : ''}`,
+      );
     }
     lines.push(`verdict: child is ${c.verdict} (catalog ${catalogVersion}, data as of ${c.catalogDate})`);
     if (c.points.length) {
       lines.push('  rate (USD / 1M tokens)      at prompt   parent      child       child is');
       for (const p of c.points) {
-        lines.push(`  ${p.kind.padEnd(26)} ${String(p.atPromptTokens).padStart(9)}   ${String(p.parent).padEnd(11)} ${String(p.child).padEnd(11)} ${p.order}`);
+        lines.push(
+          `  ${p.kind.padEnd(26)} ${String(p.atPromptTokens).padStart(9)}   ${String(p.parent).padEnd(11)} ${String(p.child).padEnd(11)} ${p.order}`,
+        );
       }
     }
   }

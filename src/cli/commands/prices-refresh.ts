@@ -9,7 +9,10 @@ export const USAGE = `Usage: tiergate prices refresh [--wait] [--json]
   --wait  wait for it and print each source's result`;
 
 export async function run(argv: string[]): Promise<number> {
-  const parsed = parseCommandFlags('prices refresh', USAGE, argv, { wait: { type: 'boolean' }, json: { type: 'boolean' } });
+  const parsed = parseCommandFlags('prices refresh', USAGE, argv, {
+    wait: { type: 'boolean' },
+    json: { type: 'boolean' },
+  });
   if (!parsed) return 2;
   const asJson = parsed.values.json === true;
   const env = process.env;
@@ -26,7 +29,8 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 export function formatTrigger(r: TriggerResult): string {
-  if (r.started) return `Refreshing prices in the background (pid ${r.pid}): ${r.sources.join(', ')}.\nSee \`tiergate prices status\`.\n`;
+  if (r.started)
+    return `Refreshing prices in the background (pid ${r.pid}): ${r.sources.join(', ')}.\nSee \`tiergate prices status\`.\n`;
   switch (r.reason) {
     case 'running':
       return 'A price refresh is already running. See `tiergate prices status`.\n';
@@ -42,7 +46,8 @@ export function formatReport(r: RefreshReport): string {
   if (r.result === 'locked') return 'A price refresh is already running; try again when it is done.\n';
   if (r.sources.length === 0) return 'No price sources configured (refresh.sources is empty).\n';
   const lines = r.sources.map((s) => {
-    if (s.result === 'updated') return `  ${s.name.padEnd(14)} updated   ${String(s.models).padStart(6)} models  ${s.ms} ms`;
+    if (s.result === 'updated')
+      return `  ${s.name.padEnd(14)} updated   ${String(s.models).padStart(6)} models  ${s.ms} ms`;
     if (s.result === 'fresh') return `  ${s.name.padEnd(14)} fresh     ${String(s.models ?? '?').padStart(6)} models`;
     if (s.result === 'waiting') return `  ${s.name.padEnd(14)} waiting   (backing off after: ${s.error})`;
     return `  ${s.name.padEnd(14)} FAILED    ${s.error}  (the previous catalog is kept)`;

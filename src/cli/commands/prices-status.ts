@@ -35,11 +35,16 @@ export function formatOverview(o: RefreshOverview, nowMs = Date.now()): string {
   for (const s of o.sources) {
     out.push('');
     out.push(`${s.name} (${s.format})  ${s.url}`);
-    out.push(s.fetchedAt
-      ? `  catalog   ${s.models} models, fetched ${formatAge(s.ageMs ?? 0)} (${s.fetchedAt}), ${s.catalogVersion}`
-      : '  catalog   none yet (the bundled snapshot is used)');
+    out.push(
+      s.fetchedAt
+        ? `  catalog   ${s.models} models, fetched ${formatAge(s.ageMs ?? 0)} (${s.fetchedAt}), ${s.catalogVersion}`
+        : '  catalog   none yet (the bundled snapshot is used)',
+    );
     if (s.lastAttemptAt) out.push(`  last try  ${s.lastAttemptAt}${s.interrupted ? ' (did not finish)' : ''}`);
-    if (s.lastError) out.push(`  error     ${s.lastErrorKind}: ${s.lastError}${s.consecutiveFailures > 1 ? ` (${s.consecutiveFailures} failures in a row)` : ''}`);
+    if (s.lastError)
+      out.push(
+        `  error     ${s.lastErrorKind}: ${s.lastError}${s.consecutiveFailures > 1 ? ` (${s.consecutiveFailures} failures in a row)` : ''}`,
+      );
     if (o.enabled) {
       const due = s.nextDueAt ? Date.parse(s.nextDueAt) - nowMs : 0;
       out.push(`  next      ${due > 0 ? `in ${Math.ceil(due / 60_000)} min` : 'at the next session start'}`);

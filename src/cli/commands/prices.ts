@@ -28,7 +28,12 @@ const CLAUDE_PROVIDERS = ['anthropic', 'bedrock', 'vertex', 'foundry', 'gateway'
 
 /** `tiergate prices --help`, or one subcommand's. */
 export function usage(argv: string[]): string {
-  const byName: Record<string, string> = { show: SHOW_USAGE, list: LIST_USAGE, refresh: REFRESH_USAGE, status: STATUS_USAGE };
+  const byName: Record<string, string> = {
+    show: SHOW_USAGE,
+    list: LIST_USAGE,
+    refresh: REFRESH_USAGE,
+    status: STATUS_USAGE,
+  };
   const one = argv[0] === undefined ? undefined : byName[argv[0]];
   if (one) return one;
   return `Usage: tiergate prices <show|list|refresh|status> [options]
@@ -45,31 +50,54 @@ export async function run(argv: string[]): Promise<number> {
   if (sub === 'refresh') return (await import('./prices-refresh.js')).run(rest);
   if (sub === 'status') return (await import('./prices-status.js')).run(rest);
   if (sub !== 'show' && sub !== 'list') {
-    return usageError('prices', sub ? unknownValue('subcommand', sub, SUBCOMMANDS) : 'name a subcommand: show, list, refresh or status');
+    return usageError(
+      'prices',
+      sub ? unknownValue('subcommand', sub, SUBCOMMANDS) : 'name a subcommand: show, list, refresh or status',
+    );
   }
   // The shared parser: an unknown flag is a usage error (exit 2), never silently taken as a value-carrying one.
-  const parsed = parseCommandFlags(`prices ${sub}`, usage([sub]), rest, {
-    json: { type: 'boolean' }, provider: { type: 'string' },
-    ...(sub === 'show' ? { harness: { type: 'string' } } : { family: { type: 'string' } }),
-  } as const, sub === 'show');
+  const parsed = parseCommandFlags(
+    `prices ${sub}`,
+    usage([sub]),
+    rest,
+    {
+      json: { type: 'boolean' },
+      provider: { type: 'string' },
+      ...(sub === 'show' ? { harness: { type: 'string' } } : { family: { type: 'string' } }),
+    } as const,
+    sub === 'show',
+  );
   if (!parsed) return 2;
   const flags = parsed.values as { json?: boolean; provider?: string; harness?: string; family?: string };
   const positional = parsed.positionals;
   const { policy } = loadPolicy(process.env, process.cwd());
   const layers = loadCatalogLayers(process.env, policy);
   if (sub === 'show') {
-    if (positional.length === 0) return usageError('prices show', 'name at least one model, e.g. tiergate prices show sonnet');
+    if (positional.length === 0)
+      return usageError('prices show', 'name at least one model, e.g. tiergate prices show sonnet');
     const harness = HarnessSchema.safeParse(flags.harness ?? 'claude');
-    if (!harness.success) return usageError('prices show', unknownValue('--harness', String(flags.harness), HarnessSchema.options));
+    if (!harness.success)
+      return usageError('prices show', unknownValue('--harness', String(flags.harness), HarnessSchema.options));
     const provider = flags.provider ?? policy.claudeProvider;
-    if (!CLAUDE_PROVIDERS.includes(provider)) return usageError('prices show', unknownValue('--provider', provider, CLAUDE_PROVIDERS));
+    if (!CLAUDE_PROVIDERS.includes(provider))
+      return usageError('prices show', unknownValue('--provider', provider, CLAUDE_PROVIDERS));
     const lookup = createPriceLookup(layers, { claudeProvider: provider as ClaudeProvider });
     const rows = showPrices(positional, harness.data, lookup);
-    process.stdout.write(flags.json ? `${JSON.stringify(rows, null, 2)}\n` : formatShow(rows, harness.data, lookup.catalogVersion));
+    process.stdout.write(
+      flags.json ? `${JSON.stringify(rows, null, 2)}\n` : formatShow(rows, harness.data, lookup.catalogVersion),
+    );
     return rows.every((r) => r.price) ? 0 : 1;
   }
   const rows = listPrices(layers, { family: flags.family, provider: flags.provider });
-  process.stdout.write(flags.json ? `${JSON.stringify(rows.map((r) => ({ ...r.row, key: r.key, catalogVersion: r.catalogVersion })), null, 2)}\n` : formatList(rows, terminal()));
+  process.stdout.write(
+    flags.json
+      ? `${JSON.stringify(
+          rows.map((r) => ({ ...r.row, key: r.key, catalogVersion: r.catalogVersion })),
+          null,
+          2,
+        )}\n`
+      : formatList(rows, terminal()),
+  );
   return 0;
 }
 
@@ -77,13 +105,24 @@ const money = (v: string | null, fallback: string): string => (v === null ? `${f
 
 function rateCells(r: Rates): string[] {
   const e = effectiveRates(r);
-  return [r.input, r.output, money(r.cacheRead, e.cacheRead), money(r.cacheWrite5m, e.cacheWrite5m), money(r.cacheWrite1h, e.cacheWrite1h)];
+  return [
+    r.input,
+    r.output,
+    money(r.cacheRead, e.cacheRead),
+    money(r.cacheWrite5m, e.cacheWrite5m),
+    money(r.cacheWrite1h, e.cacheWrite1h),
+  ];
 }
 
 function tierText(row: PriceRow): string {
   if (row.longContext.length === 0) return 'none';
-  return row.longContext.map((t) => `prompt ${t.inclusive ? '>=' : '>'} ${t.threshold.toLocaleString('en-US')}: `
-    + `${t.rates.input} / ${t.rates.output} (${t.rule})`).join('; ');
+  return row.longContext
+    .map(
+      (t) =>
+        `prompt ${t.inclusive ? '>=' : '>'} ${t.threshold.toLocaleString('en-US')}: ` +
+        `${t.rates.input} / ${t.rates.output} (${t.rule})`,
+    )
+    .join('; ');
 }
 
 export function formatShow(rows: Resolution[], harness: Harness, catalogVersion: string): string {
@@ -95,13 +134,25 @@ export function formatShow(rows: Resolution[], harness: Harness, catalogVersion:
       continue;
     }
     out.push(`  resolves to  ${r.id} (${r.how})${r.note ? `\n  note         ${r.note}` : ''}`);
-    const t = new Table({ head: ['USD / 1M tokens', 'input', 'output', 'cache read', 'write 5m', 'write 1h'], style: { head: [], border: [] } });
+    const t = new Table({
+      head: ['USD / 1M tokens', 'input', 'output', 'cache read', 'write 5m', 'write 1h'],
+      style: { head: [], border: [] },
+    });
     t.push(['base', ...rateCells(r.price.rates)]);
-    for (const tier of r.price.longContext) t.push([`prompt ${tier.inclusive ? '>=' : '>'} ${tier.threshold}`, ...rateCells(tier.rates)]);
-    out.push(t.toString().split('\n').map((l) => `  ${l}`).join('\n'));
+    for (const tier of r.price.longContext)
+      t.push([`prompt ${tier.inclusive ? '>=' : '>'} ${tier.threshold}`, ...rateCells(tier.rates)]);
+    out.push(
+      t
+        .toString()
+        .split('\n')
+        .map((l) => `  ${l}`)
+        .join('\n'),
+    );
     if (r.price.longContext.length) out.push(`  long context ${tierText(r.price)}`);
-    if (r.price.perRequestFee) out.push(`  per request  ${r.price.perRequestFee} USD (comparisons with this model report unknown)`);
-    if (r.price.reasoningRate) out.push(`  reasoning    ${r.price.reasoningRate} USD / 1M (comparisons with this model report unknown)`);
+    if (r.price.perRequestFee)
+      out.push(`  per request  ${r.price.perRequestFee} USD (comparisons with this model report unknown)`);
+    if (r.price.reasoningRate)
+      out.push(`  reasoning    ${r.price.reasoningRate} USD / 1M (comparisons with this model report unknown)`);
     out.push(`  window       ${r.price.contextWindow?.toLocaleString('en-US') ?? 'unknown'}`);
     out.push(`  source       ${r.price.source} (catalog ${r.catalogVersion})`, '');
   }
@@ -112,8 +163,15 @@ export function formatShow(rows: Resolution[], harness: Harness, catalogVersion:
 /** Long-context tiers in a few characters: `>=32k 0.75/3.75; >=128k 1.2/6` (input / output; `prices show` has the rule). */
 function tierShort(row: PriceRow): string {
   if (row.longContext.length === 0) return '-';
-  const k = (n: number) => (n >= 1_000_000 && n % 1_000_000 === 0 ? `${n / 1_000_000}M` : n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
-  return row.longContext.map((t) => `${t.inclusive ? '>=' : '>'}${k(t.threshold)} ${t.rates.input}/${t.rates.output}`).join('; ');
+  const k = (n: number) =>
+    n >= 1_000_000 && n % 1_000_000 === 0
+      ? `${n / 1_000_000}M`
+      : n >= 1000 && n % 1000 === 0
+        ? `${n / 1000}k`
+        : String(n);
+  return row.longContext
+    .map((t) => `${t.inclusive ? '>=' : '>'}${k(t.threshold)} ${t.rates.input}/${t.rates.output}`)
+    .join('; ');
 }
 
 /**
@@ -125,9 +183,25 @@ export function formatList(rows: ListedRow[], term: Terminal = { width: 120, col
   const wide = term.width >= 100;
   const widest = term.width >= 150;
   const columns: Column[] = wide
-    ? [{ head: 'model', min: 24 }, { head: 'provider', min: 8 }, right('input'), right('output'), right('cache\nread'), right('write\n5m'),
-      right('write\n1h'), { head: 'long context', min: 12 }, ...(widest ? [{ head: 'source', min: 12 }] : [])]
-    : [{ head: 'model', min: 20 }, right('input'), right('output'), right('cache\nread'), right('write\n5m'), { head: 'long\ncontext', min: 8 }];
+    ? [
+        { head: 'model', min: 24 },
+        { head: 'provider', min: 8 },
+        right('input'),
+        right('output'),
+        right('cache\nread'),
+        right('write\n5m'),
+        right('write\n1h'),
+        { head: 'long context', min: 12 },
+        ...(widest ? [{ head: 'source', min: 12 }] : []),
+      ]
+    : [
+        { head: 'model', min: 20 },
+        right('input'),
+        right('output'),
+        right('cache\nread'),
+        right('write\n5m'),
+        { head: 'long\ncontext', min: 8 },
+      ];
   const cells = rows.map((r) => {
     const [input, output, read, w5m, w1h] = rateCells(r.row.rates);
     return wide
@@ -136,7 +210,9 @@ export function formatList(rows: ListedRow[], term: Terminal = { width: 120, col
   });
   // One line per model where it fits: the list is long and row separators would double it.
   const table = renderTable(columns, cells, { width: term.width, color: term.color });
-  const notes = [`${rows.length} models; USD per 1M tokens; * = default multiple of input; long context: prompt size, input/output rate`
-    + ` (tiergate prices show <model> has the rule)${widest ? '' : wide ? '; 150 columns or --json: the source' : '; a wider terminal or --json: provider, write 1h, source'}.`];
+  const notes = [
+    `${rows.length} models; USD per 1M tokens; * = default multiple of input; long context: prompt size, input/output rate` +
+      ` (tiergate prices show <model> has the rule)${widest ? '' : wide ? '; 150 columns or --json: the source' : '; a wider terminal or --json: provider, write 1h, source'}.`,
+  ];
   return `${table}\n${notes.map((n) => `${wrapText(n, term.width, '  ')}\n`).join('')}`;
 }

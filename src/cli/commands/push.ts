@@ -30,7 +30,10 @@ const LOCK_WAIT_MS = 60_000;
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseCommandFlags('push', USAGE, argv, {
-    status: { type: 'boolean' }, json: { type: 'boolean' }, full: { type: 'boolean' }, 'no-drain': { type: 'boolean' },
+    status: { type: 'boolean' },
+    json: { type: 'boolean' },
+    full: { type: 'boolean' },
+    'no-drain': { type: 'boolean' },
     background: { type: 'boolean' },
   });
   if (!parsed) return 2;
@@ -74,25 +77,51 @@ async function waitForLock(lock: string): Promise<string | null> {
 type Attempt = { result: PushResult; server: string } | { error: string };
 
 /** One push, its outcome recorded in the push status whichever way it went. */
-async function attempt(env: NodeJS.ProcessEnv, o: { full: boolean; drain: boolean; background: boolean; deadline?: number }): Promise<Attempt> {
+async function attempt(
+  env: NodeJS.ProcessEnv,
+  o: { full: boolean; drain: boolean; background: boolean; deadline?: number },
+): Promise<Attempt> {
   const settings = teamSettings(env);
   for (const d of settings.diagnostics) if (!o.background) process.stderr.write(`tiergate: ${d}\n`);
   const server = settings.url ? serverOf(settings.url) : null;
   const at = new Date().toISOString();
   try {
-    const result = await pushLedger({ env, settings, full: o.full, drain: o.drain, deadline: o.deadline, version: tiergateVersion() ?? undefined });
+    const result = await pushLedger({
+      env,
+      settings,
+      full: o.full,
+      drain: o.drain,
+      deadline: o.deadline,
+      version: tiergateVersion() ?? undefined,
+    });
     recordPushStatus(env, {
-      server, origin: result.origin, user: result.user, lastAttemptAt: at, lastAttempt: result.complete ? 'ok' : 'partial',
+      server,
+      origin: result.origin,
+      user: result.user,
+      lastAttemptAt: at,
+      lastAttempt: result.complete ? 'ok' : 'partial',
       ...(result.complete ? { lastSuccessAt: new Date().toISOString() } : {}),
-      lastSent: { completions: result.completions.sent, dispatches: result.dispatches.sent, deleted: result.completions.deleted + result.dispatches.deleted },
-      lastError: result.complete ? null : 'stopped at its deadline; the next push continues', background: o.background,
+      lastSent: {
+        completions: result.completions.sent,
+        dispatches: result.dispatches.sent,
+        deleted: result.completions.deleted + result.dispatches.deleted,
+      },
+      lastError: result.complete ? null : 'stopped at its deadline; the next push continues',
+      background: o.background,
     });
     return { result, server: server ?? '' };
   } catch (err) {
     // A TeamError is already one redacted line; anything else (SQLite, a bug) is redacted here.
-    const error = err instanceof TeamError ? err.message : describeTeamError(new TeamError(errorText(err)), settings.url);
+    const error =
+      err instanceof TeamError ? err.message : describeTeamError(new TeamError(errorText(err)), settings.url);
     try {
-      recordPushStatus(env, { server, lastAttemptAt: at, lastAttempt: 'failed', lastError: error, background: o.background });
+      recordPushStatus(env, {
+        server,
+        lastAttemptAt: at,
+        lastAttempt: 'failed',
+        lastError: error,
+        background: o.background,
+      });
     } catch (statusErr) {
       diagnose('error', 'team.push', `push status not written: ${errorText(statusErr)}`, {}, env);
     }
@@ -112,7 +141,12 @@ async function background(env: NodeJS.ProcessEnv, full: boolean): Promise<number
   const nonce = env[PUSH_LOCK_ENV] ?? '';
   if (!nonce || !adoptLock(lock, nonce)) return 0; // not ours to run (started by hand, or the lock was taken over)
   try {
-    const r = await attempt(env, { full, drain: true, background: true, deadline: Date.now() + BACKGROUND_DEADLINE_MS });
+    const r = await attempt(env, {
+      full,
+      drain: true,
+      background: true,
+      deadline: Date.now() + BACKGROUND_DEADLINE_MS,
+    });
     return 'error' in r ? 1 : 0;
   } finally {
     releaseLock(lock, nonce);
@@ -132,16 +166,30 @@ function summary(r: PushResult, server: string): string {
   const d = r.dispatches;
   const unchanged = c.read - c.sent + d.read - d.sent;
   const deleted = c.deleted + d.deleted;
-  return `tiergate push: ${c.sent.toLocaleString('en-US')} completions and ${d.sent.toLocaleString('en-US')} dispatches sent`
-    + `${deleted ? `, ${deleted} removed` : ''} (${unchanged.toLocaleString('en-US')} unchanged) to ${server} as '${r.user}' in ${secs(r.ms)}\n`;
+  return (
+    `tiergate push: ${c.sent.toLocaleString('en-US')} completions and ${d.sent.toLocaleString('en-US')} dispatches sent` +
+    `${deleted ? `, ${deleted} removed` : ''} (${unchanged.toLocaleString('en-US')} unchanged) to ${server} as '${r.user}' in ${secs(r.ms)}\n`
+  );
 }
 
 export function formatStatus(s: PushStatus, url: string | null): string {
   const lines: string[] = [];
-  lines.push(url ? `Team ledger: ${serverOf(url)}` : 'Team ledger: not configured (team.url in the user policy file, or TIERGATE_TEAM_URL)');
-  lines.push(s.lastSuccessAt ? `Last successful push: ${s.lastSuccessAt}${s.user ? ` as '${s.user}'` : ''}` : 'Last successful push: never');
-  if (s.lastAttemptAt && s.lastAttempt !== 'ok') lines.push(`Last attempt: ${s.lastAttemptAt} ${s.lastAttempt}${s.lastError ? `: ${s.lastError}` : ''}`);
-  if (s.lastSent && s.lastAttempt !== 'failed') lines.push(`Last push sent: ${s.lastSent.completions} completions, ${s.lastSent.dispatches} dispatches${s.lastSent.deleted ? `, ${s.lastSent.deleted} removed` : ''}`);
+  lines.push(
+    url
+      ? `Team ledger: ${serverOf(url)}`
+      : 'Team ledger: not configured (team.url in the user policy file, or TIERGATE_TEAM_URL)',
+  );
+  lines.push(
+    s.lastSuccessAt
+      ? `Last successful push: ${s.lastSuccessAt}${s.user ? ` as '${s.user}'` : ''}`
+      : 'Last successful push: never',
+  );
+  if (s.lastAttemptAt && s.lastAttempt !== 'ok')
+    lines.push(`Last attempt: ${s.lastAttemptAt} ${s.lastAttempt}${s.lastError ? `: ${s.lastError}` : ''}`);
+  if (s.lastSent && s.lastAttempt !== 'failed')
+    lines.push(
+      `Last push sent: ${s.lastSent.completions} completions, ${s.lastSent.dispatches} dispatches${s.lastSent.deleted ? `, ${s.lastSent.deleted} removed` : ''}`,
+    );
   if (s.origin) lines.push(`Origin (this data dir): ${s.origin}`);
   return `${lines.join('\n')}\n`;
 }

@@ -50,14 +50,21 @@ function htmlTarget(name: string): string {
   } catch {
     /* a new file */
   }
-  if (dir) throw new UserError(`--html ${name} is a directory: give a file name, e.g. --html ${join(name, 'tiergate-report.html')}`);
+  if (dir)
+    throw new UserError(
+      `--html ${name} is a directory: give a file name, e.g. --html ${join(name, 'tiergate-report.html')}`,
+    );
   return file;
 }
 
 /** Errors a user fixes by choosing another path: one line, no diagnostic. */
 
 /** --session/--project as typed -> the ids and directories the query filters on, or the problem. */
-function resolveFilters(db: SqlDriver, session: string | undefined, project: string | undefined): { session: string | null; project: string | null } {
+function resolveFilters(
+  db: SqlDriver,
+  session: string | undefined,
+  project: string | undefined,
+): { session: string | null; project: string | null } {
   const s = session === undefined ? null : resolveSession(db, session);
   if (s && 'problem' in s) throw new UserError(s.problem);
   const p = project === undefined ? null : resolveProject(db, project, process.cwd());
@@ -67,10 +74,21 @@ function resolveFilters(db: SqlDriver, session: string | undefined, project: str
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseCommandFlags('report', USAGE, argv, {
-    by: { type: 'string', default: 'agent' }, since: { type: 'string' }, until: { type: 'string' }, timezone: { type: 'string' },
-    harness: { type: 'string' }, session: { type: 'string' }, project: { type: 'string' },
-    limit: { type: 'string' }, json: { type: 'boolean' }, csv: { type: 'boolean' }, html: { type: 'string' }, 'no-drain': { type: 'boolean' },
-    team: { type: 'boolean' }, user: { type: 'string' }, origin: { type: 'string' },
+    by: { type: 'string', default: 'agent' },
+    since: { type: 'string' },
+    until: { type: 'string' },
+    timezone: { type: 'string' },
+    harness: { type: 'string' },
+    session: { type: 'string' },
+    project: { type: 'string' },
+    limit: { type: 'string' },
+    json: { type: 'boolean' },
+    csv: { type: 'boolean' },
+    html: { type: 'string' },
+    'no-drain': { type: 'boolean' },
+    team: { type: 'boolean' },
+    user: { type: 'string' },
+    origin: { type: 'string' },
   });
   if (!parsed) return 2;
   const { values } = parsed;
@@ -78,28 +96,54 @@ export async function run(argv: string[]): Promise<number> {
   const harness = values.harness === undefined ? null : HarnessSchema.safeParse(values.harness);
   const limit = values.limit === undefined ? null : wholeNumber(values.limit);
   const zone = values.timezone === undefined ? localZone() : canonicalZone(values.timezone);
-  const problem = values.by === 'user' && !values.team ? '--by user groups the team ledger only (report --team)'
-    : !values.team && (values.user !== undefined || values.origin !== undefined) ? '--user and --origin filter the team ledger only (report --team)'
-    : !by ? unknownValue('--by', String(values.by), BY)
-    : harness && !harness.success ? unknownValue('--harness', String(values.harness), HarnessSchema.options)
-    : zone === null ? `unknown --timezone '${values.timezone}': give an IANA name such as UTC, Europe/Berlin or America/New_York`
-    : limit === undefined ? `--limit takes a whole number, 0 or more (got '${values.limit}')`
-    : [values.json, values.csv, values.html !== undefined].filter(Boolean).length > 1 ? 'give at most one of --json, --csv, --html'
-    : values.html === '' ? '--html needs a file name'
-    : null;
+  const problem =
+    values.by === 'user' && !values.team
+      ? '--by user groups the team ledger only (report --team)'
+      : !values.team && (values.user !== undefined || values.origin !== undefined)
+        ? '--user and --origin filter the team ledger only (report --team)'
+        : !by
+          ? unknownValue('--by', String(values.by), BY)
+          : harness && !harness.success
+            ? unknownValue('--harness', String(values.harness), HarnessSchema.options)
+            : zone === null
+              ? `unknown --timezone '${values.timezone}': give an IANA name such as UTC, Europe/Berlin or America/New_York`
+              : limit === undefined
+                ? `--limit takes a whole number, 0 or more (got '${values.limit}')`
+                : [values.json, values.csv, values.html !== undefined].filter(Boolean).length > 1
+                  ? 'give at most one of --json, --csv, --html'
+                  : values.html === ''
+                    ? '--html needs a file name'
+                    : null;
   if (problem !== null || !by || zone === null) return usageError('report', problem ?? '');
   const now = Date.now();
   const since = values.since ? parseTime(values.since, now, zone, 'since') : null;
   const until = values.until ? parseTime(values.until, now, zone, 'until') : null;
-  if (since === undefined) return usageError('report', `cannot read --since '${values.since}' (a day like 2026-03-01, a time like 2026-03-01T14:00, or 7d)`);
-  if (until === undefined) return usageError('report', `cannot read --until '${values.until}' (a day like 2026-03-31, a time like 2026-03-31T18:00, or 1d)`);
-  if (since !== null && until !== null && since >= until) return usageError('report', `--since ${values.since} is not before --until ${values.until}`);
+  if (since === undefined)
+    return usageError(
+      'report',
+      `cannot read --since '${values.since}' (a day like 2026-03-01, a time like 2026-03-01T14:00, or 7d)`,
+    );
+  if (until === undefined)
+    return usageError(
+      'report',
+      `cannot read --until '${values.until}' (a day like 2026-03-31, a time like 2026-03-31T18:00, or 1d)`,
+    );
+  if (since !== null && until !== null && since >= until)
+    return usageError('report', `--since ${values.since} is not before --until ${values.until}`);
   const html = values.html === undefined ? null : htmlTarget(values.html);
   if (values.team) {
     const { runTeamReport } = await import('../team-report.js');
     return runTeamReport(
-      { by, since, until, harness: harness?.success ? harness.data : null, session: values.session ?? null, project: values.project ?? null,
-        user: values.user ?? null, origin: values.origin ?? null },
+      {
+        by,
+        since,
+        until,
+        harness: harness?.success ? harness.data : null,
+        session: values.session ?? null,
+        project: values.project ?? null,
+        user: values.user ?? null,
+        origin: values.origin ?? null,
+      },
       { json: values.json ?? false, csv: values.csv ?? false, html, limit: limit ?? null },
     );
   }
@@ -109,7 +153,11 @@ export async function run(argv: string[]): Promise<number> {
     const pricer = loadPricer(process.env);
     if (!values['no-drain']) runObserver(process.env, pricer, db);
     const query: ReportQuery = {
-      by, since, until, harness: harness?.success ? harness.data : null, timeZone: zone,
+      by,
+      since,
+      until,
+      harness: harness?.success ? harness.data : null,
+      timeZone: zone,
       ...resolveFilters(db, values.session, values.project),
     };
     if (html !== null) {
@@ -119,8 +167,11 @@ export async function run(argv: string[]): Promise<number> {
     }
     const full = buildReport(db, query, new Date(), pricer);
     const table = !values.json && !values.csv;
-    const report = limit !== null && limit !== undefined ? limitRows(full, limit) : table ? limitRows(full, TABLE_LIMIT) : full;
-    process.stdout.write(values.json ? formatJson(report) : values.csv ? formatCsv(report) : formatTable(report, terminal()));
+    const report =
+      limit !== null && limit !== undefined ? limitRows(full, limit) : table ? limitRows(full, TABLE_LIMIT) : full;
+    process.stdout.write(
+      values.json ? formatJson(report) : values.csv ? formatCsv(report) : formatTable(report, terminal()),
+    );
     if (table) process.stdout.write(reportBudgetText(process.env, process.cwd()));
     return 0;
   } finally {

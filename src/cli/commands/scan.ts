@@ -5,14 +5,22 @@ import { loadPricer } from '../../observer/default-pricer.js';
 import { runObserver } from '../../observer/drain.js';
 import { openLedger } from '../../observer/ledger/open.js';
 import { picoToUsd } from '../../observer/pricing.js';
-import { defaultScanRoots, listTranscripts, scanTranscripts, type ScanRoot, type ScanSummary } from '../../observer/scan.js';
+import {
+  defaultScanRoots,
+  listTranscripts,
+  scanTranscripts,
+  type ScanRoot,
+  type ScanSummary,
+} from '../../observer/scan.js';
 import { parseCommandFlags, usageError } from '../args.js';
 import { unknownValue } from '../suggest.js';
 import { parseTime } from '../time.js';
 import { canonicalZone, localZone } from '../../report/zone.js';
 
 /** The harnesses whose transcripts scan reads (their modules have a parser and scan roots). */
-const SCANNABLE: string[] = harnessList().filter((m) => m.transcripts && m.scanRoots).map((m) => m.id);
+const SCANNABLE: string[] = harnessList()
+  .filter((m) => m.transcripts && m.scanRoots)
+  .map((m) => m.id);
 
 export const USAGE = `Usage: tiergate scan [--since T] [--timezone ZONE] [--harness ${SCANNABLE.join('|')}] [--full] [--json]
   Reads ~/.claude/projects (or CLAUDE_CONFIG_DIR) and $CODEX_HOME/sessions.
@@ -22,16 +30,31 @@ export const USAGE = `Usage: tiergate scan [--since T] [--timezone ZONE] [--harn
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseCommandFlags('scan', USAGE, argv, {
-    since: { type: 'string' }, timezone: { type: 'string' }, harness: { type: 'string' }, full: { type: 'boolean' }, json: { type: 'boolean' },
+    since: { type: 'string' },
+    timezone: { type: 'string' },
+    harness: { type: 'string' },
+    full: { type: 'boolean' },
+    json: { type: 'boolean' },
   });
   if (!parsed) return 2;
   const { values } = parsed;
   const zone = values.timezone === undefined ? localZone() : canonicalZone(values.timezone);
-  if (zone === null) return usageError('scan', `unknown --timezone '${values.timezone}': give an IANA name such as UTC or Europe/Berlin`);
+  if (zone === null)
+    return usageError(
+      'scan',
+      `unknown --timezone '${values.timezone}': give an IANA name such as UTC or Europe/Berlin`,
+    );
   const since = values.since ? parseTime(values.since, Date.now(), zone) : null;
-  if (since === undefined) return usageError('scan', `cannot read --since '${values.since}' (a day like 2026-03-01, a time like 2026-03-01T14:00, or 7d)`);
-  if (values.harness && !SCANNABLE.includes(values.harness)) return usageError('scan', unknownValue('--harness', values.harness, SCANNABLE));
-  const roots: ScanRoot[] = defaultScanRoots(process.env).filter((r) => !values.harness || r.harness === values.harness);
+  if (since === undefined)
+    return usageError(
+      'scan',
+      `cannot read --since '${values.since}' (a day like 2026-03-01, a time like 2026-03-01T14:00, or 7d)`,
+    );
+  if (values.harness && !SCANNABLE.includes(values.harness))
+    return usageError('scan', unknownValue('--harness', values.harness, SCANNABLE));
+  const roots: ScanRoot[] = defaultScanRoots(process.env).filter(
+    (r) => !values.harness || r.harness === values.harness,
+  );
   const pricer = loadPricer(process.env);
   const db = openLedger(process.env);
   let bar: cliProgress.SingleBar | null = null;
@@ -40,7 +63,11 @@ export async function run(argv: string[]): Promise<number> {
     if (process.stderr.isTTY && !values.json) {
       const total = listTranscripts(roots).reduce((a, f) => a + f.size, 0);
       bar = new cliProgress.SingleBar(
-        { stream: process.stderr, format: 'scan [{bar}] {percentage}% | {value}/{total} MB | {files} files', hideCursor: true },
+        {
+          stream: process.stderr,
+          format: 'scan [{bar}] {percentage}% | {value}/{total} MB | {files} files',
+          hideCursor: true,
+        },
         cliProgress.Presets.shades_classic,
       );
       bar.start(Math.max(1, Math.round(total / 1e6)), 0, { files: 0 });
@@ -48,7 +75,8 @@ export async function run(argv: string[]): Promise<number> {
     let bytes = 0;
     let files = 0;
     const summary = scanTranscripts(db, roots, pricer, {
-      since, full: values.full ?? false,
+      since,
+      full: values.full ?? false,
       onFile: ({ bytes: b }) => {
         bytes += b;
         files++;
@@ -57,7 +85,9 @@ export async function run(argv: string[]): Promise<number> {
     });
     bar?.stop();
     bar = null;
-    process.stdout.write(values.json ? `${JSON.stringify(summaryJson(summary, roots), null, 2)}\n` : formatSummary(summary, roots));
+    process.stdout.write(
+      values.json ? `${JSON.stringify(summaryJson(summary, roots), null, 2)}\n` : formatSummary(summary, roots),
+    );
     return summary.failed > 0 && summary.parsed === 0 ? 1 : 0;
   } finally {
     bar?.stop();
@@ -67,12 +97,24 @@ export async function run(argv: string[]): Promise<number> {
 
 export function summaryJson(s: ScanSummary, roots: readonly ScanRoot[]) {
   return {
-    roots: roots.map((r) => r.dir), files: s.files, skippedBySince: s.skippedBySince, unchanged: s.unchanged, parsed: s.parsed,
-    failed: s.failed, bytes: s.bytes, requestsSeen: s.requestsSeen, requestsNew: s.requestsNew, dispatches: s.dispatches,
-    completions: s.completions, ms: s.ms,
+    roots: roots.map((r) => r.dir),
+    files: s.files,
+    skippedBySince: s.skippedBySince,
+    unchanged: s.unchanged,
+    parsed: s.parsed,
+    failed: s.failed,
+    bytes: s.bytes,
+    requestsSeen: s.requestsSeen,
+    requestsNew: s.requestsNew,
+    dispatches: s.dispatches,
+    completions: s.completions,
+    ms: s.ms,
     totals: {
-      requests: s.totals.requests, costUsd: picoToUsd(s.totals.pricedPico), costPico: s.totals.pricedPico.toString(),
-      unpricedRequests: s.totals.unpricedRequests, unpricedModels: s.totals.unpricedModels,
+      requests: s.totals.requests,
+      costUsd: picoToUsd(s.totals.pricedPico),
+      costPico: s.totals.pricedPico.toString(),
+      unpricedRequests: s.totals.unpricedRequests,
+      unpricedModels: s.totals.unpricedModels,
     },
   };
 }
@@ -85,7 +127,9 @@ function formatSummary(s: ScanSummary, roots: readonly ScanRoot[]): string {
     `  total over all scanned requests: $${picoToUsd(s.totals.pricedPico, 2)} (${s.totals.requests} requests)`,
   ];
   if (s.totals.unpricedRequests > 0) {
-    lines.push(`  unpriced: ${s.totals.unpricedRequests} requests on ${s.totals.unpricedModels.join(', ')} (not counted as $0)`);
+    lines.push(
+      `  unpriced: ${s.totals.unpricedRequests} requests on ${s.totals.unpricedModels.join(', ')} (not counted as $0)`,
+    );
   }
   if (s.files === 0) lines.push(`  no transcripts under ${roots.map((r) => r.dir).join(', ')}`);
   lines.push('Run `tiergate report` for per-subagent costs.');

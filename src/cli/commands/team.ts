@@ -17,13 +17,20 @@ export async function run(argv: string[]): Promise<number> {
   if (!parsed) return 2;
   const { values, positionals } = parsed;
   if (positionals.length !== 1 || positionals[0] !== 'init') {
-    return usageError('team', positionals.length ? `unknown subcommand '${positionals[0]}' (team has one: init)` : 'missing subcommand: tiergate team init');
+    return usageError(
+      'team',
+      positionals.length
+        ? `unknown subcommand '${positionals[0]}' (team has one: init)`
+        : 'missing subcommand: tiergate team init',
+    );
   }
   const env = process.env;
   const settings = teamSettings(env);
   for (const d of settings.diagnostics) process.stderr.write(`tiergate: ${d}\n`);
   if (!settings.url) {
-    process.stderr.write(`tiergate team: no team ledger configured: set team.url in ${paths(env).config} (or TIERGATE_TEAM_URL)\n`);
+    process.stderr.write(
+      `tiergate team: no team ledger configured: set team.url in ${paths(env).config} (or TIERGATE_TEAM_URL)\n`,
+    );
     return 1;
   }
   const server = serverOf(settings.url);
@@ -31,11 +38,14 @@ export async function run(argv: string[]): Promise<number> {
     const db = await connectTeam(settings.url, { env });
     try {
       const r = await migrateTeam(db);
-      if (values.json) process.stdout.write(`${JSON.stringify({ server, schema: TEAM_SCHEMA, from: r.from, to: r.to }, null, 2)}\n`);
+      if (values.json)
+        process.stdout.write(`${JSON.stringify({ server, schema: TEAM_SCHEMA, from: r.from, to: r.to }, null, 2)}\n`);
       else {
-        process.stdout.write(r.from === r.to
-          ? `tiergate team: ${server}: schema '${TEAM_SCHEMA}' already at version ${TEAM_SCHEMA_VERSION}\n`
-          : `tiergate team: ${server}: schema '${TEAM_SCHEMA}' ${r.from === 0 ? 'created' : `upgraded from version ${r.from}`} (version ${r.to})\n`);
+        process.stdout.write(
+          r.from === r.to
+            ? `tiergate team: ${server}: schema '${TEAM_SCHEMA}' already at version ${TEAM_SCHEMA_VERSION}\n`
+            : `tiergate team: ${server}: schema '${TEAM_SCHEMA}' ${r.from === 0 ? 'created' : `upgraded from version ${r.from}`} (version ${r.to})\n`,
+        );
       }
       return 0;
     } finally {

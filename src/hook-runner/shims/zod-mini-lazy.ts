@@ -23,7 +23,8 @@ function load(): ZodMini {
   return zod;
 }
 
-const later = <K extends keyof ZodMini>(name: K): ZodMini[K] => ((...args: unknown[]) => (load()[name] as (...a: unknown[]) => unknown)(...args)) as ZodMini[K];
+const later = <K extends keyof ZodMini>(name: K): ZodMini[K] =>
+  ((...args: unknown[]) => (load()[name] as (...a: unknown[]) => unknown)(...args)) as ZodMini[K];
 
 export const array = later('array');
 export const boolean = later('boolean');

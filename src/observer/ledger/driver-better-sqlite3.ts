@@ -13,12 +13,19 @@ type BetterDb = {
   transaction<F extends () => unknown>(fn: F): { immediate(): ReturnType<F> };
   close(): void;
 };
-type BetterCtor = new (path: string, opts: { timeout: number; readonly?: boolean; fileMustExist?: boolean }) => BetterDb;
+type BetterCtor = new (
+  path: string,
+  opts: { timeout: number; readonly?: boolean; fileMustExist?: boolean },
+) => BetterDb;
 
 export function openBetterSqlite(path: string, opts: OpenOptions): SqlDriver {
   // Loaded lazily: dist bundles keep better-sqlite3 external, and a Bun process must never evaluate it.
   const Database = createRequire(import.meta.url)('better-sqlite3') as BetterCtor;
-  const db = new Database(path, { timeout: opts.busyTimeoutMs, readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
+  const db = new Database(path, {
+    timeout: opts.busyTimeoutMs,
+    readonly: opts.readonly ?? false,
+    fileMustExist: opts.readonly ?? false,
+  });
   return {
     kind: 'better-sqlite3',
     exec: (sql) => db.exec(sql),

@@ -20,7 +20,9 @@ type BunCtor = new (path: string, opts: { create?: boolean; readonly?: boolean; 
 
 export function openBunSqlite(path: string, opts: OpenOptions): SqlDriver {
   const { Database } = createRequire(import.meta.url)('bun:sqlite') as { Database: BunCtor };
-  const db = opts.readonly ? new Database(path, { readonly: true }) : new Database(path, { create: true, readwrite: true });
+  const db = opts.readonly
+    ? new Database(path, { readonly: true })
+    : new Database(path, { create: true, readwrite: true });
   db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs))}`);
   return {
     kind: 'bun:sqlite',

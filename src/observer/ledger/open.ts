@@ -64,7 +64,13 @@ export function openLedger(env: Env = process.env, opts: LedgerOptions = {}): Sq
         /* that part did not exist */
       }
     }
-    diagnose('error', 'ledger:open', `ledger was corrupt (${errorText(err)}); moved to ${aside}, starting a fresh one`, {}, env);
+    diagnose(
+      'error',
+      'ledger:open',
+      `ledger was corrupt (${errorText(err)}); moved to ${aside}, starting a fresh one`,
+      {},
+      env,
+    );
     return openLedgerFile(env, file, opts);
   }
 }
@@ -77,7 +83,10 @@ function openLedgerFile(env: Env, file: string, opts: LedgerOptions): SqlDriver 
   restrictToUser(file);
   const busy = opts.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const kind = opts.driver ?? runtimeDriver();
-  const db = kind === 'bun:sqlite' ? openBunSqlite(file, { busyTimeoutMs: busy }) : openBetterSqlite(file, { busyTimeoutMs: busy });
+  const db =
+    kind === 'bun:sqlite'
+      ? openBunSqlite(file, { busyTimeoutMs: busy })
+      : openBetterSqlite(file, { busyTimeoutMs: busy });
   try {
     db.exec(`PRAGMA busy_timeout = ${busy}`);
     db.exec('PRAGMA journal_mode = WAL');
@@ -101,7 +110,8 @@ export function schemaVersion(db: SqlDriver): number {
 
 /** Applies every migration newer than the file's version; concurrent openers serialise on BEGIN IMMEDIATE. */
 export function migrate(db: SqlDriver, migrations: readonly string[] = MIGRATIONS): number {
-  const newer = (v: number) => new Error(`ledger schema ${v} is newer than this tiergate (${migrations.length}): upgrade tiergate`);
+  const newer = (v: number) =>
+    new Error(`ledger schema ${v} is newer than this tiergate (${migrations.length}): upgrade tiergate`);
   const seen = schemaVersion(db);
   if (seen > migrations.length) throw newer(seen);
   if (seen === migrations.length) return 0;

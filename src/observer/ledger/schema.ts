@@ -12,8 +12,24 @@ export const VERIFIED_YES = ['yes', 'y', 'true', 'pass', 'passed', 'tests', 'ok'
  * Rollup key columns; NULL is stored as '' because SQLite's UNIQUE treats NULLs as distinct (no upsert on them).
  * Two rollups: per session (for --by session, --session, --project) and global (everything else, far fewer rows).
  */
-export const ROLLUP_KEYS = ['day', 'harness', 'session_id', 'project', 'subagent_type', 'tier', 'requested_model', 'served_model'] as const;
-export const GLOBAL_ROLLUP_KEYS = ['day', 'harness', 'subagent_type', 'tier', 'requested_model', 'served_model'] as const;
+export const ROLLUP_KEYS = [
+  'day',
+  'harness',
+  'session_id',
+  'project',
+  'subagent_type',
+  'tier',
+  'requested_model',
+  'served_model',
+] as const;
+export const GLOBAL_ROLLUP_KEYS = [
+  'day',
+  'harness',
+  'subagent_type',
+  'tier',
+  'requested_model',
+  'served_model',
+] as const;
 /**
  * Third rollup (migration 6), for --by session: only what that view groups and filters by, session first so its GROUP
  * BYs stream in key order. The per-session rollup also splits each session by project, agent type and tier: on a
@@ -21,8 +37,20 @@ export const GLOBAL_ROLLUP_KEYS = ['day', 'harness', 'subagent_type', 'tier', 'r
  */
 export const SESSION_ROLLUP_KEYS = ['session_id', 'requested_model', 'served_model', 'day', 'harness'] as const;
 /** Completion columns a session-rollup row depends on: other updates (parent model, tier, join ids) skip its trigger. */
-const SESSION_ROLLUP_INPUTS = [...SESSION_ROLLUP_KEYS, 'dispatch_id', 'status', 'verified', 'input', 'output', 'cache_read',
-  'cache_write_5m', 'cache_write_1h', 'cost_pico', 'counterfactual_pico', 'followup'] as const;
+const SESSION_ROLLUP_INPUTS = [
+  ...SESSION_ROLLUP_KEYS,
+  'dispatch_id',
+  'status',
+  'verified',
+  'input',
+  'output',
+  'cache_read',
+  'cache_write_5m',
+  'cache_write_1h',
+  'cost_pico',
+  'counterfactual_pico',
+  'followup',
+] as const;
 type Keys = readonly string[];
 
 /**
@@ -37,7 +65,10 @@ function rollupMeasures(r: string, version: RollupVersion = 4): [string, string]
   const both = `(${r}.cost_pico IS NOT NULL AND ${r}.counterfactual_pico IS NOT NULL)`;
   return [
     ['runs', '1'],
-    ['dispatched', version === 2 ? `(${r}.dispatch_id IS NOT NULL)` : `(${r}.dispatch_id IS NOT NULL AND ${r}.followup = 0)`],
+    [
+      'dispatched',
+      version === 2 ? `(${r}.dispatch_id IS NOT NULL)` : `(${r}.dispatch_id IS NOT NULL AND ${r}.followup = 0)`,
+    ],
     ['completed', `(${r}.status = 'ok')`],
     ['pending', `(${r}.status = 'pending')`],
     ['verified', `COALESCE(${r}.verified IN (${verified}), 0)`],

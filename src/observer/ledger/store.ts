@@ -66,7 +66,13 @@ export function dispatchKey(harness: string, callId: string | null, fallback: st
  * A child is the same child whoever reports it: its own id first, then the dispatch's id. A child that runs several
  * turns (Codex) is one row per turn, so the hook and the scan that both see a turn land on the same key.
  */
-export function completionKey(harness: string, agentId: string | null, callId: string | null, fallback: string, turnId: string | null = null): string {
+export function completionKey(
+  harness: string,
+  agentId: string | null,
+  callId: string | null,
+  fallback: string,
+  turnId: string | null = null,
+): string {
   if (agentId) return turnId ? `${harness}:agent:${agentId}:turn:${turnId}` : `${harness}:agent:${agentId}`;
   if (callId) return `${harness}:call:${callId}`;
   return `${harness}:line:${fallback}`;
@@ -76,7 +82,13 @@ export function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-export function touchSession(db: SqlDriver, harness: string, sessionId: string | null, project: string | null, at: number): void {
+export function touchSession(
+  db: SqlDriver,
+  harness: string,
+  sessionId: string | null,
+  project: string | null,
+  at: number,
+): void {
   if (!sessionId) return;
   db.prepare(
     `INSERT INTO sessions (harness, session_id, project, first_at, last_at) VALUES (?, ?, ?, ?, ?)
@@ -89,8 +101,9 @@ export function touchSession(db: SqlDriver, harness: string, sessionId: string |
 
 /** A hook's record (with its decision) replaces a scanned one; a scan never overwrites a hook's. */
 export function recordDispatch(db: SqlDriver, d: DispatchRow, fallbackKey: string): boolean {
-  const r = db.prepare(
-    `INSERT INTO dispatches (dedupe_key, harness, session_id, call_id, at, project, parent_model, parent_model_source,
+  const r = db
+    .prepare(
+      `INSERT INTO dispatches (dedupe_key, harness, session_id, call_id, at, project, parent_model, parent_model_source,
        requested_model, requested_agent, requested_tier, subagent_type, action, reason, tier, effective_model,
        catalog_version, escalation_from, child_agent_id, source)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -103,15 +116,35 @@ export function recordDispatch(db: SqlDriver, d: DispatchRow, fallbackKey: strin
        catalog_version = excluded.catalog_version, escalation_from = COALESCE(excluded.escalation_from, dispatches.escalation_from),
        child_agent_id = COALESCE(dispatches.child_agent_id, excluded.child_agent_id), source = excluded.source
      WHERE dispatches.source = 'scan' AND excluded.source = 'spool'`,
-  ).run(
-    dispatchKey(d.harness, d.callId, fallbackKey), d.harness, d.sessionId, d.callId, d.at, d.project, d.parentModel,
-    d.parentModelSource, d.requestedModel, d.requestedAgent, d.requestedTier, d.subagentType, d.action, d.reason, d.tier,
-    d.effectiveModel, d.catalogVersion, d.escalationFrom, d.childAgentId, d.source,
-  );
+    )
+    .run(
+      dispatchKey(d.harness, d.callId, fallbackKey),
+      d.harness,
+      d.sessionId,
+      d.callId,
+      d.at,
+      d.project,
+      d.parentModel,
+      d.parentModelSource,
+      d.requestedModel,
+      d.requestedAgent,
+      d.requestedTier,
+      d.subagentType,
+      d.action,
+      d.reason,
+      d.tier,
+      d.effectiveModel,
+      d.catalogVersion,
+      d.escalationFrom,
+      d.childAgentId,
+      d.source,
+    );
   // A scan learning the child id of a dispatch a hook recorded: fill that one field in.
   if (r.changes === 0 && d.childAgentId && d.callId) {
-    db.prepare('UPDATE dispatches SET child_agent_id = ? WHERE dedupe_key = ? AND child_agent_id IS NULL')
-      .run(d.childAgentId, dispatchKey(d.harness, d.callId, fallbackKey));
+    db.prepare('UPDATE dispatches SET child_agent_id = ? WHERE dedupe_key = ? AND child_agent_id IS NULL').run(
+      d.childAgentId,
+      dispatchKey(d.harness, d.callId, fallbackKey),
+    );
   }
   touchSession(db, d.harness, d.sessionId, d.project, d.at);
   return r.changes > 0;
@@ -125,17 +158,41 @@ export function recordCompletion(db: SqlDriver, c: CompletionRow): boolean {
   const u = c.usage;
   const cost = c.cost ?? null;
   const params: SqlValue[] = [
-    completionKey(c.harness, c.agentId, c.callId, c.fallbackKey, c.turnId ?? null), c.harness, c.sessionId, c.callId, c.agentId,
-    c.subagentType, c.project, c.requestedModel, c.servedModel,
-    u?.input ?? null, u?.output ?? null, u?.cacheRead ?? null, u?.cacheWrite5m ?? null, u?.cacheWrite1h ?? null,
-    u?.reasoning ?? null, u?.requests ?? null,
-    cost?.picoUsd ?? null, cost?.catalogVersion ?? null, cost?.modelId ?? null,
-    c.status, c.outcome.result, c.outcome.verified, c.outcome.escalationFrom,
-    c.startedAt, c.endedAt, utcDay(c.endedAt), c.startedAt !== null ? Math.max(0, c.endedAt - c.startedAt) : null,
-    c.usageSource, c.transcriptPath, c.incomplete ? 1 : 0, c.turnId ?? null,
+    completionKey(c.harness, c.agentId, c.callId, c.fallbackKey, c.turnId ?? null),
+    c.harness,
+    c.sessionId,
+    c.callId,
+    c.agentId,
+    c.subagentType,
+    c.project,
+    c.requestedModel,
+    c.servedModel,
+    u?.input ?? null,
+    u?.output ?? null,
+    u?.cacheRead ?? null,
+    u?.cacheWrite5m ?? null,
+    u?.cacheWrite1h ?? null,
+    u?.reasoning ?? null,
+    u?.requests ?? null,
+    cost?.picoUsd ?? null,
+    cost?.catalogVersion ?? null,
+    cost?.modelId ?? null,
+    c.status,
+    c.outcome.result,
+    c.outcome.verified,
+    c.outcome.escalationFrom,
+    c.startedAt,
+    c.endedAt,
+    utcDay(c.endedAt),
+    c.startedAt !== null ? Math.max(0, c.endedAt - c.startedAt) : null,
+    c.usageSource,
+    c.transcriptPath,
+    c.incomplete ? 1 : 0,
+    c.turnId ?? null,
   ];
-  const r = db.prepare(
-    `INSERT INTO completions (dedupe_key, harness, session_id, call_id, agent_id, subagent_type, project,
+  const r = db
+    .prepare(
+      `INSERT INTO completions (dedupe_key, harness, session_id, call_id, agent_id, subagent_type, project,
        requested_model, served_model, input, output, cache_read, cache_write_5m, cache_write_1h, reasoning, requests,
        cost_pico, cost_catalog_version, priced_model, status, result, verified, escalation_from,
        started_at, ended_at, day, duration_ms, usage_source, transcript_path, incomplete, turn_id)
@@ -162,7 +219,8 @@ export function recordCompletion(db: SqlDriver, c: CompletionRow): boolean {
      WHERE excluded.status <> 'pending' AND excluded.input IS NOT NULL AND (
        completions.status = 'pending' OR completions.input IS NULL
        OR (completions.usage_source = 'scan' AND (excluded.usage_source <> 'scan' OR excluded.output >= completions.output)))`,
-  ).run(...params);
+    )
+    .run(...params);
   // Ids and outcome tokens from a report that brings no better usage still fill gaps.
   if (r.changes === 0) {
     db.prepare(
@@ -170,7 +228,15 @@ export function recordCompletion(db: SqlDriver, c: CompletionRow): boolean {
          result = COALESCE(result, ?), verified = COALESCE(verified, ?), escalation_from = COALESCE(escalation_from, ?),
          transcript_path = COALESCE(transcript_path, ?)
        WHERE dedupe_key = ?`,
-    ).run(c.callId, c.subagentType, c.outcome.result, c.outcome.verified, c.outcome.escalationFrom, c.transcriptPath, params[0]!);
+    ).run(
+      c.callId,
+      c.subagentType,
+      c.outcome.result,
+      c.outcome.verified,
+      c.outcome.escalationFrom,
+      c.transcriptPath,
+      params[0]!,
+    );
   }
   touchSession(db, c.harness, c.sessionId, c.project, c.endedAt);
   return r.changes > 0;
@@ -178,10 +244,16 @@ export function recordCompletion(db: SqlDriver, c: CompletionRow): boolean {
 
 /** One API response from a transcript, priced now; the same key is stored once (max per field if seen again). */
 export function recordRequest(
-  db: SqlDriver, harness: Harness, project: string | null, r: TranscriptRequest, priced: Priced | null, pricer: Pricer,
+  db: SqlDriver,
+  harness: Harness,
+  project: string | null,
+  r: TranscriptRequest,
+  priced: Priced | null,
+  pricer: Pricer,
 ): boolean {
-  const res = db.prepare(
-    `INSERT INTO requests (harness, key, session_id, agent_id, project, model, at, sidechain, input, output, cache_read,
+  const res = db
+    .prepare(
+      `INSERT INTO requests (harness, key, session_id, agent_id, project, model, at, sidechain, input, output, cache_read,
        cache_write_5m, cache_write_1h, reasoning, cost_pico, catalog_version)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (harness, key) DO UPDATE SET
@@ -190,23 +262,51 @@ export function recordRequest(
        cost_pico = excluded.cost_pico, catalog_version = excluded.catalog_version
      WHERE excluded.output > requests.output OR excluded.input > requests.input
        OR (requests.cost_pico IS NULL AND excluded.cost_pico IS NOT NULL)`,
-  ).run(
-    harness, r.key, r.sessionId, r.agentId, project, r.model, r.at, r.sidechain ? 1 : 0, r.usage.input, r.usage.output,
-    r.usage.cacheRead, r.usage.cacheWrite5m, r.usage.cacheWrite1h, r.usage.reasoning, priced?.picoUsd ?? null,
-    priced?.catalogVersion ?? pricer.catalogVersion,
-  );
+    )
+    .run(
+      harness,
+      r.key,
+      r.sessionId,
+      r.agentId,
+      project,
+      r.model,
+      r.at,
+      r.sidechain ? 1 : 0,
+      r.usage.input,
+      r.usage.output,
+      r.usage.cacheRead,
+      r.usage.cacheWrite5m,
+      r.usage.cacheWrite1h,
+      r.usage.reasoning,
+      priced?.picoUsd ?? null,
+      priced?.catalogVersion ?? pricer.catalogVersion,
+    );
   return res.changes > 0;
 }
 
 type CostRow = {
-  id: number; harness: Harness; served_model: string | null; parent_model: string | null; input: number; output: number;
-  cache_read: number; cache_write_5m: number; cache_write_1h: number; reasoning: number; requests: number;
+  id: number;
+  harness: Harness;
+  served_model: string | null;
+  parent_model: string | null;
+  input: number;
+  output: number;
+  cache_read: number;
+  cache_write_5m: number;
+  cache_write_1h: number;
+  reasoning: number;
+  requests: number;
 };
 
 function usageOf(r: CostRow): Usage {
   return {
-    input: r.input, output: r.output, cacheRead: r.cache_read, cacheWrite5m: r.cache_write_5m,
-    cacheWrite1h: r.cache_write_1h, reasoning: r.reasoning, requests: Math.max(1, r.requests),
+    input: r.input,
+    output: r.output,
+    cacheRead: r.cache_read,
+    cacheWrite5m: r.cache_write_5m,
+    cacheWrite1h: r.cache_write_1h,
+    reasoning: r.reasoning,
+    requests: Math.max(1, r.requests),
   };
 }
 
@@ -214,14 +314,21 @@ function usageOf(r: CostRow): Usage {
  * Fills what a completion learns after it was stored: the parent model from its dispatch (exact ids), the cost at the
  * served model, and the counterfactual cost at the parent's model. Unpriced rows are retried only by a newer catalog.
  */
-export function reconcileCompletions(db: SqlDriver, pricer: Pricer): { joined: number; priced: number; counterfactual: number } {
+export function reconcileCompletions(
+  db: SqlDriver,
+  pricer: Pricer,
+): { joined: number; priced: number; counterfactual: number } {
   const joined = joinCompletions(db);
   let priced = 0;
-  const toPrice = db.prepare(
-    `SELECT id, harness, served_model, parent_model, input, output, cache_read, cache_write_5m, cache_write_1h, reasoning, requests
+  const toPrice = db
+    .prepare(
+      `SELECT id, harness, served_model, parent_model, input, output, cache_read, cache_write_5m, cache_write_1h, reasoning, requests
      FROM completions WHERE input IS NOT NULL AND cost_pico IS NULL AND (cost_catalog_version IS NULL OR cost_catalog_version <> ?)`,
-  ).all<CostRow>(pricer.catalogVersion);
-  const setCost = db.prepare('UPDATE completions SET cost_pico = ?, cost_catalog_version = ?, priced_model = ? WHERE id = ?');
+    )
+    .all<CostRow>(pricer.catalogVersion);
+  const setCost = db.prepare(
+    'UPDATE completions SET cost_pico = ?, cost_catalog_version = ?, priced_model = ? WHERE id = ?',
+  );
   for (const r of toPrice) {
     const p = pricer.price(r.served_model, r.harness, usageOf(r));
     setCost.run(p?.picoUsd ?? null, p?.catalogVersion ?? pricer.catalogVersion, p?.modelId ?? null, r.id);
@@ -229,11 +336,13 @@ export function reconcileCompletions(db: SqlDriver, pricer: Pricer): { joined: n
   }
 
   let counterfactual = 0;
-  const toCounter = db.prepare(
-    `SELECT id, harness, served_model, parent_model, input, output, cache_read, cache_write_5m, cache_write_1h, reasoning, requests
+  const toCounter = db
+    .prepare(
+      `SELECT id, harness, served_model, parent_model, input, output, cache_read, cache_write_5m, cache_write_1h, reasoning, requests
      FROM completions WHERE input IS NOT NULL AND parent_model IS NOT NULL AND counterfactual_pico IS NULL
        AND (counterfactual_catalog_version IS NULL OR counterfactual_catalog_version <> ?)`,
-  ).all<CostRow>(pricer.catalogVersion);
+    )
+    .all<CostRow>(pricer.catalogVersion);
   const setCounter = db.prepare(
     'UPDATE completions SET counterfactual_pico = ?, counterfactual_model = ?, counterfactual_catalog_version = ? WHERE id = ?',
   );
@@ -256,20 +365,27 @@ export function joinCompletions(db: SqlDriver): number {
      WHERE completions.call_id IS NULL AND completions.agent_id IS NOT NULL
        AND d.harness = completions.harness AND d.child_agent_id = completions.agent_id AND d.call_id IS NOT NULL`,
   ).run();
-  const touched = db.prepare(
-    `SELECT DISTINCT d.id AS id FROM completions JOIN dispatches d ON d.harness = completions.harness AND d.call_id = completions.call_id
+  const touched = db
+    .prepare(
+      `SELECT DISTINCT d.id AS id FROM completions JOIN dispatches d ON d.harness = completions.harness AND d.call_id = completions.call_id
      WHERE completions.dispatch_id IS NULL AND completions.call_id IS NOT NULL`,
-  ).all<{ id: number }>();
-  const joined = db.prepare(
-    `UPDATE completions SET dispatch_id = d.id,
+    )
+    .all<{ id: number }>();
+  const joined = db
+    .prepare(
+      `UPDATE completions SET dispatch_id = d.id,
        parent_model = COALESCE(completions.parent_model, d.parent_model),
        tier = COALESCE(completions.tier, d.tier),
        requested_model = COALESCE(d.effective_model, d.requested_model, completions.requested_model)
      FROM dispatches d
      WHERE completions.dispatch_id IS NULL AND completions.call_id IS NOT NULL
        AND d.harness = completions.harness AND d.call_id = completions.call_id`,
-  ).run().changes;
-  markFollowups(db, touched.map((t) => t.id));
+    )
+    .run().changes;
+  markFollowups(
+    db,
+    touched.map((t) => t.id),
+  );
   db.prepare(
     `UPDATE dispatches SET completion_id = c.id FROM completions c
      WHERE dispatches.completion_id IS NULL AND c.dispatch_id = dispatches.id AND c.followup = 0`,
@@ -289,7 +405,8 @@ export function joinCompletions(db: SqlDriver): number {
  * the turn rows by the next join pass.
  */
 export function supersedeWholeChild(db: SqlDriver, harness: Harness, agentId: string): void {
-  const old = db.prepare('SELECT id FROM completions WHERE dedupe_key = ? AND turn_id IS NULL')
+  const old = db
+    .prepare('SELECT id FROM completions WHERE dedupe_key = ? AND turn_id IS NULL')
     .get<{ id: number }>(completionKey(harness, agentId, null, ''));
   if (!old) return;
   db.prepare('UPDATE dispatches SET completion_id = NULL WHERE completion_id = ?').run(old.id);
@@ -305,7 +422,9 @@ function markFollowups(db: SqlDriver, dispatchIds: readonly number[]): void {
   const first = db.prepare(
     `SELECT id FROM completions WHERE dispatch_id = ? ORDER BY COALESCE(started_at, ended_at), id LIMIT 1`,
   );
-  const mark = db.prepare('UPDATE completions SET followup = (id <> ?) WHERE dispatch_id = ? AND followup <> (id <> ?)');
+  const mark = db.prepare(
+    'UPDATE completions SET followup = (id <> ?) WHERE dispatch_id = ? AND followup <> (id <> ?)',
+  );
   const link = db.prepare('UPDATE dispatches SET completion_id = ? WHERE id = ? AND completion_id IS NOT ?');
   for (const d of dispatchIds) {
     const f = first.get<{ id: number }>(d);
@@ -329,13 +448,33 @@ export function settleCompletion(db: SqlDriver, id: number, child: ChildSummary,
        usage_source = 'transcript-late', incomplete = ?
      WHERE id = ? AND status = 'pending'`,
   ).run(
-    child.servedModel, child.callId, child.subagentType, child.requestedModel, u.input, u.output, u.cacheRead,
-    u.cacheWrite5m, u.cacheWrite1h, u.reasoning, u.requests, child.outcome.result, child.outcome.verified,
-    child.outcome.escalationFrom, child.endedAt ?? endedAt, utcDay(child.endedAt ?? endedAt), child.endedAt ?? endedAt,
-    child.incomplete ? 1 : 0, id,
+    child.servedModel,
+    child.callId,
+    child.subagentType,
+    child.requestedModel,
+    u.input,
+    u.output,
+    u.cacheRead,
+    u.cacheWrite5m,
+    u.cacheWrite1h,
+    u.reasoning,
+    u.requests,
+    child.outcome.result,
+    child.outcome.verified,
+    child.outcome.escalationFrom,
+    child.endedAt ?? endedAt,
+    utcDay(child.endedAt ?? endedAt),
+    child.endedAt ?? endedAt,
+    child.incomplete ? 1 : 0,
+    id,
   );
 }
 
 export function recordDiagnostic(db: SqlDriver, level: string, origin: string, message: string, at = Date.now()): void {
-  db.prepare('INSERT INTO diagnostics (at, level, origin, message) VALUES (?, ?, ?, ?)').run(at, level, origin, message.slice(0, 2000));
+  db.prepare('INSERT INTO diagnostics (at, level, origin, message) VALUES (?, ?, ?, ?)').run(
+    at,
+    level,
+    origin,
+    message.slice(0, 2000),
+  );
 }

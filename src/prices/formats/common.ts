@@ -28,14 +28,24 @@ interface Candidate {
 /** Two rate sets that disagree on a rate both give (a missing cache price is less data, not another price). */
 export function ratesConflict(a: Rates, b: Rates): boolean {
   const differ = (x: string | null, y: string | null) => x !== null && y !== null && compareDecimal(x, y) !== 0;
-  return differ(a.input, b.input) || differ(a.output, b.output) || differ(a.cacheRead, b.cacheRead)
-    || differ(a.cacheWrite5m, b.cacheWrite5m) || differ(a.cacheWrite1h, b.cacheWrite1h);
+  return (
+    differ(a.input, b.input) ||
+    differ(a.output, b.output) ||
+    differ(a.cacheRead, b.cacheRead) ||
+    differ(a.cacheWrite5m, b.cacheWrite5m) ||
+    differ(a.cacheWrite1h, b.cacheWrite1h)
+  );
 }
 
 export function sameRates(a: Rates, b: Rates): boolean {
   const eq = (x: string | null, y: string | null) => (x === null || y === null ? x === y : compareDecimal(x, y) === 0);
-  return eq(a.input, b.input) && eq(a.output, b.output) && eq(a.cacheRead, b.cacheRead)
-    && eq(a.cacheWrite5m, b.cacheWrite5m) && eq(a.cacheWrite1h, b.cacheWrite1h);
+  return (
+    eq(a.input, b.input) &&
+    eq(a.output, b.output) &&
+    eq(a.cacheRead, b.cacheRead) &&
+    eq(a.cacheWrite5m, b.cacheWrite5m) &&
+    eq(a.cacheWrite1h, b.cacheWrite1h)
+  );
 }
 
 /**

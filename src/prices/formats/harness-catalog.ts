@@ -21,7 +21,9 @@ const ModelSchema = z.looseObject({
   provider: z.string(),
   price: z.nullable(PriceSchema),
   context_window: z.optional(z.nullable(z.int().check(z.positive()))),
-  long_context: z.optional(z.nullable(z.looseObject({ threshold_tokens: z.int().check(z.positive()), price: PriceSchema }))),
+  long_context: z.optional(
+    z.nullable(z.looseObject({ threshold_tokens: z.int().check(z.positive()), price: PriceSchema })),
+  ),
 });
 
 const AliasSchema = z.looseObject({
@@ -31,12 +33,16 @@ const AliasSchema = z.looseObject({
 
 const CatalogSchema = z.looseObject({
   models: z.record(z.string(), z.unknown()),
-  harnesses: z.optional(z.looseObject({
-    'claude-code': z.optional(z.looseObject({
-      aliases: z.record(z.string(), AliasSchema),
-      best: z.optional(z.string()),
-    })),
-  })),
+  harnesses: z.optional(
+    z.looseObject({
+      'claude-code': z.optional(
+        z.looseObject({
+          aliases: z.record(z.string(), AliasSchema),
+          best: z.optional(z.string()),
+        }),
+      ),
+    }),
+  ),
 });
 
 function ratesOf(p: z.infer<typeof PriceSchema>): Rates {
@@ -57,7 +63,15 @@ export interface HarnessCatalogResult extends ConvertResult {
 }
 
 /** Claude Code providers tiergate's policy can name (`claudeProvider`), plus the ones the catalog lists. */
-export const CLAUDE_PROVIDERS = ['anthropic', 'bedrock', 'vertex', 'foundry', 'gateway', 'mantle', 'anthropic_aws'] as const;
+export const CLAUDE_PROVIDERS = [
+  'anthropic',
+  'bedrock',
+  'vertex',
+  'foundry',
+  'gateway',
+  'mantle',
+  'anthropic_aws',
+] as const;
 
 export function claudeAliasTable(provider: string): string {
   return provider === 'anthropic' ? 'claude' : `claude@${provider}`;
@@ -89,11 +103,13 @@ export function fromHarnessCatalog(json: unknown, opts: ConvertOptions): Harness
     }
     const provider = makerOf(canonicalId(key)) ?? m.data.provider;
     const longContext: LongContextTier[] = m.data.long_context
-      ? [{
-        threshold: tierThreshold(provider, m.data.long_context.threshold_tokens),
-        ...tierRule(provider),
-        rates: ratesOf(m.data.long_context.price),
-      }]
+      ? [
+          {
+            threshold: tierThreshold(provider, m.data.long_context.threshold_tokens),
+            ...tierRule(provider),
+            rates: ratesOf(m.data.long_context.price),
+          },
+        ]
       : [];
     out.add(key, {
       provider,

@@ -23,13 +23,17 @@ const EntrySchema = z.looseObject({
   output_cost_per_reasoning_token: z.optional(Cost),
   input_cost_per_request: z.optional(Cost),
   max_input_tokens: z.optional(z.int().check(z.positive())),
-  tiered_pricing: z.optional(z.array(z.looseObject({
-    range: z.tuple([z.number(), z.number()], z.number()),
-    input_cost_per_token: Cost,
-    output_cost_per_token: Cost,
-    cache_read_input_token_cost: z.optional(Cost),
-    cache_creation_input_token_cost: z.optional(Cost),
-  }))),
+  tiered_pricing: z.optional(
+    z.array(
+      z.looseObject({
+        range: z.tuple([z.number(), z.number()], z.number()),
+        input_cost_per_token: Cost,
+        output_cost_per_token: Cost,
+        cache_read_input_token_cost: z.optional(Cost),
+        cache_creation_input_token_cost: z.optional(Cost),
+      }),
+    ),
+  ),
 });
 type Entry = z.infer<typeof EntrySchema>;
 
@@ -39,7 +43,8 @@ const perMillion = (n: number | undefined): string | null => {
   return d === null ? null : shiftDecimal(d, 6);
 };
 
-const ABOVE = /^(input_cost_per_token|output_cost_per_token|cache_read_input_token_cost|cache_creation_input_token_cost)_above_(\d+)k_tokens$/;
+const ABOVE =
+  /^(input_cost_per_token|output_cost_per_token|cache_read_input_token_cost|cache_creation_input_token_cost)_above_(\d+)k_tokens$/;
 
 /**
  * Which entry speaks for a model when several normalise to one id: the maker's own API first, then Bedrock's global
@@ -130,15 +135,19 @@ export function fromLiteLLM(json: unknown, opts: ConvertOptions): ConvertResult 
     const provider = makerOf(id) ?? (e.litellm_provider ? canonicalProvider(e.litellm_provider) : 'unknown');
     const reasoning = perMillion(e.output_cost_per_reasoning_token);
     const perRequest = e.input_cost_per_request === undefined ? null : numberToDecimal(e.input_cost_per_request);
-    out.add(key, {
-      provider,
-      rates,
-      longContext: aboveTiers(e, provider),
-      perRequestFee: perRequest !== null && compareDecimal(perRequest, '0') > 0 ? perRequest : null,
-      reasoningRate: reasoning !== null && compareDecimal(reasoning, rates.output) !== 0 ? reasoning : null,
-      contextWindow: e.max_input_tokens ?? null,
-      source: opts.source,
-    }, rankOf(key.toLowerCase(), e.litellm_provider));
+    out.add(
+      key,
+      {
+        provider,
+        rates,
+        longContext: aboveTiers(e, provider),
+        perRequestFee: perRequest !== null && compareDecimal(perRequest, '0') > 0 ? perRequest : null,
+        reasoningRate: reasoning !== null && compareDecimal(reasoning, rates.output) !== 0 ? reasoning : null,
+        contextWindow: e.max_input_tokens ?? null,
+        source: opts.source,
+      },
+      rankOf(key.toLowerCase(), e.litellm_provider),
+    );
   }
   return out.result();
 }

@@ -16,9 +16,16 @@ import { decimalOrNull as dec, PerMillionRates as PriceSet, PriceNumber as Num }
 
 const CostSchema = z.extend(PriceSet, {
   reasoning: z.optional(Num),
-  tiers: z.optional(z.array(z.intersection(z.looseObject({
-    tier: z.looseObject({ type: z.string(), size: z.int().check(z.positive()) }),
-  }), z.partial(PriceSet)))),
+  tiers: z.optional(
+    z.array(
+      z.intersection(
+        z.looseObject({
+          tier: z.looseObject({ type: z.string(), size: z.int().check(z.positive()) }),
+        }),
+        z.partial(PriceSet),
+      ),
+    ),
+  ),
   context_over_200k: z.optional(z.partial(PriceSet)),
 });
 
@@ -96,15 +103,19 @@ export function fromModelsDev(json: unknown, opts: ModelsDevOptions): ConvertRes
       }
       longContext.sort((a, b) => a.threshold - b.threshold);
       const reasoning = dec(cost.reasoning);
-      out.add(modelKey, {
-        provider: maker,
-        rates: base,
-        longContext,
-        perRequestFee: null,
-        reasoningRate: reasoning !== null && compareDecimal(reasoning, base.output) !== 0 ? reasoning : null,
-        contextWindow: limit?.context && limit.context > 0 ? limit.context : null,
-        source: opts.source,
-      }, maker === providerId ? 0 : 1);
+      out.add(
+        modelKey,
+        {
+          provider: maker,
+          rates: base,
+          longContext,
+          perRequestFee: null,
+          reasoningRate: reasoning !== null && compareDecimal(reasoning, base.output) !== 0 ? reasoning : null,
+          contextWindow: limit?.context && limit.context > 0 ? limit.context : null,
+          source: opts.source,
+        },
+        maker === providerId ? 0 : 1,
+      );
     }
   }
   if (otherProviders > 0) out.note(`${otherProviders} reseller/router/plan providers not read (list prices only)`);

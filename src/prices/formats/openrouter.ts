@@ -114,8 +114,10 @@ export function fromOpenRouter(json: unknown, opts: ConvertOptions): ConvertResu
       rates,
       longContext,
       perRequestFee: request && compareDecimal(request, '0') > 0 ? shiftDecimal(request, 0) : null,
-      reasoningRate: reasoning && compareDecimal(reasoning, '0') > 0 && compareDecimal(reasoning, m.pricing.completion) !== 0
-        ? shiftDecimal(reasoning, 6) : null,
+      reasoningRate:
+        reasoning && compareDecimal(reasoning, '0') > 0 && compareDecimal(reasoning, m.pricing.completion) !== 0
+          ? shiftDecimal(reasoning, 6)
+          : null,
       contextWindow: m.context_length ?? null,
       source: opts.source,
     });

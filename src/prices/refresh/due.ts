@@ -16,5 +16,7 @@ export function catalogPath(env: Env, sourceName: string): string {
 /** The sources that would be fetched now, per TTL and back-off. Cheap: reads the status file and stats catalogs. */
 export function dueSources(env: Env, config: RefreshConfig, nowMs: number, status = readStatus(env)): RefreshSource[] {
   const ttlMs = config.ttlHours * 3_600_000;
-  return config.sources.filter((s) => isDue(status?.sources[s.name], nowMs, ttlMs, existsSync(catalogPath(env, s.name))));
+  return config.sources.filter((s) =>
+    isDue(status?.sources[s.name], nowMs, ttlMs, existsSync(catalogPath(env, s.name))),
+  );
 }

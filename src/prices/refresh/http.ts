@@ -38,7 +38,16 @@ export type FetchOptions = Partial<{
 /** A refusal or failure with a short machine-readable kind, so the status file can say what went wrong. */
 export class FetchError extends Error {
   constructor(
-    readonly kind: 'url' | 'scheme' | 'host' | 'redirect' | 'status' | 'timeout' | 'too-large' | 'network' | 'too-many-requests',
+    readonly kind:
+      | 'url'
+      | 'scheme'
+      | 'host'
+      | 'redirect'
+      | 'status'
+      | 'timeout'
+      | 'too-large'
+      | 'network'
+      | 'too-many-requests',
     message: string,
   ) {
     super(message);
@@ -78,12 +87,16 @@ export async function fetchText(rawUrl: string, options: FetchOptions = {}): Pro
   const pinnedHost = first.host;
   const dispatcher = makeDispatcher(o, options.env ?? {});
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(new FetchError('timeout', `no complete answer within ${o.totalTimeoutMs} ms`)), o.totalTimeoutMs);
+  const timer = setTimeout(
+    () => abort.abort(new FetchError('timeout', `no complete answer within ${o.totalTimeoutMs} ms`)),
+    o.totalTimeoutMs,
+  );
   timer.unref?.();
   try {
     let url = first;
     for (let n = 1; ; n++) {
-      if (n > o.maxRequests) throw new FetchError('too-many-requests', `more than ${o.maxRequests} requests (redirect loop?)`);
+      if (n > o.maxRequests)
+        throw new FetchError('too-many-requests', `more than ${o.maxRequests} requests (redirect loop?)`);
       const res = await request(url, {
         dispatcher,
         method: 'GET',
@@ -97,7 +110,8 @@ export async function fetchText(rawUrl: string, options: FetchOptions = {}): Pro
         const location = header(res.headers.location);
         if (!location) throw new FetchError('redirect', `HTTP ${res.statusCode} without a Location`);
         const next = checkUrl(new URL(location, url).toString(), options);
-        if (next.host !== pinnedHost) throw new FetchError('host', `redirect to another host refused: ${next.host} (pinned ${pinnedHost})`);
+        if (next.host !== pinnedHost)
+          throw new FetchError('host', `redirect to another host refused: ${next.host} (pinned ${pinnedHost})`);
         url = next;
         continue;
       }
@@ -138,9 +152,17 @@ export async function fetchText(rawUrl: string, options: FetchOptions = {}): Pro
  * npm do: behind a corporate proxy a direct connection would only time out. Host pinning and the caps apply to the
  * target either way; the proxy sees only a CONNECT to the pinned host.
  */
-function makeDispatcher(o: Required<Omit<FetchOptions, 'ca' | 'env' | 'allowLoopbackHttp'>> & FetchOptions, env: Record<string, string | undefined>): Dispatcher {
+function makeDispatcher(
+  o: Required<Omit<FetchOptions, 'ca' | 'env' | 'allowLoopbackHttp'>> & FetchOptions,
+  env: Record<string, string | undefined>,
+): Dispatcher {
   const tls = { timeout: o.connectTimeoutMs, ...(o.ca ? { ca: o.ca } : {}) };
-  const common = { headersTimeout: o.headersTimeoutMs, bodyTimeout: o.bodyIdleTimeoutMs, connections: 1, pipelining: 0 };
+  const common = {
+    headersTimeout: o.headersTimeoutMs,
+    bodyTimeout: o.bodyIdleTimeoutMs,
+    connections: 1,
+    pipelining: 0,
+  };
   const httpsProxy = env.HTTPS_PROXY || env.https_proxy || '';
   const httpProxy = env.HTTP_PROXY || env.http_proxy || '';
   if (!httpsProxy && !httpProxy) return new Agent({ ...common, connect: tls });
@@ -163,6 +185,7 @@ function toFetchError(err: unknown, signal: AbortSignal): FetchError {
   if (signal.aborted && signal.reason instanceof FetchError) return signal.reason;
   const code = (err as { code?: string } | null)?.code ?? '';
   const message = err instanceof Error ? err.message : String(err);
-  if (/TIMEOUT/i.test(code) || /timeout/i.test(message)) return new FetchError('timeout', `${code || 'timeout'}: ${message}`);
+  if (/TIMEOUT/i.test(code) || /timeout/i.test(message))
+    return new FetchError('timeout', `${code || 'timeout'}: ${message}`);
   return new FetchError('network', `${code ? `${code}: ` : ''}${message}`);
 }

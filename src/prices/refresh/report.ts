@@ -51,20 +51,29 @@ export function refreshOverview(env: Env, config: RefreshConfig, nowMs = Date.no
     const fetchedAt = cat?.fetchedAt ?? null;
     const next = nextDueAt(st, nowMs, ttlMs, existsSync(file));
     return {
-      name: s.name, format: s.format, url: s.url, catalogFile: file,
-      catalogVersion: cat?.version ?? null, fetchedAt,
+      name: s.name,
+      format: s.format,
+      url: s.url,
+      catalogFile: file,
+      catalogVersion: cat?.version ?? null,
+      fetchedAt,
       ageMs: fetchedAt ? nowMs - Date.parse(fetchedAt) : null,
       models: cat?.models ?? null,
-      lastAttemptAt: st?.lastAttemptAt ?? null, lastError: st?.lastError ?? null, lastErrorKind: st?.lastErrorKind ?? null,
+      lastAttemptAt: st?.lastAttemptAt ?? null,
+      lastError: st?.lastError ?? null,
+      lastErrorKind: st?.lastErrorKind ?? null,
       consecutiveFailures: st?.consecutiveFailures ?? 0,
       interrupted: Boolean(st?.pendingSince) && !held,
       nextDueAt: next === null ? null : new Date(next).toISOString(),
     };
   });
   return {
-    enabled: sw.on, disabledWhy: sw.on ? null : sw.why, ttlHours: config.ttlHours,
+    enabled: sw.on,
+    disabledWhy: sw.on ? null : sw.why,
+    ttlHours: config.ttlHours,
     running: held ? { pid: held.pid, since: new Date(held.startedAt).toISOString() } : null,
-    statusFile: paths(env).refreshStatus, sources,
+    statusFile: paths(env).refreshStatus,
+    sources,
   };
 }
 

@@ -15,7 +15,14 @@ import { FetchError, fetchText, type FetchOptions } from './http.js';
 import { acquireLock, adoptLock, releaseLock } from './lock.js';
 import { catalogPath, dueSources } from './due.js';
 import { SOURCE_NAME, refreshSwitch, type RefreshConfig, type RefreshSource } from './settings.js';
-import { blankSourceStatus, emptyStatus, readStatus, writeStatus, type RefreshStatus, type SourceStatus } from './status.js';
+import {
+  blankSourceStatus,
+  emptyStatus,
+  readStatus,
+  writeStatus,
+  type RefreshStatus,
+  type SourceStatus,
+} from './status.js';
 
 /** More rows than any real catalog has (models.dev: ≈8,300 entries); past it the document is not what we expect. */
 export const MAX_ROWS = 50_000;
@@ -72,8 +79,13 @@ export async function runRefresh(opts: RefreshOptions): Promise<RefreshReport> {
       }
       const st = status.sources[source.name];
       const waiting = (st?.consecutiveFailures ?? 0) > 0;
-      outcomes.push({ name: source.name, result: waiting ? 'waiting' : 'fresh', models: st?.models ?? null,
-        error: waiting ? `${st?.lastErrorKind}: ${st?.lastError}` : null, ms: 0 });
+      outcomes.push({
+        name: source.name,
+        result: waiting ? 'waiting' : 'fresh',
+        models: st?.models ?? null,
+        error: waiting ? `${st?.lastErrorKind}: ${st?.lastError}` : null,
+        ms: 0,
+      });
     }
     return { result: 'done', sources: outcomes };
   } finally {
@@ -81,44 +93,86 @@ export async function runRefresh(opts: RefreshOptions): Promise<RefreshReport> {
   }
 }
 
-async function refreshOne(source: RefreshSource, status: RefreshStatus, opts: RefreshOptions, now: () => Date): Promise<SourceOutcome> {
+async function refreshOne(
+  source: RefreshSource,
+  status: RefreshStatus,
+  opts: RefreshOptions,
+  now: () => Date,
+): Promise<SourceOutcome> {
   const { env } = opts;
   const started = now();
   const t0 = performance.now();
-  const prev: SourceStatus = { ...blankSourceStatus(source), ...status.sources[source.name], url: source.url, format: source.format };
+  const prev: SourceStatus = {
+    ...blankSourceStatus(source),
+    ...status.sources[source.name],
+    url: source.url,
+    format: source.format,
+  };
   // The attempt marker goes to disk before the network is touched: a run killed mid-fetch still backs off.
-  const attempt: SourceStatus = { ...prev, lastAttemptAt: started.toISOString(), pendingSince: started.toISOString(),
-    consecutiveFailures: prev.consecutiveFailures + 1 };
+  const attempt: SourceStatus = {
+    ...prev,
+    lastAttemptAt: started.toISOString(),
+    pendingSince: started.toISOString(),
+    consecutiveFailures: prev.consecutiveFailures + 1,
+  };
   save(env, status, attempt, now);
 
   try {
-    if (!SOURCE_NAME.test(source.name)) throw new RefreshError('config', `source name '${source.name}' is not a safe file name`);
+    if (!SOURCE_NAME.test(source.name))
+      throw new RefreshError('config', `source name '${source.name}' is not a safe file name`);
     const fetched = await fetchText(source.url, { env, ...opts.http });
     let json: unknown;
     try {
       json = JSON.parse(fetched.text);
     } catch (err) {
-      throw new RefreshError('malformed', `response is not JSON (${fetched.bytes} bytes): ${errorText(err).slice(0, 200)}`);
+      throw new RefreshError(
+        'malformed',
+        `response is not JSON (${fetched.bytes} bytes): ${errorText(err).slice(0, 200)}`,
+      );
     }
-        const fetchedAt = now();
+    const fetchedAt = now();
     const version = `refresh-${source.name}-${compactTime(fetchedAt)}`;
     const { models, skipped } = validatedRows(source, json, version, opts.convert ?? convertSource);
     const count = Object.keys(models).length;
     const previousCount = previousModelCount(env, source.name);
     if (previousCount !== null && count < previousCount * MIN_KEEP_RATIO) {
-      throw new RefreshError('shrunk', `only ${count} models where the current catalog has ${previousCount}: kept the current one`);
+      throw new RefreshError(
+        'shrunk',
+        `only ${count} models where the current catalog has ${previousCount}: kept the current one`,
+      );
     }
     const catalog: Catalog = CatalogSchema.parse({
-      format: 'tiergate-catalog/1', version, date: fetchedAt.toISOString().slice(0, 10), fetchedAt: fetchedAt.toISOString(),
-      source: `${source.name} ${fetched.url}`, models, aliases: {},
+      format: 'tiergate-catalog/1',
+      version,
+      date: fetchedAt.toISOString().slice(0, 10),
+      fetchedAt: fetchedAt.toISOString(),
+      source: `${source.name} ${fetched.url}`,
+      models,
+      aliases: {},
     });
     const file = catalogPath(env, source.name);
     // One model per line: a hook reads only the rows it looks up (prices/catalog-lines.ts).
     writeFileAtomic(file, serialiseCatalog(catalog));
     const ms = Math.round(performance.now() - t0);
-    save(env, status, { ...attempt, pendingSince: null, lastSuccessAt: fetchedAt.toISOString(), lastError: null, lastErrorKind: null,
-      consecutiveFailures: 0, models: count, skippedRows: skipped, bytes: fetched.bytes, durationMs: ms, catalogFile: file,
-      catalogVersion: version }, now);
+    save(
+      env,
+      status,
+      {
+        ...attempt,
+        pendingSince: null,
+        lastSuccessAt: fetchedAt.toISOString(),
+        lastError: null,
+        lastErrorKind: null,
+        consecutiveFailures: 0,
+        models: count,
+        skippedRows: skipped,
+        bytes: fetched.bytes,
+        durationMs: ms,
+        catalogFile: file,
+        catalogVersion: version,
+      },
+      now,
+    );
     return { name: source.name, result: 'updated', models: count, error: null, ms };
   } catch (err) {
     const kind = err instanceof FetchError || err instanceof RefreshError ? err.kind : 'internal';
@@ -126,7 +180,12 @@ async function refreshOne(source: RefreshSource, status: RefreshStatus, opts: Re
     const ms = Math.round(performance.now() - t0);
     diagnose('warn', `prices.refresh:${source.name}`, message, { kind }, env);
     try {
-      save(env, status, { ...attempt, pendingSince: null, lastError: message, lastErrorKind: kind, durationMs: ms }, now);
+      save(
+        env,
+        status,
+        { ...attempt, pendingSince: null, lastError: message, lastErrorKind: kind, durationMs: ms },
+        now,
+      );
     } catch (saveErr) {
       diagnose('error', 'prices.refresh:status', errorText(saveErr), {}, env);
     }
@@ -135,14 +194,22 @@ async function refreshOne(source: RefreshSource, status: RefreshStatus, opts: Re
 }
 
 class RefreshError extends Error {
-  constructor(readonly kind: 'config' | 'malformed' | 'schema' | 'shrunk', message: string) {
+  constructor(
+    readonly kind: 'config' | 'malformed' | 'schema' | 'shrunk',
+    message: string,
+  ) {
     super(message);
     this.name = 'RefreshError';
   }
 }
 
 /** Convert, then check every row against the contract: a bad row is dropped and counted, never cached. */
-function validatedRows(source: RefreshSource, json: unknown, version: string, convert: Converter): { models: Record<string, PriceRow>; skipped: number } {
+function validatedRows(
+  source: RefreshSource,
+  json: unknown,
+  version: string,
+  convert: Converter,
+): { models: Record<string, PriceRow>; skipped: number } {
   let converted;
   try {
     converted = convert(source.format, json, version);
@@ -150,7 +217,8 @@ function validatedRows(source: RefreshSource, json: unknown, version: string, co
     throw new RefreshError('schema', `not a ${source.format} document: ${errorText(err).slice(0, 300)}`);
   }
   if (!Array.isArray(converted?.rows)) throw new RefreshError('schema', `not a ${source.format} document`);
-  if (converted.rows.length > MAX_ROWS) throw new RefreshError('schema', `${converted.rows.length} rows, more than the ${MAX_ROWS} cap`);
+  if (converted.rows.length > MAX_ROWS)
+    throw new RefreshError('schema', `${converted.rows.length} rows, more than the ${MAX_ROWS} cap`);
   const models: Record<string, PriceRow> = {};
   let skipped = Number.isInteger(converted.skipped) ? converted.skipped : 0;
   for (const row of converted.rows) {
@@ -164,14 +232,19 @@ function validatedRows(source: RefreshSource, json: unknown, version: string, co
   }
   if (Object.keys(models).length === 0) {
     const notes = Array.isArray(converted.notes) ? converted.notes.slice(0, 3).join('; ') : '';
-    throw new RefreshError('schema', `no valid ${source.format} price rows (${skipped} rejected${notes ? `; ${notes}` : ''})`);
+    throw new RefreshError(
+      'schema',
+      `no valid ${source.format} price rows (${skipped} rejected${notes ? `; ${notes}` : ''})`,
+    );
   }
   return { models, skipped };
 }
 
 function previousModelCount(env: Env, name: string): number | null {
   try {
-    const parsed = CatalogSchema.safeParse(JSON.parse(readTextCapped(catalogPath(env, name), MAX_CATALOG_BYTES, { follow: false })));
+    const parsed = CatalogSchema.safeParse(
+      JSON.parse(readTextCapped(catalogPath(env, name), MAX_CATALOG_BYTES, { follow: false })),
+    );
     return parsed.success ? Object.keys(parsed.data.models).length : null;
   } catch {
     return null;
@@ -185,5 +258,8 @@ function save(env: Env, status: RefreshStatus, source: SourceStatus, now: () => 
 }
 
 function compactTime(d: Date): string {
-  return d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 }

@@ -23,7 +23,12 @@ export function isDue(status: SourceStatus | undefined, nowMs: number, ttlMs: nu
 }
 
 /** When the source will next be due (for `prices status`), or null when it is due now. */
-export function nextDueAt(status: SourceStatus | undefined, nowMs: number, ttlMs: number, catalogExists: boolean): number | null {
+export function nextDueAt(
+  status: SourceStatus | undefined,
+  nowMs: number,
+  ttlMs: number,
+  catalogExists: boolean,
+): number | null {
   if (isDue(status, nowMs, ttlMs, catalogExists) || !status?.lastAttemptAt) return null;
   return Date.parse(status.lastAttemptAt) + retryAfterMs(status, ttlMs);
 }

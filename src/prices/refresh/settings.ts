@@ -6,7 +6,11 @@ export type RefreshConfig = Policy['refresh'];
 export type RefreshSource = RefreshConfig['sources'][number];
 
 /** models.dev, for users who add it to `refresh.sources` (the defaults live in src/config/defaults.ts). */
-export const MODELS_DEV_SOURCE: RefreshSource = { name: 'models.dev', url: 'https://models.dev/api.json', format: 'models.dev' };
+export const MODELS_DEV_SOURCE: RefreshSource = {
+  name: 'models.dev',
+  url: 'https://models.dev/api.json',
+  format: 'models.dev',
+};
 
 /** Source names become file names: keep them short and inert. */
 export const SOURCE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
@@ -16,7 +20,8 @@ export type SwitchState = { on: true } | { on: false; why: string };
 /** The two switch-offs: the environment wins over the config file. */
 export function refreshSwitch(env: Env, config: RefreshConfig): SwitchState {
   const v = (env.TIERGATE_PRICE_REFRESH ?? '').trim().toLowerCase();
-  if (v === 'off' || v === '0' || v === 'false') return { on: false, why: `TIERGATE_PRICE_REFRESH=${env.TIERGATE_PRICE_REFRESH}` };
+  if (v === 'off' || v === '0' || v === 'false')
+    return { on: false, why: `TIERGATE_PRICE_REFRESH=${env.TIERGATE_PRICE_REFRESH}` };
   if (!config.enabled) return { on: false, why: 'refresh.enabled is false in the config' };
   return { on: true };
 }

@@ -47,9 +47,21 @@ export function emptyStatus(now: Date): RefreshStatus {
 
 export function blankSourceStatus(source: { name: string; url: string; format: string }): SourceStatus {
   return {
-    name: source.name, url: source.url, format: source.format, lastAttemptAt: null, pendingSince: null, lastSuccessAt: null,
-    lastError: null, lastErrorKind: null, consecutiveFailures: 0, models: null, skippedRows: null, bytes: null, durationMs: null,
-    catalogFile: null, catalogVersion: null,
+    name: source.name,
+    url: source.url,
+    format: source.format,
+    lastAttemptAt: null,
+    pendingSince: null,
+    lastSuccessAt: null,
+    lastError: null,
+    lastErrorKind: null,
+    consecutiveFailures: 0,
+    models: null,
+    skippedRows: null,
+    bytes: null,
+    durationMs: null,
+    catalogFile: null,
+    catalogVersion: null,
   };
 }
 

@@ -35,7 +35,8 @@ export function triggerRefresh(env: Env = process.env, opts: TriggerOptions = {}
     if (!sw.on) return { started: false, reason: 'off', detail: sw.why };
     const nowMs = (opts.now ?? Date.now)();
     const due = opts.force ? config.sources : dueSources(env, config, nowMs);
-    if (due.length === 0) return { started: false, reason: 'fresh', detail: 'every source is within its TTL or back-off' };
+    if (due.length === 0)
+      return { started: false, reason: 'fresh', detail: 'every source is within its TTL or back-off' };
     const script = opts.script ?? refreshScript();
     if (!script || !existsSync(script)) {
       diagnose('error', 'prices.refresh.trigger', 'refresh.js not found next to the bundle', {}, env);
@@ -44,7 +45,12 @@ export function triggerRefresh(env: Env = process.env, opts: TriggerOptions = {}
     const lockPath = paths(env).refreshLock;
     const nonce = acquireLock(lockPath, process.pid, nowMs);
     if (!nonce) return { started: false, reason: 'running', detail: 'another refresh holds the lock' };
-    const childEnv = { ...env, [LOCK_ENV]: nonce, [FORCE_ENV]: opts.force ? '1' : '0', [CONFIG_ENV]: JSON.stringify(config) } as NodeJS.ProcessEnv;
+    const childEnv = {
+      ...env,
+      [LOCK_ENV]: nonce,
+      [FORCE_ENV]: opts.force ? '1' : '0',
+      [CONFIG_ENV]: JSON.stringify(config),
+    } as NodeJS.ProcessEnv;
     const pid = spawnDetached(nodeBinary(), [script], childEnv);
     if (pid === null) {
       releaseLock(lockPath, nonce);
@@ -75,7 +81,10 @@ export function refreshScript(): string | null {
  * The node to run refresh.js with: this one when we run in Node (command hooks, pi); `node` from PATH inside Bun or a
  * compiled host binary (OpenCode loads plugins in Bun, whose execPath is not a Node that runs our bundle).
  */
-export function nodeBinary(execPath = process.execPath, versions: Record<string, string | undefined> = process.versions): string {
+export function nodeBinary(
+  execPath = process.execPath,
+  versions: Record<string, string | undefined> = process.versions,
+): string {
   const isNode = versions.bun === undefined && /(^|[\\/])node(\.exe)?$/i.test(execPath);
   return isNode ? execPath : 'node';
 }

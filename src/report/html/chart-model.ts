@@ -9,7 +9,11 @@ import { servedMatchesRequested } from './model-match.js';
 
 export const NO_TIER = '(no tier)';
 const TIER_COLORS: Record<string, string> = {
-  cheap: '#59a14f', standard: '#4e79a7', premium: '#b07aa1', parent: '#f28e2b', [NO_TIER]: '#a0a0a0',
+  cheap: '#59a14f',
+  standard: '#4e79a7',
+  premium: '#b07aa1',
+  parent: '#f28e2b',
+  [NO_TIER]: '#a0a0a0',
 };
 const EXTRA_COLORS = ['#76b7b2', '#edc948', '#ff9da7', '#9c755f', '#e15759', '#bab0ac'];
 const TIER_ORDER = ['cheap', 'standard', 'premium', 'parent'];
@@ -32,8 +36,19 @@ export type ChartModel = {
     cumulativeSavings: (number | null)[];
     comparableRuns: number[];
   };
-  models: { pairs: { label: string; requested: string | null; served: string | null; runs: number; mismatch: boolean }[]; mismatchedRuns: number };
-  outcomes: { tiers: string[]; colors: string[]; ran: number[]; completed: number[]; verified: number[]; completedPct: number[]; verifiedPct: number[] };
+  models: {
+    pairs: { label: string; requested: string | null; served: string | null; runs: number; mismatch: boolean }[];
+    mismatchedRuns: number;
+  };
+  outcomes: {
+    tiers: string[];
+    colors: string[];
+    ran: number[];
+    completed: number[];
+    verified: number[];
+    completedPct: number[];
+    verifiedPct: number[];
+  };
 };
 
 const pico = (m: Money): bigint | null => (m.pico === null ? null : BigInt(m.pico));
@@ -60,20 +75,26 @@ function costByTier(d: HtmlReportData): ChartModel['costByTier'] {
   const series = tiers.map((tier) => {
     const rows = d.dayTier.map((x) => x.report.rows.find((r) => tierOf(r) === tier));
     return {
-      tier, color: colors.get(tier)!, usd: rows.map((r) => (r ? plotUsd(pico(r.cost)) : null)),
+      tier,
+      color: colors.get(tier)!,
+      usd: rows.map((r) => (r ? plotUsd(pico(r.cost)) : null)),
       unpricedRuns: rows.map((r) => r?.unpricedRuns ?? 0),
     };
   });
   return {
-    days: d.dayTier.map((x) => x.day), series,
-    unpricedRuns: d.dayTier.reduce((a, x) => a + x.report.totals.unpricedRuns, 0), omittedDays: d.omittedDays,
+    days: d.dayTier.map((x) => x.day),
+    series,
+    unpricedRuns: d.dayTier.reduce((a, x) => a + x.report.totals.unpricedRuns, 0),
+    omittedDays: d.omittedDays,
     dayBudgetUsd: d.budget?.dayUsd ?? null,
   };
 }
 
 function savings(d: HtmlReportData): ChartModel['savings'] {
   const shown = new Set(d.dayTier.map((x) => x.day));
-  const rows = d.byDay.rows.filter((r) => r.group !== null && shown.has(r.group)).sort((a, b) => a.group!.localeCompare(b.group!));
+  const rows = d.byDay.rows
+    .filter((r) => r.group !== null && shown.has(r.group))
+    .sort((a, b) => a.group!.localeCompare(b.group!));
   let cum: bigint | null = null;
   const cumulative: (number | null)[] = [];
   for (const r of rows) {
@@ -107,7 +128,11 @@ function models(d: HtmlReportData): ChartModel['models'] {
     }
   }
   const all = [...pairs.values()]
-    .map((p) => ({ ...p, label: modelLabel(p.requested, p.served), mismatch: servedMatchesRequested(p.requested, p.served) === false }))
+    .map((p) => ({
+      ...p,
+      label: modelLabel(p.requested, p.served),
+      mismatch: servedMatchesRequested(p.requested, p.served) === false,
+    }))
     // Mismatches first among equals: they are what the chart is for.
     .sort((a, b) => b.runs - a.runs || Number(b.mismatch) - Number(a.mismatch) || a.label.localeCompare(b.label));
   const mismatchedRuns = all.reduce((a, p) => a + (p.mismatch ? p.runs : 0), 0);
@@ -116,7 +141,13 @@ function models(d: HtmlReportData): ChartModel['models'] {
   const keep = [...all.filter((p) => p.mismatch), ...all.filter((p) => !p.mismatch)].slice(0, MAX_MODEL_PAIRS - 1);
   const kept = new Set(keep);
   const rest = all.filter((p) => !kept.has(p));
-  const other = { label: `${rest.length} other pairs`, requested: null, served: null, runs: rest.reduce((a, p) => a + p.runs, 0), mismatch: rest.some((p) => p.mismatch) };
+  const other = {
+    label: `${rest.length} other pairs`,
+    requested: null,
+    served: null,
+    runs: rest.reduce((a, p) => a + p.runs, 0),
+    mismatch: rest.some((p) => p.mismatch),
+  };
   return { pairs: [...keep.sort((a, b) => b.runs - a.runs), other], mismatchedRuns };
 }
 
@@ -131,8 +162,13 @@ function outcomes(d: HtmlReportData): ChartModel['outcomes'] {
   const verified = tiers.map((t) => byTier.get(t)!.verified);
   const pct = (n: number, of: number) => Math.round((1000 * n) / of) / 10;
   return {
-    tiers, colors: tiers.map((t) => colors.get(t)!), ran, completed, verified,
-    completedPct: completed.map((n, i) => pct(n, ran[i]!)), verifiedPct: verified.map((n, i) => pct(n, ran[i]!)),
+    tiers,
+    colors: tiers.map((t) => colors.get(t)!),
+    ran,
+    completed,
+    verified,
+    completedPct: completed.map((n, i) => pct(n, ran[i]!)),
+    verifiedPct: verified.map((n, i) => pct(n, ran[i]!)),
   };
 }
 

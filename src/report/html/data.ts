@@ -27,7 +27,12 @@ export type HtmlReportData = {
   budget?: { dayUsd: number };
 };
 
-export function buildHtmlData(db: SqlDriver, q: ReportQuery, now = new Date(), pricer: Pricer | null = null): HtmlReportData {
+export function buildHtmlData(
+  db: SqlDriver,
+  q: ReportQuery,
+  now = new Date(),
+  pricer: Pricer | null = null,
+): HtmlReportData {
   return db.transaction(() => {
     // Only the main report says what the whole usage was; the other pieces would each read the requests table again.
     const build = (query: ReportQuery) => buildReport(db, query, now, pricer, { wholeUsage: false });
@@ -36,7 +41,10 @@ export function buildHtmlData(db: SqlDriver, q: ReportQuery, now = new Date(), p
     const byModel = q.by === 'model' ? main : build({ ...q, by: 'model' });
     const byDay = q.by === 'day' ? main : build({ ...q, by: 'day' });
     const zone = q.timeZone ?? 'UTC';
-    const days = byDay.rows.map((r) => r.group).filter((g): g is string => g !== null && /^\d{4}-\d{2}-\d{2}$/.test(g)).sort();
+    const days = byDay.rows
+      .map((r) => r.group)
+      .filter((g): g is string => g !== null && /^\d{4}-\d{2}-\d{2}$/.test(g))
+      .sort();
     const shown = days.slice(-MAX_CHART_DAYS);
     const dayTier = shown.map((day) => {
       const start = startOfDay(zone, day)!;

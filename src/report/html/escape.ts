@@ -12,7 +12,10 @@ export function escapeHtml(s: string): string {
  * element or open a comment; U+2028/2029 too (valid JSON, but not valid in older JS string literals).
  */
 export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** Code inlined in a `<script>`: `</script` inside it would end the element early (in a JS string `<\/` is `</`). */

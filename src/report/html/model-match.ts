@@ -10,7 +10,10 @@ function normalize(name: string): string {
   n = n.slice(n.lastIndexOf('/') + 1);
   n = n.replace(/^(?:[a-z]{2}\.)?anthropic\./, '');
   // Date stamps and version suffixes a served id carries and a request does not: -20250929, @20250929, -v1:0, -latest.
-  n = n.replace(/[-@]\d{8}$/, '').replace(/-v\d+(?::\d+)?$/, '').replace(/-latest$/, '');
+  n = n
+    .replace(/[-@]\d{8}$/, '')
+    .replace(/-v\d+(?::\d+)?$/, '')
+    .replace(/-latest$/, '');
   return n;
 }
 

@@ -67,15 +67,30 @@ export function pageMain(doc: Doc, Chart: ChartCtor | undefined, win: Win): void
       datasets: [
         ...m.costByTier.series.map((s) => ({ label: s.tier, data: s.usd, backgroundColor: s.color, stack: 'cost' })),
         // The daily budget as a dashed line of its own stack, so it is never added onto the bars.
-        ...(m.costByTier.dayBudgetUsd === null ? [] : [{
-          type: 'line', label: `daily budget ${money(m.costByTier.dayBudgetUsd)}`, data: m.costByTier.days.map(() => m.costByTier.dayBudgetUsd),
-          borderColor: '#e15759', backgroundColor: '#e15759', borderDash: [6, 4], borderWidth: 2, pointRadius: 0, fill: false, stack: 'budget',
-        }]),
+        ...(m.costByTier.dayBudgetUsd === null
+          ? []
+          : [
+              {
+                type: 'line',
+                label: `daily budget ${money(m.costByTier.dayBudgetUsd)}`,
+                data: m.costByTier.days.map(() => m.costByTier.dayBudgetUsd),
+                borderColor: '#e15759',
+                backgroundColor: '#e15759',
+                borderDash: [6, 4],
+                borderWidth: 2,
+                pointRadius: 0,
+                fill: false,
+                stack: 'budget',
+              },
+            ]),
       ],
     },
     options: {
       ...base,
-      scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: axisMoney, title: { display: true, text: 'cost (USD)' } } },
+      scales: {
+        x: { stacked: true },
+        y: { stacked: true, beginAtZero: true, ticks: axisMoney, title: { display: true, text: 'cost (USD)' } },
+      },
       plugins: {
         legend,
         tooltip: {
@@ -99,15 +114,38 @@ export function pageMain(doc: Doc, Chart: ChartCtor | undefined, win: Win): void
       labels: m.savings.days,
       datasets: [
         { label: 'actual cost', data: m.savings.cost, backgroundColor: '#4e79a7', order: 2 },
-        { label: "same usage on the parent's model", data: m.savings.counterfactual, backgroundColor: '#d3d3d3', borderColor: '#8c8c8c', borderWidth: 1, order: 3 },
-        { type: 'line', label: 'cumulative savings', data: m.savings.cumulativeSavings, borderColor: '#59a14f', backgroundColor: '#59a14f', yAxisID: 'y2', tension: 0.2, spanGaps: true, order: 1 },
+        {
+          label: "same usage on the parent's model",
+          data: m.savings.counterfactual,
+          backgroundColor: '#d3d3d3',
+          borderColor: '#8c8c8c',
+          borderWidth: 1,
+          order: 3,
+        },
+        {
+          type: 'line',
+          label: 'cumulative savings',
+          data: m.savings.cumulativeSavings,
+          borderColor: '#59a14f',
+          backgroundColor: '#59a14f',
+          yAxisID: 'y2',
+          tension: 0.2,
+          spanGaps: true,
+          order: 1,
+        },
       ],
     },
     options: {
       ...base,
       scales: {
         y: { beginAtZero: true, ticks: axisMoney, title: { display: true, text: 'per day (USD)' } },
-        y2: { position: 'right', beginAtZero: true, ticks: axisMoney, grid: { drawOnChartArea: false }, title: { display: true, text: 'cumulative savings (USD)' } },
+        y2: {
+          position: 'right',
+          beginAtZero: true,
+          ticks: axisMoney,
+          grid: { drawOnChartArea: false },
+          title: { display: true, text: 'cumulative savings (USD)' },
+        },
       },
       plugins: {
         legend,
@@ -132,10 +170,13 @@ export function pageMain(doc: Doc, Chart: ChartCtor | undefined, win: Win): void
     type: 'bar',
     data: {
       labels: pairs.map((p) => p.label),
-      datasets: [{
-        label: 'runs', data: pairs.map((p) => p.runs),
-        backgroundColor: pairs.map((p) => (p.mismatch ? '#e15759' : '#4e79a7')),
-      }],
+      datasets: [
+        {
+          label: 'runs',
+          data: pairs.map((p) => p.runs),
+          backgroundColor: pairs.map((p) => (p.mismatch ? '#e15759' : '#4e79a7')),
+        },
+      ],
     },
     options: {
       ...base,
@@ -147,9 +188,12 @@ export function pageMain(doc: Doc, Chart: ChartCtor | undefined, win: Win): void
           callbacks: {
             title: (items: TipCtx[]) => {
               const p = pairs[items[0]!.dataIndex]!;
-              return p.requested === null && p.served === null ? p.label : `${p.requested ?? 'no model named'} → ${p.served ?? '(not known yet)'}`;
+              return p.requested === null && p.served === null
+                ? p.label
+                : `${p.requested ?? 'no model named'} → ${p.served ?? '(not known yet)'}`;
             },
-            label: (c: TipCtx) => `${c.raw} run${c.raw === 1 ? '' : 's'}${pairs[c.dataIndex]!.mismatch ? ': served model differs from the requested one' : ''}`,
+            label: (c: TipCtx) =>
+              `${c.raw} run${c.raw === 1 ? '' : 's'}${pairs[c.dataIndex]!.mismatch ? ': served model differs from the requested one' : ''}`,
           },
         },
       },
@@ -168,7 +212,14 @@ export function pageMain(doc: Doc, Chart: ChartCtor | undefined, win: Win): void
     },
     options: {
       ...base,
-      scales: { y: { beginAtZero: true, max: 100, ticks: { callback: (v: unknown) => `${v}%` }, title: { display: true, text: '% of runs that ran' } } },
+      scales: {
+        y: {
+          beginAtZero: true,
+          max: 100,
+          ticks: { callback: (v: unknown) => `${v}%` },
+          title: { display: true, text: '% of runs that ran' },
+        },
+      },
       plugins: {
         legend,
         tooltip: {

@@ -24,27 +24,48 @@ const bin = harnessBin('claude');
 const d = bin.ok ? describe : describe.skip;
 
 const AGENT = (n: number) => ({
-  description: `tg child ${n}`, prompt: `${CHILD_MARKER} c${n}: do the task and report.`, subagent_type: 'general-purpose',
-  run_in_background: false, model: 'opus',
+  description: `tg child ${n}`,
+  prompt: `${CHILD_MARKER} c${n}: do the task and report.`,
+  subagent_type: 'general-purpose',
+  run_in_background: false,
+  model: 'opus',
 });
 
 /** Two dispatches in sequence: the second only once the first child's result is back. */
 const twoInSequence: Script = (req) => {
   if (req.role === 'child') return { kind: 'text', text: 'Result: done\nVerified: yes' };
   if (req.role === 'parent-after-tool') {
-    return req.toolResults.length === 1 ? { kind: 'tool_use', name: 'Agent', input: AGENT(2), id: 'toolu_tg_second' } : { kind: 'text', text: 'All done.' };
+    return req.toolResults.length === 1
+      ? { kind: 'tool_use', name: 'Agent', input: AGENT(2), id: 'toolu_tg_second' }
+      : { kind: 'text', text: 'All done.' };
   }
   return { kind: 'tool_use', name: 'Agent', input: AGENT(1), id: 'toolu_tg_first' };
 };
 
-function dispatchRows(sb: ClaudeSandbox): Array<{ call_id: string; action: string; reason: string; effective_model: string | null; parent_model_source: string }> {
+function dispatchRows(sb: ClaudeSandbox): Array<{
+  call_id: string;
+  action: string;
+  reason: string;
+  effective_model: string | null;
+  parent_model_source: string;
+}> {
   const r = spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), 'report', '--json'], {
-    cwd: sb.project, env: { PATH: process.env.PATH ?? '', HOME: sb.home, CLAUDE_CONFIG_DIR: sb.configDir, ...tiergateEnv(sb.tiergateHome) }, encoding: 'utf8', timeout: 60_000,
+    cwd: sb.project,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: sb.home,
+      CLAUDE_CONFIG_DIR: sb.configDir,
+      ...tiergateEnv(sb.tiergateHome),
+    },
+    encoding: 'utf8',
+    timeout: 60_000,
   });
   expect(r.status, r.stderr).toBe(0); // drains the spool into the ledger
   const db = openLedger({ TIERGATE_HOME: sb.tiergateHome, HOME: sb.home });
   try {
-    return db.prepare('SELECT call_id, action, reason, effective_model, parent_model_source FROM dispatches ORDER BY at').all();
+    return db
+      .prepare('SELECT call_id, action, reason, effective_model, parent_model_source FROM dispatches ORDER BY at')
+      .all();
   } finally {
     db.close();
   }
@@ -57,7 +78,10 @@ d('Claude Code: spend budgets', () => {
 
   beforeAll(async () => {
     api = await startFakeAnthropic(twoInSequence);
-    plugins.command = tiergatePluginCopy(root, () => 'throw new Error("tiergate e2e: module off");\nexport function register(on) {}\n');
+    plugins.command = tiergatePluginCopy(
+      root,
+      () => 'throw new Error("tiergate e2e: module off");\nexport function register(on) {}\n',
+    );
     plugins.module = tiergatePluginCopy(root);
   });
   afterAll(async () => {
@@ -68,14 +92,28 @@ d('Claude Code: spend budgets', () => {
     const sb = makeSandbox();
     writeTiergateConfig(sb.tiergateHome, budgets ? { budgets } : undefined);
     api.requests.length = 0;
-    const res = await runClaude(claude, sb, api.url, ['-p', 'TG-PARENT: delegate twice.', '--output-format', 'json', '--allowedTools', 'Agent', '--model', 'opus', '--plugin-dir', plugins[path]]);
+    const res = await runClaude(claude, sb, api.url, [
+      '-p',
+      'TG-PARENT: delegate twice.',
+      '--output-format',
+      'json',
+      '--allowedTools',
+      'Agent',
+      '--model',
+      'opus',
+      '--plugin-dir',
+      plugins[path],
+    ]);
     expect(res.code, res.stderr).toBe(0);
     const children = api.requests.filter((r) => r.role === 'child').map((r) => r.model);
-    const errors = api.requests.flatMap((r) => r.toolResults).filter((t) => t.is_error).map((t) => t.text);
+    const errors = api.requests
+      .flatMap((r) => r.toolResults)
+      .filter((t) => t.is_error)
+      .map((t) => t.text);
     return { sb, children, errors, rows: dispatchRows(sb) };
   }
 
-  it('sessionTotal: the module checks Claude Code\'s own figure for the whole session (the parent\'s first turn is past $0.001), the command hooks have none', async () => {
+  it("sessionTotal: the module checks Claude Code's own figure for the whole session (the parent's first turn is past $0.001), the command hooks have none", async () => {
     const mod = await run('module', { sessionTotal: '0.001' });
     expect(mod.children).toEqual(['claude-haiku-5-5', 'claude-haiku-5-5']);
     expect(mod.rows.map((r) => r.reason)).toEqual(['budget-downshifted', 'budget-downshifted']);
@@ -101,8 +139,13 @@ d('Claude Code: spend budgets', () => {
       const { children, errors, rows } = await run(path, { session: '0.001', action: 'deny' });
       expect(children).toEqual(['claude-opus-5-5']);
       expect(errors).toHaveLength(1);
-      expect(errors[0]).toMatch(/tiergate: the session budget of \$0\.001 \(\$0\.0\d+ spent\) is spent; no more subagents run under it\. To go on, raise budgets\.session/);
-      expect(rows.find((r) => r.call_id === 'toolu_tg_second')).toMatchObject({ action: 'deny', reason: 'budget-denied' });
+      expect(errors[0]).toMatch(
+        /tiergate: the session budget of \$0\.001 \(\$0\.0\d+ spent\) is spent; no more subagents run under it\. To go on, raise budgets\.session/,
+      );
+      expect(rows.find((r) => r.call_id === 'toolu_tg_second')).toMatchObject({
+        action: 'deny',
+        reason: 'budget-denied',
+      });
     });
 
     it(`${path} path: under the budget nothing changes`, async () => {

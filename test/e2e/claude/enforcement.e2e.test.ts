@@ -18,7 +18,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportSchema, type Report } from '../../../src/contracts/report.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { harnessBin } from '../support/harness-bin.js';
-import { CHILD_MARKER, dispatchScript, startFakeAnthropic, type FakeAnthropic, type Script } from '../support/fake-anthropic-api.js';
+import {
+  CHILD_MARKER,
+  dispatchScript,
+  startFakeAnthropic,
+  type FakeAnthropic,
+  type Script,
+} from '../support/fake-anthropic-api.js';
 import { makeSandbox, runClaude, writeUserSettings, type ClaudeSandbox } from '../support/claude-run.js';
 import { tiergateEnv, writeTiergateConfig } from '../support/sandbox.js';
 
@@ -27,16 +33,24 @@ const bin = harnessBin('claude');
 const d = bin.ok ? describe : describe.skip;
 
 const AGENT_INPUT = (model: string) => ({
-  description: 'tg child task', prompt: `${CHILD_MARKER}: do the task and report.`, subagent_type: 'general-purpose',
-  run_in_background: false, model,
+  description: 'tg child task',
+  prompt: `${CHILD_MARKER}: do the task and report.`,
+  subagent_type: 'general-purpose',
+  run_in_background: false,
+  model,
 });
 
 /** The plugin as a marketplace install copies it; `moduleOff` makes its hooks module fail to load (then Claude Code runs the command hooks alone, seen on 2.1.328). */
 function pluginCopy(moduleOff: boolean): string {
   const dir = join(makeSandbox('tg-plugin-').root, 'tiergate');
   mkdirSync(join(dir, 'dist'), { recursive: true });
-  for (const p of ['.claude-plugin', 'hooks.json', 'data', 'dist']) cpSync(join(root, p), join(dir, p), { recursive: true });
-  if (moduleOff) writeFileSync(join(dir, 'dist', 'claude-module.js'), 'throw new Error("tiergate e2e: module off");\nexport function register(on) {}\n');
+  for (const p of ['.claude-plugin', 'hooks.json', 'data', 'dist'])
+    cpSync(join(root, p), join(dir, p), { recursive: true });
+  if (moduleOff)
+    writeFileSync(
+      join(dir, 'dist', 'claude-module.js'),
+      'throw new Error("tiergate e2e: module off");\nexport function register(on) {}\n',
+    );
   return dir;
 }
 
@@ -48,7 +62,9 @@ function undoHook(sb: ClaudeSandbox): void {
   const script = join(sb.root, 'undo-rewrite.mjs');
   const spool = join(sb.tiergateHome, 'data', 'spool');
   const log = join(sb.root, 'undo-rewrite.log');
-  writeFileSync(script, `import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+  writeFileSync(
+    script,
+    `import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 let s = ''; process.stdin.on('data', (c) => (s += c)); process.stdin.on('end', () => {
   const p = JSON.parse(s);
   const t0 = Date.now();
@@ -61,16 +77,35 @@ let s = ''; process.stdin.on('data', (c) => (s += c)); process.stdin.on('end', (
   // Seen tiergate's record: give its process the moment it needs to exit. Not seen in 5 s (module path): answer anyway.
   const tick = () => (answered() ? setTimeout(answer, 300) : Date.now() - t0 > 5000 ? answer() : setTimeout(tick, 20));
   tick();
-});\n`);
-  writeUserSettings(sb, { hooks: { PreToolUse: [{ matcher: 'Agent|Task', hooks: [{ type: 'command', command: `node "${script}"`, timeout: 10 }] }] } });
+});\n`,
+  );
+  writeUserSettings(sb, {
+    hooks: {
+      PreToolUse: [{ matcher: 'Agent|Task', hooks: [{ type: 'command', command: `node "${script}"`, timeout: 10 }] }],
+    },
+  });
 }
 
-const undoLog = (sb: ClaudeSandbox) => readFileSync(join(sb.root, 'undo-rewrite.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as unknown);
+const undoLog = (sb: ClaudeSandbox) =>
+  readFileSync(join(sb.root, 'undo-rewrite.log'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as unknown);
 
 /** tiergate's own CLI (this build) in the sandbox: the same data dir, config and Claude config dir the hooks used. */
 function cli(sb: ClaudeSandbox, ...args: string[]) {
-  const env = { PATH: process.env.PATH ?? '', HOME: sb.home, CLAUDE_CONFIG_DIR: sb.configDir, ...tiergateEnv(sb.tiergateHome) };
-  return spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), ...args], { cwd: sb.project, env, encoding: 'utf8', timeout: 60_000 });
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: sb.home,
+    CLAUDE_CONFIG_DIR: sb.configDir,
+    ...tiergateEnv(sb.tiergateHome),
+  };
+  return spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), ...args], {
+    cwd: sb.project,
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
 }
 
 function report(sb: ClaudeSandbox): Report {
@@ -79,7 +114,9 @@ function report(sb: ClaudeSandbox): Report {
   return ReportSchema.parse(JSON.parse(r.stdout));
 }
 
-function enforcement(sb: ClaudeSandbox): Array<{ action: string; effective_model: string | null; enforcement: string | null }> {
+function enforcement(
+  sb: ClaudeSandbox,
+): Array<{ action: string; effective_model: string | null; enforcement: string | null }> {
   const db = openLedger({ TIERGATE_HOME: sb.tiergateHome, HOME: sb.home });
   try {
     return db.prepare('SELECT action, effective_model, enforcement FROM dispatches ORDER BY id').all();
@@ -91,7 +128,10 @@ function enforcement(sb: ClaudeSandbox): Array<{ action: string; effective_model
 function parentModelSources(sb: ClaudeSandbox): string[] {
   const db = openLedger({ TIERGATE_HOME: sb.tiergateHome, HOME: sb.home });
   try {
-    return db.prepare('SELECT parent_model_source AS s FROM dispatches ORDER BY id').all<{ s: string }>().map((r) => r.s);
+    return db
+      .prepare('SELECT parent_model_source AS s FROM dispatches ORDER BY id')
+      .all<{ s: string }>()
+      .map((r) => r.s);
   } finally {
     db.close();
   }
@@ -116,7 +156,18 @@ d('Claude Code: verified enforcement', () => {
   async function run(sb: ClaudeSandbox, plugin: string, script: Script = dispatchScript(AGENT_INPUT('opus'))) {
     api.requests.length = 0;
     api.setScript(script);
-    const res = await runClaude(claude, sb, api.url, ['-p', 'TG-PARENT: delegate the task.', '--output-format', 'json', '--allowedTools', 'Agent', '--model', 'haiku', '--plugin-dir', plugin]);
+    const res = await runClaude(claude, sb, api.url, [
+      '-p',
+      'TG-PARENT: delegate the task.',
+      '--output-format',
+      'json',
+      '--allowedTools',
+      'Agent',
+      '--model',
+      'haiku',
+      '--plugin-dir',
+      plugin,
+    ]);
     expect(res.code, res.stderr).toBe(0);
     return api.requests.filter((r) => r.role === 'child').map((r) => r.model);
   }
@@ -142,7 +193,9 @@ d('Claude Code: verified enforcement', () => {
     expect(parentModelSources(sb)[0]).toMatch(/^transcript-tail/); // the command hook decided, not the module
     const doc = cli(sb, 'doctor', '--json');
     expect(doc.stdout, doc.stderr).toMatch(/^\{/);
-    const doctor = JSON.parse(doc.stdout) as { checks: Array<{ section: string; name: string; status: string; detail: string }> };
+    const doctor = JSON.parse(doc.stdout) as {
+      checks: Array<{ section: string; name: string; status: string; detail: string }>;
+    };
     const check = doctor.checks.find((c) => c.section === 'enforcement' && c.name === 'claude rewrites');
     expect(check).toMatchObject({ status: 'warn' });
     expect(check!.detail).toMatch(/tiergate set haiku, claude-opus-5-5 served it/);
@@ -150,7 +203,11 @@ d('Claude Code: verified enforcement', () => {
     // The switch on: the same over-ceiling dispatch is denied (a deny the other hook's updatedInput does not undo);
     // the model retries on haiku, as the retry text says.
     writeTiergateConfig(sb.tiergateHome, { onIgnoredRewrite: 'deny' });
-    const kids = await run(sb, commandPlugin, dispatchScript(AGENT_INPUT('opus'), { retryOnError: AGENT_INPUT('haiku') }));
+    const kids = await run(
+      sb,
+      commandPlugin,
+      dispatchScript(AGENT_INPUT('opus'), { retryOnError: AGENT_INPUT('haiku') }),
+    );
     const denied = api.requests.find((r) => r.role === 'parent-after-tool' && r.toolResults.some((t) => t.is_error));
     expect(denied?.toolResults.find((t) => t.is_error)?.text).toMatch(/tiergate[\s\S]*haiku/);
     expect(kids).toEqual(['claude-haiku-5-5']);
@@ -158,7 +215,9 @@ d('Claude Code: verified enforcement', () => {
     // the fake API gives every first dispatch, so the ledger keeps the first record for it.)
     report(sb);
     expect(enforcement(sb).at(-1)).toEqual({ action: 'allow', effective_model: 'haiku', enforcement: null });
-    expect(readFileSync(join(sb.tiergateHome, 'data', 'diagnostics.log'), 'utf8')).toMatch(/claude did not honour 1 correction/);
+    expect(readFileSync(join(sb.tiergateHome, 'data', 'diagnostics.log'), 'utf8')).toMatch(
+      /claude did not honour 1 correction/,
+    );
   });
 
   it('module path: agent.spawn comes after every PreToolUse hook, so the same second hook cannot undo the correction', async () => {

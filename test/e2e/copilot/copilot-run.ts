@@ -13,7 +13,14 @@ import { hostEnv, runProcess, tiergateEnv, writeTiergateConfig, type ProcessRun 
 export const REPO = join(import.meta.dirname, '../../..');
 export const PKG_CACHE = join(REPO, '.cache', 'copilot-pkg');
 
-export type CopilotHome = { root: string; home: string; copilotHome: string; project: string; tiergateHome: string; cleanup(): void };
+export type CopilotHome = {
+  root: string;
+  home: string;
+  copilotHome: string;
+  project: string;
+  tiergateHome: string;
+  cleanup(): void;
+};
 
 export function makeCopilotHome(tiergateConfig?: unknown): CopilotHome {
   const root = mkdtempSync(join(tmpdir(), 'tg-copilot-e2e-'));
@@ -23,13 +30,23 @@ export function makeCopilotHome(tiergateConfig?: unknown): CopilotHome {
   const tiergateHome = join(root, 'tiergate');
   for (const d of [copilotHome, project, tiergateHome, PKG_CACHE]) mkdirSync(d, { recursive: true });
   writeTiergateConfig(tiergateHome, tiergateConfig);
-  return { root, home, copilotHome, project, tiergateHome, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return {
+    root,
+    home,
+    copilotHome,
+    project,
+    tiergateHome,
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
 }
 
 /** A custom agent in the user's agents folder (the one Copilot reads first, seen). */
 export function writeAgent(h: CopilotHome, name: string, model: string): void {
   mkdirSync(join(h.copilotHome, 'agents'), { recursive: true });
-  writeFileSync(join(h.copilotHome, 'agents', `${name}.agent.md`), `---\nname: ${name}\ndescription: ${name} agent. Use for the e2e task.\nmodel: ${model}\n---\nYou are ${name}.\n`);
+  writeFileSync(
+    join(h.copilotHome, 'agents', `${name}.agent.md`),
+    `---\nname: ${name}\ndescription: ${name} agent. Use for the e2e task.\nmodel: ${model}\n---\nYou are ${name}.\n`,
+  );
 }
 
 /** A personal hooks file (~/.copilot/hooks/<name>.json), e.g. the shipped one with its plugin root replaced. */
@@ -40,7 +57,11 @@ export function writeHooks(h: CopilotHome, name: string, hooks: unknown): void {
 
 const CLOSED = 'http://127.0.0.1:9';
 
-export function copilotEnv(h: CopilotHome, o: { apiUrl: string; model: string }, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function copilotEnv(
+  h: CopilotHome,
+  o: { apiUrl: string; model: string },
+  extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
   return {
     ...hostEnv(['PATH', 'LANG', 'TERM', 'TMPDIR']),
     HOME: h.home,
@@ -52,8 +73,14 @@ export function copilotEnv(h: CopilotHome, o: { apiUrl: string; model: string },
     COPILOT_OFFLINE: 'true',
     COPILOT_AUTO_UPDATE: 'false',
     ...tiergateEnv(h.tiergateHome),
-    HTTPS_PROXY: CLOSED, HTTP_PROXY: CLOSED, ALL_PROXY: CLOSED, https_proxy: CLOSED, http_proxy: CLOSED, all_proxy: CLOSED,
-    NO_PROXY: '127.0.0.1,localhost,::1', no_proxy: '127.0.0.1,localhost,::1',
+    HTTPS_PROXY: CLOSED,
+    HTTP_PROXY: CLOSED,
+    ALL_PROXY: CLOSED,
+    https_proxy: CLOSED,
+    http_proxy: CLOSED,
+    all_proxy: CLOSED,
+    NO_PROXY: '127.0.0.1,localhost,::1',
+    no_proxy: '127.0.0.1,localhost,::1',
     ...extra,
   };
 }
@@ -63,6 +90,12 @@ export function promptArgs(prompt: string, extra: string[] = []): string[] {
   return ['-p', prompt, '--allow-all-tools', '--output-format', 'json', '--no-auto-update', ...extra];
 }
 
-export function runCopilot(bin: string, args: string[], h: CopilotHome, env: NodeJS.ProcessEnv, timeoutMs = 90_000): Promise<ProcessRun> {
+export function runCopilot(
+  bin: string,
+  args: string[],
+  h: CopilotHome,
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 90_000,
+): Promise<ProcessRun> {
   return runProcess(bin, args, { cwd: h.project, env, timeoutMs });
 }

@@ -9,24 +9,52 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentText, lastMessage, startFakeChatApi, type FakeChatApi, type RecordedRequest, type Reply, type ScriptedUsage } from '../support/fake-chat-api.js';
+import {
+  contentText,
+  lastMessage,
+  startFakeChatApi,
+  type FakeChatApi,
+  type RecordedRequest,
+  type Reply,
+  type ScriptedUsage,
+} from '../support/fake-chat-api.js';
 import { harnessBin } from '../support/harness-bin.js';
-import { copilotEnv, makeCopilotHome, promptArgs, REPO, runCopilot, writeAgent, writeHooks, type CopilotHome } from './copilot-run.js';
+import {
+  copilotEnv,
+  makeCopilotHome,
+  promptArgs,
+  REPO,
+  runCopilot,
+  writeAgent,
+  writeHooks,
+  type CopilotHome,
+} from './copilot-run.js';
 
 const found = harnessBin('copilot');
 const bin = found.ok ? found.bin : '';
 
 const PARENT = 'gpt-5.4';
 const CHILD_USAGE: ScriptedUsage = { prompt: 2100, completion: 210, cached: 600 };
-const task = (extra: Record<string, unknown> = {}) => ({ name: 'e2e-child', description: 'e2e child task', prompt: 'E2E-CHILD: do the task and report.', agent_type: 'general-purpose', ...extra });
+const task = (extra: Record<string, unknown> = {}) => ({
+  name: 'e2e-child',
+  description: 'e2e child task',
+  prompt: 'E2E-CHILD: do the task and report.',
+  agent_type: 'general-purpose',
+  ...extra,
+});
 
 /** The fake model: the parent dispatches `first`; after a denial it dispatches `retry` (once); the child answers. */
 function responder(first: Record<string, unknown>, retry?: Record<string, unknown>): (req: RecordedRequest) => Reply {
   let retried = false;
   return (req) => {
-    if (req.headers['x-interaction-type'] === 'conversation-subagent') return { text: 'E2E child finished.\nResult: done\nVerified: yes', usage: CHILD_USAGE };
+    if (req.headers['x-interaction-type'] === 'conversation-subagent')
+      return { text: 'E2E child finished.\nResult: done\nVerified: yes', usage: CHILD_USAGE };
     const last = lastMessage(req);
-    if (last?.role !== 'tool') return { toolCalls: [{ name: 'task', id: 'call_e2e_1', args: first }], usage: { prompt: 3000, completion: 30, cached: 1000 } };
+    if (last?.role !== 'tool')
+      return {
+        toolCalls: [{ name: 'task', id: 'call_e2e_1', args: first }],
+        usage: { prompt: 3000, completion: 30, cached: 1000 },
+      };
     if (retry && !retried && contentText(last.content).startsWith('Denied by preToolUse hook')) {
       retried = true;
       return { toolCalls: [{ name: 'task', id: 'call_e2e_2', args: retry }], usage: { prompt: 3100, completion: 31 } };
@@ -39,15 +67,24 @@ type Run = { api: FakeChatApi; home: CopilotHome; code: number | null; stderr: s
 const homes: CopilotHome[] = [];
 
 async function run(o: {
-  first: Record<string, unknown>; retry?: Record<string, unknown>; config?: unknown; env?: Record<string, string>;
-  setup?: (h: CopilotHome, env: NodeJS.ProcessEnv) => Promise<void> | void; pluginDir?: boolean;
+  first: Record<string, unknown>;
+  retry?: Record<string, unknown>;
+  config?: unknown;
+  env?: Record<string, string>;
+  setup?: (h: CopilotHome, env: NodeJS.ProcessEnv) => Promise<void> | void;
+  pluginDir?: boolean;
 }): Promise<Run> {
   const api = await startFakeChatApi(responder(o.first, o.retry));
   const home = makeCopilotHome(o.config);
   homes.push(home);
   const env = copilotEnv(home, { apiUrl: api.baseURL, model: PARENT }, o.env);
   await o.setup?.(home, env);
-  const r = await runCopilot(bin, promptArgs('E2E-PARENT: delegate the task.', o.pluginDir === false ? [] : ['--plugin-dir', REPO]), home, env);
+  const r = await runCopilot(
+    bin,
+    promptArgs('E2E-PARENT: delegate the task.', o.pluginDir === false ? [] : ['--plugin-dir', REPO]),
+    home,
+    env,
+  );
   await api.close();
   return { api, home, code: r.code, stderr: r.stderr };
 }
@@ -56,7 +93,8 @@ const children = (r: Run) => r.api.requests.filter((q) => q.headers['x-interacti
 /** What the parent model read back for each task call, by call id. */
 function toolResults(r: Run): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const q of r.api.requests) for (const m of q.messages) if (m.role === 'tool' && m.tool_call_id) out[m.tool_call_id] = contentText(m.content);
+  for (const q of r.api.requests)
+    for (const m of q.messages) if (m.role === 'tool' && m.tool_call_id) out[m.tool_call_id] = contentText(m.content);
   return out;
 }
 
@@ -79,71 +117,123 @@ const diagnostics = (h: CopilotHome) => {
 /** tiergate's own CLI in the run's sandbox (it drains what the hooks recorded first). */
 function cli(h: CopilotHome, args: string[], env: NodeJS.ProcessEnv = {}): string {
   return execFileSync(process.execPath, [join(REPO, 'dist/cli.js'), ...args], {
-    encoding: 'utf8', cwd: h.project, env: { PATH: process.env.PATH, HOME: h.home, COPILOT_HOME: h.copilotHome, TIERGATE_HOME: h.tiergateHome, TIERGATE_PRICE_REFRESH: 'off', ...env },
+    encoding: 'utf8',
+    cwd: h.project,
+    env: {
+      PATH: process.env.PATH,
+      HOME: h.home,
+      COPILOT_HOME: h.copilotHome,
+      TIERGATE_HOME: h.tiergateHome,
+      TIERGATE_PRICE_REFRESH: 'off',
+      ...env,
+    },
   });
 }
 
 /** The same, for a command whose exit code says something else (doctor exits 1 on any error finding). */
 function cliOut(h: CopilotHome, args: string[], env: NodeJS.ProcessEnv = {}): string {
   return spawnSync(process.execPath, [join(REPO, 'dist/cli.js'), ...args], {
-    encoding: 'utf8', cwd: h.project, env: { PATH: process.env.PATH, HOME: h.home, COPILOT_HOME: h.copilotHome, TIERGATE_HOME: h.tiergateHome, TIERGATE_PRICE_REFRESH: 'off', ...env },
+    encoding: 'utf8',
+    cwd: h.project,
+    env: {
+      PATH: process.env.PATH,
+      HOME: h.home,
+      COPILOT_HOME: h.copilotHome,
+      TIERGATE_HOME: h.tiergateHome,
+      TIERGATE_PRICE_REFRESH: 'off',
+      ...env,
+    },
   }).stdout;
 }
 
 /** The shipped hooks file with its plugin root replaced (what Copilot does for a plugin). */
-const shippedHooks = (root: string) => JSON.parse(readFileSync(join(REPO, 'hooks-copilot.json'), 'utf8').replaceAll('${PLUGIN_ROOT}', root)) as unknown;
+const shippedHooks = (root: string) =>
+  JSON.parse(readFileSync(join(REPO, 'hooks-copilot.json'), 'utf8').replaceAll('${PLUGIN_ROOT}', root)) as unknown;
 
 describe.skipIf(!found.ok)('GitHub Copilot CLI 1.0.102 end to end', () => {
   beforeAll(() => {
-    if (!existsSync(join(REPO, 'dist/hook.cjs'))) throw new Error('dist/hook.cjs missing: run `npm run build` (npm run test:e2e does)');
+    if (!existsSync(join(REPO, 'dist/hook.cjs')))
+      throw new Error('dist/hook.cjs missing: run `npm run build` (npm run test:e2e does)');
   });
   afterAll(() => {
     for (const h of homes) h.cleanup();
   });
 
-  it('over the ceiling: the call\'s pricier model is corrected, the child requests the parent tier\'s model', async () => {
+  it("over the ceiling: the call's pricier model is corrected, the child requests the parent tier's model", async () => {
     const r = await run({ first: task({ model: 'claude-opus-4.8' }) });
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     const kids = children(r);
     expect(kids.length).toBeGreaterThan(0);
     expect(kids.map((q) => q.model)).toEqual(kids.map(() => PARENT));
     expect(toolResults(r).call_e2e_1).toContain('E2E child finished.');
-    expect(ledger(r.home, 'SELECT action, reason, requested_model, parent_model, effective_model, call_id FROM dispatches')).toEqual([
-      { action: 'correct', reason: 'over-ceiling-corrected', requested_model: 'claude-opus-4.8', parent_model: PARENT, effective_model: PARENT, call_id: 'call_e2e_1' },
+    expect(
+      ledger(r.home, 'SELECT action, reason, requested_model, parent_model, effective_model, call_id FROM dispatches'),
+    ).toEqual([
+      {
+        action: 'correct',
+        reason: 'over-ceiling-corrected',
+        requested_model: 'claude-opus-4.8',
+        parent_model: PARENT,
+        effective_model: PARENT,
+        call_id: 'call_e2e_1',
+      },
     ]);
   });
 
-  it('an agent defined on a pricier model is caught; report --json has the child\'s usage and served model', async () => {
-    const r = await run({ first: task({ agent_type: 'pricey' }), setup: (h) => writeAgent(h, 'pricey', 'claude-opus-4.8') });
+  it("an agent defined on a pricier model is caught; report --json has the child's usage and served model", async () => {
+    const r = await run({
+      first: task({ agent_type: 'pricey' }),
+      setup: (h) => writeAgent(h, 'pricey', 'claude-opus-4.8'),
+    });
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     expect(children(r).map((q) => q.model)).toEqual([PARENT]);
-    const report = JSON.parse(cli(r.home, ['report', '--json', '--harness', 'copilot'])) as { rows: Array<Record<string, any>> };
+    const report = JSON.parse(cli(r.home, ['report', '--json', '--harness', 'copilot'])) as {
+      rows: Array<Record<string, any>>;
+    };
     const row = report.rows.find((x) => x.group === 'pricey');
     expect(row).toMatchObject({
-      runs: 1, dispatches: 1, completed: 1, pending: 0, verified: 1, corrected: 1,
+      runs: 1,
+      dispatches: 1,
+      completed: 1,
+      pending: 0,
+      verified: 1,
+      corrected: 1,
       models: [{ requested: PARENT, served: PARENT, runs: 1 }],
       // Copilot's inputTokens is the wire's prompt_tokens, cached reads included: tiergate's input excludes them.
-      tokens: { input: CHILD_USAGE.prompt - CHILD_USAGE.cached!, output: CHILD_USAGE.completion, cacheRead: CHILD_USAGE.cached },
+      tokens: {
+        input: CHILD_USAGE.prompt - CHILD_USAGE.cached!,
+        output: CHILD_USAGE.completion,
+        cacheRead: CHILD_USAGE.cached,
+      },
     });
     expect(Number(row!.cost.pico)).toBeGreaterThan(0);
-    expect(ledger(r.home, 'SELECT status, agent_id IS NOT NULL AS has_agent, dispatch_id IS NOT NULL AS joined FROM completions')).toEqual([{ status: 'ok', has_agent: 1, joined: 1 }]);
+    expect(
+      ledger(
+        r.home,
+        'SELECT status, agent_id IS NOT NULL AS has_agent, dispatch_id IS NOT NULL AS joined FROM completions',
+      ),
+    ).toEqual([{ status: 'ok', has_agent: 1, joined: 1 }]);
   });
 
-  it('nothing cheaper fits: denied, the model reads the reason, and its retry runs on the parent\'s model', async () => {
+  it("nothing cheaper fits: denied, the model reads the reason, and its retry runs on the parent's model", async () => {
     const r = await run({
-      first: task({ model: 'cross-model' }), retry: task(),
+      first: task({ model: 'cross-model' }),
+      retry: task(),
       // Cheaper input, pricier output: no tier (the parent's own model included) is within both ceilings.
       config: { priceOverrides: { 'cross-model': { input: '0.1', output: '100' } } },
     });
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     const denied = toolResults(r).call_e2e_1;
-    expect(denied).toMatch(/^Denied by preToolUse hook: tiergate: subagent model cross-model costs more than your own model gpt-5\.4 \(output \$100\/M vs \$15\/M\)/);
+    expect(denied).toMatch(
+      /^Denied by preToolUse hook: tiergate: subagent model cross-model costs more than your own model gpt-5\.4 \(output \$100\/M vs \$15\/M\)/,
+    );
     expect(denied).toMatch(/Retry the same dispatch without model/);
     expect(toolResults(r).call_e2e_2).toContain('E2E child finished.');
     expect(children(r).map((q) => q.model)).toEqual([PARENT]);
     // The retry names no model: the default tier (standard, gpt-5.4, capped by the parent) is written in.
     expect(ledger(r.home, 'SELECT action, reason FROM dispatches ORDER BY at, id')).toEqual([
-      { action: 'deny', reason: 'over-ceiling-denied' }, { action: 'correct', reason: 'default-tier-applied' },
+      { action: 'deny', reason: 'over-ceiling-denied' },
+      { action: 'correct', reason: 'default-tier-applied' },
     ]);
   });
 
@@ -151,13 +241,18 @@ describe.skipIf(!found.ok)('GitHub Copilot CLI 1.0.102 end to end', () => {
     const r = await run({ first: task({ model: 'gpt-5.4-mini' }) });
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     expect(children(r).map((q) => q.model)).toEqual(['gpt-5.4-mini']);
-    expect(ledger(r.home, 'SELECT action, reason FROM dispatches')).toEqual([{ action: 'allow', reason: 'within-ceiling' }]);
-    expect(ledger(r.home, 'SELECT status, served_model FROM completions')).toEqual([{ status: 'ok', served_model: 'gpt-5.4-mini' }]);
+    expect(ledger(r.home, 'SELECT action, reason FROM dispatches')).toEqual([
+      { action: 'allow', reason: 'within-ceiling' },
+    ]);
+    expect(ledger(r.home, 'SELECT status, served_model FROM completions')).toEqual([
+      { status: 'ok', served_model: 'gpt-5.4-mini' },
+    ]);
   });
 
   it('a crashing hook (its bundle missing) lets the dispatch through: exit 0, never the exit 1 Copilot takes as a denial', async () => {
     const r = await run({
-      first: task({ model: 'claude-opus-4.8' }), pluginDir: false,
+      first: task({ model: 'claude-opus-4.8' }),
+      pluginDir: false,
       setup: (h) => writeHooks(h, 'tiergate', shippedHooks('/nonexistent/tiergate')),
     });
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
@@ -165,12 +260,19 @@ describe.skipIf(!found.ok)('GitHub Copilot CLI 1.0.102 end to end', () => {
     expect(children(r).map((q) => q.model)).toEqual(['claude-opus-4.8']);
   });
 
-  it('a hook that hangs past Copilot\'s timeoutSec lets the dispatch through unchanged', async () => {
-    const hooks = shippedHooks(REPO) as { version: number; hooks: Record<string, { bash: string; timeoutSec: number }[]> };
+  it("a hook that hangs past Copilot's timeoutSec lets the dispatch through unchanged", async () => {
+    const hooks = shippedHooks(REPO) as {
+      version: number;
+      hooks: Record<string, { bash: string; timeoutSec: number }[]>;
+    };
     const pre = hooks.hooks.preToolUse![0]!;
     // A tiergate stuck before it could answer (a hung file system, a stopped process): Copilot cuts it at timeoutSec.
     hooks.hooks.preToolUse = [{ ...pre, bash: `sleep 30; ${pre.bash}`, timeoutSec: 2 }];
-    const r = await run({ first: task({ model: 'claude-opus-4.8' }), pluginDir: false, setup: (h) => writeHooks(h, 'tiergate', hooks) });
+    const r = await run({
+      first: task({ model: 'claude-opus-4.8' }),
+      pluginDir: false,
+      setup: (h) => writeHooks(h, 'tiergate', hooks),
+    });
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     expect(toolResults(r).call_e2e_1).toContain('E2E child finished.');
     expect(children(r).map((q) => q.model)).toEqual(['claude-opus-4.8']);
@@ -185,16 +287,27 @@ describe.skipIf(!found.ok)('GitHub Copilot CLI 1.0.102 end to end', () => {
     expect(ledger(r.home, "SELECT action FROM dispatches WHERE action <> 'allow'")).toEqual([]);
   });
 
-  it('installed by `tiergate install copilot --run` (Copilot\'s own plugin commands): corrects; uninstall leaves no settings.json', async () => {
+  it("installed by `tiergate install copilot --run` (Copilot's own plugin commands): corrects; uninstall leaves no settings.json", async () => {
     const r = await run({
-      first: task({ agent_type: 'pricey' }), pluginDir: false,
+      first: task({ agent_type: 'pricey' }),
+      pluginDir: false,
       setup: (h, env) => {
         writeAgent(h, 'pricey', 'claude-opus-4.8');
-        const out = cli(h, ['install', 'copilot', '--run'], { ...env, TIERGATE_COPILOT_BIN: bin } as Record<string, string>);
+        const out = cli(h, ['install', 'copilot', '--run'], { ...env, TIERGATE_COPILOT_BIN: bin } as Record<
+          string,
+          string
+        >);
         expect(out).toMatch(/copilot/);
-        expect(JSON.parse(readFileSync(join(h.copilotHome, 'settings.json'), 'utf8'))).toMatchObject({ enabledPlugins: { 'tiergate@tiergate': true } });
-        const doctor = JSON.parse(cliOut(h, ['doctor', '--json'], env)) as { checks: { name: string; status: string; detail: string }[] };
-        expect(doctor.checks.find((c) => c.name === 'copilot')).toMatchObject({ status: 'ok', detail: expect.stringContaining(`loaded live from ${REPO}`) });
+        expect(JSON.parse(readFileSync(join(h.copilotHome, 'settings.json'), 'utf8'))).toMatchObject({
+          enabledPlugins: { 'tiergate@tiergate': true },
+        });
+        const doctor = JSON.parse(cliOut(h, ['doctor', '--json'], env)) as {
+          checks: { name: string; status: string; detail: string }[];
+        };
+        expect(doctor.checks.find((c) => c.name === 'copilot')).toMatchObject({
+          status: 'ok',
+          detail: expect.stringContaining(`loaded live from ${REPO}`),
+        });
       },
     });
     expect(r.code, r.stderr.slice(-2000)).toBe(0);

@@ -45,7 +45,9 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 function declared(body: Obj): string[] {
   const tools: Obj[] = Array.isArray(body.tools) ? body.tools : [];
-  return tools.flatMap((t) => (Array.isArray(t.functionDeclarations) ? t.functionDeclarations.map((d: Obj) => String(d.name)) : []));
+  return tools.flatMap((t) =>
+    Array.isArray(t.functionDeclarations) ? t.functionDeclarations.map((d: Obj) => String(d.name)) : [],
+  );
 }
 
 export async function startFakeGeminiApi(respond: Responder): Promise<FakeGeminiApi> {
@@ -71,8 +73,16 @@ export async function startFakeGeminiApi(respond: Responder): Promise<FakeGemini
         n,
         model: decodeURIComponent(m[1]!),
         role: declared(body).includes('complete_task') ? 'child' : 'parent',
-        texts: contents.flatMap((c) => (Array.isArray(c.parts) ? c.parts.filter((p: Obj) => typeof p.text === 'string').map((p: Obj) => p.text as string) : [])),
-        responses: Array.isArray(last?.parts) ? last.parts.filter((p: Obj) => p.functionResponse).map((p: Obj) => ({ name: p.functionResponse.name, response: p.functionResponse.response })) : [],
+        texts: contents.flatMap((c) =>
+          Array.isArray(c.parts)
+            ? c.parts.filter((p: Obj) => typeof p.text === 'string').map((p: Obj) => p.text as string)
+            : [],
+        ),
+        responses: Array.isArray(last?.parts)
+          ? last.parts
+              .filter((p: Obj) => p.functionResponse)
+              .map((p: Obj) => ({ name: p.functionResponse.name, response: p.functionResponse.response }))
+          : [],
         // Distinct per request, so a test can tell which request a ledger row summed.
         usage: { prompt: 1000 + n, candidates: 20 + n, cached: 500, thoughts: 3 },
       };
@@ -82,8 +92,11 @@ export async function startFakeGeminiApi(respond: Responder): Promise<FakeGemini
       const chunk = {
         candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }],
         usageMetadata: {
-          promptTokenCount: rec.usage.prompt, candidatesTokenCount: rec.usage.candidates, cachedContentTokenCount: rec.usage.cached,
-          thoughtsTokenCount: rec.usage.thoughts, totalTokenCount: rec.usage.prompt + rec.usage.candidates + rec.usage.thoughts,
+          promptTokenCount: rec.usage.prompt,
+          candidatesTokenCount: rec.usage.candidates,
+          cachedContentTokenCount: rec.usage.cached,
+          thoughtsTokenCount: rec.usage.thoughts,
+          totalTokenCount: rec.usage.prompt + rec.usage.candidates + rec.usage.thoughts,
         },
         modelVersion: rec.model,
         responseId: `resp_e2e_${n}`,
@@ -91,7 +104,9 @@ export async function startFakeGeminiApi(respond: Responder): Promise<FakeGemini
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.end(`data: ${JSON.stringify(chunk)}\n\n`);
     } catch (err) {
-      res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 500, message: String(err) } }));
+      res
+        .writeHead(500, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { code: 500, message: String(err) } }));
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -108,7 +123,8 @@ export const CHILD_PROMPT = 'E2E-CHILD: do the e2e task and report.';
 export function delegation(agent: string, retry?: string): Responder {
   let retried = false;
   return (req) => {
-    if (req.role === 'child') return { call: { name: 'complete_task', args: { result: 'Result: done\nVerified: yes' } } };
+    if (req.role === 'child')
+      return { call: { name: 'complete_task', args: { result: 'Result: done\nVerified: yes' } } };
     const answered = req.responses.find((r) => r.name === 'invoke_agent');
     if (!answered) return { call: { name: 'invoke_agent', args: { agent_name: agent, prompt: CHILD_PROMPT } } };
     if (retry && !retried && typeof answered.response.error === 'string') {

@@ -44,13 +44,21 @@ export function makeProject(h: GeminiHome, name: string): { project: string; tie
 
 export function writeAgent(dir: string, name: string, model: string | null): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${name}.md`), `---\nname: ${name}\ndescription: "The ${name} e2e agent"\nkind: local\n${model ? `model: ${model}\n` : ''}max_turns: 5\n---\nDo the task, then call complete_task.\n`);
+  writeFileSync(
+    join(dir, `${name}.md`),
+    `---\nname: ${name}\ndescription: "The ${name} e2e agent"\nkind: local\n${model ? `model: ${model}\n` : ''}max_turns: 5\n---\nDo the task, then call complete_task.\n`,
+  );
 }
 
 /** Port 9 (discard) is closed on loopback: a proxied connection fails at once and stays on the machine. */
 const CLOSED = 'http://127.0.0.1:9';
 
-export function geminiEnv(h: GeminiHome, tiergateHome: string, apiUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function geminiEnv(
+  h: GeminiHome,
+  tiergateHome: string,
+  apiUrl: string,
+  extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
   return {
     ...hostEnv(['PATH', 'LANG', 'TERM', 'TMPDIR']),
     HOME: h.home,
@@ -58,13 +66,36 @@ export function geminiEnv(h: GeminiHome, tiergateHome: string, apiUrl: string, e
     GEMINI_API_KEY: 'e2e-dummy-key',
     GOOGLE_GEMINI_BASE_URL: apiUrl,
     GEMINI_CLI_TRUST_WORKSPACE: 'true',
-    HTTPS_PROXY: CLOSED, HTTP_PROXY: CLOSED, ALL_PROXY: CLOSED,
-    https_proxy: CLOSED, http_proxy: CLOSED, all_proxy: CLOSED,
-    NO_PROXY: '127.0.0.1,localhost,::1', no_proxy: '127.0.0.1,localhost,::1',
+    HTTPS_PROXY: CLOSED,
+    HTTP_PROXY: CLOSED,
+    ALL_PROXY: CLOSED,
+    https_proxy: CLOSED,
+    http_proxy: CLOSED,
+    all_proxy: CLOSED,
+    NO_PROXY: '127.0.0.1,localhost,::1',
+    no_proxy: '127.0.0.1,localhost,::1',
     ...extra,
   };
 }
 
-export function runGemini(bin: string, cwd: string, env: NodeJS.ProcessEnv, model = 'gemini-2.5-pro'): Promise<ProcessRun> {
-  return runProcess(bin, ['-p', 'E2E-PARENT: delegate the e2e task to a subagent.', '--output-format', 'json', '-m', model, '--approval-mode', 'yolo'], { cwd, env, timeoutMs: 90_000 });
+export function runGemini(
+  bin: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  model = 'gemini-2.5-pro',
+): Promise<ProcessRun> {
+  return runProcess(
+    bin,
+    [
+      '-p',
+      'E2E-PARENT: delegate the e2e task to a subagent.',
+      '--output-format',
+      'json',
+      '-m',
+      model,
+      '--approval-mode',
+      'yolo',
+    ],
+    { cwd, env, timeoutMs: 90_000 },
+  );
 }

@@ -10,8 +10,22 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
 import { readDiagnostics } from '../support/spool-read.js';
-import { CHILD_PROMPT, delegation, startFakeGeminiApi, type RecordedRequest, type Responder } from './fake-gemini-api.js';
-import { geminiEnv, makeGeminiHome, makeProject, runGemini, writeAgent, writeSettings, type GeminiHome } from './gemini-run.js';
+import {
+  CHILD_PROMPT,
+  delegation,
+  startFakeGeminiApi,
+  type RecordedRequest,
+  type Responder,
+} from './fake-gemini-api.js';
+import {
+  geminiEnv,
+  makeGeminiHome,
+  makeProject,
+  runGemini,
+  writeAgent,
+  writeSettings,
+  type GeminiHome,
+} from './gemini-run.js';
 
 const repo = join(import.meta.dirname, '../../..');
 const cli = join(repo, 'dist', 'cli.js');
@@ -36,7 +50,8 @@ async function run(h: GeminiHome, name: string, respond: Responder, env: Record<
 
 const children = (r: Run) => r.requests.filter((q) => q.role === 'child');
 /** What the parent's model read back for each of its invoke_agent calls, in order. */
-const seen = (r: Run) => r.requests.flatMap((q) => q.responses.filter((x) => x.name === 'invoke_agent').map((x) => x.response));
+const seen = (r: Run) =>
+  r.requests.flatMap((q) => q.responses.filter((x) => x.name === 'invoke_agent').map((x) => x.response));
 
 /** The built CLI's stdout, whatever its exit code (doctor exits 1 on any finding of any section). */
 function tiergate(args: string[], env: NodeJS.ProcessEnv): string {
@@ -46,13 +61,28 @@ function tiergate(args: string[], env: NodeJS.ProcessEnv): string {
 }
 
 const tgEnv = (h: GeminiHome, tiergateHome: string): NodeJS.ProcessEnv => ({
-  PATH: process.env.PATH, HOME: h.home, TIERGATE_HOME: tiergateHome, TIERGATE_PRICE_REFRESH: 'off', TIERGATE_GEMINI_BIN: bin,
+  PATH: process.env.PATH,
+  HOME: h.home,
+  TIERGATE_HOME: tiergateHome,
+  TIERGATE_PRICE_REFRESH: 'off',
+  TIERGATE_GEMINI_BIN: bin,
 });
 
 /** tiergate's hooks in the user's settings.json (no extension, so no tier agent): what a user could write by hand. */
 function settingsHooks(command: (event: string) => string, timeout = 10_000): Record<string, unknown> {
-  const entry = (event: string, matcher?: string) => [{ ...(matcher ? { matcher } : {}), hooks: [{ name: `t-${event}`, type: 'command', command: command(event), timeout }] }];
-  return { hooks: { BeforeTool: entry('BeforeTool', '^invoke_agent$'), AfterTool: entry('AfterTool', '^invoke_agent$'), SessionEnd: entry('SessionEnd') } };
+  const entry = (event: string, matcher?: string) => [
+    {
+      ...(matcher ? { matcher } : {}),
+      hooks: [{ name: `t-${event}`, type: 'command', command: command(event), timeout }],
+    },
+  ];
+  return {
+    hooks: {
+      BeforeTool: entry('BeforeTool', '^invoke_agent$'),
+      AfterTool: entry('AfterTool', '^invoke_agent$'),
+      SessionEnd: entry('SessionEnd'),
+    },
+  };
 }
 const realHook = (event: string) => `node --preserve-symlinks-main '${join(repo, 'dist', 'hook.cjs')}' gemini ${event}`;
 
@@ -62,14 +92,17 @@ describe.skipIf(!found.ok)('Gemini CLI end to end', () => {
   let installTg: string;
 
   beforeAll(() => {
-    if (!existsSync(join(repo, 'dist/hook.cjs'))) throw new Error('dist/hook.cjs missing: run `npm run build` (npm run test:e2e does)');
+    if (!existsSync(join(repo, 'dist/hook.cjs')))
+      throw new Error('dist/hook.cjs missing: run `npm run build` (npm run test:e2e does)');
     installed = makeGeminiHome();
     homes.push(installed);
     // Agents the parent's model names: pinned to a pricier model than the 2.5-pro parent, and to a cheaper one.
     writeAgent(join(installed.gemini, 'agents'), 'pricey', 'gemini-3-pro-preview');
     writeAgent(join(installed.gemini, 'agents'), 'cheap', 'gemini-2.5-flash');
     installTg = join(installed.root, 'tg-install');
-    const out = JSON.parse(tiergate(['install', 'gemini', '--run', '--json'], tgEnv(installed, installTg))) as { harnesses: Array<{ status: string; problems: string[] }> };
+    const out = JSON.parse(tiergate(['install', 'gemini', '--run', '--json'], tgEnv(installed, installTg))) as {
+      harnesses: Array<{ status: string; problems: string[] }>;
+    };
     expect(out.harnesses[0]).toMatchObject({ status: 'done', problems: [] });
   }, 120_000);
 
@@ -77,16 +110,18 @@ describe.skipIf(!found.ok)('Gemini CLI end to end', () => {
     for (const h of homes) h.cleanup();
   });
 
-  it('installed by `tiergate install gemini`: Gemini\'s copy holds the hooks and the tier agents', () => {
+  it("installed by `tiergate install gemini`: Gemini's copy holds the hooks and the tier agents", () => {
     const ext = join(installed.gemini, 'extensions', 'tiergate');
     expect(JSON.parse(readFileSync(join(ext, 'gemini-extension.json'), 'utf8'))).toMatchObject({ name: 'tiergate' });
     expect(readFileSync(join(ext, 'hooks', 'hooks.json'), 'utf8')).toContain(join(repo, 'dist', 'hook.cjs'));
     expect(existsSync(join(ext, 'agents', 'tiergate-parent.md'))).toBe(true);
-    const doctor = JSON.parse(tiergate(['doctor', '--json'], tgEnv(installed, installTg))) as { checks: Array<{ section: string; name: string; status: string }> };
+    const doctor = JSON.parse(tiergate(['doctor', '--json'], tgEnv(installed, installTg))) as {
+      checks: Array<{ section: string; name: string; status: string }>;
+    };
     expect(doctor.checks.find((c) => c.section === 'harness' && c.name === 'gemini')).toMatchObject({ status: 'ok' });
   });
 
-  it('an agent pinned to a pricier model is caught and corrected: the child\'s requests go out on the parent\'s model', async () => {
+  it("an agent pinned to a pricier model is caught and corrected: the child's requests go out on the parent's model", async () => {
     const r = await run(installed, 'p-correct', delegation('pricey'));
     expect(r.code).toBe(0);
     const kids = children(r);
@@ -99,7 +134,7 @@ describe.skipIf(!found.ok)('Gemini CLI end to end', () => {
     expect(out!.output).toContain('[System] Tool input parameters were modified by a hook before execution.');
   });
 
-  it('within the ceiling: untouched, and the child\'s usage and model land in `tiergate report --json`', async () => {
+  it("within the ceiling: untouched, and the child's usage and model land in `tiergate report --json`", async () => {
     const r = await run(installed, 'p-within', delegation('cheap'));
     expect(r.code).toBe(0);
     const kids = children(r);
@@ -108,26 +143,40 @@ describe.skipIf(!found.ok)('Gemini CLI end to end', () => {
     expect(out!.output).toMatch(/^Subagent 'cheap' finished\./);
     expect(out!.output).not.toContain('modified by a hook');
     // SessionEnd drained the spool into the ledger; the report reads it.
-    const report = JSON.parse(tiergate(['report', '--json', '--by', 'agent'], tgEnv(installed, r.tiergateHome))) as { rows: Array<Record<string, any>> };
+    const report = JSON.parse(tiergate(['report', '--json', '--by', 'agent'], tgEnv(installed, r.tiergateHome))) as {
+      rows: Array<Record<string, any>>;
+    };
     const k = kids[0]!;
     expect(report.rows.find((x) => x.group === 'cheap')).toMatchObject({
-      runs: 1, completed: 1, dispatches: 1, corrected: 0, unpricedRuns: 0,
+      runs: 1,
+      completed: 1,
+      dispatches: 1,
+      corrected: 0,
+      unpricedRuns: 0,
       models: [{ requested: 'gemini-2.5-flash', served: 'gemini-2.5-flash', runs: 1 }],
       // The chat file's prompt count includes the cached part; tiergate's input does not, its output includes thoughts.
-      tokens: { input: k.usage.prompt - k.usage.cached, output: k.usage.candidates + k.usage.thoughts, cacheRead: k.usage.cached },
+      tokens: {
+        input: k.usage.prompt - k.usage.cached,
+        output: k.usage.candidates + k.usage.thoughts,
+        cacheRead: k.usage.cached,
+      },
     });
     expect(Number(report.rows.find((x) => x.group === 'cheap')!.cost.pico)).toBeGreaterThan(0);
     // `tiergate scan` reads the same chat files: the call id it computes from the parent's file is the hooks' one, and the
     // child is keyed by its agent id, so nothing is counted twice.
-    const scan = JSON.parse(tiergate(['scan', '--harness', 'gemini', '--json'], tgEnv(installed, r.tiergateHome))) as Record<string, number>;
+    const scan = JSON.parse(
+      tiergate(['scan', '--harness', 'gemini', '--json'], tgEnv(installed, r.tiergateHome)),
+    ) as Record<string, number>;
     expect(scan).toMatchObject({ failed: 0 });
     expect(scan.parsed).toBeGreaterThanOrEqual(2);
     expect(scan.requestsSeen).toBeGreaterThanOrEqual(3);
-    const again = JSON.parse(tiergate(['report', '--json', '--by', 'agent'], tgEnv(installed, r.tiergateHome))) as { rows: Array<Record<string, any>> };
+    const again = JSON.parse(tiergate(['report', '--json', '--by', 'agent'], tgEnv(installed, r.tiergateHome))) as {
+      rows: Array<Record<string, any>>;
+    };
     expect(again.rows.find((x) => x.group === 'cheap')).toMatchObject({ runs: 1, completed: 1, dispatches: 1 });
   });
 
-  it('uninstall: Gemini\'s own command removes the extension; the files it touched are as before', () => {
+  it("uninstall: Gemini's own command removes the extension; the files it touched are as before", () => {
     const before = (f: string) => existsSync(join(installed.gemini, f));
     expect(before('extensions/tiergate')).toBe(true);
     tiergate(['uninstall', 'gemini', '--run'], tgEnv(installed, installTg));
@@ -151,31 +200,43 @@ describe.skipIf(!found.ok)('Gemini CLI end to end', () => {
       const r = await run(bare, 'p-deny', delegation('pricey', 'cheap'));
       expect(r.code).toBe(0);
       const [denied, retried] = seen(r);
-      expect(denied!.error).toMatch(/^Tool execution blocked: tiergate: agent pricey runs on gemini-3\.1-pro-preview-customtools .*costs more than your own model gemini-2\.5-pro/);
+      expect(denied!.error).toMatch(
+        /^Tool execution blocked: tiergate: agent pricey runs on gemini-3\.1-pro-preview-customtools .*costs more than your own model gemini-2\.5-pro/,
+      );
       expect(retried!.output).toMatch(/^Subagent 'cheap' finished\./);
       expect(children(r).map((q) => q.model)).toEqual(['gemini-2.5-flash']);
     });
 
     it('a crashing hook (exit 1) and a hanging one (killed at its timeout) each let the pricier dispatch through', async () => {
-      writeSettings(bare, settingsHooks((e) => `node --preserve-symlinks-main '/nonexistent/tiergate/dist/hook.cjs' gemini ${e}`));
+      writeSettings(
+        bare,
+        settingsHooks((e) => `node --preserve-symlinks-main '/nonexistent/tiergate/dist/hook.cjs' gemini ${e}`),
+      );
       const crashed = await run(bare, 'p-crash', delegation('pricey'));
       expect(crashed.code).toBe(0);
       expect(children(crashed).map((q) => q.model)).toEqual(['gemini-3.1-pro-preview-customtools']);
 
       // One process that never answers (exec: Gemini's SIGTERM reaches it; a shell's child would hold the pipes open).
-      writeSettings(bare, settingsHooks(() => 'exec sleep 30', 1500));
+      writeSettings(
+        bare,
+        settingsHooks(() => 'exec sleep 30', 1500),
+      );
       const hung = await run(bare, 'p-hang', delegation('pricey'));
       expect(hung.code).toBe(0);
       expect(children(hung).map((q) => q.model)).toEqual(['gemini-3.1-pro-preview-customtools']);
       expect(hung.stderr).toContain('Hook timed out after 1500ms');
     });
 
-    it('tiergate\'s own deadline passing fails open too, and is recorded as what Gemini did', async () => {
+    it("tiergate's own deadline passing fails open too, and is recorded as what Gemini did", async () => {
       writeSettings(bare, settingsHooks(realHook));
       const r = await run(bare, 'p-deadline', delegation('pricey'), { TIERGATE_HOOK_DEADLINE_MS: '1' });
       expect(r.code).toBe(0);
       expect(children(r).map((q) => q.model)).toEqual(['gemini-3.1-pro-preview-customtools']);
-      expect(readDiagnostics(r.tiergateHome).some((d) => d.where === 'hook:gemini:BeforeTool' && String(d.message).includes('deadline'))).toBe(true);
+      expect(
+        readDiagnostics(r.tiergateHome).some(
+          (d) => d.where === 'hook:gemini:BeforeTool' && String(d.message).includes('deadline'),
+        ),
+      ).toBe(true);
     });
   });
 });

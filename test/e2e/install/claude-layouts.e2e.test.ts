@@ -22,8 +22,14 @@ const layouts: { name: string; text: string }[] = [
   { name: 'tabs + CRLF', text: '{\r\n\t"model": "sonnet",\r\n\t"env": {\r\n\t\t"FOO": "1"\r\n\t}\r\n}\r\n' },
   { name: 'BOM', text: '\uFEFF{\n  "model": "opus"\n}\n' },
   { name: 'compact one line', text: '{"model":"haiku","cleanupPeriodDays":7}' },
-  { name: 'foreign hooks in the same event', text: '{\n  "hooks": {\n    "PreToolUse": [\n      { "matcher": "Agent", "hooks": [ { "type": "command", "command": "echo audit" } ] }\n    ]\n  }\n}\n' },
-  { name: 'foreign plugin and marketplace', text: '{\n  "enabledPlugins": { "thing@other": true },\n  "extraKnownMarketplaces": { "other": { "source": { "source": "directory", "path": "__OTHER__" } } }\n}\n' },
+  {
+    name: 'foreign hooks in the same event',
+    text: '{\n  "hooks": {\n    "PreToolUse": [\n      { "matcher": "Agent", "hooks": [ { "type": "command", "command": "echo audit" } ] }\n    ]\n  }\n}\n',
+  },
+  {
+    name: 'foreign plugin and marketplace',
+    text: '{\n  "enabledPlugins": { "thing@other": true },\n  "extraKnownMarketplaces": { "other": { "source": { "source": "directory", "path": "__OTHER__" } } }\n}\n',
+  },
 ];
 
 describe('Claude Code settings.json round trips', () => {
@@ -33,24 +39,49 @@ describe('Claude Code settings.json round trips', () => {
     const root = mkdtempSync(join(tmpdir(), 'tg-claude-layout-'));
     const home = join(root, 'home');
     const env: Record<string, string> = {
-      PATH: `${dirname(process.execPath)}:${process.env.PATH}`, HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude'), TIERGATE_HOME: join(root, 'tg'),
-      TIERGATE_CLAUDE_BIN: b.bin, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', DISABLE_ERROR_REPORTING: '1',
-      HTTPS_PROXY: CLOSED, HTTP_PROXY: CLOSED, ALL_PROXY: CLOSED, https_proxy: CLOSED, http_proxy: CLOSED, all_proxy: CLOSED,
-      NO_PROXY: '127.0.0.1,localhost,::1', no_proxy: '127.0.0.1,localhost,::1',
+      PATH: `${dirname(process.execPath)}:${process.env.PATH}`,
+      HOME: home,
+      CLAUDE_CONFIG_DIR: join(home, '.claude'),
+      TIERGATE_HOME: join(root, 'tg'),
+      TIERGATE_CLAUDE_BIN: b.bin,
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_TELEMETRY: '1',
+      DISABLE_AUTOUPDATER: '1',
+      DISABLE_ERROR_REPORTING: '1',
+      HTTPS_PROXY: CLOSED,
+      HTTP_PROXY: CLOSED,
+      ALL_PROXY: CLOSED,
+      https_proxy: CLOSED,
+      http_proxy: CLOSED,
+      all_proxy: CLOSED,
+      NO_PROXY: '127.0.0.1,localhost,::1',
+      no_proxy: '127.0.0.1,localhost,::1',
     };
     const other = join(root, 'other-market');
     mkdirSync(join(other, '.claude-plugin'), { recursive: true });
-    writeFileSync(join(other, '.claude-plugin', 'marketplace.json'), JSON.stringify({ name: 'other', owner: { name: 'o' }, plugins: [{ name: 'thing', source: './' }] }));
+    writeFileSync(
+      join(other, '.claude-plugin', 'marketplace.json'),
+      JSON.stringify({ name: 'other', owner: { name: 'o' }, plugins: [{ name: 'thing', source: './' }] }),
+    );
     writeFileSync(join(other, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'thing', version: '1.0.0' }));
     const text = layoutText.replace('__OTHER__', other);
     const settings = join(env.CLAUDE_CONFIG_DIR!, 'settings.json');
     mkdirSync(dirname(settings), { recursive: true });
     writeFileSync(settings, text);
-    const cli = (...args: string[]) => JSON.parse(spawnSync(process.execPath, [join(installed, 'dist', 'cli.js'), ...args, '--json'], { encoding: 'utf8', env, timeout: 150_000 }).stdout);
+    const cli = (...args: string[]) =>
+      JSON.parse(
+        spawnSync(process.execPath, [join(installed, 'dist', 'cli.js'), ...args, '--json'], {
+          encoding: 'utf8',
+          env,
+          timeout: 150_000,
+        }).stdout,
+      );
 
     const ins = cli('install', 'claude', '--run').harnesses[0];
     expect(ins.status, ins.problems.join('; ')).toBe('done');
-    const list = JSON.parse(spawnSync(b.bin, ['plugin', 'list', '--json'], { encoding: 'utf8', env, timeout: 60_000 }).stdout) as { id: string }[];
+    const list = JSON.parse(
+      spawnSync(b.bin, ['plugin', 'list', '--json'], { encoding: 'utf8', env, timeout: 60_000 }).stdout,
+    ) as { id: string }[];
     expect(list.map((p) => p.id)).toContain('tiergate@tiergate');
 
     const un = cli('uninstall', 'claude', '--run').harnesses[0];

@@ -26,11 +26,23 @@ function home(extra: Record<string, string> = {}) {
   const h = join(root, 'home');
   mkdirSync(h, { recursive: true });
   const env: Record<string, string> = {
-    PATH: `${dirname(process.execPath)}:${process.env.PATH}`, HOME: h, XDG_CONFIG_HOME: join(h, '.config'), XDG_DATA_HOME: join(h, '.local', 'share'),
-    XDG_STATE_HOME: join(h, '.local', 'state'), XDG_CACHE_HOME: join(root, 'cache'), TIERGATE_HOME: join(root, 'tiergate'),
-    HTTPS_PROXY: CLOSED, HTTP_PROXY: CLOSED, ALL_PROXY: CLOSED, https_proxy: CLOSED, http_proxy: CLOSED, all_proxy: CLOSED,
+    PATH: `${dirname(process.execPath)}:${process.env.PATH}`,
+    HOME: h,
+    XDG_CONFIG_HOME: join(h, '.config'),
+    XDG_DATA_HOME: join(h, '.local', 'share'),
+    XDG_STATE_HOME: join(h, '.local', 'state'),
+    XDG_CACHE_HOME: join(root, 'cache'),
+    TIERGATE_HOME: join(root, 'tiergate'),
+    HTTPS_PROXY: CLOSED,
+    HTTP_PROXY: CLOSED,
+    ALL_PROXY: CLOSED,
+    https_proxy: CLOSED,
+    http_proxy: CLOSED,
+    all_proxy: CLOSED,
     TIERGATE_PRICE_REFRESH: 'off',
-    NO_PROXY: '127.0.0.1,localhost,::1', no_proxy: '127.0.0.1,localhost,::1', npm_config_registry: `${CLOSED}/`,
+    NO_PROXY: '127.0.0.1,localhost,::1',
+    no_proxy: '127.0.0.1,localhost,::1',
+    npm_config_registry: `${CLOSED}/`,
     ...extra,
   };
   return { root, home: h, env };
@@ -46,7 +58,10 @@ const run = (bin: string, args: string[], env: Record<string, string>, cwd?: str
 
 function tiergate(env: Record<string, string>, ...args: string[]) {
   const r = run(process.execPath, [join(installed, 'dist', 'cli.js'), ...args, '--json'], env);
-  let out: { harnesses?: { harness: string; status: string; problems: string[]; actions: string[] }[]; checks?: { name: string; status: string; detail: string }[] } = {};
+  let out: {
+    harnesses?: { harness: string; status: string; problems: string[]; actions: string[] }[];
+    checks?: { name: string; status: string; detail: string }[];
+  } = {};
   try {
     out = JSON.parse(r.stdout);
   } catch {
@@ -63,7 +78,13 @@ describe('Claude Code', () => {
   const b = harnessBin('claude');
   it('installs through its plugin marketplace, lists tiergate from the package, and uninstall restores settings.json', () => {
     if (!b.ok) throw new Error(b.reason);
-    const sb = home({ CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', DISABLE_ERROR_REPORTING: '1', TIERGATE_CLAUDE_BIN: b.bin });
+    const sb = home({
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_TELEMETRY: '1',
+      DISABLE_AUTOUPDATER: '1',
+      DISABLE_ERROR_REPORTING: '1',
+      TIERGATE_CLAUDE_BIN: b.bin,
+    });
     sb.env.CLAUDE_CONFIG_DIR = join(sb.home, 'claude-cfg');
     const settings = join(sb.env.CLAUDE_CONFIG_DIR, 'settings.json');
     const original = '{\n\t"model": "sonnet",\n\t"permissions": { "allow": ["Bash(ls)"] }\n}\n';
@@ -71,7 +92,12 @@ describe('Claude Code', () => {
 
     const ins = tiergate(sb.env, 'install', 'claude', '--run');
     expect(ins.out.harnesses![0]!.status, ins.out.harnesses![0]!.problems.join('; ')).toBe('done');
-    const list = JSON.parse(run(b.bin, ['plugin', 'list', '--json'], sb.env).stdout) as { id: string; enabled: boolean; readFromFolder: string; version: string }[];
+    const list = JSON.parse(run(b.bin, ['plugin', 'list', '--json'], sb.env).stdout) as {
+      id: string;
+      enabled: boolean;
+      readFromFolder: string;
+      version: string;
+    }[];
     const tg = list.find((p) => p.id.startsWith('tiergate@'));
     expect(tg).toMatchObject({ enabled: true, readFromFolder: installed });
     expect(tg!.version).toBe(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).version);
@@ -88,7 +114,12 @@ describe('Claude Code', () => {
 
   it('with no settings.json before, uninstall leaves none', () => {
     if (!b.ok) throw new Error(b.reason);
-    const sb = home({ CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', TIERGATE_CLAUDE_BIN: b.bin });
+    const sb = home({
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_TELEMETRY: '1',
+      DISABLE_AUTOUPDATER: '1',
+      TIERGATE_CLAUDE_BIN: b.bin,
+    });
     sb.env.CLAUDE_CONFIG_DIR = join(sb.home, '.claude');
     expect(tiergate(sb.env, 'install', 'claude', '--run').out.harnesses![0]!.status).toBe('done');
     expect(existsSync(join(sb.env.CLAUDE_CONFIG_DIR, 'settings.json'))).toBe(true);
@@ -105,15 +136,21 @@ describe('Codex', () => {
     sb.env.CODEX_HOME = join(sb.home, 'codex-home');
     const cfg = join(sb.env.CODEX_HOME, 'config.toml');
     // codex.md §1 and trap 11: no update check, no ChatGPT/analytics traffic.
-    const original = '# my codex config\r\nmodel = "gpt-6-astra"\r\ncheck_for_update_on_startup = false\r\nchatgpt_base_url = "http://127.0.0.1:9/"\r\n\r\n[analytics]\r\nenabled = false\r\n';
+    const original =
+      '# my codex config\r\nmodel = "gpt-6-astra"\r\ncheck_for_update_on_startup = false\r\nchatgpt_base_url = "http://127.0.0.1:9/"\r\n\r\n[analytics]\r\nenabled = false\r\n';
     put(cfg, original);
 
     const ins = tiergate(sb.env, 'install', 'codex', '--run');
     const row = ins.out.harnesses![0]! as { status: string; problems: string[]; notes?: string[] };
     expect(row.status, row.problems.join('; ')).toBe('done');
     expect(JSON.stringify(ins.out)).toContain('/hooks');
-    const list = JSON.parse(run(b.bin, ['plugin', 'list', '--json'], sb.env).stdout) as { installed: { pluginId: string; enabled: boolean; source: { path: string } }[] };
-    expect(list.installed.find((p) => p.pluginId.startsWith('tiergate@'))).toMatchObject({ enabled: true, source: { path: installed } });
+    const list = JSON.parse(run(b.bin, ['plugin', 'list', '--json'], sb.env).stdout) as {
+      installed: { pluginId: string; enabled: boolean; source: { path: string } }[];
+    };
+    expect(list.installed.find((p) => p.pluginId.startsWith('tiergate@'))).toMatchObject({
+      enabled: true,
+      source: { path: installed },
+    });
     // Trust is the user's: tiergate wrote no hook-trust state anywhere in config.toml.
     expect(readFileSync(cfg, 'utf8')).not.toMatch(/trust/i);
     expect(doctorFor(sb.env, 'codex').status).toBe('ok');
@@ -129,12 +166,20 @@ describe('OpenCode', () => {
   const b = harnessBin('opencode');
   it('loads tiergate from the plugin entry install writes, and uninstall restores opencode.jsonc', () => {
     if (!b.ok) throw new Error(b.reason);
-    const sb = home({ OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_SHARE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: 'true' });
+    const sb = home({
+      OPENCODE_DISABLE_AUTOUPDATE: '1',
+      OPENCODE_DISABLE_MODELS_FETCH: '1',
+      OPENCODE_DISABLE_SHARE: '1',
+      OPENCODE_DISABLE_LSP_DOWNLOAD: 'true',
+    });
     const dir = join(sb.home, '.config', 'opencode');
     // Pre-empt OpenCode's start-up npm install of @opencode-ai/plugin (opencode.md §1): node_modules + a lock listing it.
     mkdirSync(join(dir, 'node_modules'), { recursive: true });
     put(join(dir, 'package.json'), '{"dependencies":{"@opencode-ai/plugin":"1.18.33"}}');
-    put(join(dir, 'package-lock.json'), '{"lockfileVersion":3,"packages":{"":{"dependencies":{"@opencode-ai/plugin":"1.18.33"}}}}');
+    put(
+      join(dir, 'package-lock.json'),
+      '{"lockfileVersion":3,"packages":{"":{"dependencies":{"@opencode-ai/plugin":"1.18.33"}}}}',
+    );
     const file = join(dir, 'opencode.jsonc');
     const original = '// mine\n{\n  "autoupdate": false, // keep\n  "share": "disabled",\n}\n';
     put(file, original);
@@ -144,7 +189,13 @@ describe('OpenCode', () => {
     expect(tiergate(sb.env, 'install', 'opencode').out.harnesses![0]!.status).toBe('done');
     // OpenCode says nothing about a plugin it loads (or fails to find), so the proof it ran tiergate's bundle is the
     // plugin's own injected load fault landing in tiergate's diagnostic log (and OpenCode carrying on: fail-open).
-    const r = run(b.bin, ['debug', 'config', '--print-logs', '--log-level', 'INFO'], { ...sb.env, TIERGATE_FAULT: 'load:throw' }, project, 150_000);
+    const r = run(
+      b.bin,
+      ['debug', 'config', '--print-logs', '--log-level', 'INFO'],
+      { ...sb.env, TIERGATE_FAULT: 'load:throw' },
+      project,
+      150_000,
+    );
     expect(r.status, r.stderr.slice(-2000)).toBe(0);
     const url = pathToFileURL(join(installed, 'dist', 'opencode.js')).href;
     expect(JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))).plugin).toContain(url);
@@ -167,8 +218,29 @@ describe('pi', () => {
     const original = '{\n    "defaultProvider": "fake",\n    "defaultModel": "parent",\n    "packages": []\n}';
     put(settings, original);
     // A provider on a closed loopback port: pi loads its extensions, then fails to reach the model, locally.
-    put(join(sb.env.PI_CODING_AGENT_DIR, 'models.json'), JSON.stringify({ providers: { fake: { baseUrl: `${CLOSED}/v1`, api: 'openai-completions', apiKey: 'dummy',
-      models: [{ id: 'parent', name: 'parent', reasoning: false, input: ['text'], contextWindow: 1000, maxTokens: 100, cost: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 } }] } } }));
+    put(
+      join(sb.env.PI_CODING_AGENT_DIR, 'models.json'),
+      JSON.stringify({
+        providers: {
+          fake: {
+            baseUrl: `${CLOSED}/v1`,
+            api: 'openai-completions',
+            apiKey: 'dummy',
+            models: [
+              {
+                id: 'parent',
+                name: 'parent',
+                reasoning: false,
+                input: ['text'],
+                contextWindow: 1000,
+                maxTokens: 100,
+                cost: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+              },
+            ],
+          },
+        },
+      }),
+    );
 
     expect(tiergate(sb.env, 'install', 'pi').out.harnesses![0]!.status).toBe('done');
     const r = run(b.bin, ['list'], sb.env);
@@ -178,7 +250,13 @@ describe('pi', () => {
     // pi says nothing about the extensions it loads: tiergate's own injected load fault in its log is the proof.
     const project = join(sb.root, 'project');
     mkdirSync(project, { recursive: true });
-    run(b.bin, ['--mode', 'json', '-p', '--no-session', 'hi'], { ...sb.env, TIERGATE_FAULT: 'load:throw' }, project, 90_000);
+    run(
+      b.bin,
+      ['--mode', 'json', '-p', '--no-session', 'hi'],
+      { ...sb.env, TIERGATE_FAULT: 'load:throw' },
+      project,
+      90_000,
+    );
     const log = readFileSync(join(sb.env.TIERGATE_HOME!, 'data', 'diagnostics.log'), 'utf8');
     expect(log).toMatch(/"where":"pi:load".*injected fault at load/);
 

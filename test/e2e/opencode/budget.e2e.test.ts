@@ -8,7 +8,14 @@
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { contentText, lastMessage, startFakeChatApi, type FakeChatApi, type RecordedRequest, type Reply } from '../support/fake-chat-api.js';
+import {
+  contentText,
+  lastMessage,
+  startFakeChatApi,
+  type FakeChatApi,
+  type RecordedRequest,
+  type Reply,
+} from '../support/fake-chat-api.js';
 import { harnessBin } from '../support/harness-bin.js';
 import { makeSandbox, runOpencode } from '../support/opencode-run.js';
 import { readSpool } from '../support/spool-read.js';
@@ -21,46 +28,81 @@ const PRICES = {
   'fake/parent': { input: '3', output: '15', cacheRead: '0.3', cacheWrite5m: '3.75' },
   'fake/small': { input: '0.25', output: '1.25', cacheRead: '0.025', cacheWrite5m: '0.3125' },
 };
-const AGENTS = { worker: { mode: 'subagent', description: 'A worker (fake/parent)', model: 'fake/parent', prompt: 'You are a worker.' } };
+const AGENTS = {
+  worker: {
+    mode: 'subagent',
+    description: 'A worker (fake/parent)',
+    model: 'fake/parent',
+    prompt: 'You are a worker.',
+  },
+};
 
 const task = (n: number) => ({ description: `task ${n}`, prompt: `CHILD_TASK ${n}`, subagent_type: 'worker' });
 const twoInSequence = (req: RecordedRequest): Reply => {
   if (req.tools.length === 0) return { text: 'Demo title', usage: { prompt: 50, completion: 5 } };
-  if (!req.tools.includes('task')) return { text: `CHILD_FINAL from model=${req.model}: done.\nResult: done`, usage: { prompt: 2100, completion: 210, cached: 600 } };
+  if (!req.tools.includes('task'))
+    return {
+      text: `CHILD_FINAL from model=${req.model}: done.\nResult: done`,
+      usage: { prompt: 2100, completion: 210, cached: 600 },
+    };
   const results = req.messages.filter((m) => m.role === 'tool').length;
-  if (results === 0) return { toolCalls: [{ name: 'task', id: 'call_first', args: task(1) }], usage: { prompt: 3000, completion: 300 } };
-  if (results === 1) return { toolCalls: [{ name: 'task', id: 'call_second', args: task(2) }], usage: { prompt: 3000, completion: 300 } };
+  if (results === 0)
+    return { toolCalls: [{ name: 'task', id: 'call_first', args: task(1) }], usage: { prompt: 3000, completion: 300 } };
+  if (results === 1)
+    return {
+      toolCalls: [{ name: 'task', id: 'call_second', args: task(2) }],
+      usage: { prompt: 3000, completion: 300 },
+    };
   return { text: 'PARENT_FINAL', usage: { prompt: 3000, completion: 300 } };
 };
 
 describe.skipIf(!bin.ok)('OpenCode 1.18.33: spend budgets (real binary)', () => {
   const binPath = bin.ok ? bin.bin : '';
   const apis: FakeChatApi[] = [];
-  afterAll(async () => { await Promise.all(apis.map((a) => a.close())); });
+  afterAll(async () => {
+    await Promise.all(apis.map((a) => a.close()));
+  });
 
   async function run(budgets: Record<string, unknown>) {
     const api = await startFakeChatApi(twoInSequence);
     apis.push(api);
-    const sb = makeSandbox({ baseURL: api.baseURL, pluginFile: plugin, agents: AGENTS, tiergateConfig: { tiers: { opencode: { cheap: 'fake/small' } }, priceOverrides: PRICES, budgets } });
+    const sb = makeSandbox({
+      baseURL: api.baseURL,
+      pluginFile: plugin,
+      agents: AGENTS,
+      tiergateConfig: { tiers: { opencode: { cheap: 'fake/small' } }, priceOverrides: PRICES, budgets },
+    });
     const res = await runOpencode(binPath, sb, 'PARENT_GO: delegate twice');
     expect(res.code, res.stderr.slice(-2000)).toBe(0);
-    const children = api.requests.filter((r) => r.tools.length > 0 && !r.tools.includes('task')).map((r) => [contentText(lastMessage(r)?.content), r.model]);
+    const children = api.requests
+      .filter((r) => r.tools.length > 0 && !r.tools.includes('task'))
+      .map((r) => [contentText(lastMessage(r)?.content), r.model]);
     const last = api.requests.filter((r) => r.tools.includes('task')).at(-1)!;
     const toolResults = last.messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content));
-    const decisions = readSpool(sb.tiergateHome).flatMap((r) => (r.type === 'dispatch' ? [[r.observation.callId, r.decision.action, r.decision.reason]] : []));
+    const decisions = readSpool(sb.tiergateHome).flatMap((r) =>
+      r.type === 'dispatch' ? [[r.observation.callId, r.decision.action, r.decision.reason]] : [],
+    );
     return { children, toolResults, decisions };
   }
 
   it('the first child crosses the session budget: the second is switched to the cheap tier agent', async () => {
     const { children, decisions } = await run({ session: '0.005' });
-    expect(children).toEqual([['CHILD_TASK 1', 'parent'], ['CHILD_TASK 2', 'small']]);
-    expect(decisions).toEqual([['call_first', 'allow', 'within-ceiling'], ['call_second', 'correct', 'budget-downshifted']]);
+    expect(children).toEqual([
+      ['CHILD_TASK 1', 'parent'],
+      ['CHILD_TASK 2', 'small'],
+    ]);
+    expect(decisions).toEqual([
+      ['call_first', 'allow', 'within-ceiling'],
+      ['call_second', 'correct', 'budget-downshifted'],
+    ]);
   });
 
   it('with action deny the second is refused and the parent model reads why', async () => {
     const { children, toolResults, decisions } = await run({ session: '0.005', action: 'deny' });
     expect(children).toEqual([['CHILD_TASK 1', 'parent']]);
-    expect(toolResults[1]).toMatch(/tiergate: the session budget of \$0\.005 \(\$0\.0078 spent\) is spent; no more subagents run under it\./);
+    expect(toolResults[1]).toMatch(
+      /tiergate: the session budget of \$0\.005 \(\$0\.0078 spent\) is spent; no more subagents run under it\./,
+    );
     expect(decisions[1]).toEqual(['call_second', 'deny', 'budget-denied']);
   });
 

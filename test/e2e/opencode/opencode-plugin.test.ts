@@ -4,7 +4,14 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentText, lastMessage, startFakeChatApi, type FakeChatApi, type RecordedRequest, type Reply } from '../support/fake-chat-api.js';
+import {
+  contentText,
+  lastMessage,
+  startFakeChatApi,
+  type FakeChatApi,
+  type RecordedRequest,
+  type Reply,
+} from '../support/fake-chat-api.js';
 import { harnessBin } from '../support/harness-bin.js';
 import { makeSandbox, runOpencode } from '../support/opencode-run.js';
 import { readDiagnostics, readSpool } from '../support/spool-read.js';
@@ -29,23 +36,38 @@ const PRICES = {
 function responder(dispatch: string[]): (req: RecordedRequest) => Reply {
   return (req) => {
     if (req.tools.length === 0) return { text: 'Demo title', usage: { prompt: 50, completion: 5 } };
-    if (!req.tools.includes('task')) return { text: `CHILD_FINAL from model=${req.model}: done.\nResult: done\nVerified: yes`, usage: CHILD_USAGE[req.model] ?? { prompt: 1, completion: 1 } };
+    if (!req.tools.includes('task'))
+      return {
+        text: `CHILD_FINAL from model=${req.model}: done.\nResult: done\nVerified: yes`,
+        usage: CHILD_USAGE[req.model] ?? { prompt: 1, completion: 1 },
+      };
     const last = lastMessage(req);
     if (last?.role === 'tool') return { text: 'PARENT_FINAL', usage: { prompt: 3000, completion: 300, cached: 1000 } };
     return {
-      toolCalls: dispatch.map((agent, i) => ({ name: 'task', id: `call_${agent}_${i}`, args: { description: `task for ${agent}`, prompt: `CHILD_TASK for ${agent}`, subagent_type: agent } })),
+      toolCalls: dispatch.map((agent, i) => ({
+        name: 'task',
+        id: `call_${agent}_${i}`,
+        args: { description: `task for ${agent}`, prompt: `CHILD_TASK for ${agent}`, subagent_type: agent },
+      })),
       usage: { prompt: 3000, completion: 300, cached: 1000 },
     };
   };
 }
 
 const childRequests = (api: FakeChatApi) => api.requests.filter((r) => r.tools.length > 0 && !r.tools.includes('task'));
-const toolResults = (api: FakeChatApi) => api.requests.filter((r) => r.tools.includes('task')).flatMap((r) => r.messages.filter((m) => m.role === 'tool').map((m) => ({ id: m.tool_call_id, text: contentText(m.content) })));
+const toolResults = (api: FakeChatApi) =>
+  api.requests
+    .filter((r) => r.tools.includes('task'))
+    .flatMap((r) =>
+      r.messages.filter((m) => m.role === 'tool').map((m) => ({ id: m.tool_call_id, text: contentText(m.content) })),
+    );
 
 describe.skipIf(!bin.ok)('OpenCode 1.18.33 plugin (real binary)', () => {
   const binPath = bin.ok ? bin.bin : '';
   const apis: FakeChatApi[] = [];
-  afterAll(async () => { await Promise.all(apis.map((a) => a.close())); });
+  afterAll(async () => {
+    await Promise.all(apis.map((a) => a.close()));
+  });
 
   describe('over-ceiling corrected, within-ceiling untouched, completion recorded', () => {
     let api: FakeChatApi;
@@ -54,7 +76,11 @@ describe.skipIf(!bin.ok)('OpenCode 1.18.33 plugin (real binary)', () => {
     beforeAll(async () => {
       api = await startFakeChatApi(responder(['pricey', 'cheap']));
       apis.push(api);
-      sb = makeSandbox({ baseURL: api.baseURL, pluginFile: plugin, tiergateConfig: { tiers: { opencode: { cheap: 'fake/small' } }, priceOverrides: PRICES } });
+      sb = makeSandbox({
+        baseURL: api.baseURL,
+        pluginFile: plugin,
+        tiergateConfig: { tiers: { opencode: { cheap: 'fake/small' } }, priceOverrides: PRICES },
+      });
       run = await runOpencode(binPath, sb, 'PARENT_GO: delegate to two subagents');
     });
 
@@ -64,9 +90,13 @@ describe.skipIf(!bin.ok)('OpenCode 1.18.33 plugin (real binary)', () => {
     });
 
     it('the pricey dispatch ran on the parent tier, never on big; the cheap one stayed on small', () => {
-      const models = childRequests(api).map((r) => r.model).sort();
+      const models = childRequests(api)
+        .map((r) => r.model)
+        .sort();
       expect(models).toEqual(['parent', 'small']);
-      const byPrompt = Object.fromEntries(childRequests(api).map((r) => [contentText(lastMessage(r)?.content), r.model]));
+      const byPrompt = Object.fromEntries(
+        childRequests(api).map((r) => [contentText(lastMessage(r)?.content), r.model]),
+      );
       expect(byPrompt['CHILD_TASK for pricey']).toBe('parent');
       expect(byPrompt['CHILD_TASK for cheap']).toBe('small');
     });
@@ -74,8 +104,11 @@ describe.skipIf(!bin.ok)('OpenCode 1.18.33 plugin (real binary)', () => {
     it('spools both dispatch decisions and both completions with served model and usage', () => {
       const spool = readSpool(sb.tiergateHome);
       const dispatches = spool.filter((r) => r.type === 'dispatch');
-      expect(dispatches.map((d) => [d.observation.requestedAgent, d.decision.action, d.decision.reason]).sort()).toEqual([
-        ['cheap', 'allow', 'within-ceiling'], ['pricey', 'correct', 'over-ceiling-corrected'],
+      expect(
+        dispatches.map((d) => [d.observation.requestedAgent, d.decision.action, d.decision.reason]).sort(),
+      ).toEqual([
+        ['cheap', 'allow', 'within-ceiling'],
+        ['pricey', 'correct', 'over-ceiling-corrected'],
       ]);
       const completions = spool.flatMap((r) => (r.type === 'completion' ? [r.observation] : []));
       const small = completions.find((c) => c.subagentType === 'cheap');
@@ -89,7 +122,9 @@ describe.skipIf(!bin.ok)('OpenCode 1.18.33 plugin (real binary)', () => {
     });
 
     it('verifies the correction took effect (no correction-not-applied diagnostic)', () => {
-      expect(readDiagnostics(sb.tiergateHome).filter((d) => String(d.where).includes('correction-not-applied'))).toEqual([]);
+      expect(
+        readDiagnostics(sb.tiergateHome).filter((d) => String(d.where).includes('correction-not-applied')),
+      ).toEqual([]);
     });
   });
 
@@ -108,7 +143,9 @@ describe.skipIf(!bin.ok)('OpenCode 1.18.33 plugin (real binary)', () => {
       expect(childRequests(api)).toEqual([]);
       const results = toolResults(api);
       expect(results).toHaveLength(1);
-      expect(results[0]!.text).toMatch(/^tiergate: agent pricey runs on fake\/big \(from opencode.json agent.pricey\), which costs more than your own model fake\/parent/);
+      expect(results[0]!.text).toMatch(
+        /^tiergate: agent pricey runs on fake\/big \(from opencode.json agent.pricey\), which costs more than your own model fake\/parent/,
+      );
     });
   });
 
@@ -119,8 +156,15 @@ describe.skipIf(!bin.ok)('OpenCode 1.18.33 plugin (real binary)', () => {
     beforeAll(async () => {
       api = await startFakeChatApi(responder(['pricey']));
       apis.push(api);
-      sb = makeSandbox({ baseURL: api.baseURL, pluginFile: plugin, tiergateConfig: { tiers: { opencode: { cheap: 'fake/small' } }, priceOverrides: PRICES } });
-      run = await runOpencode(binPath, sb, 'PARENT_GO: delegate to a subagent', { TIERGATE_FAULT: 'dispatch:hang,completion:throw', TIERGATE_CALLBACK_DEADLINE_MS: '1500' });
+      sb = makeSandbox({
+        baseURL: api.baseURL,
+        pluginFile: plugin,
+        tiergateConfig: { tiers: { opencode: { cheap: 'fake/small' } }, priceOverrides: PRICES },
+      });
+      run = await runOpencode(binPath, sb, 'PARENT_GO: delegate to a subagent', {
+        TIERGATE_FAULT: 'dispatch:hang,completion:throw',
+        TIERGATE_CALLBACK_DEADLINE_MS: '1500',
+      });
     });
 
     it('the child ran as requested and the parent received its answer, not an error', () => {
@@ -133,8 +177,12 @@ describe.skipIf(!bin.ok)('OpenCode 1.18.33 plugin (real binary)', () => {
 
     it('each failure left one diagnostic line', () => {
       const diags = readDiagnostics(sb.tiergateHome);
-      expect(diags.filter((d) => d.where === 'opencode:tool.execute.before' && String(d.message).includes('1500 ms'))).toHaveLength(1);
-      expect(diags.filter((d) => d.where === 'opencode:tool.execute.after' && String(d.message).includes('injected fault'))).toHaveLength(1);
+      expect(
+        diags.filter((d) => d.where === 'opencode:tool.execute.before' && String(d.message).includes('1500 ms')),
+      ).toHaveLength(1);
+      expect(
+        diags.filter((d) => d.where === 'opencode:tool.execute.after' && String(d.message).includes('injected fault')),
+      ).toHaveLength(1);
     });
   });
 });

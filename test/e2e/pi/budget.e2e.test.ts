@@ -9,7 +9,14 @@
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { contentText, lastMessage, startFakeChatApi, type FakeChatApi, type RecordedRequest, type Reply } from '../support/fake-chat-api.js';
+import {
+  contentText,
+  lastMessage,
+  startFakeChatApi,
+  type FakeChatApi,
+  type RecordedRequest,
+  type Reply,
+} from '../support/fake-chat-api.js';
 import { harnessBin } from '../support/harness-bin.js';
 import { makePiSandbox, runPi } from '../support/pi-run.js';
 import { readSpool } from '../support/spool-read.js';
@@ -17,7 +24,9 @@ import { readSpool } from '../support/spool-read.js';
 const root = join(import.meta.dirname, '../../..');
 const extension = join(root, 'dist/pi.js');
 const bin = harnessBin('pi');
-const exampleTool = bin.ok ? join(bin.bin, '../../@mariozechner/pi-coding-agent/examples/extensions/subagent/index.ts') : '';
+const exampleTool = bin.ok
+  ? join(bin.bin, '../../@mariozechner/pi-coding-agent/examples/extensions/subagent/index.ts')
+  : '';
 
 const PRICES = {
   'fake/parent': { input: '3', output: '15', cacheRead: '0.3', cacheWrite5m: '3.75' },
@@ -26,40 +35,74 @@ const PRICES = {
 const AGENTS = { worker: 'fake/parent', 'tiergate-cheap': 'fake/small' };
 
 const twoInSequence = (req: RecordedRequest): Reply => {
-  if (!req.tools.includes('subagent')) return { text: `CHILD_FINAL from model=${req.model}: done.\nResult: done`, usage: { prompt: 2100, completion: 210, cached: 600 } };
+  if (!req.tools.includes('subagent'))
+    return {
+      text: `CHILD_FINAL from model=${req.model}: done.\nResult: done`,
+      usage: { prompt: 2100, completion: 210, cached: 600 },
+    };
   const results = req.messages.filter((m) => m.role === 'tool').length;
-  if (results === 0) return { toolCalls: [{ name: 'subagent', id: 'call_first', args: { agent: 'worker', task: 'CHILD_TASK one' } }], usage: { prompt: 3000, completion: 300 } };
-  if (results === 1) return { toolCalls: [{ name: 'subagent', id: 'call_second', args: { agent: 'worker', task: 'CHILD_TASK two' } }], usage: { prompt: 3000, completion: 300 } };
+  if (results === 0)
+    return {
+      toolCalls: [{ name: 'subagent', id: 'call_first', args: { agent: 'worker', task: 'CHILD_TASK one' } }],
+      usage: { prompt: 3000, completion: 300 },
+    };
+  if (results === 1)
+    return {
+      toolCalls: [{ name: 'subagent', id: 'call_second', args: { agent: 'worker', task: 'CHILD_TASK two' } }],
+      usage: { prompt: 3000, completion: 300 },
+    };
   return { text: 'PARENT_FINAL', usage: { prompt: 3000, completion: 300 } };
 };
 
 describe.skipIf(!bin.ok)('pi 0.73.1: spend budgets (real binary, pi example subagent tool)', () => {
   const binPath = bin.ok ? bin.bin : '';
   const apis: FakeChatApi[] = [];
-  afterAll(async () => { await Promise.all(apis.map((a) => a.close())); });
+  afterAll(async () => {
+    await Promise.all(apis.map((a) => a.close()));
+  });
 
   async function run(budgets: Record<string, unknown>) {
     const api = await startFakeChatApi(twoInSequence);
     apis.push(api);
-    const sb = makePiSandbox({ baseURL: api.baseURL, extension, agents: AGENTS, tiergateConfig: { priceOverrides: PRICES, budgets } });
+    const sb = makePiSandbox({
+      baseURL: api.baseURL,
+      extension,
+      agents: AGENTS,
+      tiergateConfig: { priceOverrides: PRICES, budgets },
+    });
     const res = await runPi(binPath, sb, ['-e', exampleTool], 'PARENT_GO: delegate twice');
     expect(res.code, res.stderr.slice(-2000)).toBe(0);
-    const children = api.requests.filter((r) => !r.tools.includes('subagent')).map((r) => [contentText(lastMessage(r)?.content), r.model]);
-    const toolResults = api.requests.at(-1)!.messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content));
-    const decisions = readSpool(sb.tiergateHome).flatMap((r) => (r.type === 'dispatch' ? [[r.observation.callId, r.decision.action, r.decision.reason]] : []));
+    const children = api.requests
+      .filter((r) => !r.tools.includes('subagent'))
+      .map((r) => [contentText(lastMessage(r)?.content), r.model]);
+    const toolResults = api.requests
+      .at(-1)!
+      .messages.filter((m) => m.role === 'tool')
+      .map((m) => contentText(m.content));
+    const decisions = readSpool(sb.tiergateHome).flatMap((r) =>
+      r.type === 'dispatch' ? [[r.observation.callId, r.decision.action, r.decision.reason]] : [],
+    );
     return { children, toolResults, decisions };
   }
 
   it('the first child crosses the session budget: the second is switched to the cheap tier agent', async () => {
     const { children, decisions } = await run({ session: '0.005' });
-    expect(children).toEqual([['Task: CHILD_TASK one', 'parent'], ['Task: CHILD_TASK two', 'small']]);
-    expect(decisions).toEqual([['call_first', 'allow', 'within-ceiling'], ['call_second', 'correct', 'budget-downshifted']]);
+    expect(children).toEqual([
+      ['Task: CHILD_TASK one', 'parent'],
+      ['Task: CHILD_TASK two', 'small'],
+    ]);
+    expect(decisions).toEqual([
+      ['call_first', 'allow', 'within-ceiling'],
+      ['call_second', 'correct', 'budget-downshifted'],
+    ]);
   });
 
   it('with action deny the second is blocked and the parent model reads why', async () => {
     const { children, toolResults, decisions } = await run({ session: '0.005', action: 'deny' });
     expect(children).toEqual([['Task: CHILD_TASK one', 'parent']]);
-    expect(toolResults[1]).toMatch(/^tiergate: the session budget of \$0\.005 \(\$0\.0078 spent\) is spent; no more subagents run under it\./);
+    expect(toolResults[1]).toMatch(
+      /^tiergate: the session budget of \$0\.005 \(\$0\.0078 spent\) is spent; no more subagents run under it\./,
+    );
     expect(decisions[1]).toEqual(['call_second', 'deny', 'budget-denied']);
   });
 

@@ -12,7 +12,15 @@ import { paths } from '../../../src/io/paths.js';
 import { readStatus } from '../../../src/prices/refresh/status.js';
 import { makeSandbox, runClaude } from '../support/claude-run.js';
 import { startFakeAnthropic } from '../support/fake-anthropic-api.js';
-import { codexEnv, execArgs, makeCodexHome, runCodex, writeCodexConfig, writeHooksJson, type CodexHome } from '../support/codex-run.js';
+import {
+  codexEnv,
+  execArgs,
+  makeCodexHome,
+  runCodex,
+  writeCodexConfig,
+  writeHooksJson,
+  type CodexHome,
+} from '../support/codex-run.js';
 import { startFakeResponsesApi } from '../support/fake-responses-api.js';
 import { harnessBin } from '../support/harness-bin.js';
 import { lastMessage, startFakeChatApi } from '../support/fake-chat-api.js';
@@ -63,7 +71,12 @@ describe.skipIf(!found.ok)('SessionStart starts the background price refresh (re
     // The user's tiergate config points the refresh at the local price server only.
     const tgEnv = { TIERGATE_HOME: home.tiergateHome };
     mkdirSync(join(home.tiergateHome, 'config'), { recursive: true });
-    writeFileSync(paths(tgEnv).config, JSON.stringify({ refresh: { sources: [{ name: 'e2e-openrouter', url: prices.url('/api/v1/models'), format: 'openrouter' }] } }));
+    writeFileSync(
+      paths(tgEnv).config,
+      JSON.stringify({
+        refresh: { sources: [{ name: 'e2e-openrouter', url: prices.url('/api/v1/models'), format: 'openrouter' }] },
+      }),
+    );
 
     const startedAt = Date.now();
     const run = await runCodex(found.bin, execArgs('Say done.'), {
@@ -83,13 +96,19 @@ describe.skipIf(!found.ok)('SessionStart starts the background price refresh (re
     expect(prices.events).toContain('fetch tiergate-price-refresh');
 
     prices.release();
-    await expect.poll(() => existsSync(catalogFile) && !existsSync(paths(tgEnv).refreshLock), { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(() => existsSync(catalogFile) && !existsSync(paths(tgEnv).refreshLock), { timeout: 15_000 })
+      .toBe(true);
     const catalog = CatalogSchema.parse(JSON.parse(readFileSync(catalogFile, 'utf8')));
     expect(catalog.source).toBe(`e2e-openrouter ${prices.url('/api/v1/models')}`);
     expect(Date.parse(catalog.fetchedAt!)).toBeGreaterThanOrEqual(startedAt);
     expect(catalog.version).toMatch(/^refresh-e2e-openrouter-\d{8}T\d{6}Z$/);
     expect(catalog.models['gpt-6-astra']?.rates).toMatchObject({ input: '10', output: '50' });
-    expect(readStatus(tgEnv)!.sources['e2e-openrouter']).toMatchObject({ lastError: null, consecutiveFailures: 0, models: Object.keys(catalog.models).length });
+    expect(readStatus(tgEnv)!.sources['e2e-openrouter']).toMatchObject({
+      lastError: null,
+      consecutiveFailures: 0,
+      models: Object.keys(catalog.models).length,
+    });
     expect(prices.count('/api/v1/models')).toBe(1);
   });
 });
@@ -117,12 +136,23 @@ describe.skipIf(!claude.ok)('SessionStart starts the background price refresh (r
     const sb = makeSandbox('tg-refresh-claude-');
     const tgEnv = { TIERGATE_HOME: sb.tiergateHome };
     mkdirSync(join(sb.tiergateHome, 'config'), { recursive: true });
-    writeFileSync(paths(tgEnv).config, JSON.stringify({ refresh: { sources: [{ name: 'e2e-litellm', url: prices.url('/litellm.json'), format: 'litellm' }] } }));
+    writeFileSync(
+      paths(tgEnv).config,
+      JSON.stringify({
+        refresh: { sources: [{ name: 'e2e-litellm', url: prices.url('/litellm.json'), format: 'litellm' }] },
+      }),
+    );
 
-    const res = await runClaude(claude.bin, sb, api.url, ['-p', 'Say done.', '--output-format', 'json', '--plugin-dir', repo], {
-      env: { TIERGATE_PRICE_REFRESH: 'on', NODE_EXTRA_CA_CERTS: tls.certFile },
-      timeoutMs: 120_000,
-    });
+    const res = await runClaude(
+      claude.bin,
+      sb,
+      api.url,
+      ['-p', 'Say done.', '--output-format', 'json', '--plugin-dir', repo],
+      {
+        env: { TIERGATE_PRICE_REFRESH: 'on', NODE_EXTRA_CA_CERTS: tls.certFile },
+        timeoutMs: 120_000,
+      },
+    );
     await api.close();
     expect(res.code, res.stderr.slice(-2000)).toBe(0);
     expect(api.requests.length).toBeGreaterThan(0);
@@ -131,7 +161,9 @@ describe.skipIf(!claude.ok)('SessionStart starts the background price refresh (r
     const catalogFile = join(paths(tgEnv).priceCacheDir, 'e2e-litellm.catalog.json');
     expect(existsSync(catalogFile)).toBe(false);
     prices.release();
-    await expect.poll(() => existsSync(catalogFile) && !existsSync(paths(tgEnv).refreshLock), { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(() => existsSync(catalogFile) && !existsSync(paths(tgEnv).refreshLock), { timeout: 15_000 })
+      .toBe(true);
     const catalog = CatalogSchema.parse(JSON.parse(readFileSync(catalogFile, 'utf8')));
     expect(catalog.source).toBe(`e2e-litellm ${prices.url('/litellm.json')}`);
     expect(catalog.models['claude-opus-5']?.rates).toMatchObject({ input: '5', output: '25' });
@@ -166,11 +198,20 @@ describe.skipIf(!pi.ok)('pi 0.73.1: loading the extension starts the background 
       return { toolCalls: [{ name: 'subagent', args: { agent: 'cheap', task: 'CHILD_TASK' } }] };
     });
     try {
-      const sb = makePiSandbox({ baseURL: api.baseURL, extension: join(repo, 'dist/pi.js'), agents: { cheap: 'fake/small' },
-        tiergateConfig: { refresh: { sources: [{ name: 'e2e-pi', url: prices.url('/pi-models'), format: 'openrouter' }] } } });
+      const sb = makePiSandbox({
+        baseURL: api.baseURL,
+        extension: join(repo, 'dist/pi.js'),
+        agents: { cheap: 'fake/small' },
+        tiergateConfig: {
+          refresh: { sources: [{ name: 'e2e-pi', url: prices.url('/pi-models'), format: 'openrouter' }] },
+        },
+      });
       const tgEnv = { TIERGATE_HOME: sb.tiergateHome };
       const exampleTool = join(pi.bin, '../../@mariozechner/pi-coding-agent/examples/extensions/subagent/index.ts');
-      const run = await runPi(pi.bin, sb, ['-e', exampleTool], 'PARENT_GO', { TIERGATE_PRICE_REFRESH: 'on', NODE_EXTRA_CA_CERTS: tls.certFile });
+      const run = await runPi(pi.bin, sb, ['-e', exampleTool], 'PARENT_GO', {
+        TIERGATE_PRICE_REFRESH: 'on',
+        NODE_EXTRA_CA_CERTS: tls.certFile,
+      });
       expect(run.code, run.stderr.slice(-2000)).toBe(0);
       // A child pi process ran (it loads tiergate too, through settings `extensions`); still one fetch.
       expect(api.requests.some((r) => !r.tools.includes('subagent'))).toBe(true);
@@ -178,8 +219,12 @@ describe.skipIf(!pi.ok)('pi 0.73.1: loading the extension starts the background 
       const catalogFile = join(paths(tgEnv).priceCacheDir, 'e2e-pi.catalog.json');
       expect(existsSync(catalogFile)).toBe(false);
       prices.release();
-      await expect.poll(() => existsSync(catalogFile) && !existsSync(paths(tgEnv).refreshLock), { timeout: 15_000 }).toBe(true);
-      expect(Object.keys(CatalogSchema.parse(JSON.parse(readFileSync(catalogFile, 'utf8'))).models).length).toBeGreaterThan(100);
+      await expect
+        .poll(() => existsSync(catalogFile) && !existsSync(paths(tgEnv).refreshLock), { timeout: 15_000 })
+        .toBe(true);
+      expect(
+        Object.keys(CatalogSchema.parse(JSON.parse(readFileSync(catalogFile, 'utf8'))).models).length,
+      ).toBeGreaterThan(100);
       expect(prices.count('/pi-models')).toBe(1);
     } finally {
       await api.close();
@@ -189,41 +234,56 @@ describe.skipIf(!pi.ok)('pi 0.73.1: loading the extension starts the background 
 
 const opencode = harnessBin('opencode');
 
-describe.skipIf(!opencode.ok)('OpenCode 1.18.33: loading the plugin starts the background price refresh (real binary, Bun host)', () => {
-  let tls: Tls;
-  let prices: PriceServer;
+describe.skipIf(!opencode.ok)(
+  'OpenCode 1.18.33: loading the plugin starts the background price refresh (real binary, Bun host)',
+  () => {
+    let tls: Tls;
+    let prices: PriceServer;
 
-  beforeAll(async () => {
-    tls = makeCert();
-    prices = await new PriceServer(tls).start();
-    prices.routes.set('/oc-models', async (req, res, s) => {
-      await s.hold();
-      json(FIXTURE)(req, res, s);
+    beforeAll(async () => {
+      tls = makeCert();
+      prices = await new PriceServer(tls).start();
+      prices.routes.set('/oc-models', async (req, res, s) => {
+        await s.hold();
+        json(FIXTURE)(req, res, s);
+      });
     });
-  });
 
-  afterAll(async () => {
-    await prices?.stop();
-  });
+    afterAll(async () => {
+      await prices?.stop();
+    });
 
-  it('opencode run: one fetch, by `node` from PATH (the plugin runs in Bun), finished after opencode exited', async () => {
-    if (!opencode.ok) return;
-    const api = await startFakeChatApi(() => ({ text: 'Done.' }));
-    try {
-      const sb = makeOpencodeSandbox({ baseURL: api.baseURL, pluginFile: join(repo, 'dist/opencode.js'),
-        tiergateConfig: { refresh: { sources: [{ name: 'e2e-oc', url: prices.url('/oc-models'), format: 'openrouter' }] } } });
-      const tgEnv = { TIERGATE_HOME: sb.tiergateHome };
-      const run = await runOpencode(opencode.bin, sb, 'Say done.', { TIERGATE_PRICE_REFRESH: 'on', NODE_EXTRA_CA_CERTS: tls.certFile });
-      expect(run.code, run.stderr.slice(-2000)).toBe(0);
-      await expect.poll(() => prices.count('/oc-models'), { timeout: 15_000 }).toBe(1);
-      const catalogFile = join(paths(tgEnv).priceCacheDir, 'e2e-oc.catalog.json');
-      expect(existsSync(catalogFile)).toBe(false);
-      prices.release();
-      await expect.poll(() => existsSync(catalogFile) && !existsSync(paths(tgEnv).refreshLock), { timeout: 15_000 }).toBe(true);
-      expect(Object.keys(CatalogSchema.parse(JSON.parse(readFileSync(catalogFile, 'utf8'))).models).length).toBeGreaterThan(100);
-      expect(prices.count('/oc-models')).toBe(1);
-    } finally {
-      await api.close();
-    }
-  }, 300_000);
-});
+    it('opencode run: one fetch, by `node` from PATH (the plugin runs in Bun), finished after opencode exited', async () => {
+      if (!opencode.ok) return;
+      const api = await startFakeChatApi(() => ({ text: 'Done.' }));
+      try {
+        const sb = makeOpencodeSandbox({
+          baseURL: api.baseURL,
+          pluginFile: join(repo, 'dist/opencode.js'),
+          tiergateConfig: {
+            refresh: { sources: [{ name: 'e2e-oc', url: prices.url('/oc-models'), format: 'openrouter' }] },
+          },
+        });
+        const tgEnv = { TIERGATE_HOME: sb.tiergateHome };
+        const run = await runOpencode(opencode.bin, sb, 'Say done.', {
+          TIERGATE_PRICE_REFRESH: 'on',
+          NODE_EXTRA_CA_CERTS: tls.certFile,
+        });
+        expect(run.code, run.stderr.slice(-2000)).toBe(0);
+        await expect.poll(() => prices.count('/oc-models'), { timeout: 15_000 }).toBe(1);
+        const catalogFile = join(paths(tgEnv).priceCacheDir, 'e2e-oc.catalog.json');
+        expect(existsSync(catalogFile)).toBe(false);
+        prices.release();
+        await expect
+          .poll(() => existsSync(catalogFile) && !existsSync(paths(tgEnv).refreshLock), { timeout: 15_000 })
+          .toBe(true);
+        expect(
+          Object.keys(CatalogSchema.parse(JSON.parse(readFileSync(catalogFile, 'utf8'))).models).length,
+        ).toBeGreaterThan(100);
+        expect(prices.count('/oc-models')).toBe(1);
+      } finally {
+        await api.close();
+      }
+    }, 300_000);
+  },
+);

@@ -23,21 +23,26 @@ const SHOTS = join(root, 'test-results/report-html');
 const chromium = chromiumPath();
 
 function cli(env: Record<string, string>, args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, 'report', ...args], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [CLI, 'report', ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe.skipIf('reason' in chromium)('tiergate report --html in headless Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
-    if (!statSync(CLI, { throwIfNoEntry: false })) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+    if (!statSync(CLI, { throwIfNoEntry: false }))
+      execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
     browser = await launch((chromium as { path: string }).path);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
   });
 
-  it('the page from dist/cli.js draws every chart, logs no error, fetches nothing, and shows --json\'s totals', async () => {
+  it("the page from dist/cli.js draws every chart, logs no error, fetches nothing, and shows --json's totals", async () => {
     const home = seededHome((env) => loadPricer(env));
     const out = join(home.dir, 'out', 'report.html');
     const w = cli(home.env, ['--html', out]);
@@ -71,7 +76,16 @@ describe.skipIf('reason' in chromium)('tiergate report --html in headless Chromi
       [...document.querySelectorAll('[data-total]')].map((e) => [e.getAttribute('data-total'),
         { text: (e.textContent ?? '').trim(), usd: e.getAttribute('data-usd') }]))`);
     const t = json.totals;
-    for (const k of ['runs', 'dispatches', 'denied', 'completed', 'verified', 'pending', 'unpricedRuns', 'noUsageRuns'] as const) {
+    for (const k of [
+      'runs',
+      'dispatches',
+      'denied',
+      'completed',
+      'verified',
+      'pending',
+      'unpricedRuns',
+      'noUsageRuns',
+    ] as const) {
       expect({ k, text: shown[k]?.text }).toEqual({ k, text: t[k].toLocaleString('en-US') });
     }
     expect(shown.tokens?.text).toBe(t.tokens.total.toLocaleString('en-US'));
@@ -79,7 +93,7 @@ describe.skipIf('reason' in chromium)('tiergate report --html in headless Chromi
       expect({ k, usd: shown[k]?.usd, text: shown[k]?.text }).toEqual({ k, usd: t[k].usd, text: usd(t[k]) });
     }
     // The page carries the same report --json printed (only the generation time differs between the two runs).
-    const embedded = JSON.parse(await page.locator('#tiergate-report').textContent() ?? 'null') as Report;
+    const embedded = JSON.parse((await page.locator('#tiergate-report').textContent()) ?? 'null') as Report;
     expect({ ...embedded, generatedAt: '' }).toEqual({ ...json, generatedAt: '' });
     expect(await page.evaluate(`window.__tgPwned ?? null`)).toBeNull();
     expect(seen.errors).toEqual([]);

@@ -45,14 +45,27 @@ export function claudeEnv(sb: ClaudeSandbox, apiUrl: string, extra: Record<strin
 
 export type ClaudeResult = ProcessRun;
 
-export function runClaude(bin: string, sb: ClaudeSandbox, apiUrl: string, args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<ClaudeResult> {
-  return runProcess(bin, args, { cwd: sb.project, env: claudeEnv(sb, apiUrl, opts.env), timeoutMs: opts.timeoutMs ?? 90_000 });
+export function runClaude(
+  bin: string,
+  sb: ClaudeSandbox,
+  apiUrl: string,
+  args: string[],
+  opts: { env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<ClaudeResult> {
+  return runProcess(bin, args, {
+    cwd: sb.project,
+    env: claudeEnv(sb, apiUrl, opts.env),
+    timeoutMs: opts.timeoutMs ?? 90_000,
+  });
 }
 
 /** Writes a Claude Code agent file (`.claude/agents/*.md` form): frontmatter `name`, `description`, optional `model`. */
 export function writeAgentFile(path: string, name: string, model?: string, extra = ''): void {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `---\nname: ${name}\ndescription: e2e agent ${name}\n${model !== undefined ? `model: ${model}\n` : ''}${extra}---\nYou are ${name}.\n`);
+  writeFileSync(
+    path,
+    `---\nname: ${name}\ndescription: e2e agent ${name}\n${model !== undefined ? `model: ${model}\n` : ''}${extra}---\nYou are ${name}.\n`,
+  );
 }
 
 /**
@@ -67,6 +80,10 @@ export function tiergatePluginCopy(root: string, patchModule?: (src: string) => 
   cpSync(join(root, 'hooks.json'), join(dir, 'hooks.json'));
   cpSync(join(root, 'data'), join(dir, 'data'), { recursive: true });
   cpSync(join(root, 'dist'), join(dir, 'dist'), { recursive: true });
-  if (patchModule) writeFileSync(join(dir, 'dist', 'claude-module.js'), patchModule(readFileSync(join(dir, 'dist', 'claude-module.js'), 'utf8')));
+  if (patchModule)
+    writeFileSync(
+      join(dir, 'dist', 'claude-module.js'),
+      patchModule(readFileSync(join(dir, 'dist', 'claude-module.js'), 'utf8')),
+    );
   return dir;
 }

@@ -9,7 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hostEnv, runProcess, tiergateEnv } from './sandbox.js';
 
-export type CodexHome = { root: string; home: string; codexHome: string; project: string; tiergateHome: string; cleanup(): void };
+export type CodexHome = {
+  root: string;
+  home: string;
+  codexHome: string;
+  project: string;
+  tiergateHome: string;
+  cleanup(): void;
+};
 
 export function makeCodexHome(prefix = 'tg-codex-'): CodexHome {
   const root = mkdtempSync(join(tmpdir(), prefix));
@@ -18,7 +25,14 @@ export function makeCodexHome(prefix = 'tg-codex-'): CodexHome {
   const project = join(root, 'project');
   const tiergateHome = join(root, 'tiergate');
   for (const d of [codexHome, project, tiergateHome]) mkdirSync(d, { recursive: true });
-  return { root, home, codexHome, project, tiergateHome, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return {
+    root,
+    home,
+    codexHome,
+    project,
+    tiergateHome,
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
 }
 
 export type ConfigOptions = { apiUrl: string; model: string; plugins?: boolean; extra?: string };
@@ -62,17 +76,32 @@ export function codexEnv(h: CodexHome, extra: Record<string, string> = {}): Node
     // SessionStart starts a price refresh; off here so no run reaches for the default (non-loopback) sources.
     ...tiergateEnv(h.tiergateHome),
     FAKE_OPENAI_KEY: 'sk-dummy',
-    HTTPS_PROXY: CLOSED, HTTP_PROXY: CLOSED, ALL_PROXY: CLOSED,
-    https_proxy: CLOSED, http_proxy: CLOSED, all_proxy: CLOSED,
-    NO_PROXY: '127.0.0.1,localhost,::1', no_proxy: '127.0.0.1,localhost,::1',
+    HTTPS_PROXY: CLOSED,
+    HTTP_PROXY: CLOSED,
+    ALL_PROXY: CLOSED,
+    https_proxy: CLOSED,
+    http_proxy: CLOSED,
+    all_proxy: CLOSED,
+    NO_PROXY: '127.0.0.1,localhost,::1',
+    no_proxy: '127.0.0.1,localhost,::1',
     RUST_LOG: 'error',
     ...extra,
   };
 }
 
-export type RunResult = { code: number | null; stdout: string; stderr: string; ms: number; events: Record<string, unknown>[] };
+export type RunResult = {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  events: Record<string, unknown>[];
+};
 
-export async function runCodex(bin: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<RunResult> {
+export async function runCodex(
+  bin: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<RunResult> {
   const run = await runProcess(bin, args, { cwd: opts.cwd, env: opts.env, timeoutMs: opts.timeoutMs ?? 90_000 });
   const events: Record<string, unknown>[] = [];
   for (const line of run.stdout.split('\n')) {
@@ -87,5 +116,13 @@ export async function runCodex(bin: string, args: string[], opts: { cwd: string;
 
 /** `codex exec` with hooks trusted for this invocation only (tests; a user reviews hooks with /hooks). */
 export function execArgs(prompt: string, extra: string[] = []): string[] {
-  return ['exec', '--skip-git-repo-check', '--json', '--dangerously-bypass-approvals-and-sandbox', '--dangerously-bypass-hook-trust', ...extra, prompt];
+  return [
+    'exec',
+    '--skip-git-repo-check',
+    '--json',
+    '--dangerously-bypass-approvals-and-sandbox',
+    '--dangerously-bypass-hook-trust',
+    ...extra,
+    prompt,
+  ];
 }

@@ -24,7 +24,12 @@ export type LoggedRequest = {
   toolResults: Array<{ tool_use_id: string; is_error: boolean; text: string }>;
   firstUserText: string;
   body: Record<string, unknown>;
-  usage: { input_tokens: number; output_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number };
+  usage: {
+    input_tokens: number;
+    output_tokens: number;
+    cache_read_input_tokens: number;
+    cache_creation_input_tokens: number;
+  };
 };
 
 export type Script = (req: Omit<LoggedRequest, 'usage' | 'respondedAt'>) => Reply;
@@ -32,10 +37,14 @@ export type Script = (req: Omit<LoggedRequest, 'usage' | 'respondedAt'>) => Repl
 export const CHILD_MARKER = 'TG-CHILD-TASK';
 
 /** The usual run: the parent dispatches `agentInput` once, a child reports, the parent finishes. */
-export function dispatchScript(agentInput: Record<string, unknown>, opts: { childServedModel?: string; retryOnError?: Record<string, unknown> } = {}): Script {
+export function dispatchScript(
+  agentInput: Record<string, unknown>,
+  opts: { childServedModel?: string; retryOnError?: Record<string, unknown> } = {},
+): Script {
   let retried = false;
   return (req) => {
-    if (req.role === 'child') return { kind: 'text', text: 'Result: done\nVerified: yes', model: opts.childServedModel };
+    if (req.role === 'child')
+      return { kind: 'text', text: 'Result: done\nVerified: yes', model: opts.childServedModel };
     if (req.role === 'parent-after-tool') {
       const err = req.toolResults.find((t) => t.is_error);
       if (err && opts.retryOnError && !retried) {
@@ -51,10 +60,16 @@ export function dispatchScript(agentInput: Record<string, unknown>, opts: { chil
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((b: { type?: string; text?: string; content?: unknown }) => (b.type === 'text' ? b.text ?? '' : b.type === 'tool_result' ? textOf(b.content) : '')).join('\n');
+  return content
+    .map((b: { type?: string; text?: string; content?: unknown }) =>
+      b.type === 'text' ? (b.text ?? '') : b.type === 'tool_result' ? textOf(b.content) : '',
+    )
+    .join('\n');
 }
 
-function classify(body: Record<string, unknown>): Omit<LoggedRequest, 'index' | 'at' | 'respondedAt' | 'usage' | 'body' | 'model'> {
+function classify(
+  body: Record<string, unknown>,
+): Omit<LoggedRequest, 'index' | 'at' | 'respondedAt' | 'usage' | 'body' | 'model'> {
   const messages = (Array.isArray(body.messages) ? body.messages : []) as Array<{ role: string; content: unknown }>;
   const users = messages.filter((m) => m.role === 'user');
   const firstUserText = users.length > 0 ? textOf(users[0]!.content) : '';
@@ -63,10 +78,18 @@ function classify(body: Record<string, unknown>): Omit<LoggedRequest, 'index' | 
   for (const m of messages) {
     if (m.role !== 'user' || !Array.isArray(m.content)) continue;
     for (const b of m.content as Array<Record<string, unknown>>) {
-      if (b.type === 'tool_result') toolResults.push({ tool_use_id: String(b.tool_use_id), is_error: b.is_error === true, text: textOf(b.content) });
+      if (b.type === 'tool_result')
+        toolResults.push({
+          tool_use_id: String(b.tool_use_id),
+          is_error: b.is_error === true,
+          text: textOf(b.content),
+        });
     }
   }
-  const lastHasToolResult = !!last && Array.isArray(last.content) && (last.content as Array<{ type?: string }>).some((b) => b.type === 'tool_result');
+  const lastHasToolResult =
+    !!last &&
+    Array.isArray(last.content) &&
+    (last.content as Array<{ type?: string }>).some((b) => b.type === 'tool_result');
   let role: LoggedRequest['role'] = 'other';
   if (firstUserText.includes(CHILD_MARKER)) role = 'child';
   else if (lastHasToolResult || toolResults.length > 0) role = 'parent-after-tool';
@@ -118,8 +141,19 @@ export async function startFakeAnthropic(script: Script): Promise<FakeAnthropic>
       }
       n += 1;
       // Distinct numbers per request: request k reports input 1000+k, output 20+k, cache read 500+k, write 300+k.
-      const usage = { input_tokens: 1000 + n, output_tokens: 20 + n, cache_read_input_tokens: 500 + n, cache_creation_input_tokens: 300 + n };
-      const base = { index: n, at: performance.timeOrigin + performance.now(), model: String(body.model ?? ''), ...classify(body), body };
+      const usage = {
+        input_tokens: 1000 + n,
+        output_tokens: 20 + n,
+        cache_read_input_tokens: 500 + n,
+        cache_creation_input_tokens: 300 + n,
+      };
+      const base = {
+        index: n,
+        at: performance.timeOrigin + performance.now(),
+        model: String(body.model ?? ''),
+        ...classify(body),
+        body,
+      };
       const logged: LoggedRequest = { ...base, usage, respondedAt: 0 };
       requests.push(logged);
       let reply: Reply;
@@ -132,22 +166,58 @@ export async function startFakeAnthropic(script: Script): Promise<FakeAnthropic>
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       sse(res, 'message_start', {
         type: 'message_start',
-        message: { id: `msg_tg_${String(n).padStart(4, '0')}`, type: 'message', role: 'assistant', model: served, content: [], stop_reason: null, stop_sequence: null,
-          usage: { input_tokens: usage.input_tokens, output_tokens: 1, cache_creation_input_tokens: usage.cache_creation_input_tokens, cache_read_input_tokens: usage.cache_read_input_tokens } },
+        message: {
+          id: `msg_tg_${String(n).padStart(4, '0')}`,
+          type: 'message',
+          role: 'assistant',
+          model: served,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: {
+            input_tokens: usage.input_tokens,
+            output_tokens: 1,
+            cache_creation_input_tokens: usage.cache_creation_input_tokens,
+            cache_read_input_tokens: usage.cache_read_input_tokens,
+          },
+        },
       });
       if (reply.kind === 'text') {
-        sse(res, 'content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
-        sse(res, 'content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: reply.text } });
+        sse(res, 'content_block_start', {
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'text', text: '' },
+        });
+        sse(res, 'content_block_delta', {
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'text_delta', text: reply.text },
+        });
         sse(res, 'content_block_stop', { type: 'content_block_stop', index: 0 });
       } else {
-        const calls = reply.kind === 'tool_use' ? [{ name: reply.name, input: reply.input, id: reply.id ?? `toolu_tg_${n}` }] : reply.calls;
+        const calls =
+          reply.kind === 'tool_use'
+            ? [{ name: reply.name, input: reply.input, id: reply.id ?? `toolu_tg_${n}` }]
+            : reply.calls;
         calls.forEach((c, i) => {
-          sse(res, 'content_block_start', { type: 'content_block_start', index: i, content_block: { type: 'tool_use', id: c.id ?? `toolu_tg_${n}_${i}`, name: c.name, input: {} } });
-          sse(res, 'content_block_delta', { type: 'content_block_delta', index: i, delta: { type: 'input_json_delta', partial_json: JSON.stringify(c.input) } });
+          sse(res, 'content_block_start', {
+            type: 'content_block_start',
+            index: i,
+            content_block: { type: 'tool_use', id: c.id ?? `toolu_tg_${n}_${i}`, name: c.name, input: {} },
+          });
+          sse(res, 'content_block_delta', {
+            type: 'content_block_delta',
+            index: i,
+            delta: { type: 'input_json_delta', partial_json: JSON.stringify(c.input) },
+          });
           sse(res, 'content_block_stop', { type: 'content_block_stop', index: i });
         });
       }
-      sse(res, 'message_delta', { type: 'message_delta', delta: { stop_reason: reply.kind === 'text' ? 'end_turn' : 'tool_use', stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+      sse(res, 'message_delta', {
+        type: 'message_delta',
+        delta: { stop_reason: reply.kind === 'text' ? 'end_turn' : 'tool_use', stop_sequence: null },
+        usage: { output_tokens: usage.output_tokens },
+      });
       sse(res, 'message_stop', { type: 'message_stop' });
       res.end();
       logged.respondedAt = performance.timeOrigin + performance.now();
@@ -162,10 +232,11 @@ export async function startFakeAnthropic(script: Script): Promise<FakeAnthropic>
     setScript: (s) => {
       current = s;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -178,15 +249,27 @@ export function childLabel(req: Pick<LoggedRequest, 'firstUserText'>): string | 
  * The parent dispatches every call in one message (Claude Code runs them as one batch); each child reports; a call
  * answered with an error is dispatched again once with `retry[id]` when that names an input for it.
  */
-export function batchDispatchScript(calls: Array<{ id: string; input: Record<string, unknown> }>, opts: { retry?: Record<string, Record<string, unknown>> } = {}): Script {
+export function batchDispatchScript(
+  calls: Array<{ id: string; input: Record<string, unknown> }>,
+  opts: { retry?: Record<string, Record<string, unknown>> } = {},
+): Script {
   const retried = new Set<string>();
   return (req) => {
     if (req.role === 'child') return { kind: 'text', text: 'Result: done\nVerified: yes' };
     if (req.role === 'parent-after-tool') {
-      const again = req.toolResults.filter((t) => t.is_error && opts.retry?.[t.tool_use_id] && !retried.has(t.tool_use_id));
+      const again = req.toolResults.filter(
+        (t) => t.is_error && opts.retry?.[t.tool_use_id] && !retried.has(t.tool_use_id),
+      );
       if (again.length > 0) {
         for (const t of again) retried.add(t.tool_use_id);
-        return { kind: 'tool_uses', calls: again.map((t) => ({ name: 'Agent', input: opts.retry![t.tool_use_id]!, id: `${t.tool_use_id}_retry` })) };
+        return {
+          kind: 'tool_uses',
+          calls: again.map((t) => ({
+            name: 'Agent',
+            input: opts.retry![t.tool_use_id]!,
+            id: `${t.tool_use_id}_retry`,
+          })),
+        };
       }
       return { kind: 'text', text: 'All done.' };
     }

@@ -7,7 +7,12 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type ChatMessage = { role: string; content?: unknown; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>; tool_call_id?: string };
+export type ChatMessage = {
+  role: string;
+  content?: unknown;
+  tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+  tool_call_id?: string;
+};
 
 export type RecordedRequest = {
   n: number;
@@ -38,7 +43,10 @@ export type FakeChatApi = {
 /** Text of a message's content, whether a string or an array of parts. */
 export function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((p) => (p && typeof p === 'object' && 'text' in p ? String((p as { text: unknown }).text) : '')).join('');
+  if (Array.isArray(content))
+    return content
+      .map((p) => (p && typeof p === 'object' && 'text' in p ? String((p as { text: unknown }).text) : ''))
+      .join('');
   return '';
 }
 
@@ -68,7 +76,13 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 function chunk(id: string, model: string, delta: Record<string, unknown>, finish: string | null): string {
-  const c = { id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, delta, finish_reason: finish }] };
+  const c = {
+    id,
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  };
   return `data: ${JSON.stringify(c)}\n\n`;
 }
 
@@ -78,7 +92,9 @@ export async function startFakeChatApi(respond: Responder): Promise<FakeChatApi>
   const server: Server = createServer((req, res) => {
     void (async () => {
       if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
         return;
       }
       const body = JSON.parse(await readBody(req)) as Record<string, unknown>;
@@ -87,7 +103,9 @@ export async function startFakeChatApi(respond: Responder): Promise<FakeChatApi>
         path: req.url,
         model: String(body.model ?? ''),
         messages: (body.messages as ChatMessage[]) ?? [],
-        tools: ((body.tools as Array<{ function?: { name?: string } }>) ?? []).map((t) => String(t.function?.name ?? '')),
+        tools: ((body.tools as Array<{ function?: { name?: string } }>) ?? []).map((t) =>
+          String(t.function?.name ?? ''),
+        ),
         headers: req.headers,
         body,
       };
@@ -99,12 +117,18 @@ export async function startFakeChatApi(respond: Responder): Promise<FakeChatApi>
         reply = { status: 500, error: `responder threw: ${String(err)}` };
       }
       if ('status' in reply) {
-        res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: reply.error } }));
+        res
+          .writeHead(reply.status, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: reply.error } }));
         return;
       }
       const id = `chatcmpl-fake-${rec.n}`;
       const model = rec.model;
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
       res.write(chunk(id, model, { role: 'assistant', content: '' }, null));
       if ('text' in reply) {
         res.write(chunk(id, model, { content: reply.text }, null));
@@ -112,15 +136,30 @@ export async function startFakeChatApi(respond: Responder): Promise<FakeChatApi>
       } else {
         reply.toolCalls.forEach((tc, i) => {
           const callId = tc.id ?? `call_fake_${rec.n}${i ? `_${i}` : ''}`;
-          res.write(chunk(id, model, { tool_calls: [{ index: i, id: callId, type: 'function', function: { name: tc.name, arguments: '' } }] }, null));
-          res.write(chunk(id, model, { tool_calls: [{ index: i, function: { arguments: JSON.stringify(tc.args) } }] }, null));
+          res.write(
+            chunk(
+              id,
+              model,
+              { tool_calls: [{ index: i, id: callId, type: 'function', function: { name: tc.name, arguments: '' } }] },
+              null,
+            ),
+          );
+          res.write(
+            chunk(id, model, { tool_calls: [{ index: i, function: { arguments: JSON.stringify(tc.args) } }] }, null),
+          );
         });
         res.write(chunk(id, model, {}, 'tool_calls'));
       }
       const u = reply.usage ?? { prompt: 100, completion: 10 };
-      const usage: Record<string, unknown> = { prompt_tokens: u.prompt, completion_tokens: u.completion, total_tokens: u.prompt + u.completion };
+      const usage: Record<string, unknown> = {
+        prompt_tokens: u.prompt,
+        completion_tokens: u.completion,
+        total_tokens: u.prompt + u.completion,
+      };
       if (u.cached) usage.prompt_tokens_details = { cached_tokens: u.cached };
-      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [], usage })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [], usage })}\n\n`,
+      );
       res.write('data: [DONE]\n\n');
       res.end();
     })().catch((err) => {
@@ -134,9 +173,10 @@ export async function startFakeChatApi(respond: Responder): Promise<FakeChatApi>
     port,
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

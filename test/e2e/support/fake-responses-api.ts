@@ -6,7 +6,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type FunctionCallReply = { type: 'call'; name: string; namespace?: string; args: Record<string, unknown>; callId?: string };
+export type FunctionCallReply = {
+  type: 'call';
+  name: string;
+  namespace?: string;
+  args: Record<string, unknown>;
+  callId?: string;
+};
 export type TextReply = { type: 'text'; text: string };
 export type Reply = FunctionCallReply | TextReply | { type: 'error'; status: number };
 
@@ -46,7 +52,8 @@ function collectTexts(v: unknown, out: string[]): void {
   else if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;
     if (o.type === 'additional_tools') return;
-    for (const [k, x] of Object.entries(o)) if (k === 'text' || k === 'content' || k === 'output' || k === 'arguments') collectTexts(x, out);
+    for (const [k, x] of Object.entries(o))
+      if (k === 'text' || k === 'content' || k === 'output' || k === 'arguments') collectTexts(x, out);
   }
 }
 
@@ -63,7 +70,8 @@ function record(n: number, req: IncomingMessage, body: Record<string, unknown>):
   const outputs: Record<string, string> = {};
   const input = Array.isArray(body.input) ? (body.input as Record<string, unknown>[]) : [];
   for (const item of input) {
-    if (item?.type === 'function_call_output' && typeof item.call_id === 'string') outputs[item.call_id] = typeof item.output === 'string' ? item.output : JSON.stringify(item.output);
+    if (item?.type === 'function_call_output' && typeof item.call_id === 'string')
+      outputs[item.call_id] = typeof item.output === 'string' ? item.output : JSON.stringify(item.output);
   }
   const texts: string[] = [];
   collectTexts(input, texts);
@@ -92,26 +100,56 @@ function reply(res: ServerResponse, r: RecordedRequest, rep: Reply): void {
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const id = `resp_${String(r.n).padStart(4, '0')}`;
-  const response = { id, object: 'response', created_at: Math.floor(Date.now() / 1000), model: r.model, status: 'in_progress', output: [] as unknown[] };
+  const response = {
+    id,
+    object: 'response',
+    created_at: Math.floor(Date.now() / 1000),
+    model: r.model,
+    status: 'in_progress',
+    output: [] as unknown[],
+  };
   sse(res, 'response.created', { sequence_number: 0, response });
   let item: Record<string, unknown>;
   if (rep.type === 'call') {
     const args = JSON.stringify(rep.args);
     const callId = rep.callId ?? `call_${r.n}`;
-    const base = { type: 'function_call', id: `fc_${r.n}`, call_id: callId, name: rep.name, ...(rep.namespace ? { namespace: rep.namespace } : {}) };
-    sse(res, 'response.output_item.added', { output_index: 0, item: { ...base, arguments: '', status: 'in_progress' } });
+    const base = {
+      type: 'function_call',
+      id: `fc_${r.n}`,
+      call_id: callId,
+      name: rep.name,
+      ...(rep.namespace ? { namespace: rep.namespace } : {}),
+    };
+    sse(res, 'response.output_item.added', {
+      output_index: 0,
+      item: { ...base, arguments: '', status: 'in_progress' },
+    });
     sse(res, 'response.function_call_arguments.delta', { item_id: base.id, output_index: 0, delta: args });
     sse(res, 'response.function_call_arguments.done', { item_id: base.id, output_index: 0, arguments: args });
     item = { ...base, arguments: args, status: 'completed' };
   } else {
     const msgId = `msg_${r.n}`;
-    sse(res, 'response.output_item.added', { output_index: 0, item: { type: 'message', id: msgId, role: 'assistant', status: 'in_progress', content: [] } });
+    sse(res, 'response.output_item.added', {
+      output_index: 0,
+      item: { type: 'message', id: msgId, role: 'assistant', status: 'in_progress', content: [] },
+    });
     const part = { type: 'output_text', text: '', annotations: [] };
     sse(res, 'response.content_part.added', { item_id: msgId, output_index: 0, content_index: 0, part });
     sse(res, 'response.output_text.delta', { item_id: msgId, output_index: 0, content_index: 0, delta: rep.text });
     sse(res, 'response.output_text.done', { item_id: msgId, output_index: 0, content_index: 0, text: rep.text });
-    sse(res, 'response.content_part.done', { item_id: msgId, output_index: 0, content_index: 0, part: { ...part, text: rep.text } });
-    item = { type: 'message', id: msgId, role: 'assistant', status: 'completed', content: [{ ...part, text: rep.text }] };
+    sse(res, 'response.content_part.done', {
+      item_id: msgId,
+      output_index: 0,
+      content_index: 0,
+      part: { ...part, text: rep.text },
+    });
+    item = {
+      type: 'message',
+      id: msgId,
+      role: 'assistant',
+      status: 'completed',
+      content: [{ ...part, text: rep.text }],
+    };
   }
   sse(res, 'response.output_item.done', { output_index: 0, item });
   const u = r.usage;
@@ -189,21 +227,52 @@ export function delegationScript(opts: {
     if (child) return { type: 'text', text: opts.childText ?? 'Result: done\nVerified: yes' };
     const outs = r.outputs;
     const spawn = outs.call_spawn_1;
-    if (spawn === undefined) return { type: 'call', namespace: 'collaboration', name: 'spawn_agent', args: opts.spawnArgs, callId: 'call_spawn_1' };
+    if (spawn === undefined)
+      return {
+        type: 'call',
+        namespace: 'collaboration',
+        name: 'spawn_agent',
+        args: opts.spawnArgs,
+        callId: 'call_spawn_1',
+      };
     const blocked = spawn.includes('blocked by PreToolUse hook');
     if (blocked && opts.retryArgs && outs.call_spawn_2 === undefined) {
-      return { type: 'call', namespace: 'collaboration', name: 'spawn_agent', args: opts.retryArgs, callId: 'call_spawn_2' };
+      return {
+        type: 'call',
+        namespace: 'collaboration',
+        name: 'spawn_agent',
+        args: opts.retryArgs,
+        callId: 'call_spawn_2',
+      };
     }
     const spawned = !blocked || outs.call_spawn_2 !== undefined;
     if (spawned && outs.call_wait_1 === undefined && !(outs.call_spawn_2 ?? spawn).includes('blocked')) {
-      return { type: 'call', namespace: 'collaboration', name: 'wait_agent', args: { timeout_ms: 20000 }, callId: 'call_wait_1' };
+      return {
+        type: 'call',
+        namespace: 'collaboration',
+        name: 'wait_agent',
+        args: { timeout_ms: 20000 },
+        callId: 'call_wait_1',
+      };
     }
     if (opts.followup && outs.call_wait_1 !== undefined && outs.call_follow_1 === undefined) {
       const target = `/root/${String(opts.spawnArgs.task_name)}`;
-      return { type: 'call', namespace: 'collaboration', name: 'followup_task', args: { target, message: 'CHILD_TASK: the follow-up' }, callId: 'call_follow_1' };
+      return {
+        type: 'call',
+        namespace: 'collaboration',
+        name: 'followup_task',
+        args: { target, message: 'CHILD_TASK: the follow-up' },
+        callId: 'call_follow_1',
+      };
     }
     if (opts.followup && outs.call_follow_1 !== undefined && outs.call_wait_2 === undefined) {
-      return { type: 'call', namespace: 'collaboration', name: 'wait_agent', args: { timeout_ms: 20000 }, callId: 'call_wait_2' };
+      return {
+        type: 'call',
+        namespace: 'collaboration',
+        name: 'wait_agent',
+        args: { timeout_ms: 20000 },
+        callId: 'call_wait_2',
+      };
     }
     return { type: 'text', text: 'parent done' };
   };

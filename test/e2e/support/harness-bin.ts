@@ -16,7 +16,10 @@ type Rec = { ok: boolean; bin: string; error: string | null };
 function install(name: string): Rec {
   let out: string;
   try {
-    out = execFileSync(process.execPath, [join(root, 'scripts/install-harnesses.mjs'), name], { encoding: 'utf8', timeout: 900_000 });
+    out = execFileSync(process.execPath, [join(root, 'scripts/install-harnesses.mjs'), name], {
+      encoding: 'utf8',
+      timeout: 900_000,
+    });
   } catch (err) {
     // Under CI the script exits 1 when the install failed; its JSON line still says why.
     const e = err as { stdout?: string; message: string };

@@ -20,14 +20,22 @@ export function seedConfigDir(dir: string): void {
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
   const deps = { '@opencode-ai/plugin': '1.18.33' };
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ dependencies: deps }));
-  writeFileSync(join(dir, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies: deps } } }));
+  writeFileSync(
+    join(dir, 'package-lock.json'),
+    JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies: deps } } }),
+  );
 }
 
 export type OpencodeRun = ProcessRun;
 
 export type OpencodeSandbox = { root: string; project: string; tiergateHome: string; env: NodeJS.ProcessEnv };
 
-export function makeSandbox(opts: { baseURL: string; pluginFile: string; agents?: Record<string, unknown>; tiergateConfig?: unknown }): OpencodeSandbox {
+export function makeSandbox(opts: {
+  baseURL: string;
+  pluginFile: string;
+  agents?: Record<string, unknown>;
+  tiergateConfig?: unknown;
+}): OpencodeSandbox {
   const root = mkdtempSync(join(tmpdir(), 'tg-oc-'));
   const home = join(root, 'home');
   const cfgDir = join(root, 'opencode-config-dir');
@@ -36,24 +44,66 @@ export function makeSandbox(opts: { baseURL: string; pluginFile: string; agents?
   for (const d of [join(home, '.config', 'opencode'), cfgDir]) seedConfigDir(d);
   mkdirSync(project, { recursive: true });
   mkdirSync(join(project, '.git'), { recursive: true });
-  const model = (name: string, cost: object) => ({ name, cost, limit: { context: 200000, output: 32000 }, tool_call: true, attachment: false, reasoning: false, temperature: true });
-  writeFileSync(join(project, 'opencode.json'), JSON.stringify({
-    $schema: 'https://opencode.ai/config.json',
-    model: 'fake/parent', small_model: 'fake/titler', autoupdate: false, share: 'disabled',
-    provider: { fake: { npm: '@ai-sdk/openai-compatible', name: 'Fake', options: { baseURL: opts.baseURL, apiKey: 'dummy-key' },
-      models: Object.fromEntries(Object.entries(OPENCODE_MODELS).map(([k, c]) => [k, model(k, c)])) } },
-    agent: opts.agents ?? {
-      pricey: { mode: 'subagent', description: 'Expensive subagent (fake/big)', model: 'fake/big', prompt: 'You are pricey.' },
-      cheap: { mode: 'subagent', description: 'Cheap subagent (fake/small)', model: 'fake/small', prompt: 'You are cheap.' },
-    },
-    permission: { '*': 'allow' },
-    plugin: [`file://${opts.pluginFile}`],
-  }, null, 2));
+  const model = (name: string, cost: object) => ({
+    name,
+    cost,
+    limit: { context: 200000, output: 32000 },
+    tool_call: true,
+    attachment: false,
+    reasoning: false,
+    temperature: true,
+  });
+  writeFileSync(
+    join(project, 'opencode.json'),
+    JSON.stringify(
+      {
+        $schema: 'https://opencode.ai/config.json',
+        model: 'fake/parent',
+        small_model: 'fake/titler',
+        autoupdate: false,
+        share: 'disabled',
+        provider: {
+          fake: {
+            npm: '@ai-sdk/openai-compatible',
+            name: 'Fake',
+            options: { baseURL: opts.baseURL, apiKey: 'dummy-key' },
+            models: Object.fromEntries(Object.entries(OPENCODE_MODELS).map(([k, c]) => [k, model(k, c)])),
+          },
+        },
+        agent: opts.agents ?? {
+          pricey: {
+            mode: 'subagent',
+            description: 'Expensive subagent (fake/big)',
+            model: 'fake/big',
+            prompt: 'You are pricey.',
+          },
+          cheap: {
+            mode: 'subagent',
+            description: 'Cheap subagent (fake/small)',
+            model: 'fake/small',
+            prompt: 'You are cheap.',
+          },
+        },
+        permission: { '*': 'allow' },
+        plugin: [`file://${opts.pluginFile}`],
+      },
+      null,
+      2,
+    ),
+  );
   writeTiergateConfig(tiergateHome, opts.tiergateConfig);
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'),
-    XDG_STATE_HOME: join(home, '.local', 'state'), XDG_CACHE_HOME: join(root, 'cache'), OPENCODE_CONFIG_DIR: cfgDir,
-    OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_SHARE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: 'true',
+    PATH: process.env.PATH,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    XDG_CACHE_HOME: join(root, 'cache'),
+    OPENCODE_CONFIG_DIR: cfgDir,
+    OPENCODE_DISABLE_AUTOUPDATE: '1',
+    OPENCODE_DISABLE_MODELS_FETCH: '1',
+    OPENCODE_DISABLE_SHARE: '1',
+    OPENCODE_DISABLE_LSP_DOWNLOAD: 'true',
     // Any install attempt that slipped through would fail fast on loopback instead of reaching a registry.
     npm_config_registry: 'http://127.0.0.1:9/',
     // Loading tiergate starts the background price refresh: off (tiergateEnv), tests stay on loopback.
@@ -62,7 +112,13 @@ export function makeSandbox(opts: { baseURL: string; pluginFile: string; agents?
   return { root, project, tiergateHome, env };
 }
 
-export function runOpencode(bin: string, sb: OpencodeSandbox, prompt: string, extraEnv: NodeJS.ProcessEnv = {}, timeoutMs = 280_000): Promise<OpencodeRun> {
+export function runOpencode(
+  bin: string,
+  sb: OpencodeSandbox,
+  prompt: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+  timeoutMs = 280_000,
+): Promise<OpencodeRun> {
   const args = ['run', '--print-logs', '--log-level', 'INFO', '--format', 'json', prompt];
   return runProcess(bin, args, { cwd: sb.project, env: { ...sb.env, ...extraEnv }, timeoutMs });
 }

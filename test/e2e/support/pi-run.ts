@@ -9,32 +9,74 @@ import { dirname, join } from 'node:path';
 import { runProcess, tiergateEnv, writeTiergateConfig, type ProcessRun } from './sandbox.js';
 
 const model = (id: string, cost: [number, number, number, number]) => ({
-  id, name: id, reasoning: false, input: ['text'], contextWindow: 200000, maxTokens: 32000,
+  id,
+  name: id,
+  reasoning: false,
+  input: ['text'],
+  contextWindow: 200000,
+  maxTokens: 32000,
   cost: { input: cost[0], output: cost[1], cacheRead: cost[2], cacheWrite: cost[3] },
 });
 
-export type PiSandbox = { root: string; project: string; agentDir: string; tiergateHome: string; env: NodeJS.ProcessEnv };
+export type PiSandbox = {
+  root: string;
+  project: string;
+  agentDir: string;
+  tiergateHome: string;
+  env: NodeJS.ProcessEnv;
+};
 
-export function makePiSandbox(opts: { baseURL: string; extension: string; agents: Record<string, string | null>; tiergateConfig?: unknown }): PiSandbox {
+export function makePiSandbox(opts: {
+  baseURL: string;
+  extension: string;
+  agents: Record<string, string | null>;
+  tiergateConfig?: unknown;
+}): PiSandbox {
   const root = mkdtempSync(join(tmpdir(), 'tg-pi-'));
   const agentDir = join(root, 'pi-agent');
   const project = join(root, 'project');
   const tiergateHome = join(root, 'tiergate');
   mkdirSync(join(agentDir, 'agents'), { recursive: true });
   mkdirSync(project, { recursive: true });
-  writeFileSync(join(agentDir, 'models.json'), JSON.stringify({ providers: { fake: {
-    baseUrl: opts.baseURL, api: 'openai-completions', apiKey: 'dummy-key', compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
-    models: [model('parent', [3, 15, 0.3, 3.75]), model('big', [15, 75, 1.5, 18.75]), model('small', [0.25, 1.25, 0.025, 0.3125])] } } }));
-  writeFileSync(join(agentDir, 'settings.json'), JSON.stringify({ defaultProvider: 'fake', defaultModel: 'parent', extensions: [opts.extension] }));
+  writeFileSync(
+    join(agentDir, 'models.json'),
+    JSON.stringify({
+      providers: {
+        fake: {
+          baseUrl: opts.baseURL,
+          api: 'openai-completions',
+          apiKey: 'dummy-key',
+          compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+          models: [
+            model('parent', [3, 15, 0.3, 3.75]),
+            model('big', [15, 75, 1.5, 18.75]),
+            model('small', [0.25, 1.25, 0.025, 0.3125]),
+          ],
+        },
+      },
+    }),
+  );
+  writeFileSync(
+    join(agentDir, 'settings.json'),
+    JSON.stringify({ defaultProvider: 'fake', defaultModel: 'parent', extensions: [opts.extension] }),
+  );
   for (const [name, m] of Object.entries(opts.agents)) {
-    writeFileSync(join(agentDir, 'agents', `${name}.md`), `---\nname: ${name}\ndescription: ${name} agent\n${m ? `model: ${m}\n` : ''}---\nYou are the ${name} agent.\n`);
+    writeFileSync(
+      join(agentDir, 'agents', `${name}.md`),
+      `---\nname: ${name}\ndescription: ${name} agent\n${m ? `model: ${m}\n` : ''}---\nYou are the ${name} agent.\n`,
+    );
   }
   writeTiergateConfig(tiergateHome, opts.tiergateConfig);
   const home = join(root, 'home');
   mkdirSync(home, { recursive: true });
   const env: NodeJS.ProcessEnv = {
-    PATH: `${dirname(process.execPath)}:${process.env.PATH}`, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), PI_CODING_AGENT_DIR: agentDir,
-    PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', PI_TELEMETRY: '0',
+    PATH: `${dirname(process.execPath)}:${process.env.PATH}`,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    PI_CODING_AGENT_DIR: agentDir,
+    PI_OFFLINE: '1',
+    PI_SKIP_VERSION_CHECK: '1',
+    PI_TELEMETRY: '0',
     // Loading tiergate starts the background price refresh: off (tiergateEnv), tests stay on loopback.
     ...tiergateEnv(tiergateHome),
   };
@@ -43,6 +85,17 @@ export function makePiSandbox(opts: { baseURL: string; extension: string; agents
 
 export type PiRun = ProcessRun;
 
-export function runPi(bin: string, sb: PiSandbox, args: string[], prompt: string, extraEnv: NodeJS.ProcessEnv = {}, timeoutMs = 120_000): Promise<PiRun> {
-  return runProcess(bin, ['--mode', 'json', '-p', ...args, prompt], { cwd: sb.project, env: { ...sb.env, ...extraEnv }, timeoutMs });
+export function runPi(
+  bin: string,
+  sb: PiSandbox,
+  args: string[],
+  prompt: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+  timeoutMs = 120_000,
+): Promise<PiRun> {
+  return runProcess(bin, ['--mode', 'json', '-p', ...args, prompt], {
+    cwd: sb.project,
+    env: { ...sb.env, ...extraEnv },
+    timeoutMs,
+  });
 }

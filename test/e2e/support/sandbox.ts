@@ -25,7 +25,11 @@ export function writeTiergateConfig(tiergateHome: string, config: unknown): void
 export type ProcessRun = { code: number | null; stdout: string; stderr: string; ms: number };
 
 /** Runs bin to its end with no stdin, collecting stdout and stderr; SIGKILL after timeoutMs. Never rejects. */
-export function runProcess(bin: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<ProcessRun> {
+export function runProcess(
+  bin: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<ProcessRun> {
   const t0 = Date.now();
   return new Promise((resolve) => {
     const child = spawn(bin, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });

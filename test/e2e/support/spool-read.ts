@@ -6,11 +6,19 @@ import type { SpoolRecord } from '../../../src/contracts/spool.js';
 export function readSpool(tiergateHome: string): SpoolRecord[] {
   const dir = join(tiergateHome, 'data', 'spool');
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as SpoolRecord));
+  return readdirSync(dir).flatMap((f) =>
+    readFileSync(join(dir, f), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as SpoolRecord),
+  );
 }
 
 export function readDiagnostics(tiergateHome: string): Array<Record<string, unknown>> {
   const f = join(tiergateHome, 'data', 'diagnostics.log');
   if (!existsSync(f)) return [];
-  return readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return readFileSync(f, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }

@@ -13,18 +13,62 @@ describe('harness descriptors (the light half of the registry)', () => {
 
   it('gives each harness the capability it was established with', () => {
     const off = { codexRewrite: false };
-    expect(capabilityFor('claude', off)).toEqual({ canRewrite: true, rewriteField: 'model', rewriteKind: 'model', legalValues: [...CLAUDE_MODEL_ALIASES], canDeny: true });
-    expect(capabilityFor('codex', off)).toEqual({ canRewrite: false, rewriteField: null, rewriteKind: 'model', legalValues: null, canDeny: true });
+    expect(capabilityFor('claude', off)).toEqual({
+      canRewrite: true,
+      rewriteField: 'model',
+      rewriteKind: 'model',
+      legalValues: [...CLAUDE_MODEL_ALIASES],
+      canDeny: true,
+    });
+    expect(capabilityFor('codex', off)).toEqual({
+      canRewrite: false,
+      rewriteField: null,
+      rewriteKind: 'model',
+      legalValues: null,
+      canDeny: true,
+    });
     expect(capabilityFor('codex', { codexRewrite: true })).toMatchObject({ canRewrite: true, rewriteField: 'model' });
-    expect(capabilityFor('cursor', { codexRewrite: true })).toEqual({ canRewrite: false, rewriteField: null, rewriteKind: 'model', legalValues: null, canDeny: true });
-    expect(capabilityFor('opencode', off)).toEqual({ canRewrite: true, rewriteField: 'subagent_type', rewriteKind: 'agent', legalValues: null, canDeny: true });
-    expect(capabilityFor('pi', off)).toEqual({ canRewrite: true, rewriteField: 'agent', rewriteKind: 'agent', legalValues: null, canDeny: true });
-    expect(capabilityFor('gemini', off)).toEqual({ canRewrite: true, rewriteField: 'agent_name', rewriteKind: 'agent', legalValues: null, canDeny: true });
+    expect(capabilityFor('cursor', { codexRewrite: true })).toEqual({
+      canRewrite: false,
+      rewriteField: null,
+      rewriteKind: 'model',
+      legalValues: null,
+      canDeny: true,
+    });
+    expect(capabilityFor('opencode', off)).toEqual({
+      canRewrite: true,
+      rewriteField: 'subagent_type',
+      rewriteKind: 'agent',
+      legalValues: null,
+      canDeny: true,
+    });
+    expect(capabilityFor('pi', off)).toEqual({
+      canRewrite: true,
+      rewriteField: 'agent',
+      rewriteKind: 'agent',
+      legalValues: null,
+      canDeny: true,
+    });
+    expect(capabilityFor('gemini', off)).toEqual({
+      canRewrite: true,
+      rewriteField: 'agent_name',
+      rewriteKind: 'agent',
+      legalValues: null,
+      canDeny: true,
+    });
   });
 
   it('names the dispatch events of the harnesses with a command hook, and only those', () => {
     const events = Object.fromEntries(HARNESS_IDS.map((h) => [h, DESCRIPTORS[h].dispatchEvents]));
-    expect(events).toEqual({ claude: ['PreToolUse'], codex: ['PreToolUse'], cursor: ['preToolUse', 'subagentStart'], opencode: [], pi: [], gemini: ['BeforeTool'], copilot: ['preToolUse'] });
+    expect(events).toEqual({
+      claude: ['PreToolUse'],
+      codex: ['PreToolUse'],
+      cursor: ['preToolUse', 'subagentStart'],
+      opencode: [],
+      pi: [],
+      gemini: ['BeforeTool'],
+      copilot: ['preToolUse'],
+    });
   });
 
   // The report counts these runs as "usage not reported" from the registry (report/query.ts), and the ledger's rollups

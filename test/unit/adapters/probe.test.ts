@@ -7,12 +7,22 @@ import { HARNESS_IDS, type Harness } from '../../../src/contracts/harness.js';
 import { detectHarness } from '../../../src/install/detect.js';
 import type { InstallContext } from '../../../src/install/plan.js';
 
-const ctxIn = (home: string, env: Record<string, string> = {}): InstallContext => ({ env: { PATH: '', HOME: home, ...env }, home, pkgRoot: '/nonexistent', version: '0.0.0' });
+const ctxIn = (home: string, env: Record<string, string> = {}): InstallContext => ({
+  env: { PATH: '', HOME: home, ...env },
+  home,
+  pkgRoot: '/nonexistent',
+  version: '0.0.0',
+});
 
 /** Where each harness keeps its config when no variable moves it. */
 const HOME_DIRS: Record<Harness, string[]> = {
-  claude: ['.claude'], codex: ['.codex'], cursor: ['.cursor'], opencode: ['.config', 'opencode'], pi: ['.pi', 'agent'],
-  gemini: ['.gemini'], copilot: ['.copilot'],
+  claude: ['.claude'],
+  codex: ['.codex'],
+  cursor: ['.cursor'],
+  opencode: ['.config', 'opencode'],
+  pi: ['.pi', 'agent'],
+  gemini: ['.gemini'],
+  copilot: ['.copilot'],
 };
 
 describe('install --all detection', () => {
@@ -27,7 +37,13 @@ describe('install --all detection', () => {
     const home = mkdtempSync(join(tmpdir(), 'tg-probe-'));
     const moved = join(home, 'elsewhere');
     mkdirSync(moved);
-    for (const [h, v] of [['claude', 'CLAUDE_CONFIG_DIR'], ['codex', 'CODEX_HOME'], ['opencode', 'OPENCODE_CONFIG_DIR'], ['pi', 'PI_CODING_AGENT_DIR'], ['copilot', 'COPILOT_HOME']] as const) {
+    for (const [h, v] of [
+      ['claude', 'CLAUDE_CONFIG_DIR'],
+      ['codex', 'CODEX_HOME'],
+      ['opencode', 'OPENCODE_CONFIG_DIR'],
+      ['pi', 'PI_CODING_AGENT_DIR'],
+      ['copilot', 'COPILOT_HOME'],
+    ] as const) {
       expect(detectHarness(ctxIn(home, { [v]: moved }), h)).toEqual({ found: true, how: `${moved} exists` });
     }
   });

@@ -41,7 +41,10 @@ describe('bench/stats.mjs', () => {
 
   it('pairs rounds: a drift shared by both series does not widen the interval', () => {
     const base = Array.from({ length: 60 }, (_, i) => 20 + i); // the machine slows down through the run
-    const [lo, hi] = pairedRatioInterval(base.map((x) => x * 1.2), base) as [number, number];
+    const [lo, hi] = pairedRatioInterval(
+      base.map((x) => x * 1.2),
+      base,
+    ) as [number, number];
     expect(lo).toBeCloseTo(1.2, 6);
     expect(hi).toBeCloseTo(1.2, 6);
   });

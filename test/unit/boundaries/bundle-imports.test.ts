@@ -70,8 +70,14 @@ function reaches(builds: Metafile[]): Map<string, { builtins: Set<string>; packa
   return out;
 }
 
-const reachersOf = (r: ReturnType<typeof reaches>, hit: (e: { builtins: Set<string>; packages: Set<string> }) => boolean) =>
-  [...r].filter(([, e]) => hit(e)).map(([f]) => f).sort();
+const reachersOf = (
+  r: ReturnType<typeof reaches>,
+  hit: (e: { builtins: Set<string>; packages: Set<string> }) => boolean,
+) =>
+  [...r]
+    .filter(([, e]) => hit(e))
+    .map(([f]) => f)
+    .sort();
 
 describe('side-effect boundaries in the built bundles (esbuild metafile)', () => {
   const builds = loadBuilds();
@@ -79,7 +85,9 @@ describe('side-effect boundaries in the built bundles (esbuild metafile)', () =>
 
   it('the metafile is the one of this dist/: every bundle there is an output it lists', () => {
     const outputs = new Set(builds.flatMap((b) => Object.keys(b.outputs)));
-    const bundles = readdirSync(join(root, 'dist')).filter((f) => /\.(c?js)$/.test(f)).map((f) => `dist/${f}`);
+    const bundles = readdirSync(join(root, 'dist'))
+      .filter((f) => /\.(c?js)$/.test(f))
+      .map((f) => `dist/${f}`);
     expect(bundles.length).toBeGreaterThan(5);
     expect(bundles.filter((b) => !outputs.has(b))).toEqual([]);
     // The modules the rules name are in it, reaching what they are there to reach.
@@ -103,7 +111,9 @@ describe('side-effect boundaries in the built bundles (esbuild metafile)', () =>
     expect(users).toEqual([...ALLOWED_PG]);
     const pgModule = r.get('src/team/pg.ts')!;
     expect(pgModule.builtins.has('net') && pgModule.builtins.has('tls')).toBe(true);
-    expect(pgModule.packages.has('undici') || ['http', 'https', 'http2'].some((m) => pgModule.builtins.has(m))).toBe(false);
+    expect(pgModule.packages.has('undici') || ['http', 'https', 'http2'].some((m) => pgModule.builtins.has(m))).toBe(
+      false,
+    );
   });
 
   it('the routing engine and its contracts reach no node: builtin and no package but zod', () => {
@@ -120,7 +130,12 @@ describe('reaches() on a hand-made metafile (the attribution the rules rely on)'
   const meta: Metafile = {
     outputs: {},
     inputs: {
-      'src/a.ts': { imports: [{ path: 'node:child_process', kind: 'dynamic-import', external: true }, { path: 'src/b.ts', kind: 'import-statement' }] },
+      'src/a.ts': {
+        imports: [
+          { path: 'node:child_process', kind: 'dynamic-import', external: true },
+          { path: 'src/b.ts', kind: 'import-statement' },
+        ],
+      },
       'src/b.ts': { imports: [{ path: 'node_modules/undici/index.js', kind: 'import-statement' }] },
       'node_modules/undici/index.js': { imports: [{ path: 'node_modules/undici/lib/x.js', kind: 'require-call' }] },
       'node_modules/undici/lib/x.js': { imports: [{ path: 'node:tls', kind: 'require-call', external: true }] },
@@ -130,7 +145,7 @@ describe('reaches() on a hand-made metafile (the attribution the rules rely on)'
   it('an import() of a builtin counts; a first-party import does not pass on what the other module reaches', () => {
     expect([...r.get('src/a.ts')!.builtins]).toEqual(['child_process']);
   });
-  it('a bundled package\'s builtins count against the first-party module that imports it', () => {
+  it("a bundled package's builtins count against the first-party module that imports it", () => {
     expect([...r.get('src/b.ts')!.builtins]).toEqual(['tls']);
     expect([...r.get('src/b.ts')!.packages]).toEqual(['undici']);
     expect(r.has('node_modules/undici/index.js')).toBe(false);

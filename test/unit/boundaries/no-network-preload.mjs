@@ -16,8 +16,13 @@ const tls = require('node:tls');
 const dgram = require('node:dgram');
 const http = require('node:http');
 const https = require('node:https');
-for (const [mod, name, keys] of [[net, 'net', ['connect', 'createConnection']], [tls, 'tls', ['connect']], [dgram, 'dgram', ['createSocket']],
-  [http, 'http', ['request', 'get']], [https, 'https', ['request', 'get']]]) {
+for (const [mod, name, keys] of [
+  [net, 'net', ['connect', 'createConnection']],
+  [tls, 'tls', ['connect']],
+  [dgram, 'dgram', ['createSocket']],
+  [http, 'http', ['request', 'get']],
+  [https, 'https', ['request', 'get']],
+]) {
   for (const k of keys) mod[k] = trap(`${name}.${k}`);
 }
 net.Socket.prototype.connect = trap('net.Socket.connect');

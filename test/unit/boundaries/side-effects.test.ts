@@ -31,7 +31,8 @@ function sources(): string[] {
   return out;
 }
 
-const FILE_WRITERS = /\b(writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|renameSync|rmSync|unlinkSync|copyFileSync|chmodSync|mkdirSync|openSync\([^)]*['"](w|a)|writeSync|truncateSync|ftruncateSync)\b/;
+const FILE_WRITERS =
+  /\b(writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|renameSync|rmSync|unlinkSync|copyFileSync|chmodSync|mkdirSync|openSync\([^)]*['"](w|a)|writeSync|truncateSync|ftruncateSync)\b/;
 // The global fetch needs no import, so the metafile cannot see it.
 const GLOBAL_FETCH = /\bfetch\(/;
 
@@ -46,12 +47,16 @@ describe('side-effect boundaries', () => {
   });
 
   it('only src/io/files.ts writes files', () => {
-    const offenders = files.filter((f) => !ALLOWED_WRITERS.has(f) && FILE_WRITERS.test(readFileSync(join(root, f), 'utf8')));
+    const offenders = files.filter(
+      (f) => !ALLOWED_WRITERS.has(f) && FILE_WRITERS.test(readFileSync(join(root, f), 'utf8')),
+    );
     expect(offenders).toEqual([]);
   });
 
   it('only the refresh HTTP module calls the global fetch', () => {
-    const offenders = files.filter((f) => !ALLOWED_HTTP.has(f) && GLOBAL_FETCH.test(readFileSync(join(root, f), 'utf8')));
+    const offenders = files.filter(
+      (f) => !ALLOWED_HTTP.has(f) && GLOBAL_FETCH.test(readFileSync(join(root, f), 'utf8')),
+    );
     expect(offenders).toEqual([]);
   });
 

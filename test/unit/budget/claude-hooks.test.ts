@@ -36,7 +36,11 @@ async function nextDispatch(sb: Sandbox, sessionId: string) {
   const out = await hook(sb, 'PreToolUse', p);
   expect(out.failed).toBeNull();
   const rec = spool(sb).find((r) => r.type === 'dispatch' && r.observation.callId === 'toolu_second');
-  return { answer: out.answer ? JSON.parse(out.answer.stdout!) as { hookSpecificOutput: Record<string, any> } : null, rec, input: p.tool_input as Record<string, unknown> };
+  return {
+    answer: out.answer ? (JSON.parse(out.answer.stdout!) as { hookSpecificOutput: Record<string, any> }) : null,
+    rec,
+    input: p.tool_input as Record<string, unknown>,
+  };
 }
 
 describe('Claude command hooks: a session budget', () => {
@@ -47,7 +51,11 @@ describe('Claude command hooks: a session budget', () => {
     expect(readSpend(sb.env, 'claude', session, Date.now()).session).toEqual({ pico: 6_058_400_000n, unknown: 0 });
     const { answer, rec, input } = await nextDispatch(sb, session);
     expect(answer?.hookSpecificOutput.updatedInput).toEqual({ ...input, model: 'haiku' });
-    expect(rec?.type === 'dispatch' && rec.decision).toMatchObject({ action: 'correct', reason: 'budget-downshifted', effectiveModel: 'haiku' });
+    expect(rec?.type === 'dispatch' && rec.decision).toMatchObject({
+      action: 'correct',
+      reason: 'budget-downshifted',
+      effectiveModel: 'haiku',
+    });
   });
 
   it('action deny: the second is denied and the model reads the budget, the spend and how to raise it', async () => {
@@ -57,8 +65,9 @@ describe('Claude command hooks: a session budget', () => {
     const { answer, rec } = await nextDispatch(sb, session);
     expect(answer?.hookSpecificOutput.permissionDecision).toBe('deny');
     expect(answer?.hookSpecificOutput.permissionDecisionReason).toBe(
-      'tiergate: the session budget of $0.005 ($0.0061 spent) is spent; no more subagents run under it. '
-      + 'To go on, raise budgets.session in your tiergate config (\'tiergate budget\' shows every budget) or start a new session.');
+      'tiergate: the session budget of $0.005 ($0.0061 spent) is spent; no more subagents run under it. ' +
+        "To go on, raise budgets.session in your tiergate config ('tiergate budget' shows every budget) or start a new session.",
+    );
     expect(rec?.type === 'dispatch' && rec.decision.reason).toBe('budget-denied');
   });
 
@@ -77,7 +86,7 @@ describe('Claude command hooks: a session budget', () => {
     expect(r2.rec?.type === 'dispatch' && r2.rec.decision.reason).toBe('budget-warning');
   });
 
-  it('another session of the same user is not held to this session\'s budget', async () => {
+  it("another session of the same user is not held to this session's budget", async () => {
     const sb = sandbox();
     userConfig(sb, { budgets: { session: '0.005' } });
     await childEnds(sb);

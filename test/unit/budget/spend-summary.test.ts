@@ -14,7 +14,13 @@ import { openLedger } from '../../../src/observer/ledger/open.js';
 import { recordCompletion } from '../../../src/observer/ledger/store.js';
 import { LOCK_STALE_MS, noteSpend, rebuildSpend } from '../../../src/observer/spend-record.js';
 import {
-  countCompletion, emptySpend, MAX_RECENT, periodsAt, spendPath, spendStateFrom, type SpendFile,
+  countCompletion,
+  emptySpend,
+  MAX_RECENT,
+  periodsAt,
+  spendPath,
+  spendStateFrom,
+  type SpendFile,
 } from '../../../src/observer/spend-summary.js';
 import { readSpend, readSpendFile } from '../../../src/observer/spend-read.js';
 import { spendEntry } from '../../../src/observer/spend-entry.js';
@@ -33,12 +39,32 @@ function tempHome() {
   return { dir, env };
 }
 
-const USAGE = { input: 100_000, output: 10_000, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 };
+const USAGE = {
+  input: 100_000,
+  output: 10_000,
+  cacheRead: 0,
+  cacheWrite5m: 0,
+  cacheWrite1h: 0,
+  reasoning: 0,
+  requests: 1,
+};
 function completion(over: Partial<CompletionObservation> = {}): CompletionObservation {
   return {
-    kind: 'completion', harness: 'claude', sessionId: 'sess-1', callId: 'toolu_1', agentId: 'agent-1', subagentType: 'general-purpose',
-    servedModel: 'claude-opus-5-5', usage: USAGE, status: 'ok', outcome: { result: null, verified: null, escalationFrom: null },
-    startedAt: null, endedAt: Date.now(), usageSource: 'transcript-tail', dedupeKey: null, ...over,
+    kind: 'completion',
+    harness: 'claude',
+    sessionId: 'sess-1',
+    callId: 'toolu_1',
+    agentId: 'agent-1',
+    subagentType: 'general-purpose',
+    servedModel: 'claude-opus-5-5',
+    usage: USAGE,
+    status: 'ok',
+    outcome: { result: null, verified: null, escalationFrom: null },
+    startedAt: null,
+    endedAt: Date.now(),
+    usageSource: 'transcript-tail',
+    dedupeKey: null,
+    ...over,
   };
 }
 const OPUS = testCost('claude-opus-5-5', USAGE)!; // 100k in × $4 + 10k out × $20 = $0.60
@@ -69,7 +95,11 @@ describe('local calendar periods (TZ honoured)', () => {
     const today = Date.parse('2026-05-11T08:00:00Z');
     let f = countCompletion(emptySpend(yesterday), { k: 'a', s: 'claude:s', at: yesterday, pico: '7' }, yesterday);
     const read = { file: f, error: null };
-    expect(spendStateFrom(read, 'claude', 's', today)).toMatchObject({ day: { pico: 0n }, month: { pico: 7n }, session: { pico: 7n } });
+    expect(spendStateFrom(read, 'claude', 's', today)).toMatchObject({
+      day: { pico: 0n },
+      month: { pico: 7n },
+      session: { pico: 7n },
+    });
     f = countCompletion(f, { k: 'b', s: 'claude:s', at: today, pico: '5' }, today);
     expect(f.day).toMatchObject({ pico: '5', start: periodsAt(today).day.start });
     expect(f.month.pico).toBe('12');
@@ -101,14 +131,20 @@ describe('counting completions', () => {
   it('keeps only the newest completions by key', () => {
     const t = Date.now();
     let f = emptySpend(t);
-    for (let i = 0; i < MAX_RECENT + 10; i++) f = countCompletion(f, { k: `k${i}`, s: null, at: t + i, pico: '1' }, t + i);
+    for (let i = 0; i < MAX_RECENT + 10; i++)
+      f = countCompletion(f, { k: `k${i}`, s: null, at: t + i, pico: '1' }, t + i);
     expect(f.recent).toHaveLength(MAX_RECENT);
     expect(f.day.pico).toBe(String(MAX_RECENT + 10));
   });
 
   it('a completion with neither a child id nor a call id is left to the ledger pass (no key to count it once by)', () => {
     expect(spendEntry(completion({ agentId: null, callId: null }), testPricer())).toBeNull();
-    expect(spendEntry(completion(), testPricer())).toEqual({ k: 'claude:agent:agent-1', s: 'claude:sess-1', at: expect.any(Number), pico: String(OPUS) });
+    expect(spendEntry(completion(), testPricer())).toEqual({
+      k: 'claude:agent:agent-1',
+      s: 'claude:sess-1',
+      at: expect.any(Number),
+      pico: String(OPUS),
+    });
     // Without usage, or at a model no catalog prices: unknown (null), never 0.
     expect(spendEntry(completion({ usage: null, status: 'pending' }), testPricer())!.pico).toBeNull();
     expect(spendEntry(completion({ servedModel: 'mystery' }), testPricer())!.pico).toBeNull();
@@ -121,7 +157,13 @@ describe('the file a dispatch reads', () => {
     noteSpend(completion(), env, { pricer: testPricer() });
     noteSpend(completion({ agentId: 'agent-2', callId: 'toolu_2', sessionId: 'other' }), env, { pricer: testPricer() });
     const s = readSpend(env, 'claude', 'sess-1', Date.now());
-    expect(s).toEqual({ session: { pico: OPUS, unknown: 0 }, day: { pico: 2n * OPUS, unknown: 0 }, month: { pico: 2n * OPUS, unknown: 0 }, sessionTotal: null, error: null });
+    expect(s).toEqual({
+      session: { pico: OPUS, unknown: 0 },
+      day: { pico: 2n * OPUS, unknown: 0 },
+      month: { pico: 2n * OPUS, unknown: 0 },
+      sessionTotal: null,
+      error: null,
+    });
     // Sessions are per harness: the same id under another harness is another session.
     expect(readSpend(env, 'codex', 'sess-1', Date.now()).session).toEqual({ pico: 0n, unknown: 0 });
     const { statSync } = require('node:fs') as typeof import('node:fs');
@@ -130,7 +172,11 @@ describe('the file a dispatch reads', () => {
 
   it('absent: nothing recorded yet, a true $0 and no error', () => {
     const { env } = tempHome();
-    expect(readSpend(env, 'claude', 's', Date.now())).toMatchObject({ session: { pico: 0n }, day: { pico: 0n }, error: null });
+    expect(readSpend(env, 'claude', 's', Date.now())).toMatchObject({
+      session: { pico: 0n },
+      day: { pico: 0n },
+      error: null,
+    });
   });
 
   it('a link in its place is not followed, and a malformed file is an error (budgets fail open), never $0', () => {
@@ -145,7 +191,9 @@ describe('the file a dispatch reads', () => {
     // A writer replaces the malformed file (the ledger pass restores the rest), and says so.
     noteSpend(completion(), env2, { pricer: testPricer() });
     expect(readSpend(env2, 'claude', 'sess-1', Date.now()).session).toEqual({ pico: OPUS, unknown: 0 });
-    expect(readFileSync(join(env2.TIERGATE_HOME, 'data', 'diagnostics.log'), 'utf8')).toMatch(/spend summary is malformed; started again/);
+    expect(readFileSync(join(env2.TIERGATE_HOME, 'data', 'diagnostics.log'), 'utf8')).toMatch(
+      /spend summary is malformed; started again/,
+    );
   });
 
   it('a lock left by a dead writer is taken over; a live one is waited for, then the update is given up with a diagnostic', () => {
@@ -160,43 +208,72 @@ describe('the file a dispatch reads', () => {
     noteSpend(completion({ agentId: 'agent-9' }), env, { pricer: testPricer() });
     expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
     expect(readSpend(env, 'claude', 'sess-1', Date.now()).session!.pico).toBe(OPUS);
-    expect(readFileSync(join(env.TIERGATE_HOME, 'data', 'diagnostics.log'), 'utf8')).toMatch(/not counted in the spend summary yet: .*spend summary lock held/);
+    expect(readFileSync(join(env.TIERGATE_HOME, 'data', 'diagnostics.log'), 'utf8')).toMatch(
+      /not counted in the spend summary yet: .*spend summary lock held/,
+    );
   });
 
   it('writers in parallel processes all count (the lock serialises read-modify-write)', async () => {
     const { env } = tempHome();
     const script = join(import.meta.dirname, '../../../.cache/spend-worker.mjs');
     await build({
-      entryPoints: [join(import.meta.dirname, 'spend-worker.ts')], bundle: true, platform: 'node', format: 'esm', outfile: script,
-      external: ['better-sqlite3'], logLevel: 'error',
+      entryPoints: [join(import.meta.dirname, 'spend-worker.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: script,
+      external: ['better-sqlite3'],
+      logLevel: 'error',
       banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
     });
     const workers = 4;
     const each = 25;
-    const run = (w: number) => new Promise<void>((resolve, reject) => {
-      const p = spawn(process.execPath, [script, String(w), String(each)], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
-      p.on('error', reject);
-      p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`worker exit ${code}`))));
-    });
+    const run = (w: number) =>
+      new Promise<void>((resolve, reject) => {
+        const p = spawn(process.execPath, [script, String(w), String(each)], {
+          env: { ...process.env, ...env },
+          stdio: ['ignore', 'inherit', 'inherit'],
+        });
+        p.on('error', reject);
+        p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`worker exit ${code}`))));
+      });
     await Promise.all(Array.from({ length: workers }, (_, w) => run(w)));
     const log = join(env.TIERGATE_HOME, 'data', 'diagnostics.log');
     expect(existsSync(log) ? readFileSync(log, 'utf8') : '').toBe('');
-    expect(readSpend(env, 'claude', 'sess-1', Date.now()).day).toEqual({ pico: BigInt(workers * each) * 1000n, unknown: 0 });
+    expect(readSpend(env, 'claude', 'sess-1', Date.now()).day).toEqual({
+      pico: BigInt(workers * each) * 1000n,
+      unknown: 0,
+    });
   });
 });
 
 describe('rebuilt from the ledger after an observer pass', () => {
-  it('the ledger\'s sums, plus spooled completions the ledger does not hold yet, each once', () => {
+  it("the ledger's sums, plus spooled completions the ledger does not hold yet, each once", () => {
     const { env } = tempHome();
     const db = openLedger(env);
     try {
       const now = Date.now();
-      const row = (agentId: string, sessionId: string, pico: bigint | null, endedAt = now) => recordCompletion(db, {
-        harness: 'claude', sessionId, callId: null, agentId, subagentType: null, project: null, requestedModel: null,
-        servedModel: 'claude-opus-5-5', usage: USAGE, status: 'ok', outcome: { result: null, verified: null, escalationFrom: null },
-        startedAt: null, endedAt, usageSource: 'scan', transcriptPath: null, incomplete: false, fallbackKey: agentId,
-        cost: pico === null ? null : { picoUsd: pico, catalogVersion: 't', modelId: 'claude-opus-5-5' },
-      });
+      const row = (agentId: string, sessionId: string, pico: bigint | null, endedAt = now) =>
+        recordCompletion(db, {
+          harness: 'claude',
+          sessionId,
+          callId: null,
+          agentId,
+          subagentType: null,
+          project: null,
+          requestedModel: null,
+          servedModel: 'claude-opus-5-5',
+          usage: USAGE,
+          status: 'ok',
+          outcome: { result: null, verified: null, escalationFrom: null },
+          startedAt: null,
+          endedAt,
+          usageSource: 'scan',
+          transcriptPath: null,
+          incomplete: false,
+          fallbackKey: agentId,
+          cost: pico === null ? null : { picoUsd: pico, catalogVersion: 't', modelId: 'claude-opus-5-5' },
+        });
       row('a1', 'sess-1', 5n);
       row('a2', 'sess-1', null);
       row('a3', 'sess-2', 7n, now - 40 * 24 * 3600 * 1000); // another month: only its session counts it

@@ -33,7 +33,10 @@ afterEach(() => {
 /** The environment of an install that cannot reach its registry. */
 function offline(ci: string | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
-    ...process.env, TIERGATE_HARNESS_DIR: emptyRoot, npm_config_registry: closedRegistry, npm_config_fetch_retries: '0',
+    ...process.env,
+    TIERGATE_HARNESS_DIR: emptyRoot,
+    npm_config_registry: closedRegistry,
+    npm_config_fetch_retries: '0',
   };
   if (ci === undefined) delete env.CI;
   else env.CI = ci;
@@ -42,13 +45,22 @@ function offline(ci: string | undefined): NodeJS.ProcessEnv {
 
 function install(args: string[], env: NodeJS.ProcessEnv) {
   const r = spawnSync(process.execPath, [script, ...args], { encoding: 'utf8', env, timeout: 60_000 });
-  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { name: string; ok: boolean; error: string | null });
+  const lines = r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { name: string; ok: boolean; error: string | null });
   return { status: r.status, lines, stderr: r.stderr };
 }
 
 describe('underCi', () => {
   it.each([
-    [undefined, false], ['', false], ['false', false], ['0', false], ['true', true], ['1', true], ['yes', true],
+    [undefined, false],
+    ['', false],
+    ['false', false],
+    ['0', false],
+    ['true', true],
+    ['1', true],
+    ['yes', true],
   ] as const)('CI=%s -> %s', (v, want) => {
     expect(underCi(v === undefined ? {} : { CI: v })).toBe(want);
   });
@@ -56,19 +68,25 @@ describe('underCi', () => {
 
 describe('missing()', () => {
   it('throws under CI, naming what and why', () => {
-    expect(() => missing('[e2e] pi', 'registry down', { CI: 'true' })).toThrow(/\[e2e\] pi unavailable under CI=true: registry down/);
+    expect(() => missing('[e2e] pi', 'registry down', { CI: 'true' })).toThrow(
+      /\[e2e\] pi unavailable under CI=true: registry down/,
+    );
   });
   it('outside CI prints the reason and returns', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     expect(() => missing('[e2e] pi', 'registry down', {})).not.toThrow();
-    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/\[e2e\] pi unavailable: registry down; its tests are skipped/));
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringMatching(/\[e2e\] pi unavailable: registry down; its tests are skipped/),
+    );
   });
 });
 
 describe('scripts/install-harnesses.mjs', () => {
   it('exits 1 under CI=true when an install fails (registry unreachable), 0 outside CI; the JSON line says why', () => {
     const ci = install(['pi'], offline('true'));
-    expect(ci.lines).toEqual([expect.objectContaining({ name: 'pi', ok: false, error: expect.stringMatching(/ECONNREFUSED/) })]);
+    expect(ci.lines).toEqual([
+      expect.objectContaining({ name: 'pi', ok: false, error: expect.stringMatching(/ECONNREFUSED/) }),
+    ]);
     expect(ci.status).toBe(1);
     expect(ci.stderr).toMatch(/1 of 1 failed/);
     const local = install(['pi'], offline(undefined));
@@ -85,7 +103,8 @@ describe('scripts/install-harnesses.mjs', () => {
 
 describe('harnessBin (test/e2e/support/harness-bin.ts)', () => {
   it('under CI=true an uninstallable binary throws (the file that asked fails); outside CI it is a skip with a reason', async () => {
-    for (const [k, v] of Object.entries(offline('true'))) if (k.startsWith('npm_config_') || k.startsWith('TIERGATE_')) vi.stubEnv(k, v!);
+    for (const [k, v] of Object.entries(offline('true')))
+      if (k.startsWith('npm_config_') || k.startsWith('TIERGATE_')) vi.stubEnv(k, v!);
     vi.stubEnv('CI', 'true');
     const { harnessBin } = await import('../../e2e/support/harness-bin.js');
     expect(() => harnessBin('pi')).toThrow(/\[e2e\] pi unavailable under CI=true: .*ECONNREFUSED/s);

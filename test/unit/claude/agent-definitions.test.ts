@@ -9,8 +9,16 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  AGENT_HEAD_BYTES, agentLookup, exploreCap, lookupAgent, MAX_AGENT_FILES, parseAgentHead, resolveChildModel,
-  type AgentLookup, type AgentPlaces, type ClaudeModelEnv,
+  AGENT_HEAD_BYTES,
+  agentLookup,
+  exploreCap,
+  lookupAgent,
+  MAX_AGENT_FILES,
+  parseAgentHead,
+  resolveChildModel,
+  type AgentLookup,
+  type AgentPlaces,
+  type ClaudeModelEnv,
 } from '../../../src/adapters/claude/agent-definitions.js';
 import { nodeAgentFs } from '../../../src/adapters/claude/agent-fs-node.js';
 
@@ -41,7 +49,11 @@ describe('parseAgentHead: frontmatter as Claude Code 2.1.328 reads it', () => {
     ['quoted values', '---\nname: "deep"\ndescription: \'d\'\nmodel: "haiku"\n---\n', { name: 'deep', model: 'haiku' }],
     ['a trailing comment', agent('deep', 'haiku # cheap'), { model: 'haiku' }],
     ['inherit in any case', agent('deep', 'Inherit'), { model: 'inherit' }],
-    ['an alias in another case is kept as written (Claude Code resolves it)', agent('deep', 'Haiku'), { model: 'Haiku' }],
+    [
+      'an alias in another case is kept as written (Claude Code resolves it)',
+      agent('deep', 'Haiku'),
+      { model: 'Haiku' },
+    ],
     ['CRLF line ends', agent('deep', 'haiku').replace(/\n/g, '\r\n'), { name: 'deep', model: 'haiku' }],
     ['a byte-order mark', `\ufeff${agent('deep', 'haiku')}`, { name: 'deep', model: 'haiku' }],
     ['a later duplicate key wins', agent('deep', 'sonnet', 'model: haiku\n'), { model: 'haiku' }],
@@ -51,9 +63,17 @@ describe('parseAgentHead: frontmatter as Claude Code 2.1.328 reads it', () => {
     ['a model that is not a string (Claude Code skips it)', agent('deep', '[opus]'), { model: null }],
     ['a numeric name is no name', agent('123', 'haiku'), { name: null }],
     ['no description', '---\nname: deep\nmodel: haiku\n---\n', { hasDescription: false }],
-    ['a block description still counts', '---\nname: deep\ndescription: |\n  long\n  text\nmodel: haiku\n---\n', { hasDescription: true, model: 'haiku' }],
+    [
+      'a block description still counts',
+      '---\nname: deep\ndescription: |\n  long\n  text\nmodel: haiku\n---\n',
+      { hasDescription: true, model: 'haiku' },
+    ],
     // Claude Code's pattern ends the block at the first `---`, even inside a value: model is then outside it.
-    ['`---` inside a value ends the block', '---\nname: deep\ndescription: a---b\nmodel: haiku\n---\n', { name: 'deep', model: null }],
+    [
+      '`---` inside a value ends the block',
+      '---\nname: deep\ndescription: a---b\nmodel: haiku\n---\n',
+      { name: 'deep', model: null },
+    ],
     ['an indented model is not top level', '---\nname: deep\ndescription: d\n  model: haiku\n---\n', { model: null }],
   ])('%s', (_, text, want) => {
     const head = parseAgentHead(text, false);
@@ -67,11 +87,15 @@ describe('parseAgentHead: frontmatter as Claude Code 2.1.328 reads it', () => {
   });
 
   it('a frontmatter still open where the head was cut: unreadable, not "no agent"', () => {
-    expect(parseAgentHead(`---\nname: deep\ndescription: ${'x'.repeat(100)}\n`, true)).toMatchObject({ kind: 'unreadable' });
+    expect(parseAgentHead(`---\nname: deep\ndescription: ${'x'.repeat(100)}\n`, true)).toMatchObject({
+      kind: 'unreadable',
+    });
   });
 
   it('a model or name in a form it does not read (block scalar, anchor): unreadable', () => {
-    expect(parseAgentHead('---\nname: deep\ndescription: d\nmodel: |\n  haiku\n---\n', false)).toMatchObject({ kind: 'unreadable' });
+    expect(parseAgentHead('---\nname: deep\ndescription: d\nmodel: |\n  haiku\n---\n', false)).toMatchObject({
+      kind: 'unreadable',
+    });
     expect(parseAgentHead('---\nname: &n deep\ndescription: d\n---\n', false)).toMatchObject({ kind: 'unreadable' });
   });
 });
@@ -81,8 +105,20 @@ describe('lookupAgent through Node fs', () => {
     const s = session();
     write(join(s.project, '.claude/agents/filename.md'), agent('realname', 'haiku'));
     write(join(s.project, '.claude/agents/team/nested.md'), agent('nested', 'opus'));
-    expect(await lookup(s.places, 'realname')).toEqual({ kind: 'found', def: { name: 'realname', model: 'haiku', source: 'project', path: join(s.project, '.claude/agents/filename.md'), display: '.claude/agents/filename.md' } });
-    expect(await lookup(s.places, 'nested')).toMatchObject({ kind: 'found', def: { model: 'opus', display: '.claude/agents/team/nested.md' } });
+    expect(await lookup(s.places, 'realname')).toEqual({
+      kind: 'found',
+      def: {
+        name: 'realname',
+        model: 'haiku',
+        source: 'project',
+        path: join(s.project, '.claude/agents/filename.md'),
+        display: '.claude/agents/filename.md',
+      },
+    });
+    expect(await lookup(s.places, 'nested')).toMatchObject({
+      kind: 'found',
+      def: { model: 'opus', display: '.claude/agents/team/nested.md' },
+    });
     // The file name is not the agent's name.
     expect((await lookup(s.places, 'filename')).kind).toBe('not-found');
   });
@@ -96,7 +132,10 @@ describe('lookupAgent through Node fs', () => {
   it('user agent in $CLAUDE_CONFIG_DIR/agents, shown under ~', async () => {
     const s = session();
     write(join(s.user, 'ucheap.md'), agent('ucheap', 'haiku'));
-    expect(await lookup(s.places, 'ucheap')).toMatchObject({ kind: 'found', def: { model: 'haiku', source: 'user', display: '~/.claude/agents/ucheap.md' } });
+    expect(await lookup(s.places, 'ucheap')).toMatchObject({
+      kind: 'found',
+      def: { model: 'haiku', source: 'user', display: '~/.claude/agents/ucheap.md' },
+    });
   });
 
   it('project beats user; the nearest project folder beats one further up; the walk stops at the git root', async () => {
@@ -106,7 +145,10 @@ describe('lookupAgent through Node fs', () => {
     write(join(s.project, '.claude/agents/dup.md'), agent('dup', 'haiku'));
     write(join(s.root, '.claude/agents/above.md'), agent('above', 'haiku')); // above the git root
     expect(await lookup(s.places, 'dup')).toMatchObject({ kind: 'found', def: { model: 'haiku', source: 'project' } });
-    expect(await lookup({ ...s.places, projectDir: join(s.project, 'deeper') }, 'dup')).toMatchObject({ kind: 'found', def: { model: 'haiku' } });
+    expect(await lookup({ ...s.places, projectDir: join(s.project, 'deeper') }, 'dup')).toMatchObject({
+      kind: 'found',
+      def: { model: 'haiku' },
+    });
     expect((await lookup(s.places, 'above')).kind).toBe('not-found');
   });
 
@@ -116,16 +158,25 @@ describe('lookupAgent through Node fs', () => {
     mkdirSync(homeProject, { recursive: true });
     write(join(s.places.home!, '.claude/agents/x.md'), agent('x', 'haiku'));
     // Found as the user's (configDir = ~/.claude), not as a project agent.
-    expect(await lookup({ ...s.places, projectDir: homeProject }, 'x')).toMatchObject({ kind: 'found', def: { source: 'user' } });
+    expect(await lookup({ ...s.places, projectDir: homeProject }, 'x')).toMatchObject({
+      kind: 'found',
+      def: { source: 'user' },
+    });
   });
 
   it('built-ins when no file defines the name; a project file of the same name wins over the built-in', async () => {
     const s = session();
-    expect(await lookup(s.places, 'Explore')).toMatchObject({ kind: 'found', def: { source: 'built-in', model: 'inherit' } });
+    expect(await lookup(s.places, 'Explore')).toMatchObject({
+      kind: 'found',
+      def: { source: 'built-in', model: 'inherit' },
+    });
     expect(await lookup(s.places, 'statusline-setup')).toMatchObject({ kind: 'found', def: { model: 'sonnet' } });
     expect(await lookup(s.places, 'general-purpose')).toMatchObject({ kind: 'found', def: { model: null } });
     write(join(s.project, '.claude/agents/gp.md'), agent('general-purpose', 'haiku'));
-    expect(await lookup(s.places, 'general-purpose')).toMatchObject({ kind: 'found', def: { source: 'project', model: 'haiku' } });
+    expect(await lookup(s.places, 'general-purpose')).toMatchObject({
+      kind: 'found',
+      def: { source: 'project', model: 'haiku' },
+    });
   });
 
   it('a symbolic link to an agent file is followed (Claude Code follows them)', async () => {
@@ -139,19 +190,31 @@ describe('lookupAgent through Node fs', () => {
   describe('plugin agents: <plugin>:<folder…>:<name>', () => {
     function installed(s: ReturnType<typeof session>, plugin: string, enabled: boolean | undefined = true) {
       const installPath = join(s.places.configDir!, 'plugins/cache/market', plugin, '0.0.1');
-      write(join(s.places.configDir!, 'plugins/installed_plugins.json'),
-        JSON.stringify({ version: 2, plugins: { [`${plugin}@market`]: [{ scope: 'user', installPath, version: '0.0.1' }] } }));
-      if (enabled !== undefined) write(join(s.places.configDir!, 'settings.json'), JSON.stringify({ enabledPlugins: { [`${plugin}@market`]: enabled } }));
+      write(
+        join(s.places.configDir!, 'plugins/installed_plugins.json'),
+        JSON.stringify({
+          version: 2,
+          plugins: { [`${plugin}@market`]: [{ scope: 'user', installPath, version: '0.0.1' }] },
+        }),
+      );
+      if (enabled !== undefined)
+        write(
+          join(s.places.configDir!, 'settings.json'),
+          JSON.stringify({ enabledPlugins: { [`${plugin}@market`]: enabled } }),
+        );
       return installPath;
     }
 
-    it('found in the installed copy\'s agents folder, by frontmatter name, namespaced by subfolder', async () => {
+    it("found in the installed copy's agents folder, by frontmatter name, namespaced by subfolder", async () => {
       const s = session();
       const root = installed(s, 'pagents');
       write(join(root, 'agents/file1.md'), agent('prev', 'haiku'));
       write(join(root, 'agents/team/x.md'), agent('prev2', 'opus'));
       write(join(root, 'agents/noname.md'), '---\nmodel: sonnet\n---\n');
-      expect(await lookup(s.places, 'pagents:prev')).toMatchObject({ kind: 'found', def: { name: 'pagents:prev', model: 'haiku', source: 'plugin' } });
+      expect(await lookup(s.places, 'pagents:prev')).toMatchObject({
+        kind: 'found',
+        def: { name: 'pagents:prev', model: 'haiku', source: 'plugin' },
+      });
       expect(await lookup(s.places, 'pagents:team:prev2')).toMatchObject({ kind: 'found', def: { model: 'opus' } });
       // No name: the file's name (a plugin agent needs no description either).
       expect(await lookup(s.places, 'pagents:noname')).toMatchObject({ kind: 'found', def: { model: 'sonnet' } });
@@ -197,8 +260,17 @@ describe('lookupAgent through Node fs', () => {
       // Tests run as root, where a chmod 000 file still opens: the failing read is the AgentFs's.
       write(join(s.project, '.claude/agents/deep.md'), agent('deep', 'opus'));
       write(join(s.user, 'deep.md'), agent('deep', 'haiku'));
-      const fs = { ...nodeAgentFs, head: async (p: string, n: number) => (p.endsWith('project/.claude/agents/deep.md') ? Promise.reject(new Error('EACCES: permission denied')) : nodeAgentFs.head(p, n)) };
-      expect(await lookupAgent(fs, 'deep', s.places)).toMatchObject({ kind: 'unknown', why: expect.stringMatching(/cannot read \.claude\/agents\/deep\.md: EACCES/) });
+      const fs = {
+        ...nodeAgentFs,
+        head: async (p: string, n: number) =>
+          p.endsWith('project/.claude/agents/deep.md')
+            ? Promise.reject(new Error('EACCES: permission denied'))
+            : nodeAgentFs.head(p, n),
+      };
+      expect(await lookupAgent(fs, 'deep', s.places)).toMatchObject({
+        kind: 'unknown',
+        why: expect.stringMatching(/cannot read \.claude\/agents\/deep\.md: EACCES/),
+      });
     });
 
     it('a FIFO under another name is skipped: the definition elsewhere is found', async () => {
@@ -213,8 +285,14 @@ describe('lookupAgent through Node fs', () => {
 
     it('an oversized frontmatter (still open past the head read): unknown', async () => {
       const s = session();
-      write(join(s.project, '.claude/agents/deep.md'), `---\nname: deep\ndescription: ${'x'.repeat(AGENT_HEAD_BYTES + 10)}\nmodel: opus\n---\n`);
-      expect(await lookup(s.places, 'deep')).toMatchObject({ kind: 'unknown', why: expect.stringMatching(/frontmatter longer than/) });
+      write(
+        join(s.project, '.claude/agents/deep.md'),
+        `---\nname: deep\ndescription: ${'x'.repeat(AGENT_HEAD_BYTES + 10)}\nmodel: opus\n---\n`,
+      );
+      expect(await lookup(s.places, 'deep')).toMatchObject({
+        kind: 'unknown',
+        why: expect.stringMatching(/frontmatter longer than/),
+      });
     });
 
     it('a large body after a small frontmatter is fine (only the head is read)', async () => {
@@ -231,9 +309,13 @@ describe('lookupAgent through Node fs', () => {
 
     it(`more than ${MAX_AGENT_FILES} files to read: unknown`, async () => {
       const s = session();
-      for (let i = 0; i <= MAX_AGENT_FILES; i++) write(join(s.project, `.claude/agents/a${i}.md`), agent(`a${i}`, 'haiku'));
+      for (let i = 0; i <= MAX_AGENT_FILES; i++)
+        write(join(s.project, `.claude/agents/a${i}.md`), agent(`a${i}`, 'haiku'));
       write(join(s.user, 'deep.md'), agent('deep', 'haiku'));
-      expect(await lookup(s.places, 'deep')).toMatchObject({ kind: 'unknown', why: expect.stringMatching(/more than 64 agent files/) });
+      expect(await lookup(s.places, 'deep')).toMatchObject({
+        kind: 'unknown',
+        why: expect.stringMatching(/more than 64 agent files/),
+      });
       // The usual layout (`<name>.md`) is read first, so an agent among many is still found.
       expect(await lookup(s.places, `a${MAX_AGENT_FILES}`)).toMatchObject({ kind: 'found' });
     });
@@ -241,24 +323,51 @@ describe('lookupAgent through Node fs', () => {
 });
 
 describe('resolveChildModel: the chain', () => {
-  const found = (model: string | null, source: 'project' | 'built-in' = 'project', display = '.claude/agents/x.md'): AgentLookup =>
-    ({ kind: 'found', def: { name: 'x', model, source, path: null, display } });
-  const run = (over: Partial<{ subagentType: string | null; callModel: string | null; fork: boolean; parentModel: string | null; env: ClaudeModelEnv }>,
-    lookupResult: AgentLookup = found(null)) => {
+  const found = (
+    model: string | null,
+    source: 'project' | 'built-in' = 'project',
+    display = '.claude/agents/x.md',
+  ): AgentLookup => ({ kind: 'found', def: { name: 'x', model, source, path: null, display } });
+  const run = (
+    over: Partial<{
+      subagentType: string | null;
+      callModel: string | null;
+      fork: boolean;
+      parentModel: string | null;
+      env: ClaudeModelEnv;
+    }>,
+    lookupResult: AgentLookup = found(null),
+  ) => {
     const asked: string[] = [];
     const result = resolveChildModel({
-      subagentType: 'x', callModel: null, fork: false, parentModel: 'claude-opus-5-5', env: {}, ...over,
+      subagentType: 'x',
+      callModel: null,
+      fork: false,
+      parentModel: 'claude-opus-5-5',
+      env: {},
+      ...over,
       lookup: async (name) => (asked.push(name), lookupResult),
     });
     return result.then((r) => ({ ...r, asked }));
   };
 
-  it('the call\'s model wins and no file is read', async () => {
-    expect(await run({ callModel: 'sonnet' }, found('haiku'))).toMatchObject({ requestedModel: 'sonnet', agentModel: null, rewriteHonoured: true, asked: [] });
+  it("the call's model wins and no file is read", async () => {
+    expect(await run({ callModel: 'sonnet' }, found('haiku'))).toMatchObject({
+      requestedModel: 'sonnet',
+      agentModel: null,
+      rewriteHonoured: true,
+      asked: [],
+    });
   });
 
-  it('an agent file\'s model, with where it came from', async () => {
-    expect(await run({}, found('haiku'))).toMatchObject({ requestedModel: null, agentModel: 'haiku', agentModelFrom: '.claude/agents/x.md', rewriteHonoured: true, unknown: null });
+  it("an agent file's model, with where it came from", async () => {
+    expect(await run({}, found('haiku'))).toMatchObject({
+      requestedModel: null,
+      agentModel: 'haiku',
+      agentModelFrom: '.claude/agents/x.md',
+      rewriteHonoured: true,
+      unknown: null,
+    });
   });
 
   it('`inherit` and no model: the child inherits (agentModel null)', async () => {
@@ -268,23 +377,44 @@ describe('resolveChildModel: the chain', () => {
 
   it('CLAUDE_CODE_SUBAGENT_MODEL: below the call and the agent file, above inheriting; `inherit` in the file beats it', async () => {
     const env = { CLAUDE_CODE_SUBAGENT_MODEL: 'haiku' };
-    expect(await run({ env }, found(null))).toMatchObject({ agentModel: 'haiku', agentModelFrom: 'CLAUDE_CODE_SUBAGENT_MODEL', rewriteHonoured: true });
+    expect(await run({ env }, found(null))).toMatchObject({
+      agentModel: 'haiku',
+      agentModelFrom: 'CLAUDE_CODE_SUBAGENT_MODEL',
+      rewriteHonoured: true,
+    });
     expect(await run({ env }, found('sonnet'))).toMatchObject({ agentModel: 'sonnet' });
     expect(await run({ env }, found('inherit'))).toMatchObject({ agentModel: null });
     expect(await run({ env, callModel: 'opus' })).toMatchObject({ requestedModel: 'opus', agentModel: null });
-    expect(await run({ env: { CLAUDE_CODE_SUBAGENT_MODEL: 'inherit' } }, found(null))).toMatchObject({ agentModel: null });
+    expect(await run({ env: { CLAUDE_CODE_SUBAGENT_MODEL: 'inherit' } }, found(null))).toMatchObject({
+      agentModel: null,
+    });
   });
 
-  it('CLAUDE_CODE_SUBAGENT_MODEL_FORCE: the variable\'s model for every child, the call ignored, no rewrite honoured', async () => {
+  it("CLAUDE_CODE_SUBAGENT_MODEL_FORCE: the variable's model for every child, the call ignored, no rewrite honoured", async () => {
     const env = { CLAUDE_CODE_SUBAGENT_MODEL: 'opus', CLAUDE_CODE_SUBAGENT_MODEL_FORCE: 'true' };
-    expect(await run({ env, callModel: 'haiku' }, found('haiku'))).toMatchObject({ requestedModel: null, agentModel: 'opus', rewriteHonoured: false, asked: [] });
-    expect(await run({ env: { ...env, CLAUDE_CODE_SUBAGENT_MODEL_FORCE: '0' }, callModel: 'haiku' })).toMatchObject({ requestedModel: 'haiku', rewriteHonoured: true });
+    expect(await run({ env, callModel: 'haiku' }, found('haiku'))).toMatchObject({
+      requestedModel: null,
+      agentModel: 'opus',
+      rewriteHonoured: false,
+      asked: [],
+    });
+    expect(await run({ env: { ...env, CLAUDE_CODE_SUBAGENT_MODEL_FORCE: '0' }, callModel: 'haiku' })).toMatchObject({
+      requestedModel: 'haiku',
+      rewriteHonoured: true,
+    });
     // Forced with no model: everything inherits; the call and the file are ignored.
-    expect(await run({ env: { CLAUDE_CODE_SUBAGENT_MODEL_FORCE: '1' }, callModel: 'haiku' }, found('haiku'))).toMatchObject({ requestedModel: null, agentModel: null, rewriteHonoured: false });
+    expect(
+      await run({ env: { CLAUDE_CODE_SUBAGENT_MODEL_FORCE: '1' }, callModel: 'haiku' }, found('haiku')),
+    ).toMatchObject({ requestedModel: null, agentModel: null, rewriteHonoured: false });
   });
 
   it('a fork inherits whatever the call says, and cannot be rewritten', async () => {
-    expect(await run({ fork: true, subagentType: 'fork', callModel: 'haiku' })).toMatchObject({ requestedModel: null, agentModel: null, rewriteHonoured: false, asked: [] });
+    expect(await run({ fork: true, subagentType: 'fork', callModel: 'haiku' })).toMatchObject({
+      requestedModel: null,
+      agentModel: null,
+      rewriteHonoured: false,
+      asked: [],
+    });
   });
 
   it('no subagent_type: general-purpose', async () => {
@@ -292,25 +422,45 @@ describe('resolveChildModel: the chain', () => {
   });
 
   it('unknown or not found: unknown, with the reason (the observation then allows no rewrite)', async () => {
-    expect(await run({}, { kind: 'unknown', why: 'cannot read x' })).toMatchObject({ agentModel: null, unknown: 'agent x: cannot read x' });
-    expect((await run({}, { kind: 'not-found', searched: ['.claude/agents'] })).unknown).toMatch(/defined nowhere tiergate looks/);
-    const thrown = await resolveChildModel({ subagentType: 'x', callModel: null, fork: false, parentModel: null, env: {}, lookup: async () => { throw new Error('boom'); } });
+    expect(await run({}, { kind: 'unknown', why: 'cannot read x' })).toMatchObject({
+      agentModel: null,
+      unknown: 'agent x: cannot read x',
+    });
+    expect((await run({}, { kind: 'not-found', searched: ['.claude/agents'] })).unknown).toMatch(
+      /defined nowhere tiergate looks/,
+    );
+    const thrown = await resolveChildModel({
+      subagentType: 'x',
+      callModel: null,
+      fork: false,
+      parentModel: null,
+      env: {},
+      lookup: async () => {
+        throw new Error('boom');
+      },
+    });
     expect(thrown.unknown).toMatch(/boom/);
   });
 
   it('Explore under a parent above opus runs on opus (first-party API only, unless disabled)', async () => {
     const explore = found('inherit', 'built-in', 'built-in agent Explore');
-    expect(await run({ subagentType: 'Explore', parentModel: 'claude-fable-5-2' }, explore)).toMatchObject({ agentModel: 'opus' });
-    expect(await run({ subagentType: 'Explore', parentModel: 'claude-opus-5-5' }, explore)).toMatchObject({ agentModel: null });
+    expect(await run({ subagentType: 'Explore', parentModel: 'claude-fable-5-2' }, explore)).toMatchObject({
+      agentModel: 'opus',
+    });
+    expect(await run({ subagentType: 'Explore', parentModel: 'claude-opus-5-5' }, explore)).toMatchObject({
+      agentModel: null,
+    });
     expect(exploreCap('claude-fable-5-2', { CLAUDE_CODE_USE_BEDROCK: '1' })).toBeNull();
     expect(exploreCap('claude-fable-5-2', { CLAUDE_CODE_DISABLE_EXPLORE_INHERIT_CAP: 'true' })).toBeNull();
     // Plan is `inherit` too, but has no cap.
-    expect(await run({ subagentType: 'Plan', parentModel: 'claude-fable-5-2' }, found('inherit', 'built-in'))).toMatchObject({ agentModel: null });
+    expect(
+      await run({ subagentType: 'Plan', parentModel: 'claude-fable-5-2' }, found('inherit', 'built-in')),
+    ).toMatchObject({ agentModel: null });
   });
 });
 
 describe('lookupAgent never reads past its bounds', () => {
-  it('reads each agent file\'s head only, at most AGENT_HEAD_BYTES + 1', async () => {
+  it("reads each agent file's head only, at most AGENT_HEAD_BYTES + 1", async () => {
     const reads: number[] = [];
     const s = session();
     write(join(s.project, '.claude/agents/deep.md'), `${agent('deep', 'opus')}${'x'.repeat(500_000)}`);

@@ -16,7 +16,8 @@ function write(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
 }
-const agent = (name: string, model?: string) => `---\nname: ${name}\ndescription: d\n${model ? `model: ${model}\n` : ''}---\nYou are ${name}.\n`;
+const agent = (name: string, model?: string) =>
+  `---\nname: ${name}\ndescription: d\n${model ? `model: ${model}\n` : ''}---\nYou are ${name}.\n`;
 
 /** A project (its own git root) with one agent, a home with one user agent; explain runs from elsewhere, with --cwd. */
 function setup() {
@@ -48,25 +49,39 @@ describe('tiergate explain --agent', () => {
     const s = setup();
     const { code, out } = await explain(['--agent', 'deep-review', '--cwd', s.project, '--parent', 'sonnet']);
     expect(code).toBe(0);
-    expect(out.split('\n')[0]).toBe('deep-review → model: opus (from .claude/agents/deep-review.md) → claude-opus-5-5 → over the sonnet parent → corrected to sonnet');
+    expect(out.split('\n')[0]).toBe(
+      'deep-review → model: opus (from .claude/agents/deep-review.md) → claude-opus-5-5 → over the sonnet parent → corrected to sonnet',
+    );
     expect(out).toContain('decision: CORRECT (over-ceiling-corrected)');
   });
 
   it('a user agent below the parent is left alone; a built-in inherits and gets the default tier', async () => {
     const s = setup();
-    expect((await explain(['--agent', 'cheapo', '--cwd', s.project, '--parent', 'opus'])).out.split('\n')[0])
-      .toBe('cheapo → model: haiku (from ~/.claude/agents/cheapo.md) → claude-haiku-5-5 → under the opus parent → allowed');
-    expect((await explain(['--agent', 'general-purpose', '--cwd', s.project, '--parent', 'opus'])).out.split('\n')[0])
-      .toBe('general-purpose → no model (built-in agent general-purpose): the parent\'s model → inherits opus → default tier: corrected to sonnet');
+    expect((await explain(['--agent', 'cheapo', '--cwd', s.project, '--parent', 'opus'])).out.split('\n')[0]).toBe(
+      'cheapo → model: haiku (from ~/.claude/agents/cheapo.md) → claude-haiku-5-5 → under the opus parent → allowed',
+    );
+    expect(
+      (await explain(['--agent', 'general-purpose', '--cwd', s.project, '--parent', 'opus'])).out.split('\n')[0],
+    ).toBe(
+      "general-purpose → no model (built-in agent general-purpose): the parent's model → inherits opus → default tier: corrected to sonnet",
+    );
   });
 
-  it('the call\'s model outranks the file; CLAUDE_CODE_SUBAGENT_MODEL shows as the source', async () => {
+  it("the call's model outranks the file; CLAUDE_CODE_SUBAGENT_MODEL shows as the source", async () => {
     const s = setup();
-    expect((await explain(['--agent', 'deep-review', '--cwd', s.project, '--parent', 'sonnet', '--child', 'haiku'])).out.split('\n')[0])
-      .toMatch(/^deep-review → model: haiku \(from the call, which outranks the agent's file\) → claude-haiku-5-5 → under the sonnet parent → allowed$/);
+    expect(
+      (
+        await explain(['--agent', 'deep-review', '--cwd', s.project, '--parent', 'sonnet', '--child', 'haiku'])
+      ).out.split('\n')[0],
+    ).toMatch(
+      /^deep-review → model: haiku \(from the call, which outranks the agent's file\) → claude-haiku-5-5 → under the sonnet parent → allowed$/,
+    );
     vi.stubEnv('CLAUDE_CODE_SUBAGENT_MODEL', 'haiku');
-    expect((await explain(['--agent', 'general-purpose', '--cwd', s.project, '--parent', 'opus'])).out.split('\n')[0])
-      .toBe('general-purpose → model: haiku (from CLAUDE_CODE_SUBAGENT_MODEL) → claude-haiku-5-5 → under the opus parent → allowed');
+    expect(
+      (await explain(['--agent', 'general-purpose', '--cwd', s.project, '--parent', 'opus'])).out.split('\n')[0],
+    ).toBe(
+      'general-purpose → model: haiku (from CLAUDE_CODE_SUBAGENT_MODEL) → claude-haiku-5-5 → under the opus parent → allowed',
+    );
   });
 
   it('an agent defined nowhere tiergate looks: unknown, allowed; --json carries the chain and the observation', async () => {
@@ -74,7 +89,11 @@ describe('tiergate explain --agent', () => {
     const { out } = await explain(['--agent', 'mystery', '--cwd', s.project, '--parent', 'opus', '--json']);
     const j = JSON.parse(out);
     expect(j.chain).toMatch(/^mystery → unknown \(agent mystery is defined nowhere tiergate looks .*\) → allowed$/);
-    expect(j.observation).toMatchObject({ subagentType: 'mystery', agentModel: null, capability: { canRewrite: false } });
+    expect(j.observation).toMatchObject({
+      subagentType: 'mystery',
+      agentModel: null,
+      capability: { canRewrite: false },
+    });
     expect(j.decision.action).toBe('allow');
   });
 

@@ -23,7 +23,19 @@ function load(source: string): Record<string, Hook> {
   const script = source.replace(/export\s*\{\s*register\s*\}\s*;?\s*$/, 'globalThis.__register = register;');
   expect(script).not.toBe(source);
   const ctx = vm.createContext(
-    { TextEncoder, TextDecoder, URL, URLSearchParams, atob, btoa, console, setTimeout, clearTimeout, structuredClone, performance },
+    {
+      TextEncoder,
+      TextDecoder,
+      URL,
+      URLSearchParams,
+      atob,
+      btoa,
+      console,
+      setTimeout,
+      clearTimeout,
+      structuredClone,
+      performance,
+    },
     { codeGeneration: { strings: false, wasm: false } },
   );
   vm.runInContext(script, ctx);
@@ -35,12 +47,17 @@ function load(source: string): Record<string, Hook> {
 }
 
 /** A `$` with the calls the module uses; files live in a Map. */
-function fakeDollar(opts: { files?: Map<string, string>; env?: Record<string, string>; sessionId?: string; failWrites?: boolean } = {}) {
+function fakeDollar(
+  opts: { files?: Map<string, string>; env?: Record<string, string>; sessionId?: string; failWrites?: boolean } = {},
+) {
   const files = opts.files ?? new Map<string, string>();
   const envSets: Record<string, string> = {};
   const env = { HOME: '/home/u', TIERGATE_HOME: '/tg', ...(opts.env ?? {}) };
   const $ = {
-    env: { get: async (k: string) => (env as Record<string, string>)[k], set: async (k: string, v: string) => ((envSets[k] = v), {}) },
+    env: {
+      get: async (k: string) => (env as Record<string, string>)[k],
+      set: async (k: string, v: string) => ((envSets[k] = v), {}),
+    },
     process: { hookEnv: async () => ({ CLAUDE_PLUGIN_DATA: '/plugdata', CLAUDE_PROJECT_DIR: '/proj' }) },
     session: { id: async () => opts.sessionId ?? 'sess-1', cwd: async () => '/proj' },
     fs: {
@@ -62,10 +79,16 @@ function fakeDollar(opts: { files?: Map<string, string>; env?: Record<string, st
 }
 
 const spooled = (files: Map<string, string>) =>
-  [...files.entries()].filter(([k]) => k.includes('/spool/claude-module/')).map(([, v]) => JSON.parse(v) as { record?: unknown; diagnostic?: unknown });
+  [...files.entries()]
+    .filter(([k]) => k.includes('/spool/claude-module/'))
+    .map(([, v]) => JSON.parse(v) as { record?: unknown; diagnostic?: unknown });
 
 async function startSession(hooks: Record<string, Hook>, $: unknown) {
-  await hooks['classic.SessionStart']!($, fixture('modules/classic.SessionStart.env-set.json'), async (e: unknown) => e);
+  await hooks['classic.SessionStart']!(
+    $,
+    fixture('modules/classic.SessionStart.env-set.json'),
+    async (e: unknown) => e,
+  );
   await hooks['session.start']!($, { cwd: '/proj' }, async () => ({ cwd: '/proj' }));
 }
 
@@ -94,7 +117,12 @@ describe('dist/claude-module.js', () => {
   });
 
   it('loads with no Node globals and registers the four events', () => {
-    expect(Object.keys(load(source)).sort()).toEqual(['agent.spawn', 'classic.SessionStart', 'session.start', 'turn.complete']);
+    expect(Object.keys(load(source)).sort()).toEqual([
+      'agent.spawn',
+      'classic.SessionStart',
+      'session.start',
+      'turn.complete',
+    ]);
   });
 
   it('announces itself before the SessionStart command hook runs (inside next)', async () => {
@@ -118,7 +146,11 @@ describe('dist/claude-module.js', () => {
       await startSession(hooks, $);
       const e = fixture(file);
       let passed: Record<string, unknown> | undefined;
-      const r = await hooks['agent.spawn']!($, e, async (x: Record<string, unknown>) => ((passed = x), { model: 'x', agentId: 'a-1' }));
+      const r = await hooks['agent.spawn']!(
+        $,
+        e,
+        async (x: Record<string, unknown>) => ((passed = x), { model: 'x', agentId: 'a-1' }),
+      );
       expect(kind).toBe('next');
       expect(r).toEqual({ model: 'x', agentId: 'a-1' });
       expect(passed!.model).toBe(model);
@@ -135,27 +167,49 @@ describe('dist/claude-module.js', () => {
   it('agent.spawn denies when nothing legal fits, from the policy hand-off; writes one record', async () => {
     const hooks = load(source);
     const files = new Map<string, string>();
-    const policy = { ...DEFAULT_POLICY, tiers: { ...DEFAULT_POLICY.tiers, claude: { cheap: 'opus', standard: 'opus', premium: 'opus', parent: 'opus' } } };
+    const policy = {
+      ...DEFAULT_POLICY,
+      tiers: { ...DEFAULT_POLICY.tiers, claude: { cheap: 'opus', standard: 'opus', premium: 'opus', parent: 'opus' } },
+    };
     files.set(policyHandoffPath('/tg/data', 'sess-1'), JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy }));
     const { $ } = fakeDollar({ files });
     await startSession(hooks, $);
     let called = false;
-    const r = await hooks['agent.spawn']!($, fixture('modules/agent.spawn.parent-sonnet.json'), async () => ((called = true), {}));
+    const r = await hooks['agent.spawn']!(
+      $,
+      fixture('modules/agent.spawn.parent-sonnet.json'),
+      async () => ((called = true), {}),
+    );
     expect(called).toBe(false);
-    expect((r as { deny: string }).deny).toMatch(/^tiergate: subagent model opus costs more than your own model claude-sonnet-5-5/);
+    expect((r as { deny: string }).deny).toMatch(
+      /^tiergate: subagent model opus costs more than your own model claude-sonnet-5-5/,
+    );
     const rec = SpoolRecordSchema.parse(spooled(files).find((b) => b.record)!.record);
     expect(rec.type === 'dispatch' && rec.decision.action).toBe('deny');
   });
 
   it('onIgnoredRewrite deny with the rewrite-ignored flag in the hand-off: denies with a retry instead of correcting', async () => {
-    const handoff = (rewriteIgnored: boolean, onIgnoredRewrite: 'deny' | 'correct') => new Map<string, string>([[policyHandoffPath('/tg/data', 'sess-1'),
-      JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy: { ...DEFAULT_POLICY, onIgnoredRewrite }, rewriteIgnored })]]);
+    const handoff = (rewriteIgnored: boolean, onIgnoredRewrite: 'deny' | 'correct') =>
+      new Map<string, string>([
+        [
+          policyHandoffPath('/tg/data', 'sess-1'),
+          JSON.stringify({
+            format: POLICY_HANDOFF_FORMAT,
+            policy: { ...DEFAULT_POLICY, onIgnoredRewrite },
+            rewriteIgnored,
+          }),
+        ],
+      ]);
     const spawn = async (files: Map<string, string>) => {
       const hooks = load(source);
       const { $ } = fakeDollar({ files });
       await startSession(hooks, $);
       let passed: Record<string, unknown> | undefined;
-      const r = await hooks['agent.spawn']!($, fixture('modules/agent.spawn.parent-sonnet.json'), async (x: Record<string, unknown>) => ((passed = x), {}));
+      const r = await hooks['agent.spawn']!(
+        $,
+        fixture('modules/agent.spawn.parent-sonnet.json'),
+        async (x: Record<string, unknown>) => ((passed = x), {}),
+      );
       return { r: r as { deny?: string }, passed };
     };
     const denied = await spawn(handoff(true, 'deny'));
@@ -171,11 +225,20 @@ describe('dist/claude-module.js', () => {
 
   it('mode off in the hand-off: untouched, nothing recorded', async () => {
     const hooks = load(source);
-    const files = new Map<string, string>([[policyHandoffPath('/tg/data', 'sess-1'), JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy: { ...DEFAULT_POLICY, mode: 'off' } })]]);
+    const files = new Map<string, string>([
+      [
+        policyHandoffPath('/tg/data', 'sess-1'),
+        JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy: { ...DEFAULT_POLICY, mode: 'off' } }),
+      ],
+    ]);
     const { $ } = fakeDollar({ files });
     await startSession(hooks, $);
     let passed: Record<string, unknown> | undefined;
-    await hooks['agent.spawn']!($, fixture('modules/agent.spawn.parent-sonnet.json'), async (x: Record<string, unknown>) => ((passed = x), {}));
+    await hooks['agent.spawn']!(
+      $,
+      fixture('modules/agent.spawn.parent-sonnet.json'),
+      async (x: Record<string, unknown>) => ((passed = x), {}),
+    );
     expect(passed!.model).toBe('opus');
     expect(spooled(files).filter((b) => b.record)).toEqual([]);
   });
@@ -184,7 +247,11 @@ describe('dist/claude-module.js', () => {
     const hooks = load(source);
     const { $ } = fakeDollar({ failWrites: true });
     let passed: Record<string, unknown> | undefined;
-    const r = await hooks['agent.spawn']!($, fixture('modules/agent.spawn.parent-sonnet.json'), async (x: Record<string, unknown>) => ((passed = x), { agentId: 'a' }));
+    const r = await hooks['agent.spawn']!(
+      $,
+      fixture('modules/agent.spawn.parent-sonnet.json'),
+      async (x: Record<string, unknown>) => ((passed = x), { agentId: 'a' }),
+    );
     expect(r).toEqual({ agentId: 'a' });
     expect(passed!.model).toBe('sonnet');
   });
@@ -199,7 +266,7 @@ describe('dist/claude-module.js', () => {
     expect(passed).toEqual(odd);
   });
 
-  it('turn.complete of a child -> a completion record joined to its dispatch; the main loop\'s is ignored', async () => {
+  it("turn.complete of a child -> a completion record joined to its dispatch; the main loop's is ignored", async () => {
     const hooks = load(source);
     const { $, files } = fakeDollar();
     await startSession(hooks, $);
@@ -208,13 +275,22 @@ describe('dist/claude-module.js', () => {
     await hooks['agent.spawn']!($, spawn, async () => ({ model: 'claude-opus-5-5', agentId: child.agentId }));
     await hooks['turn.complete']!($, fixture('modules/turn.complete.foreground-main.json'), async () => ({}));
     await hooks['turn.complete']!($, child, async () => ({}));
-    const completions = spooled(files).map((b) => b.record).filter(Boolean).map((r) => SpoolRecordSchema.parse(r)).filter((r) => r.type === 'completion');
+    const completions = spooled(files)
+      .map((b) => b.record)
+      .filter(Boolean)
+      .map((r) => SpoolRecordSchema.parse(r))
+      .filter((r) => r.type === 'completion');
     expect(completions.length).toBe(1);
     const c = completions[0]!;
     expect(c.type === 'completion' && c.observation).toMatchObject({
-      agentId: child.agentId, callId: spawn.tool_use_id, servedModel: 'claude-opus-5-5', status: 'ok', usageSource: 'module',
+      agentId: child.agentId,
+      callId: spawn.tool_use_id,
+      servedModel: 'claude-opus-5-5',
+      status: 'ok',
+      usageSource: 'module',
       usage: { input: 1002, output: 22, cacheRead: 502, cacheWrite5m: 302, cacheWrite1h: 0 },
-      outcome: { result: 'demo', verified: 'yes' }, dedupeKey: `claude-turn:${child.turnId}`,
+      outcome: { result: 'demo', verified: 'yes' },
+      dedupeKey: `claude-turn:${child.turnId}`,
     });
     expect(JSON.stringify(c)).not.toContain('demo child finished');
   });

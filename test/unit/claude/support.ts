@@ -24,7 +24,16 @@ export function sandbox(): Sandbox {
   mkdirSync(project, { recursive: true });
   resetSpoolFile();
   clearRuntimeCache();
-  return { dir, project, env: { TIERGATE_HOME: join(dir, 'tg'), HOME: join(dir, 'home'), PATH: process.env.PATH ?? '', TIERGATE_PRICE_REFRESH: 'off' } };
+  return {
+    dir,
+    project,
+    env: {
+      TIERGATE_HOME: join(dir, 'tg'),
+      HOME: join(dir, 'home'),
+      PATH: process.env.PATH ?? '',
+      TIERGATE_PRICE_REFRESH: 'off',
+    },
+  };
 }
 
 /** Puts a fixture transcript where a payload will point, returning the path. */
@@ -46,7 +55,8 @@ export function spool(sb: Sandbox): SpoolRecord[] {
   const out: SpoolRecord[] = [];
   for (const name of readdirSync(dir)) {
     if (!name.endsWith('.jsonl')) continue;
-    for (const line of readFileSync(join(dir, name), 'utf8').split('\n')) if (line.trim()) out.push(JSON.parse(line) as SpoolRecord);
+    for (const line of readFileSync(join(dir, name), 'utf8').split('\n'))
+      if (line.trim()) out.push(JSON.parse(line) as SpoolRecord);
   }
   return out;
 }

@@ -8,7 +8,11 @@ import { parseTime } from '../../../src/cli/time.js';
 import { paths } from '../../../src/io/paths.js';
 import { runCaptured } from '../../support/cli.js';
 
-const OPTIONS = { limit: { type: 'string' }, since: { type: 'string', short: 's' }, json: { type: 'boolean' } } as const;
+const OPTIONS = {
+  limit: { type: 'string' },
+  since: { type: 'string', short: 's' },
+  json: { type: 'boolean' },
+} as const;
 
 describe('parseFlags', () => {
   it('takes a dash-leading number after a string option the same way as --flag=value', () => {
@@ -48,12 +52,14 @@ describe('parseFlags', () => {
   it('wholeNumber and parseTime refuse dash-leading values', () => {
     expect(wholeNumber('10')).toBe(10);
     expect(wholeNumber('0')).toBe(0);
-    for (const bad of ['-1', '-0', '1.5', 'ten', '', ' 3', '1e3', '99999999999999999999']) expect(wholeNumber(bad)).toBeUndefined();
+    for (const bad of ['-1', '-0', '1.5', 'ten', '', ' 3', '1e3', '99999999999999999999'])
+      expect(wholeNumber(bad)).toBeUndefined();
     const now = Date.parse('2026-11-20T00:00:00Z');
     expect(parseTime('7d', now)).toBe(now - 7 * 86_400_000);
     expect(parseTime('2026-01-02', now, 'UTC')).toBe(Date.parse('2026-01-02T00:00:00Z'));
     // Date.parse alone would read '-1' as 2001-01-01 and '-2024-01-01' as 2024.
-    for (const bad of ['-1', '-7d', '-7', '-2024-01-01', ' -1', '7', '2024', ' 30 ']) expect(parseTime(bad, now)).toBeUndefined();
+    for (const bad of ['-1', '-7d', '-7', '-2024-01-01', ' -1', '7', '2024', ' 30 '])
+      expect(parseTime(bad, now)).toBeUndefined();
     expect(parseTime('20260102', now, 'UTC')).toBe(Date.parse('2026-01-02T00:00:00Z'));
   });
 });
@@ -80,7 +86,9 @@ describe('numeric flags on the command line', () => {
     for (const argv of [['--limit', '-1'], ['--limit=-1'], ['--limit', '-5'], ['--limit', 'ten'], ['--limit', '1.5']]) {
       expect(await cli(['report', '--no-drain', ...argv])).toBe(2);
       const value = argv.length === 1 ? argv[0]!.slice('--limit='.length) : argv[1]!;
-      expect(err).toBe(`tiergate report: --limit takes a whole number, 0 or more (got '${value}'). Run 'tiergate report --help' for its options.\n`);
+      expect(err).toBe(
+        `tiergate report: --limit takes a whole number, 0 or more (got '${value}'). Run 'tiergate report --help' for its options.\n`,
+      );
       expect(err).not.toMatch(/TypeError|ambiguous|\n\s+at /);
     }
     expect(await cli(['report', '--no-drain', '--limit'])).toBe(2);
@@ -89,9 +97,17 @@ describe('numeric flags on the command line', () => {
   });
 
   it('report and scan read a dash-leading --since/--until the same way and refuse it', async () => {
-    for (const argv of [['report', '--no-drain', '--since', '-7d'], ['report', '--no-drain', '--since=-1'], ['scan', '--since', '-1']]) {
+    for (const argv of [
+      ['report', '--no-drain', '--since', '-7d'],
+      ['report', '--no-drain', '--since=-1'],
+      ['scan', '--since', '-1'],
+    ]) {
       expect(await cli(argv)).toBe(2);
-      expect(err).toMatch(new RegExp(`^tiergate ${argv[0]}: cannot read --since '-(7d|1)' \\(a day like 2026-03-01, .*\\)\\. Run 'tiergate ${argv[0]} --help' for its options\\.\\n$`));
+      expect(err).toMatch(
+        new RegExp(
+          `^tiergate ${argv[0]}: cannot read --since '-(7d|1)' \\(a day like 2026-03-01, .*\\)\\. Run 'tiergate ${argv[0]} --help' for its options\\.\\n$`,
+        ),
+      );
     }
     expect(await cli(['report', '--no-drain', '--until', '-1'])).toBe(2);
     expect(err).toContain("tiergate report: cannot read --until '-1'");
@@ -103,7 +119,9 @@ describe('numeric flags on the command line', () => {
     expect(await cli(['demo', '--limit', '-1'])).toBe(2);
     expect(err).toMatch(/^tiergate demo: unknown option '--limit'/);
     expect(await cli(['doctor', '--jsn'])).toBe(2);
-    expect(err).toBe("tiergate doctor: unknown option '--jsn': did you mean '--json'? Run 'tiergate doctor --help' for its options.\n");
+    expect(err).toBe(
+      "tiergate doctor: unknown option '--jsn': did you mean '--json'? Run 'tiergate doctor --help' for its options.\n",
+    );
     expect(await cli(['explain', '--parent', '-1', '--harness'])).toBe(2);
     expect(err).toBe("tiergate explain: --harness needs a value. Run 'tiergate explain --help' for its options.\n");
     const log = paths({ TIERGATE_HOME: home }).diagnostics;

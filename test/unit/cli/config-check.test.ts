@@ -36,7 +36,9 @@ describe('config check: tier values', () => {
     write(JSON.stringify({ tiers: { claude: { cheap: 'haiku', standard: 'sonet', premium: 'claude-opus-5-5' } } }));
     const r = await check();
     expect(r.code).toBe(1);
-    expect(r.out).toContain("tiers.claude.standard: 'sonet' is not a model claude takes (haiku, sonnet, opus, fable, or a full model id the price catalog knows): did you mean 'sonnet'?");
+    expect(r.out).toContain(
+      "tiers.claude.standard: 'sonet' is not a model claude takes (haiku, sonnet, opus, fable, or a full model id the price catalog knows): did you mean 'sonnet'?",
+    );
     expect(r.out).not.toContain('tiers.claude.cheap');
     expect(r.out).not.toContain('tiers.claude.premium');
     const j = await check('--json');
@@ -46,10 +48,20 @@ describe('config check: tier values', () => {
   });
 
   it('an unknown model for a model-routed harness is a warning (exit 0); agent-routed maps are not judged', async () => {
-    write(JSON.stringify({ tiers: { codex: { cheap: 'gpt-6-lunna' }, opencode: { cheap: 'my-cheap-agent' }, pi: { cheap: 'local/whatever' } } }));
+    write(
+      JSON.stringify({
+        tiers: {
+          codex: { cheap: 'gpt-6-lunna' },
+          opencode: { cheap: 'my-cheap-agent' },
+          pi: { cheap: 'local/whatever' },
+        },
+      }),
+    );
     const r = await check();
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/warnings:\n {2}- tiers\.codex\.cheap: 'gpt-6-lunna' is not a model the price catalog knows, so its price is unknown \(did you mean 'gpt-6-luna'\?\)/);
+    expect(r.out).toMatch(
+      /warnings:\n {2}- tiers\.codex\.cheap: 'gpt-6-lunna' is not a model the price catalog knows, so its price is unknown \(did you mean 'gpt-6-luna'\?\)/,
+    );
     expect(r.out).not.toMatch(/opencode|local\/whatever/);
   });
 });

@@ -64,14 +64,23 @@ describe('tiergate --version and help', () => {
 
   it('--help works on every command and subcommand, in one usage style, exit 0', async () => {
     const cases: [string[], string][] = [
-      [['report'], 'tiergate report'], [['scan'], 'tiergate scan'], [['explain'], 'tiergate explain'],
-      [['prices'], 'tiergate prices <show|list|refresh|status>'], [['prices', 'show'], 'tiergate prices show'],
-      [['prices', 'list'], 'tiergate prices list'], [['prices', 'refresh'], 'tiergate prices refresh'],
-      [['prices', 'status'], 'tiergate prices status'], [['config'], 'tiergate config check'],
-      [['config', 'check'], 'tiergate config check'], [['install'], 'tiergate install'], [['uninstall'], 'tiergate uninstall'],
-      [['doctor'], 'tiergate doctor'], [['demo'], 'tiergate demo'],
+      [['report'], 'tiergate report'],
+      [['scan'], 'tiergate scan'],
+      [['explain'], 'tiergate explain'],
+      [['prices'], 'tiergate prices <show|list|refresh|status>'],
+      [['prices', 'show'], 'tiergate prices show'],
+      [['prices', 'list'], 'tiergate prices list'],
+      [['prices', 'refresh'], 'tiergate prices refresh'],
+      [['prices', 'status'], 'tiergate prices status'],
+      [['config'], 'tiergate config check'],
+      [['config', 'check'], 'tiergate config check'],
+      [['install'], 'tiergate install'],
+      [['uninstall'], 'tiergate uninstall'],
+      [['doctor'], 'tiergate doctor'],
+      [['demo'], 'tiergate demo'],
       // The older names still answer, as the subcommands they now are.
-      [['prices-refresh'], 'tiergate prices refresh'], [['prices-status'], 'tiergate prices status'],
+      [['prices-refresh'], 'tiergate prices refresh'],
+      [['prices-status'], 'tiergate prices status'],
     ];
     for (const [argv, usage] of cases) {
       for (const help of ['--help', '-h']) {
@@ -128,8 +137,14 @@ describe('did you mean', () => {
 
 describe("a user's mistake is one line, no stack, and no tiergate fault", () => {
   it('an impossible --since/--until date is a usage error (exit 2), not logged for doctor', async () => {
-    for (const argv of [['--since', '2026-13-45'], ['--since', '2026-02-30'], ['--until', '2026-04-31'], ['--since', 'hello 5'],
-      ['--since', '2026-03-01T25:00'], ['--timezone', 'Mars/Olympus']]) {
+    for (const argv of [
+      ['--since', '2026-13-45'],
+      ['--since', '2026-02-30'],
+      ['--until', '2026-04-31'],
+      ['--since', 'hello 5'],
+      ['--since', '2026-03-01T25:00'],
+      ['--timezone', 'Mars/Olympus'],
+    ]) {
       expect({ argv, code: await cli('report', '--no-drain', ...argv) }).toEqual({ argv, code: 2 });
       oneLine(err);
       expect(err).toMatch(/Run 'tiergate report --help'/);
@@ -142,7 +157,9 @@ describe("a user's mistake is one line, no stack, and no tiergate fault", () => 
   it('--html naming a directory, or a path through a file, says what to do (exit 1)', async () => {
     expect(await cli('report', '--no-drain', '--html', home)).toBe(1);
     oneLine(err);
-    expect(err).toContain(`--html ${home} is a directory: give a file name, e.g. --html ${join(home, 'tiergate-report.html')}`);
+    expect(err).toContain(
+      `--html ${home} is a directory: give a file name, e.g. --html ${join(home, 'tiergate-report.html')}`,
+    );
     writeFileSync(join(home, 'afile'), 'x');
     expect(await cli('report', '--no-drain', '--html', join(home, 'afile', 'r.html'))).toBe(1);
     oneLine(err);
@@ -172,7 +189,8 @@ describe('report | head', () => {
     mkdirSync(join(home, 'tg'), { recursive: true });
     // The reader is gone before the first write (as when `head` has its lines): every write fails with EPIPE.
     const child = spawn(process.execPath, [CLI, 'prices', 'list'], {
-      env: { ...process.env, TIERGATE_HOME: join(home, 'tg'), TIERGATE_PRICE_REFRESH: 'off' }, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TIERGATE_HOME: join(home, 'tg'), TIERGATE_PRICE_REFRESH: 'off' },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout.destroy();
     let stderr = '';

@@ -14,7 +14,9 @@ describe('parseTime in a zone', () => {
     // Berlin moves to summer time on 2026-03-29: the 31st ends at 22:00 UTC, not 23:00.
     expect(parseTime('2026-03-31', now, 'Europe/Berlin', 'until')).toBe(at('2026-03-31T22:00:00Z'));
     // New York's 2026-03-08 has 23 hours.
-    expect(parseTime('2026-03-08', now, 'America/New_York', 'until')! - parseTime('2026-03-08', now, 'America/New_York')!).toBe(23 * 3_600_000);
+    expect(
+      parseTime('2026-03-08', now, 'America/New_York', 'until')! - parseTime('2026-03-08', now, 'America/New_York')!,
+    ).toBe(23 * 3_600_000);
     expect(parseTime('20260301', now, 'Asia/Kolkata')).toBe(at('2026-02-28T18:30:00Z'));
   });
 
@@ -28,8 +30,19 @@ describe('parseTime in a zone', () => {
   });
 
   it('refuses what is not a date instead of guessing', () => {
-    for (const bad of ['2026-13-45', '2026-02-30', '2026-04-31', '2026-03-01T24:00', '2026-03-01T14:61', 'hello 5', 'March 7',
-      '2026/03/01', '1 2', '2026-3-1', '2026-03-01T14:00+25:00']) {
+    for (const bad of [
+      '2026-13-45',
+      '2026-02-30',
+      '2026-04-31',
+      '2026-03-01T24:00',
+      '2026-03-01T14:61',
+      'hello 5',
+      'March 7',
+      '2026/03/01',
+      '1 2',
+      '2026-3-1',
+      '2026-03-01T14:00+25:00',
+    ]) {
       expect({ bad, t: parseTime(bad, now, 'UTC') }).toEqual({ bad, t: undefined });
     }
     expect(parseTime('2028-02-29', now, 'UTC')).toBe(at('2028-02-29T00:00:00Z'));

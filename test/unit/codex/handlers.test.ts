@@ -70,7 +70,9 @@ describe('codex PreToolUse: over the ceiling', () => {
     const a = JSON.parse(out!.stdout!);
     expect(a.hookSpecificOutput.permissionDecision).toBe('deny');
     expect(a.hookSpecificOutput.updatedInput).toBeUndefined();
-    expect(a.hookSpecificOutput.permissionDecisionReason).toMatch(/gpt-6-astra costs more than your own model gpt-6-sol/);
+    expect(a.hookSpecificOutput.permissionDecisionReason).toMatch(
+      /gpt-6-astra costs more than your own model gpt-6-sol/,
+    );
     expect(a.hookSpecificOutput.permissionDecisionReason).toMatch(/Retry the same dispatch with model: "gpt-6-sol"/);
     expect(a.hookSpecificOutput.permissionDecisionReason).not.toMatch(/\.$/);
   });
@@ -99,7 +101,9 @@ describe('codex PreToolUse: over the ceiling', () => {
 
   it('a malformed payload throws to the runner (which fails open)', async () => {
     const s = setup();
-    await expect(Promise.resolve().then(() => s.handlers.PreToolUse!({ hook_event_name: 'PreToolUse' }, s.ctx('PreToolUse')))).rejects.toThrow();
+    await expect(
+      Promise.resolve().then(() => s.handlers.PreToolUse!({ hook_event_name: 'PreToolUse' }, s.ctx('PreToolUse'))),
+    ).rejects.toThrow();
     expect(s.routed).toEqual([]);
   });
 });
@@ -108,15 +112,25 @@ describe('codex SubagentStop -> completion in the spool', () => {
   it('child-cheaper: served model, normalised usage, exact call id join, outcome tokens', () => {
     const s = setup();
     const f = fixture('SubagentStop.child-cheaper.json');
-    const payload = { ...f.payload, cwd: s.cwd, transcript_path: join(ROLLOUTS, 'child-cheaper.parent.final.jsonl'), agent_transcript_path: join(ROLLOUTS, 'child-cheaper.child.at-SubagentStop.jsonl') };
+    const payload = {
+      ...f.payload,
+      cwd: s.cwd,
+      transcript_path: join(ROLLOUTS, 'child-cheaper.parent.final.jsonl'),
+      agent_transcript_path: join(ROLLOUTS, 'child-cheaper.child.at-SubagentStop.jsonl'),
+    };
     expect(s.handlers.SubagentStop!(payload, s.ctx('SubagentStop'))).toBeNull();
     expect(s.spooled).toHaveLength(1);
     const r = s.spooled[0]!;
     expect(r.type).toBe('completion');
     if (r.type !== 'completion') return;
     expect(r.observation).toMatchObject({
-      harness: 'codex', sessionId: f.payload.session_id, callId: 'call_demo_1_0', agentId: f.payload.agent_id,
-      servedModel: 'gpt-6-luna', status: 'ok', usageSource: 'transcript-tail',
+      harness: 'codex',
+      sessionId: f.payload.session_id,
+      callId: 'call_demo_1_0',
+      agentId: f.payload.agent_id,
+      servedModel: 'gpt-6-luna',
+      status: 'ok',
+      usageSource: 'transcript-tail',
       usage: { input: 500, output: 23, cacheRead: 503, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 3, requests: 1 },
       outcome: { result: 'demo', verified: 'yes', escalationFrom: null }, // 'Result: demo child finished',
       dedupeKey: `codex:${f.payload.agent_id}:${f.payload.turn_id}`,
@@ -133,7 +147,13 @@ describe('codex SubagentStop -> completion in the spool', () => {
       expect(s.spooled).toHaveLength(1);
       const r = s.spooled[0]!;
       if (r.type !== 'completion') throw new Error('not a completion');
-      expect(r.observation).toMatchObject({ status: 'pending', usage: null, callId: null, servedModel: f.payload.model, agentId: f.payload.agent_id });
+      expect(r.observation).toMatchObject({
+        status: 'pending',
+        usage: null,
+        callId: null,
+        servedModel: f.payload.model,
+        agentId: f.payload.agent_id,
+      });
     });
   }
 });
@@ -141,7 +161,10 @@ describe('codex SubagentStop -> completion in the spool', () => {
 describe('codex SessionStart -> compact policy as additionalContext', () => {
   it('names the parent, the tiers and what happens over the ceiling', async () => {
     const s = setup();
-    const out = await s.handlers.SessionStart!({ ...fixture('SessionStart.basic.json').payload, cwd: s.cwd }, s.ctx('SessionStart')) as { stdout: string };
+    const out = (await s.handlers.SessionStart!(
+      { ...fixture('SessionStart.basic.json').payload, cwd: s.cwd },
+      s.ctx('SessionStart'),
+    )) as { stdout: string };
     const a = JSON.parse(out.stdout);
     expect(a.hookSpecificOutput.hookEventName).toBe('SessionStart');
     expect(a.hookSpecificOutput.additionalContext).toMatch(/no higher than your own model \(gpt-6-astra\)/);
@@ -152,17 +175,31 @@ describe('codex SessionStart -> compact policy as additionalContext', () => {
   });
   it('rewrite on says corrected; mode off says nothing', async () => {
     const on = setup({ codexRewrite: true });
-    const a = JSON.parse((await on.handlers.SessionStart!({ ...fixture('SessionStart.basic.json').payload, cwd: on.cwd }, on.ctx('SessionStart')) as { stdout: string }).stdout);
+    const a = JSON.parse(
+      (
+        (await on.handlers.SessionStart!(
+          { ...fixture('SessionStart.basic.json').payload, cwd: on.cwd },
+          on.ctx('SessionStart'),
+        )) as { stdout: string }
+      ).stdout,
+    );
     expect(a.hookSpecificOutput.additionalContext).toMatch(/corrected/);
     const off = setup({ mode: 'off' });
-    expect(await off.handlers.SessionStart!({ ...fixture('SessionStart.basic.json').payload, cwd: off.cwd }, off.ctx('SessionStart'))).toBeNull();
+    expect(
+      await off.handlers.SessionStart!(
+        { ...fixture('SessionStart.basic.json').payload, cwd: off.cwd },
+        off.ctx('SessionStart'),
+      ),
+    ).toBeNull();
   });
 });
 
 describe('codex SessionEnd -> drain into the ledger', () => {
-  it('runs the observer once, for the session\'s project, and prints nothing', async () => {
+  it("runs the observer once, for the session's project, and prints nothing", async () => {
     const s = setup();
-    expect(await s.handlers.SessionEnd!({ ...fixture('SessionEnd.basic.json').payload, cwd: s.cwd }, s.ctx('SessionEnd'))).toBeNull();
+    expect(
+      await s.handlers.SessionEnd!({ ...fixture('SessionEnd.basic.json').payload, cwd: s.cwd }, s.ctx('SessionEnd')),
+    ).toBeNull();
     expect(s.observed).toEqual([s.cwd]);
   });
 });

@@ -25,39 +25,65 @@ describe('codex observe: every PreToolUse fixture (codex-cli 0.169.0)', () => {
       expect(obs!.callId).toBe(f.payload.tool_use_id);
       expect(obs!.sessionId).toBe(f.payload.session_id);
       expect(obs!.toolInput).toEqual(input);
-      expect(obs!.capability).toEqual({ canRewrite: false, rewriteField: null, rewriteKind: 'model', legalValues: null, canDeny: true });
+      expect(obs!.capability).toEqual({
+        canRewrite: false,
+        rewriteField: null,
+        rewriteKind: 'model',
+        legalValues: null,
+        canDeny: true,
+      });
     });
   }
 
   it('the rewrite switch reaches the capability', () => {
-    const obs = observeDispatch(fixture('PreToolUse.basic.json').payload, { policy: { ...DEFAULT_POLICY, codexRewrite: true }, at: 5 });
+    const obs = observeDispatch(fixture('PreToolUse.basic.json').payload, {
+      policy: { ...DEFAULT_POLICY, codexRewrite: true },
+      at: 5,
+    });
     expect(obs!.capability).toMatchObject({ canRewrite: true, rewriteField: 'model' });
     expect(obs!.at).toBe(5);
   });
 
   it('a tier word in model is a tier, not a model', () => {
     const p = fixture('PreToolUse.basic.json').payload;
-    const obs = observeDispatch({ ...p, tool_input: { ...(p.tool_input as object), model: 'tier:cheap' } }, { policy: DEFAULT_POLICY, at: 1 });
+    const obs = observeDispatch(
+      { ...p, tool_input: { ...(p.tool_input as object), model: 'tier:cheap' } },
+      { policy: DEFAULT_POLICY, at: 1 },
+    );
     expect(obs!.requestedTier).toBe('cheap');
     expect(obs!.requestedModel).toBeNull();
   });
 
   it('reads a tier word in any letter case, with or without tier:, and nothing else as one', () => {
     const p = fixture('PreToolUse.basic.json').payload;
-    const tierFor = (model: string) => observeDispatch({ ...p, tool_input: { ...(p.tool_input as object), model } }, { policy: DEFAULT_POLICY, at: 1 })!.requestedTier;
-    for (const [model, tier] of [[' Tier:PREMIUM ', 'premium'], ['Parent', 'parent'], ['STANDARD', 'standard'], ['tier:cheap', 'cheap']] as const) expect(tierFor(model)).toBe(tier);
+    const tierFor = (model: string) =>
+      observeDispatch({ ...p, tool_input: { ...(p.tool_input as object), model } }, { policy: DEFAULT_POLICY, at: 1 })!
+        .requestedTier;
+    for (const [model, tier] of [
+      [' Tier:PREMIUM ', 'premium'],
+      ['Parent', 'parent'],
+      ['STANDARD', 'standard'],
+      ['tier:cheap', 'cheap'],
+    ] as const)
+      expect(tierFor(model)).toBe(tier);
     // Not tiers: a space after the prefix, another prefix, a longer word, a dotted capital I (lower-cases to two characters).
-    for (const model of ['tier: cheap', 'tiers:cheap', 'cheaper', 'gpt-6-luna', 'pr\u0130mium', 'tier:']) expect(tierFor(model)).toBeNull();
+    for (const model of ['tier: cheap', 'tiers:cheap', 'cheaper', 'gpt-6-luna', 'pr\u0130mium', 'tier:'])
+      expect(tierFor(model)).toBeNull();
   });
 
   it('reads an escalation header from the brief', () => {
     const p = fixture('PreToolUse.basic.json').payload;
-    const obs = observeDispatch({ ...p, tool_input: { ...(p.tool_input as object), message: 'Escalation from cheap: it failed twice' } }, { policy: DEFAULT_POLICY, at: 1 });
+    const obs = observeDispatch(
+      { ...p, tool_input: { ...(p.tool_input as object), message: 'Escalation from cheap: it failed twice' } },
+      { policy: DEFAULT_POLICY, at: 1 },
+    );
     expect(obs!.escalationFrom).toBe('cheap');
   });
 
   it('a malformed payload throws (the runner fails open on it)', () => {
-    expect(() => observeDispatch({ tool_name: 'collaborationspawn_agent' }, { policy: DEFAULT_POLICY, at: 1 })).toThrow();
+    expect(() =>
+      observeDispatch({ tool_name: 'collaborationspawn_agent' }, { policy: DEFAULT_POLICY, at: 1 }),
+    ).toThrow();
     expect(() => observeDispatch('not an object', { policy: DEFAULT_POLICY, at: 1 })).toThrow();
   });
 

@@ -12,17 +12,25 @@ import { parseCodexRollout } from '../../../src/adapters/codex/transcript.js';
 
 const THREAD = 'thread-child-1';
 const TURN = 'turn-1';
-const line = (type: string, payload: unknown, timestamp = '2026-12-02T14:07:01.000Z') => JSON.stringify({ timestamp, type, payload });
+const line = (type: string, payload: unknown, timestamp = '2026-12-02T14:07:01.000Z') =>
+  JSON.stringify({ timestamp, type, payload });
 
 /** A child's rollout whose turn_context names its model only in the collaboration mode's settings. */
 function rollout(): string {
   const dir = mkdtempSync(join(tmpdir(), 'tg-records-'));
   const file = join(dir, 'child.jsonl');
-  writeFileSync(file, [
-    line('session_meta', { id: THREAD, session_id: 'root-1', parent_thread_id: 'parent-1', cwd: '/p' }),
-    line('turn_context', { turn_id: TURN, collaboration_mode: { settings: { model: 'gpt-6-luna' } } }),
-    line('token_usage_record', { turn_id: TURN, response_id: 'resp-1', usage: { input_tokens: 100, output_tokens: 7 } }, '2026-12-02T14:07:02.000Z'),
-  ].join('\n') + '\n');
+  writeFileSync(
+    file,
+    [
+      line('session_meta', { id: THREAD, session_id: 'root-1', parent_thread_id: 'parent-1', cwd: '/p' }),
+      line('turn_context', { turn_id: TURN, collaboration_mode: { settings: { model: 'gpt-6-luna' } } }),
+      line(
+        'token_usage_record',
+        { turn_id: TURN, response_id: 'resp-1', usage: { input_tokens: 100, output_tokens: 7 } },
+        '2026-12-02T14:07:02.000Z',
+      ),
+    ].join('\n') + '\n',
+  );
   return file;
 }
 
@@ -38,11 +46,24 @@ describe('codex rollout records', () => {
   });
 
   it('decodes what the readers use and dates the rest; refuses what is no record', () => {
-    expect(decodeRolloutRecord({ timestamp: 5, type: 'turn_context', payload: { turn_id: 't', model: 'm' } })).toEqual({ kind: 'turn-context', at: 5, turnId: 't', model: 'm' });
-    expect(decodeRolloutRecord({ timestamp: '2026-12-02T00:00:00Z', type: 'response_item', payload: { type: 'reasoning' } })).toEqual({ kind: 'other', at: Date.parse('2026-12-02T00:00:00Z') });
-    expect(decodeRolloutRecord({ type: 'token_usage_record', payload: { turn_id: 't', usage: 'none' } })).toMatchObject({ kind: 'token-usage', turnId: 't', usage: null });
-    expect(decodeRolloutRecord({ type: 'response_item', payload: { type: 'function_call', name: 'spawn_agent', call_id: 'c', arguments: '{not json' } }))
-      .toEqual({ kind: 'spawn', at: null, callId: 'c', args: {} });
+    expect(decodeRolloutRecord({ timestamp: 5, type: 'turn_context', payload: { turn_id: 't', model: 'm' } })).toEqual({
+      kind: 'turn-context',
+      at: 5,
+      turnId: 't',
+      model: 'm',
+    });
+    expect(
+      decodeRolloutRecord({ timestamp: '2026-12-02T00:00:00Z', type: 'response_item', payload: { type: 'reasoning' } }),
+    ).toEqual({ kind: 'other', at: Date.parse('2026-12-02T00:00:00Z') });
+    expect(decodeRolloutRecord({ type: 'token_usage_record', payload: { turn_id: 't', usage: 'none' } })).toMatchObject(
+      { kind: 'token-usage', turnId: 't', usage: null },
+    );
+    expect(
+      decodeRolloutRecord({
+        type: 'response_item',
+        payload: { type: 'function_call', name: 'spawn_agent', call_id: 'c', arguments: '{not json' },
+      }),
+    ).toEqual({ kind: 'spawn', at: null, callId: 'c', args: {} });
     expect(decodeRolloutRecord([1])).toBeNull();
     expect(decodeRolloutRecord({ type: 'turn_context', payload: 'x' })).toBeNull();
     expect(decodeRolloutRecord(undefined)).toBeNull(); // a line that is not JSON (observer/json-lines.ts)

@@ -28,66 +28,95 @@ function homes() {
   mkdirSync(join(codexHome, 'agents'), { recursive: true });
   mkdirSync(join(project, '.codex', 'agents'), { recursive: true });
   const env = { HOME: join(root, 'home'), CODEX_HOME: codexHome };
-  const write = (path: string, text: string) => { writeFileSync(path, text); return path; };
+  const write = (path: string, text: string) => {
+    writeFileSync(path, text);
+    return path;
+  };
   return { root, codexHome, project, env, write };
 }
 
 describe('the TOML scanner agrees with smol-toml on the string keys it reads', () => {
   it('top-level and table keys, quoted and dotted keys, both string kinds, comments; skips multi-line strings whole', () => {
     const text = [
-      'model = "gpt-6-astra" # the parent', "name = 'lit\\eral'", 'developer_instructions = """', 'model = "decoy"', '"""',
-      'other = \'\'\'one line\'\'\'', 'n = 3', '[agents.cheapo]', 'config_file = "cheapo.toml"', '[agents."my role"]',
-      'description = "quoted \\"name\\" \\u00e9"', '[projects."/tmp/a b"]', 'trust_level = "trusted"', 'x.y = "dotted"', '[[arr]]', 'k = "in array"',
+      'model = "gpt-6-astra" # the parent',
+      "name = 'lit\\eral'",
+      'developer_instructions = """',
+      'model = "decoy"',
+      '"""',
+      "other = '''one line'''",
+      'n = 3',
+      '[agents.cheapo]',
+      'config_file = "cheapo.toml"',
+      '[agents."my role"]',
+      'description = "quoted \\"name\\" \\u00e9"',
+      '[projects."/tmp/a b"]',
+      'trust_level = "trusted"',
+      'x.y = "dotted"',
+      '[[arr]]',
+      'k = "in array"',
     ].join('\n');
     const mine = tomlStrings(text);
     expect(mine).toEqual([
-      { path: ['model'], value: 'gpt-6-astra' }, { path: ['name'], value: 'lit\\eral' },
-      { path: ['agents', 'cheapo', 'config_file'], value: 'cheapo.toml' }, { path: ['agents', 'my role', 'description'], value: 'quoted "name" é' },
-      { path: ['projects', '/tmp/a b', 'trust_level'], value: 'trusted' }, { path: ['projects', '/tmp/a b', 'x', 'y'], value: 'dotted' },
+      { path: ['model'], value: 'gpt-6-astra' },
+      { path: ['name'], value: 'lit\\eral' },
+      { path: ['agents', 'cheapo', 'config_file'], value: 'cheapo.toml' },
+      { path: ['agents', 'my role', 'description'], value: 'quoted "name" é' },
+      { path: ['projects', '/tmp/a b', 'trust_level'], value: 'trusted' },
+      { path: ['projects', '/tmp/a b', 'x', 'y'], value: 'dotted' },
     ]);
     const doc = parse(text) as Record<string, any>;
     for (const e of mine) expect(e.path.reduce((o, k) => o?.[k], doc as any)).toBe(e.value);
   });
 
-  it('property: on generated documents every single-line string value is found with smol-toml\'s value, and no decoy', () => {
+  it("property: on generated documents every single-line string value is found with smol-toml's value, and no decoy", () => {
     const bare = fc.stringMatching(/^[a-z][a-z0-9_-]{0,8}$/);
     const plain = fc.stringMatching(/^[A-Za-z0-9 ._\/-]{0,20}$/);
-    const entry = fc.record({ key: bare, value: plain, kind: fc.constantFrom('basic', 'literal', 'multi', 'multi-literal') });
-    const table = fc.record({ name: fc.array(bare, { minLength: 0, maxLength: 2 }), entries: fc.uniqueArray(entry, { selector: (e) => e.key, maxLength: 5 }) });
+    const entry = fc.record({
+      key: bare,
+      value: plain,
+      kind: fc.constantFrom('basic', 'literal', 'multi', 'multi-literal'),
+    });
+    const table = fc.record({
+      name: fc.array(bare, { minLength: 0, maxLength: 2 }),
+      entries: fc.uniqueArray(entry, { selector: (e) => e.key, maxLength: 5 }),
+    });
     let compared = 0;
-    fc.assert(fc.property(fc.uniqueArray(table, { selector: (t) => t.name.join('.'), maxLength: 4 }), (tables) => {
-      const lines: string[] = [];
-      const expected: Array<{ path: string[]; value: string }> = [];
-      const seen = new Set<string>();
-      // The root table first (its keys must precede any header), then the named ones.
-      for (const t of [...tables].sort((a, b) => a.name.length - b.name.length)) {
-        const prefixTaken = [...seen].some((s) => `${t.name.join('.')}.`.startsWith(`${s}.`) && s !== '');
-        if (t.name.length > 0) {
-          if (prefixTaken || seen.has(t.name.join('.'))) continue;
-          lines.push(`[${t.name.join('.')}]`);
-        } else if (lines.length) continue;
-        seen.add(t.name.join('.'));
-        for (const e of t.entries) {
-          if (t.name.length === 0 && tables.some((o) => o.name[0] === e.key)) continue; // a key that is also a table
-          if (e.kind === 'basic') lines.push(`${e.key} = "${e.value}"`);
-          if (e.kind === 'literal') lines.push(`${e.key} = '${e.value}'`);
-          if (e.kind === 'multi') lines.push(`${e.key} = """`, `model = "decoy ${e.value}"`, `${e.value}"""`);
-          if (e.kind === 'multi-literal') lines.push(`${e.key} = '''`, `name = 'decoy'`, `'''`);
-          if (e.kind === 'basic' || e.kind === 'literal') expected.push({ path: [...t.name, e.key], value: e.value });
+    fc.assert(
+      fc.property(fc.uniqueArray(table, { selector: (t) => t.name.join('.'), maxLength: 4 }), (tables) => {
+        const lines: string[] = [];
+        const expected: Array<{ path: string[]; value: string }> = [];
+        const seen = new Set<string>();
+        // The root table first (its keys must precede any header), then the named ones.
+        for (const t of [...tables].sort((a, b) => a.name.length - b.name.length)) {
+          const prefixTaken = [...seen].some((s) => `${t.name.join('.')}.`.startsWith(`${s}.`) && s !== '');
+          if (t.name.length > 0) {
+            if (prefixTaken || seen.has(t.name.join('.'))) continue;
+            lines.push(`[${t.name.join('.')}]`);
+          } else if (lines.length) continue;
+          seen.add(t.name.join('.'));
+          for (const e of t.entries) {
+            if (t.name.length === 0 && tables.some((o) => o.name[0] === e.key)) continue; // a key that is also a table
+            if (e.kind === 'basic') lines.push(`${e.key} = "${e.value}"`);
+            if (e.kind === 'literal') lines.push(`${e.key} = '${e.value}'`);
+            if (e.kind === 'multi') lines.push(`${e.key} = """`, `model = "decoy ${e.value}"`, `${e.value}"""`);
+            if (e.kind === 'multi-literal') lines.push(`${e.key} = '''`, `name = 'decoy'`, `'''`);
+            if (e.kind === 'basic' || e.kind === 'literal') expected.push({ path: [...t.name, e.key], value: e.value });
+          }
         }
-      }
-      const text = lines.join('\n');
-      let doc: Record<string, any>;
-      try {
-        doc = parse(text) as Record<string, any>;
-      } catch {
-        return; // a generated clash smol-toml rejects (e.g. a table that redefines a key): nothing to compare
-      }
-      const mine = tomlStrings(text);
-      expect(mine).toEqual(expected);
-      for (const e of mine) expect(e.path.reduce((o, k) => o?.[k], doc as any)).toBe(e.value);
-      if (mine.length && text.includes('decoy')) compared++;
-    }), { numRuns: 300 });
+        const text = lines.join('\n');
+        let doc: Record<string, any>;
+        try {
+          doc = parse(text) as Record<string, any>;
+        } catch {
+          return; // a generated clash smol-toml rejects (e.g. a table that redefines a key): nothing to compare
+        }
+        const mine = tomlStrings(text);
+        expect(mine).toEqual(expected);
+        for (const e of mine) expect(e.path.reduce((o, k) => o?.[k], doc as any)).toBe(e.value);
+        if (mine.length && text.includes('decoy')) compared++;
+      }),
+      { numRuns: 300 },
+    );
     // Enough documents had both values to find and decoys to skip for the comparison to mean something.
     expect(compared).toBeGreaterThan(30);
   });
@@ -109,11 +138,14 @@ describe('resolving a role the way codex 0.169.0 does', () => {
     const { codexHome, project, env, write } = homes();
     write(join(codexHome, 'agents', 'dup.toml'), role('dup', 'gpt-6-astra'));
     const cfgFile = write(join(codexHome, 'dup-config.toml'), 'model = "gpt-6-sol"\n');
-    write(join(codexHome, 'config.toml'), 'model = "gpt-6-luna"\n\n[agents.dup]\ndescription = "dup"\nconfig_file = "dup-config.toml"\n');
+    write(
+      join(codexHome, 'config.toml'),
+      'model = "gpt-6-luna"\n\n[agents.dup]\ndescription = "dup"\nconfig_file = "dup-config.toml"\n',
+    );
     expect(resolveCodexRole(env, project, 'dup')).toEqual({ name: 'dup', model: 'gpt-6-sol', from: cfgFile });
   });
 
-  it('a trusted project\'s role beats the user\'s; an untrusted project has none', () => {
+  it("a trusted project's role beats the user's; an untrusted project has none", () => {
     const { codexHome, project, env, write } = homes();
     write(join(codexHome, 'agents', 'pricey.toml'), role('pricey', 'gpt-6-astra'));
     const projectFile = write(join(project, '.codex', 'agents', 'pricey.toml'), role('pricey', 'gpt-6-sol'));
@@ -128,7 +160,11 @@ describe('resolving a role the way codex 0.169.0 does', () => {
 
   it('built-in roles pin nothing; an unknown role, or a declared one whose config file is gone, is unknown', () => {
     const { codexHome, project, env, write } = homes();
-    expect(resolveCodexRole(env, project, 'explorer')).toEqual({ name: 'explorer', model: null, from: 'codex built-in role explorer' });
+    expect(resolveCodexRole(env, project, 'explorer')).toEqual({
+      name: 'explorer',
+      model: null,
+      from: 'codex built-in role explorer',
+    });
     expect(resolveCodexRole(env, project, 'nosuch')).toBeNull();
     write(join(codexHome, 'config.toml'), '[agents.gone]\ndescription = "x"\nconfig_file = "/nonexistent/gone.toml"\n');
     expect(resolveCodexRole(env, project, 'gone')).toBeNull();
@@ -140,7 +176,8 @@ describe('resolving a role the way codex 0.169.0 does', () => {
   it('never blocks on a special file and reads a bounded number of role files', () => {
     const { codexHome, project, env, write } = homes();
     execFileSync('mkfifo', [join(codexHome, 'agents', 'a-fifo.toml')]);
-    for (let i = 0; i < 70; i++) write(join(codexHome, 'agents', `r${String(i).padStart(2, '0')}.toml`), role(`r${i}`, 'gpt-6-sol'));
+    for (let i = 0; i < 70; i++)
+      write(join(codexHome, 'agents', `r${String(i).padStart(2, '0')}.toml`), role(`r${i}`, 'gpt-6-sol'));
     expect(resolveCodexRole(env, project, 'r10')).toMatchObject({ model: 'gpt-6-sol' });
     // Past the first 64 files (sorted), a role is not read.
     expect(resolveCodexRole(env, project, 'r69')).toBeNull();
@@ -153,43 +190,72 @@ describe('a spawn that names agent_type', () => {
     return { ...p, model, tool_input: { task_name: 'c1', message: 'go', fork_turns: 'none', ...input } };
   };
 
-  it('a pinned role: decided on the role\'s model even when the spawn names another, and never rewritten', () => {
+  it("a pinned role: decided on the role's model even when the spawn names another, and never rewritten", () => {
     const { codexHome, project, env, write } = homes();
     const file = write(join(codexHome, 'agents', 'pricey.toml'), role('pricey', 'gpt-6-astra'));
     const policy = { ...DEFAULT_POLICY, codexRewrite: true };
-    const obs = observeDispatch({ ...spawn({ agent_type: 'pricey', model: 'gpt-6-luna' }), cwd: project }, { policy, at: 1, env })!;
+    const obs = observeDispatch(
+      { ...spawn({ agent_type: 'pricey', model: 'gpt-6-luna' }), cwd: project },
+      { policy, at: 1, env },
+    )!;
     DispatchObservationSchema.parse(obs);
-    expect(obs).toMatchObject({ requestedModel: null, requestedAgent: 'pricey', agentModel: 'gpt-6-astra', agentModelFrom: file,
-      capability: { canRewrite: false, rewriteField: 'agent_type', rewriteKind: 'agent' }, candidates: [{ value: 'default', model: 'gpt-6-luna', tier: 'parent' }] });
+    expect(obs).toMatchObject({
+      requestedModel: null,
+      requestedAgent: 'pricey',
+      agentModel: 'gpt-6-astra',
+      agentModelFrom: file,
+      capability: { canRewrite: false, rewriteField: 'agent_type', rewriteKind: 'agent' },
+      candidates: [{ value: 'default', model: 'gpt-6-luna', tier: 'parent' }],
+    });
     const d = decide(obs, policy, testPrices);
     expect(d).toMatchObject({ action: 'deny', reason: 'over-ceiling-denied' });
     const answer = answerFor(d)!;
     expect(answer.hookSpecificOutput.permissionDecision).toBe('deny');
     expect(answer.hookSpecificOutput.permissionDecisionReason).toMatch(
-      new RegExp(`^tiergate: agent pricey runs on gpt-6-astra \\(from ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\), which costs more than your own model gpt-6-luna.*Retry the same dispatch with agent_type: "default" \\(tier parent\\)$`));
+      new RegExp(
+        `^tiergate: agent pricey runs on gpt-6-astra \\(from ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\), which costs more than your own model gpt-6-luna.*Retry the same dispatch with agent_type: "default" \\(tier parent\\)$`,
+      ),
+    );
   });
 
   it('a pinned role below the parent is allowed even when the spawn names a pricier model (Codex ignores it)', () => {
     const { codexHome, project, env, write } = homes();
     write(join(codexHome, 'agents', 'cheapo.toml'), role('cheapo', 'gpt-6-luna'));
-    const obs = observeDispatch({ ...spawn({ agent_type: 'cheapo', model: 'gpt-6-astra' }, 'gpt-6-sol'), cwd: project }, { policy: DEFAULT_POLICY, at: 1, env })!;
+    const obs = observeDispatch(
+      { ...spawn({ agent_type: 'cheapo', model: 'gpt-6-astra' }, 'gpt-6-sol'), cwd: project },
+      { policy: DEFAULT_POLICY, at: 1, env },
+    )!;
     expect(decide(obs, DEFAULT_POLICY, testPrices)).toMatchObject({ action: 'allow', reason: 'within-ceiling' });
   });
 
-  it('a role without a model runs on the spawn\'s model: decided on it as before', () => {
+  it("a role without a model runs on the spawn's model: decided on it as before", () => {
     const { codexHome, project, env, write } = homes();
     write(join(codexHome, 'agents', 'plain.toml'), role('plain', null));
-    const obs = observeDispatch({ ...spawn({ agent_type: 'plain', model: 'gpt-6-astra' }, 'gpt-6-sol'), cwd: project }, { policy: DEFAULT_POLICY, at: 1, env })!;
-    expect(obs).toMatchObject({ requestedModel: 'gpt-6-astra', requestedAgent: 'plain', agentModel: null, capability: { rewriteField: null, rewriteKind: 'model' } });
+    const obs = observeDispatch(
+      { ...spawn({ agent_type: 'plain', model: 'gpt-6-astra' }, 'gpt-6-sol'), cwd: project },
+      { policy: DEFAULT_POLICY, at: 1, env },
+    )!;
+    expect(obs).toMatchObject({
+      requestedModel: 'gpt-6-astra',
+      requestedAgent: 'plain',
+      agentModel: null,
+      capability: { rewriteField: null, rewriteKind: 'model' },
+    });
     expect(decide(obs, DEFAULT_POLICY, testPrices)).toMatchObject({ action: 'deny', reason: 'over-ceiling-denied' });
   });
 
-  it('without agent_type nothing is read; without env no role is resolved (the fixtures\' path)', () => {
+  it("without agent_type nothing is read; without env no role is resolved (the fixtures' path)", () => {
     let calls = 0;
-    const roles = () => { calls++; return null; };
+    const roles = () => {
+      calls++;
+      return null;
+    };
     observeDispatch(spawn({ model: 'gpt-6-astra' }), { policy: DEFAULT_POLICY, at: 1, roles });
     expect(calls).toBe(0);
-    const obs = observeDispatch(spawn({ agent_type: 'pricey', model: 'gpt-6-astra' }), { policy: DEFAULT_POLICY, at: 1 })!;
+    const obs = observeDispatch(spawn({ agent_type: 'pricey', model: 'gpt-6-astra' }), {
+      policy: DEFAULT_POLICY,
+      at: 1,
+    })!;
     expect(obs).toMatchObject({ requestedModel: 'gpt-6-astra', agentModel: null });
   });
 });

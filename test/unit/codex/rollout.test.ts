@@ -15,8 +15,23 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'tg-rollout-'));
 
 describe('codex usage normalisation (pricing.md §5)', () => {
   it('input excludes cached reads and cache writes; output keeps reasoning', () => {
-    expect(codexUsage({ input_tokens: 1003, cached_input_tokens: 503, cache_write_input_tokens: 100, output_tokens: 23, reasoning_output_tokens: 3 }))
-      .toEqual({ input: 400, output: 23, cacheRead: 503, cacheWrite5m: 100, cacheWrite1h: 0, reasoning: 3, requests: 1 });
+    expect(
+      codexUsage({
+        input_tokens: 1003,
+        cached_input_tokens: 503,
+        cache_write_input_tokens: 100,
+        output_tokens: 23,
+        reasoning_output_tokens: 3,
+      }),
+    ).toEqual({
+      input: 400,
+      output: 23,
+      cacheRead: 503,
+      cacheWrite5m: 100,
+      cacheWrite1h: 0,
+      reasoning: 3,
+      requests: 1,
+    });
   });
 });
 
@@ -25,7 +40,15 @@ describe('codex rollout tail (child-cheaper rollouts, codex-cli 0.169.0)', () =>
     const t = readChildTurn(CHILD, CHILD_TURN, 4 * 1024 * 1024);
     expect(t.model).toBe('gpt-6-luna');
     expect(t.turnId).toBe(CHILD_TURN);
-    expect(t.usage).toEqual({ input: 500, output: 23, cacheRead: 503, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 3, requests: 1 });
+    expect(t.usage).toEqual({
+      input: 500,
+      output: 23,
+      cacheRead: 503,
+      cacheWrite5m: 0,
+      cacheWrite1h: 0,
+      reasoning: 3,
+      requests: 1,
+    });
     expect(t.responseIds).toEqual(['resp_demo_0003']);
     expect(t.complete).toBe(false);
     expect(t.startedAt).toBe(Date.parse('2026-12-02T14:07:01.210Z'));
@@ -38,7 +61,7 @@ describe('codex rollout tail (child-cheaper rollouts, codex-cli 0.169.0)', () =>
     expect(t.usage?.output).toBe(23);
   });
 
-  it('a turn id not in the file yields no usage (never another turn\'s)', () => {
+  it("a turn id not in the file yields no usage (never another turn's)", () => {
     const t = readChildTurn(CHILD, 'some-other-turn', 4 * 1024 * 1024);
     expect(t.usage).toBeNull();
     expect(t.model).toBeNull();
@@ -53,15 +76,44 @@ describe('codex rollout tail (child-cheaper rollouts, codex-cli 0.169.0)', () =>
   it('sums several responses of one turn and ignores other turns', () => {
     const dir = tmp();
     const f = join(dir, 'r.jsonl');
-    const rec = (turn: string, id: string, inp: number, running?: number) => JSON.stringify({ type: 'token_usage_record', payload: { turn_id: turn, response_id: id,
-      usage: { input_tokens: inp, cached_input_tokens: 10, output_tokens: 5, reasoning_output_tokens: 1 },
-      ...(running ? { turn_token_usage: { input_tokens: running, cached_input_tokens: 20, output_tokens: 10, reasoning_output_tokens: 2 } } : {}) } });
-    writeFileSync(f, [
-      JSON.stringify({ type: 'turn_context', timestamp: '2026-01-01T00:00:00Z', payload: { turn_id: 'T1', model: 'gpt-6-sol' } }),
-      rec('T1', 'r1', 100),
-      JSON.stringify({ type: 'turn_context', timestamp: '2026-01-01T00:01:00Z', payload: { turn_id: 'T2', model: 'gpt-6-luna' } }),
-      rec('T2', 'r2', 200), rec('T2', 'r3', 300), rec('T2', 'r3', 300),
-    ].join('\n') + '\n');
+    const rec = (turn: string, id: string, inp: number, running?: number) =>
+      JSON.stringify({
+        type: 'token_usage_record',
+        payload: {
+          turn_id: turn,
+          response_id: id,
+          usage: { input_tokens: inp, cached_input_tokens: 10, output_tokens: 5, reasoning_output_tokens: 1 },
+          ...(running
+            ? {
+                turn_token_usage: {
+                  input_tokens: running,
+                  cached_input_tokens: 20,
+                  output_tokens: 10,
+                  reasoning_output_tokens: 2,
+                },
+              }
+            : {}),
+        },
+      });
+    writeFileSync(
+      f,
+      [
+        JSON.stringify({
+          type: 'turn_context',
+          timestamp: '2026-01-01T00:00:00Z',
+          payload: { turn_id: 'T1', model: 'gpt-6-sol' },
+        }),
+        rec('T1', 'r1', 100),
+        JSON.stringify({
+          type: 'turn_context',
+          timestamp: '2026-01-01T00:01:00Z',
+          payload: { turn_id: 'T2', model: 'gpt-6-luna' },
+        }),
+        rec('T2', 'r2', 200),
+        rec('T2', 'r3', 300),
+        rec('T2', 'r3', 300),
+      ].join('\n') + '\n',
+    );
     const t2 = readChildTurn(f, 'T2', 1 << 20);
     expect(t2.model).toBe('gpt-6-luna');
     expect(t2.usage).toMatchObject({ input: 480, cacheRead: 20, output: 10, reasoning: 2, requests: 2 });

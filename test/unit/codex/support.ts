@@ -16,7 +16,10 @@ export function fixture(name: string): Fixture {
 }
 
 export function fixtures(prefix: string): Fixture[] {
-  return readdirSync(FIXTURES).filter((f) => f.startsWith(prefix) && f.endsWith('.json')).sort().map(fixture);
+  return readdirSync(FIXTURES)
+    .filter((f) => f.startsWith(prefix) && f.endsWith('.json'))
+    .sort()
+    .map(fixture);
 }
 
 export function hookStdout(f: Fixture): string {
@@ -36,9 +39,24 @@ export const testPrices: PriceLookup = {
   resolve(name: string, _h: Harness): Resolution {
     const r = RATES[name];
     const price: PriceRow | null = r
-      ? { id: name, provider: 'openai', rates: { input: r[0], output: r[1], cacheRead: r[2], cacheWrite5m: null, cacheWrite1h: null },
-        longContext: [], perRequestFee: null, reasoningRate: null, contextWindow: null, source: 'test' }
+      ? {
+          id: name,
+          provider: 'openai',
+          rates: { input: r[0], output: r[1], cacheRead: r[2], cacheWrite5m: null, cacheWrite1h: null },
+          longContext: [],
+          perRequestFee: null,
+          reasoningRate: null,
+          contextWindow: null,
+          source: 'test',
+        }
       : null;
-    return { query: name, id: r ? name : null, how: r ? 'exact' : 'unknown', note: null, price, catalogVersion: r ? 'test' : null };
+    return {
+      query: name,
+      id: r ? name : null,
+      how: r ? 'exact' : 'unknown',
+      note: null,
+      price,
+      catalogVersion: r ? 'test' : null,
+    };
   },
 };

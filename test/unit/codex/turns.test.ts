@@ -50,8 +50,16 @@ function layout(dir: string) {
   return { codexHome, parent, child, childAt, roots };
 }
 
-function stopRecord(payload: Record<string, unknown>, parent: string, child: string, env: Record<string, string>): SpoolRecord {
-  const read = observeCompletion({ ...payload, transcript_path: parent, agent_transcript_path: child }, { tailBytes: 1 << 20, now: Date.parse('2026-12-02T18:56:18Z'), env });
+function stopRecord(
+  payload: Record<string, unknown>,
+  parent: string,
+  child: string,
+  env: Record<string, string>,
+): SpoolRecord {
+  const read = observeCompletion(
+    { ...payload, transcript_path: parent, agent_transcript_path: child },
+    { tailBytes: 1 << 20, now: Date.parse('2026-12-02T18:56:18Z'), env },
+  );
   return { type: 'completion', observation: read.observation, transcriptPath: read.transcriptPath };
 }
 
@@ -81,21 +89,53 @@ function spawnDispatch(): SpoolRecord {
   return {
     type: 'dispatch',
     observation: {
-      kind: 'dispatch', harness: 'codex', sessionId: SESSION, callId: SPAWN_CALL, parentModel: 'gpt-6-astra', parentModelSource: 'payload',
-      requestedModel: 'gpt-6-luna', requestedAgent: null, requestedTier: null, agentModel: null, subagentType: null,
+      kind: 'dispatch',
+      harness: 'codex',
+      sessionId: SESSION,
+      callId: SPAWN_CALL,
+      parentModel: 'gpt-6-astra',
+      parentModelSource: 'payload',
+      requestedModel: 'gpt-6-luna',
+      requestedAgent: null,
+      requestedTier: null,
+      agentModel: null,
+      subagentType: null,
       capability: capabilityFor('codex', DEFAULT_POLICY),
-      toolInput: { task_name: 'e2e_child', model: 'gpt-6-luna' }, cwd: '/w', escalationFrom: null, at: Date.parse('2026-12-02T18:56:16Z'),
+      toolInput: { task_name: 'e2e_child', model: 'gpt-6-luna' },
+      cwd: '/w',
+      escalationFrom: null,
+      at: Date.parse('2026-12-02T18:56:16Z'),
     },
-    decision: { action: 'allow', reason: 'within-ceiling', tier: 'parent', effectiveModel: 'gpt-6-luna', catalogVersion: 'test' },
+    decision: {
+      action: 'allow',
+      reason: 'within-ceiling',
+      tier: 'parent',
+      effectiveModel: 'gpt-6-luna',
+      catalogVersion: 'test',
+    },
   };
 }
 
-type Row = { turn_id: string | null; input: number; output: number; cache_read: number; call_id: string | null; dispatch_id: number | null;
-  followup: number; status: string; result: string | null; cost_pico: bigint | number | null; parent_model: string | null };
-const rows = (db: SqlDriver) => db.prepare(
-  `SELECT turn_id, input, output, cache_read, call_id, dispatch_id, followup, status, result, cost_pico, parent_model
+type Row = {
+  turn_id: string | null;
+  input: number;
+  output: number;
+  cache_read: number;
+  call_id: string | null;
+  dispatch_id: number | null;
+  followup: number;
+  status: string;
+  result: string | null;
+  cost_pico: bigint | number | null;
+  parent_model: string | null;
+};
+const rows = (db: SqlDriver) =>
+  db
+    .prepare(
+      `SELECT turn_id, input, output, cache_read, call_id, dispatch_id, followup, status, result, cost_pico, parent_model
    FROM completions ORDER BY started_at, id`,
-).all<Row>();
+    )
+    .all<Row>();
 const totals = (db: SqlDriver) => queryReport(db, { by: 'harness' }).totals!;
 const luna = (input: number, output: number, cacheRead: number) =>
   testCost('gpt-6-luna', { input, output, cacheRead, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 });
@@ -108,8 +148,18 @@ describe('Codex: a spawned child sent a follow-up task runs two turns -> two led
     const a = stop(1);
     const b = stop(2);
     if (a.type !== 'completion' || b.type !== 'completion') throw new Error('not completions');
-    expect(a.observation).toMatchObject({ turnId: T1.turn_id, callId: SPAWN_CALL, status: 'ok', usage: { input: 500, output: 23, cacheRead: 503, requests: 1 } });
-    expect(b.observation).toMatchObject({ turnId: T2.turn_id, callId: SPAWN_CALL, status: 'ok', usage: { input: 500, output: 25, cacheRead: 505, requests: 1 } });
+    expect(a.observation).toMatchObject({
+      turnId: T1.turn_id,
+      callId: SPAWN_CALL,
+      status: 'ok',
+      usage: { input: 500, output: 23, cacheRead: 503, requests: 1 },
+    });
+    expect(b.observation).toMatchObject({
+      turnId: T2.turn_id,
+      callId: SPAWN_CALL,
+      status: 'ok',
+      usage: { input: 500, output: 25, cacheRead: 505, requests: 1 },
+    });
   });
 
   it('drained: one row per turn, both joined to the spawn, the follow-up not counted as a dispatch; re-drain keeps two', () => {
@@ -150,7 +200,9 @@ describe('Codex: a spawned child sent a follow-up task runs two turns -> two led
       // A scan of the same rollouts lands on the same two keys.
       x.childAt('final');
       scan(db);
-      expect(rows(db).map((q) => [q.turn_id, q.input, q.output, q.call_id, q.followup])).toEqual(r.map((q) => [q.turn_id, q.input, q.output, q.call_id, q.followup]));
+      expect(rows(db).map((q) => [q.turn_id, q.input, q.output, q.call_id, q.followup])).toEqual(
+        r.map((q) => [q.turn_id, q.input, q.output, q.call_id, q.followup]),
+      );
       expect(totals(db)).toMatchObject({ runs: 2, dispatches: 1 });
     });
   });
@@ -160,7 +212,8 @@ describe('Codex: a spawned child sent a follow-up task runs two turns -> two led
     x.childAt('final');
     const parse = parseCodexRollout(x.child);
     expect(parse.childTurns?.map((t) => [t.turnId, t.usage?.output, t.outcome.result, t.complete])).toEqual([
-      [T1.turn_id, 23, 'done3', true], [T2.turn_id, 25, 'done5', true],
+      [T1.turn_id, 23, 'done3', true],
+      [T2.turn_id, 25, 'done5', true],
     ]);
     // The whole-child summary is still the sum (what older callers read).
     expect(parse.child?.usage?.output).toBe(48);
@@ -168,7 +221,10 @@ describe('Codex: a spawned child sent a follow-up task runs two turns -> two led
       scan(db);
       scan(db, { full: true });
       const r = rows(db);
-      expect(r.map((q) => [q.turn_id, q.output, q.call_id, q.followup])).toEqual([[T1.turn_id, 23, SPAWN_CALL, 0], [T2.turn_id, 25, SPAWN_CALL, 1]]);
+      expect(r.map((q) => [q.turn_id, q.output, q.call_id, q.followup])).toEqual([
+        [T1.turn_id, 23, SPAWN_CALL, 0],
+        [T2.turn_id, 25, SPAWN_CALL, 1],
+      ]);
       expect(totals(db)).toMatchObject({ runs: 2, dispatches: 1 });
     });
   });
@@ -179,7 +235,10 @@ describe('Codex: a spawned child sent a follow-up task runs two turns -> two led
     const second = stop(2);
     if (second.type !== 'completion') throw new Error('not a completion');
     // As if the turn's usage had not been flushed at SubagentStop.
-    appendSpool({ ...second, observation: { ...second.observation, usage: null, status: 'pending', usageSource: 'none' } }, env);
+    appendSpool(
+      { ...second, observation: { ...second.observation, usage: null, status: 'pending', usageSource: 'none' } },
+      env,
+    );
     x.childAt('final');
     withLedger(env, (db) => {
       runObserver(env, testPricer(), db);
@@ -193,29 +252,53 @@ describe('ledger migration 4: rows keyed per child before it stay readable', () 
     const { dir, env, x, scan } = setup();
     const v3 = join(dir, 'old.sqlite');
     const raw = openLedgerAt(v3, 3);
-    recordDispatch(raw, {
-      harness: 'codex', sessionId: SESSION, callId: SPAWN_CALL, at: Date.parse('2026-12-02T18:56:16Z'), project: null, parentModel: 'gpt-6-astra',
-      parentModelSource: 'payload', requestedModel: 'gpt-6-luna', requestedAgent: null, requestedTier: null, subagentType: null, action: 'allow',
-      reason: 'within-ceiling', tier: 'parent', effectiveModel: 'gpt-6-luna', catalogVersion: 'test', escalationFrom: null, childAgentId: null, source: 'spool',
-    }, SPAWN_CALL);
+    recordDispatch(
+      raw,
+      {
+        harness: 'codex',
+        sessionId: SESSION,
+        callId: SPAWN_CALL,
+        at: Date.parse('2026-12-02T18:56:16Z'),
+        project: null,
+        parentModel: 'gpt-6-astra',
+        parentModelSource: 'payload',
+        requestedModel: 'gpt-6-luna',
+        requestedAgent: null,
+        requestedTier: null,
+        subagentType: null,
+        action: 'allow',
+        reason: 'within-ceiling',
+        tier: 'parent',
+        effectiveModel: 'gpt-6-luna',
+        catalogVersion: 'test',
+        escalationFrom: null,
+        childAgentId: null,
+        source: 'spool',
+      },
+      SPAWN_CALL,
+    );
     legacyInsert(raw);
     raw.close();
 
-    withLedger(env, (up) => {
-      const legacy = up.prepare('SELECT dedupe_key, turn_id, followup, output FROM completions').all();
-      expect(legacy).toEqual([{ dedupe_key: `codex:agent:${AGENT}`, turn_id: null, followup: 0, output: 23 }]);
-      up.transaction(() => reconcileCompletions(up, testPricer()));
-      expect(totals(up)).toMatchObject({ runs: 1, dispatches: 1 });
+    withLedger(
+      env,
+      (up) => {
+        const legacy = up.prepare('SELECT dedupe_key, turn_id, followup, output FROM completions').all();
+        expect(legacy).toEqual([{ dedupe_key: `codex:agent:${AGENT}`, turn_id: null, followup: 0, output: 23 }]);
+        up.transaction(() => reconcileCompletions(up, testPricer()));
+        expect(totals(up)).toMatchObject({ runs: 1, dispatches: 1 });
 
-      x.childAt('final');
-      scan(up);
-      expect(up.prepare('SELECT dedupe_key, output, followup FROM completions ORDER BY started_at').all()).toEqual([
-        { dedupe_key: `codex:agent:${AGENT}:turn:${T1.turn_id}`, output: 23, followup: 0 },
-        { dedupe_key: `codex:agent:${AGENT}:turn:${T2.turn_id}`, output: 25, followup: 1 },
-      ]);
-      expect(totals(up)).toMatchObject({ runs: 2, dispatches: 1 });
-      expect(up.prepare('SELECT COUNT(*) AS n FROM dispatches WHERE completion_id IS NULL').get()).toEqual({ n: 0 });
-    }, v3);
+        x.childAt('final');
+        scan(up);
+        expect(up.prepare('SELECT dedupe_key, output, followup FROM completions ORDER BY started_at').all()).toEqual([
+          { dedupe_key: `codex:agent:${AGENT}:turn:${T1.turn_id}`, output: 23, followup: 0 },
+          { dedupe_key: `codex:agent:${AGENT}:turn:${T2.turn_id}`, output: 25, followup: 1 },
+        ]);
+        expect(totals(up)).toMatchObject({ runs: 2, dispatches: 1 });
+        expect(up.prepare('SELECT COUNT(*) AS n FROM dispatches WHERE completion_id IS NULL').get()).toEqual({ n: 0 });
+      },
+      v3,
+    );
   });
 });
 
@@ -232,5 +315,12 @@ function legacyInsert(db: SqlDriver): void {
     `INSERT INTO completions (dedupe_key, harness, session_id, call_id, agent_id, served_model, input, output, cache_read,
        cache_write_5m, cache_write_1h, reasoning, requests, status, started_at, ended_at, day, usage_source)
      VALUES (?, 'codex', ?, ?, ?, 'gpt-6-luna', 500, 23, 503, 0, 0, 3, 1, 'ok', ?, ?, '2026-12-02', 'transcript-tail')`,
-  ).run(`codex:agent:${AGENT}`, SESSION, SPAWN_CALL, AGENT, Date.parse('2026-12-02T18:56:16Z'), Date.parse('2026-12-02T18:56:17Z'));
+  ).run(
+    `codex:agent:${AGENT}`,
+    SESSION,
+    SPAWN_CALL,
+    AGENT,
+    Date.parse('2026-12-02T18:56:16Z'),
+    Date.parse('2026-12-02T18:56:17Z'),
+  );
 }

@@ -20,9 +20,18 @@ function payload(name: string): Record<string, unknown> {
 }
 
 /** One hook run in a fresh sandbox: the opus-or-no-model dispatch of a sonnet parent (its transcript says so). */
-function dispatch(fixtureName: string, project: Record<string, unknown>, user?: (projectRoot: string) => Record<string, unknown>) {
+function dispatch(
+  fixtureName: string,
+  project: Record<string, unknown>,
+  user?: (projectRoot: string) => Record<string, unknown>,
+) {
   const dir = mkdtempSync(join(tmpdir(), 'tg-hostile-hook-'));
-  const env = { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg'), TIERGATE_PRICE_REFRESH: 'off' };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: join(dir, 'home'),
+    TIERGATE_HOME: join(dir, 'tg'),
+    TIERGATE_PRICE_REFRESH: 'off',
+  };
   const repo = join(dir, 'cloned-repo');
   mkdirSync(repo);
   writeFileSync(join(repo, '.tiergate.json'), JSON.stringify(project));
@@ -33,12 +42,28 @@ function dispatch(fixtureName: string, project: Record<string, unknown>, user?: 
   const transcript = join(dir, 'parent.jsonl');
   copyFileSync(join(FIXTURES, 'transcripts', 'parent-sonnet.parent.at-PreToolUse.jsonl'), transcript);
   const input = JSON.stringify({ ...payload(fixtureName), cwd: repo, transcript_path: transcript });
-  const r = spawnSync(process.execPath, [HOOK, 'claude', 'PreToolUse'], { input, env, cwd: repo, encoding: 'utf8', timeout: 15_000 });
+  const r = spawnSync(process.execPath, [HOOK, 'claude', 'PreToolUse'], {
+    input,
+    env,
+    cwd: repo,
+    encoding: 'utf8',
+    timeout: 15_000,
+  });
   expect(r.status, r.stderr).toBe(0);
-  const out = r.stdout === '' ? null : (JSON.parse(r.stdout) as { hookSpecificOutput: { updatedInput?: { model?: string }; permissionDecision?: string } }).hookSpecificOutput;
+  const out =
+    r.stdout === ''
+      ? null
+      : (
+          JSON.parse(r.stdout) as {
+            hookSpecificOutput: { updatedInput?: { model?: string }; permissionDecision?: string };
+          }
+        ).hookSpecificOutput;
   let log: string[] = [];
   try {
-    log = readFileSync(join(env.TIERGATE_HOME, 'data', 'diagnostics.log'), 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { message: string }).message);
+    log = readFileSync(join(env.TIERGATE_HOME, 'data', 'diagnostics.log'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { message: string }).message);
   } catch {
     // no log: nothing diagnosed
   }
@@ -51,15 +76,26 @@ describe('a hostile .tiergate.json through the built Claude hook', () => {
   it('mode off does not stop an opus child of a sonnet parent from being corrected, and the log says why', () => {
     const { out, log } = dispatch('PreToolUse.parent-sonnet.json', { mode: 'off' });
     expect(out?.updatedInput?.model).toBe('sonnet');
-    expect(log.some((m) => m.includes('ignored \'mode\' ("off" is looser than the user\'s "on"): a project file may only tighten; add this project to trustedProjects in '))).toBe(true);
+    expect(
+      log.some((m) =>
+        m.includes(
+          'ignored \'mode\' ("off" is looser than the user\'s "on"): a project file may only tighten; add this project to trustedProjects in ',
+        ),
+      ),
+    ).toBe(true);
   });
 
   it('opus priced 0 does not let the opus child through', () => {
-    expect(dispatch('PreToolUse.parent-sonnet.json', { priceOverrides: OPUS_FREE }).out?.updatedInput?.model).toBe('sonnet');
+    expect(dispatch('PreToolUse.parent-sonnet.json', { priceOverrides: OPUS_FREE }).out?.updatedInput?.model).toBe(
+      'sonnet',
+    );
   });
 
   it('defaultTier premium with opus priced 0 does not move a no-model dispatch up to opus', () => {
-    expect(dispatch('PreToolUse.nomodel.json', { defaultTier: 'premium', priceOverrides: OPUS_FREE }).out?.updatedInput?.model).toBe('sonnet');
+    expect(
+      dispatch('PreToolUse.nomodel.json', { defaultTier: 'premium', priceOverrides: OPUS_FREE }).out?.updatedInput
+        ?.model,
+    ).toBe('sonnet');
   });
 
   it('trustedProjects in the project file itself trusts nothing', () => {
@@ -70,6 +106,9 @@ describe('a hostile .tiergate.json through the built Claude hook', () => {
   it('the same files in a root the user trusts do apply (the opt-in works through the hook too)', () => {
     const trust = (repo: string) => ({ trustedProjects: [repo] });
     expect(dispatch('PreToolUse.parent-sonnet.json', { mode: 'off' }, trust).out).toBeNull();
-    expect(dispatch('PreToolUse.nomodel.json', { defaultTier: 'premium', priceOverrides: OPUS_FREE }, trust).out?.updatedInput?.model).toBe('opus');
+    expect(
+      dispatch('PreToolUse.nomodel.json', { defaultTier: 'premium', priceOverrides: OPUS_FREE }, trust).out
+        ?.updatedInput?.model,
+    ).toBe('opus');
   });
 });

@@ -15,7 +15,10 @@ describe('policy layers', () => {
   it('merges user then project, tier maps per tier', () => {
     const home = mkdtempSync(join(tmpdir(), 'tg-cfg-'));
     mkdirSync(join(home, 'config'), { recursive: true });
-    writeFileSync(join(home, 'config', 'config.json'), JSON.stringify({ mode: 'off', tiers: { claude: { cheap: 'sonnet' } } }));
+    writeFileSync(
+      join(home, 'config', 'config.json'),
+      JSON.stringify({ mode: 'off', tiers: { claude: { cheap: 'sonnet' } } }),
+    );
     const project = mkdtempSync(join(tmpdir(), 'tg-proj-'));
     // Both tighten the user's policy, so an untrusted project's file applies (project-layer.test.ts has the rest).
     writeFileSync(join(project, '.tiergate.json'), '\uFEFF' + JSON.stringify({ mode: 'warn', unknownPrice: 'deny' }));
@@ -34,8 +37,8 @@ describe('policy layers', () => {
     ['defaultTier', 'huge'],
     ['tiers', { claude: { cheap: 5 } }],
     ['tiers', 'haiku'],
-    ['priceOverrides', { 'x': { input: 3 } }],
-    ['priceOverrides', { 'x': { input: '-1', output: '2' } }],
+    ['priceOverrides', { x: { input: 3 } }],
+    ['priceOverrides', { x: { input: '-1', output: '2' } }],
     ['codexRewrite', 'yes'],
     ['claudeProvider', 'azure'],
     ['refresh', { ttlHours: -1 }],

@@ -23,26 +23,34 @@ const SECRETS: [string, string, string][] = [
 ];
 
 describe('where a text stops being JSON', () => {
-  it('agrees with JSON.parse on every text: null exactly when it parses, and V8\'s position whenever V8 names one', () => {
-    const mutated = fc.json().chain((j) => fc.tuple(fc.nat(j.length), fc.string({ maxLength: 3 }), fc.nat(3))
-      .map(([at, ins, del]) => j.slice(0, at) + ins + j.slice(at + del)));
+  it("agrees with JSON.parse on every text: null exactly when it parses, and V8's position whenever V8 names one", () => {
+    const mutated = fc
+      .json()
+      .chain((j) =>
+        fc
+          .tuple(fc.nat(j.length), fc.string({ maxLength: 3 }), fc.nat(3))
+          .map(([at, ins, del]) => j.slice(0, at) + ins + j.slice(at + del)),
+      );
     let positioned = 0;
-    fc.assert(fc.property(fc.oneof(fc.json(), fc.string(), mutated), (text) => {
-      let message: string | null = null;
-      try {
-        JSON.parse(text);
-      } catch (err) {
-        message = (err as Error).message;
-      }
-      const at = jsonErrorOffset(text);
-      expect(at === null).toBe(message === null);
-      const v8 = message ? /at position (\d+)/.exec(message) : null;
-      if (v8) {
-        positioned++;
-        expect(at).toBe(Number(v8[1]));
-      }
-      if (message?.startsWith('Unexpected end of JSON input')) expect(at).toBe(text.length);
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.oneof(fc.json(), fc.string(), mutated), (text) => {
+        let message: string | null = null;
+        try {
+          JSON.parse(text);
+        } catch (err) {
+          message = (err as Error).message;
+        }
+        const at = jsonErrorOffset(text);
+        expect(at === null).toBe(message === null);
+        const v8 = message ? /at position (\d+)/.exec(message) : null;
+        if (v8) {
+          positioned++;
+          expect(at).toBe(Number(v8[1]));
+        }
+        if (message?.startsWith('Unexpected end of JSON input')) expect(at).toBe(text.length);
+      }),
+      { numRuns: 3000 },
+    );
     // The comparison ran, not only the parse/no-parse half.
     expect(positioned).toBeGreaterThan(100);
   });
@@ -87,7 +95,7 @@ describe('a policy file that is not JSON never reaches a log or the terminal as 
     });
   }
 
-  it('the hooks\' diagnostic log (SessionStart and a dispatch) holds the position, not the content', async () => {
+  it("the hooks' diagnostic log (SessionStart and a dispatch) holds the position, not the content", async () => {
     for (const [, content, where] of SECRETS) {
       for (const layer of ['project', 'user'] as const) {
         const sb = withSecret(content, layer);

@@ -3,7 +3,16 @@
  * need the project's root in the user file's trustedProjects. Hostile repositories first, then what a project may do,
  * then trust itself, then what the hooks decide with a hostile file in place.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -44,23 +53,47 @@ const HOSTILE: [string, (root: string) => Record<string, unknown>, Record<string
   ['priceOverrides making opus free', () => ({ priceOverrides: OPUS_FREE })],
   ['defaultTier premium with opus priced 0', () => ({ defaultTier: 'premium', priceOverrides: OPUS_FREE })],
   ['defaultTier parent', () => ({ defaultTier: 'parent' })],
-  ['tiers pointing at pricier models', () => ({ tiers: { claude: { cheap: 'opus', standard: 'opus', parent: 'opus' }, codex: { cheap: 'gpt-6-astra' }, cursor: { cheap: 'gpt-6-astra' } } })],
+  [
+    'tiers pointing at pricier models',
+    () => ({
+      tiers: {
+        claude: { cheap: 'opus', standard: 'opus', parent: 'opus' },
+        codex: { cheap: 'gpt-6-astra' },
+        cursor: { cheap: 'gpt-6-astra' },
+      },
+    }),
+  ],
   ['trustedProjects naming itself', (root) => ({ trustedProjects: [root], mode: 'off' })],
   ['trustedProjects naming itself, alone', (root) => ({ trustedProjects: [root] })],
-  ['unknownPrice allow over the user\'s deny', () => ({ unknownPrice: 'allow' }), { unknownPrice: 'deny' }],
+  ["unknownPrice allow over the user's deny", () => ({ unknownPrice: 'allow' }), { unknownPrice: 'deny' }],
   ['codexRewrite on', () => ({ codexRewrite: true })],
   ['claudeProvider', () => ({ claudeProvider: 'foundry' })],
-  ['refresh pointed at another feed', () => ({ refresh: { sources: [{ name: 'evil', url: 'http://127.0.0.1:9/feed', format: 'openrouter' }] } })],
+  [
+    'refresh pointed at another feed',
+    () => ({ refresh: { sources: [{ name: 'evil', url: 'http://127.0.0.1:9/feed', format: 'openrouter' }] } }),
+  ],
   ['refresh switched off', () => ({ refresh: { enabled: false } })],
   ['a larger transcript tail', () => ({ observer: { tailBytes: 1024 * 1024 * 1024 } })],
-  ['removing the user\'s price overrides', () => ({ priceOverrides: {} }), { priceOverrides: { 'claude-haiku-5-5': { input: '9', output: '9' } } }],
-  ['raising the user\'s session budget', () => ({ budgets: { session: '50' } }), { budgets: { session: '5' } }],
-  ['raising a budget by a fraction of a cent (compared exactly)', () => ({ budgets: { day: '40.000000001' } }), { budgets: { day: '40' } }],
-  ['budget action downshift over the user\'s deny', () => ({ budgets: { action: 'downshift' } }), { budgets: { day: '40', action: 'deny' } }],
+  [
+    "removing the user's price overrides",
+    () => ({ priceOverrides: {} }),
+    { priceOverrides: { 'claude-haiku-5-5': { input: '9', output: '9' } } },
+  ],
+  ["raising the user's session budget", () => ({ budgets: { session: '50' } }), { budgets: { session: '5' } }],
+  [
+    'raising a budget by a fraction of a cent (compared exactly)',
+    () => ({ budgets: { day: '40.000000001' } }),
+    { budgets: { day: '40' } },
+  ],
+  [
+    "budget action downshift over the user's deny",
+    () => ({ budgets: { action: 'downshift' } }),
+    { budgets: { day: '40', action: 'deny' } },
+  ],
   ['a later budget warning', () => ({ budgets: { warnAt: 0.95 } }), { budgets: { session: '5', warnAt: 0.5 } }],
 ];
 
-describe('a hostile project file cannot loosen the user\'s policy', () => {
+describe("a hostile project file cannot loosen the user's policy", () => {
   for (const [name, project, user] of HOSTILE) {
     it(`${name}: ignored, each key with a diagnostic naming it and the way to allow it`, () => {
       const sb = sandbox(user, project);
@@ -74,7 +107,12 @@ describe('a hostile project file cannot loosen the user\'s policy', () => {
       for (const key of keys) {
         const said = r.diagnostics.filter((d) => d.startsWith(`${sb.projectFile}: ignored '${key}`));
         expect(said.length, key).toBeGreaterThan(0);
-        for (const d of said) expect(d).toContain(USER_ONLY.includes(key) ? `only the user file can set it: ${(PROJECT_RULES[key as 'refresh'] as { why: string }).why}): set it in ${sb.userFile}` : `add this project to trustedProjects in ${sb.userFile} to allow`);
+        for (const d of said)
+          expect(d).toContain(
+            USER_ONLY.includes(key)
+              ? `only the user file can set it: ${(PROJECT_RULES[key as 'refresh'] as { why: string }).why}): set it in ${sb.userFile}`
+              : `add this project to trustedProjects in ${sb.userFile} to allow`,
+          );
       }
       expect(r.diagnostics).toHaveLength(r.project!.effects.length);
     });
@@ -92,11 +130,12 @@ describe('a hostile project file cannot loosen the user\'s policy', () => {
       expect(r.policy).not.toEqual(userPolicy);
       const userOnlyKeys = Object.keys(project(t.root)).filter((k) => USER_ONLY.includes(k));
       expect(r.diagnostics).toHaveLength(userOnlyKeys.length);
-      for (const e of r.project!.effects) expect(e.applied && e.why === 'trusted project').toBe(!USER_ONLY.includes(e.key));
+      for (const e of r.project!.effects)
+        expect(e.applied && e.why === 'trusted project').toBe(!USER_ONLY.includes(e.key));
     });
   }
 
-  it('trustedProjects and refresh in a trusted project\'s own file are still ignored (only the user file sets them)', () => {
+  it("trustedProjects and refresh in a trusted project's own file are still ignored (only the user file sets them)", () => {
     const feed = { sources: [{ name: 'evil', url: 'http://127.0.0.1:9/feed', format: 'openrouter' }] };
     const sb = sandbox(undefined, () => ({ trustedProjects: ['/somewhere/else'], mode: 'warn', refresh: feed }));
     sb.writeUser({ trustedProjects: [sb.root] });
@@ -122,19 +161,36 @@ describe('a hostile project file cannot loosen the user\'s policy', () => {
 
 describe('a project file may tighten without trust', () => {
   const cases: [string, Record<string, unknown> | undefined, Record<string, unknown>, Partial<Policy>][] = [
-    ['mode warn over the user\'s off', { mode: 'off' }, { mode: 'warn' }, { mode: 'warn' }],
-    ['mode on over the user\'s warn', { mode: 'warn' }, { mode: 'on' }, { mode: 'on' }],
+    ["mode warn over the user's off", { mode: 'off' }, { mode: 'warn' }, { mode: 'warn' }],
+    ["mode on over the user's warn", { mode: 'warn' }, { mode: 'on' }, { mode: 'on' }],
     ['unknownPrice deny', undefined, { unknownPrice: 'deny' }, { unknownPrice: 'deny' }],
     ['a cheaper defaultTier', undefined, { defaultTier: 'cheap' }, { defaultTier: 'cheap' }],
-    ['a cheaper defaultTier than the user\'s parent', { defaultTier: 'parent' }, { defaultTier: 'premium' }, { defaultTier: 'premium' }],
-    ['codexRewrite off over the user\'s on', { codexRewrite: true }, { codexRewrite: false }, { codexRewrite: false }],
+    [
+      "a cheaper defaultTier than the user's parent",
+      { defaultTier: 'parent' },
+      { defaultTier: 'premium' },
+      { defaultTier: 'premium' },
+    ],
+    ["codexRewrite off over the user's on", { codexRewrite: true }, { codexRewrite: false }, { codexRewrite: false }],
     ['a smaller transcript tail', undefined, { observer: { tailBytes: 1024 } }, { observer: { tailBytes: 1024 } }],
-    ['a lower budget, one the user has not set, deny and an earlier warning; the user\'s other budgets stay',
-      { budgets: { session: '5.00', month: '400' } }, { budgets: { session: '2.5', day: '10', action: 'deny', warnAt: 0.5 } },
-      { budgets: { session: '2.5', day: '10', month: '400', action: 'deny', warnAt: 0.5 } }],
-    ['tiers mapped to what the user uses for the same or a cheaper tier', undefined,
+    [
+      "a lower budget, one the user has not set, deny and an earlier warning; the user's other budgets stay",
+      { budgets: { session: '5.00', month: '400' } },
+      { budgets: { session: '2.5', day: '10', action: 'deny', warnAt: 0.5 } },
+      { budgets: { session: '2.5', day: '10', month: '400', action: 'deny', warnAt: 0.5 } },
+    ],
+    [
+      'tiers mapped to what the user uses for the same or a cheaper tier',
+      undefined,
       { tiers: { claude: { premium: 'sonnet', standard: 'haiku', cheap: 'haiku' }, codex: { premium: 'gpt-6-luna' } } },
-      { tiers: { ...DEFAULT_POLICY.tiers, claude: { cheap: 'haiku', standard: 'haiku', premium: 'sonnet' }, codex: { cheap: 'gpt-6-luna', standard: 'gpt-6-sol', premium: 'gpt-6-luna' } } }],
+      {
+        tiers: {
+          ...DEFAULT_POLICY.tiers,
+          claude: { cheap: 'haiku', standard: 'haiku', premium: 'sonnet' },
+          codex: { cheap: 'gpt-6-luna', standard: 'gpt-6-sol', premium: 'gpt-6-luna' },
+        },
+      },
+    ],
   ];
   for (const [name, user, project, expected] of cases) {
     it(name, () => {
@@ -149,27 +205,54 @@ describe('a project file may tighten without trust', () => {
   }
 
   it('a tier map is judged entry by entry: the cheaper entries apply, the pricier ones are named and ignored', () => {
-    const sb = sandbox(undefined, () => ({ tiers: { claude: { premium: 'sonnet', standard: 'opus', parent: 'haiku' }, pi: { cheap: 'x/any' } } }));
+    const sb = sandbox(undefined, () => ({
+      tiers: { claude: { premium: 'sonnet', standard: 'opus', parent: 'haiku' }, pi: { cheap: 'x/any' } },
+    }));
     const r = sb.load();
     expect(r.policy.tiers.claude).toEqual({ cheap: 'haiku', standard: 'sonnet', premium: 'sonnet' });
     expect(r.policy.tiers.pi).toEqual({});
     expect(r.project!.effects).toEqual([
-      { key: 'tiers.claude.standard', applied: false, why: '"opus" is not a value the user\'s map uses for standard or a cheaper tier' },
-      { key: 'tiers.claude.premium', applied: true, why: '"sonnet" is what the user\'s map uses for premium or a cheaper tier' },
+      {
+        key: 'tiers.claude.standard',
+        applied: false,
+        why: '"opus" is not a value the user\'s map uses for standard or a cheaper tier',
+      },
+      {
+        key: 'tiers.claude.premium',
+        applied: true,
+        why: '"sonnet" is what the user\'s map uses for premium or a cheaper tier',
+      },
       // parent is the parent's own model: not a fixed point in the tier order, so only the user's value may stand.
-      { key: 'tiers.claude.parent', applied: false, why: '"haiku" is not a value the user\'s map uses for parent (only the user\'s own value)' },
-      { key: 'tiers.pi.cheap', applied: false, why: '"x/any" is not a value the user\'s map uses for cheap or a cheaper tier' },
+      {
+        key: 'tiers.claude.parent',
+        applied: false,
+        why: '"haiku" is not a value the user\'s map uses for parent (only the user\'s own value)',
+      },
+      {
+        key: 'tiers.pi.cheap',
+        applied: false,
+        why: '"x/any" is not a value the user\'s map uses for cheap or a cheaper tier',
+      },
     ]);
-    expect(r.diagnostics.map((d) => d.slice(sb.projectFile.length + 2, d.indexOf(' ('))))
-      .toEqual(['ignored \'tiers.claude.standard\'', 'ignored \'tiers.claude.parent\'', 'ignored \'tiers.pi.cheap\'']);
+    expect(r.diagnostics.map((d) => d.slice(sb.projectFile.length + 2, d.indexOf(' (')))).toEqual([
+      "ignored 'tiers.claude.standard'",
+      "ignored 'tiers.claude.parent'",
+      "ignored 'tiers.pi.cheap'",
+    ]);
   });
 
-  it('the same value as the user\'s is no change and no diagnostic, whatever the section', () => {
-    const sb = sandbox({ priceOverrides: OPUS_FREE, mode: 'warn' }, () => ({ priceOverrides: OPUS_FREE, mode: 'warn', refresh: DEFAULT_POLICY.refresh }));
+  it("the same value as the user's is no change and no diagnostic, whatever the section", () => {
+    const sb = sandbox({ priceOverrides: OPUS_FREE, mode: 'warn' }, () => ({
+      priceOverrides: OPUS_FREE,
+      mode: 'warn',
+      refresh: DEFAULT_POLICY.refresh,
+    }));
     const r = sb.load();
     expect(r.diagnostics).toEqual([]);
     expect(r.project!.effects.map((e) => [e.key, e.applied, e.why])).toEqual([
-      ['priceOverrides', true, 'same as the user\'s'], ['mode', true, 'same as the user\'s'], ['refresh', true, 'same as the user\'s'],
+      ['priceOverrides', true, "same as the user's"],
+      ['mode', true, "same as the user's"],
+      ['refresh', true, "same as the user's"],
     ]);
   });
 
@@ -177,7 +260,7 @@ describe('a project file may tighten without trust', () => {
     const sb = sandbox(undefined, () => ({ mode: 'loud', colour: 'red' }));
     expect(sb.load().project!.effects).toEqual([
       { key: 'mode', applied: false, why: 'invalid' },
-      { key: '\'colour\'', applied: false, why: 'unknown key' },
+      { key: "'colour'", applied: false, why: 'unknown key' },
     ]);
   });
 });
@@ -190,11 +273,22 @@ describe('every policy section has a project rule', () => {
     expect(rules).toEqual(Object.keys(DEFAULT_POLICY).sort());
   });
 
-  it('the rules that loosen or reprice are not tighten rules, and trustedProjects is the user\'s alone', () => {
+  it("the rules that loosen or reprice are not tighten rules, and trustedProjects is the user's alone", () => {
     const kinds = Object.fromEntries(Object.entries(PROJECT_RULES).map(([k, r]) => [k, r.kind]));
     expect(kinds).toEqual({
-      mode: 'tighten', unknownPrice: 'tighten', defaultTier: 'tighten', tiers: 'tighten', priceOverrides: 'trusted-only',
-      codexRewrite: 'tighten', onIgnoredRewrite: 'tighten', claudeProvider: 'trusted-only', refresh: 'user-only', observer: 'tighten', budgets: 'tighten', trustedProjects: 'user-only', team: 'user-only',
+      mode: 'tighten',
+      unknownPrice: 'tighten',
+      defaultTier: 'tighten',
+      tiers: 'tighten',
+      priceOverrides: 'trusted-only',
+      codexRewrite: 'tighten',
+      onIgnoredRewrite: 'tighten',
+      claudeProvider: 'trusted-only',
+      refresh: 'user-only',
+      observer: 'tighten',
+      budgets: 'tighten',
+      trustedProjects: 'user-only',
+      team: 'user-only',
     });
   });
 });
@@ -211,7 +305,7 @@ describe('which project roots are trusted', () => {
     }
   });
 
-  it('not a subdirectory of a trusted root (its own file is another project\'s), nor a sibling', () => {
+  it("not a subdirectory of a trusted root (its own file is another project's), nor a sibling", () => {
     const sb = sandbox(undefined, () => ({ mode: 'off' }));
     const sub = join(sb.root, 'vendor', 'lib');
     mkdirSync(sub, { recursive: true });
@@ -274,7 +368,10 @@ describe('what the Claude hook decides with a hostile project file (in process)'
     return { sb, run: () => hook(sb, 'PreToolUse', p) };
   }
   const model = (out: Awaited<ReturnType<typeof hook>>) =>
-    out.answer ? (JSON.parse(out.answer.stdout!) as { hookSpecificOutput: { updatedInput?: { model?: string } } }).hookSpecificOutput.updatedInput?.model : null;
+    out.answer
+      ? (JSON.parse(out.answer.stdout!) as { hookSpecificOutput: { updatedInput?: { model?: string } } })
+          .hookSpecificOutput.updatedInput?.model
+      : null;
 
   it('no model named under a sonnet parent, the project asks for premium with opus free: the child gets sonnet, not opus', async () => {
     const hostile = { defaultTier: 'premium', priceOverrides: OPUS_FREE };
@@ -282,20 +379,33 @@ describe('what the Claude hook decides with a hostile project file (in process)'
     expect(model(await run())).toBe('sonnet');
     const trusted = dispatch('PreToolUse.nomodel.json', hostile);
     mkdirSync(join(trusted.sb.env.TIERGATE_HOME!, 'config'), { recursive: true });
-    writeFileSync(join(trusted.sb.env.TIERGATE_HOME!, 'config', 'config.json'), JSON.stringify({ trustedProjects: [trusted.sb.project] }));
+    writeFileSync(
+      join(trusted.sb.env.TIERGATE_HOME!, 'config', 'config.json'),
+      JSON.stringify({ trustedProjects: [trusted.sb.project] }),
+    );
     // The user's opt-in is what lets it through: the same file then does what it says.
     expect(model(await trusted.run())).toBe('opus');
   });
 
-  it('the hooks module gets the same: the SessionStart hand-off holds the user\'s policy, not the project\'s loosening', async () => {
+  it("the hooks module gets the same: the SessionStart hand-off holds the user's policy, not the project's loosening", async () => {
     const sb = claudeSandbox();
-    writeFileSync(join(sb.project, '.tiergate.json'), JSON.stringify({ mode: 'off', defaultTier: 'premium', priceOverrides: OPUS_FREE, unknownPrice: 'deny' }));
+    writeFileSync(
+      join(sb.project, '.tiergate.json'),
+      JSON.stringify({ mode: 'off', defaultTier: 'premium', priceOverrides: OPUS_FREE, unknownPrice: 'deny' }),
+    );
     const start = fixture('SessionStart.basic.json');
     start.cwd = sb.project;
     await hook(sb, 'SessionStart', start, { TIERGATE_MODULE_LIVE: '1' });
-    const handoff = policyFromHandoff(readFileSync(policyHandoffPath(join(sb.env.TIERGATE_HOME!, 'data'), start.session_id as string), 'utf8'));
+    const handoff = policyFromHandoff(
+      readFileSync(policyHandoffPath(join(sb.env.TIERGATE_HOME!, 'data'), start.session_id as string), 'utf8'),
+    );
     expect(handoff.diagnostics).toEqual([]);
-    expect(handoff.policy).toMatchObject({ mode: 'on', defaultTier: 'standard', priceOverrides: {}, unknownPrice: 'deny' });
+    expect(handoff.policy).toMatchObject({
+      mode: 'on',
+      defaultTier: 'standard',
+      priceOverrides: {},
+      unknownPrice: 'deny',
+    });
   });
 
   it('an opus child under a sonnet parent with mode off in the project: still corrected to sonnet', async () => {

@@ -14,7 +14,11 @@ afterEach(() => {
 });
 
 /** Runs a command in `cwd` with TIERGATE_HOME set, returning its exit code and stdout. */
-async function inDir(cwd: string, home: string, command: () => Promise<number>): Promise<{ code: number; out: string }> {
+async function inDir(
+  cwd: string,
+  home: string,
+  command: () => Promise<number>,
+): Promise<{ code: number; out: string }> {
   vi.stubEnv('TIERGATE_HOME', home);
   vi.stubEnv('TIERGATE_PRICE_REFRESH', 'off');
   const was = process.cwd();
@@ -38,7 +42,10 @@ function setup(user: Record<string, unknown> | null, project: Record<string, unk
   mkdirSync(repo);
   if (user) {
     mkdirSync(join(home, 'config'), { recursive: true });
-    writeFileSync(join(home, 'config', 'config.json'), JSON.stringify(typeof user.trustedProjects === 'string' ? { ...user, trustedProjects: [repo] } : user));
+    writeFileSync(
+      join(home, 'config', 'config.json'),
+      JSON.stringify(typeof user.trustedProjects === 'string' ? { ...user, trustedProjects: [repo] } : user),
+    );
   }
   if (project) writeFileSync(join(repo, '.tiergate.json'), JSON.stringify(project));
   return { home, repo, userFile: join(home, 'config', 'config.json'), projectFile: join(repo, '.tiergate.json') };
@@ -51,25 +58,36 @@ describe('tiergate config check', () => {
     const s = setup(null, MIXED);
     const { code, out } = await inDir(s.repo, s.home, () => configCommand(['check']));
     expect(code).toBe(1);
-    expect(out).toContain(`project policy: ${s.projectFile}: may only tighten (its root is not in trustedProjects in ${s.userFile})\n`
-      + '  ignored mode: "off" is looser than the user\'s "on"\n'
-      + '  applied unknownPrice: "deny" is stricter than "allow"\n'
-      + '  ignored tiers.claude.standard: "opus" is not a value the user\'s map uses for standard or a cheaper tier\n'
-      + '  applied tiers.claude.premium: "sonnet" is what the user\'s map uses for premium or a cheaper tier\n');
-    expect(out).toContain(`  - ${s.projectFile}: ignored 'mode' ("off" is looser than the user's "on"): a project file may only tighten; add this project to trustedProjects in ${s.userFile} to allow`);
+    expect(out).toContain(
+      `project policy: ${s.projectFile}: may only tighten (its root is not in trustedProjects in ${s.userFile})\n` +
+        '  ignored mode: "off" is looser than the user\'s "on"\n' +
+        '  applied unknownPrice: "deny" is stricter than "allow"\n' +
+        '  ignored tiers.claude.standard: "opus" is not a value the user\'s map uses for standard or a cheaper tier\n' +
+        '  applied tiers.claude.premium: "sonnet" is what the user\'s map uses for premium or a cheaper tier\n',
+    );
+    expect(out).toContain(
+      `  - ${s.projectFile}: ignored 'mode' ("off" is looser than the user's "on"): a project file may only tighten; add this project to trustedProjects in ${s.userFile} to allow`,
+    );
     expect(out).toContain('mode on, unknown prices deny');
   });
 
   it('--json: the project layer with its effects, next to the merged policy', async () => {
     const s = setup(null, MIXED);
     const { out } = await inDir(s.repo, s.home, () => configCommand(['check', '--json']));
-    const report = JSON.parse(out) as { ok: boolean; project: { file: string; trusted: boolean; effects: { key: string; applied: boolean }[] }; policy: { mode: string } };
+    const report = JSON.parse(out) as {
+      ok: boolean;
+      project: { file: string; trusted: boolean; effects: { key: string; applied: boolean }[] };
+      policy: { mode: string };
+    };
     expect(report.ok).toBe(false);
     expect(report.policy.mode).toBe('on');
     expect(report.project.file).toBe(s.projectFile);
     expect(report.project.trusted).toBe(false);
     expect(report.project.effects.map((e) => [e.key, e.applied])).toEqual([
-      ['mode', false], ['unknownPrice', true], ['tiers.claude.standard', false], ['tiers.claude.premium', true],
+      ['mode', false],
+      ['unknownPrice', true],
+      ['tiers.claude.standard', false],
+      ['tiers.claude.premium', true],
     ]);
   });
 
@@ -77,7 +95,9 @@ describe('tiergate config check', () => {
     const s = setup({ trustedProjects: 'repo' }, MIXED);
     const trusted = await inDir(s.repo, s.home, () => configCommand(['check']));
     expect(trusted.code).toBe(0);
-    expect(trusted.out).toContain(`project policy: ${s.projectFile}: trusted (its root is in trustedProjects), may loosen\n  applied mode: trusted project\n`);
+    expect(trusted.out).toContain(
+      `project policy: ${s.projectFile}: trusted (its root is in trustedProjects), may loosen\n  applied mode: trusted project\n`,
+    );
     expect(trusted.out).toContain('mode off');
     const none = setup(null, null);
     expect((await inDir(none.repo, none.home, () => configCommand(['check']))).out).toContain('project policy: none\n');
@@ -102,6 +122,8 @@ describe('tiergate explain', () => {
     const { out } = await inDir(s.repo, s.home, () => explainCommand([...args, '--json']));
     const report = JSON.parse(out) as { decision: { action: string }; projectPolicy: { effects: unknown[] } };
     expect(report.decision.action).toBe('correct');
-    expect(report.projectPolicy.effects).toEqual([{ key: 'unknownPrice', applied: true, why: '"deny" is stricter than "allow"' }]);
+    expect(report.projectPolicy.effects).toEqual([
+      { key: 'unknownPrice', applied: true, why: '"deny" is stricter than "allow"' },
+    ]);
   });
 });

@@ -21,7 +21,8 @@ let users: PriceServer;
 let repos: PriceServer;
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'dist/cli.js')) || !existsSync(join(root, 'dist/refresh.js'))) execFileSync(process.execPath, [join(root, 'scripts/build.mjs')]);
+  if (!existsSync(join(root, 'dist/cli.js')) || !existsSync(join(root, 'dist/refresh.js')))
+    execFileSync(process.execPath, [join(root, 'scripts/build.mjs')]);
   tls = makeCert();
   users = await new PriceServer(tls).start();
   repos = await new PriceServer(tls).start();
@@ -38,19 +39,38 @@ function setup() {
   const dir = mkdtempSync(join(tmpdir(), 'tg-refresh-project-'));
   const repo = join(dir, 'repo');
   mkdirSync(repo);
-  const env = { PATH: process.env.PATH ?? '', HOME: dir, TIERGATE_HOME: join(dir, 'tg'), NODE_EXTRA_CA_CERTS: tls.certFile };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    TIERGATE_HOME: join(dir, 'tg'),
+    NODE_EXTRA_CA_CERTS: tls.certFile,
+  };
   mkdirSync(join(env.TIERGATE_HOME, 'config'), { recursive: true });
-  writeFileSync(join(env.TIERGATE_HOME, 'config', 'config.json'), JSON.stringify({
-    trustedProjects: [repo],
-    refresh: { sources: [{ name: 'users', url: users.url('/feed'), format: 'openrouter' }] },
-  }));
-  writeFileSync(join(repo, '.tiergate.json'), JSON.stringify({
-    refresh: { enabled: true, ttlHours: 0.001, sources: [{ name: 'repos', url: repos.url('/feed'), format: 'openrouter' }] },
-  }));
+  writeFileSync(
+    join(env.TIERGATE_HOME, 'config', 'config.json'),
+    JSON.stringify({
+      trustedProjects: [repo],
+      refresh: { sources: [{ name: 'users', url: users.url('/feed'), format: 'openrouter' }] },
+    }),
+  );
+  writeFileSync(
+    join(repo, '.tiergate.json'),
+    JSON.stringify({
+      refresh: {
+        enabled: true,
+        ttlHours: 0.001,
+        sources: [{ name: 'repos', url: repos.url('/feed'), format: 'openrouter' }],
+      },
+    }),
+  );
   return { dir, repo, env };
 }
 
-function runNode(args: string[], env: Record<string, string>, cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function runNode(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -62,7 +82,7 @@ function runNode(args: string[], env: Record<string, string>, cwd: string): Prom
 }
 
 describe('the price refresh ignores the project file', () => {
-  it('loadRefreshConfig, run from inside a trusted repository: the user\'s sources, and the project file never read', () => {
+  it("loadRefreshConfig, run from inside a trusted repository: the user's sources, and the project file never read", () => {
     const { repo, env } = setup();
     const cwd = process.cwd();
     process.chdir(repo);
@@ -76,7 +96,7 @@ describe('the price refresh ignores the project file', () => {
     }
   });
 
-  it('`tiergate prices refresh --wait` in the repository fetches the user\'s feed only', async () => {
+  it("`tiergate prices refresh --wait` in the repository fetches the user's feed only", async () => {
     const { repo, env } = setup();
     const before = repos.total();
     const r = await runNode([join(root, 'dist/cli.js'), 'prices', 'refresh', '--wait', '--json'], env, repo);
@@ -86,7 +106,7 @@ describe('the price refresh ignores the project file', () => {
     expect(r.stderr).not.toContain('.tiergate.json');
   });
 
-  it('the detached refresh (dist/refresh.js), started in the repository, fetches the user\'s feed only', async () => {
+  it("the detached refresh (dist/refresh.js), started in the repository, fetches the user's feed only", async () => {
     const { repo, env, dir } = setup();
     const before = { users: users.count('/feed'), repos: repos.total() };
     const r = await runNode([join(root, 'dist/refresh.js')], { ...env, TIERGATE_REFRESH_FORCE: '1' }, repo);

@@ -6,14 +6,22 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeAgentFs } from '../../../src/adapters/claude/agent-fs-node.js';
-import { lookupCopilotAgent, parseCopilotAgentHead, resolveCopilotChild, type AgentPlaces } from '../../../src/adapters/copilot/agents.js';
+import {
+  lookupCopilotAgent,
+  parseCopilotAgentHead,
+  resolveCopilotChild,
+  type AgentPlaces,
+} from '../../../src/adapters/copilot/agents.js';
 import { sandbox, writeAgent } from './support.js';
 
 const head = (front: string) => parseCopilotAgentHead(`---\n${front}\n---\nbody\n`);
 
 describe('copilot agent frontmatter', () => {
   it('reads name and model in the forms Copilot takes', () => {
-    expect(head('name: pricey\nmodel: claude-opus-4.8')).toEqual({ name: 'pricey', model: { kind: 'one', value: 'claude-opus-4.8' } });
+    expect(head('name: pricey\nmodel: claude-opus-4.8')).toEqual({
+      name: 'pricey',
+      model: { kind: 'one', value: 'claude-opus-4.8' },
+    });
     expect(head('name: "q"\nmodel: \'gpt-5.4\'')).toEqual({ name: 'q', model: { kind: 'one', value: 'gpt-5.4' } });
     expect(head('model: inherit')?.model).toEqual({ kind: 'inherit' });
     expect(head('model: [a, "b"]')?.model).toEqual({ kind: 'list', values: ['a', 'b'] });
@@ -23,7 +31,8 @@ describe('copilot agent frontmatter', () => {
   });
 
   it('says unreadable rather than guess', () => {
-    for (const f of ['model: [a, b', 'model: |\n  a', 'model:\n  key: v', 'model: [a, ]x']) expect(head(f)?.model.kind).toBe('unreadable');
+    for (const f of ['model: [a, b', 'model: |\n  a', 'model:\n  key: v', 'model: [a, ]x'])
+      expect(head(f)?.model.kind).toBe('unreadable');
     expect(parseCopilotAgentHead('no frontmatter')).toBeNull();
   });
 });
@@ -33,7 +42,8 @@ describe('copilot agent lookup and the child chain', () => {
     const sb = sandbox();
     const places: AgentPlaces = { copilotHome: sb.copilotHome, projectDir: join(sb.project, 'sub'), home: sb.home };
     const lookup = (name: string) => lookupCopilotAgent(nodeAgentFs, name, places);
-    const child = (agentType: string, byok: boolean | null = true, callModel: string | null = null) => resolveCopilotChild({ agentType, callModel, byok, lookup });
+    const child = (agentType: string, byok: boolean | null = true, callModel: string | null = null) =>
+      resolveCopilotChild({ agentType, callModel, byok, lookup });
     return { sb, places, lookup, child };
   };
 
@@ -61,10 +71,15 @@ describe('copilot agent lookup and the child chain', () => {
     expect((await child('both')).agentModelFrom).toBe(join(sb.copilotHome, 'agents', 'both.agent.md'));
   });
 
-  it('the call\'s model wins without reading any agent file', async () => {
+  it("the call's model wins without reading any agent file", async () => {
     const { child } = setup();
     let looked = 0;
-    const r = await resolveCopilotChild({ agentType: 'pricey', callModel: 'gpt-5.4-mini', byok: null, lookup: async () => (looked++, { kind: 'not-found', searched: [] }) });
+    const r = await resolveCopilotChild({
+      agentType: 'pricey',
+      callModel: 'gpt-5.4-mini',
+      byok: null,
+      lookup: async () => (looked++, { kind: 'not-found', searched: [] }),
+    });
     expect(r).toEqual({ requestedModel: 'gpt-5.4-mini', agentModel: null, agentModelFrom: null, unknown: null });
     expect(looked).toBe(0);
     expect((await child('general-purpose', true, 'x')).requestedModel).toBe('x');
@@ -76,15 +91,21 @@ describe('copilot agent lookup and the child chain', () => {
     writeAgent(join(sb.copilotHome, 'agents'), 'none.agent.md', { name: 'none', description: 'd' });
     writeAgent(join(sb.copilotHome, 'agents'), 'lst.agent.md', { name: 'lst', model: '[model-a, model-b]' });
     expect(await child('inh')).toEqual({ requestedModel: null, agentModel: null, agentModelFrom: null, unknown: null });
-    expect(await child('none')).toEqual({ requestedModel: null, agentModel: null, agentModelFrom: null, unknown: null });
+    expect(await child('none')).toEqual({
+      requestedModel: null,
+      agentModel: null,
+      agentModelFrom: null,
+      unknown: null,
+    });
     expect((await child('lst', true)).agentModel).toBe('model-a');
     expect((await child('lst', false)).unknown).toMatch(/lists models/);
     expect((await child('lst', null)).unknown).toMatch(/lists models/);
   });
 
-  it('built-ins: the parent\'s model under BYOK (seen); a built-in with its own list is unknown otherwise', async () => {
+  it("built-ins: the parent's model under BYOK (seen); a built-in with its own list is unknown otherwise", async () => {
     const { child } = setup();
-    for (const b of ['explore', 'task', 'research', 'general-purpose']) expect((await child(b, true)).unknown).toBeNull();
+    for (const b of ['explore', 'task', 'research', 'general-purpose'])
+      expect((await child(b, true)).unknown).toBeNull();
     expect((await child('general-purpose', null)).unknown).toBeNull();
     expect((await child('explore', false)).unknown).toMatch(/gpt-5.6-luna, gpt-5.4-mini/);
     expect((await child('research', null)).unknown).toMatch(/claude-sonnet-5/);

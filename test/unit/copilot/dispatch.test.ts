@@ -19,7 +19,12 @@ const input = (p: unknown) => Readable.from([Buffer.from(JSON.stringify(p))]);
 function spool(sb: Sandbox): SpoolRecord[] {
   const dir = join(sb.env.TIERGATE_HOME, 'data', 'spool');
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as SpoolRecord));
+  return readdirSync(dir).flatMap((f) =>
+    readFileSync(join(dir, f), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as SpoolRecord),
+  );
 }
 
 const diagnostics = (sb: Sandbox) => {
@@ -39,11 +44,26 @@ function session(sb: Sandbox, args: Record<string, unknown>, parent = 'gpt-5.4')
 
 async function run(sb: Sandbox, toolArgs: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   const payload = { ...fixture('preToolUse.basic-task.json').payload, cwd: sb.project, toolArgs, ...extra };
-  return runHookWith({ copilot: async () => dispatchAdapter }, 'copilot', 'preToolUse', input(payload), sb.env, 'first-wait');
+  return runHookWith(
+    { copilot: async () => dispatchAdapter },
+    'copilot',
+    'preToolUse',
+    input(payload),
+    sb.env,
+    'first-wait',
+  );
 }
 
-const pricey = (sb: Sandbox, model = 'claude-opus-4.8') => writeAgent(join(sb.copilotHome, 'agents'), 'pricey.agent.md', { name: 'pricey', description: 'd', model });
-const task = (extra: Record<string, unknown> = {}) => ({ name: 'lab-child', description: 'lab child task', prompt: 'LAB-CHILD: go', agent_type: 'pricey', mode: 'sync', ...extra });
+const pricey = (sb: Sandbox, model = 'claude-opus-4.8') =>
+  writeAgent(join(sb.copilotHome, 'agents'), 'pricey.agent.md', { name: 'pricey', description: 'd', model });
+const task = (extra: Record<string, unknown> = {}) => ({
+  name: 'lab-child',
+  description: 'lab child task',
+  prompt: 'LAB-CHILD: go',
+  agent_type: 'pricey',
+  mode: 'sync',
+  ...extra,
+});
 
 describe('copilot preToolUse', () => {
   beforeEach(() => resetSpoolFile());
@@ -66,14 +86,21 @@ describe('copilot preToolUse', () => {
     const [rec] = spool(sb);
     expect(rec).toMatchObject({
       type: 'dispatch',
-      observation: { harness: 'copilot', callId: 'call_lab_1_0', parentModel: 'gpt-5.4', parentModelSource: 'events-tail', agentModel: 'claude-opus-4.8', subagentType: 'pricey' },
+      observation: {
+        harness: 'copilot',
+        callId: 'call_lab_1_0',
+        parentModel: 'gpt-5.4',
+        parentModelSource: 'events-tail',
+        agentModel: 'claude-opus-4.8',
+        subagentType: 'pricey',
+      },
       decision: { action: 'correct', reason: 'over-ceiling-corrected', effectiveModel: 'gpt-5.4' },
     });
     // No prompt text in the record.
     expect(JSON.stringify(rec)).not.toContain('LAB-CHILD');
   });
 
-  it('the call\'s own pricier model: corrected', async () => {
+  it("the call's own pricier model: corrected", async () => {
     const sb = sandbox();
     const args = task({ agent_type: 'general-purpose', model: 'claude-opus-4.8' });
     session(sb, args);
@@ -85,18 +112,25 @@ describe('copilot preToolUse', () => {
     const args = task({ agent_type: 'general-purpose', model: 'gpt-5.4-mini' });
     session(sb, args);
     expect((await run(sb, args)).answer).toBeNull();
-    expect(spool(sb)[0]).toMatchObject({ decision: { action: 'allow', reason: 'within-ceiling', effectiveModel: 'gpt-5.4-mini' } });
+    expect(spool(sb)[0]).toMatchObject({
+      decision: { action: 'allow', reason: 'within-ceiling', effectiveModel: 'gpt-5.4-mini' },
+    });
   });
 
   it('nothing cheaper fits (a crossover child): denied, the reason names why and what to retry', async () => {
     const sb = sandbox();
     mkdirSync(join(sb.env.TIERGATE_HOME, 'config'), { recursive: true });
-    writeFileSync(join(sb.env.TIERGATE_HOME, 'config', 'config.json'), JSON.stringify({ priceOverrides: { 'cross-model': { input: '0.1', output: '100' } } }));
+    writeFileSync(
+      join(sb.env.TIERGATE_HOME, 'config', 'config.json'),
+      JSON.stringify({ priceOverrides: { 'cross-model': { input: '0.1', output: '100' } } }),
+    );
     const args = task({ agent_type: 'general-purpose', model: 'cross-model' });
     session(sb, args);
     const a = JSON.parse((await run(sb, args)).answer!.stdout!);
     expect(a.permissionDecision).toBe('deny');
-    expect(a.permissionDecisionReason).toMatch(/^tiergate: subagent model cross-model costs more than your own model gpt-5\.4 \(output \$100\/M vs \$15\/M\)/);
+    expect(a.permissionDecisionReason).toMatch(
+      /^tiergate: subagent model cross-model costs more than your own model gpt-5\.4 \(output \$100\/M vs \$15\/M\)/,
+    );
     expect(a.permissionDecisionReason).toMatch(/Retry the same dispatch without model/);
     expect(spool(sb)[0]).toMatchObject({ decision: { action: 'deny', reason: 'over-ceiling-denied' } });
   });
@@ -109,7 +143,10 @@ describe('copilot preToolUse', () => {
     const r = await run(sb, task());
     expect(r.answer).toBeNull();
     expect(Date.now() - t0).toBeGreaterThanOrEqual(PARENT_WAIT_MS - 50);
-    expect(spool(sb)[0]).toMatchObject({ observation: { parentModel: null, parentModelSource: null, callId: null }, decision: { action: 'allow', reason: 'unknown-price-allowed' } });
+    expect(spool(sb)[0]).toMatchObject({
+      observation: { parentModel: null, parentModelSource: null, callId: null },
+      decision: { action: 'allow', reason: 'unknown-price-allowed' },
+    });
     expect(diagnostics(sb)).toMatch(/parent model unknown/);
   });
 
@@ -118,7 +155,10 @@ describe('copilot preToolUse', () => {
     const args = task({ agent_type: 'plugin-agent' });
     session(sb, args);
     expect((await run(sb, args)).answer).toBeNull();
-    expect(spool(sb)[0]).toMatchObject({ observation: { capability: { canRewrite: false } }, decision: { action: 'allow' } });
+    expect(spool(sb)[0]).toMatchObject({
+      observation: { capability: { canRewrite: false } },
+      decision: { action: 'allow' },
+    });
     expect(diagnostics(sb)).toMatch(/defined nowhere tiergate looks/);
   });
 
@@ -132,7 +172,13 @@ describe('copilot preToolUse', () => {
 
   it('a malformed task payload fails open: no output, exit code 0, one diagnostic', async () => {
     const sb = sandbox();
-    const r = await runHookWith({ copilot: async () => dispatchAdapter }, 'copilot', 'preToolUse', input({ toolName: 'task', toolArgs: 'x' }), sb.env);
+    const r = await runHookWith(
+      { copilot: async () => dispatchAdapter },
+      'copilot',
+      'preToolUse',
+      input({ toolName: 'task', toolArgs: 'x' }),
+      sb.env,
+    );
     expect(r.answer).toBeNull();
     expect(r.answer?.exitCode ?? 0).toBe(0);
     expect(r.failed).toMatch(/sessionId/);

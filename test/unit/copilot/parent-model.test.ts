@@ -12,14 +12,20 @@ const SID = '9c85d76b-014b-4635-b712-c426b73f1d59';
 const args = () => fixture('preToolUse.basic-task.json').payload.toolArgs as Record<string, unknown>;
 
 describe('copilot parent model from the session file', () => {
-  it('finds the call by its arguments (any key order): parent model, call id, BYOK from its turn\'s usage line', () => {
+  it("finds the call by its arguments (any key order): parent model, call id, BYOK from its turn's usage line", () => {
     const sb = sandbox();
     const path = writeSession(sb, SID, linesThrough(sessionLines(), 'tool.execution_start'));
     const shuffled = Object.fromEntries(Object.entries(args()).reverse());
-    expect(scanDispatch(path, shuffled, null, 1 << 20)).toEqual({ parentModel: 'gpt-5.4', callId: 'call_lab_1_0', byok: true, parentMultiplier: null, source: 'events-tail' });
+    expect(scanDispatch(path, shuffled, null, 1 << 20)).toEqual({
+      parentModel: 'gpt-5.4',
+      callId: 'call_lab_1_0',
+      byok: true,
+      parentMultiplier: null,
+      source: 'events-tail',
+    });
   });
 
-  it('another call\'s arguments, or a child\'s scope, are not this dispatch', () => {
+  it("another call's arguments, or a child's scope, are not this dispatch", () => {
     const sb = sandbox();
     const path = writeSession(sb, SID, linesThrough(sessionLines(), 'tool.execution_start'));
     expect(scanDispatch(path, { ...args(), prompt: 'another brief' }, null, 1 << 20).source).toBeNull();
@@ -28,7 +34,9 @@ describe('copilot parent model from the session file', () => {
 
   it('reads the multiplier GitHub bills when the usage line reports one', () => {
     const sb = sandbox();
-    const lines = linesThrough(sessionLines(), 'tool.execution_start').map((l) => l.replace('"cost":0,', '"cost":3,').replace('"isByok":true', '"isByok":false'));
+    const lines = linesThrough(sessionLines(), 'tool.execution_start').map((l) =>
+      l.replace('"cost":0,', '"cost":3,').replace('"isByok":true', '"isByok":false'),
+    );
     const path = writeSession(sb, SID, lines);
     expect(scanDispatch(path, args(), null, 1 << 20)).toMatchObject({ byok: false, parentMultiplier: 3 });
   });
@@ -45,7 +53,7 @@ describe('copilot parent model from the session file', () => {
     expect(Date.now() - t0).toBeLessThan(1500);
   });
 
-  it('gives up after the wait: unknown, never an older turn\'s model', async () => {
+  it("gives up after the wait: unknown, never an older turn's model", async () => {
     const sb = sandbox();
     const path = writeSession(sb, SID, linesThrough(sessionLines(), 'tool.execution_start').slice(0, -1));
     const t0 = Date.now();
@@ -57,7 +65,10 @@ describe('copilot parent model from the session file', () => {
   it('a session folder that does not exist is not waited for', async () => {
     const sb = sandbox();
     const t0 = Date.now();
-    const r = await readDispatchContext([`${sb.copilotHome}/session-state/nope/events.jsonl`], args(), null, { maxBytes: 1 << 20, waitMs: 2000 });
+    const r = await readDispatchContext([`${sb.copilotHome}/session-state/nope/events.jsonl`], args(), null, {
+      maxBytes: 1 << 20,
+      waitMs: 2000,
+    });
     expect(r.source).toBeNull();
     expect(Date.now() - t0).toBeLessThan(100);
   });

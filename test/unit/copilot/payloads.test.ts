@@ -18,7 +18,12 @@ describe('copilot preToolUse payload guard', () => {
   const base = fixture('preToolUse.basic-task.json').payload;
 
   it('accepts every recorded preToolUse payload, as the schema does', () => {
-    for (const name of ['preToolUse.basic-task.json', 'preToolUse.model-arg-task.json', 'preToolUse.builtin-nomodel-task.json', 'preToolUse.rewrite-task.json']) {
+    for (const name of [
+      'preToolUse.basic-task.json',
+      'preToolUse.model-arg-task.json',
+      'preToolUse.builtin-nomodel-task.json',
+      'preToolUse.rewrite-task.json',
+    ]) {
       const p = fixture(name).payload;
       expect(readPreToolUse(p)).toEqual(PreToolUsePayloadSchema.parse(p));
       expect(isTaskCall(p)).toBe(true);
@@ -32,12 +37,37 @@ describe('copilot preToolUse payload guard', () => {
   });
 
   it('throws exactly where the schema throws (mutated fields)', () => {
-    const value = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.constant(null), fc.constant(undefined), fc.boolean(), fc.array(fc.string()), fc.dictionary(fc.string(), fc.string()));
-    fc.assert(fc.property(fc.constantFrom('sessionId', 'toolName', 'toolArgs', 'timestamp', 'cwd', 'agentId', 'agentType', 'parentAgentId'), value, (key, v) => {
-      const p: Record<string, unknown> = { ...base, [key]: v };
-      if (v === undefined) delete p[key];
-      expect(verdict(() => readPreToolUse(p))).toBe(verdict(() => PreToolUsePayloadSchema.parse(p)));
-    }), { numRuns: 400 });
+    const value = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.double(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.boolean(),
+      fc.array(fc.string()),
+      fc.dictionary(fc.string(), fc.string()),
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(
+          'sessionId',
+          'toolName',
+          'toolArgs',
+          'timestamp',
+          'cwd',
+          'agentId',
+          'agentType',
+          'parentAgentId',
+        ),
+        value,
+        (key, v) => {
+          const p: Record<string, unknown> = { ...base, [key]: v };
+          if (v === undefined) delete p[key];
+          expect(verdict(() => readPreToolUse(p))).toBe(verdict(() => PreToolUsePayloadSchema.parse(p)));
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 
   it('names the field, never the value, when it throws', () => {

@@ -14,7 +14,8 @@ export function fixture(name: string): Fixture {
 }
 
 /** The recorded session file's lines, as text. */
-export const sessionLines = (name = 'basic.session.jsonl'): string[] => readFileSync(join(SESSIONS, name), 'utf8').split('\n').filter(Boolean);
+export const sessionLines = (name = 'basic.session.jsonl'): string[] =>
+  readFileSync(join(SESSIONS, name), 'utf8').split('\n').filter(Boolean);
 
 /** The lines up to and including the first one of `type` (what the file held at that point of the run). */
 export function linesThrough(lines: string[], type: string): string[] {
@@ -23,7 +24,13 @@ export function linesThrough(lines: string[], type: string): string[] {
   return lines.slice(0, i + 1);
 }
 
-export type Sandbox = { root: string; home: string; copilotHome: string; project: string; env: { HOME: string; COPILOT_HOME: string; TIERGATE_HOME: string; TIERGATE_PRICE_REFRESH: string } };
+export type Sandbox = {
+  root: string;
+  home: string;
+  copilotHome: string;
+  project: string;
+  env: { HOME: string; COPILOT_HOME: string; TIERGATE_HOME: string; TIERGATE_PRICE_REFRESH: string };
+};
 
 /** A throw-away HOME with COPILOT_HOME under it, a git project and a tiergate home; price refresh off. */
 export function sandbox(): Sandbox {
@@ -33,7 +40,13 @@ export function sandbox(): Sandbox {
   const project = join(root, 'project');
   mkdirSync(copilotHome, { recursive: true });
   mkdirSync(join(project, '.git'), { recursive: true });
-  return { root, home, copilotHome, project, env: { HOME: home, COPILOT_HOME: copilotHome, TIERGATE_HOME: join(root, 'tg'), TIERGATE_PRICE_REFRESH: 'off' } };
+  return {
+    root,
+    home,
+    copilotHome,
+    project,
+    env: { HOME: home, COPILOT_HOME: copilotHome, TIERGATE_HOME: join(root, 'tg'), TIERGATE_PRICE_REFRESH: 'off' },
+  };
 }
 
 /** Writes a session file where Copilot keeps it; returns its path. */
@@ -47,5 +60,10 @@ export function writeSession(sb: Sandbox, sessionId: string, lines: string[]): s
 
 export function writeAgent(dir: string, file: string, front: Record<string, string>): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, file), `---\n${Object.entries(front).map(([k, v]) => `${k}: ${v}`).join('\n')}\n---\nbody\n`);
+  writeFileSync(
+    join(dir, file),
+    `---\n${Object.entries(front)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n')}\n---\nbody\n`,
+  );
 }

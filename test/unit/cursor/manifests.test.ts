@@ -15,7 +15,28 @@ describe('Cursor manifests', () => {
 
   it('plugin.json follows the published schema and points at a Cursor-only hooks file', () => {
     expect(manifest.name).toMatch(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/);
-    const allowed = ['name', 'displayName', 'description', 'version', 'minClientVersions', 'author', 'publisher', 'homepage', 'repository', 'license', 'logo', 'keywords', 'category', 'tags', 'commands', 'agents', 'skills', 'rules', 'hooks', 'mcpServers'];
+    const allowed = [
+      'name',
+      'displayName',
+      'description',
+      'version',
+      'minClientVersions',
+      'author',
+      'publisher',
+      'homepage',
+      'repository',
+      'license',
+      'logo',
+      'keywords',
+      'category',
+      'tags',
+      'commands',
+      'agents',
+      'skills',
+      'rules',
+      'hooks',
+      'mcpServers',
+    ];
     expect(Object.keys(manifest).filter((k) => !allowed.includes(k))).toEqual([]);
     // hooks/hooks.json is Claude Code's (and Codex's) default path: Cursor gets its own file.
     expect(manifest.hooks).toBe('./hooks-cursor.json');
@@ -24,7 +45,13 @@ describe('Cursor manifests', () => {
 
   it('hooks-cursor.json is the flat version-1 format, one entry per event the adapter handles', () => {
     expect(hooks.version).toBe(1);
-    const adapter = makeCursorAdapter({ route: () => { throw new Error('unused'); }, spool: () => undefined, now: () => 0 });
+    const adapter = makeCursorAdapter({
+      route: () => {
+        throw new Error('unused');
+      },
+      spool: () => undefined,
+      now: () => 0,
+    });
     expect(Object.keys(hooks.hooks).sort()).toEqual(Object.keys(adapter.handlers).sort());
     for (const { event, matcher } of CURSOR_EVENTS) {
       const [entry, ...rest] = hooks.hooks[event];

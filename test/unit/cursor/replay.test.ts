@@ -26,8 +26,14 @@ const fixture = (name: string): Record<string, unknown> => {
 };
 
 const row = (id: string, input: string, output: string) => ({
-  id, provider: 'anthropic', rates: { input, output, cacheRead: null, cacheWrite5m: null, cacheWrite1h: null }, longContext: [],
-  perRequestFee: null, reasoningRate: null, contextWindow: null, source: 'test',
+  id,
+  provider: 'anthropic',
+  rates: { input, output, cacheRead: null, cacheWrite5m: null, cacheWrite1h: null },
+  longContext: [],
+  perRequestFee: null,
+  reasoningRate: null,
+  contextWindow: null,
+  source: 'test',
 });
 // Cursor bills by plan; these list-like prices only give the engine something to compare.
 const lookup = testLookup({
@@ -62,19 +68,25 @@ const run = (event: string, payload: unknown) => {
 const json = (a: { stdout?: string } | null) => JSON.parse(a!.stdout!) as Record<string, unknown>;
 
 describe('preToolUse (Task)', () => {
-  it('task.json: a cheaper child is allowed; the observation carries the payload\'s models and ids', () => {
+  it("task.json: a cheaper child is allowed; the observation carries the payload's models and ids", () => {
     const out = json(run('preToolUse', fixture('preToolUse.task')));
     expect(out).toEqual({ permission: 'allow' });
     expect(routed).toHaveLength(1);
     expect(routed[0]).toMatchObject({
-      harness: 'cursor', sessionId: 'conv-parent-1', callId: 'toolu_task_1', parentModel: 'claude-opus-5',
-      parentModelSource: 'payload.model', requestedModel: 'claude-haiku-4-5', subagentType: 'explore', cwd: '<project>',
+      harness: 'cursor',
+      sessionId: 'conv-parent-1',
+      callId: 'toolu_task_1',
+      parentModel: 'claude-opus-5',
+      parentModelSource: 'payload.model',
+      requestedModel: 'claude-haiku-4-5',
+      subagentType: 'explore',
+      cwd: '<project>',
       capability: { canRewrite: false, canDeny: true },
     });
     expect(routed[0]!.toolInput).toEqual(fixture('preToolUse.task').tool_input);
   });
 
-  it('a pricier child is denied with Cursor\'s keys, and the message names a retry', () => {
+  it("a pricier child is denied with Cursor's keys, and the message names a retry", () => {
     const p = fixture('preToolUse.task');
     p.model = 'claude-haiku-4-5';
     p.tool_input = { ...(p.tool_input as object), model: 'claude-opus-5' };
@@ -90,7 +102,12 @@ describe('preToolUse (Task)', () => {
     run('preToolUse', fixture('preToolUse.task'));
     const out = json(run('preToolUse', fixture('preToolUse.task-inherit-empty-model')));
     expect(out).toEqual({ permission: 'allow' });
-    expect(routed[1]).toMatchObject({ parentModel: 'claude-opus-5', parentModelSource: 'earlier-payload', requestedModel: null, callId: 'toolu_task_2' });
+    expect(routed[1]).toMatchObject({
+      parentModel: 'claude-opus-5',
+      parentModelSource: 'earlier-payload',
+      requestedModel: null,
+      callId: 'toolu_task_2',
+    });
   });
 
   it('task-inherit-empty-model.json alone: the parent model stays unknown (never invented)', () => {
@@ -108,7 +125,13 @@ describe('subagentStart', () => {
   it('basic.json (subagent_model "inherit"): the child inherits; parent model from model_id', () => {
     const out = json(run('subagentStart', fixture('subagentStart.basic')));
     expect(out).toEqual(JSON.parse(JSON.stringify({ permission: fixture('answer.subagentStart.allow').permission })));
-    expect(routed[0]).toMatchObject({ sessionId: 'conv-parent-1', callId: 'toolu_task_1', requestedModel: null, parentModel: 'claude-opus-5', parentModelSource: 'payload.model_id' });
+    expect(routed[0]).toMatchObject({
+      sessionId: 'conv-parent-1',
+      callId: 'toolu_task_1',
+      requestedModel: null,
+      parentModel: 'claude-opus-5',
+      parentModelSource: 'payload.model_id',
+    });
   });
 
   it('after preToolUse decided the same Task call, subagentStart answers the same and records nothing twice', () => {
@@ -127,7 +150,11 @@ describe('subagentStart', () => {
     const out = json(run('subagentStart', fixture('subagentStart.documented-model')));
     expect(out.permission).toBe('deny');
     expect(String(out.agent_message)).toContain('claude-sonnet-4-20250514');
-    expect(routed[0]).toMatchObject({ parentModel: 'claude-haiku-4-5', parentModelSource: 'earlier-payload', requestedModel: 'claude-sonnet-4-20250514' });
+    expect(routed[0]).toMatchObject({
+      parentModel: 'claude-haiku-4-5',
+      parentModelSource: 'earlier-payload',
+      requestedModel: 'claude-sonnet-4-20250514',
+    });
   });
 
   it('an engine failure still answers allow (Cursor blocks on a missing answer) and leaves a diagnostic', () => {
@@ -151,7 +178,18 @@ describe('subagentStop', () => {
     expect(json(run('subagentStop', fixture('subagentStop.completed')))).toEqual({});
     expect(spooled).toHaveLength(1);
     const obs = spooled[0]!.observation;
-    expect(obs).toMatchObject({ kind: 'completion', harness: 'cursor', sessionId: 'conv-parent-1', callId: 'toolu_task_1', agentId: 'conv-child-1', status: 'ok', usage: null, servedModel: null, usageSource: 'none', dedupeKey: 'cursor:toolu_task_1' });
+    expect(obs).toMatchObject({
+      kind: 'completion',
+      harness: 'cursor',
+      sessionId: 'conv-parent-1',
+      callId: 'toolu_task_1',
+      agentId: 'conv-child-1',
+      status: 'ok',
+      usage: null,
+      servedModel: null,
+      usageSource: 'none',
+      dedupeKey: 'cursor:toolu_task_1',
+    });
     const dir = join(env.TIERGATE_HOME!, 'data', 'spool');
     const lines = readdirSync(dir).flatMap((f) => readFileSync(join(dir, f), 'utf8').trim().split('\n'));
     expect(lines).toHaveLength(1);
@@ -160,12 +198,20 @@ describe('subagentStop', () => {
 
   it('failed-dispatch.json: an orphan stop is an error completion with its duration and no child id', () => {
     run('subagentStop', fixture('subagentStop.failed-dispatch'));
-    expect(spooled[0]!.observation).toMatchObject({ status: 'error', subagentType: 'unknown', agentId: null, startedAt: 1_800_000_000_000, endedAt: 1_800_000_000_000 });
+    expect(spooled[0]!.observation).toMatchObject({
+      status: 'error',
+      subagentType: 'unknown',
+      agentId: null,
+      startedAt: 1_800_000_000_000,
+      endedAt: 1_800_000_000_000,
+    });
   });
 });
 
 describe('every documented payload', () => {
-  const files = readdirSync(FIX).filter((f) => !f.startsWith('answer.')).map((f) => f.replace(/\.json$/, ''));
+  const files = readdirSync(FIX)
+    .filter((f) => !f.startsWith('answer.'))
+    .map((f) => f.replace(/\.json$/, ''));
   it.each(files)('%s gets valid JSON of the documented shape for its event', (name) => {
     const payload = fixture(name);
     const event = String(payload.hook_event_name);
@@ -207,20 +253,42 @@ describe('input normalisation', () => {
 
 describe('answers', () => {
   it('a correction (which Cursor cannot take) is answered as a deny naming the corrected value', () => {
-    const out = JSON.parse(cursorAnswer({ action: 'correct', reason: 'over-ceiling-corrected', summary: 'x costs more', comparison: null, tier: 'cheap', diagnostics: [], field: 'model', value: 'claude-haiku-4-5', updatedInput: {} })!.stdout!);
+    const out = JSON.parse(
+      cursorAnswer({
+        action: 'correct',
+        reason: 'over-ceiling-corrected',
+        summary: 'x costs more',
+        comparison: null,
+        tier: 'cheap',
+        diagnostics: [],
+        field: 'model',
+        value: 'claude-haiku-4-5',
+        updatedInput: {},
+      })!.stdout!,
+    );
     expect(out).toMatchObject({ permission: 'deny' });
     expect(out.agent_message).toContain('"claude-haiku-4-5"');
   });
 });
 
-describe('agent definitions are read from the hook\'s environment, not the process\'s', () => {
+describe("agent definitions are read from the hook's environment, not the process's", () => {
   it('a user agent under the env HOME gives the Task its model (documentation-only rule)', () => {
     const home = mkdtempSync(join(tmpdir(), 'tg-cursor-home-'));
     mkdirSync(join(home, '.cursor', 'agents'), { recursive: true });
-    writeFileSync(join(home, '.cursor', 'agents', 'deep-review.md'), '---\nname: deep-review\nmodel: claude-haiku-4-5\n---\nbody\n');
+    writeFileSync(
+      join(home, '.cursor', 'agents', 'deep-review.md'),
+      '---\nname: deep-review\nmodel: claude-haiku-4-5\n---\nbody\n',
+    );
     env = { ...env, HOME: home };
     const p = fixture('preToolUse.task-inherit-empty-model');
-    run('preToolUse', { ...p, cwd: join(home, 'no-project'), tool_input: { ...(p.tool_input as object), subagent_type: 'deep-review' } });
-    expect(routed[0]).toMatchObject({ agentModel: 'claude-haiku-4-5', agentModelFrom: join(home, '.cursor', 'agents', 'deep-review.md') });
+    run('preToolUse', {
+      ...p,
+      cwd: join(home, 'no-project'),
+      tool_input: { ...(p.tool_input as object), subagent_type: 'deep-review' },
+    });
+    expect(routed[0]).toMatchObject({
+      agentModel: 'claude-haiku-4-5',
+      agentModelFrom: join(home, '.cursor', 'agents', 'deep-review.md'),
+    });
   });
 });

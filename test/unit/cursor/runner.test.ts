@@ -20,18 +20,24 @@ let env: Record<string, string>;
 beforeEach(() => {
   env = { TIERGATE_HOME: mkdtempSync(join(tmpdir(), 'tg-cursor-run-')) };
 });
-const hook = async (event: string, stdin: string) => (await runHook('cursor', event, Readable.from([Buffer.from(stdin)]), env)).answer;
+const hook = async (event: string, stdin: string) =>
+  (await runHook('cursor', event, Readable.from([Buffer.from(stdin)]), env)).answer;
 
 describe('cursor through the hook runner', () => {
   it('a BOM-prefixed subagentStart is parsed and allowed', async () => {
-    expect(await hook('subagentStart', `\uFEFF${payload('subagentStart.basic')}`)).toEqual({ stdout: '{"permission":"allow"}\n' });
+    expect(await hook('subagentStart', `\uFEFF${payload('subagentStart.basic')}`)).toEqual({
+      stdout: '{"permission":"allow"}\n',
+    });
   });
 
   it('a Task dispatch to a pricier model than the parent is denied with the bundled prices', async () => {
-    const a = await hook('preToolUse', payload('preToolUse.task', (p) => {
-      p.model = 'claude-haiku-4-5';
-      (p.tool_input as Record<string, unknown>).model = 'claude-opus-5';
-    }));
+    const a = await hook(
+      'preToolUse',
+      payload('preToolUse.task', (p) => {
+        p.model = 'claude-haiku-4-5';
+        (p.tool_input as Record<string, unknown>).model = 'claude-opus-5';
+      }),
+    );
     const out = JSON.parse(a!.stdout!);
     expect(out.permission).toBe('deny');
     expect(out.agent_message).toMatch(/claude-opus-5 costs more than your own model claude-haiku-4-5/);
@@ -42,7 +48,9 @@ describe('cursor through the hook runner', () => {
     env.TIERGATE_HOOK_MAX_STDIN = '64';
     expect(await hook('preToolUse', payload('preToolUse.task'))).toEqual({ stdout: '{"permission":"allow"}\n' });
     expect(await hook('subagentStop', 'x'.repeat(100))).toEqual({ stdout: '{}\n' });
-    const log = readFileSync(join(env.TIERGATE_HOME!, 'data', 'diagnostics.log'), 'utf8').trim().split('\n');
+    const log = readFileSync(join(env.TIERGATE_HOME!, 'data', 'diagnostics.log'), 'utf8')
+      .trim()
+      .split('\n');
     expect(log.map((l) => JSON.parse(l).kind)).toEqual(['bad-json', 'oversize', 'oversize']);
   });
 });

@@ -15,8 +15,25 @@ import { DEFAULT_POLICY } from '../../../src/config/defaults.js';
 const root = join(import.meta.dirname, '../../..');
 const cli = join(root, 'dist', 'cli.js');
 
-type Decision = { harness: string; parentSource: string | null; action: string; reason: string; requested: string | null; parent: string | null; modelSees: string | null; newValue: string | null; documentationOnly: boolean };
-type Row = { group: string | null; completed: number; dispatches: number; tokens: { total: number }; cost: { pico: string | null }; models: { served: string | null }[] };
+type Decision = {
+  harness: string;
+  parentSource: string | null;
+  action: string;
+  reason: string;
+  requested: string | null;
+  parent: string | null;
+  modelSees: string | null;
+  newValue: string | null;
+  documentationOnly: boolean;
+};
+type Row = {
+  group: string | null;
+  completed: number;
+  dispatches: number;
+  tokens: { total: number };
+  cost: { pico: string | null };
+  models: { served: string | null }[];
+};
 type Doc = { decisions: Decision[]; report: { format: string; rows: Row[]; totals: Row }; ledger: string | null };
 
 const made: string[] = [];
@@ -32,7 +49,8 @@ function isolated() {
   for (const d of [home, tmp]) mkdirSync(d, { recursive: true });
   // No TIERGATE_HOME / XDG_* from the developer's shell: the demo must not need them and must not write there.
   const env = { PATH: process.env.PATH ?? '', HOME: home, TMPDIR: tmp };
-  const run = (...args: string[]) => execFileSync(process.execPath, [cli, 'demo', ...args], { env, encoding: 'utf8', timeout: 30_000 });
+  const run = (...args: string[]) =>
+    execFileSync(process.execPath, [cli, 'demo', ...args], { env, encoding: 'utf8', timeout: 30_000 });
   return { dir, home, tmp, run };
 }
 
@@ -58,16 +76,26 @@ describe('tiergate demo --json', () => {
   });
 
   it('replays a dispatch of every harness; Cursor is marked documentation-only', () => {
-    expect(new Set(doc.decisions.map((d) => d.harness))).toEqual(new Set(['claude', 'codex', 'cursor', 'opencode', 'pi', 'gemini', 'copilot']));
+    expect(new Set(doc.decisions.map((d) => d.harness))).toEqual(
+      new Set(['claude', 'codex', 'cursor', 'opencode', 'pi', 'gemini', 'copilot']),
+    );
     expect(doc.decisions.filter((d) => d.documentationOnly).map((d) => d.harness)).toEqual(['cursor']);
   });
 
   it('Claude: opus under a sonnet parent is corrected to a legal alias no pricier than the parent', () => {
     const d = doc.decisions.find((x) => x.harness === 'claude' && x.action === 'correct');
     // Read from the dispatching line of the parent transcript, not a fallback after waiting for it.
-    expect(d).toMatchObject({ requested: 'opus', parent: 'claude-sonnet-5-5', parentSource: 'transcript-tail', reason: 'over-ceiling-corrected', newValue: 'sonnet' });
+    expect(d).toMatchObject({
+      requested: 'opus',
+      parent: 'claude-sonnet-5-5',
+      parentSource: 'transcript-tail',
+      reason: 'over-ceiling-corrected',
+      newValue: 'sonnet',
+    });
     expect(CLAUDE_MODEL_ALIASES).toContain(d!.newValue);
-    expect(doc.decisions.find((x) => x.harness === 'claude' && x.action === 'allow')).toMatchObject({ reason: 'within-ceiling' });
+    expect(doc.decisions.find((x) => x.harness === 'claude' && x.action === 'allow')).toMatchObject({
+      reason: 'within-ceiling',
+    });
   });
 
   it('Codex: over the ceiling is denied with a retry that names a model the policy offers', () => {
@@ -75,12 +103,19 @@ describe('tiergate demo --json', () => {
     expect(d).toMatchObject({ requested: 'gpt-6-astra', parent: 'gpt-6-sol', reason: 'over-ceiling-denied' });
     const named = /Retry the same dispatch with model: "([^"]+)"/.exec(d!.modelSees ?? '')?.[1];
     expect(Object.values(DEFAULT_POLICY.tiers.codex)).toContain(named);
-    expect(doc.decisions.find((x) => x.harness === 'codex' && x.action === 'allow')).toMatchObject({ requested: 'gpt-6-luna', reason: 'within-ceiling' });
+    expect(doc.decisions.find((x) => x.harness === 'codex' && x.action === 'allow')).toMatchObject({
+      requested: 'gpt-6-luna',
+      reason: 'within-ceiling',
+    });
   });
 
   it('OpenCode and pi: the pricey agent is corrected in place to a tier agent', () => {
     for (const h of ['opencode', 'pi']) {
-      expect(doc.decisions.find((x) => x.harness === h)).toMatchObject({ action: 'correct', reason: 'over-ceiling-corrected', newValue: expect.stringMatching(/^tiergate-/) });
+      expect(doc.decisions.find((x) => x.harness === h)).toMatchObject({
+        action: 'correct',
+        reason: 'over-ceiling-corrected',
+        newValue: expect.stringMatching(/^tiergate-/),
+      });
     }
   });
 
@@ -108,8 +143,12 @@ describe('tiergate demo (table) and --keep', () => {
   it('prints one line per decision, the cost table with its totals row, and keeps the ledger with --keep', () => {
     const box = isolated();
     const out = box.run('--keep');
-    expect(out).toMatch(/Claude Code +opus -> parent claude-sonnet-5-5: CORRECT \(over-ceiling-corrected\)\n +now runs as: sonnet/);
-    expect(out).toMatch(/Codex +gpt-6-astra -> parent gpt-6-sol: DENY \(over-ceiling-denied\)\n +the model sees: tiergate: .*Retry/);
+    expect(out).toMatch(
+      /Claude Code +opus -> parent claude-sonnet-5-5: CORRECT \(over-ceiling-corrected\)\n +now runs as: sonnet/,
+    );
+    expect(out).toMatch(
+      /Codex +gpt-6-astra -> parent gpt-6-sol: DENY \(over-ceiling-denied\)\n +the model sees: tiergate: .*Retry/,
+    );
     expect(out).toMatch(/Cursor \(documentation only\)/);
     expect(out).toMatch(/│ total +│ +10 │/);
     const ledger = /Ledger kept at (\S+) /.exec(out)?.[1];
@@ -118,7 +157,11 @@ describe('tiergate demo (table) and --keep', () => {
     expect(statSync(ledger!).mode & 0o777).toBe(0o600);
     const db = new Database(ledger!, { readonly: true });
     try {
-      const rows = db.prepare('SELECT harness, served_model, input, output, cost_pico FROM completions WHERE harness != ? ORDER BY harness').all('cursor') as Record<string, any>[];
+      const rows = db
+        .prepare(
+          'SELECT harness, served_model, input, output, cost_pico FROM completions WHERE harness != ? ORDER BY harness',
+        )
+        .all('cursor') as Record<string, any>[];
       expect(rows.map((r) => r.harness)).toEqual(['claude', 'codex', 'copilot', 'gemini', 'opencode', 'pi']);
       for (const r of rows) {
         expect(r.served_model).toBeTruthy();

@@ -21,10 +21,28 @@ function pkgSandbox() {
   const s = sandbox();
   put(join(s.ctx.pkgRoot, 'dist', 'hook.cjs'), '// hook v9.9.9\n');
   put(join(s.ctx.pkgRoot, 'dist', 'opencode.js'), '// opencode v9.9.9\n');
-  put(join(s.ctx.pkgRoot, 'data', 'prices-snapshot.json'), JSON.stringify({
-    format: 'tiergate-catalog/1', version: 'bundled-2026-11-30', date: '2026-11-30', source: 'test', aliases: {},
-    models: { m: { id: 'm', provider: 'p', rates: { input: '1', output: '2', cacheRead: null, cacheWrite5m: null, cacheWrite1h: null }, longContext: [], perRequestFee: null, reasoningRate: null, contextWindow: null, source: 'test' } },
-  }));
+  put(
+    join(s.ctx.pkgRoot, 'data', 'prices-snapshot.json'),
+    JSON.stringify({
+      format: 'tiergate-catalog/1',
+      version: 'bundled-2026-11-30',
+      date: '2026-11-30',
+      source: 'test',
+      aliases: {},
+      models: {
+        m: {
+          id: 'm',
+          provider: 'p',
+          rates: { input: '1', output: '2', cacheRead: null, cacheWrite5m: null, cacheWrite1h: null },
+          longContext: [],
+          perRequestFee: null,
+          reasoningRate: null,
+          contextWindow: null,
+          source: 'test',
+        },
+      },
+    }),
+  );
   return s;
 }
 
@@ -36,7 +54,10 @@ describe('doctor', () => {
     const { ctx } = pkgSandbox();
     const checks = run(ctx);
     for (const h of ['claude', 'codex', 'cursor', 'opencode', 'pi']) expect(find(checks, h).status).toBe('info');
-    expect(find(checks, 'bundled snapshot')).toMatchObject({ status: 'ok', data: { ageDays: 2, version: 'bundled-2026-11-30' } });
+    expect(find(checks, 'bundled snapshot')).toMatchObject({
+      status: 'ok',
+      data: { ageDays: 2, version: 'bundled-2026-11-30' },
+    });
     expect(checks.filter((c) => c.status === 'error')).toEqual([]);
     expect(find(checks, 'cursor').detail).toMatch(/documentation-only/);
   });
@@ -56,7 +77,10 @@ describe('doctor', () => {
     const old = join(root, 'old', 'tiergate');
     put(join(old, 'package.json'), '{"name": "tiergate", "version": "0.0.1"}');
     put(join(old, 'dist', 'opencode.js'), '// opencode v0.0.1\n');
-    put(join(ctx.env.XDG_CONFIG_HOME!, 'opencode', 'opencode.json'), JSON.stringify({ plugin: [`file://${old}/dist/opencode.js`] }));
+    put(
+      join(ctx.env.XDG_CONFIG_HOME!, 'opencode', 'opencode.json'),
+      JSON.stringify({ plugin: [`file://${old}/dist/opencode.js`] }),
+    );
     const c = find(run(ctx), 'opencode');
     expect(c.status).toBe('error');
     expect(c.detail).toMatch(/tiergate 0\.0\.1.*differs from this version 9\.9\.9/);
@@ -79,12 +103,18 @@ describe('doctor', () => {
   it('Codex: installed with plugins switched off, or without its cached copy, is an error', () => {
     const { ctx } = pkgSandbox();
     const cfg = join(ctx.home, '.codex', 'config.toml');
-    put(cfg, '[features]\nplugins = false\n\n[marketplaces.tiergate]\nsource_type = "local"\nsource = "/x"\n\n[plugins."tiergate@tiergate"]\nenabled = true\n');
+    put(
+      cfg,
+      '[features]\nplugins = false\n\n[marketplaces.tiergate]\nsource_type = "local"\nsource = "/x"\n\n[plugins."tiergate@tiergate"]\nenabled = true\n',
+    );
     expect(find(run(ctx), 'codex').detail).toMatch(/plugins = false/);
     put(cfg, '[plugins."tiergate@tiergate"]\nenabled = true\n');
     expect(find(run(ctx), 'codex')).toMatchObject({ status: 'error' });
     expect(find(run(ctx), 'codex').detail).toMatch(/no 9\.9\.9 copy/);
-    put(join(ctx.home, '.codex', 'plugins', 'cache', 'tiergate', 'tiergate', '9.9.9', 'dist', 'hook.cjs'), '// hook v9.9.9\n');
+    put(
+      join(ctx.home, '.codex', 'plugins', 'cache', 'tiergate', 'tiergate', '9.9.9', 'dist', 'hook.cjs'),
+      '// hook v9.9.9\n',
+    );
     expect(find(run(ctx), 'codex')).toMatchObject({ status: 'ok' });
     expect(find(run(ctx), 'codex').detail).toContain('/hooks');
   });
@@ -92,10 +122,22 @@ describe('doctor', () => {
   it('Claude: an installed plugin of another version is an error', () => {
     const { ctx } = pkgSandbox();
     const dir = join(ctx.home, '.claude');
-    put(join(dir, 'settings.json'), JSON.stringify({ enabledPlugins: { 'tiergate@tiergate': true }, extraKnownMarketplaces: { tiergate: { source: { source: 'directory', path: ctx.pkgRoot } } } }));
-    put(join(dir, 'plugins', 'installed_plugins.json'), JSON.stringify({ version: 2, plugins: { 'tiergate@tiergate': [{ scope: 'user', version: '0.0.1' }] } }));
+    put(
+      join(dir, 'settings.json'),
+      JSON.stringify({
+        enabledPlugins: { 'tiergate@tiergate': true },
+        extraKnownMarketplaces: { tiergate: { source: { source: 'directory', path: ctx.pkgRoot } } },
+      }),
+    );
+    put(
+      join(dir, 'plugins', 'installed_plugins.json'),
+      JSON.stringify({ version: 2, plugins: { 'tiergate@tiergate': [{ scope: 'user', version: '0.0.1' }] } }),
+    );
     expect(find(run(ctx), 'claude')).toMatchObject({ status: 'error', data: { version: '0.0.1', expected: '9.9.9' } });
-    put(join(dir, 'plugins', 'installed_plugins.json'), JSON.stringify({ version: 2, plugins: { 'tiergate@tiergate': [{ scope: 'user', version: '9.9.9' }] } }));
+    put(
+      join(dir, 'plugins', 'installed_plugins.json'),
+      JSON.stringify({ version: 2, plugins: { 'tiergate@tiergate': [{ scope: 'user', version: '9.9.9' }] } }),
+    );
     expect(find(run(ctx), 'claude')).toMatchObject({ status: 'ok' });
   });
 
@@ -122,7 +164,9 @@ describe('doctor', () => {
     const c = find(runDoctor(ctx, ctx.home, Date.now()), 'log');
     expect(c.status).toBe('warn');
     expect(c.data).toMatchObject({ recentErrors: 4 });
-    expect((c.data!.last as string[]).map((l) => l.replace(/^\S+ /, ''))).toEqual([2, 3, 4, 5, 6].map((i) => `${i % 2 ? 'warn' : 'error'} hook:test:${i}: problem ${i}`));
+    expect((c.data!.last as string[]).map((l) => l.replace(/^\S+ /, ''))).toEqual(
+      [2, 3, 4, 5, 6].map((i) => `${i % 2 ? 'warn' : 'error'} hook:test:${i}: problem ${i}`),
+    );
     expect(formatDoctor(run(ctx), '9.9.9', ctx.pkgRoot)).toContain('problem 6');
   });
 });
@@ -133,9 +177,31 @@ describe('doctor: price refresh', () => {
     const dir = join(ctx.env.TIERGATE_HOME!, 'data', 'prices');
     // A valid catalog: doctor flags an unreadable one (see test/unit/reliability/recovery.test.ts).
     put(join(dir, 'openrouter.catalog.json'), readFileSync(join(ctx.pkgRoot, 'data', 'prices-snapshot.json'), 'utf8'));
-    const src = { name: 'litellm', url: 'https://example.invalid/x', format: 'litellm', lastAttemptAt: '2026-12-01T00:00:00Z', pendingSince: null, lastSuccessAt: null,
-      lastError: 'timed out after 10000 ms', lastErrorKind: 'timeout', consecutiveFailures: 3, models: null, skippedRows: null, bytes: null, durationMs: null, catalogFile: null, catalogVersion: null };
-    put(join(dir, 'status.json'), JSON.stringify({ format: 'tiergate-refresh-status/1', updatedAt: '2026-12-01T00:00:00Z', sources: { litellm: src } }));
+    const src = {
+      name: 'litellm',
+      url: 'https://example.invalid/x',
+      format: 'litellm',
+      lastAttemptAt: '2026-12-01T00:00:00Z',
+      pendingSince: null,
+      lastSuccessAt: null,
+      lastError: 'timed out after 10000 ms',
+      lastErrorKind: 'timeout',
+      consecutiveFailures: 3,
+      models: null,
+      skippedRows: null,
+      bytes: null,
+      durationMs: null,
+      catalogFile: null,
+      catalogVersion: null,
+    };
+    put(
+      join(dir, 'status.json'),
+      JSON.stringify({
+        format: 'tiergate-refresh-status/1',
+        updatedAt: '2026-12-01T00:00:00Z',
+        sources: { litellm: src },
+      }),
+    );
     const checks = runDoctor(ctx, ctx.home, Date.now());
     expect(find(checks, 'refreshed catalog')).toMatchObject({ status: 'ok', data: { ageDays: 0 } });
     expect(find(checks, 'refresh litellm')).toMatchObject({ status: 'warn' });

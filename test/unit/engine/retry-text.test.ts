@@ -4,11 +4,18 @@ import type { DispatchObservation } from '../../../src/contracts/observation.js'
 import { denyMessage } from '../../../src/routing-engine/retry-text.js';
 
 const obs = {
-  requestedModel: 'haiku', agentModel: null, requestedAgent: null, requestedTier: null, parentModel: 'gpt-6-luna',
+  requestedModel: 'haiku',
+  agentModel: null,
+  requestedAgent: null,
+  requestedTier: null,
+  parentModel: 'gpt-6-luna',
   capability: { canRewrite: false, rewriteField: 'model', rewriteKind: 'model', legalValues: null, canDeny: true },
 } as unknown as DispatchObservation;
 const at = (atPromptTokens: number) =>
-  ({ verdict: 'pricier', points: [{ kind: 'output', atPromptTokens, child: '2.5', parent: '0.5', order: 'pricier' }] }) as unknown as Comparison;
+  ({
+    verdict: 'pricier',
+    points: [{ kind: 'output', atPromptTokens, child: '2.5', parent: '0.5', order: 'pricier' }],
+  }) as unknown as Comparison;
 
 describe('deny message', () => {
   it('groups a long-context threshold in thousands, as en-US does (without loading ICU)', () => {

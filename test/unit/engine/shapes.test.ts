@@ -15,12 +15,19 @@ import { DEFAULT_POLICY } from '../../../src/config/defaults.js';
 
 const root = join(import.meta.dirname, '../../..');
 const fixture = (p: string) => {
-  const { _meta, ...rest } = JSON.parse(readFileSync(join(root, 'test/fixtures', p), 'utf8')) as Record<string, unknown>;
+  const { _meta, ...rest } = JSON.parse(readFileSync(join(root, 'test/fixtures', p), 'utf8')) as Record<
+    string,
+    unknown
+  >;
   void _meta;
   return rest;
 };
 const snapshotRow = () => {
-  const models = (JSON.parse(readFileSync(join(root, 'data/prices-snapshot.json'), 'utf8')) as { models: Record<string, Record<string, unknown>> }).models;
+  const models = (
+    JSON.parse(readFileSync(join(root, 'data/prices-snapshot.json'), 'utf8')) as {
+      models: Record<string, Record<string, unknown>>;
+    }
+  ).models;
   return Object.values(models).find((r) => (r.longContext as unknown[]).length > 0)!;
 };
 
@@ -29,8 +36,13 @@ const SEEDS: Record<HotShapeName, Record<string, unknown>> = {
   codexPreToolUse: fixture('codex/PreToolUse.basic.json'),
   priceRow: snapshotRow(),
   catalog: {
-    format: 'tiergate-catalog/1', version: 'bundled-x', date: '2026-12-01', source: 'test', fetchedAt: '2026-12-01T00:00:00Z',
-    models: { [String(snapshotRow().id)]: snapshotRow() }, aliases: { claude: { opus: String(snapshotRow().id) } },
+    format: 'tiergate-catalog/1',
+    version: 'bundled-x',
+    date: '2026-12-01',
+    source: 'test',
+    fetchedAt: '2026-12-01T00:00:00Z',
+    models: { [String(snapshotRow().id)]: snapshotRow() },
+    aliases: { claude: { opus: String(snapshotRow().id) } },
   },
   policy: { ...DEFAULT_POLICY, priceOverrides: { 'my-model': { input: '1.5', output: '6', cacheRead: null } } },
   declaredFile: { entries: [{ harness: 'opencode', model: 'local/llama', rates: { input: '1', output: '2' } }] },
@@ -51,9 +63,15 @@ function viaShape(name: HotShapeName, v: unknown): unknown {
 }
 
 const anyJson = fc.oneof(
-  fc.string({ maxLength: 8 }), fc.constant(''), fc.integer(), fc.double(), fc.boolean(), fc.constant(null),
+  fc.string({ maxLength: 8 }),
+  fc.constant(''),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
   fc.constantFrom('1.5', '0', '-1', '1e3', '3.', 'whole-request', 'above-only', 'x'),
-  fc.array(fc.integer(), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 3 }), fc.string({ maxLength: 3 }), { maxKeys: 2 }),
+  fc.array(fc.integer(), { maxLength: 2 }),
+  fc.dictionary(fc.string({ maxLength: 3 }), fc.string({ maxLength: 3 }), { maxKeys: 2 }),
 );
 
 /** A seed with some fields replaced, removed or added, down to one level of nesting. */
@@ -67,17 +85,23 @@ function mutated(seed: Record<string, unknown>) {
       return rest;
     }),
     fc.tuple(fc.string({ maxLength: 6 }), anyJson).map(([k, v]) => (o: Record<string, unknown>) => ({ ...o, [k]: v })),
-    fc.tuple(fc.constantFrom(...keys), fc.string({ maxLength: 6 }), anyJson).map(([k, k2, v]) => (o: Record<string, unknown>) => {
-      const inner = o[k];
-      return inner && typeof inner === 'object' && !Array.isArray(inner) ? { ...o, [k]: { ...(inner as object), [k2]: v } } : o;
-    }),
+    fc
+      .tuple(fc.constantFrom(...keys), fc.string({ maxLength: 6 }), anyJson)
+      .map(([k, k2, v]) => (o: Record<string, unknown>) => {
+        const inner = o[k];
+        return inner && typeof inner === 'object' && !Array.isArray(inner)
+          ? { ...o, [k]: { ...(inner as object), [k2]: v } }
+          : o;
+      }),
   );
   return fc.array(edit, { maxLength: 3 }).map((edits) => edits.reduce((o, e) => e(o), seed));
 }
 
 describe('hot-path Shapes', () => {
   it('the committed file is what the schemas describe (run `npm run shapes` after changing one)', () => {
-    expect(readFileSync(join(root, 'src/contracts/hot-shapes.generated.ts'), 'utf8')).toBe(serialiseShapes(hotPathShapes()));
+    expect(readFileSync(join(root, 'src/contracts/hot-shapes.generated.ts'), 'utf8')).toBe(
+      serialiseShapes(hotPathShapes()),
+    );
   });
 
   for (const name of Object.keys(HOT_SCHEMAS) as HotShapeName[]) {
@@ -85,11 +109,14 @@ describe('hot-path Shapes', () => {
       expect(viaShape(name, SEEDS[name])).toEqual(viaZod(HOT_SCHEMAS[name], SEEDS[name]));
       expect(viaShape(name, SEEDS[name])).not.toBe('rejected');
       let rejected = 0;
-      fc.assert(fc.property(fc.oneof(mutated(SEEDS[name]), anyJson), (v) => {
-        const expected = viaZod(HOT_SCHEMAS[name], v);
-        if (expected === 'rejected') rejected++;
-        expect(viaShape(name, v)).toEqual(expected);
-      }), { numRuns: 600 });
+      fc.assert(
+        fc.property(fc.oneof(mutated(SEEDS[name]), anyJson), (v) => {
+          const expected = viaZod(HOT_SCHEMAS[name], v);
+          if (expected === 'rejected') rejected++;
+          expect(viaShape(name, v)).toEqual(expected);
+        }),
+        { numRuns: 600 },
+      );
       // The generator must reach both sides, or the property says little.
       expect(rejected).toBeGreaterThan(50);
       expect(rejected).toBeLessThan(590);
@@ -117,7 +144,14 @@ describe('hot-path Shapes', () => {
   });
 
   it('refuses to describe what it cannot check', () => {
-    for (const s of [z.url(), z.email(), z.string().check(z.minLength(2)), z.union([z.string(), z.number()]), z.object({ a: z.string() }).check(z.refine(() => true)), z.record(z.enum(['a']), z.string())]) {
+    for (const s of [
+      z.url(),
+      z.email(),
+      z.string().check(z.minLength(2)),
+      z.union([z.string(), z.number()]),
+      z.object({ a: z.string() }).check(z.refine(() => true)),
+      z.record(z.enum(['a']), z.string()),
+    ]) {
       expect(() => describeSchema(s)).toThrow(/describeSchema/);
     }
   });

@@ -10,7 +10,18 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../../src/config/defaults.js';
 import { extensionFiles } from '../../../src/adapters/gemini/extension.js';
 import { fnv1a } from '../../../src/io/text.js';
-import { answerOf, fixture, fixtureMeta, hook, payload, sandbox, spool, stageParent, writeAgent, type Sandbox } from './support.js';
+import {
+  answerOf,
+  fixture,
+  fixtureMeta,
+  hook,
+  payload,
+  sandbox,
+  spool,
+  stageParent,
+  writeAgent,
+  type Sandbox,
+} from './support.js';
 
 const BASIC = 'BeforeTool.basic-invoke_agent.json';
 const PROMPT = 'LAB-CHILD: do the lab task and report.';
@@ -28,7 +39,11 @@ function installExtension(sb: Sandbox): void {
 
 const userAgents = (sb: Sandbox) => join(sb.home, '.gemini', 'agents');
 
-async function dispatch(sb: Sandbox, agent: string, transcript: string | null = stageParent(sb, fixture(BASIC).session_id)) {
+async function dispatch(
+  sb: Sandbox,
+  agent: string,
+  transcript: string | null = stageParent(sb, fixture(BASIC).session_id),
+) {
   const p = payload(sb, BASIC, transcript);
   p.tool_input = { ...p.tool_input, agent_name: agent };
   return hook(sb, 'BeforeTool', p);
@@ -36,22 +51,38 @@ async function dispatch(sb: Sandbox, agent: string, transcript: string | null = 
 
 const dispatches = (sb: Sandbox) => spool(sb).flatMap((r) => (r.type === 'dispatch' ? [r] : []));
 
-describe('gemini BeforeTool: decisions on the agent definition\'s model, as Gemini sends it', () => {
+describe("gemini BeforeTool: decisions on the agent definition's model, as Gemini sends it", () => {
   it('over the ceiling: corrected to tiergate-parent with the WHOLE input (only agent_name changes)', async () => {
     const sb = sandbox();
     installExtension(sb);
     const file = writeAgent(userAgents(sb), 'pricey', 'gemini-3-pro-preview');
     const out = await dispatch(sb, 'pricey');
     expect(out.failed).toBeNull();
-    expect(answerOf(out)).toEqual({ hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: { agent_name: 'tiergate-parent', prompt: PROMPT } } });
+    expect(answerOf(out)).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'BeforeTool',
+        tool_input: { agent_name: 'tiergate-parent', prompt: PROMPT },
+      },
+    });
     const [rec] = dispatches(sb);
-    expect(rec!.decision).toMatchObject({ action: 'correct', reason: 'over-ceiling-corrected', tier: 'parent', effectiveModel: 'gemini-2.5-pro' });
+    expect(rec!.decision).toMatchObject({
+      action: 'correct',
+      reason: 'over-ceiling-corrected',
+      tier: 'parent',
+      effectiveModel: 'gemini-2.5-pro',
+    });
     // Priced as sent: gemini-3-pro-preview goes out as gemini-3.1-pro-preview-customtools (seen on 0.61.0).
     expect(rec!.observation).toMatchObject({
-      harness: 'gemini', parentModel: 'gemini-2.5-pro', parentModelSource: 'chat-file-tail', requestedAgent: 'pricey',
-      agentModel: 'gemini-3.1-pro-preview-customtools', callId: `${MESSAGE}#${fnv1a(PROMPT)}`,
+      harness: 'gemini',
+      parentModel: 'gemini-2.5-pro',
+      parentModelSource: 'chat-file-tail',
+      requestedAgent: 'pricey',
+      agentModel: 'gemini-3.1-pro-preview-customtools',
+      callId: `${MESSAGE}#${fnv1a(PROMPT)}`,
     });
-    expect(rec!.observation.agentModelFrom).toBe(`${file}: gemini-3-pro-preview, sent as gemini-3.1-pro-preview-customtools`);
+    expect(rec!.observation.agentModelFrom).toBe(
+      `${file}: gemini-3-pro-preview, sent as gemini-3.1-pro-preview-customtools`,
+    );
     // The prompt never reaches the spool.
     expect(JSON.stringify(spool(sb))).not.toContain('LAB-CHILD');
   });
@@ -64,7 +95,9 @@ describe('gemini BeforeTool: decisions on the agent definition\'s model, as Gemi
     const mine = answerOf(await dispatch(sb, 'pricey'))!;
     expect(Object.keys(mine)).toEqual(Object.keys(seen));
     expect(Object.keys(mine.hookSpecificOutput).sort()).toEqual(Object.keys(seen.hookSpecificOutput).sort());
-    expect(Object.keys(mine.hookSpecificOutput.tool_input).sort()).toEqual(Object.keys(seen.hookSpecificOutput.tool_input).sort());
+    expect(Object.keys(mine.hookSpecificOutput.tool_input).sort()).toEqual(
+      Object.keys(seen.hookSpecificOutput.tool_input).sort(),
+    );
   });
 
   it('no tier agent to switch to (extension not installed): denied, the reason names the agent, its model and the rule', async () => {
@@ -73,7 +106,9 @@ describe('gemini BeforeTool: decisions on the agent definition\'s model, as Gemi
     const ans = answerOf(await dispatch(sb, 'pricey'))!;
     expect(Object.keys(ans).sort()).toEqual(['decision', 'reason']);
     expect(ans.decision).toBe('deny');
-    expect(ans.reason).toMatch(/^tiergate: agent pricey runs on gemini-3\.1-pro-preview-customtools .* which costs more than your own model gemini-2\.5-pro/);
+    expect(ans.reason).toMatch(
+      /^tiergate: agent pricey runs on gemini-3\.1-pro-preview-customtools .* which costs more than your own model gemini-2\.5-pro/,
+    );
     expect(ans.reason).toContain('Retry the same dispatch with an agent that runs on a model no pricier than yours.');
     expect(dispatches(sb)[0]!.decision).toMatchObject({ action: 'deny', reason: 'over-ceiling-denied' });
   });
@@ -93,10 +128,14 @@ describe('gemini BeforeTool: decisions on the agent definition\'s model, as Gemi
     writeAgent(userAgents(sb), 'cheap', 'gemini-2.5-flash');
     const out = await dispatch(sb, 'cheap');
     expect(out.answer).toBeNull();
-    expect(dispatches(sb)[0]!.decision).toMatchObject({ action: 'allow', reason: 'within-ceiling', effectiveModel: 'gemini-2.5-flash' });
+    expect(dispatches(sb)[0]!.decision).toMatchObject({
+      action: 'allow',
+      reason: 'within-ceiling',
+      effectiveModel: 'gemini-2.5-flash',
+    });
   });
 
-  it('an agent without model: runs on the parent\'s model: allowed, priced as the parent', async () => {
+  it("an agent without model: runs on the parent's model: allowed, priced as the parent", async () => {
     const sb = sandbox();
     installExtension(sb);
     writeAgent(userAgents(sb), 'plain', null);
@@ -105,7 +144,7 @@ describe('gemini BeforeTool: decisions on the agent definition\'s model, as Gemi
     expect(dispatches(sb)[0]!.observation).toMatchObject({ agentModel: 'gemini-2.5-pro' });
   });
 
-  it('a project agent beats the user\'s of the same name once acknowledged; settings agents.overrides beats both', async () => {
+  it("a project agent beats the user's of the same name once acknowledged; settings agents.overrides beats both", async () => {
     const sb = sandbox();
     installExtension(sb);
     writeAgent(userAgents(sb), 'helper', 'gemini-2.5-flash');
@@ -123,7 +162,10 @@ describe('gemini BeforeTool: decisions on the agent definition\'s model, as Gemi
     const sb2 = sandbox();
     installExtension(sb2);
     writeAgent(userAgents(sb2), 'helper', 'gemini-2.5-flash');
-    writeFileSync(join(sb2.home, '.gemini', 'settings.json'), '{ // comments are allowed\n "agents": { "overrides": { "helper": { "modelConfig": { "model": "gemini-3-pro-preview" } } } } }');
+    writeFileSync(
+      join(sb2.home, '.gemini', 'settings.json'),
+      '{ // comments are allowed\n "agents": { "overrides": { "helper": { "modelConfig": { "model": "gemini-3-pro-preview" } } } } }',
+    );
     const out = await dispatch(sb2, 'helper');
     expect(answerOf(out)!.hookSpecificOutput.tool_input.agent_name).toBe('tiergate-parent');
     expect(dispatches(sb2)[0]!.observation.agentModelFrom).toContain('agents.overrides.helper');
@@ -137,7 +179,7 @@ describe('gemini BeforeTool: decisions on the agent definition\'s model, as Gemi
     expect(answerOf(await dispatch(sandboxWithExtension(), 'tiergate-cheap'))).toBeNull();
   });
 
-  it('the parent\'s model unknown (no chat file): allowed and recorded with parentModel null, never guessed', async () => {
+  it("the parent's model unknown (no chat file): allowed and recorded with parentModel null, never guessed", async () => {
     const sb = sandbox();
     installExtension(sb);
     writeAgent(userAgents(sb), 'pricey', 'gemini-3-pro-preview');
@@ -164,7 +206,11 @@ describe('gemini BeforeTool: decisions on the agent definition\'s model, as Gemi
 
   it('a malformed payload fails open: no output, one diagnostic', async () => {
     const sb = sandbox();
-    for (const bad of ['{"tool_name":"invoke_agent"}', '{"session_id":"s","hook_event_name":"BeforeTool","tool_name":"invoke_agent","tool_input":"x"}', 'not json']) {
+    for (const bad of [
+      '{"tool_name":"invoke_agent"}',
+      '{"session_id":"s","hook_event_name":"BeforeTool","tool_name":"invoke_agent","tool_input":"x"}',
+      'not json',
+    ]) {
       const out = await hook(sb, 'BeforeTool', bad);
       expect(out.answer).toBeNull();
       expect(out.failed).not.toBeNull();

@@ -31,14 +31,23 @@ export function sandbox(): Sandbox {
   for (const d of [project, chats, join(home, '.gemini', 'agents')]) mkdirSync(d, { recursive: true });
   resetSpoolFile();
   clearRuntimeCache();
-  return { dir, home, project, chats, env: { TIERGATE_HOME: join(dir, 'tg'), HOME: home, PATH: process.env.PATH ?? '', TIERGATE_PRICE_REFRESH: 'off' } };
+  return {
+    dir,
+    home,
+    project,
+    chats,
+    env: { TIERGATE_HOME: join(dir, 'tg'), HOME: home, PATH: process.env.PATH ?? '', TIERGATE_PRICE_REFRESH: 'off' },
+  };
 }
 
 /** An agent definition as Gemini CLI reads it: `<dir>/<name>.md` with name, description, kind, model. */
 export function writeAgent(dir: string, name: string, model: string | null, extra = ''): string {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${name}.md`);
-  writeFileSync(file, `---\nname: ${name}\ndescription: "the ${name} agent"\nkind: local\n${model ? `model: ${model}\n` : ''}${extra}---\nDo the task.\n`);
+  writeFileSync(
+    file,
+    `---\nname: ${name}\ndescription: "the ${name} agent"\nkind: local\n${model ? `model: ${model}\n` : ''}${extra}---\nDo the task.\n`,
+  );
   return file;
 }
 
@@ -47,7 +56,11 @@ export function writeAgent(dir: string, name: string, model: string | null, extr
  * dispatching `gemini` line and its `$set`), with placeholders filled in.
  */
 export function stageParent(sb: Sandbox, sessionId: string, scenario = 'basic', lines = 6): string {
-  const text = readFileSync(join(FIXTURES, 'sessions', `${scenario}.parent.jsonl`), 'utf8').split('\n').slice(0, lines).join('\n') + '\n';
+  const text =
+    readFileSync(join(FIXTURES, 'sessions', `${scenario}.parent.jsonl`), 'utf8')
+      .split('\n')
+      .slice(0, lines)
+      .join('\n') + '\n';
   const path = join(sb.chats, `session-2026-12-03T18-35-${sessionId.slice(0, 8)}.jsonl`);
   writeFileSync(path, fill(sb, text));
   return path;
@@ -78,4 +91,5 @@ export async function hook(sb: Sandbox, event: string, body: unknown, env: Recor
 
 export const spool = (sb: Sandbox): SpoolRecord[] => readSpool(sb.env.TIERGATE_HOME!);
 
-export const answerOf = (out: { answer: { stdout?: string } | null }): Record<string, any> | null => (out.answer?.stdout ? JSON.parse(out.answer.stdout) : null);
+export const answerOf = (out: { answer: { stdout?: string } | null }): Record<string, any> | null =>
+  out.answer?.stdout ? JSON.parse(out.answer.stdout) : null;

@@ -15,14 +15,19 @@ describe('hook answer on stdout', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tg-answer-'));
     const parent = join(dir, 'parent.jsonl');
     copyFileSync(join(root, 'test/fixtures/claude/transcripts/parent-sonnet.parent.at-PreToolUse.jsonl'), parent);
-    const { _meta, ...payload } = JSON.parse(readFileSync(join(root, 'test/fixtures/claude/PreToolUse.parent-sonnet.json'), 'utf8')) as {
-      _meta: unknown; tool_input: Record<string, unknown>;
+    const { _meta, ...payload } = JSON.parse(
+      readFileSync(join(root, 'test/fixtures/claude/PreToolUse.parent-sonnet.json'), 'utf8'),
+    ) as {
+      _meta: unknown;
+      tool_input: Record<string, unknown>;
     };
     void _meta;
     const prompt = `${'ünïcode and ascii '.repeat(38_000)}END`;
     const input = { ...payload, cwd: dir, transcript_path: parent, tool_input: { ...payload.tool_input, prompt } };
     const r = spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'claude', 'PreToolUse'], {
-      input: JSON.stringify(input), encoding: 'utf8', timeout: 30_000,
+      input: JSON.stringify(input),
+      encoding: 'utf8',
+      timeout: 30_000,
       env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg') },
     });
     expect(r.status).toBe(0);

@@ -14,7 +14,8 @@ import type { CommandAdapter } from '../../../src/contracts/hook.js';
 const bundleFor = (harness: string, event: string) => bundleForEvents(DISPATCH_EVENTS, harness, event);
 
 /** The adapter a dispatch bundle's entry runs (src/entries/hook-dispatch-<harness>.ts). */
-const dispatchAdapter = async (harness: string) => ((await import(`../../../src/entries/hook-dispatch-${harness}.ts`)) as { adapter: CommandAdapter }).adapter;
+const dispatchAdapter = async (harness: string) =>
+  ((await import(`../../../src/entries/hook-dispatch-${harness}.ts`)) as { adapter: CommandAdapter }).adapter;
 
 const root = join(import.meta.dirname, '../../..');
 const manifestEvents = (file: string): [string, string][] => {
@@ -23,7 +24,11 @@ const manifestEvents = (file: string): [string, string][] => {
 };
 
 describe('hook bundles', () => {
-  const events = [...manifestEvents('hooks.json'), ...manifestEvents('hooks-codex.json'), ...manifestEvents('hooks-cursor.json')];
+  const events = [
+    ...manifestEvents('hooks.json'),
+    ...manifestEvents('hooks-codex.json'),
+    ...manifestEvents('hooks-cursor.json'),
+  ];
 
   it('finds the manifests’ events', () => {
     expect(events).toContainEqual(['claude', 'PreToolUse']);
@@ -34,8 +39,15 @@ describe('hook bundles', () => {
 
   it('routes every manifest event to a bundle whose table handles it', async () => {
     for (const [harness, event] of events) {
-      const adapter = bundleFor(harness, event) === 'hook-events' ? await COMMAND_ADAPTERS[harness]!() : await dispatchAdapter(harness);
-      expect({ harness, event, handled: typeof adapter.handlers[event] }).toEqual({ harness, event, handled: 'function' });
+      const adapter =
+        bundleFor(harness, event) === 'hook-events'
+          ? await COMMAND_ADAPTERS[harness]!()
+          : await dispatchAdapter(harness);
+      expect({ harness, event, handled: typeof adapter.handlers[event] }).toEqual({
+        harness,
+        event,
+        handled: 'function',
+      });
     }
   });
 
@@ -47,9 +59,12 @@ describe('hook bundles', () => {
         expect(bundleFor(harness, event)).toBe(`hook-dispatch-${harness}`);
         expect(lean.failOpen?.[event] ?? null).toEqual(full.failOpen?.[event] ?? null);
       }
-      expect(Object.keys(lean.handlers).filter((e) => !list.includes(e))).toEqual(harness === 'cursor' ? ['subagentStop'] : []);
+      expect(Object.keys(lean.handlers).filter((e) => !list.includes(e))).toEqual(
+        harness === 'cursor' ? ['subagentStop'] : [],
+      );
     }
-    for (const harness of Object.keys(DISPATCH_EVENTS)) expect(existsSync(join(root, 'dist', `hook-dispatch-${harness}.cjs`))).toBe(true);
+    for (const harness of Object.keys(DISPATCH_EVENTS))
+      expect(existsSync(join(root, 'dist', `hook-dispatch-${harness}.cjs`))).toBe(true);
     expect(bundleFor('codex', 'SubagentStop')).toBe('hook-events');
     expect(bundleFor('hasOwnProperty', 'PreToolUse')).toBe('hook-events');
   });

@@ -4,7 +4,16 @@
  * Node 20 does not checksum cached data, so a damaged one would crash the hook.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,18 +21,31 @@ import { encodeCodeCache, readCodeCache } from '../../../src/hook-runner/loader.
 
 const root = join(import.meta.dirname, '../../..');
 const hook = join(root, 'dist/hook.cjs');
-const { _meta, ...codexPayload } = JSON.parse(readFileSync(join(root, 'test/fixtures/codex/PreToolUse.basic.json'), 'utf8')) as Record<string, unknown>;
+const { _meta, ...codexPayload } = JSON.parse(
+  readFileSync(join(root, 'test/fixtures/codex/PreToolUse.basic.json'), 'utf8'),
+) as Record<string, unknown>;
 void _meta;
 
 function sandbox() {
   const dir = mkdtempSync(join(tmpdir(), 'tg-codecache-'));
   const env = { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg') };
   const cacheDir = join(env.TIERGATE_HOME, 'data', 'code-cache');
-  const run = (harness = 'codex', event = 'PreToolUse', payload: unknown = { ...codexPayload, cwd: dir, model: 'gpt-6-luna' }) =>
-    spawnSync(process.execPath, [hook, harness, event], { input: JSON.stringify(payload), env, encoding: 'utf8', timeout: 15_000 });
+  const run = (
+    harness = 'codex',
+    event = 'PreToolUse',
+    payload: unknown = { ...codexPayload, cwd: dir, model: 'gpt-6-luna' },
+  ) =>
+    spawnSync(process.execPath, [hook, harness, event], {
+      input: JSON.stringify(payload),
+      env,
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
   const files = () => {
     try {
-      return readdirSync(cacheDir).filter((f) => f.endsWith('.v8')).sort();
+      return readdirSync(cacheDir)
+        .filter((f) => f.endsWith('.v8'))
+        .sort();
     } catch {
       return [];
     }
@@ -37,7 +59,9 @@ function sandbox() {
   return { dir, env, cacheDir, run, warm, files };
 }
 
-const denies = (stdout: string) => (JSON.parse(stdout) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision === 'deny';
+const denies = (stdout: string) =>
+  (JSON.parse(stdout) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput
+    .permissionDecision === 'deny';
 
 describe('code cache file format', () => {
   const data = Buffer.from('compiled code, say');
@@ -101,7 +125,11 @@ describe('dist/hook.cjs with a code cache', () => {
     expect(first.stdout).toBe(memoRun.stdout);
     const [file, ...more] = sb.files();
     expect(more).toEqual([]);
-    expect(file).toMatch(new RegExp(`^hook-dispatch-codex-[0-9a-f]{12}-codex-node${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8$`));
+    expect(file).toMatch(
+      new RegExp(
+        `^hook-dispatch-codex-[0-9a-f]{12}-codex-node${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8$`,
+      ),
+    );
     const path = join(sb.cacheDir, file!);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(readCodeCache(path)).not.toBeNull();
@@ -116,7 +144,9 @@ describe('dist/hook.cjs with a code cache', () => {
     const sb = sandbox();
     expect(sb.warm().status).toBe(0);
     const rollout = join(root, 'test/fixtures/codex/rollouts/child-cheaper.child.at-SubagentStop.jsonl');
-    const { _meta: m, ...stop } = JSON.parse(readFileSync(join(root, 'test/fixtures/codex/SubagentStop.child-cheaper.json'), 'utf8')) as Record<string, unknown>;
+    const { _meta: m, ...stop } = JSON.parse(
+      readFileSync(join(root, 'test/fixtures/codex/SubagentStop.child-cheaper.json'), 'utf8'),
+    ) as Record<string, unknown>;
     void m;
     const r = sb.run('codex', 'SubagentStop', { ...stop, cwd: sb.dir, agent_transcript_path: rollout });
     expect(r.status).toBe(0);
@@ -154,7 +184,9 @@ describe('dist/hook.cjs with a code cache', () => {
 
   it('keeps one file per harness (each holds what its own handlers compiled); an unknown harness name never reaches a path', () => {
     const sb = sandbox();
-    const { _meta: _m, ...claudePayload } = JSON.parse(readFileSync(join(root, 'test/fixtures/claude/PreToolUse.basic.json'), 'utf8')) as Record<string, unknown>;
+    const { _meta: _m, ...claudePayload } = JSON.parse(
+      readFileSync(join(root, 'test/fixtures/claude/PreToolUse.basic.json'), 'utf8'),
+    ) as Record<string, unknown>;
     void _m;
     expect(sb.warm('codex').status).toBe(0);
     expect(sb.warm('claude', 'PreToolUse', { ...claudePayload, cwd: sb.dir }).status).toBe(0);
@@ -197,7 +229,11 @@ describe('dist/hook.cjs with a code cache', () => {
     mkdirSync(dist);
     writeFileSync(join(dist, 'hook.cjs'), readFileSync(hook));
     chmodSync(join(dist, 'hook.cjs'), 0o644);
-    const r = spawnSync(process.execPath, [join(dist, 'hook.cjs'), 'codex', 'PreToolUse'], { input: '{}', env: sb.env, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [join(dist, 'hook.cjs'), 'codex', 'PreToolUse'], {
+      input: '{}',
+      env: sb.env,
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('tiergate: hook could not run');

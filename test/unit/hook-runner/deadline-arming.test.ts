@@ -22,11 +22,19 @@ const activeTimers = () => process.getActiveResourcesInfo().filter((r) => r === 
 describe('deadline armed on the first wait', () => {
   it('a handler that says it waits, then stalls on a timer, is ended at the deadline', async () => {
     let stall: NodeJS.Timeout | undefined;
-    const adapters: AdapterTable = { fake: async () => ({ handlers: { Wait: async (_p, ctx) => {
-      ctx.beforeWait?.();
-      await new Promise((r) => { stall = setTimeout(r, 10_000); });
-      return { stdout: 'late' };
-    } } }) };
+    const adapters: AdapterTable = {
+      fake: async () => ({
+        handlers: {
+          Wait: async (_p, ctx) => {
+            ctx.beforeWait?.();
+            await new Promise((r) => {
+              stall = setTimeout(r, 10_000);
+            });
+            return { stdout: 'late' };
+          },
+        },
+      }),
+    };
     const started = Date.now();
     const r = await runHookWith(adapters, 'fake', 'Wait', input(), env(), 'first-wait');
     clearTimeout(stall);
@@ -50,14 +58,29 @@ describe("Claude's parent-transcript poll in the real hook", () => {
     mkdirSync(join(dir, 'home'));
     const parent = join(dir, 'parent.jsonl');
     copyFileSync(join(root, 'test/fixtures/claude/transcripts/parent-sonnet.parent.at-PreToolUse.jsonl'), parent);
-    const { _meta, ...payload } = JSON.parse(readFileSync(join(root, 'test/fixtures/claude/PreToolUse.parent-sonnet.json'), 'utf8')) as Record<string, unknown>;
+    const { _meta, ...payload } = JSON.parse(
+      readFileSync(join(root, 'test/fixtures/claude/PreToolUse.parent-sonnet.json'), 'utf8'),
+    ) as Record<string, unknown>;
     void _meta;
     // A tool_use id the transcript never gets: the hook polls for it (PARENT_WAIT_MS) as it would for a late write.
-    const env = { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg'), TIERGATE_HOOK_DEADLINE_MS: '60' };
-    const r = spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'claude', 'PreToolUse'], { input: JSON.stringify({ ...payload, cwd: dir, transcript_path: parent, tool_use_id: 'toolu_never_written' }), env, encoding: 'utf8', timeout: 15_000 });
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: join(dir, 'home'),
+      TIERGATE_HOME: join(dir, 'tg'),
+      TIERGATE_HOOK_DEADLINE_MS: '60',
+    };
+    const r = spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'claude', 'PreToolUse'], {
+      input: JSON.stringify({ ...payload, cwd: dir, transcript_path: parent, tool_use_id: 'toolu_never_written' }),
+      env,
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
-    const line = readFileSync(join(dir, 'tg', 'data', 'diagnostics.log'), 'utf8').split('\n').map((l) => (l ? JSON.parse(l) : null)).find((l) => l?.message?.includes('deadline of 60 ms passed'));
+    const line = readFileSync(join(dir, 'tg', 'data', 'diagnostics.log'), 'utf8')
+      .split('\n')
+      .map((l) => (l ? JSON.parse(l) : null))
+      .find((l) => l?.message?.includes('deadline of 60 ms passed'));
     expect(line).toBeTruthy();
     // The timer's own measure: the poll alone would have run to 400 ms before the answer-time check caught it.
     expect(line.ms).toBeLessThan(300);

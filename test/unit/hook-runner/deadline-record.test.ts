@@ -31,17 +31,34 @@ function codexWith(opts: { before?: () => Promise<void>; after?: () => Promise<v
       await opts.after?.();
       return d;
     },
-    spool: appendSpool, now: Date.now, runtime: loadRuntime, observe: () => undefined, refresh: () => undefined,
+    spool: appendSpool,
+    now: Date.now,
+    runtime: loadRuntime,
+    observe: () => undefined,
+    refresh: () => undefined,
   };
   return async () => ({ handlers: createCodexHandlers(deps) });
 }
 
 const never = () => new Promise<void>(() => undefined);
-const env = () => ({ TIERGATE_HOME: mkdtempSync(join(tmpdir(), 'tg-deadline-')), TIERGATE_HOOK_DEADLINE_MS: '200', TIERGATE_PRICE_REFRESH: 'off' });
+const env = () => ({
+  TIERGATE_HOME: mkdtempSync(join(tmpdir(), 'tg-deadline-')),
+  TIERGATE_HOOK_DEADLINE_MS: '200',
+  TIERGATE_PRICE_REFRESH: 'off',
+});
 /** Over the ceiling: parent gpt-6-sol asks for a gpt-6-astra child (denied by default on Codex). */
 const overCeiling = () => {
   const p = fixture('PreToolUse.basic.json').payload;
-  return Readable.from([Buffer.from(JSON.stringify({ ...p, cwd: null, model: 'gpt-6-sol', tool_input: { ...(p.tool_input as object), model: 'gpt-6-astra' } }))]);
+  return Readable.from([
+    Buffer.from(
+      JSON.stringify({
+        ...p,
+        cwd: null,
+        model: 'gpt-6-sol',
+        tool_input: { ...(p.tool_input as object), model: 'gpt-6-astra' },
+      }),
+    ),
+  ]);
 };
 const dispatches = (home: string) => readSpool(home).flatMap((r) => (r.type === 'dispatch' ? [r.decision] : []));
 
@@ -52,7 +69,9 @@ describe('a dispatch hook that misses its deadline', () => {
     resetSpoolFile();
     const r = await runHook('codex-in-time', 'PreToolUse', overCeiling(), e);
     expect(JSON.parse(r.answer!.stdout!).hookSpecificOutput.permissionDecision).toBe('deny');
-    expect(dispatches(e.TIERGATE_HOME)).toEqual([expect.objectContaining({ action: 'deny', reason: 'over-ceiling-denied', effectiveModel: null })]);
+    expect(dispatches(e.TIERGATE_HOME)).toEqual([
+      expect.objectContaining({ action: 'deny', reason: 'over-ceiling-denied', effectiveModel: null }),
+    ]);
   });
 
   it('decided, then stalled past the deadline: nothing printed, recorded as allowed unchanged (reason deadline)', async () => {
@@ -92,15 +111,23 @@ describe('a dispatch hook that misses its deadline', () => {
     expect(dispatches(e.TIERGATE_HOME)).toEqual([]);
     release();
     await done;
-    expect(dispatches(e.TIERGATE_HOME)).toEqual([expect.objectContaining({ action: 'allow', reason: 'deadline', effectiveModel: 'gpt-6-astra' })]);
+    expect(dispatches(e.TIERGATE_HOME)).toEqual([
+      expect.objectContaining({ action: 'allow', reason: 'deadline', effectiveModel: 'gpt-6-astra' }),
+    ]);
   });
 
   it('a handler that fails after deciding (nothing printed) records the dispatch as allowed, reason internal-error', async () => {
-    COMMAND_ADAPTERS['codex-throw-after'] = codexWith({ after: async () => { throw new Error('formatting failed'); } });
+    COMMAND_ADAPTERS['codex-throw-after'] = codexWith({
+      after: async () => {
+        throw new Error('formatting failed');
+      },
+    });
     const e = env();
     resetSpoolFile();
     const r = await runHook('codex-throw-after', 'PreToolUse', overCeiling(), e);
     expect(r.answer).toBeNull();
-    expect(dispatches(e.TIERGATE_HOME)).toEqual([expect.objectContaining({ action: 'allow', reason: 'internal-error', effectiveModel: 'gpt-6-astra' })]);
+    expect(dispatches(e.TIERGATE_HOME)).toEqual([
+      expect.objectContaining({ action: 'allow', reason: 'internal-error', effectiveModel: 'gpt-6-astra' }),
+    ]);
   });
 });

@@ -26,22 +26,29 @@ describe('the hook command', () => {
     it(`${manifest}: every hook starts node ${HOOK_NODE_FLAGS}`, () => {
       const found = commands(JSON.parse(readFileSync(join(root, manifest), 'utf8')));
       expect(found.length).toBeGreaterThan(2);
-      for (const c of found) expect(c).toMatch(new RegExp(`(^|exec |=\\S+ )node ${HOOK_NODE_FLAGS} "\\$\\{[A-Z_]+\\}/dist/hook\\.cjs" `));
+      for (const c of found)
+        expect(c).toMatch(new RegExp(`(^|exec |=\\S+ )node ${HOOK_NODE_FLAGS} "\\$\\{[A-Z_]+\\}/dist/hook\\.cjs" `));
     });
   }
 
   it('the Cursor installer writes the same', () => {
-    expect(hookCommand({ pkgRoot: '/opt/tiergate' } as never, 'preToolUse')).toBe(`node ${HOOK_NODE_FLAGS} /opt/tiergate/dist/hook.cjs cursor preToolUse`);
+    expect(hookCommand({ pkgRoot: '/opt/tiergate' } as never, 'preToolUse')).toBe(
+      `node ${HOOK_NODE_FLAGS} /opt/tiergate/dist/hook.cjs cursor preToolUse`,
+    );
   });
 
   it('through a symlinked plugin directory, the hook still decides', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tg-hookcmd-'));
     const link = join(dir, 'linked-plugin');
     symlinkSync(root, link);
-    const { _meta, ...payload } = JSON.parse(readFileSync(join(root, 'test/fixtures/codex/PreToolUse.basic.json'), 'utf8')) as Record<string, unknown>;
+    const { _meta, ...payload } = JSON.parse(
+      readFileSync(join(root, 'test/fixtures/codex/PreToolUse.basic.json'), 'utf8'),
+    ) as Record<string, unknown>;
     void _meta;
     const r = spawnSync(process.execPath, [HOOK_NODE_FLAGS, join(link, 'dist/hook.cjs'), 'codex', 'PreToolUse'], {
-      input: JSON.stringify({ ...payload, cwd: dir, model: 'gpt-6-luna' }), encoding: 'utf8', timeout: 15_000,
+      input: JSON.stringify({ ...payload, cwd: dir, model: 'gpt-6-luna' }),
+      encoding: 'utf8',
+      timeout: 15_000,
       env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg') },
     });
     expect(r.status).toBe(0);

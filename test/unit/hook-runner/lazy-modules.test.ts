@@ -15,7 +15,10 @@ import { describe, expect, it } from 'vitest';
 const root = join(import.meta.dirname, '../../..');
 const dist = join(root, 'dist');
 const fixture = (p: string) => {
-  const { _meta, ...rest } = JSON.parse(readFileSync(join(root, 'test/fixtures', p), 'utf8')) as Record<string, unknown>;
+  const { _meta, ...rest } = JSON.parse(readFileSync(join(root, 'test/fixtures', p), 'utf8')) as Record<
+    string,
+    unknown
+  >;
   void _meta;
   return rest;
 };
@@ -23,14 +26,27 @@ const fixture = (p: string) => {
 /** Runs `node -r <probe> dist/hook.cjs …`; the probe reports which modules the process loaded, on stderr. */
 function runProbed(dir: string, env: Record<string, string>, harness: string, payload: unknown) {
   const probe = join(dir, 'probe.cjs');
-  writeFileSync(probe, `const before = new Set(process.moduleLoadList);
+  writeFileSync(
+    probe,
+    `const before = new Set(process.moduleLoadList);
 process.on('exit', () => process.stderr.write('\\nPROBE ' + JSON.stringify({
   files: Object.keys(require.cache), builtins: process.moduleLoadList.filter((m) => !before.has(m)),
-}) + '\\n'));\n`);
-  const r = spawnSync(process.execPath, ['-r', probe, join(dist, 'hook.cjs'), harness, 'PreToolUse'], { input: JSON.stringify(payload), env, cwd: dir, encoding: 'utf8', timeout: 15_000 });
+}) + '\\n'));\n`,
+  );
+  const r = spawnSync(process.execPath, ['-r', probe, join(dist, 'hook.cjs'), harness, 'PreToolUse'], {
+    input: JSON.stringify(payload),
+    env,
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 15_000,
+  });
   const line = r.stderr.split('\n').find((l) => l.startsWith('PROBE '));
   if (!line) throw new Error(`no probe output: ${r.stderr}`);
-  return { status: r.status, stdout: r.stdout, loaded: JSON.parse(line.slice(6)) as { files: string[]; builtins: string[] } };
+  return {
+    status: r.status,
+    stdout: r.stdout,
+    loaded: JSON.parse(line.slice(6)) as { files: string[]; builtins: string[] },
+  };
 }
 
 describe('the dispatch bundles', () => {
@@ -44,9 +60,10 @@ describe('the dispatch bundles', () => {
     }
   });
 
-  it('carries no zod (any harness\'s); dist/zod-mini.cjs does', () => {
+  it("carries no zod (any harness's); dist/zod-mini.cjs does", () => {
     // `_zod` is the property every zod schema keeps its internals under.
-    for (const h of ['claude', 'codex', 'cursor']) expect(readFileSync(join(dist, `hook-dispatch-${h}.cjs`), 'utf8')).not.toContain('_zod');
+    for (const h of ['claude', 'codex', 'cursor'])
+      expect(readFileSync(join(dist, `hook-dispatch-${h}.cjs`), 'utf8')).not.toContain('_zod');
     expect(readFileSync(join(dist, 'zod-mini.cjs'), 'utf8')).toContain('_zod');
   });
 
@@ -54,34 +71,81 @@ describe('the dispatch bundles', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tg-lazy-'));
     const env = { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg') };
     mkdirSync(join(env.TIERGATE_HOME, 'config'), { recursive: true });
-    writeFileSync(join(env.TIERGATE_HOME, 'config', 'config.json'), JSON.stringify({
-      mode: 'on', unknownPrice: 'allow', defaultTier: 'standard', codexRewrite: false, claudeProvider: 'anthropic',
-      tiers: { codex: { cheap: 'gpt-6-luna' }, claude: { cheap: 'haiku' } },
-      priceOverrides: { 'my-local-model': { input: '0.1', output: '0.2' } },
-      refresh: { enabled: false, ttlHours: 12, sources: [{ name: 'mirror', url: 'https://prices.example/models.json', format: 'openrouter' }] },
-      observer: { tailBytes: 65536 },
-    }));
+    writeFileSync(
+      join(env.TIERGATE_HOME, 'config', 'config.json'),
+      JSON.stringify({
+        mode: 'on',
+        unknownPrice: 'allow',
+        defaultTier: 'standard',
+        codexRewrite: false,
+        claudeProvider: 'anthropic',
+        tiers: { codex: { cheap: 'gpt-6-luna' }, claude: { cheap: 'haiku' } },
+        priceOverrides: { 'my-local-model': { input: '0.1', output: '0.2' } },
+        refresh: {
+          enabled: false,
+          ttlHours: 12,
+          sources: [{ name: 'mirror', url: 'https://prices.example/models.json', format: 'openrouter' }],
+        },
+        observer: { tailBytes: 65536 },
+      }),
+    );
     // The project file's invalid section is diagnosed, from the Shape, and the rest still applies.
     writeFileSync(join(dir, '.tiergate.json'), JSON.stringify({ observer: { tailBytes: -1 } }));
     const prices = join(env.TIERGATE_HOME, 'data', 'prices');
     mkdirSync(prices, { recursive: true });
-    writeFileSync(join(prices, 'harness-declared.json'), JSON.stringify({ entries: [{ harness: 'opencode', model: 'local/llama-9', rates: { input: '1', output: '2', cacheRead: null, cacheWrite5m: null, cacheWrite1h: null } }] }));
+    writeFileSync(
+      join(prices, 'harness-declared.json'),
+      JSON.stringify({
+        entries: [
+          {
+            harness: 'opencode',
+            model: 'local/llama-9',
+            rates: { input: '1', output: '2', cacheRead: null, cacheWrite5m: null, cacheWrite1h: null },
+          },
+        ],
+      }),
+    );
     // A refreshed catalog as an older version wrote it (whole-file JSON, not the line layout).
-    const snapshot = JSON.parse(readFileSync(join(root, 'data/prices-snapshot.json'), 'utf8')) as { models: Record<string, unknown> };
-    writeFileSync(join(prices, 'old.catalog.json'), JSON.stringify({
-      format: 'tiergate-catalog/1', version: 'refresh-old', date: '2026-11-01', source: 'test', models: { 'gpt-6-luna': snapshot.models['gpt-6-luna'] }, aliases: {},
-    }, null, 2));
+    const snapshot = JSON.parse(readFileSync(join(root, 'data/prices-snapshot.json'), 'utf8')) as {
+      models: Record<string, unknown>;
+    };
+    writeFileSync(
+      join(prices, 'old.catalog.json'),
+      JSON.stringify(
+        {
+          format: 'tiergate-catalog/1',
+          version: 'refresh-old',
+          date: '2026-11-01',
+          source: 'test',
+          models: { 'gpt-6-luna': snapshot.models['gpt-6-luna'] },
+          aliases: {},
+        },
+        null,
+        2,
+      ),
+    );
 
-    const codex = runProbed(dir, env, 'codex', { ...fixture('codex/PreToolUse.basic.json'), cwd: dir, model: 'gpt-6-luna' });
+    const codex = runProbed(dir, env, 'codex', {
+      ...fixture('codex/PreToolUse.basic.json'),
+      cwd: dir,
+      model: 'gpt-6-luna',
+    });
     expect(codex.status).toBe(0);
-    expect((JSON.parse(codex.stdout) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(
+      (JSON.parse(codex.stdout) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput
+        .permissionDecision,
+    ).toBe('deny');
     const log = readFileSync(join(env.TIERGATE_HOME, 'data', 'diagnostics.log'), 'utf8');
     expect(log).toContain("invalid 'observer' (observer.tailBytes: expected number > 0)");
     expect(log).not.toMatch(/catalog (invalid|unreadable)|prices:declared/);
 
     const transcript = join(dir, 'parent.jsonl');
     copyFileSync(join(root, 'test/fixtures/claude/transcripts/parent-sonnet.parent.at-PreToolUse.jsonl'), transcript);
-    const claude = runProbed(dir, env, 'claude', { ...fixture('claude/PreToolUse.parent-sonnet.json'), cwd: dir, transcript_path: transcript });
+    const claude = runProbed(dir, env, 'claude', {
+      ...fixture('claude/PreToolUse.parent-sonnet.json'),
+      cwd: dir,
+      transcript_path: transcript,
+    });
     expect(claude.status).toBe(0);
     expect(claude.stdout).toContain('updatedInput');
 
@@ -97,7 +161,11 @@ describe('the dispatch bundles', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tg-lazy-'));
     // os.homedir() returns an empty HOME as it is, so tiergate's files land under the hook's cwd (dir), not the real home.
     const env = { PATH: process.env.PATH ?? '', HOME: '' };
-    const r = runProbed(dir, env, 'codex', { ...fixture('codex/PreToolUse.basic.json'), cwd: dir, model: 'gpt-6-luna' });
+    const r = runProbed(dir, env, 'codex', {
+      ...fixture('codex/PreToolUse.basic.json'),
+      cwd: dir,
+      model: 'gpt-6-luna',
+    });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('deny');
     expect(r.loaded.builtins).toContain('NativeModule os');
@@ -110,17 +178,28 @@ describe('the lazy zod shim', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tg-zodshim-'));
     copyFileSync(join(dist, 'zod-mini.cjs'), join(dir, 'zod-mini.cjs'));
     const result = await build({
-      entryPoints: [join(root, 'src/hook-runner/shims/zod-mini-lazy.ts')], bundle: true, platform: 'node', format: 'cjs',
-      outfile: join(dir, 'shim.cjs'), logLevel: 'silent',
+      entryPoints: [join(root, 'src/hook-runner/shims/zod-mini-lazy.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      outfile: join(dir, 'shim.cjs'),
+      logLevel: 'silent',
     });
     expect(result.warnings).toEqual([]);
     const req = createRequire(join(dir, 'x.cjs'));
     const zodPath = join(dir, 'zod-mini.cjs');
     const shim = req('./shim.cjs') as typeof import('zod/mini');
     expect(Object.keys(req.cache)).not.toContain(zodPath);
-    const schema = shim.object({ n: shim.int().check(shim.positive()), kind: shim.enum(['a', 'b']), url: shim.string().check(shim.regex(/^https:/)) });
+    const schema = shim.object({
+      n: shim.int().check(shim.positive()),
+      kind: shim.enum(['a', 'b']),
+      url: shim.string().check(shim.regex(/^https:/)),
+    });
     expect(Object.keys(req.cache)).toContain(zodPath);
-    expect(schema.safeParse({ n: 2, kind: 'a', url: 'https://x' })).toMatchObject({ success: true, data: { n: 2, kind: 'a' } });
+    expect(schema.safeParse({ n: 2, kind: 'a', url: 'https://x' })).toMatchObject({
+      success: true,
+      data: { n: 2, kind: 'a' },
+    });
     expect(schema.safeParse({ n: 0, kind: 'a', url: 'https://x' }).success).toBe(false);
     expect(schema.safeParse({ n: 2, kind: 'c', url: 'https://x' }).success).toBe(false);
     expect(Object.keys(shim).sort()).toEqual(Object.keys(req(zodPath) as object).sort());

@@ -9,12 +9,16 @@ import { runHook } from '../../../src/wiring/command-hooks.js';
 COMMAND_ADAPTERS.fake = async () => ({
   handlers: {
     Echo: (p) => ({ stdout: JSON.stringify(p) }),
-    Throw: () => { throw new Error('adapter bug'); },
+    Throw: () => {
+      throw new Error('adapter bug');
+    },
     Hang: () => new Promise(() => undefined),
     // Never yields to the event loop, so the deadline timer cannot fire before it returns.
     Busy: () => {
       const until = Date.now() + 450;
-      while (Date.now() < until) { /* spin */ }
+      while (Date.now() < until) {
+        /* spin */
+      }
       return { stdout: '{"decision":"block"}' };
     },
   },
@@ -55,7 +59,7 @@ describe('hook runner', () => {
     expect(log(e)).toContain('adapter bug');
   });
 
-  it('answers the adapter\'s fail-open answer at the deadline', async () => {
+  it("answers the adapter's fail-open answer at the deadline", async () => {
     const e = env();
     const r = await runHook('fake', 'Hang', input('{}'), e);
     expect(r.answer).toEqual({ stdout: '{"permission":"allow"}' });

@@ -11,14 +11,24 @@ import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '../../..');
 const hook = join(root, 'dist/hook.cjs');
-const { _meta, ...fixture } = JSON.parse(readFileSync(join(root, 'test/fixtures/codex/PreToolUse.basic.json'), 'utf8')) as Record<string, unknown>;
+const { _meta, ...fixture } = JSON.parse(
+  readFileSync(join(root, 'test/fixtures/codex/PreToolUse.basic.json'), 'utf8'),
+) as Record<string, unknown>;
 void _meta;
 
 function viaShell(script: string, payload: string, extraEnv: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'tg-pipe-'));
   const file = join(dir, 'payload.json');
   writeFileSync(file, payload);
-  const env = { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg'), P: file, HOOK: hook, NODE: process.execPath, ...extraEnv };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: join(dir, 'home'),
+    TIERGATE_HOME: join(dir, 'tg'),
+    P: file,
+    HOOK: hook,
+    NODE: process.execPath,
+    ...extraEnv,
+  };
   const started = Date.now();
   const r = spawnSync('sh', ['-c', script], { env, encoding: 'utf8', timeout: 20_000 });
   const log = join(dir, 'tg', 'data', 'diagnostics.log');
@@ -26,7 +36,9 @@ function viaShell(script: string, payload: string, extraEnv: Record<string, stri
 }
 
 const deny = JSON.stringify({ ...fixture, cwd: '/nonexistent-project', model: 'gpt-6-luna' });
-const isDeny = (out: string) => (JSON.parse(out) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision === 'deny';
+const isDeny = (out: string) =>
+  (JSON.parse(out) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision ===
+  'deny';
 
 describe('hook stdin from a pipe', () => {
   it('a payload written and closed before the hook starts', () => {
@@ -43,8 +55,9 @@ describe('hook stdin from a pipe', () => {
 
   it('a pipe that is never closed: the deadline fires, nothing is printed, the log says why', () => {
     // The writer holds the FIFO open for 5 s; the hook must be gone long before (its own time is measured, not the writer's).
-    const script = 'd=$(mktemp -d); mkfifo "$d/f"; { head -c 40 "$P"; sleep 5; } > "$d/f" 2>/dev/null & '
-      + 's=$(date +%s%N); "$NODE" "$HOOK" codex PreToolUse < "$d/f"; c=$?; e=$(date +%s%N); echo "exit=$c ms=$(( (e - s) / 1000000 ))"';
+    const script =
+      'd=$(mktemp -d); mkfifo "$d/f"; { head -c 40 "$P"; sleep 5; } > "$d/f" 2>/dev/null & ' +
+      's=$(date +%s%N); "$NODE" "$HOOK" codex PreToolUse < "$d/f"; c=$?; e=$(date +%s%N); echo "exit=$c ms=$(( (e - s) / 1000000 ))"';
     const r = viaShell(script, deny, { TIERGATE_HOOK_DEADLINE_MS: '300' });
     expect(r.status).toBe(0);
     const m = /^exit=(\d+) ms=(\d+)$/m.exec(r.stdout);
@@ -63,7 +76,13 @@ describe('hook stdin from a pipe', () => {
     const started = Date.now();
     const child = spawn(process.execPath, [hook, harness, 'PreToolUse'], {
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg'), TIERGATE_HOOK_DEADLINE_MS: '300', ...extra },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: join(dir, 'home'),
+        TIERGATE_HOME: join(dir, 'tg'),
+        TIERGATE_HOOK_DEADLINE_MS: '300',
+        ...extra,
+      },
     });
     child.stdin.write(deny.slice(0, 40));
     let out = '';
@@ -114,7 +133,8 @@ describe('hook stdin from a pipe', () => {
   it('a socket payload that arrives in two parts, the second after the hook started, is read whole', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tg-sock-'));
     const child = spawn(process.execPath, [hook, 'codex', 'PreToolUse'], {
-      stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg') },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg') },
     });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -126,11 +146,12 @@ describe('hook stdin from a pipe', () => {
     expect(isDeny(out)).toBe(true);
   });
 
-  it('a socket is read with no pool thread, or (pooled) with one: libuv starts 4 unless told; a user\'s UV_THREADPOOL_SIZE is kept', async () => {
+  it("a socket is read with no pool thread, or (pooled) with one: libuv starts 4 unless told; a user's UV_THREADPOOL_SIZE is kept", async () => {
     const threadsWhileReading = async (extra: Record<string, string>) => {
       const dir = mkdtempSync(join(tmpdir(), 'tg-sock-'));
       const child = spawn(process.execPath, [hook, 'codex', 'PreToolUse'], {
-        stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg'), ...extra },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg'), ...extra },
       });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -173,13 +194,24 @@ describe('hook stdin from a pipe', () => {
 describe("Claude's hook given a pipe or a file (what Claude Code gives is a socket)", () => {
   const dir = mkdtempSync(join(tmpdir(), 'tg-claude-stdin-'));
   const transcript = join(dir, 'parent.jsonl');
-  writeFileSync(transcript, readFileSync(join(root, 'test/fixtures/claude/transcripts/parent-sonnet.parent.at-PreToolUse.jsonl')));
-  const { _meta: _m, ...claude } = JSON.parse(readFileSync(join(root, 'test/fixtures/claude/PreToolUse.parent-sonnet.json'), 'utf8')) as Record<string, unknown>;
+  writeFileSync(
+    transcript,
+    readFileSync(join(root, 'test/fixtures/claude/transcripts/parent-sonnet.parent.at-PreToolUse.jsonl')),
+  );
+  const { _meta: _m, ...claude } = JSON.parse(
+    readFileSync(join(root, 'test/fixtures/claude/PreToolUse.parent-sonnet.json'), 'utf8'),
+  ) as Record<string, unknown>;
   void _m;
   const corrects = JSON.stringify({ ...claude, cwd: dir, transcript_path: transcript });
-  const isCorrection = (out: string) => typeof (JSON.parse(out) as { hookSpecificOutput: { updatedInput?: { model?: string } } }).hookSpecificOutput.updatedInput?.model === 'string';
+  const isCorrection = (out: string) =>
+    typeof (JSON.parse(out) as { hookSpecificOutput: { updatedInput?: { model?: string } } }).hookSpecificOutput
+      .updatedInput?.model === 'string';
 
-  for (const [how, script] of [['a pipe', 'cat "$P" | "$NODE" "$HOOK" claude PreToolUse'], ['a file', '"$NODE" "$HOOK" claude PreToolUse < "$P"'], ['a pipe in two parts', '{ head -c 40 "$P"; sleep 0.3; tail -c +41 "$P"; } | "$NODE" "$HOOK" claude PreToolUse']] as const) {
+  for (const [how, script] of [
+    ['a pipe', 'cat "$P" | "$NODE" "$HOOK" claude PreToolUse'],
+    ['a file', '"$NODE" "$HOOK" claude PreToolUse < "$P"'],
+    ['a pipe in two parts', '{ head -c 40 "$P"; sleep 0.3; tail -c +41 "$P"; } | "$NODE" "$HOOK" claude PreToolUse'],
+  ] as const) {
     it(`reads ${how} whole and decides`, () => {
       const r = viaShell(script, corrects);
       expect(r.status).toBe(0);

@@ -5,7 +5,17 @@
  * uninstall removes the folders install created.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -36,27 +46,53 @@ describe('doctor after install opencode, from a copy of the package anywhere', (
     // A clone under a name with no "tiergate" in it: the old check matched only tiergate…/dist/opencode.js.
     const pkg = join(root, 'src', 'my-fork');
     mkdirSync(pkg, { recursive: true });
-    for (const f of ['package.json', 'dist', 'data', 'hooks.json', 'hooks-codex.json', 'hooks-cursor.json', '.claude-plugin', '.codex-plugin', '.cursor-plugin', '.agents', 'agents']) {
+    for (const f of [
+      'package.json',
+      'dist',
+      'data',
+      'hooks.json',
+      'hooks-codex.json',
+      'hooks-cursor.json',
+      '.claude-plugin',
+      '.codex-plugin',
+      '.cursor-plugin',
+      '.agents',
+      'agents',
+    ]) {
       if (existsSync(join(repo, f))) cpSync(join(repo, f), join(pkg, f), { recursive: true });
     }
     symlinkSync(join(repo, 'node_modules'), join(pkg, 'node_modules'));
     const home = join(root, 'home');
     mkdirSync(home);
-    const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), TIERGATE_HOME: join(root, 'tg'), TIERGATE_PRICE_REFRESH: 'off' };
-    const cli = (...args: string[]) => spawnSync(process.execPath, [join(pkg, 'dist', 'cli.js'), ...args], { encoding: 'utf8', env, timeout: 60_000 });
+    const env = {
+      PATH: process.env.PATH,
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      TIERGATE_HOME: join(root, 'tg'),
+      TIERGATE_PRICE_REFRESH: 'off',
+    };
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, [join(pkg, 'dist', 'cli.js'), ...args], { encoding: 'utf8', env, timeout: 60_000 });
     const i = cli('install', 'opencode');
     expect(i.status).toBe(0);
     const file = join(home, '.config', 'opencode', 'opencode.json');
     expect(JSON.parse(readFileSync(file, 'utf8')).plugin).toEqual([`file://${pkg}/dist/opencode.js`]);
-    const doc = JSON.parse(cli('doctor', '--json').stdout) as { checks: { name: string; status: string; detail: string }[] };
-    expect(doc.checks.find((c) => c.name === 'opencode')).toMatchObject({ status: 'ok', detail: `plugin entry in ${file}` });
+    const doc = JSON.parse(cli('doctor', '--json').stdout) as {
+      checks: { name: string; status: string; detail: string }[];
+    };
+    expect(doc.checks.find((c) => c.name === 'opencode')).toMatchObject({
+      status: 'ok',
+      detail: `plugin entry in ${file}`,
+    });
     const u = cli('uninstall', 'opencode');
     expect(u.status).toBe(0);
     expect(existsSync(file)).toBe(false);
     expect(existsSync(join(home, '.config', 'opencode'))).toBe(false);
     expect(existsSync(join(home, '.config'))).toBe(false);
     expect(existsSync(home)).toBe(true);
-    expect(JSON.parse(cli('doctor', '--json').stdout).checks.find((c: { name: string }) => c.name === 'opencode').status).toBe('info');
+    expect(
+      JSON.parse(cli('doctor', '--json').stdout).checks.find((c: { name: string }) => c.name === 'opencode').status,
+    ).toBe('info');
   });
 });
 
@@ -70,16 +106,26 @@ describe('install --all', () => {
     mkdirSync(join(ctx.home, '.claude'));
     const env = { ...ctx.env, PATH: bin } as Record<string, string>;
     expect(detectHarness({ ...ctx, env }, 'pi')).toEqual({ found: true, how: '`pi` on PATH' });
-    expect(detectHarness({ ...ctx, env }, 'claude')).toEqual({ found: true, how: `${join(ctx.home, '.claude')} exists` });
+    expect(detectHarness({ ...ctx, env }, 'claude')).toEqual({
+      found: true,
+      how: `${join(ctx.home, '.claude')} exists`,
+    });
     const run = (argv: string[]) => runCaptured((a) => runInstallCli('install', a), argv, env);
     const r = await run(['--all', '--dry-run', '--json']);
     const doc = JSON.parse(r.out) as { harnesses: { harness: string; status: string; notes: string[] }[] };
     const status = Object.fromEntries(doc.harnesses.map((h) => [h.harness, h.status]));
-    expect(status).toMatchObject({ claude: 'planned', pi: 'planned', codex: 'skipped', cursor: 'skipped', opencode: 'skipped' });
+    expect(status).toMatchObject({
+      claude: 'planned',
+      pi: 'planned',
+      codex: 'skipped',
+      cursor: 'skipped',
+      opencode: 'skipped',
+    });
     // Nothing else of this sandbox is on the machine either.
     expect(Object.entries(status).filter(([h, st]) => !['claude', 'pi'].includes(h) && st !== 'skipped')).toEqual([]);
     expect(doc.harnesses.find((h) => h.harness === 'codex')!.notes[0]).toBe(
-      `not found: no \`codex\` on PATH and no ${join(ctx.home, '.codex')}; to install anyway: tiergate install codex`);
+      `not found: no \`codex\` on PATH and no ${join(ctx.home, '.codex')}; to install anyway: tiergate install codex`,
+    );
     const text = await run(['--all', '--dry-run']);
     expect(text.out).toMatch(/^opencode +skipped\n {2}note: not found: no `opencode` on PATH/m);
     const forced = JSON.parse((await run(['--all', 'codex', '--dry-run', '--json'])).out) as typeof doc;
@@ -100,7 +146,9 @@ describe('install output', () => {
     expect(mentions).toHaveLength(1);
     expect(mentions[0]).toMatch(/^ {2}\$ /);
     const ran = await runCaptured((a) => runInstallCli('install', a), ['claude', '--run'], env);
-    expect(ran.err).toMatch(/tiergate install: running `.*fake-claude plugin marketplace add .*` \(.*\); waiting up to 120 s…\ntiergate install: {3}done after \d+\.\d s/);
+    expect(ran.err).toMatch(
+      /tiergate install: running `.*fake-claude plugin marketplace add .*` \(.*\); waiting up to 120 s…\ntiergate install: {3}done after \d+\.\d s/,
+    );
     expect(ran.err.match(/running `/g)).toHaveLength(2);
     // --json stays machine output: no progress lines.
     const quiet = await runCaptured((a) => runInstallCli('uninstall', a), ['claude', '--run', '--json'], env);
@@ -110,18 +158,26 @@ describe('install output', () => {
   it('warns when the package is a temporary directory or a git checkout, not when it is installed', () => {
     const t = temp('tg-transient-');
     expect(transientCheckout(t, {})).toMatch(/^a temporary directory/);
-    expect(transientCheckout(repo, {})).toBe(repo.startsWith(tmpdir()) ? transientCheckout(repo, {}) : 'a git checkout');
+    expect(transientCheckout(repo, {})).toBe(
+      repo.startsWith(tmpdir()) ? transientCheckout(repo, {}) : 'a git checkout',
+    );
     expect(transientCheckout('/opt/lib/node_modules/tiergate', {})).toBeNull();
     expect(transientCheckout('/home/u/.npm/_npx/1234/node_modules/tiergate', {})).toBe("npx's cache, which npm clears");
   });
 
   it('the warning heads the install output', async () => {
     const { ctx } = sandbox();
-    const r = await runCaptured((a) => runInstallCli('install', a), ['opencode', '--dry-run'], ctx.env as Record<string, string>);
+    const r = await runCaptured(
+      (a) => runInstallCli('install', a),
+      ['opencode', '--dry-run'],
+      ctx.env as Record<string, string>,
+    );
     // runInstallCli installs from the package it runs in: this repository, a git checkout.
-    expect(r.out.split('\n')[0]).toBe(`warning: the harnesses will load tiergate from ${repo}, ${transientCheckout(repo, {})}: if it is moved,`
-      + ' deleted or checked out at another version, they lose tiergate or run that. Install the package (npm install -g tiergate) and run'
-      + ' tiergate install from it.');
+    expect(r.out.split('\n')[0]).toBe(
+      `warning: the harnesses will load tiergate from ${repo}, ${transientCheckout(repo, {})}: if it is moved,` +
+        ' deleted or checked out at another version, they lose tiergate or run that. Install the package (npm install -g tiergate) and run' +
+        ' tiergate install from it.',
+    );
     expect(r.out).toContain('npm install -g tiergate');
   });
 });

@@ -32,13 +32,15 @@ const targets: Target[] = [
   {
     harness: 'pi',
     file: (ctx) => join(ctx.home, '.pi', 'agent', 'settings.json'),
-    foreignArray: () => '{\n  "defaultProvider": "fake",\n  "packages": ["../other-pkg", {"source": "npm:foo", "extensions": []}]\n}\n',
+    foreignArray: () =>
+      '{\n  "defaultProvider": "fake",\n  "packages": ["../other-pkg", {"source": "npm:foo", "extensions": []}]\n}\n',
     installedIn: (ctx, v) => expect(v.packages).toContain(ctx.pkgRoot),
   },
   {
     harness: 'cursor',
     file: (ctx) => join(ctx.home, '.cursor', 'hooks.json'),
-    foreignArray: () => '{\n  "version": 1,\n  "hooks": {\n    "subagentStart": [ { "command": "./audit.sh", "timeout": 5 } ],\n    "afterFileEdit": [ { "command": "./fmt.sh" } ]\n  }\n}\n',
+    foreignArray: () =>
+      '{\n  "version": 1,\n  "hooks": {\n    "subagentStart": [ { "command": "./audit.sh", "timeout": 5 } ],\n    "afterFileEdit": [ { "command": "./fmt.sh" } ]\n  }\n}\n',
     installedIn: (ctx, v) => {
       const hooks = v.hooks as Record<string, { command: string; matcher?: string }[]>;
       for (const ev of ['subagentStart', 'subagentStop', 'preToolUse']) {
@@ -56,9 +58,17 @@ const layouts: { name: string; text: (t: Target) => string | null; foreign?: Reg
   { name: 'empty file', text: () => '' },
   { name: '{}', text: () => '{}' },
   { name: 'compact one line', text: () => '{"a":1,"b":[1,2]}' },
-  { name: 'tabs + CRLF', text: () => '{\r\n\t"keep": {\r\n\t\t"deep": true\r\n\t}\r\n}\r\n', foreign: [/\r\n\t"keep": \{\r\n\t\t"deep": true/] },
+  {
+    name: 'tabs + CRLF',
+    text: () => '{\r\n\t"keep": {\r\n\t\t"deep": true\r\n\t}\r\n}\r\n',
+    foreign: [/\r\n\t"keep": \{\r\n\t\t"deep": true/],
+  },
   { name: 'BOM', text: () => '\uFEFF{\n  "keep": "bom"\n}\n', foreign: [/^\uFEFF/] },
-  { name: 'comments (JSONC)', text: () => '// user settings\n{\n  /* block */\n  "keep": 1, // trailing\n}\n', foreign: [/\/\/ user settings/, /\/\* block \*\//, /\/\/ trailing/] },
+  {
+    name: 'comments (JSONC)',
+    text: () => '// user settings\n{\n  /* block */\n  "keep": 1, // trailing\n}\n',
+    foreign: [/\/\/ user settings/, /\/\* block \*\//, /\/\/ trailing/],
+  },
   { name: 'trailing commas', text: () => '{\n  "a": [1, 2,],\n  "b": {"c": 3,},\n}\n', foreign: [/\[1, 2,\]/] },
   { name: 'foreign entries in the same array', text: (t) => t.foreignArray(''), foreign: [/other|audit|wakatime/] },
   { name: '4-space indent, no final newline', text: () => '{\n    "x": {\n        "y": "z"\n    }\n}' },
@@ -117,7 +127,7 @@ describe.each(targets)('$harness file', (t) => {
     expect(rows[1]!.status).toBe('done');
   });
 
-  it('a file changed after install loses only tiergate\'s entries on uninstall', () => {
+  it("a file changed after install loses only tiergate's entries on uninstall", () => {
     const { ctx } = sandbox();
     const file = t.file(ctx);
     write(file, t.foreignArray(''));
@@ -131,10 +141,13 @@ describe.each(targets)('$harness file', (t) => {
     expect(text).not.toContain('tiergate');
     const p = parseJsonText(text);
     const q = parseJsonText(t.foreignArray(''));
-    expect(p.ok && q.ok && { ...(p.value as object), addedLater: undefined }).toEqual({ ...(q.ok ? (q.value as object) : {}), addedLater: undefined });
+    expect(p.ok && q.ok && { ...(p.value as object), addedLater: undefined }).toEqual({
+      ...(q.ok ? (q.value as object) : {}),
+      addedLater: undefined,
+    });
   });
 
-  it('uninstall without a record removes tiergate\'s entries only', () => {
+  it("uninstall without a record removes tiergate's entries only", () => {
     const { ctx } = sandbox();
     const file = t.file(ctx);
     write(file, t.foreignArray(''));
@@ -155,7 +168,11 @@ describe('dry run', () => {
     const before = snapshot(root);
     const rows = install(ctx, ['claude', 'codex', 'cursor', 'opencode', 'pi'], { dryRun: true, run: false });
     expect(rows.map((r) => [r.harness, r.status])).toEqual([
-      ['claude', 'planned'], ['codex', 'planned'], ['cursor', 'planned'], ['opencode', 'planned'], ['pi', 'planned'],
+      ['claude', 'planned'],
+      ['codex', 'planned'],
+      ['cursor', 'planned'],
+      ['opencode', 'planned'],
+      ['pi', 'planned'],
     ]);
     expect(rows[0]!.actions.join('\n')).toContain(`claude plugin marketplace add ${ctx.pkgRoot}`);
     expect(rows[1]!.actions.join('\n')).toContain('codex plugin add tiergate@tiergate');

@@ -27,7 +27,7 @@ function withTiers(tiers: Record<string, string> | null = TIERS) {
 const agentsIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
 
 describe('install pi: tier agent files', () => {
-  it('writes one agent per mapped tier with pi\'s frontmatter; the adapter reads them back as tier agents', () => {
+  it("writes one agent per mapped tier with pi's frontmatter; the adapter reads them back as tier agents", () => {
     const { ctx, root } = withTiers();
     ctx.env.PI_CODING_AGENT_DIR = join(root, 'pi-agent');
     const [row] = install(ctx, ['pi'], { dryRun: false, run: false });
@@ -41,7 +41,9 @@ describe('install pi: tier agent files', () => {
     clearPiAgentCache();
     const agents = loadPiAgents({ PI_CODING_AGENT_DIR: join(root, 'pi-agent') }, null);
     expect([...agents.values()].map((a) => [a.name, a.model]).sort()).toEqual([
-      ['tiergate-cheap', 'fake/small'], ['tiergate-premium', 'fake/big'], ['tiergate-standard', 'fake/parent'],
+      ['tiergate-cheap', 'fake/small'],
+      ['tiergate-premium', 'fake/big'],
+      ['tiergate-standard', 'fake/parent'],
     ]);
     // No tiers.pi.parent: a pi agent without `model:` would run on pi's default model, not the parent's.
     expect(row!.notes.some((n) => /tiergate-parent is not written/.test(n))).toBe(true);
@@ -68,7 +70,7 @@ describe('install pi: tier agent files', () => {
     expect(existsSync(join(ctx.home, '.pi'))).toBe(false);
   });
 
-  it('leaves a user\'s own file of that name untouched, says so, and uninstall does not remove it', () => {
+  it("leaves a user's own file of that name untouched, says so, and uninstall does not remove it", () => {
     const { ctx } = withTiers();
     const mine = '---\nname: tiergate-cheap\ndescription: mine\nmodel: fake/other\n---\nMy own prompt.\n';
     put(agentFile(ctx, 'cheap'), mine);
@@ -109,13 +111,18 @@ describe('install pi: tier agent files', () => {
     expect(existsSync(agentFile(ctx, 'cheap'))).toBe(false);
     expect(existsSync(agentFile(ctx, 'premium'))).toBe(false);
     expect(readFileSync(agentFile(ctx, 'standard'), 'utf8')).toBe(changed);
-    expect(row!.notes.some((n) => n.startsWith(`${agentFile(ctx, 'standard')} changed since tiergate wrote it`))).toBe(true);
+    expect(row!.notes.some((n) => n.startsWith(`${agentFile(ctx, 'standard')} changed since tiergate wrote it`))).toBe(
+      true,
+    );
   });
 
-  it('a changed tier model updates tiergate\'s file on the next install; uninstall still removes it', () => {
+  it("a changed tier model updates tiergate's file on the next install; uninstall still removes it", () => {
     const { ctx } = withTiers({ cheap: 'fake/small' });
     install(ctx, ['pi'], { dryRun: false, run: false });
-    put(join(ctx.env.TIERGATE_HOME!, 'config', 'config.json'), JSON.stringify({ tiers: { pi: { cheap: 'fake/tiny' } } }));
+    put(
+      join(ctx.env.TIERGATE_HOME!, 'config', 'config.json'),
+      JSON.stringify({ tiers: { pi: { cheap: 'fake/tiny' } } }),
+    );
     expect(checkPiAgents(ctx)).toMatchObject({ status: 'warn' });
     const [row] = install(ctx, ['pi'], { dryRun: false, run: false });
     expect(row!.actions.some((a) => a.startsWith(`update ${agentFile(ctx, 'cheap')}`))).toBe(true);
@@ -125,7 +132,7 @@ describe('install pi: tier agent files', () => {
     expect(existsSync(agentFile(ctx, 'cheap'))).toBe(false);
   });
 
-  it('doctor warns when a mapped tier\'s file is missing', () => {
+  it("doctor warns when a mapped tier's file is missing", () => {
     const { ctx } = withTiers();
     install(ctx, ['pi'], { dryRun: false, run: false });
     rmSync(agentFile(ctx, 'cheap'));

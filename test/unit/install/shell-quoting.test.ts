@@ -5,7 +5,18 @@
  * sits under each hostile directory name.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -25,11 +36,14 @@ function shWords(tails: string[]): string[][] {
   const script = tails.map((t) => `printf '%s\\0' @ ${t}; printf '\\001'`).join('\n');
   const r = spawnSync('sh', ['-c', script], { encoding: 'utf8', timeout: 20_000 });
   expect(r.status, r.stderr).toBe(0);
-  return r.stdout.split('\x01').slice(0, tails.length).map((rec) => rec.split('\0').slice(1, -1));
+  return r.stdout
+    .split('\x01')
+    .slice(0, tails.length)
+    .map((rec) => rec.split('\0').slice(1, -1));
 }
 
 // Characters sh treats specially, plus ordinary and non-ASCII ones; no NUL (an argv word cannot hold one).
-const nasty = fc.constantFrom(...' \t\n\'"\\$`(){}[]*?~#!|&;<>=^%@+:,./-_aZ9é日'.split(''), '$(', '${', '\'\\\'\'');
+const nasty = fc.constantFrom(...' \t\n\'"\\$`(){}[]*?~#!|&;<>=^%@+:,./-_aZ9é日'.split(''), '$(', '${', "'\\''");
 const word = fc.string({ unit: nasty, maxLength: 12 });
 
 describe('shJoin / shSplit', () => {
@@ -44,7 +58,10 @@ describe('shJoin / shSplit', () => {
 
   it('whatever shSplit accepts, sh splits the same way (expansions, operators and globs are refused, not guessed)', () => {
     // Mostly plain characters and quotes, so that many tails are plain words and the comparison means something.
-    const unit = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...'aZ9 é./-\'"\\'.split('')) }, { weight: 1, arbitrary: nasty });
+    const unit = fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom(...'aZ9 é./-\'"\\'.split('')) },
+      { weight: 1, arbitrary: nasty },
+    );
     const tails = fc.sample(fc.string({ unit, minLength: 1, maxLength: 16 }), { numRuns: 400, seed: 7 });
     const accepted = tails.filter((t) => shSplit(t) !== null);
     // Enough of them are accepted for the comparison to mean something.
@@ -53,8 +70,13 @@ describe('shJoin / shSplit', () => {
     accepted.forEach((t, i) => expect({ t, words: shSplit(t) }).toEqual({ t, words: got[i] }));
     for (const refused of ['"$(touch x)"', '`x`', 'a;b', '"a$HOME"', "'open", 'FOO=1 node', '~/x', 'a*b', '"\\"'])
       expect(shSplit(refused), refused).toBeNull();
-    expect(shSplit('node --preserve-symlinks-main "/opt/tier gate/dist/hook.cjs" cursor preToolUse'))
-      .toEqual(['node', '--preserve-symlinks-main', '/opt/tier gate/dist/hook.cjs', 'cursor', 'preToolUse']);
+    expect(shSplit('node --preserve-symlinks-main "/opt/tier gate/dist/hook.cjs" cursor preToolUse')).toEqual([
+      'node',
+      '--preserve-symlinks-main',
+      '/opt/tier gate/dist/hook.cjs',
+      'cursor',
+      'preToolUse',
+    ]);
   });
 });
 
@@ -109,10 +131,16 @@ function hostilePackage(name: string): { ctx: InstallContext; cwd: string; tg: s
 }
 
 const taskPayload = (() => {
-  const { _meta, ...p } = JSON.parse(readFileSync(join(root, 'test/fixtures/cursor/preToolUse.task.json'), 'utf8')) as Record<string, unknown>;
+  const { _meta, ...p } = JSON.parse(
+    readFileSync(join(root, 'test/fixtures/cursor/preToolUse.task.json'), 'utf8'),
+  ) as Record<string, unknown>;
   void _meta;
   // A cheaper parent than the child asked for: only the real hook answers deny.
-  return JSON.stringify({ ...p, model: 'claude-haiku-4-5', tool_input: { ...(p.tool_input as object), model: 'claude-opus-5' } });
+  return JSON.stringify({
+    ...p,
+    model: 'claude-haiku-4-5',
+    tool_input: { ...(p.tool_input as object), model: 'claude-opus-5' },
+  });
 })();
 
 describe('the Cursor hook command under a hostile package path', () => {
@@ -126,8 +154,20 @@ describe('the Cursor hook command under a hostile package path', () => {
     const hooks = JSON.parse(readFileSync(file, 'utf8')).hooks as Record<string, { command: string }[]>;
     const command = hooks.preToolUse![0]!.command;
 
-    const r = spawnSync('sh', ['-c', command], { cwd, input: taskPayload, encoding: 'utf8', timeout: 20_000, env: ctx.env as NodeJS.ProcessEnv });
-    const stop = spawnSync('sh', ['-c', hooks.subagentStop![0]!.command], { cwd, input: '{}', encoding: 'utf8', timeout: 20_000, env: ctx.env as NodeJS.ProcessEnv });
+    const r = spawnSync('sh', ['-c', command], {
+      cwd,
+      input: taskPayload,
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: ctx.env as NodeJS.ProcessEnv,
+    });
+    const stop = spawnSync('sh', ['-c', hooks.subagentStop![0]!.command], {
+      cwd,
+      input: '{}',
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: ctx.env as NodeJS.ProcessEnv,
+    });
     // Nothing ran but node: no marker file in the working directory.
     expect(readdirSync(cwd)).toEqual([]);
     expect(r.stderr).toBe('');
@@ -135,7 +175,10 @@ describe('the Cursor hook command under a hostile package path', () => {
     expect(stop.stdout).toBe('{}\n');
     expect(existsSync(tg)).toBe(true);
     expect(command).toBe(hookCommand(ctx, 'preToolUse'));
-    expect(parseHookCommand(command)).toEqual({ script: join(ctx.pkgRoot, 'dist', 'hook.cjs'), args: ['cursor', 'preToolUse'] });
+    expect(parseHookCommand(command)).toEqual({
+      script: join(ctx.pkgRoot, 'dist', 'hook.cjs'),
+      args: ['cursor', 'preToolUse'],
+    });
 
     // Doctor reads the same path back; a second install finds it; uninstall without a record takes it out.
     expect(checkCursor(ctx).status).toBe('ok');
@@ -156,11 +199,17 @@ describe('commands older installers wrote', () => {
 
   it('a double-quoted path the shell would expand: doctor fails it, uninstall still takes it out', () => {
     const { ctx: sb } = sandbox();
-    const legacy = (event: string) => `node --preserve-symlinks-main "/tmp/$(touch x)/tiergate/dist/hook.cjs" cursor ${event}`;
+    const legacy = (event: string) =>
+      `node --preserve-symlinks-main "/tmp/$(touch x)/tiergate/dist/hook.cjs" cursor ${event}`;
     expect(parseHookCommand(legacy('preToolUse'))).toBeNull();
     const file = join(sb.home, '.cursor', 'hooks.json');
     mkdirSync(join(sb.home, '.cursor'));
-    const hooks = Object.fromEntries(['preToolUse', 'subagentStart', 'subagentStop'].map((e) => [e, [{ command: legacy(e) }, { command: './mine.sh' }]]));
+    const hooks = Object.fromEntries(
+      ['preToolUse', 'subagentStart', 'subagentStop'].map((e) => [
+        e,
+        [{ command: legacy(e) }, { command: './mine.sh' }],
+      ]),
+    );
     writeFileSync(file, JSON.stringify({ version: 1, hooks }));
     const c = checkCursor(sb);
     expect(c.status).toBe('error');

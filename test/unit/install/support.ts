@@ -12,9 +12,21 @@ export function sandbox(extraEnv: Record<string, string> = {}): { ctx: InstallCo
   mkdirSync(join(pkgRoot, '.claude-plugin'), { recursive: true });
   mkdirSync(join(pkgRoot, '.agents', 'plugins'), { recursive: true });
   writeFileSync(join(pkgRoot, 'package.json'), JSON.stringify({ name: 'tiergate', version: '9.9.9' }));
-  writeFileSync(join(pkgRoot, '.claude-plugin', 'marketplace.json'), JSON.stringify({ name: 'tiergate', plugins: [{ name: 'tiergate', source: './' }] }));
-  writeFileSync(join(pkgRoot, '.agents', 'plugins', 'marketplace.json'), JSON.stringify({ name: 'tiergate', plugins: [{ name: 'tiergate', source: { source: 'local', path: './' } }] }));
-  const env = { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), TIERGATE_HOME: join(root, 'tg'), PATH: process.env.PATH, ...extraEnv };
+  writeFileSync(
+    join(pkgRoot, '.claude-plugin', 'marketplace.json'),
+    JSON.stringify({ name: 'tiergate', plugins: [{ name: 'tiergate', source: './' }] }),
+  );
+  writeFileSync(
+    join(pkgRoot, '.agents', 'plugins', 'marketplace.json'),
+    JSON.stringify({ name: 'tiergate', plugins: [{ name: 'tiergate', source: { source: 'local', path: './' } }] }),
+  );
+  const env = {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    TIERGATE_HOME: join(root, 'tg'),
+    PATH: process.env.PATH,
+    ...extraEnv,
+  };
   return { ctx: { env, pkgRoot, version: '9.9.9', home }, root };
 }
 

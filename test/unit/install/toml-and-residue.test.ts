@@ -5,13 +5,14 @@ import { headerKey, parseTomlText, removeTable } from '../../../src/install/edit
 
 const OURS = ['plugins', 'tiergate@tiergate'];
 const MARKET = ['marketplaces', 'tiergate'];
-const added = '\n[marketplaces.tiergate]\nsource_type = "local"\nsource = "/pkg"\n\n[plugins."tiergate@tiergate"]\nenabled = true\n';
+const added =
+  '\n[marketplaces.tiergate]\nsource_type = "local"\nsource = "/pkg"\n\n[plugins."tiergate@tiergate"]\nenabled = true\n';
 
 describe('removeTable', () => {
   const layouts: Record<string, string> = {
     'only ours': '',
-    'comments': '# mine\nmodel = "x" # inline\n',
-    'CRLF': 'model = "x"\r\n',
+    comments: '# mine\nmodel = "x" # inline\n',
+    CRLF: 'model = "x"\r\n',
     'foreign tables around': '[features]\nplugins = true\n\n[plugins."other@m"]\nenabled = false\n',
     'array of tables after': 'a = 1\n',
   };
@@ -46,7 +47,9 @@ describe('removeTable', () => {
 
 describe('onlyEmptyResidue', () => {
   it('accepts what Claude Code 2.1.328 leaves after uninstall + marketplace remove', () => {
-    expect(onlyEmptyResidue({ enabledPlugins: {}, extraKnownMarketplaces: {}, model: 'opus' }, { model: 'opus' })).toBe(true);
+    expect(onlyEmptyResidue({ enabledPlugins: {}, extraKnownMarketplaces: {}, model: 'opus' }, { model: 'opus' })).toBe(
+      true,
+    );
     expect(onlyEmptyResidue({ enabledPlugins: {} }, {})).toBe(true);
     expect(onlyEmptyResidue({ packages: [] }, {})).toBe(true);
   });

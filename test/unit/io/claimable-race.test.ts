@@ -33,7 +33,8 @@ vi.mock('node:fs', async (importOriginal) => {
 const { appendBoundedClaimable } = await import('../../../src/io/files.js');
 
 /** Every line either the drainer read or the spool still holds: what the ledger will ever see. */
-const seen = (path: string) => [...race.drained, existsSync(path) ? readFileSync(path, 'utf8') : ''].join('').split('\n').filter(Boolean);
+const seen = (path: string) =>
+  [...race.drained, existsSync(path) ? readFileSync(path, 'utf8') : ''].join('').split('\n').filter(Boolean);
 
 beforeEach(() => {
   race.path = null;

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { frontmatterBlock, frontmatterEntries, frontmatterScalar, frontmatterStrings } from '../../../src/io/frontmatter.js';
+import {
+  frontmatterBlock,
+  frontmatterEntries,
+  frontmatterScalar,
+  frontmatterStrings,
+} from '../../../src/io/frontmatter.js';
 
 describe('io/frontmatter', () => {
   it('finds the block between the opening and the next `---` line, past a BOM and CRLF', () => {
@@ -22,7 +27,8 @@ describe('io/frontmatter', () => {
     expect(frontmatterScalar('plain value  # note')).toBe('plain value');
     expect(frontmatterScalar('a#b')).toBe('a#b');
     expect(frontmatterScalar('# only a comment')).toBe('');
-    for (const raw of ['|', '>-', '&anchor x', '*ref', '!tag x', '[a, b]', '{a: 1}', '"unclosed']) expect(frontmatterScalar(raw)).toBeNull();
+    for (const raw of ['|', '>-', '&anchor x', '*ref', '!tag x', '[a, b]', '{a: 1}', '"unclosed'])
+      expect(frontmatterScalar(raw)).toBeNull();
   });
 
   it('frontmatterStrings: the one-line string values, empty and multi-line ones left out; null without a block', () => {

@@ -14,7 +14,11 @@ const root = join(import.meta.dirname, '../../..');
  */
 export function inChild<T>(body: string, timeoutMs = 20_000): T {
   const script = `const src = ${JSON.stringify(join(root, 'src'))};\nconst out = await (async () => {\n${body}\n})();\nprocess.stdout.write(JSON.stringify(out ?? null));`;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', timeout: timeoutMs });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: timeoutMs,
+  });
   if (r.signal) throw new Error(`child timed out after ${timeoutMs} ms (${r.signal}): it blocked`);
   if (r.status !== 0) throw new Error(`child failed (${r.status}): ${r.stderr.slice(0, 2000)}`);
   return JSON.parse(r.stdout) as T;

@@ -48,7 +48,11 @@ describe('readTextCapped', () => {
       }
       return out;`);
     const kinds = ['FIFO', 'FIFO', 'directory', 'character device'];
-    expect(got).toEqual(['readTextCapped', 'readTextHead'].flatMap((fn) => paths.map((path, i) => ({ fn, path, name: 'RefusedFile', code: 'EREFUSED', kind: kinds[i] }))));
+    expect(got).toEqual(
+      ['readTextCapped', 'readTextHead'].flatMap((fn) =>
+        paths.map((path, i) => ({ fn, path, name: 'RefusedFile', code: 'EREFUSED', kind: kinds[i] })),
+      ),
+    );
     expect(() => readTextCapped(dir, 10)).toThrow(RefusedFile);
   });
 
@@ -56,7 +60,9 @@ describe('readTextCapped', () => {
     const target = file('target', 'through');
     symlinkSync(target, join(dir, 'link'));
     expect(readTextCapped(join(dir, 'link'), 100)).toBe('through');
-    expect(() => readTextCapped(join(dir, 'link'), 100, { follow: false })).toThrow(expect.objectContaining({ kind: 'symbolic link' }));
+    expect(() => readTextCapped(join(dir, 'link'), 100, { follow: false })).toThrow(
+      expect.objectContaining({ kind: 'symbolic link' }),
+    );
     expect(readTextCapped(target, 100, { follow: false })).toBe('through');
   });
 });

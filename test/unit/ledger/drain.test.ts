@@ -17,27 +17,72 @@ function dispatch(callId: string, over: Partial<DispatchObservation> = {}): Spoo
   return {
     type: 'dispatch',
     observation: {
-      kind: 'dispatch', harness: 'claude', sessionId: CLAUDE_SESSION, callId, parentModel: 'claude-opus-5-5',
-      parentModelSource: 'transcript-tail', requestedModel: 'opus', requestedAgent: null, requestedTier: null, agentModel: null,
+      kind: 'dispatch',
+      harness: 'claude',
+      sessionId: CLAUDE_SESSION,
+      callId,
+      parentModel: 'claude-opus-5-5',
+      parentModelSource: 'transcript-tail',
+      requestedModel: 'opus',
+      requestedAgent: null,
+      requestedTier: null,
+      agentModel: null,
       subagentType: 'general-purpose',
-      capability: { canRewrite: true, rewriteField: 'model', rewriteKind: 'model', legalValues: ['haiku', 'sonnet', 'opus', 'fable'], canDeny: true },
+      capability: {
+        canRewrite: true,
+        rewriteField: 'model',
+        rewriteKind: 'model',
+        legalValues: ['haiku', 'sonnet', 'opus', 'fable'],
+        canDeny: true,
+      },
       toolInput: { description: 'd', prompt: `${CANARY} brief text`, subagent_type: 'general-purpose', model: 'opus' },
-      cwd: '/work/demo', escalationFrom: null, at: Date.parse('2026-12-02T14:06:52Z'), ...over,
+      cwd: '/work/demo',
+      escalationFrom: null,
+      at: Date.parse('2026-12-02T14:06:52Z'),
+      ...over,
     },
-    decision: { action: 'correct', reason: 'over-ceiling-corrected', tier: 'standard', effectiveModel: 'sonnet', catalogVersion: 'bundled-test' },
+    decision: {
+      action: 'correct',
+      reason: 'over-ceiling-corrected',
+      tier: 'standard',
+      effectiveModel: 'sonnet',
+      catalogVersion: 'bundled-test',
+    },
   };
 }
 
-function completion(agentId: string | null, callId: string | null, over: Partial<CompletionObservation> = {}, transcriptPath: string | null = null): SpoolRecord {
+function completion(
+  agentId: string | null,
+  callId: string | null,
+  over: Partial<CompletionObservation> = {},
+  transcriptPath: string | null = null,
+): SpoolRecord {
   return {
     type: 'completion',
     observation: {
-      kind: 'completion', harness: 'claude', sessionId: CLAUDE_SESSION, callId, agentId, subagentType: 'general-purpose',
+      kind: 'completion',
+      harness: 'claude',
+      sessionId: CLAUDE_SESSION,
+      callId,
+      agentId,
+      subagentType: 'general-purpose',
       servedModel: 'claude-sonnet-5-5',
-      usage: { input: 1000, output: 200, cacheRead: 500, cacheWrite5m: 300, cacheWrite1h: 0, reasoning: 0, requests: 1 },
-      status: 'ok', outcome: { result: 'done', verified: 'yes', escalationFrom: null },
-      startedAt: Date.parse('2026-12-02T14:06:52Z'), endedAt: Date.parse('2026-12-02T14:06:55Z'), usageSource: 'transcript-tail',
-      dedupeKey: null, ...over,
+      usage: {
+        input: 1000,
+        output: 200,
+        cacheRead: 500,
+        cacheWrite5m: 300,
+        cacheWrite1h: 0,
+        reasoning: 0,
+        requests: 1,
+      },
+      status: 'ok',
+      outcome: { result: 'done', verified: 'yes', escalationFrom: null },
+      startedAt: Date.parse('2026-12-02T14:06:52Z'),
+      endedAt: Date.parse('2026-12-02T14:06:55Z'),
+      usageSource: 'transcript-tail',
+      dedupeKey: null,
+      ...over,
     },
     transcriptPath,
   };
@@ -56,9 +101,27 @@ describe('spool drain', () => {
       const stats = runObserver(env, testPricer(), db)!;
       expect(stats).toMatchObject({ files: 1, lines: 2, dispatches: 1, completions: 1, invalid: 0, priced: 1 });
       const c = one<Record<string, unknown>>(db, 'SELECT * FROM completions');
-      const u = { input: 1000, output: 200, cacheRead: 500, cacheWrite5m: 300, cacheWrite1h: 0, reasoning: 0, requests: 1 };
-      expect(c).toMatchObject({ call_id: 'toolu_1', parent_model: 'claude-opus-5-5', requested_model: 'sonnet', tier: 'standard',
-        served_model: 'claude-sonnet-5-5', result: 'done', verified: 'yes', duration_ms: 3000, day: '2026-12-02', project: null });
+      const u = {
+        input: 1000,
+        output: 200,
+        cacheRead: 500,
+        cacheWrite5m: 300,
+        cacheWrite1h: 0,
+        reasoning: 0,
+        requests: 1,
+      };
+      expect(c).toMatchObject({
+        call_id: 'toolu_1',
+        parent_model: 'claude-opus-5-5',
+        requested_model: 'sonnet',
+        tier: 'standard',
+        served_model: 'claude-sonnet-5-5',
+        result: 'done',
+        verified: 'yes',
+        duration_ms: 3000,
+        day: '2026-12-02',
+        project: null,
+      });
       expect(BigInt(c.cost_pico as number)).toBe(testCost('claude-sonnet-5-5', u));
       expect(BigInt(c.counterfactual_pico as number)).toBe(testCost('claude-opus-5-5', u));
       expect(one<{ completion_id: number }>(db, 'SELECT completion_id FROM dispatches').completion_id).toBe(c.id);
@@ -79,8 +142,12 @@ describe('spool drain', () => {
       resetSpoolFile();
       appendSpool(dispatch('toolu_1'), env);
       runObserver(env, testPricer(), db);
-      expect(one<Record<string, unknown>>(db, 'SELECT parent_model, counterfactual_pico FROM completions')).toMatchObject({
-        parent_model: 'claude-opus-5-5', counterfactual_pico: expect.any(Number) });
+      expect(
+        one<Record<string, unknown>>(db, 'SELECT parent_model, counterfactual_pico FROM completions'),
+      ).toMatchObject({
+        parent_model: 'claude-opus-5-5',
+        counterfactual_pico: expect.any(Number),
+      });
     } finally {
       db.close();
     }
@@ -132,20 +199,29 @@ describe('spool drain', () => {
     // Bundled once with esbuild: two tsx start-ups would cost seconds on this 2-core machine.
     const script = join(import.meta.dirname, '../../../.cache/drain-worker.mjs');
     await build({
-      entryPoints: [join(import.meta.dirname, 'drain-worker.ts')], bundle: true, platform: 'node', format: 'esm', outfile: script,
-      external: ['better-sqlite3'], logLevel: 'error',
+      entryPoints: [join(import.meta.dirname, 'drain-worker.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: script,
+      external: ['better-sqlite3'],
+      logLevel: 'error',
       // As scripts/build.mjs: the drain reads the harness registry, whose installers use jsonc-parser (its UMD main
       // requires files a bundle lacks).
       mainFields: ['module', 'main'],
       banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
     });
-    const run = () => new Promise<number>((resolve, reject) => {
-      const p = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-      let out = '';
-      p.stdout.on('data', (d) => (out += d));
-      p.on('error', reject);
-      p.on('exit', (code) => (code === 0 ? resolve(Number(out.trim())) : reject(new Error(`worker exit ${code}`))));
-    });
+    const run = () =>
+      new Promise<number>((resolve, reject) => {
+        const p = spawn(process.execPath, [script], {
+          env: { ...process.env, ...env },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        let out = '';
+        p.stdout.on('data', (d) => (out += d));
+        p.on('error', reject);
+        p.on('exit', (code) => (code === 0 ? resolve(Number(out.trim())) : reject(new Error(`worker exit ${code}`))));
+      });
     const inserted = await Promise.all([run(), run()]);
     const db = openLedger(env);
     try {
@@ -164,18 +240,42 @@ describe('spool drain', () => {
     writeFileSync(c.child, full.slice(0, 12).join('\n') + '\n'); // before the assistant line was flushed
     resetSpoolFile();
     appendSpool(dispatch('toolu_demo_1_0'), env);
-    appendSpool(completion(CLAUDE_AGENT, 'toolu_demo_1_0', { status: 'pending', usage: null, servedModel: null,
-      outcome: { result: null, verified: null, escalationFrom: null } }, c.child), env);
+    appendSpool(
+      completion(
+        CLAUDE_AGENT,
+        'toolu_demo_1_0',
+        {
+          status: 'pending',
+          usage: null,
+          servedModel: null,
+          outcome: { result: null, verified: null, escalationFrom: null },
+        },
+        c.child,
+      ),
+      env,
+    );
     const db = openLedger(env);
     try {
       runObserver(env, testPricer(), db);
-      expect(one<Record<string, unknown>>(db, 'SELECT status, input, cost_pico FROM completions')).toEqual({ status: 'pending', input: null, cost_pico: null });
+      expect(one<Record<string, unknown>>(db, 'SELECT status, input, cost_pico FROM completions')).toEqual({
+        status: 'pending',
+        input: null,
+        cost_pico: null,
+      });
       copyFileSync(join(FIXTURES, 'claude/transcripts/basic.child.at-SubagentStop.jsonl'), c.child);
       const s = runObserver(env, testPricer(), db)!;
       expect(s.reconciledPending).toBe(1);
       const row = one<Record<string, unknown>>(db, 'SELECT * FROM completions');
-      expect(row).toMatchObject({ status: 'ok', served_model: 'claude-opus-5-5', input: 1002, output: 22, result: 'demo',
-        verified: 'yes', usage_source: 'transcript-late', parent_model: 'claude-opus-5-5' });
+      expect(row).toMatchObject({
+        status: 'ok',
+        served_model: 'claude-opus-5-5',
+        input: 1002,
+        output: 22,
+        result: 'demo',
+        verified: 'yes',
+        usage_source: 'transcript-late',
+        parent_model: 'claude-opus-5-5',
+      });
       expect(row.cost_pico).toEqual(expect.any(Number));
       expect(row.counterfactual_pico).toEqual(expect.any(Number));
     } finally {
@@ -186,7 +286,10 @@ describe('spool drain', () => {
   it('a completion whose transcript never flushes is given up as unknown after a week', () => {
     const { dir, env } = tempHome();
     resetSpoolFile();
-    appendSpool(completion('agent_x', null, { status: 'pending', usage: null, endedAt: 1000 }, join(dir, 'missing.jsonl')), env);
+    appendSpool(
+      completion('agent_x', null, { status: 'pending', usage: null, endedAt: 1000 }, join(dir, 'missing.jsonl')),
+      env,
+    );
     const db = openLedger(env);
     try {
       drainSpool(db, env);
@@ -202,13 +305,19 @@ describe('spool drain', () => {
   it('no prompt or answer text reaches the ledger (spool toolInput and transcript text are dropped)', () => {
     const { dir, env } = tempHome();
     const c = claudeConfigDir(dir);
-    writeFileSync(c.child, readFileSync(c.child, 'utf8').replace('Result: demo child finished', `${CANARY}\\nResult: demo child finished`));
+    writeFileSync(
+      c.child,
+      readFileSync(c.child, 'utf8').replace('Result: demo child finished', `${CANARY}\\nResult: demo child finished`),
+    );
     resetSpoolFile();
     appendSpool(dispatch('toolu_demo_1_0'), env);
     appendSpool(completion(CLAUDE_AGENT, 'toolu_demo_1_0', { status: 'pending', usage: null }, c.child), env);
     const db = openLedger(env);
     runObserver(env, testPricer(), db);
-    expect(one<{ status: string; result: string }>(db, 'SELECT status, result FROM completions')).toEqual({ status: 'ok', result: 'demo' });
+    expect(one<{ status: string; result: string }>(db, 'SELECT status, result FROM completions')).toEqual({
+      status: 'ok',
+      result: 'demo',
+    });
     db.close();
     const file = paths(env).ledger;
     for (const f of [file, `${file}-wal`]) if (existsSync(f)) expect(readFileSync(f).includes(CANARY)).toBe(false);

@@ -22,21 +22,54 @@ const ignoredCorrection: SpoolRecord[] = [
   {
     type: 'dispatch',
     observation: {
-      kind: 'dispatch', harness: 'claude', sessionId: 'S-enf', callId: 'toolu_enf_1', parentModel: 'claude-haiku-5-5',
-      parentModelSource: 'transcript-tail', requestedModel: 'opus', requestedAgent: null, requestedTier: null, agentModel: null,
+      kind: 'dispatch',
+      harness: 'claude',
+      sessionId: 'S-enf',
+      callId: 'toolu_enf_1',
+      parentModel: 'claude-haiku-5-5',
+      parentModelSource: 'transcript-tail',
+      requestedModel: 'opus',
+      requestedAgent: null,
+      requestedTier: null,
+      agentModel: null,
       subagentType: 'general-purpose',
-      capability: { canRewrite: true, rewriteField: 'model', rewriteKind: 'model', legalValues: ['haiku', 'sonnet', 'opus'], canDeny: true },
-      toolInput: { subagent_type: 'general-purpose', model: 'opus' }, cwd: '/w', escalationFrom: null, at: AT,
+      capability: {
+        canRewrite: true,
+        rewriteField: 'model',
+        rewriteKind: 'model',
+        legalValues: ['haiku', 'sonnet', 'opus'],
+        canDeny: true,
+      },
+      toolInput: { subagent_type: 'general-purpose', model: 'opus' },
+      cwd: '/w',
+      escalationFrom: null,
+      at: AT,
     },
-    decision: { action: 'correct', reason: 'over-ceiling-corrected', tier: 'parent', effectiveModel: 'haiku', catalogVersion: 'v' },
+    decision: {
+      action: 'correct',
+      reason: 'over-ceiling-corrected',
+      tier: 'parent',
+      effectiveModel: 'haiku',
+      catalogVersion: 'v',
+    },
   },
   {
     type: 'completion',
     observation: {
-      kind: 'completion', harness: 'claude', sessionId: 'S-enf', callId: 'toolu_enf_1', agentId: 'a-enf-1', subagentType: 'general-purpose',
-      servedModel: 'claude-opus-5-5', usage: { input: 1000, output: 200, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 },
-      status: 'ok', outcome: { result: 'done', verified: 'yes', escalationFrom: null }, startedAt: AT, endedAt: AT + 5000,
-      usageSource: 'transcript-tail', dedupeKey: null,
+      kind: 'completion',
+      harness: 'claude',
+      sessionId: 'S-enf',
+      callId: 'toolu_enf_1',
+      agentId: 'a-enf-1',
+      subagentType: 'general-purpose',
+      servedModel: 'claude-opus-5-5',
+      usage: { input: 1000, output: 200, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 },
+      status: 'ok',
+      outcome: { result: 'done', verified: 'yes', escalationFrom: null },
+      startedAt: AT,
+      endedAt: AT + 5000,
+      usageSource: 'transcript-tail',
+      dedupeKey: null,
     },
     transcriptPath: null,
   },
@@ -48,14 +81,28 @@ describe('verified enforcement through the built CLI and hook', () => {
     const project = join(dir, 'project');
     mkdirSync(project);
     const env = { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg') };
-    const cli = (...args: string[]) => spawnSync(process.execPath, [join(root, 'dist/cli.js'), ...args], { cwd: project, env, encoding: 'utf8', timeout: 60_000 });
-    const { _meta, ...payload } = JSON.parse(readFileSync(join(root, 'test/fixtures/claude/PreToolUse.parent-sonnet.json'), 'utf8')) as Record<string, unknown>;
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, [join(root, 'dist/cli.js'), ...args], {
+        cwd: project,
+        env,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const { _meta, ...payload } = JSON.parse(
+      readFileSync(join(root, 'test/fixtures/claude/PreToolUse.parent-sonnet.json'), 'utf8'),
+    ) as Record<string, unknown>;
     void _meta;
     // A sonnet parent asking for opus: over the ceiling, corrected to sonnet where rewrites are trusted.
     const preToolUse = () => {
       const r = spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'claude', 'PreToolUse'], {
-        input: JSON.stringify({ ...payload, cwd: project, transcript_path: join(root, 'test/fixtures/claude/transcripts/parent-sonnet.parent.at-PreToolUse.jsonl') }),
-        env, encoding: 'utf8', timeout: 20_000,
+        input: JSON.stringify({
+          ...payload,
+          cwd: project,
+          transcript_path: join(root, 'test/fixtures/claude/transcripts/parent-sonnet.parent.at-PreToolUse.jsonl'),
+        }),
+        env,
+        encoding: 'utf8',
+        timeout: 20_000,
       });
       expect(r.status).toBe(0);
       return (JSON.parse(r.stdout) as { hookSpecificOutput: Record<string, unknown> }).hookSpecificOutput;
@@ -76,17 +123,23 @@ describe('verified enforcement through the built CLI and hook', () => {
 
     const db = openLedger(env);
     try {
-      expect(db.prepare(`SELECT call_id, enforcement FROM dispatches WHERE call_id = 'toolu_enf_1'`).get())
-        .toEqual({ call_id: 'toolu_enf_1', enforcement: 'ignored' });
+      expect(db.prepare(`SELECT call_id, enforcement FROM dispatches WHERE call_id = 'toolu_enf_1'`).get()).toEqual({
+        call_id: 'toolu_enf_1',
+        enforcement: 'ignored',
+      });
     } finally {
       db.close();
     }
 
     const doctor = cli('doctor', '--json');
-    const checks = (JSON.parse(doctor.stdout) as { checks: { section: string; name: string; status: string; detail: string }[] }).checks;
+    const checks = (
+      JSON.parse(doctor.stdout) as { checks: { section: string; name: string; status: string; detail: string }[] }
+    ).checks;
     const claude = checks.find((c) => c.section === 'enforcement' && c.name === 'claude rewrites');
     expect(claude).toMatchObject({ status: 'warn' });
-    expect(claude!.detail).toMatch(/1 of 1 checked correction\(s\) not honoured: claude ran another model.*tiergate set haiku, claude-opus-5-5 served it/);
+    expect(claude!.detail).toMatch(
+      /1 of 1 checked correction\(s\) not honoured: claude ran another model.*tiergate set haiku, claude-opus-5-5 served it/,
+    );
     expect(claude!.detail).toContain(rewriteMarkerPath(env, 'claude'));
     expect(checks.some((c) => c.section === 'enforcement' && c.name === 'codex rewrites')).toBe(false);
 

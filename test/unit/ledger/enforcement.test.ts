@@ -19,8 +19,14 @@ import { tempHome, testPricer } from './helpers.js';
 /** The resolver of the bundled snapshot (aliases, normalisation, estimates): what a real observer pass uses. */
 const identify = loadPricer(tempHome().env).identify!;
 
-const corrected = (over: Partial<EnforcementInput>): EnforcementInput =>
-  ({ harness: 'claude', action: 'correct', decided: 'haiku', requested: 'opus', served: 'claude-haiku-5-5', ...over });
+const corrected = (over: Partial<EnforcementInput>): EnforcementInput => ({
+  harness: 'claude',
+  action: 'correct',
+  decided: 'haiku',
+  requested: 'opus',
+  served: 'claude-haiku-5-5',
+  ...over,
+});
 
 describe('classifyEnforcement', () => {
   it.each([
@@ -41,8 +47,24 @@ describe('classifyEnforcement', () => {
   });
 
   it('ignored on Codex too (the comparison is per harness, through its own aliases)', () => {
-    expect(classifyEnforcement({ harness: 'codex', action: 'correct', decided: 'gpt-6-luna', requested: 'gpt-6-astra', served: 'gpt-6-astra' }, identify)).toBe('ignored');
-    expect(classifyEnforcement({ harness: 'codex', action: 'correct', decided: 'gpt-6-luna', requested: 'gpt-6-astra', served: 'openai/gpt-6-luna' }, identify)).toBe('honoured');
+    expect(
+      classifyEnforcement(
+        { harness: 'codex', action: 'correct', decided: 'gpt-6-luna', requested: 'gpt-6-astra', served: 'gpt-6-astra' },
+        identify,
+      ),
+    ).toBe('ignored');
+    expect(
+      classifyEnforcement(
+        {
+          harness: 'codex',
+          action: 'correct',
+          decided: 'gpt-6-luna',
+          requested: 'gpt-6-astra',
+          served: 'openai/gpt-6-luna',
+        },
+        identify,
+      ),
+    ).toBe('honoured');
   });
 
   it('not-checked: no correction, no served model, a name the resolver does not know, or only an estimate agrees', () => {
@@ -60,28 +82,72 @@ describe('classifyEnforcement', () => {
 
 const AT = Date.parse('2026-12-02T14:06:52Z');
 
-function dispatch(callId: string, decision: Partial<Extract<SpoolRecord, { type: 'dispatch' }>['decision']> = {}, over: Partial<DispatchObservation> = {}): SpoolRecord {
+function dispatch(
+  callId: string,
+  decision: Partial<Extract<SpoolRecord, { type: 'dispatch' }>['decision']> = {},
+  over: Partial<DispatchObservation> = {},
+): SpoolRecord {
   return {
     type: 'dispatch',
     observation: {
-      kind: 'dispatch', harness: 'claude', sessionId: 'S1', callId, parentModel: 'claude-sonnet-5-5',
-      parentModelSource: 'transcript-tail', requestedModel: 'opus', requestedAgent: null, requestedTier: null, agentModel: null,
+      kind: 'dispatch',
+      harness: 'claude',
+      sessionId: 'S1',
+      callId,
+      parentModel: 'claude-sonnet-5-5',
+      parentModelSource: 'transcript-tail',
+      requestedModel: 'opus',
+      requestedAgent: null,
+      requestedTier: null,
+      agentModel: null,
       subagentType: 'general-purpose',
-      capability: { canRewrite: true, rewriteField: 'model', rewriteKind: 'model', legalValues: ['haiku', 'sonnet', 'opus'], canDeny: true },
-      toolInput: { subagent_type: 'general-purpose', model: 'opus' }, cwd: '/w', escalationFrom: null, at: AT, ...over,
+      capability: {
+        canRewrite: true,
+        rewriteField: 'model',
+        rewriteKind: 'model',
+        legalValues: ['haiku', 'sonnet', 'opus'],
+        canDeny: true,
+      },
+      toolInput: { subagent_type: 'general-purpose', model: 'opus' },
+      cwd: '/w',
+      escalationFrom: null,
+      at: AT,
+      ...over,
     },
-    decision: { action: 'correct', reason: 'over-ceiling-corrected', tier: 'cheap', effectiveModel: 'haiku', catalogVersion: 'v', ...decision },
+    decision: {
+      action: 'correct',
+      reason: 'over-ceiling-corrected',
+      tier: 'cheap',
+      effectiveModel: 'haiku',
+      catalogVersion: 'v',
+      ...decision,
+    },
   };
 }
 
-function completion(callId: string, servedModel: string | null, over: Partial<CompletionObservation> = {}): SpoolRecord {
+function completion(
+  callId: string,
+  servedModel: string | null,
+  over: Partial<CompletionObservation> = {},
+): SpoolRecord {
   return {
     type: 'completion',
     observation: {
-      kind: 'completion', harness: 'claude', sessionId: 'S1', callId, agentId: `agent-${callId}`, subagentType: 'general-purpose',
-      servedModel, usage: { input: 100, output: 20, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 },
-      status: 'ok', outcome: { result: 'done', verified: 'yes', escalationFrom: null }, startedAt: AT, endedAt: AT + 3000,
-      usageSource: 'transcript-tail', dedupeKey: null, ...over,
+      kind: 'completion',
+      harness: 'claude',
+      sessionId: 'S1',
+      callId,
+      agentId: `agent-${callId}`,
+      subagentType: 'general-purpose',
+      servedModel,
+      usage: { input: 100, output: 20, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 },
+      status: 'ok',
+      outcome: { result: 'done', verified: 'yes', escalationFrom: null },
+      startedAt: AT,
+      endedAt: AT + 3000,
+      usageSource: 'transcript-tail',
+      dedupeKey: null,
+      ...over,
     },
     transcriptPath: null,
   };
@@ -96,16 +162,26 @@ function spool(env: Record<string, string>, records: SpoolRecord[]): void {
 }
 
 const enforcement = (db: ReturnType<typeof openLedger>) =>
-  Object.fromEntries(db.prepare('SELECT call_id, enforcement FROM dispatches ORDER BY call_id').all<{ call_id: string; enforcement: string | null }>()
-    .map((r) => [r.call_id, r.enforcement]));
+  Object.fromEntries(
+    db
+      .prepare('SELECT call_id, enforcement FROM dispatches ORDER BY call_id')
+      .all<{ call_id: string; enforcement: string | null }>()
+      .map((r) => [r.call_id, r.enforcement]),
+  );
 
 describe('the observer pass records enforcement on the dispatch row', () => {
   it('a correction to haiku served by claude-opus-5-5 is ignored; honoured and uncorrected rows say so; a marker is written once per new row', () => {
     const { env } = tempHome();
     spool(env, [
-      dispatch('t-ignored'), completion('t-ignored', 'claude-opus-5-5'),
-      dispatch('t-honoured'), completion('t-honoured', 'claude-haiku-5-5-20260101'),
-      dispatch('t-allow', { action: 'allow', reason: 'within-ceiling', effectiveModel: 'haiku' }, { requestedModel: 'haiku' }),
+      dispatch('t-ignored'),
+      completion('t-ignored', 'claude-opus-5-5'),
+      dispatch('t-honoured'),
+      completion('t-honoured', 'claude-haiku-5-5-20260101'),
+      dispatch(
+        't-allow',
+        { action: 'allow', reason: 'within-ceiling', effectiveModel: 'haiku' },
+        { requestedModel: 'haiku' },
+      ),
       completion('t-allow', 'claude-opus-5-5'),
     ]);
     const db = openLedger(env);
@@ -114,9 +190,15 @@ describe('the observer pass records enforcement on the dispatch row', () => {
       // An allow is not checked: its column stays NULL (read as not-checked).
       expect(enforcement(db)).toEqual({ 't-allow': null, 't-honoured': 'honoured', 't-ignored': 'ignored' });
       const marker = readRewriteMarker(env, 'claude');
-      expect(marker).toMatchObject({ harness: 'claude', ignored: 1, last: { decided: 'haiku', requested: 'opus', served: 'claude-opus-5-5' } });
+      expect(marker).toMatchObject({
+        harness: 'claude',
+        ignored: 1,
+        last: { decided: 'haiku', requested: 'opus', served: 'claude-opus-5-5' },
+      });
       expect(readRewriteMarker(env, 'codex')).toBeNull();
-      expect(readFileSync(paths(env).diagnostics, 'utf8')).toMatch(/claude did not honour 1 correction\(s\): ran claude-opus-5-5 where tiergate set haiku/);
+      expect(readFileSync(paths(env).diagnostics, 'utf8')).toMatch(
+        /claude did not honour 1 correction\(s\): ran claude-opus-5-5 where tiergate set haiku/,
+      );
       // A second pass has nothing new: the marker's count stays.
       runObserver(env, pricer(), db);
       expect(readRewriteMarker(env, 'claude')!.ignored).toBe(1);
@@ -159,11 +241,13 @@ describe('the observer pass records enforcement on the dispatch row', () => {
     }
   });
 
-  it('a scanned dispatch (no decision) replaced by the hook\'s correction is checked', () => {
+  it("a scanned dispatch (no decision) replaced by the hook's correction is checked", () => {
     const { env } = tempHome();
     const db = openLedger(env);
     try {
-      db.prepare(`INSERT INTO dispatches (dedupe_key, harness, call_id, at, source) VALUES ('claude:call:t1', 'claude', 't1', 1, 'scan')`).run();
+      db.prepare(
+        `INSERT INTO dispatches (dedupe_key, harness, call_id, at, source) VALUES ('claude:call:t1', 'claude', 't1', 1, 'scan')`,
+      ).run();
       runObserver(env, pricer(), db);
       expect(enforcement(db)).toEqual({ t1: null });
       spool(env, [dispatch('t1'), completion('t1', 'claude-opus-5-5')]);
@@ -186,16 +270,20 @@ describe('the observer pass records enforcement on the dispatch row', () => {
             VALUES (?, 'claude', 1, 'correct', 'haiku', ?, 'spool')`).run(`d${i}`, i);
         }
       });
-      const todo = () => db.prepare('SELECT COUNT(*) AS n FROM dispatches WHERE enforcement IS NULL').get<{ n: number }>()!.n;
+      const todo = () =>
+        db.prepare('SELECT COUNT(*) AS n FROM dispatches WHERE enforcement IS NULL').get<{ n: number }>()!.n;
       expect(todo()).toBe(1200);
       expect(checkEnforcement(db, identify, env, Date.now() - 1)).toEqual({ checked: 500, ignored: 0 });
       expect(todo()).toBe(700);
       expect(checkEnforcement(db, identify, env)).toEqual({ checked: 700, ignored: 0 });
       expect(todo()).toBe(0);
       // The pass walks the partial index of unchecked corrections, not the whole table.
-      const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT d.id FROM dispatches d JOIN completions c ON c.id = d.completion_id
+      const plan = db
+        .prepare(`EXPLAIN QUERY PLAN SELECT d.id FROM dispatches d JOIN completions c ON c.id = d.completion_id
         WHERE d.enforcement IS NULL AND d.action = 'correct' AND d.completion_id IS NOT NULL AND c.status <> 'pending' AND d.id > 0 ORDER BY d.id LIMIT 500`)
-        .all<{ detail: string }>().map((r) => r.detail).join(' ');
+        .all<{ detail: string }>()
+        .map((r) => r.detail)
+        .join(' ');
       expect(plan).toMatch(/dispatches_enforcement_todo/);
     } finally {
       db.close();
@@ -208,7 +296,9 @@ describe('the observer pass records enforcement on the dispatch row', () => {
     const db = openLedger(env);
     try {
       runObserver(env, testPricer(), db);
-      const boom = () => { throw new Error('resolver fault'); };
+      const boom = () => {
+        throw new Error('resolver fault');
+      };
       expect(checkEnforcement(db, boom, env)).toEqual({ checked: 0, ignored: 0 });
       expect(readFileSync(paths(env).diagnostics, 'utf8')).toMatch(/observer:enforcement.*resolver fault/);
     } finally {

@@ -15,7 +15,10 @@ export function tempHome(): { dir: string; env: Record<string, string> } {
 }
 
 /** USD per 1M tokens, as in reference/pricing.md §6 (Claude Code 2.1.328 catalog; models.dev for gpt-6-*). */
-export const TEST_RATES: Record<string, [input: number, output: number, cacheRead: number, write5m: number, write1h: number]> = {
+export const TEST_RATES: Record<
+  string,
+  [input: number, output: number, cacheRead: number, write5m: number, write1h: number]
+> = {
   'claude-opus-5-5': [4, 20, 0.2, 5, 8],
   'claude-sonnet-5-5': [2, 10, 0.1, 2.5, 4],
   'claude-haiku-4-5': [1, 5, 0.1, 1.25, 2],
@@ -29,8 +32,11 @@ export function testCost(model: string, u: Usage): bigint | null {
   if (!r) return null;
   const micro = (usdPerM: number) => BigInt(Math.round(usdPerM * 1e6));
   return (
-    BigInt(u.input) * micro(r[0]) + BigInt(u.output) * micro(r[1]) + BigInt(u.cacheRead) * micro(r[2]) +
-    BigInt(u.cacheWrite5m) * micro(r[3]) + BigInt(u.cacheWrite1h) * micro(r[4])
+    BigInt(u.input) * micro(r[0]) +
+    BigInt(u.output) * micro(r[1]) +
+    BigInt(u.cacheRead) * micro(r[2]) +
+    BigInt(u.cacheWrite5m) * micro(r[3]) +
+    BigInt(u.cacheWrite1h) * micro(r[4])
   );
 }
 
@@ -58,12 +64,18 @@ export function claudeConfigDir(root: string): { configDir: string; parent: stri
   const child = join(sub, `agent-${CLAUDE_AGENT}.jsonl`);
   copyFileSync(join(FIXTURES, 'claude/transcripts/basic.parent.at-SessionEnd.jsonl'), parent);
   copyFileSync(join(FIXTURES, 'claude/transcripts/basic.child.at-SubagentStop.jsonl'), child);
-  copyFileSync(join(FIXTURES, 'claude/transcripts/basic.child.agent-meta.json'), join(sub, `agent-${CLAUDE_AGENT}.meta.json`));
+  copyFileSync(
+    join(FIXTURES, 'claude/transcripts/basic.child.agent-meta.json'),
+    join(sub, `agent-${CLAUDE_AGENT}.meta.json`),
+  );
   return { configDir, parent, child };
 }
 
 /** Codex rollouts under $CODEX_HOME/sessions/YYYY/MM/DD (reference/codex.md §6). */
-export function codexHome(root: string, childFile = 'child-cheaper.child.final.jsonl'): { codexHome: string; parent: string; child: string } {
+export function codexHome(
+  root: string,
+  childFile = 'child-cheaper.child.final.jsonl',
+): { codexHome: string; parent: string; child: string } {
   const home = join(root, 'codex-home');
   const day = join(home, 'sessions', '2026', '12', '02');
   mkdirSync(day, { recursive: true });

@@ -4,7 +4,11 @@ import { extractEscalation, extractOutcome, OUTCOME_TAIL_BYTES, tailText } from 
 
 describe('outcome tokens', () => {
   it('reads Result and Verified from a final answer (the fixture wording)', () => {
-    expect(extractOutcome('Result: demo child finished\nVerified: yes')).toEqual({ result: 'demo', verified: 'yes', escalationFrom: null });
+    expect(extractOutcome('Result: demo child finished\nVerified: yes')).toEqual({
+      result: 'demo',
+      verified: 'yes',
+      escalationFrom: null,
+    });
   });
 
   it('accepts markdown decorations and lower-cases, and the last occurrence wins', () => {
@@ -13,7 +17,11 @@ describe('outcome tokens', () => {
   });
 
   it('does not match a label in the middle of a sentence', () => {
-    expect(extractOutcome('The Result: was unclear and nothing Verified: here')).toEqual({ result: null, verified: null, escalationFrom: null });
+    expect(extractOutcome('The Result: was unclear and nothing Verified: here')).toEqual({
+      result: null,
+      verified: null,
+      escalationFrom: null,
+    });
   });
 
   it('looks only at the last 4 KiB', () => {
@@ -59,26 +67,78 @@ describe('outcome tokens', () => {
         escalationFrom: run(new RegExp(`^${DECOR}escalation\\s+from\\s+${DECOR}${TOKEN}${DECOR}:`, 'gim'), tail, false),
       };
     };
-    const label = fc.constantFrom('Result', 'RESULT', 'rEsUlT', 'Verified', 'VERIFIED', 'Escalation from', 'ESCALATION  FROM', 'escalation\tfrom', 'resu\u0130t');
+    const label = fc.constantFrom(
+      'Result',
+      'RESULT',
+      'rEsUlT',
+      'Verified',
+      'VERIFIED',
+      'Escalation from',
+      'ESCALATION  FROM',
+      'escalation\tfrom',
+      'resu\u0130t',
+    );
     const decor = fc.constantFrom('', ' ', '**', '> ', '- ', '`', '## ');
-    const token = fc.constantFrom('done', 'Cheap', 'standard', 'FAILED', 'yes', 'v1.2.', '\u00e9t\u00e9', '\u0130', '\u212A', '');
+    const token = fc.constantFrom(
+      'done',
+      'Cheap',
+      'standard',
+      'FAILED',
+      'yes',
+      'v1.2.',
+      '\u00e9t\u00e9',
+      '\u0130',
+      '\u212A',
+      '',
+    );
     // A whole line the patterns may take (or narrowly miss).
-    const line = fc.tuple(fc.constantFrom('\n', '\r\n', ''), decor, label, decor, fc.constantFrom(':', ' :', ''), decor, token, fc.constantFrom(':', '')).map((p) => p.join(''));
+    const line = fc
+      .tuple(
+        fc.constantFrom('\n', '\r\n', ''),
+        decor,
+        label,
+        decor,
+        fc.constantFrom(':', ' :', ''),
+        decor,
+        token,
+        fc.constantFrom(':', ''),
+      )
+      .map((p) => p.join(''));
     const piece = fc.oneof(
       line,
-      fc.constantFrom('Result', 'RESULT', 'rEsUlT', 'Verified', 'VERIFIED', 'Escalation from', 'ESCALATION  FROM', 'escalation\tfrom', 'resu\u0130t', '\u212Aelvin'),
+      fc.constantFrom(
+        'Result',
+        'RESULT',
+        'rEsUlT',
+        'Verified',
+        'VERIFIED',
+        'Escalation from',
+        'ESCALATION  FROM',
+        'escalation\tfrom',
+        'resu\u0130t',
+        '\u212Aelvin',
+      ),
       fc.constantFrom(':', ' : ', '**', '> ', '- ', '`', '\n', '\r\n', ' ', '.', 'x'),
       fc.constantFrom('done', 'Cheap', 'standard', 'FAILED', 'yes', 'n/a', '\u00e9t\u00e9', '\u0130', 'k'),
       fc.string({ maxLength: 4 }),
     );
     let found = 0;
-    fc.assert(fc.property(fc.array(piece, { maxLength: 24 }), (parts) => {
-      const text = parts.join('');
-      const want = reference(text);
-      if (want.result || want.verified || want.escalationFrom) found++;
-      expect(extractOutcome(text)).toEqual(want);
-      expect(extractEscalation(text)).toEqual(run(new RegExp(`^${DECOR}escalation\\s+from\\s+${DECOR}${TOKEN}${DECOR}:`, 'gim'), text.slice(0, OUTCOME_TAIL_BYTES), false));
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (parts) => {
+        const text = parts.join('');
+        const want = reference(text);
+        if (want.result || want.verified || want.escalationFrom) found++;
+        expect(extractOutcome(text)).toEqual(want);
+        expect(extractEscalation(text)).toEqual(
+          run(
+            new RegExp(`^${DECOR}escalation\\s+from\\s+${DECOR}${TOKEN}${DECOR}:`, 'gim'),
+            text.slice(0, OUTCOME_TAIL_BYTES),
+            false,
+          ),
+        );
+      }),
+      { numRuns: 2000 },
+    );
     // The texts must contain labels the patterns take, or the property says little.
     expect(found).toBeGreaterThan(100);
   });

@@ -20,14 +20,25 @@ function session(dir: string, sessionId: string, requests: number): { root: Scan
   const project = join(dir, 'claude', sessionId, 'projects', '-work-demo');
   mkdirSync(project, { recursive: true });
   const path = join(project, `${sessionId}.jsonl`);
-  writeLines(path, Array.from({ length: requests }, (_, i) => ({
-    type: 'assistant', sessionId, cwd: '/work/demo', isSidechain: false, requestId: `req_${sessionId}_${i}`,
-    timestamp: new Date(Date.parse('2026-12-02T14:00:00Z') + i * 1000).toISOString(),
-    message: {
-      id: `msg_${sessionId}_${i}`, role: 'assistant', model: 'claude-haiku-4-5', stop_reason: 'end_turn', content: [],
-      usage: { input_tokens: 100 + i, output_tokens: 10, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
-    },
-  })));
+  writeLines(
+    path,
+    Array.from({ length: requests }, (_, i) => ({
+      type: 'assistant',
+      sessionId,
+      cwd: '/work/demo',
+      isSidechain: false,
+      requestId: `req_${sessionId}_${i}`,
+      timestamp: new Date(Date.parse('2026-12-02T14:00:00Z') + i * 1000).toISOString(),
+      message: {
+        id: `msg_${sessionId}_${i}`,
+        role: 'assistant',
+        model: 'claude-haiku-4-5',
+        stop_reason: 'end_turn',
+        content: [],
+        usage: { input_tokens: 100 + i, output_tokens: 10, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+      },
+    })),
+  );
   return { root: { harness: 'claude', dir: join(dir, 'claude', sessionId, 'projects') }, path };
 }
 
@@ -37,12 +48,26 @@ function poison(db: SqlDriver): void {
 }
 
 const requestsBySession = (db: SqlDriver): Record<string, number> =>
-  Object.fromEntries(db.prepare('SELECT session_id AS s, COUNT(*) AS n FROM requests GROUP BY session_id').all<{ s: string; n: number }>().map((r) => [r.s, r.n]));
-const scannedPaths = (db: SqlDriver): string[] => db.prepare('SELECT path FROM scanned_files ORDER BY path').all<{ path: string }>().map((r) => r.path);
+  Object.fromEntries(
+    db
+      .prepare('SELECT session_id AS s, COUNT(*) AS n FROM requests GROUP BY session_id')
+      .all<{ s: string; n: number }>()
+      .map((r) => [r.s, r.n]),
+  );
+const scannedPaths = (db: SqlDriver): string[] =>
+  db
+    .prepare('SELECT path FROM scanned_files ORDER BY path')
+    .all<{ path: string }>()
+    .map((r) => r.path);
 
 function diagnostics(env: Record<string, string>): Record<string, unknown>[] {
   const file = paths(env).diagnostics;
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+    : [];
 }
 
 describe('scan: a failing batch is retried file by file', () => {
@@ -54,13 +79,24 @@ describe('scan: a failing batch is retried file by file', () => {
     try {
       poison(db);
       const tx = vi.spyOn(db, 'transaction');
-      const s = scanTranscripts(db, files.map((f) => f.root), testPricer(), {}, env);
+      const s = scanTranscripts(
+        db,
+        files.map((f) => f.root),
+        testPricer(),
+        {},
+        env,
+      );
       expect(s).toMatchObject({ files: 5, parsed: 4, failed: 1, requestsSeen: 12, requestsNew: 12 });
       // One batch (15 requests + 5 files < 4,000 rows) that failed, one retry per file, then the reconcile.
       expect(tx).toHaveBeenCalledTimes(1 + 5 + 1);
       expect(requestsBySession(db)).toEqual({ s1: 3, s2: 3, s4: 3, s5: 3 });
       // The bad file is not remembered as scanned, so the next scan tries it again.
-      expect(scannedPaths(db)).toEqual(files.filter((f) => f !== bad).map((f) => f.path).sort());
+      expect(scannedPaths(db)).toEqual(
+        files
+          .filter((f) => f !== bad)
+          .map((f) => f.path)
+          .sort(),
+      );
       const warned = diagnostics(env).filter((d) => d.where === 'observer:scan');
       expect(warned).toHaveLength(1);
       expect(warned[0]).toMatchObject({ level: 'warn', harness: 'claude', path: bad.path });
@@ -68,7 +104,13 @@ describe('scan: a failing batch is retried file by file', () => {
 
       // With the fault gone, a rescan stores the bad file and leaves the four good ones unopened.
       db.exec('DROP TRIGGER temp.poison');
-      const again = scanTranscripts(db, files.map((f) => f.root), testPricer(), {}, env);
+      const again = scanTranscripts(
+        db,
+        files.map((f) => f.root),
+        testPricer(),
+        {},
+        env,
+      );
       expect(again).toMatchObject({ parsed: 1, unchanged: 4, failed: 0, requestsNew: 3 });
       expect(requestsBySession(db)).toEqual({ s1: 3, s2: 3, [BAD]: 3, s4: 3, s5: 3 });
       expect(scannedPaths(db)).toHaveLength(5);
@@ -85,12 +127,22 @@ describe('scan: a failing batch is retried file by file', () => {
     try {
       poison(db);
       const tx = vi.spyOn(db, 'transaction');
-      const s = scanTranscripts(db, files.map((f) => f.root), testPricer(), {}, env);
+      const s = scanTranscripts(
+        db,
+        files.map((f) => f.root),
+        testPricer(),
+        {},
+        env,
+      );
       expect(s).toMatchObject({ files: 4, parsed: 3, failed: 1, requestsNew: 4005 });
       // Batch [a, b] committed once; batch [bad, d] failed and was retried as two transactions; then the reconcile.
       expect(tx).toHaveBeenCalledTimes(1 + 1 + 2 + 1);
       expect(requestsBySession(db)).toEqual({ a: 2000, b: 2000, d: 5 });
-      expect(diagnostics(env).filter((d) => d.where === 'observer:scan').map((d) => d.path)).toEqual([files[2]!.path]);
+      expect(
+        diagnostics(env)
+          .filter((d) => d.where === 'observer:scan')
+          .map((d) => d.path),
+      ).toEqual([files[2]!.path]);
     } finally {
       db.close();
     }

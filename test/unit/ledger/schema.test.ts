@@ -19,8 +19,21 @@ describe('ledger schema and file', () => {
     const db = openLedger(env);
     try {
       expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
-      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all<{ name: string }>().map((r) => r.name);
-      expect(tables).toEqual(expect.arrayContaining(['sessions', 'dispatches', 'completions', 'requests', 'diagnostics', 'schema_version', 'scanned_files']));
+      const tables = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .all<{ name: string }>()
+        .map((r) => r.name);
+      expect(tables).toEqual(
+        expect.arrayContaining([
+          'sessions',
+          'dispatches',
+          'completions',
+          'requests',
+          'diagnostics',
+          'schema_version',
+          'scanned_files',
+        ]),
+      );
       expect(db.prepare('PRAGMA journal_mode').get<{ journal_mode: string }>()?.journal_mode).toBe('wal');
       expect(db.prepare('PRAGMA busy_timeout').get<{ timeout: number }>()?.timeout).toBeGreaterThan(0);
     } finally {
@@ -62,7 +75,12 @@ describe('ledger schema and file', () => {
     const file = join(dir, 'old.sqlite');
     const db = openLedger({}, { file });
     try {
-      db.prepare('INSERT INTO diagnostics (at, level, origin, message) VALUES (?, ?, ?, ?)').run(1, 'info', 't', 'kept');
+      db.prepare('INSERT INTO diagnostics (at, level, origin, message) VALUES (?, ?, ?, ?)').run(
+        1,
+        'info',
+        't',
+        'kept',
+      );
       const next = [...MIGRATIONS, 'ALTER TABLE diagnostics ADD COLUMN extra TEXT'];
       expect(migrate(db, next)).toBe(1);
       expect(schemaVersion(db)).toBe(MIGRATIONS.length + 1);
@@ -78,10 +96,26 @@ describe('ledger schema and file', () => {
     try {
       expect(migrate(db, MIGRATIONS.slice(0, 4))).toBe(4);
       const row = (agentId: string, status: CompletionRow['status'], transcriptPath: string | null): CompletionRow => ({
-        harness: 'claude', sessionId: 'S1', callId: null, agentId, subagentType: 'Explore', project: '/w', requestedModel: null,
-        servedModel: status === 'ok' ? 'claude-haiku-4-5' : null, status, startedAt: 1, endedAt: Date.now(),
-        usage: status === 'ok' ? { input: 10, output: 1, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 } : null,
-        outcome: { result: null, verified: null, escalationFrom: null }, usageSource: 't', transcriptPath, incomplete: false, fallbackKey: agentId,
+        harness: 'claude',
+        sessionId: 'S1',
+        callId: null,
+        agentId,
+        subagentType: 'Explore',
+        project: '/w',
+        requestedModel: null,
+        servedModel: status === 'ok' ? 'claude-haiku-4-5' : null,
+        status,
+        startedAt: 1,
+        endedAt: Date.now(),
+        usage:
+          status === 'ok'
+            ? { input: 10, output: 1, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 }
+            : null,
+        outcome: { result: null, verified: null, escalationFrom: null },
+        usageSource: 't',
+        transcriptPath,
+        incomplete: false,
+        fallbackKey: agentId,
       });
       db.transaction(() => {
         recordCompletion(db, row('done', 'ok', null));
@@ -89,24 +123,47 @@ describe('ledger schema and file', () => {
         recordCompletion(db, row('gone', 'pending', join(dir, 'no-such-transcript.jsonl')));
       });
       const before = db.prepare('SELECT status, COUNT(*) AS n FROM completions GROUP BY status ORDER BY status').all();
-      const rollup = db.prepare('SELECT SUM(runs) AS runs, SUM(pending) AS pending, SUM(input) AS input FROM completion_rollup').get();
+      const rollup = db
+        .prepare('SELECT SUM(runs) AS runs, SUM(pending) AS pending, SUM(input) AS input FROM completion_rollup')
+        .get();
 
       expect(migrate(db)).toBe(MIGRATIONS.length - 4);
       expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
-      expect(db.prepare('SELECT status, COUNT(*) AS n FROM completions GROUP BY status ORDER BY status').all()).toEqual(before);
-      expect(db.prepare('SELECT SUM(runs) AS runs, SUM(pending) AS pending, SUM(input) AS input FROM completion_rollup').get())
-        .toEqual({ runs: 52, pending: 51, input: 10 });
+      expect(db.prepare('SELECT status, COUNT(*) AS n FROM completions GROUP BY status ORDER BY status').all()).toEqual(
+        before,
+      );
+      expect(
+        db
+          .prepare('SELECT SUM(runs) AS runs, SUM(pending) AS pending, SUM(input) AS input FROM completion_rollup')
+          .get(),
+      ).toEqual({ runs: 52, pending: 51, input: 10 });
       expect(rollup).toEqual({ runs: 52, pending: 51, input: 10 });
-      const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'completions'").all<{ name: string }>().map((r) => r.name);
+      const indexes = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'completions'")
+        .all<{ name: string }>()
+        .map((r) => r.name);
       expect(indexes).toContain('completions_pending_reread');
       expect(indexes).not.toContain('completions_pending');
-      expect(db.prepare(`EXPLAIN QUERY PLAN SELECT id FROM completions WHERE status = 'pending' AND transcript_path IS NOT NULL`)
-        .all<{ detail: string }>().map((r) => r.detail).join(' ')).toMatch(/completions_pending_reread/);
-      const sessionRollup = () => db.prepare(`SELECT session_id, served_model, SUM(runs) AS runs, SUM(pending) AS pending, SUM(input) AS input,
-          CAST(SUM(cost_pico) AS TEXT) AS cost FROM session_rollup GROUP BY 1, 2 HAVING SUM(runs) <> 0 ORDER BY 1, 2`).all();
-      const fromRows = () => db.prepare(`SELECT COALESCE(session_id, '') AS session_id, COALESCE(served_model, '') AS served_model, COUNT(*) AS runs,
+      expect(
+        db
+          .prepare(
+            `EXPLAIN QUERY PLAN SELECT id FROM completions WHERE status = 'pending' AND transcript_path IS NOT NULL`,
+          )
+          .all<{ detail: string }>()
+          .map((r) => r.detail)
+          .join(' '),
+      ).toMatch(/completions_pending_reread/);
+      const sessionRollup = () =>
+        db
+          .prepare(`SELECT session_id, served_model, SUM(runs) AS runs, SUM(pending) AS pending, SUM(input) AS input,
+          CAST(SUM(cost_pico) AS TEXT) AS cost FROM session_rollup GROUP BY 1, 2 HAVING SUM(runs) <> 0 ORDER BY 1, 2`)
+          .all();
+      const fromRows = () =>
+        db
+          .prepare(`SELECT COALESCE(session_id, '') AS session_id, COALESCE(served_model, '') AS served_model, COUNT(*) AS runs,
           SUM(status = 'pending') AS pending, SUM(COALESCE(input, 0)) AS input, CAST(COALESCE(SUM(cost_pico), 0) AS TEXT) AS cost
-          FROM completions GROUP BY 1, 2 ORDER BY 1, 2`).all();
+          FROM completions GROUP BY 1, 2 ORDER BY 1, 2`)
+          .all();
       expect(sessionRollup()).toEqual([
         { session_id: 'S1', served_model: '', runs: 51, pending: 51, input: 0, cost: '0' },
         { session_id: 'S1', served_model: 'claude-haiku-4-5', runs: 1, pending: 0, input: 10, cost: '0' },
@@ -114,7 +171,9 @@ describe('ledger schema and file', () => {
       // Kept by its triggers from then on: a new session, a pending run settled in place, a deletion.
       db.transaction(() => {
         recordCompletion(db, { ...row('later', 'ok', null), sessionId: 'S2' });
-        db.prepare(`UPDATE completions SET status = 'ok', served_model = 'claude-opus-5-5', input = 7, cost_pico = 123 WHERE agent_id = 'nopath0'`).run();
+        db.prepare(
+          `UPDATE completions SET status = 'ok', served_model = 'claude-opus-5-5', input = 7, cost_pico = 123 WHERE agent_id = 'nopath0'`,
+        ).run();
         db.prepare(`DELETE FROM completions WHERE agent_id = 'nopath1'`).run();
       });
       expect(sessionRollup()).toEqual(fromRows());
@@ -140,13 +199,22 @@ describe('ledger schema and file', () => {
       });
       expect(migrate(db)).toBe(MIGRATIONS.length - 6);
       expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
-      expect(db.prepare('SELECT call_id, enforcement FROM dispatches ORDER BY call_id').all())
-        .toEqual([{ call_id: 't1', enforcement: null }, { call_id: 't2', enforcement: null }]);
-      const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'dispatches'").all<{ name: string }>().map((r) => r.name);
-      expect(indexes).toEqual(expect.arrayContaining(['dispatches_enforcement_todo', 'dispatches_ignored', 'dispatches_corrections']));
+      expect(db.prepare('SELECT call_id, enforcement FROM dispatches ORDER BY call_id').all()).toEqual([
+        { call_id: 't1', enforcement: null },
+        { call_id: 't2', enforcement: null },
+      ]);
+      const indexes = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'dispatches'")
+        .all<{ name: string }>()
+        .map((r) => r.name);
+      expect(indexes).toEqual(
+        expect.arrayContaining(['dispatches_enforcement_todo', 'dispatches_ignored', 'dispatches_corrections']),
+      );
       expect(checkEnforcement(db, loadPricer(env).identify!, env)).toEqual({ checked: 1, ignored: 1 });
-      expect(db.prepare('SELECT call_id, enforcement FROM dispatches ORDER BY call_id').all())
-        .toEqual([{ call_id: 't1', enforcement: 'ignored' }, { call_id: 't2', enforcement: null }]);
+      expect(db.prepare('SELECT call_id, enforcement FROM dispatches ORDER BY call_id').all()).toEqual([
+        { call_id: 't1', enforcement: 'ignored' },
+        { call_id: 't2', enforcement: null },
+      ]);
     } finally {
       db.close();
     }
@@ -164,7 +232,9 @@ describe('ledger schema and file', () => {
   it('puts the ledger under TIERGATE_HOME, else XDG data (never a plugin data dir)', () => {
     expect(paths({ TIERGATE_HOME: '/a', CLAUDE_PLUGIN_DATA: '/b' }).ledger).toBe('/a/data/ledger.sqlite');
     // One ledger per user, whichever harness runs the hook: plugin data dirs are not used.
-    expect(paths({ CLAUDE_PLUGIN_DATA: '/b', PLUGIN_DATA: '/c', HOME: '/h' }).ledger).toBe('/h/.local/share/tiergate/ledger.sqlite');
+    expect(paths({ CLAUDE_PLUGIN_DATA: '/b', PLUGIN_DATA: '/c', HOME: '/h' }).ledger).toBe(
+      '/h/.local/share/tiergate/ledger.sqlite',
+    );
     expect(paths({ PLUGIN_DATA: '/c', XDG_DATA_HOME: '/x' }).ledger).toBe('/x/tiergate/ledger.sqlite');
     expect(paths({ XDG_DATA_HOME: '/x', HOME: '/h' }).ledger).toBe('/x/tiergate/ledger.sqlite');
   });

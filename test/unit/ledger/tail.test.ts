@@ -33,7 +33,11 @@ describe('readTailLines', () => {
 
   it('stops as soon as stopWhen says so and reads no further back', () => {
     const lines = Array.from({ length: 1000 }, (_, i) => `line-${i}-${'p'.repeat(200)}`);
-    const r = readTailLines(file(`${lines.join('\n')}\n`), { maxBytes: 1 << 24, chunkBytes: 4096, stopWhen: (l) => l.startsWith('line-990-') });
+    const r = readTailLines(file(`${lines.join('\n')}\n`), {
+      maxBytes: 1 << 24,
+      chunkBytes: 4096,
+      stopWhen: (l) => l.startsWith('line-990-'),
+    });
     expect(r.lines[0]).toMatch(/^line-990-/);
     expect(r.lines).toHaveLength(10);
     expect(r.bytesRead).toBeLessThan(8192 + 4096);
@@ -41,7 +45,8 @@ describe('readTailLines', () => {
 
   it('finds the assistant line under Claude Code 2.1.328 child transcript 36 KB trailer', () => {
     const r = readTailLines(join(FIXTURES, 'claude/transcripts/basic.child.at-SubagentStop.jsonl'), {
-      maxBytes: 256 * 1024, stopWhen: (l) => l.includes('"type":"assistant"'),
+      maxBytes: 256 * 1024,
+      stopWhen: (l) => l.includes('"type":"assistant"'),
     });
     expect(JSON.parse(r.lines[0]!).message.model).toBe('claude-opus-5-5');
     expect(r.lines).toHaveLength(2);
@@ -81,30 +86,58 @@ describe('readLinesForward', () => {
 
 describe('readLinesForward with a marker (the scan pre-filter)', () => {
   const MARKER = Buffer.from('"type":"assistant"');
-  const text = fc.string({ unit: fc.constantFrom('a', 's', 'i', 't', 'n', '"', ':', '\\', 'x', 'é', '😀', 'assistant', '"type"', 'usage', '\n') });
+  const text = fc.string({
+    unit: fc.constantFrom(
+      'a',
+      's',
+      'i',
+      't',
+      'n',
+      '"',
+      ':',
+      '\\',
+      'x',
+      'é',
+      '😀',
+      'assistant',
+      '"type"',
+      'usage',
+      '\n',
+    ),
+  });
   // Records as Claude Code writes them (JSON.stringify, one per line): the key and value can sit anywhere on the line,
   // and the marker's text can also appear escaped inside strings, where it must not count.
-  const record = fc.record({
-    front: fc.boolean(),
-    type: fc.constantFrom('assistant', 'user', 'attachment', 'api-request-shape', 'assistant '),
-    body: text,
-    withUsage: fc.boolean(),
-    pad: fc.nat({ max: 9000 }),
-  }).map(({ front, type, body, withUsage, pad }) => {
-    const message = { content: [{ type: 'text', text: `${body}${'x'.repeat(pad)}"type":"assistant"` }], ...(withUsage ? { usage: { input_tokens: 1 } } : {}) };
-    return JSON.stringify(front ? { type, message } : { message, uuid: body, type });
-  });
+  const record = fc
+    .record({
+      front: fc.boolean(),
+      type: fc.constantFrom('assistant', 'user', 'attachment', 'api-request-shape', 'assistant '),
+      body: text,
+      withUsage: fc.boolean(),
+      pad: fc.nat({ max: 9000 }),
+    })
+    .map(({ front, type, body, withUsage, pad }) => {
+      const message = {
+        content: [{ type: 'text', text: `${body}${'x'.repeat(pad)}"type":"assistant"` }],
+        ...(withUsage ? { usage: { input_tokens: 1 } } : {}),
+      };
+      return JSON.stringify(front ? { type, message } : { message, uuid: body, type });
+    });
 
   it('passes exactly the lines holding the marker, and never drops an assistant record', () => {
     fc.assert(
-      fc.property(fc.array(record, { maxLength: 40 }), fc.integer({ min: 4096, max: 20_000 }), fc.boolean(), (lines, chunkBytes, trailingNewline) => {
-        const p = file(`${lines.join('\n')}${trailingNewline ? '\n' : ''}`);
-        const seen: string[] = [];
-        readLinesForward(p, { chunkBytes, marker: MARKER }, (b, s, e) => seen.push(b.toString('utf8', s, e)));
-        expect(seen).toEqual(lines.filter((l) => l.includes('"type":"assistant"')));
-        const assistants = lines.filter((l) => (JSON.parse(l) as { type: string }).type === 'assistant');
-        for (const a of assistants) expect(seen).toContain(a);
-      }),
+      fc.property(
+        fc.array(record, { maxLength: 40 }),
+        fc.integer({ min: 4096, max: 20_000 }),
+        fc.boolean(),
+        (lines, chunkBytes, trailingNewline) => {
+          const p = file(`${lines.join('\n')}${trailingNewline ? '\n' : ''}`);
+          const seen: string[] = [];
+          readLinesForward(p, { chunkBytes, marker: MARKER }, (b, s, e) => seen.push(b.toString('utf8', s, e)));
+          expect(seen).toEqual(lines.filter((l) => l.includes('"type":"assistant"')));
+          const assistants = lines.filter((l) => (JSON.parse(l) as { type: string }).type === 'assistant');
+          for (const a of assistants) expect(seen).toContain(a);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -112,7 +145,11 @@ describe('readLinesForward with a marker (the scan pre-filter)', () => {
   it('a marker in an over-long line is skipped with it, and lines after it still come through', () => {
     const long = `{"type":"assistant","pad":"${'x'.repeat(50_000)}"}`;
     const seen: string[] = [];
-    const res = readLinesForward(file(`{"type":"assistant","n":1}\n${long}\n{"type":"user"}\n{"type":"assistant","n":2}`), { chunkBytes: 4096, maxLineBytes: 10_000, marker: MARKER }, (b, s, e) => seen.push(b.toString('utf8', s, e)));
+    const res = readLinesForward(
+      file(`{"type":"assistant","n":1}\n${long}\n{"type":"user"}\n{"type":"assistant","n":2}`),
+      { chunkBytes: 4096, maxLineBytes: 10_000, marker: MARKER },
+      (b, s, e) => seen.push(b.toString('utf8', s, e)),
+    );
     expect(seen).toEqual(['{"type":"assistant","n":1}', '{"type":"assistant","n":2}']);
     expect(res.skippedLongLines).toBe(1);
   });
@@ -120,9 +157,16 @@ describe('readLinesForward with a marker (the scan pre-filter)', () => {
   it('keeps chunk boundaries honest when the reused buffer is larger than chunkBytes', () => {
     // A first read with a big line grows and keeps the shared buffer; later reads must still stop at chunkBytes.
     readLinesForward(file(`${'y'.repeat(300_000)}\n`), { chunkBytes: 4096 }, () => {});
-    const lines = Array.from({ length: 200 }, (_, i) => `{"type":"${i % 3 ? 'user' : 'assistant'}","i":${i},"p":"${'z'.repeat((i * 131) % 7000)}"}`);
+    const lines = Array.from(
+      { length: 200 },
+      (_, i) => `{"type":"${i % 3 ? 'user' : 'assistant'}","i":${i},"p":"${'z'.repeat((i * 131) % 7000)}"}`,
+    );
     const seen: string[] = [];
-    const res = readLinesForward(file(`${lines.join('\n')}\n`), { chunkBytes: 4096, maxBytes: 100_000, marker: MARKER }, (b, s, e) => seen.push(b.toString('utf8', s, e)));
+    const res = readLinesForward(
+      file(`${lines.join('\n')}\n`),
+      { chunkBytes: 4096, maxBytes: 100_000, marker: MARKER },
+      (b, s, e) => seen.push(b.toString('utf8', s, e)),
+    );
     expect(res.bytesRead).toBe(100_000);
     const complete = lines.filter((_, i) => lines.slice(0, i + 1).join('\n').length + 1 <= res.endOffset);
     expect(seen).toEqual(complete.filter((l) => l.includes('"type":"assistant"')));

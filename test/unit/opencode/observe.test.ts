@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { applyDecision } from '../../../src/adapters/opencode/apply.js';
-import { completionObservation, correctionProblem, countAssistantMessages, readAfter, usageFromTokens } from '../../../src/adapters/opencode/complete.js';
+import {
+  completionObservation,
+  correctionProblem,
+  countAssistantMessages,
+  readAfter,
+  usageFromTokens,
+} from '../../../src/adapters/opencode/complete.js';
 import { observeDispatch, readChatParams, readConfig } from '../../../src/adapters/opencode/observe.js';
 import { extractEscalation as escalationFrom } from '../../../src/observer/outcome.js';
 import { OpencodeState } from '../../../src/adapters/opencode/state.js';
@@ -36,7 +42,15 @@ describe('OpenCode dispatch observation', () => {
     readChatParams(f('chat.params.observe-parent.json').input, s, 1);
     const before = f('tool.execute.before.observe.json');
     const obs = observeDispatch(before.input, before.output, s, 10, '/p')!;
-    expect(obs).toMatchObject({ harness: 'opencode', callId: 'call_fake_2', requestedAgent: 'pricey', agentModel: 'fake/big', parentModel: 'fake/parent', parentModelSource: 'chat.params', requestedModel: null });
+    expect(obs).toMatchObject({
+      harness: 'opencode',
+      callId: 'call_fake_2',
+      requestedAgent: 'pricey',
+      agentModel: 'fake/big',
+      parentModel: 'fake/parent',
+      parentModelSource: 'chat.params',
+      requestedModel: null,
+    });
     expect(obs.capability).toMatchObject({ canRewrite: true, rewriteField: 'subagent_type', rewriteKind: 'agent' });
     expect(obs.toolInput).toEqual(before.output.args);
     expect(obs.toolInput).not.toBe(before.output.args);
@@ -71,7 +85,9 @@ describe('OpenCode dispatch observation', () => {
 
 describe('OpenCode tier agents', () => {
   it('injects the mapped tiers plus tiergate-parent, keeps foreign and existing agents', () => {
-    const cfg = { agent: { pricey: { model: 'fake/big' }, 'tiergate-cheap': { model: 'mine/own' } } as Record<string, any> };
+    const cfg = {
+      agent: { pricey: { model: 'fake/big' }, 'tiergate-cheap': { model: 'mine/own' } } as Record<string, any>,
+    };
     const added = injectTierAgents(cfg, policyWith({ cheap: 'fake/small', standard: 'fake/parent' }));
     expect(added.sort()).toEqual(['tiergate-parent', 'tiergate-standard']);
     expect(cfg.agent['tiergate-cheap'].model).toBe('mine/own');
@@ -109,7 +125,12 @@ describe('OpenCode decision through the real engine', () => {
     const args = before.output.args;
     const obs = observeDispatch(before.input, before.output, setup(), 1, null)!;
     const d = realRoute(policy)(obs);
-    expect(d).toMatchObject({ action: 'correct', field: 'subagent_type', value: 'tiergate-parent', reason: 'over-ceiling-corrected' });
+    expect(d).toMatchObject({
+      action: 'correct',
+      field: 'subagent_type',
+      value: 'tiergate-parent',
+      reason: 'over-ceiling-corrected',
+    });
     expect(applyDecision(d, before.output)).toMatchObject({ kind: 'mutated', from: 'pricey', to: 'tiergate-parent' });
     expect(before.output.args).toBe(args);
     expect(args.subagent_type).toBe('tiergate-parent');
@@ -131,7 +152,10 @@ describe('OpenCode decision through the real engine', () => {
     const before = f('tool.execute.before.observe.json');
     const d = realRoute(policyWith({}))(observeDispatch(before.input, before.output, s, 1, null)!);
     expect(d.action).toBe('deny');
-    expect(applyDecision(d, before.output)).toMatchObject({ kind: 'deny', message: expect.stringMatching(/^tiergate: .*fake\/big.*fake\/parent/) });
+    expect(applyDecision(d, before.output)).toMatchObject({
+      kind: 'deny',
+      message: expect.stringMatching(/^tiergate: .*fake\/big.*fake\/parent/),
+    });
     expect(before.output.args.subagent_type).toBe('pricey');
   });
 
@@ -146,14 +170,32 @@ describe('OpenCode decision through the real engine', () => {
 describe('OpenCode completion', () => {
   it('reads the child session, model and final text from tool.execute.after', () => {
     const a = f('tool.execute.after.observe.json');
-    expect(readAfter(a.input, a.output)).toMatchObject({ agent: 'pricey', model: 'fake/big', childSessionId: a.output.metadata.sessionId, finalText: 'CHILD_FINAL from model=big: done.', state: 'completed' });
+    expect(readAfter(a.input, a.output)).toMatchObject({
+      agent: 'pricey',
+      model: 'fake/big',
+      childSessionId: a.output.metadata.sessionId,
+      finalText: 'CHILD_FINAL from model=big: done.',
+      state: 'completed',
+    });
     expect(readAfter({ tool: 'bash' }, a.output)).toBeNull();
   });
 
   it('turns the SDK child session into usage (input excludes cache reads)', () => {
     const sdk = f('sdk.child-session.observe.json');
-    expect(usageFromTokens(sdk.session.tokens, countAssistantMessages(sdk.messages))).toEqual({ input: 1500, output: 200, cacheRead: 500, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 });
-    expect(usageFromTokens({ input: 10, output: 5, reasoning: 7, cache: { read: 1, write: 2 } })).toMatchObject({ output: 12, reasoning: 7, cacheWrite5m: 2 });
+    expect(usageFromTokens(sdk.session.tokens, countAssistantMessages(sdk.messages))).toEqual({
+      input: 1500,
+      output: 200,
+      cacheRead: 500,
+      cacheWrite5m: 0,
+      cacheWrite1h: 0,
+      reasoning: 0,
+      requests: 1,
+    });
+    expect(usageFromTokens({ input: 10, output: 5, reasoning: 7, cache: { read: 1, write: 2 } })).toMatchObject({
+      output: 12,
+      reasoning: 7,
+      cacheWrite5m: 2,
+    });
     expect(usageFromTokens('nope')).toBeNull();
   });
 
@@ -161,15 +203,32 @@ describe('OpenCode completion', () => {
     const a = f('tool.execute.after.observe.json');
     const sdk = f('sdk.child-session.observe.json');
     const c = completionObservation(readAfter(a.input, a.output)!, sdk.session, 1, undefined, 99);
-    expect(c).toMatchObject({ kind: 'completion', harness: 'opencode', servedModel: 'fake/big', status: 'ok', usageSource: 'sdk', endedAt: 99, dedupeKey: `opencode:${sdk.session.id}` });
+    expect(c).toMatchObject({
+      kind: 'completion',
+      harness: 'opencode',
+      servedModel: 'fake/big',
+      status: 'ok',
+      usageSource: 'sdk',
+      endedAt: 99,
+      dedupeKey: `opencode:${sdk.session.id}`,
+    });
   });
 
   it('flags a correction that did not take effect (rewrite-replace) and accepts one that did', () => {
-    const pending = { sessionId: 's', requestedAgent: 'pricey', appliedAgent: 'cheap', expectedModel: 'fake/small', tier: 'cheap' as const, startedAt: 1 };
+    const pending = {
+      sessionId: 's',
+      requestedAgent: 'pricey',
+      appliedAgent: 'cheap',
+      expectedModel: 'fake/small',
+      tier: 'cheap' as const,
+      startedAt: 1,
+    };
     const ok = f('tool.execute.after.rewrite.json');
     expect(correctionProblem(pending, readAfter(ok.input, ok.output)!)).toBeNull();
     const ignored = f('tool.execute.after.rewrite-replace.json');
-    expect(correctionProblem(pending, readAfter(ignored.input, ignored.output)!)).toMatch(/^correction-not-applied: set subagent_type cheap, the task ran pricey/);
+    expect(correctionProblem(pending, readAfter(ignored.input, ignored.output)!)).toMatch(
+      /^correction-not-applied: set subagent_type cheap, the task ran pricey/,
+    );
     const wrongModel = { ...readAfter(ok.input, ok.output)!, model: 'fake/big' };
     expect(correctionProblem(pending, wrongModel)).toMatch(/expected the child on fake\/small, it ran on fake\/big/);
     expect(correctionProblem(undefined, wrongModel)).toBeNull();

@@ -10,7 +10,14 @@ import { fixture, policyWith, realRoute } from '../support/in-process.js';
 
 const f = (name: string) => fixture('opencode', name);
 
-function harness(opts: { policy?: ReturnType<typeof policyWith>; route?: PluginDeps['route']; client?: OpencodeClient; env?: Record<string, string> } = {}) {
+function harness(
+  opts: {
+    policy?: ReturnType<typeof policyWith>;
+    route?: PluginDeps['route'];
+    client?: OpencodeClient;
+    env?: Record<string, string>;
+  } = {},
+) {
   const home = mkdtempSync(join(tmpdir(), 'tg-ocu-'));
   const policy = opts.policy ?? policyWith({ cheap: 'fake/small' });
   const recorded: CompletionObservation[] = [];
@@ -24,11 +31,18 @@ function harness(opts: { policy?: ReturnType<typeof policyWith>; route?: PluginD
     refresh: (e) => void refreshes.push(e),
   };
   const sdk = f('sdk.child-session.observe.json');
-  const client: OpencodeClient = opts.client ?? { session: { get: async () => ({ data: sdk.session }), messages: async () => ({ data: sdk.messages }) } };
+  const client: OpencodeClient = opts.client ?? {
+    session: { get: async () => ({ data: sdk.session }), messages: async () => ({ data: sdk.messages }) },
+  };
   const hooks = createHooks({ client, directory: '/project' }, deps);
   const diagnostics = () => {
     const p = join(home, 'data', 'diagnostics.log');
-    return existsSync(p) ? readFileSync(p, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+    return existsSync(p)
+      ? readFileSync(p, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+      : [];
   };
   return { hooks, recorded, diagnostics, refreshes };
 }
@@ -65,7 +79,11 @@ describe('OpenCode plugin callbacks', () => {
     after.output.metadata.model = { providerID: 'fake', modelID: 'parent' };
     await hooks['tool.execute.after'](after.input, after.output);
     expect(recorded).toHaveLength(1);
-    expect(recorded[0]).toMatchObject({ servedModel: 'fake/big', usage: { input: 1500, cacheRead: 500 }, startedAt: 1000 });
+    expect(recorded[0]).toMatchObject({
+      servedModel: 'fake/big',
+      usage: { input: 1500, cacheRead: 500 },
+      startedAt: 1000,
+    });
     expect(diagnostics().filter((d) => d.where.includes('correction-not-applied'))).toEqual([]);
   });
 
@@ -84,11 +102,17 @@ describe('OpenCode plugin callbacks', () => {
     await hooks['chat.params'](f('chat.params.observe-parent.json').input);
     await hooks.config(f('config.observe.json'));
     const before = f('tool.execute.before.observe.json');
-    await expect(hooks['tool.execute.before'](before.input, before.output)).rejects.toThrow(/^tiergate: agent pricey runs on fake\/big \(from opencode.json agent.pricey\), which costs more than your own model fake\/parent/);
+    await expect(hooks['tool.execute.before'](before.input, before.output)).rejects.toThrow(
+      /^tiergate: agent pricey runs on fake\/big \(from opencode.json agent.pricey\), which costs more than your own model fake\/parent/,
+    );
   });
 
   it('a throwing engine fails open: no throw, no mutation, one diagnostic', async () => {
-    const { hooks, diagnostics } = harness({ route: () => { throw new Error('boom'); } });
+    const { hooks, diagnostics } = harness({
+      route: () => {
+        throw new Error('boom');
+      },
+    });
     await prime(hooks);
     const before = f('tool.execute.before.observe.json');
     await expect(hooks['tool.execute.before'](before.input, before.output)).resolves.toBeUndefined();
@@ -108,8 +132,17 @@ describe('OpenCode plugin callbacks', () => {
   });
 
   it('tool.execute.after never throws, even when the SDK hangs or throws', async () => {
-    const hang: OpencodeClient = { session: { get: () => new Promise(() => undefined), messages: () => new Promise(() => undefined) } };
-    const bad: OpencodeClient = { session: { get: async () => { throw new Error('sdk down'); }, messages: async () => [] } };
+    const hang: OpencodeClient = {
+      session: { get: () => new Promise(() => undefined), messages: () => new Promise(() => undefined) },
+    };
+    const bad: OpencodeClient = {
+      session: {
+        get: async () => {
+          throw new Error('sdk down');
+        },
+        messages: async () => [],
+      },
+    };
     for (const client of [hang, bad]) {
       const { hooks, recorded } = harness({ client });
       const after = f('tool.execute.after.observe.json');

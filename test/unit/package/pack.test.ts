@@ -18,10 +18,25 @@ let home = '';
 
 /** Every file the manifests in the repo point at: these must ship. */
 function referencedFiles(): string[] {
-  const refs = new Set<string>(['package.json', 'README.md', 'data/prices-snapshot.json', 'dist/cli.js', 'dist/hook.cjs', 'hooks-cursor.json', '.cursor-plugin/plugin.json']);
+  const refs = new Set<string>([
+    'package.json',
+    'README.md',
+    'data/prices-snapshot.json',
+    'dist/cli.js',
+    'dist/hook.cjs',
+    'hooks-cursor.json',
+    '.cursor-plugin/plugin.json',
+  ]);
   for (const b of Object.values(pkgJson.bin as Record<string, string>)) refs.add(b.replace(/^\.\//, ''));
   for (const e of pkgJson.pi?.extensions ?? []) refs.add(String(e).replace(/^\.\//, ''));
-  for (const m of ['.claude-plugin/plugin.json', '.codex-plugin/plugin.json', '.cursor-plugin/plugin.json', '.plugin/plugin.json', '.claude-plugin/marketplace.json', '.agents/plugins/marketplace.json']) {
+  for (const m of [
+    '.claude-plugin/plugin.json',
+    '.codex-plugin/plugin.json',
+    '.cursor-plugin/plugin.json',
+    '.plugin/plugin.json',
+    '.claude-plugin/marketplace.json',
+    '.agents/plugins/marketplace.json',
+  ]) {
     if (!existsSync(join(root, m))) continue;
     refs.add(m);
     const manifest = JSON.parse(readFileSync(join(root, m), 'utf8'));
@@ -46,8 +61,18 @@ beforeAll(() => {
   mkdirSync(home);
 }, 300_000);
 
-const env = () => ({ PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), TIERGATE_HOME: join(home, 'tg') });
-const cli = (...args: string[]) => spawnSync(process.execPath, [join(installed, 'dist', 'cli.js'), ...args], { encoding: 'utf8', env: env(), timeout: 30_000 });
+const env = () => ({
+  PATH: process.env.PATH,
+  HOME: home,
+  XDG_CONFIG_HOME: join(home, '.config'),
+  TIERGATE_HOME: join(home, 'tg'),
+});
+const cli = (...args: string[]) =>
+  spawnSync(process.execPath, [join(installed, 'dist', 'cli.js'), ...args], {
+    encoding: 'utf8',
+    env: env(),
+    timeout: 30_000,
+  });
 
 describe('npm pack', () => {
   it('holds every file the manifests point at', () => {
@@ -55,11 +80,22 @@ describe('npm pack', () => {
   });
 
   it('holds nothing from tests, sources or tooling', () => {
-    expect(files.filter((f) => /^(test|src|bench|scripts|\.ci|node_modules|plugins|extensions|docs|\.cache)\//.test(f) || /\.test\.|\.tgz$|tsconfig|vitest/.test(f))).toEqual([]);
+    expect(
+      files.filter(
+        (f) =>
+          /^(test|src|bench|scripts|\.ci|node_modules|plugins|extensions|docs|\.cache)\//.test(f) ||
+          /\.test\.|\.tgz$|tsconfig|vitest/.test(f),
+      ),
+    ).toEqual([]);
   });
 
   it('its manifests carry the package version', () => {
-    for (const m of ['.claude-plugin/plugin.json', '.codex-plugin/plugin.json', '.cursor-plugin/plugin.json', '.plugin/plugin.json'].filter((f) => files.includes(f))) {
+    for (const m of [
+      '.claude-plugin/plugin.json',
+      '.codex-plugin/plugin.json',
+      '.cursor-plugin/plugin.json',
+      '.plugin/plugin.json',
+    ].filter((f) => files.includes(f))) {
       expect({ m, v: JSON.parse(readFileSync(join(installed, m), 'utf8')).version }).toEqual({ m, v: pkgJson.version });
     }
   });
@@ -73,18 +109,24 @@ describe('installed from the tarball', () => {
     // The test installs the tarball under the temp dir, so the install would point at a temporary place.
     expect(out.warnings).toEqual([expect.stringContaining('a temporary directory')]);
     expect(out.harnesses.map((h: { harness: string; status: string }) => [h.harness, h.status])).toEqual([
-      ['claude', 'planned'], ['codex', 'planned'], ['cursor', 'planned'], ['opencode', 'planned'], ['pi', 'planned'],
+      ['claude', 'planned'],
+      ['codex', 'planned'],
+      ['cursor', 'planned'],
+      ['opencode', 'planned'],
+      ['pi', 'planned'],
     ]);
     expect(r.status).toBe(0);
     // --all: each harness planned where it is found, else skipped saying why (this HOME is empty).
-    const all = JSON.parse(cli('install', '--all', '--dry-run', '--json').stdout) as { harnesses: { status: string; notes: string[] }[] };
+    const all = JSON.parse(cli('install', '--all', '--dry-run', '--json').stdout) as {
+      harnesses: { status: string; notes: string[] }[];
+    };
     for (const h of all.harnesses) {
       expect(['planned', 'skipped']).toContain(h.status);
       if (h.status === 'skipped') expect(h.notes[0]).toMatch(/^not found: /);
     }
   });
 
-  it('`tiergate demo` runs from there (the README\'s first command): demo data ships, every harness replays', () => {
+  it("`tiergate demo` runs from there (the README's first command): demo data ships, every harness replays", () => {
     const r = cli('demo', '--json');
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
@@ -103,7 +145,12 @@ describe('installed from the tarball', () => {
 
   it('the command hook answers a Cursor subagentStart with an allow', () => {
     const payload = readFileSync(join(root, 'test/fixtures/cursor/subagentStart.basic.json'), 'utf8');
-    const r = spawnSync(process.execPath, [join(installed, 'dist', 'hook.cjs'), 'cursor', 'subagentStart'], { input: `\uFEFF${payload}`, encoding: 'utf8', env: env(), timeout: 30_000 });
+    const r = spawnSync(process.execPath, [join(installed, 'dist', 'hook.cjs'), 'cursor', 'subagentStart'], {
+      input: `\uFEFF${payload}`,
+      encoding: 'utf8',
+      env: env(),
+      timeout: 30_000,
+    });
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ permission: 'allow' });
   });
@@ -114,7 +161,11 @@ describe('installed from the tarball', () => {
       const pi = await import(${JSON.stringify(join(installed, 'dist', 'pi.js'))});
       const fns = Object.entries(oc).filter(([, v]) => typeof v === 'function').map(([k]) => k);
       console.log(JSON.stringify({ opencode: fns, pi: typeof pi.default }));`;
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', probe], { encoding: 'utf8', env: env(), timeout: 30_000 });
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', probe], {
+      encoding: 'utf8',
+      env: env(),
+      timeout: 30_000,
+    });
     expect(r.stderr).toBe('');
     const out = JSON.parse(r.stdout);
     expect(out.opencode.length).toBeGreaterThan(0);

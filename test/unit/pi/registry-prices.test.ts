@@ -19,7 +19,11 @@ import { routeDispatch } from '../../../src/runtime/dispatch.js';
 import { policyWith } from '../support/in-process.js';
 
 const model = (provider: string, id: string, cost: [number, number, number, number]) => ({
-  provider, id, name: id, api: 'openai-completions', cost: { input: cost[0], output: cost[1], cacheRead: cost[2], cacheWrite: cost[3] },
+  provider,
+  id,
+  name: id,
+  api: 'openai-completions',
+  cost: { input: cost[0], output: cost[1], cacheRead: cost[2], cacheWrite: cost[3] },
 });
 const PARENT = model('fake', 'parent', [3, 15, 0.3, 3.75]);
 const BIG = model('fake', 'big', [15, 75, 1.5, 18.75]);
@@ -62,7 +66,8 @@ describe('registry lookup (matched the way pi resolves an agent model)', () => {
   it('declares under the name as written, once per name, and reads the whole list at most once per call', () => {
     const reg = registry();
     expect(registryPrices(reg, ['fake/big', 'fake/big', 'small', null, 'fake/nosuch'])).toEqual([
-      { model: 'fake/big', cost: BIG.cost }, { model: 'small', cost: SMALL.cost },
+      { model: 'fake/big', cost: BIG.cost },
+      { model: 'small', cost: SMALL.cost },
     ]);
     expect(reg.calls.getAll).toBe(1);
   });
@@ -74,7 +79,14 @@ describe('registry lookup (matched the way pi resolves an agent model)', () => {
     expect(reg.calls.find).toBe(MAX_NAMES);
     expect(registryPrices(undefined, ['fake/big'])).toEqual([]);
     expect(registryPrices({}, ['fake/big'])).toEqual([]);
-    const throwing = { find: () => { throw new Error('boom'); }, getAll: () => { throw new Error('boom'); } };
+    const throwing = {
+      find: () => {
+        throw new Error('boom');
+      },
+      getAll: () => {
+        throw new Error('boom');
+      },
+    };
     expect(registryPrices(throwing, ['fake/big', 'small'])).toEqual([]);
   });
 });
@@ -83,14 +95,23 @@ function sandbox() {
   const dir = mkdtempSync(join(tmpdir(), 'tg-pireg-'));
   const agentDir = join(dir, 'pi-agent');
   mkdirSync(join(agentDir, 'agents'), { recursive: true });
-  const env = { TIERGATE_HOME: join(dir, 'tg'), HOME: dir, TIERGATE_PRICE_REFRESH: 'off', TIERGATE_CALLBACK_DEADLINE_MS: '5000', PI_CODING_AGENT_DIR: agentDir };
+  const env = {
+    TIERGATE_HOME: join(dir, 'tg'),
+    HOME: dir,
+    TIERGATE_PRICE_REFRESH: 'off',
+    TIERGATE_CALLBACK_DEADLINE_MS: '5000',
+    PI_CODING_AGENT_DIR: agentDir,
+  };
   return { dir, agentDir, env };
 }
 
 const AGENTS = new Map<string, PiAgent>([
   ['pricey', { name: 'pricey', model: 'fake/big', source: 'user', path: '/agents/pricey.md' }],
   ['cheap', { name: 'cheap', model: 'fake/small', source: 'user', path: '/agents/cheap.md' }],
-  ['tiergate-cheap', { name: 'tiergate-cheap', model: 'fake/small', source: 'user', path: '/agents/tiergate-cheap.md' }],
+  [
+    'tiergate-cheap',
+    { name: 'tiergate-cheap', model: 'fake/small', source: 'user', path: '/agents/tiergate-cheap.md' },
+  ],
 ]);
 
 async function dispatch(input: Record<string, unknown>, ctxExtra: Record<string, unknown>) {
@@ -98,40 +119,94 @@ async function dispatch(input: Record<string, unknown>, ctxExtra: Record<string,
   const decisions: Array<[string | null, Decision]> = [];
   const handlers: Record<string, (e: unknown, c: unknown) => Promise<unknown>> = {};
   const deps: PiDeps = {
-    env, argv: [], now: () => 1, record: () => undefined, refresh: () => undefined,
-    policy: () => policyWith({}, 'pi'), agents: () => AGENTS, defaultModel: () => null,
+    env,
+    argv: [],
+    now: () => 1,
+    record: () => undefined,
+    refresh: () => undefined,
+    policy: () => policyWith({}, 'pi'),
+    agents: () => AGENTS,
+    defaultModel: () => null,
     route: (obs: DispatchObservation, e) => {
       const d = routeDispatch(obs, e);
       decisions.push([obs.requestedAgent, d]);
       return d;
     },
   };
-  registerTiergate({ on: (n, h) => { handlers[n] = h as never; } }, deps);
-  const event = { type: 'tool_call', toolName: 'subagent', toolCallId: 'c1', input: input as { tasks: Array<{ agent: string }> } };
+  registerTiergate(
+    {
+      on: (n, h) => {
+        handlers[n] = h as never;
+      },
+    },
+    deps,
+  );
+  const event = {
+    type: 'tool_call',
+    toolName: 'subagent',
+    toolCallId: 'c1',
+    input: input as { tasks: Array<{ agent: string }> },
+  };
   const gate = await handlers.tool_call!(event, { cwd: '/project', model: PARENT, ...ctxExtra });
   return { event, gate, decisions, env };
 }
 
 describe('pi handler: the child is priced from the registry (real engine and price layers)', () => {
   it('parallel tasks: the child on the pricier custom model is corrected, the one below the parent left alone', async () => {
-    const { event, gate, decisions, env } = await dispatch({ tasks: [{ agent: 'pricey', task: 'a' }, { agent: 'cheap', task: 'b' }] }, { modelRegistry: registry() });
+    const { event, gate, decisions, env } = await dispatch(
+      {
+        tasks: [
+          { agent: 'pricey', task: 'a' },
+          { agent: 'cheap', task: 'b' },
+        ],
+      },
+      { modelRegistry: registry() },
+    );
     expect(gate).toBeUndefined();
     expect(event.input.tasks.map((t) => t.agent)).toEqual(['tiergate-cheap', 'cheap']);
-    expect(decisions.map(([a, d]) => [a, d.action, d.reason])).toEqual([['pricey', 'correct', 'over-ceiling-corrected'], ['cheap', 'allow', 'within-ceiling']]);
+    expect(decisions.map(([a, d]) => [a, d.action, d.reason])).toEqual([
+      ['pricey', 'correct', 'over-ceiling-corrected'],
+      ['cheap', 'allow', 'within-ceiling'],
+    ]);
     // The price came from the harness-declared layer: no catalog knows the fake models.
-    expect(loadRuntime(env, '/project').prices.resolve('fake/big', 'pi').price).toMatchObject({ source: 'harness', rates: { input: '15', output: '75' } });
+    expect(loadRuntime(env, '/project').prices.resolve('fake/big', 'pi').price).toMatchObject({
+      source: 'harness',
+      rates: { input: '15', output: '75' },
+    });
   });
 
   it('a single agent call on the pricier model with no tier agent in scope is denied, naming the agent file', async () => {
     const only = new Map([...AGENTS].filter(([n]) => n !== 'tiergate-cheap'));
     const { env } = sandbox();
     const handlers: Record<string, (e: unknown, c: unknown) => Promise<unknown>> = {};
-    registerTiergate({ on: (n, h) => { handlers[n] = h as never; } }, {
-      env, argv: [], now: () => 1, record: () => undefined, refresh: () => undefined, policy: () => policyWith({}, 'pi'),
-      agents: () => only, defaultModel: () => null, route: routeDispatch,
+    registerTiergate(
+      {
+        on: (n, h) => {
+          handlers[n] = h as never;
+        },
+      },
+      {
+        env,
+        argv: [],
+        now: () => 1,
+        record: () => undefined,
+        refresh: () => undefined,
+        policy: () => policyWith({}, 'pi'),
+        agents: () => only,
+        defaultModel: () => null,
+        route: routeDispatch,
+      },
+    );
+    const gate = await handlers.tool_call!(
+      { toolName: 'subagent', toolCallId: 'c1', input: { agent: 'pricey', task: 't' } },
+      { cwd: '/p', model: PARENT, modelRegistry: registry() },
+    );
+    expect(gate).toEqual({
+      block: true,
+      reason: expect.stringMatching(
+        /^tiergate: agent pricey runs on fake\/big \(from \/agents\/pricey\.md\), which costs more than your own model fake\/parent/,
+      ),
     });
-    const gate = await handlers.tool_call!({ toolName: 'subagent', toolCallId: 'c1', input: { agent: 'pricey', task: 't' } }, { cwd: '/p', model: PARENT, modelRegistry: registry() });
-    expect(gate).toEqual({ block: true, reason: expect.stringMatching(/^tiergate: agent pricey runs on fake\/big \(from \/agents\/pricey\.md\), which costs more than your own model fake\/parent/) });
   });
 
   it('without a registry (an older pi) only the parent is priced: the child is "no price" and allowed, as before', async () => {
@@ -152,14 +227,31 @@ describe('pi agentModelFrom', () => {
     mkdirSync(join(project, '.pi'), { recursive: true });
     const agents = loadPiAgents(env, project);
     const def = piDefault(env, project);
-    expect(def).toEqual({ model: 'fake/parent', from: `pi settings defaultModel (${join(agentDir, 'settings.json')})` });
-    const obs = (agent: string) => observePiDispatch({ event: { toolName: 'subagent', input: { agent, task: 't' } }, ctx: { model: PARENT }, agents,
-      defaultModel: def.model, defaultModelFrom: def.from, policy: policyWith({}, 'pi'), now: 1 })[0]!.obs;
-    expect(obs('pricey')).toMatchObject({ agentModel: 'fake/big', agentModelFrom: join(agentDir, 'agents', 'pricey.md') });
+    expect(def).toEqual({
+      model: 'fake/parent',
+      from: `pi settings defaultModel (${join(agentDir, 'settings.json')})`,
+    });
+    const obs = (agent: string) =>
+      observePiDispatch({
+        event: { toolName: 'subagent', input: { agent, task: 't' } },
+        ctx: { model: PARENT },
+        agents,
+        defaultModel: def.model,
+        defaultModelFrom: def.from,
+        policy: policyWith({}, 'pi'),
+        now: 1,
+      })[0]!.obs;
+    expect(obs('pricey')).toMatchObject({
+      agentModel: 'fake/big',
+      agentModelFrom: join(agentDir, 'agents', 'pricey.md'),
+    });
     expect(obs('plain')).toMatchObject({ agentModel: 'fake/parent', agentModelFrom: def.from });
     expect(obs('nosuch')).toMatchObject({ agentModel: null, agentModelFrom: null });
     writeFileSync(join(project, '.pi', 'settings.json'), JSON.stringify({ defaultModel: 'small' }));
     clearPiAgentCache();
-    expect(piDefault(env, project)).toEqual({ model: 'fake/small', from: `pi settings defaultModel (${join(project, '.pi', 'settings.json')})` });
+    expect(piDefault(env, project)).toEqual({
+      model: 'fake/small',
+      from: `pi settings defaultModel (${join(project, '.pi', 'settings.json')})`,
+    });
   });
 });

@@ -42,27 +42,60 @@ describe('catalog read line by line', () => {
 
   it('reads keys that need JSON escapes', () => {
     const row = JSON.parse(snapshotText).models[Object.keys(JSON.parse(snapshotText).models)[0]!];
-    const c: Catalog = { format: 'tiergate-catalog/1', version: 'v', date: '2026-01-01', source: 's', models: { 'a"b\\c': row, plain: row }, aliases: { claude: { opus: 'plain' } } };
+    const c: Catalog = {
+      format: 'tiergate-catalog/1',
+      version: 'v',
+      date: '2026-01-01',
+      source: 's',
+      models: { 'a"b\\c': row, plain: row },
+      aliases: { claude: { opus: 'plain' } },
+    };
     const lazy = readCatalogLines(serialiseCatalog(c));
     expect(JSON.parse(JSON.stringify(lazy))).toEqual(c);
   });
 
   it('finds every row and no other, before and after a miss builds its index, whatever the keys hold', () => {
     const row = JSON.parse(snapshotText).models[Object.keys(JSON.parse(snapshotText).models)[0]!];
-    const key = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('a"b', '\\', '\\"', '":{', 'x\\":{y', '\n', 'é', '__proto__', 'constructor'));
-    fc.assert(fc.property(fc.uniqueArray(key, { minLength: 1, maxLength: 6 }), fc.array(key, { maxLength: 6 }), fc.boolean(), (keys, probes, missFirst) => {
-      const models = Object.fromEntries(keys.map((k, i) => [k, { ...row, id: `m${i}` }]));
-      const c: Catalog = { format: 'tiergate-catalog/1', version: 'v', date: '2026-01-01', source: 's', models, aliases: {} };
-      const lazy = readCatalogLines(serialiseCatalog(c))!;
-      if (missFirst) expect(Object.hasOwn(lazy.models, '\u0000absent')).toBe(false);
-      for (const k of [...probes, ...keys]) expect(Object.hasOwn(lazy.models, k) ? lazy.models[k] : null).toEqual(Object.hasOwn(models, k) ? models[k] : null);
-      expect(Object.keys(lazy.models)).toEqual(Object.keys(JSON.parse(serialiseCatalog(c)).models));
-    }), { numRuns: 500 });
+    const key = fc.oneof(
+      fc.string({ maxLength: 8 }),
+      fc.constantFrom('a"b', '\\', '\\"', '":{', 'x\\":{y', '\n', 'é', '__proto__', 'constructor'),
+    );
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(key, { minLength: 1, maxLength: 6 }),
+        fc.array(key, { maxLength: 6 }),
+        fc.boolean(),
+        (keys, probes, missFirst) => {
+          const models = Object.fromEntries(keys.map((k, i) => [k, { ...row, id: `m${i}` }]));
+          const c: Catalog = {
+            format: 'tiergate-catalog/1',
+            version: 'v',
+            date: '2026-01-01',
+            source: 's',
+            models,
+            aliases: {},
+          };
+          const lazy = readCatalogLines(serialiseCatalog(c))!;
+          if (missFirst) expect(Object.hasOwn(lazy.models, '\u0000absent')).toBe(false);
+          for (const k of [...probes, ...keys])
+            expect(Object.hasOwn(lazy.models, k) ? lazy.models[k] : null).toEqual(
+              Object.hasOwn(models, k) ? models[k] : null,
+            );
+          expect(Object.keys(lazy.models)).toEqual(Object.keys(JSON.parse(serialiseCatalog(c)).models));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('a damaged row throws when it is looked up (routeDispatch turns that into an allow plus a diagnostic)', () => {
     const lazy = readCatalogLines(snapshotText.replace(/\n("[^"]+"):\{"id"/, '\n$1:{"id"::'))!;
-    const first = JSON.parse(snapshotText.slice(snapshotText.indexOf('\n"models":{\n') + 12, snapshotText.indexOf(':{', snapshotText.indexOf('\n"models":{\n') + 12))) as string;
+    const first = JSON.parse(
+      snapshotText.slice(
+        snapshotText.indexOf('\n"models":{\n') + 12,
+        snapshotText.indexOf(':{', snapshotText.indexOf('\n"models":{\n') + 12),
+      ),
+    ) as string;
     expect(() => lazy.models[first]).toThrow(SyntaxError);
     expect(lazy.models[Object.keys(JSON.parse(snapshotText).models)[1]!]).toBeTruthy();
   });

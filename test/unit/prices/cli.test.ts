@@ -28,7 +28,10 @@ describe('tiergate prices', () => {
   it('show --json: the resolution of each name', async () => {
     expect(await main(['prices', 'show', 'opus', 'gpt-6.1-sol', '--json'])).toBe(0);
     const rows = JSON.parse(out);
-    expect(rows.map((r: { id: string; how: string }) => [r.id, r.how])).toEqual([['claude-opus-5-5', 'alias'], ['gpt-6-sol', 'estimated']]);
+    expect(rows.map((r: { id: string; how: string }) => [r.id, r.how])).toEqual([
+      ['claude-opus-5-5', 'alias'],
+      ['gpt-6-sol', 'estimated'],
+    ]);
   });
 
   it('show: a table with rates, tiers and source; exit 1 when a name is unknown', async () => {
@@ -47,7 +50,12 @@ describe('tiergate prices', () => {
 
   it('list --family filters, --json gives rows', async () => {
     expect(await main(['prices', 'list', '--family', 'gpt-6', '--json'])).toBe(0);
-    expect(JSON.parse(out).map((r: { key: string }) => r.key)).toEqual(['gpt-6-astra', 'gpt-6-astra-pro', 'gpt-6-luna', 'gpt-6-sol']);
+    expect(JSON.parse(out).map((r: { key: string }) => r.key)).toEqual([
+      'gpt-6-astra',
+      'gpt-6-astra-pro',
+      'gpt-6-luna',
+      'gpt-6-sol',
+    ]);
   });
 
   it('list prints a table', async () => {
@@ -62,7 +70,11 @@ describe('tiergate prices', () => {
     expect(await main(['prices'])).toBe(2);
     expect(await main(['prices', 'show'])).toBe(2);
     expect(await main(['prices', 'show', 'x', '--harness', 'emacs'])).toBe(2);
-    expect(err.endsWith(`tiergate prices show: unknown --harness 'emacs' (one of ${HARNESS_IDS.join(', ')}). Run 'tiergate prices show --help' for its options.\n`)).toBe(true);
+    expect(
+      err.endsWith(
+        `tiergate prices show: unknown --harness 'emacs' (one of ${HARNESS_IDS.join(', ')}). Run 'tiergate prices show --help' for its options.\n`,
+      ),
+    ).toBe(true);
     // A misspelt flag is refused, not taken as one that swallows the next word (it did: `--harnes claude`).
     err = '';
     expect(await main(['prices', 'show', 'opus', '--harnes', 'claude'])).toBe(2);

@@ -4,10 +4,22 @@ import { emptyUsage, type Usage } from '../../../src/contracts/usage.js';
 import { costOf, effectiveRates } from '../../../src/prices/cost.js';
 import { bundled } from './catalog.js';
 
-const rates = (input: string, output: string, cacheRead: string | null = null, w5: string | null = null, w1: string | null = null): Rates =>
-  ({ input, output, cacheRead, cacheWrite5m: w5, cacheWrite1h: w1 });
+const rates = (
+  input: string,
+  output: string,
+  cacheRead: string | null = null,
+  w5: string | null = null,
+  w1: string | null = null,
+): Rates => ({ input, output, cacheRead, cacheWrite5m: w5, cacheWrite1h: w1 });
 const row = (r: Rates, longContext: LongContextTier[] = []): PriceRow => ({
-  id: 'm', provider: 'x', rates: r, longContext, perRequestFee: null, reasoningRate: null, contextWindow: null, source: 'test',
+  id: 'm',
+  provider: 'x',
+  rates: r,
+  longContext,
+  perRequestFee: null,
+  reasoningRate: null,
+  contextWindow: null,
+  source: 'test',
 });
 const usage = (u: Partial<Usage>): Usage => ({ ...emptyUsage(), ...u });
 
@@ -27,9 +39,17 @@ describe('costOf', () => {
 
   it('defaults missing cache prices to 0.1x / 1.25x / 2x input', () => {
     const r = row(rates('10', '50'));
-    expect(effectiveRates(r.rates)).toEqual({ input: '10', output: '50', cacheRead: '1', cacheWrite5m: '12.5', cacheWrite1h: '20' });
+    expect(effectiveRates(r.rates)).toEqual({
+      input: '10',
+      output: '50',
+      cacheRead: '1',
+      cacheWrite5m: '12.5',
+      cacheWrite1h: '20',
+    });
     // 1e6 tokens of each cache kind: 1 + 12.5 + 20 = 33.5
-    expect(costOf(usage({ cacheRead: 1_000_000, cacheWrite5m: 1_000_000, cacheWrite1h: 1_000_000 }), r).usd).toBe('33.5');
+    expect(costOf(usage({ cacheRead: 1_000_000, cacheWrite5m: 1_000_000, cacheWrite1h: 1_000_000 }), r).usd).toBe(
+      '33.5',
+    );
   });
 
   describe('Claude Haiku 5.5 long prompt (strict > 100,000, whole request)', () => {
@@ -75,7 +95,9 @@ describe('costOf', () => {
   });
 
   it('above-only tiers bill only the tokens past the threshold, per category', () => {
-    const r = row(rates('3', '15', '0.3'), [{ threshold: 200_000, inclusive: false, rule: 'above-only', rates: rates('6', '22.5', '0.6') }]);
+    const r = row(rates('3', '15', '0.3'), [
+      { threshold: 200_000, inclusive: false, rule: 'above-only', rates: rates('6', '22.5', '0.6') },
+    ]);
     // input: 200000x3 + 50000x6 = 900000; output 1000x15 = 15000 -> 915000 -> 0.915
     expect(costOf(usage({ input: 250_000, output: 1000 }), r).usd).toBe('0.915');
   });
@@ -88,7 +110,11 @@ describe('costOf', () => {
     const avgBelow = costOf(usage({ input: 150_000, requests: 2 }), haiku);
     expect(avgBelow).toMatchObject({ exact: false, tierThreshold: null, usd: '0.015' });
     // 300,000 over 2 requests: average 150,000 -> tier.
-    expect(costOf(usage({ input: 300_000, requests: 2 }), haiku)).toMatchObject({ exact: false, tierThreshold: 100_000, usd: '0.15' });
+    expect(costOf(usage({ input: 300_000, requests: 2 }), haiku)).toMatchObject({
+      exact: false,
+      tierThreshold: 100_000,
+      usd: '0.15',
+    });
   });
 
   it('zero usage costs zero', () => {

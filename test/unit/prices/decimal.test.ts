@@ -1,8 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  addDecimal, compareDecimal, formatUsd, multiplyDecimal, normaliseDecimal, numberToDecimal, parseDecimal,
-  picoToUsd, shiftDecimal, yoctoToPico, yoctoUsd,
+  addDecimal,
+  compareDecimal,
+  formatUsd,
+  multiplyDecimal,
+  normaliseDecimal,
+  numberToDecimal,
+  parseDecimal,
+  picoToUsd,
+  shiftDecimal,
+  yoctoToPico,
+  yoctoUsd,
 } from '../../../src/prices/decimal.js';
 import { costOf } from '../../../src/prices/cost.js';
 import type { PriceRow } from '../../../src/contracts/prices.js';
@@ -36,11 +45,17 @@ describe('decimal', () => {
     };
     const chars = fc.constantFrom('0', '1', '5', '9', '.', '-', 'e', ' ', '\n', '\u0661', '+', '00');
     let accepted = 0;
-    fc.assert(fc.property(fc.array(chars, { maxLength: 24 }).map((a) => a.join('')), (s) => {
-      const want = reference(s);
-      if (want !== 'rejected') accepted++;
-      expect(ours(s)).toBe(want);
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(
+        fc.array(chars, { maxLength: 24 }).map((a) => a.join('')),
+        (s) => {
+          const want = reference(s);
+          if (want !== 'rejected') accepted++;
+          expect(ours(s)).toBe(want);
+        },
+      ),
+      { numRuns: 3000 },
+    );
     expect(accepted).toBeGreaterThan(100);
     for (const s of ['', '.', '1.', '.5', '1..2', '1.2.3', '1\n', ' 1']) expect(ours(s)).toBe('rejected');
   });
@@ -88,12 +103,20 @@ describe('decimal', () => {
 
   it('sums a million small costs exactly (a float sum drifts)', () => {
     const luna: PriceRow = {
-      id: 'gpt-6-luna', provider: 'openai', longContext: [], perRequestFee: null, reasoningRate: null,
-      contextWindow: null, source: 'test',
+      id: 'gpt-6-luna',
+      provider: 'openai',
+      longContext: [],
+      perRequestFee: null,
+      reasoningRate: null,
+      contextWindow: null,
+      source: 'test',
       rates: { input: '0.1', output: '0.5', cacheRead: '0.01', cacheWrite5m: '0.125', cacheWrite1h: null },
     };
     // Each record: 7 input + 3 output tokens = 0.0000007 + 0.0000015 = $0.0000022.
-    const one = costOf({ input: 7, output: 3, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 }, luna);
+    const one = costOf(
+      { input: 7, output: 3, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 },
+      luna,
+    );
     expect(one.usd).toBe('0.0000022');
     let pico = 0n;
     let float = 0;

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../../src/contracts/prices.js';
 import { paths } from '../../../src/io/paths.js';
-import { findSnapshotPath, loadBundledCatalog, loadCatalogLayers, MAX_CATALOG_BYTES, resetBundledCatalogCache } from '../../../src/prices/load.js';
+import {
+  findSnapshotPath,
+  loadBundledCatalog,
+  loadCatalogLayers,
+  MAX_CATALOG_BYTES,
+  resetBundledCatalogCache,
+} from '../../../src/prices/load.js';
 import { createPriceLookup } from '../../../src/prices/lookup.js';
 import { bundled, ROOT } from './catalog.js';
 
@@ -19,7 +25,12 @@ beforeEach(() => {
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 const cacheCatalog = (version: string, models: Catalog['models']): Catalog => ({
-  format: 'tiergate-catalog/1', version, date: '2026-12-03', source: 'test', models, aliases: {},
+  format: 'tiergate-catalog/1',
+  version,
+  date: '2026-12-03',
+  source: 'test',
+  models,
+  aliases: {},
 });
 const writeCache = (name: string, content: string, mtimeSec: number) => {
   const dir = paths(env).priceCacheDir;
@@ -30,7 +41,10 @@ const writeCache = (name: string, content: string, mtimeSec: number) => {
 };
 const diagnostics = () => {
   try {
-    return readFileSync(paths(env).diagnostics, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    return readFileSync(paths(env).diagnostics, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
   } catch {
     return [];
   }
@@ -46,24 +60,55 @@ describe('loadCatalogLayers', () => {
 
   it('overrides first, then cached catalogs newest first, then the bundled snapshot', () => {
     // Ordered by when each was fetched, not by file time (a copied file keeps its fetchedAt) nor by name.
-    writeCache('a-old.catalog.json', JSON.stringify({ ...cacheCatalog('refresh-old', { 'gpt-6-luna': { ...luna, rates: { ...luna.rates, input: '0.3' } } }), fetchedAt: '2026-12-01T00:00:00.000Z' }), 1_800_000_000);
-    writeCache('b-new.catalog.json', JSON.stringify({ ...cacheCatalog('refresh-new', { 'gpt-6-luna': { ...luna, rates: { ...luna.rates, input: '0.2' } } }), fetchedAt: '2026-12-02T00:00:00.000Z' }), 1_700_000_000);
+    writeCache(
+      'a-old.catalog.json',
+      JSON.stringify({
+        ...cacheCatalog('refresh-old', { 'gpt-6-luna': { ...luna, rates: { ...luna.rates, input: '0.3' } } }),
+        fetchedAt: '2026-12-01T00:00:00.000Z',
+      }),
+      1_800_000_000,
+    );
+    writeCache(
+      'b-new.catalog.json',
+      JSON.stringify({
+        ...cacheCatalog('refresh-new', { 'gpt-6-luna': { ...luna, rates: { ...luna.rates, input: '0.2' } } }),
+        fetchedAt: '2026-12-02T00:00:00.000Z',
+      }),
+      1_700_000_000,
+    );
     writeCache('c-hand.catalog.json', JSON.stringify(cacheCatalog('hand-placed', {})), 1_900_000_000);
     writeCache('ignored.json', '{}', 1_800_000_000);
     const layers = loadCatalogLayers(env, { priceOverrides: { 'openai/gpt-6-sol': { input: '1.5', output: '7' } } });
-    expect(layers.map((l) => l.version)).toEqual(['override', 'refresh-new', 'refresh-old', 'hand-placed', bundled.version]);
+    expect(layers.map((l) => l.version)).toEqual([
+      'override',
+      'refresh-new',
+      'refresh-old',
+      'hand-placed',
+      bundled.version,
+    ]);
     const lookup = createPriceLookup(layers, { claudeProvider: 'anthropic' });
-    expect(lookup.resolve('gpt-6-luna', 'codex')).toMatchObject({ catalogVersion: 'refresh-new', price: { rates: { input: '0.2' } } });
+    expect(lookup.resolve('gpt-6-luna', 'codex')).toMatchObject({
+      catalogVersion: 'refresh-new',
+      price: { rates: { input: '0.2' } },
+    });
     // An override written as provider/model also prices the canonical id, with no catalog tier carried over.
     const sol = lookup.resolve('gpt-6-sol', 'codex');
-    expect(sol).toMatchObject({ catalogVersion: 'override', how: 'exact', price: { rates: { input: '1.5', output: '7', cacheRead: null }, longContext: [], source: 'override' } });
+    expect(sol).toMatchObject({
+      catalogVersion: 'override',
+      how: 'exact',
+      price: { rates: { input: '1.5', output: '7', cacheRead: null }, longContext: [], source: 'override' },
+    });
     expect(lookup.resolve('openai/gpt-6-sol', 'opencode').catalogVersion).toBe('override');
     expect(lookup.catalogDate).toBe('2026-12-03');
   });
 
   it('skips a corrupt or invalid cache file with one diagnostic line each, and keeps going', () => {
     writeCache('broken.catalog.json', '{"format":', 1_800_000_000);
-    writeCache('wrong.catalog.json', JSON.stringify({ format: 'tiergate-catalog/1', version: 'x', models: { a: { id: 1 } } }), 1_800_000_000);
+    writeCache(
+      'wrong.catalog.json',
+      JSON.stringify({ format: 'tiergate-catalog/1', version: 'x', models: { a: { id: 1 } } }),
+      1_800_000_000,
+    );
     writeCache('good.catalog.json', JSON.stringify(cacheCatalog('refresh-good', {})), 1_700_000_000);
     const layers = loadCatalogLayers(env, { priceOverrides: {} });
     expect(layers.map((l) => l.version)).toEqual(['refresh-good', bundled.version]);
@@ -74,7 +119,11 @@ describe('loadCatalogLayers', () => {
   });
 
   it('skips a cached catalog past the size cap, read no further than the cap, and says so', () => {
-    writeCache('huge.catalog.json', `${JSON.stringify(cacheCatalog('refresh-huge', {}))}${' '.repeat(MAX_CATALOG_BYTES)}`, 1_800_000_000);
+    writeCache(
+      'huge.catalog.json',
+      `${JSON.stringify(cacheCatalog('refresh-huge', {}))}${' '.repeat(MAX_CATALOG_BYTES)}`,
+      1_800_000_000,
+    );
     const layers = loadCatalogLayers(env, { priceOverrides: {} });
     expect(layers.map((l) => l.version)).toEqual([bundled.version]);
     expect(diagnostics().map((l) => l.message)).toEqual(['cached catalog too large, skipped']);
@@ -91,7 +140,10 @@ describe('loadCatalogLayers', () => {
     const bad = join(home, 'bad.json');
     writeFileSync(bad, '[]');
     expect(loadBundledCatalog(env, bad)).toBeNull();
-    expect(diagnostics().map((l) => l.message)).toEqual(['bundled price snapshot not found', expect.stringMatching(/unreadable/)]);
+    expect(diagnostics().map((l) => l.message)).toEqual([
+      'bundled price snapshot not found',
+      expect.stringMatching(/unreadable/),
+    ]);
   });
 });
 
@@ -103,7 +155,11 @@ describe('refreshed catalogs in the line layout (what the refresh job writes)', 
       'gpt-6-luna': { ...good, rates: { ...good.rates, input: '0.07' }, source: 'refresh-test' },
       'gpt-6-sol': { ...good, id: 'gpt-6-sol', rates: { ...good.rates, input: 'cheap!' } },
     });
-    writeCache('litellm.catalog.json', serialiseCatalog({ ...cat, fetchedAt: '2026-12-03T00:00:00.000Z' }), 2_000_000_000);
+    writeCache(
+      'litellm.catalog.json',
+      serialiseCatalog({ ...cat, fetchedAt: '2026-12-03T00:00:00.000Z' }),
+      2_000_000_000,
+    );
     const lookup = createPriceLookup(loadCatalogLayers(env, { priceOverrides: {} }), { claudeProvider: 'anthropic' });
     const luna = lookup.resolve('gpt-6-luna', 'codex');
     expect([luna.price?.rates.input, luna.catalogVersion]).toEqual(['0.07', 'refresh-test']);
@@ -116,7 +172,11 @@ describe('refreshed catalogs in the line layout (what the refresh job writes)', 
   });
 
   it('a line-layout file with a broken envelope is skipped whole', () => {
-    writeCache('x.catalog.json', '{"format":"something-else","version":"v","date":"d","source":"s",\n"models":{\n"a":{}\n},\n"aliases":{\n}}\n', 2_000_000_000);
+    writeCache(
+      'x.catalog.json',
+      '{"format":"something-else","version":"v","date":"d","source":"s",\n"models":{\n"a":{}\n},\n"aliases":{\n}}\n',
+      2_000_000_000,
+    );
     const layers = loadCatalogLayers(env, { priceOverrides: {} });
     expect(layers.map((l) => l.version)).not.toContain('v');
     expect(readFileSync(paths(env).diagnostics, 'utf8')).toContain('cached catalog invalid, skipped');

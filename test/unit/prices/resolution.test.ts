@@ -8,8 +8,13 @@ import { compareDecimal } from '../../../src/prices/decimal.js';
 import { bundled, ROOT } from './catalog.js';
 
 interface Case {
-  name: string; harness: Harness; provider?: ClaudeProvider; from: string;
-  id: string | null; how: string; input: string | null;
+  name: string;
+  harness: Harness;
+  provider?: ClaudeProvider;
+  from: string;
+  id: string | null;
+  how: string;
+  input: string | null;
 }
 const cases: Case[] = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/prices/model-ids.json'), 'utf8')).cases;
 
@@ -24,21 +29,30 @@ describe('name resolution against the bundled snapshot', () => {
     expect(cases.length).toBeGreaterThanOrEqual(60);
   });
 
-  it.each(cases.map((c) => [`${c.name} (${c.harness}${c.provider ? `@${c.provider}` : ''})`, c] as const))('%s', (_, c) => {
-    const r = lookupFor(c.provider).resolve(c.name, c.harness);
-    expect({ id: r.id, how: r.how }).toEqual({ id: c.id, how: c.how });
-    if (c.input === null) {
-      // Unknown is unknown: never a $0 row.
-      expect(r.price).toBeNull();
-    } else {
-      expect(r.price).not.toBeNull();
-      expect(compareDecimal(r.price!.rates.input, c.input)).toBe(0);
-      expect(r.catalogVersion).toBe(bundled.version);
-    }
-  });
+  it.each(cases.map((c) => [`${c.name} (${c.harness}${c.provider ? `@${c.provider}` : ''})`, c] as const))(
+    '%s',
+    (_, c) => {
+      const r = lookupFor(c.provider).resolve(c.name, c.harness);
+      expect({ id: r.id, how: r.how }).toEqual({ id: c.id, how: c.how });
+      if (c.input === null) {
+        // Unknown is unknown: never a $0 row.
+        expect(r.price).toBeNull();
+      } else {
+        expect(r.price).not.toBeNull();
+        expect(compareDecimal(r.price!.rates.input, c.input)).toBe(0);
+        expect(r.catalogVersion).toBe(bundled.version);
+      }
+    },
+  );
 
   it('never prices claude-opus-4-8 like Opus 4 ($15/$75), in any spelling', () => {
-    for (const n of ['claude-opus-4-8', 'claude-opus-4.8', 'anthropic/claude-opus-4.8', 'global.anthropic.claude-opus-4-8', 'claude-opus-4-8-20260101']) {
+    for (const n of [
+      'claude-opus-4-8',
+      'claude-opus-4.8',
+      'anthropic/claude-opus-4.8',
+      'global.anthropic.claude-opus-4-8',
+      'claude-opus-4-8-20260101',
+    ]) {
       const r = lookupFor().resolve(n, 'claude');
       expect(r.price?.rates.output, n).toBe('25');
     }
@@ -58,7 +72,10 @@ describe('name resolution against the bundled snapshot', () => {
   });
 
   it('honours ANTHROPIC_DEFAULT_*_MODEL overrides of an alias', () => {
-    const l = createPriceLookup([bundled], { claudeProvider: 'anthropic', claudeAliasOverrides: { opus: 'claude-opus-4-1' } });
+    const l = createPriceLookup([bundled], {
+      claudeProvider: 'anthropic',
+      claudeAliasOverrides: { opus: 'claude-opus-4-1' },
+    });
     const r = l.resolve('opus', 'claude');
     expect(r.id).toBe('claude-opus-4-1');
     expect(r.price?.rates.input).toBe('15');
@@ -66,8 +83,17 @@ describe('name resolution against the bundled snapshot', () => {
 
   it('lets the first layer that knows a model win, and says which layer', () => {
     const override = {
-      ...bundled, version: 'override', date: '', aliases: {},
-      models: { 'claude-opus-5-5': { ...bundled.models['claude-opus-5-5']!, rates: { ...bundled.models['claude-opus-5-5']!.rates, input: '3' }, source: 'override' } },
+      ...bundled,
+      version: 'override',
+      date: '',
+      aliases: {},
+      models: {
+        'claude-opus-5-5': {
+          ...bundled.models['claude-opus-5-5']!,
+          rates: { ...bundled.models['claude-opus-5-5']!.rates, input: '3' },
+          source: 'override',
+        },
+      },
     };
     const l = createPriceLookup([override, bundled], { claudeProvider: 'anthropic' });
     const viaAlias = l.resolve('opus', 'claude');

@@ -44,11 +44,20 @@ describe('bundled price snapshot', () => {
     expect(m['gpt-6-astra-pro']!.longContext[0]).toMatchObject({ threshold: 272000, inclusive: false });
   });
 
-  it('carries Claude Code\'s alias tables per provider', () => {
+  it("carries Claude Code's alias tables per provider", () => {
     const a = built.catalog.aliases;
-    expect(a.claude).toMatchObject({ opus: 'claude-opus-5-5', sonnet: 'claude-sonnet-5-5', haiku: 'claude-haiku-5-5', fable: 'claude-fable-5-2' });
+    expect(a.claude).toMatchObject({
+      opus: 'claude-opus-5-5',
+      sonnet: 'claude-sonnet-5-5',
+      haiku: 'claude-haiku-5-5',
+      fable: 'claude-fable-5-2',
+    });
     expect(a['claude@foundry']!.opus).toBe('claude-opus-4-6');
-    expect(a['claude@gateway']).toMatchObject({ opus: 'claude-opus-4-7', sonnet: 'claude-sonnet-4-6', fable: 'claude-fable-5' });
+    expect(a['claude@gateway']).toMatchObject({
+      opus: 'claude-opus-4-7',
+      sonnet: 'claude-sonnet-4-6',
+      fable: 'claude-fable-5',
+    });
     expect(a['claude@bedrock']).toMatchObject({ sonnet: 'claude-sonnet-4-5', haiku: 'claude-haiku-4-5' });
     expect(a['claude@vertex']!.haiku).toBe('claude-haiku-4-5');
   });

@@ -18,7 +18,8 @@ let tls: Tls;
 let srv: PriceServer;
 
 beforeAll(async () => {
-  if (!existsSync(CLI) || !existsSync(join(root, 'dist/refresh.js'))) execFileSync(process.execPath, [join(root, 'scripts/build.mjs')]);
+  if (!existsSync(CLI) || !existsSync(join(root, 'dist/refresh.js')))
+    execFileSync(process.execPath, [join(root, 'scripts/build.mjs')]);
   tls = makeCert();
   srv = await new PriceServer(tls).start();
   srv.routes.set('/good', json(FIXTURE));
@@ -33,10 +34,17 @@ function setup(): Record<string, string> {
   const home = mkdtempSync(join(tmpdir(), 'tg-cli-'));
   const env = { PATH: process.env.PATH ?? '', HOME: home, TIERGATE_HOME: home, NODE_EXTRA_CA_CERTS: tls.certFile };
   mkdirSync(join(home, 'config'), { recursive: true });
-  writeFileSync(paths(env).config, JSON.stringify({ refresh: { sources: [
-    { name: 'or', url: srv.url('/good'), format: 'openrouter' },
-    { name: 'down', url: srv.url('/down'), format: 'litellm' },
-  ] } }));
+  writeFileSync(
+    paths(env).config,
+    JSON.stringify({
+      refresh: {
+        sources: [
+          { name: 'or', url: srv.url('/good'), format: 'openrouter' },
+          { name: 'down', url: srv.url('/down'), format: 'litellm' },
+        ],
+      },
+    }),
+  );
   return env;
 }
 
@@ -58,16 +66,30 @@ describe('tiergate prices refresh --wait / prices status', () => {
     const report = JSON.parse(r.stdout);
     expect(report.result).toBe('done');
     expect(report.sources[0].error).toBeNull();
-    expect(report.sources.map((s: { name: string; result: string }) => [s.name, s.result])).toEqual([['or', 'updated'], ['down', 'failed']]);
+    expect(report.sources.map((s: { name: string; result: string }) => [s.name, s.result])).toEqual([
+      ['or', 'updated'],
+      ['down', 'failed'],
+    ]);
 
     const st = await cli(env, 'prices', 'status', '--json');
     expect(st.status).toBe(0);
     const o = JSON.parse(st.stdout);
     expect(o).toMatchObject({ enabled: true, ttlHours: 24, running: null });
     const [or, down] = o.sources;
-    expect(or).toMatchObject({ name: 'or', models: report.sources[0].models, lastError: null, catalogVersion: expect.stringMatching(/^refresh-or-/) });
+    expect(or).toMatchObject({
+      name: 'or',
+      models: report.sources[0].models,
+      lastError: null,
+      catalogVersion: expect.stringMatching(/^refresh-or-/),
+    });
     expect(or.ageMs).toBeGreaterThanOrEqual(0);
-    expect(down).toMatchObject({ name: 'down', models: null, fetchedAt: null, lastErrorKind: 'status', consecutiveFailures: 1 });
+    expect(down).toMatchObject({
+      name: 'down',
+      models: null,
+      fetchedAt: null,
+      lastErrorKind: 'status',
+      consecutiveFailures: 1,
+    });
     expect(down.nextDueAt).not.toBeNull();
 
     const text = await cli(env, 'prices', 'status');
@@ -98,10 +120,19 @@ describe('tiergate prices refresh --wait / prices status', () => {
   });
 
   it('formats ages and an empty home', () => {
-    expect([0, 5 * 60_000, 3 * 3_600_000 + 60_000, 5 * 86_400_000, -1].map(formatAge))
-      .toEqual(['just now', '5 min ago', '3 h 1 min ago', '5 days ago', 'in the future']);
+    expect([0, 5 * 60_000, 3 * 3_600_000 + 60_000, 5 * 86_400_000, -1].map(formatAge)).toEqual([
+      'just now',
+      '5 min ago',
+      '3 h 1 min ago',
+      '5 days ago',
+      'in the future',
+    ]);
     const env = { TIERGATE_HOME: mkdtempSync(join(tmpdir(), 'tg-cli-empty-')) };
-    const o = refreshOverview(env, { enabled: true, ttlHours: 24, sources: [{ name: 'x', url: 'https://x.test/', format: 'openrouter' }] });
+    const o = refreshOverview(env, {
+      enabled: true,
+      ttlHours: 24,
+      sources: [{ name: 'x', url: 'https://x.test/', format: 'openrouter' }],
+    });
     expect(o.sources[0]).toMatchObject({ models: null, lastAttemptAt: null, nextDueAt: null, interrupted: false });
     expect(formatOverview(o)).toContain('none yet (the bundled snapshot is used)');
   });

@@ -57,7 +57,10 @@ afterAll(async () => {
 });
 
 async function failure(p: Promise<unknown>): Promise<FetchError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(FetchError);
   return err as FetchError;
 }
@@ -77,7 +80,9 @@ describe('checkUrl', () => {
     expect(() => checkUrl('http://localhost:9/x', { env })).toThrow(/only https/);
     expect(() => checkUrl('http://127.0.0.2:9/x', { env })).toThrow(/only https/);
     expect(() => checkUrl('http://10.0.0.1/x', { allowLoopbackHttp: true })).toThrow(/only https/);
-    expect(() => checkUrl('http://127.0.0.1:9/x', { env: { TIERGATE_REFRESH_ALLOW_LOOPBACK_HTTP: 'yes' } })).toThrow(/only https/);
+    expect(() => checkUrl('http://127.0.0.1:9/x', { env: { TIERGATE_REFRESH_ALLOW_LOOPBACK_HTTP: 'yes' } })).toThrow(
+      /only https/,
+    );
   });
 });
 
@@ -221,13 +226,18 @@ describe('proxies from the environment', () => {
 
   it('NO_PROXY sends matching hosts direct', async () => {
     const before = connects.length;
-    const r = await fetchText(srv.url('/good'), { ca: tls.cert, env: { HTTPS_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
+    const r = await fetchText(srv.url('/good'), {
+      ca: tls.cert,
+      env: { HTTPS_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' },
+    });
     expect(r.status).toBe(200);
     expect(connects.length).toBe(before);
   });
 
   it('a dead proxy is a network error, not a hang', async () => {
-    const err = await failure(fetchText(srv.url('/good'), { ca: tls.cert, env: { https_proxy: 'http://127.0.0.1:9' } }));
+    const err = await failure(
+      fetchText(srv.url('/good'), { ca: tls.cert, env: { https_proxy: 'http://127.0.0.1:9' } }),
+    );
     expect(['network', 'timeout']).toContain(err.kind);
   });
 });

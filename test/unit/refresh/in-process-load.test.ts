@@ -46,7 +46,12 @@ function useHome(path: string, extra: Record<string, string> = {}): Record<strin
   const home = mkdtempSync(join(tmpdir(), 'tg-inproc-'));
   const env = { HOME: home, TIERGATE_HOME: home, NODE_EXTRA_CA_CERTS: tls.certFile, ...extra };
   mkdirSync(join(home, 'config'), { recursive: true });
-  writeFileSync(paths(env).config, JSON.stringify({ refresh: { enabled: true, ttlHours: 24, sources: [{ name: 'or', url: srv.url(path), format: 'openrouter' }] } }));
+  writeFileSync(
+    paths(env).config,
+    JSON.stringify({
+      refresh: { enabled: true, ttlHours: 24, sources: [{ name: 'or', url: srv.url(path), format: 'openrouter' }] },
+    }),
+  );
   for (const k of PROXY_VARS) delete process.env[k];
   Object.assign(process.env, env);
   return env;
@@ -63,7 +68,9 @@ describe('in-process hosts start the background price refresh at load', () => {
       const env = useHome(`/${host}`);
       await loaders[host]();
       await loaders[host]();
-      await expect.poll(() => existsSync(catalogPath(env, 'or')) && !existsSync(paths(env).refreshLock), { timeout: 30_000 }).toBe(true);
+      await expect
+        .poll(() => existsSync(catalogPath(env, 'or')) && !existsSync(paths(env).refreshLock), { timeout: 30_000 })
+        .toBe(true);
       expect(srv.count(`/${host}`)).toBe(1);
     }, 60_000);
   }
@@ -97,8 +104,15 @@ describe('refreshOnce', () => {
 
   it('a trigger that throws is one diagnostic line, never an exception', () => {
     const env = { TIERGATE_HOME: mkdtempSync(join(tmpdir(), 'tg-once-')) };
-    expect(refreshOnce(env, 'pi:load', () => { throw new Error('boom'); })).toBeNull();
-    const log = readFileSync(join(paths(env).data, 'diagnostics.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(
+      refreshOnce(env, 'pi:load', () => {
+        throw new Error('boom');
+      }),
+    ).toBeNull();
+    const log = readFileSync(join(paths(env).data, 'diagnostics.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ where: 'pi:load', message: 'price refresh: Error: boom' });
   });

@@ -2,7 +2,15 @@ import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DEAD_PID_GRACE_MS, STALE_MS, acquireLock, adoptLock, lockHeld, readLock, releaseLock } from '../../../src/prices/refresh/lock.js';
+import {
+  DEAD_PID_GRACE_MS,
+  STALE_MS,
+  acquireLock,
+  adoptLock,
+  lockHeld,
+  readLock,
+  releaseLock,
+} from '../../../src/prices/refresh/lock.js';
 
 let dir: string;
 let lock: string;
@@ -13,7 +21,8 @@ beforeEach(() => {
   lock = join(dir, 'refresh.lock');
 });
 
-const plant = (pid: number, startedAt: number, nonce = 'planted') => writeFileSync(lock, JSON.stringify({ pid, nonce, startedAt }));
+const plant = (pid: number, startedAt: number, nonce = 'planted') =>
+  writeFileSync(lock, JSON.stringify({ pid, nonce, startedAt }));
 
 describe('refresh lock', () => {
   it('is exclusive: the second taker gets null until the first releases', () => {

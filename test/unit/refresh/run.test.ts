@@ -28,8 +28,21 @@ beforeAll(async () => {
   srv.routes.set('/good', json(FIXTURE));
   srv.routes.set('/good-2', json(FIXTURE));
   // A model no bundled snapshot prices (reference/pricing.md §8: gpt-6.1-sol is in no offline data).
-  srv.routes.set('/with-new-model', json({ data: [...GOOD_MODELS, { id: 'openai/gpt-6.1-sol', canonical_slug: 'openai/gpt-6.1-sol',
-    name: 'OpenAI: GPT-6.1 Sol', created: 1790000000, pricing: { prompt: '0.000003', completion: '0.000018', input_cache_read: '0.0000003' } }] }));
+  srv.routes.set(
+    '/with-new-model',
+    json({
+      data: [
+        ...GOOD_MODELS,
+        {
+          id: 'openai/gpt-6.1-sol',
+          canonical_slug: 'openai/gpt-6.1-sol',
+          name: 'OpenAI: GPT-6.1 Sol',
+          created: 1790000000,
+          pricing: { prompt: '0.000003', completion: '0.000018', input_cache_read: '0.0000003' },
+        },
+      ],
+    }),
+  );
   srv.routes.set('/small', json({ data: GOOD_MODELS.slice(0, 20) }));
   srv.routes.set('/slow', async (_q, res, s) => {
     await s.hold();
@@ -64,9 +77,17 @@ function home() {
 const source = (path: string, name = 'or'): RefreshSource => ({ name, url: srv.url(path), format: 'openrouter' });
 const config = (...sources: RefreshSource[]): RefreshConfig => ({ enabled: true, ttlHours: 24, sources });
 
-function opts(env: Record<string, string>, over: Partial<RefreshOptions> & { sources: RefreshSource[] }): RefreshOptions {
+function opts(
+  env: Record<string, string>,
+  over: Partial<RefreshOptions> & { sources: RefreshSource[] },
+): RefreshOptions {
   const { sources, ...rest } = over;
-  return { env, config: config(...sources), http: { ca: tls.cert, headersTimeoutMs: 300, maxBytes: 256 * 1024 }, ...rest };
+  return {
+    env,
+    config: config(...sources),
+    http: { ca: tls.cert, headersTimeoutMs: 300, maxBytes: 256 * 1024 },
+    ...rest,
+  };
 }
 
 describe('runRefresh: a good source', () => {
@@ -80,7 +101,12 @@ describe('runRefresh: a good source', () => {
     expect(file).toBe(join(env.TIERGATE_HOME, 'data', 'prices', 'or.catalog.json'));
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const cat = CatalogSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
-    expect(cat).toMatchObject({ version: 'refresh-or-20261202T100000Z', date: '2026-12-02', fetchedAt: t.toISOString(), source: `or ${srv.url('/good')}` });
+    expect(cat).toMatchObject({
+      version: 'refresh-or-20261202T100000Z',
+      date: '2026-12-02',
+      fetchedAt: t.toISOString(),
+      source: `or ${srv.url('/good')}`,
+    });
     const ids = Object.keys(cat.models);
     expect(ids.length).toBeGreaterThan(100);
     expect(report.sources[0]!.models).toBe(ids.length);
@@ -88,22 +114,32 @@ describe('runRefresh: a good source', () => {
     expect(Object.values(cat.models).every((r) => r.source === cat.version)).toBe(true);
 
     const st = readStatus(env)!.sources.or!;
-    expect(st).toMatchObject({ lastSuccessAt: t.toISOString(), lastAttemptAt: t.toISOString(), pendingSince: null, lastError: null,
-      consecutiveFailures: 0, models: ids.length, catalogVersion: cat.version, bytes: Buffer.byteLength(FIXTURE) });
+    expect(st).toMatchObject({
+      lastSuccessAt: t.toISOString(),
+      lastAttemptAt: t.toISOString(),
+      pendingSince: null,
+      lastError: null,
+      consecutiveFailures: 0,
+      models: ids.length,
+      catalogVersion: cat.version,
+      bytes: Buffer.byteLength(FIXTURE),
+    });
     expect(existsSync(paths(env).refreshLock)).toBe(false);
     expect(statSync(paths(env).refreshStatus).mode & 0o777).toBe(0o600);
   });
 
   it('drops a row that fails the contract and counts it', async () => {
     const env = home();
-    const report = await runRefresh(opts(env, {
-      sources: [source('/good')],
-      convert: (f, j, s) => {
-        const r = convertSource(f, j, s);
-        const bad = { ...r.rows[0]!, id: 'broken-model', rates: { ...r.rows[0]!.rates, input: 'NaN' } };
-        return { ...r, rows: [bad, ...r.rows] };
-      },
-    }));
+    const report = await runRefresh(
+      opts(env, {
+        sources: [source('/good')],
+        convert: (f, j, s) => {
+          const r = convertSource(f, j, s);
+          const bad = { ...r.rows[0]!, id: 'broken-model', rates: { ...r.rows[0]!.rates, input: 'NaN' } };
+          return { ...r, rows: [bad, ...r.rows] };
+        },
+      }),
+    );
     expect(report.sources[0]!.result).toBe('updated');
     const cat = CatalogSchema.parse(JSON.parse(readFileSync(catalogPath(env, 'or'), 'utf8')));
     expect(cat.models['broken-model']).toBeUndefined();
@@ -116,7 +152,9 @@ describe('runRefresh: a good source', () => {
 describe('a refreshed catalog in the price lookup', () => {
   it('prices a model the bundled snapshot does not know, and names the refreshed catalog that priced it', async () => {
     const env = home();
-    const before = createPriceLookup(loadCatalogLayers(env, { priceOverrides: {} }), { claudeProvider: 'anthropic' }).resolve('gpt-6.1-sol', 'codex');
+    const before = createPriceLookup(loadCatalogLayers(env, { priceOverrides: {} }), {
+      claudeProvider: 'anthropic',
+    }).resolve('gpt-6.1-sol', 'codex');
     expect(['estimated', 'unknown']).toContain(before.how); // at best a stand-in from a neighbouring model
     await runRefresh(opts(env, { sources: [source('/with-new-model')], now: () => new Date('2026-12-02T10:00:00Z') }));
     const layers = loadCatalogLayers(env, { priceOverrides: {} });
@@ -156,8 +194,14 @@ describe('runRefresh: every fault keeps the previous catalog and records the err
 
     expect(readFileSync(file).equals(before)).toBe(true);
     const st = readStatus(env)!.sources.or!;
-    expect(st).toMatchObject({ lastErrorKind: kind, lastAttemptAt: t2.toISOString(), lastSuccessAt: t1.toISOString(),
-      consecutiveFailures: 1, pendingSince: null, url: srv.url(path) });
+    expect(st).toMatchObject({
+      lastErrorKind: kind,
+      lastAttemptAt: t2.toISOString(),
+      lastSuccessAt: t1.toISOString(),
+      consecutiveFailures: 1,
+      pendingSince: null,
+      url: srv.url(path),
+    });
     expect(st.lastError).toBeTruthy();
     expect(readFileSync(paths(env).diagnostics, 'utf8')).toContain('"where":"prices.refresh:or"');
     expect(existsSync(paths(env).refreshLock)).toBe(false);
@@ -205,7 +249,9 @@ describe('runRefresh: scheduling, lock, switches', () => {
   it('an attempt that died mid-fetch counts as a failure (the marker is written first)', async () => {
     const env = home();
     const before = srv.count('/slow');
-    const pending = runRefresh(opts(env, { sources: [source('/slow')], http: { ca: tls.cert, headersTimeoutMs: 30_000 } }));
+    const pending = runRefresh(
+      opts(env, { sources: [source('/slow')], http: { ca: tls.cert, headersTimeoutMs: 30_000 } }),
+    );
     // While the server holds the answer, the marker is already on disk: a kill now would leave it behind.
     await expect.poll(() => srv.count('/slow')).toBe(before + 1);
     expect(readStatus(env)!.sources.or).toMatchObject({ consecutiveFailures: 1, pendingSince: expect.any(String) });
@@ -216,7 +262,10 @@ describe('runRefresh: scheduling, lock, switches', () => {
   it('one failing source does not stop the next', async () => {
     const env = home();
     const r = await runRefresh(opts(env, { sources: [source('/5xx', 'first'), source('/good', 'second')] }));
-    expect(r.sources.map((s) => [s.name, s.result])).toEqual([['first', 'failed'], ['second', 'updated']]);
+    expect(r.sources.map((s) => [s.name, s.result])).toEqual([
+      ['first', 'failed'],
+      ['second', 'updated'],
+    ]);
     expect(existsSync(catalogPath(env, 'second'))).toBe(true);
     expect(existsSync(catalogPath(env, 'first'))).toBe(false);
   });
@@ -233,10 +282,15 @@ describe('runRefresh: scheduling, lock, switches', () => {
 
   it('TIERGATE_PRICE_REFRESH=off and refresh.enabled=false switch it off', async () => {
     const before = srv.total();
-    const off = await runRefresh(opts({ ...home(), TIERGATE_PRICE_REFRESH: 'off' }, { sources: [source('/good')], force: true }));
+    const off = await runRefresh(
+      opts({ ...home(), TIERGATE_PRICE_REFRESH: 'off' }, { sources: [source('/good')], force: true }),
+    );
     expect(off).toMatchObject({ result: 'disabled', why: 'TIERGATE_PRICE_REFRESH=off' });
     const env = home();
-    const disabled = await runRefresh({ ...opts(env, { sources: [source('/good')], force: true }), config: { ...config(source('/good')), enabled: false } });
+    const disabled = await runRefresh({
+      ...opts(env, { sources: [source('/good')], force: true }),
+      config: { ...config(source('/good')), enabled: false },
+    });
     expect(disabled.result).toBe('disabled');
     expect(srv.total()).toBe(before);
   });
@@ -251,7 +305,10 @@ describe('runRefresh: scheduling, lock, switches', () => {
 
   it('refuses plain http to a non-loopback URL before any connection', async () => {
     const env = home();
-    const r = await runRefresh({ env, config: config({ name: 'x', url: 'http://prices.invalid/models', format: 'litellm' }) });
+    const r = await runRefresh({
+      env,
+      config: config({ name: 'x', url: 'http://prices.invalid/models', format: 'litellm' }),
+    });
     expect(r.sources[0]!.error).toMatch(/^scheme: /);
   });
 });

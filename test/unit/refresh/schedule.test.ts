@@ -6,7 +6,10 @@ const H = 3_600_000;
 const TTL = 24 * H;
 const T0 = Date.parse('2026-12-02T10:00:00Z');
 const at = (ms: number) => new Date(ms).toISOString();
-const st = (over: Partial<SourceStatus>): SourceStatus => ({ ...blankSourceStatus({ name: 's', url: 'https://x.test/', format: 'openrouter' }), ...over });
+const st = (over: Partial<SourceStatus>): SourceStatus => ({
+  ...blankSourceStatus({ name: 's', url: 'https://x.test/', format: 'openrouter' }),
+  ...over,
+});
 
 describe('refresh schedule', () => {
   it('a source never tried is due', () => {
@@ -26,7 +29,9 @@ describe('refresh schedule', () => {
   });
 
   it('failures back off 1 h, 2 h, 4 h … capped at the TTL', () => {
-    expect([1, 2, 3, 4, 5, 6, 40].map((n) => retryAfterMs(st({ consecutiveFailures: n }), TTL) / H)).toEqual([1, 2, 4, 8, 16, 24, 24]);
+    expect([1, 2, 3, 4, 5, 6, 40].map((n) => retryAfterMs(st({ consecutiveFailures: n }), TTL) / H)).toEqual([
+      1, 2, 4, 8, 16, 24, 24,
+    ]);
     const failed = st({ lastAttemptAt: at(T0), consecutiveFailures: 2, lastError: 'x' });
     expect(isDue(failed, T0 + 2 * H - 1, TTL, true)).toBe(false);
     expect(isDue(failed, T0 + 2 * H, TTL, true)).toBe(true);

@@ -15,7 +15,9 @@ const root = join(import.meta.dirname, '../../..');
 const FIXTURES = join(root, 'test/fixtures');
 const FIXTURE = readFileSync(join(FIXTURES, 'prices/openrouter-api-models.json'), 'utf8');
 const payload = (harness: string) => {
-  const { _meta, ...p } = JSON.parse(readFileSync(join(FIXTURES, harness, 'SessionStart.basic.json'), 'utf8')) as Record<string, unknown>;
+  const { _meta, ...p } = JSON.parse(
+    readFileSync(join(FIXTURES, harness, 'SessionStart.basic.json'), 'utf8'),
+  ) as Record<string, unknown>;
   return p;
 };
 
@@ -40,7 +42,10 @@ function home(): Record<string, string> {
   const h = mkdtempSync(join(tmpdir(), 'tg-ss-'));
   const env = { TIERGATE_HOME: h, HOME: h, PATH: process.env.PATH ?? '', NODE_EXTRA_CA_CERTS: tls.certFile };
   mkdirSync(join(h, 'config'), { recursive: true });
-  writeFileSync(paths(env).config, JSON.stringify({ refresh: { sources: [{ name: 'or', url: srv.url('/held'), format: 'openrouter' }] } }));
+  writeFileSync(
+    paths(env).config,
+    JSON.stringify({ refresh: { sources: [{ name: 'or', url: srv.url('/held'), format: 'openrouter' }] } }),
+  );
   return env;
 }
 
@@ -53,13 +58,20 @@ describe('SessionStart starts the price refresh', () => {
     expect(existsSync(catalogPath(env, 'or'))).toBe(false);
     await expect.poll(() => srv.count('/held'), { timeout: 30_000 }).toBe(1);
     srv.release();
-    await expect.poll(() => existsSync(catalogPath(env, 'or')) && !existsSync(paths(env).refreshLock), { timeout: 30_000 }).toBe(true);
+    await expect
+      .poll(() => existsSync(catalogPath(env, 'or')) && !existsSync(paths(env).refreshLock), { timeout: 30_000 })
+      .toBe(true);
   }, 60_000);
 
   it('claude: with TIERGATE_PRICE_REFRESH=off nothing is started', async () => {
     const env = { ...home(), TIERGATE_PRICE_REFRESH: 'off' };
     const before = srv.total();
-    const out = await runHook('claude', 'SessionStart', Readable.from([Buffer.from(JSON.stringify(payload('claude')))]), env);
+    const out = await runHook(
+      'claude',
+      'SessionStart',
+      Readable.from([Buffer.from(JSON.stringify(payload('claude')))]),
+      env,
+    );
     expect(out.failed).toBeNull();
     expect(existsSync(paths(env).refreshLock)).toBe(false);
     expect(srv.total()).toBe(before);
@@ -68,8 +80,25 @@ describe('SessionStart starts the price refresh', () => {
   it('codex: the shipped handlers pass the trigger; SessionStart calls it once with the hook env', async () => {
     const calls: unknown[] = [];
     const env = { TIERGATE_HOME: mkdtempSync(join(tmpdir(), 'tg-ss-codex-')) };
-    const h = createCodexHandlers({ route: () => { throw new Error('not called'); }, spool: () => undefined, now: () => 0, runtime: () => { throw new Error('not called'); }, observe: () => undefined, refresh: (e) => void calls.push(e) });
-    await h.SessionStart!(payload('codex'), { env, harness: 'codex', event: 'SessionStart', startedAt: 0, deadlineMs: 5000 });
+    const h = createCodexHandlers({
+      route: () => {
+        throw new Error('not called');
+      },
+      spool: () => undefined,
+      now: () => 0,
+      runtime: () => {
+        throw new Error('not called');
+      },
+      observe: () => undefined,
+      refresh: (e) => void calls.push(e),
+    });
+    await h.SessionStart!(payload('codex'), {
+      env,
+      harness: 'codex',
+      event: 'SessionStart',
+      startedAt: 0,
+      deadlineMs: 5000,
+    });
     expect(calls).toEqual([env]);
   });
 });

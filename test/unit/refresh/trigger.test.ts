@@ -24,7 +24,8 @@ let tls: Tls;
 let srv: PriceServer;
 
 beforeAll(async () => {
-  if (!existsSync(DIST_REFRESH) || !existsSync(DIST_HOOK)) execFileSync(process.execPath, [join(root, 'scripts/build.mjs')]);
+  if (!existsSync(DIST_REFRESH) || !existsSync(DIST_HOOK))
+    execFileSync(process.execPath, [join(root, 'scripts/build.mjs')]);
   tls = makeCert();
   srv = await new PriceServer(tls).start();
   for (const p of ['/held-1', '/held-10', '/held-cli']) {
@@ -44,13 +45,18 @@ afterAll(async () => {
 function setup(path: string): { env: Record<string, string>; config: RefreshConfig } {
   const home = mkdtempSync(join(tmpdir(), 'tg-trigger-'));
   const env = { PATH: process.env.PATH ?? '', HOME: home, TIERGATE_HOME: home, NODE_EXTRA_CA_CERTS: tls.certFile };
-  const config: RefreshConfig = { enabled: true, ttlHours: 24, sources: [{ name: 'or', url: srv.url(path), format: 'openrouter' }] };
+  const config: RefreshConfig = {
+    enabled: true,
+    ttlHours: 24,
+    sources: [{ name: 'or', url: srv.url(path), format: 'openrouter' }],
+  };
   mkdirSync(join(home, 'config'), { recursive: true });
   writeFileSync(paths(env).config, JSON.stringify({ refresh: config }));
   return { env, config };
 }
 
-const catalogOf = (env: Record<string, string>) => CatalogSchema.parse(JSON.parse(readFileSync(catalogPath(env, 'or'), 'utf8')));
+const catalogOf = (env: Record<string, string>) =>
+  CatalogSchema.parse(JSON.parse(readFileSync(catalogPath(env, 'or'), 'utf8')));
 
 describe('triggerRefresh', () => {
   it('returns before the fetch completes; the detached process then writes the catalog', async () => {
@@ -62,7 +68,9 @@ describe('triggerRefresh', () => {
     await expect.poll(() => srv.count('/held-1'), { timeout: 30_000 }).toBe(1);
     expect(existsSync(catalogPath(env, 'or'))).toBe(false);
     srv.release();
-    await expect.poll(() => existsSync(paths(env).refreshLock) || !existsSync(catalogPath(env, 'or')), { timeout: 30_000 }).toBe(false);
+    await expect
+      .poll(() => existsSync(paths(env).refreshLock) || !existsSync(catalogPath(env, 'or')), { timeout: 30_000 })
+      .toBe(false);
     expect(Object.keys(catalogOf(env).models).length).toBeGreaterThan(100);
     expect(readStatus(env)!.sources.or).toMatchObject({ lastError: null, consecutiveFailures: 0 });
   }, 60_000);
@@ -70,7 +78,9 @@ describe('triggerRefresh', () => {
   it('then respects the TTL: the next session start does not fetch', async () => {
     const { env } = setup('/good');
     triggerRefresh(env, { script: DIST_REFRESH });
-    await expect.poll(() => existsSync(catalogPath(env, 'or')) && !existsSync(paths(env).refreshLock), { timeout: 30_000 }).toBe(true);
+    await expect
+      .poll(() => existsSync(catalogPath(env, 'or')) && !existsSync(paths(env).refreshLock), { timeout: 30_000 })
+      .toBe(true);
     const hits = srv.count('/good');
     expect(triggerRefresh(env, { script: DIST_REFRESH })).toMatchObject({ started: false, reason: 'fresh' });
     expect(srv.count('/good')).toBe(hits);
@@ -79,7 +89,10 @@ describe('triggerRefresh', () => {
   it('starts nothing when switched off', () => {
     const { env } = setup('/good');
     const hits = srv.total();
-    expect(triggerRefresh({ ...env, TIERGATE_PRICE_REFRESH: 'off' }, { script: DIST_REFRESH })).toMatchObject({ started: false, reason: 'off' });
+    expect(triggerRefresh({ ...env, TIERGATE_PRICE_REFRESH: 'off' }, { script: DIST_REFRESH })).toMatchObject({
+      started: false,
+      reason: 'off',
+    });
     writeFileSync(paths(env).config, JSON.stringify({ refresh: { enabled: false } }));
     expect(triggerRefresh(env, { script: DIST_REFRESH })).toMatchObject({ started: false, reason: 'off' });
     expect(existsSync(paths(env).refreshLock)).toBe(false);
@@ -107,19 +120,30 @@ describe('nodeBinary', () => {
 describe('10 concurrent SessionStart hooks (`node dist/hook.cjs codex SessionStart`)', () => {
   it('start exactly one refresh: one fetch reaches the server, and every hook returns while it is held', async () => {
     const { env } = setup('/held-10');
-    const { _meta, ...payload } = JSON.parse(readFileSync(join(root, 'test/fixtures/codex/SessionStart.basic.json'), 'utf8')) as Record<string, unknown>;
+    const { _meta, ...payload } = JSON.parse(
+      readFileSync(join(root, 'test/fixtures/codex/SessionStart.basic.json'), 'utf8'),
+    ) as Record<string, unknown>;
     const input = JSON.stringify({ ...payload, cwd: env.HOME });
-    const runs = Array.from({ length: 10 }, () => new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, [DIST_HOOK, 'codex', 'SessionStart'], { env, stdio: ['pipe', 'ignore', 'ignore'] });
-      child.stdin.end(input);
-      child.on('close', (code) => resolve(code));
-    }));
+    const runs = Array.from(
+      { length: 10 },
+      () =>
+        new Promise<number | null>((resolve) => {
+          const child = spawn(process.execPath, [DIST_HOOK, 'codex', 'SessionStart'], {
+            env,
+            stdio: ['pipe', 'ignore', 'ignore'],
+          });
+          child.stdin.end(input);
+          child.on('close', (code) => resolve(code));
+        }),
+    );
     // All ten hooks have exited while the server still holds the one fetch.
     expect(await Promise.all(runs)).toEqual(Array(10).fill(0));
     await expect.poll(() => srv.count('/held-10'), { timeout: 30_000 }).toBe(1);
     expect(existsSync(catalogPath(env, 'or'))).toBe(false);
     srv.release();
-    await expect.poll(() => existsSync(catalogPath(env, 'or')) && !existsSync(paths(env).refreshLock), { timeout: 30_000 }).toBe(true);
+    await expect
+      .poll(() => existsSync(catalogPath(env, 'or')) && !existsSync(paths(env).refreshLock), { timeout: 30_000 })
+      .toBe(true);
     expect(srv.count('/held-10')).toBe(1);
     const diag = existsSync(paths(env).diagnostics) ? readFileSync(paths(env).diagnostics, 'utf8') : '';
     expect(diag).not.toContain('"level":"error"');

@@ -4,7 +4,17 @@
  * link where tiergate keeps something, runs the code that touches it, and checks the target is byte for byte and mode
  * for mode what it was, and that the refusal is said.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -31,26 +41,54 @@ function sandbox() {
   // What a link points at: somewhere outside the data dir, readable by others, with content worth keeping.
   const outside = join(dir, 'outside');
   mkdirSync(outside);
-  return { dir, env, data, outside, log: () => (existsSync(paths(env).diagnostics) ? readFileSync(paths(env).diagnostics, 'utf8') : '') };
+  return {
+    dir,
+    env,
+    data,
+    outside,
+    log: () => (existsSync(paths(env).diagnostics) ? readFileSync(paths(env).diagnostics, 'utf8') : ''),
+  };
 }
 
 /** A victim file: its bytes and mode, to compare after. */
 function victim(path: string, text = 'precious\n', mode = 0o644) {
   writeFileSync(path, text);
   chmodSync(path, mode);
-  return () => ({ text: existsSync(path) ? readFileSync(path, 'utf8') : null, mode: existsSync(path) ? statSync(path).mode & 0o777 : null });
+  return () => ({
+    text: existsSync(path) ? readFileSync(path, 'utf8') : null,
+    mode: existsSync(path) ? statSync(path).mode & 0o777 : null,
+  });
 }
 
-const spoolLine = (callId: string) => `${JSON.stringify({
-  type: 'dispatch',
-  observation: {
-    kind: 'dispatch', harness: 'codex', sessionId: 's', callId, parentModel: 'gpt-6-luna', parentModelSource: 'payload',
-    requestedModel: 'gpt-6-astra', requestedAgent: null, requestedTier: null, agentModel: null, subagentType: null,
-    capability: { canRewrite: false, rewriteField: null, rewriteKind: null, legalValues: null, canDeny: true },
-    toolInput: {}, cwd: '/p', escalationFrom: null, at: 1,
-  },
-  decision: { action: 'allow', reason: 'within-ceiling', tier: null, effectiveModel: 'gpt-6-astra', catalogVersion: 'v' },
-})}\n`;
+const spoolLine = (callId: string) =>
+  `${JSON.stringify({
+    type: 'dispatch',
+    observation: {
+      kind: 'dispatch',
+      harness: 'codex',
+      sessionId: 's',
+      callId,
+      parentModel: 'gpt-6-luna',
+      parentModelSource: 'payload',
+      requestedModel: 'gpt-6-astra',
+      requestedAgent: null,
+      requestedTier: null,
+      agentModel: null,
+      subagentType: null,
+      capability: { canRewrite: false, rewriteField: null, rewriteKind: null, legalValues: null, canDeny: true },
+      toolInput: {},
+      cwd: '/p',
+      escalationFrom: null,
+      at: 1,
+    },
+    decision: {
+      action: 'allow',
+      reason: 'within-ceiling',
+      tier: null,
+      effectiveModel: 'gpt-6-astra',
+      catalogVersion: 'v',
+    },
+  })}\n`;
 
 describe('the diagnostics log', () => {
   it('is never appended or chmodded through a link, and a dangling link never creates its target', () => {
@@ -80,7 +118,7 @@ describe('the diagnostics log', () => {
 });
 
 describe('the spool', () => {
-  it('a spool directory that is a link is not drained: its target\'s *.jsonl are neither ingested nor deleted', () => {
+  it("a spool directory that is a link is not drained: its target's *.jsonl are neither ingested nor deleted", () => {
     const sb = sandbox();
     resetSpoolFile();
     const files = ['1-a.jsonl', '2-b.jsonl'].map((n, i) => {
@@ -119,7 +157,7 @@ describe('the spool', () => {
     expect(sb.log()).toMatch(/"where":"observer:drain".*refused: symbolic link/);
   });
 
-  it('a Claude module spool directory that is a link is not drained: its target\'s *.json stay', () => {
+  it("a Claude module spool directory that is a link is not drained: its target's *.json stay", () => {
     const sb = sandbox();
     const dir = moduleSpoolDir(sb.data);
     mkdirSync(join(sb.data, 'spool'), { recursive: true });
@@ -135,7 +173,10 @@ describe('the spool', () => {
     const dir = moduleSpoolDir(sb.data);
     mkdirSync(dir, { recursive: true });
     const target = join(sb.outside, 'secret.json');
-    const state = victim(target, '{"format":"tiergate-claude-module/1","diagnostic":{"message":"read through a link"}}');
+    const state = victim(
+      target,
+      '{"format":"tiergate-claude-module/1","diagnostic":{"message":"read through a link"}}',
+    );
     symlinkSync(target, join(dir, '1-r.json'));
     expect(drainModuleSpool(sb.env, [dir])).toMatchObject({ moved: 0, diagnostics: 0, rejected: 1 });
     expect(state().text).toMatch(/read through a link/);
@@ -145,21 +186,31 @@ describe('the spool', () => {
 });
 
 describe('the ledger', () => {
-  it.each(['ledger.sqlite', 'ledger.sqlite-wal'])('%s as a link: the ledger is not opened through it, the target is untouched', (name) => {
-    const sb = sandbox();
-    const target = join(sb.outside, 'some.db');
-    const state = victim(target);
-    const before = state();
-    symlinkSync(target, join(sb.data, name));
-    expect(() => openLedger(sb.env)).toThrow(RefusedFile);
-    expect(state()).toEqual(before);
-  });
+  it.each(['ledger.sqlite', 'ledger.sqlite-wal'])(
+    '%s as a link: the ledger is not opened through it, the target is untouched',
+    (name) => {
+      const sb = sandbox();
+      const target = join(sb.outside, 'some.db');
+      const state = victim(target);
+      const before = state();
+      symlinkSync(target, join(sb.data, name));
+      expect(() => openLedger(sb.env)).toThrow(RefusedFile);
+      expect(state()).toEqual(before);
+    },
+  );
 });
 
 describe('price cache, dispatch memo and code cache', () => {
   it('a price cache directory that is a link is not read; a catalog file that is a link is skipped', () => {
     const sb = sandbox();
-    const catalog = JSON.stringify({ format: 'tiergate-catalog/1', version: 'linked', date: '2026-12-01', source: 'x', models: {}, aliases: {} });
+    const catalog = JSON.stringify({
+      format: 'tiergate-catalog/1',
+      version: 'linked',
+      date: '2026-12-01',
+      source: 'x',
+      models: {},
+      aliases: {},
+    });
     writeFileSync(join(sb.outside, 'litellm.catalog.json'), catalog);
     symlinkSync(sb.outside, paths(sb.env).priceCacheDir);
     expect(loadCachedCatalogs(sb.env)).toEqual([]);
@@ -172,13 +223,21 @@ describe('price cache, dispatch memo and code cache', () => {
     expect(sb2.log()).toMatch(/"where":"prices:load".*unreadable, skipped.*refused: symbolic link/);
   });
 
-  it('a dispatch-memo directory that is a link is refused before the prune could delete its target\'s JSON files', () => {
+  it("a dispatch-memo directory that is a link is refused before the prune could delete its target's JSON files", () => {
     const sb = sandbox();
     // More than MAX_MEMO_FILES (64): the prune would delete the oldest down to half.
     for (let i = 0; i < 70; i++) writeFileSync(join(sb.outside, `doc-${i}.json`), '{}');
     symlinkSync(sb.outside, memoDir(sb.env));
-    const content = { policy: {}, policyDiagnostics: [], catalogDate: 'd', catalogVersion: 'v', resolutions: {} } as unknown as MemoContent;
-    expect(() => writeMemo({ key: 'k', settled: true, path: join(memoDir(sb.env), 'codex-1.json') }, content, sb.env)).toThrow(RefusedFile);
+    const content = {
+      policy: {},
+      policyDiagnostics: [],
+      catalogDate: 'd',
+      catalogVersion: 'v',
+      resolutions: {},
+    } as unknown as MemoContent;
+    expect(() =>
+      writeMemo({ key: 'k', settled: true, path: join(memoDir(sb.env), 'codex-1.json') }, content, sb.env),
+    ).toThrow(RefusedFile);
     expect(readdirSync(sb.outside)).toHaveLength(70);
   });
 
@@ -187,7 +246,9 @@ describe('price cache, dispatch memo and code cache', () => {
     const dir = join(sb.data, 'code-cache');
     writeFileSync(join(sb.outside, 'hook-other-build.v8'), 'keep');
     symlinkSync(sb.outside, dir);
-    saveCodeCache(join(dir, 'hook-dispatch-codex-abc-codex-node-x.v8'), encodeCodeCache(Buffer.from('code')), ['hook-dispatch-codex-abc-']);
+    saveCodeCache(join(dir, 'hook-dispatch-codex-abc-codex-node-x.v8'), encodeCodeCache(Buffer.from('code')), [
+      'hook-dispatch-codex-abc-',
+    ]);
     expect(readdirSync(sb.outside)).toEqual(['hook-other-build.v8']);
 
     const real = join(sb.outside, 'valid.v8');

@@ -28,7 +28,9 @@ afterAll(() => {
 });
 
 function payload(cwd: string): string {
-  const { _meta, ...p } = JSON.parse(readFileSync(join(root, 'test/fixtures/codex/PreToolUse.basic.json'), 'utf8')) as Record<string, unknown>;
+  const { _meta, ...p } = JSON.parse(
+    readFileSync(join(root, 'test/fixtures/codex/PreToolUse.basic.json'), 'utf8'),
+  ) as Record<string, unknown>;
   void _meta;
   return JSON.stringify({ ...p, cwd, model: 'gpt-6-luna' }); // over the ceiling: the default policy denies
 }
@@ -36,7 +38,10 @@ function payload(cwd: string): string {
 function dispatch(tgHome: string, cwd: string) {
   const t = performance.now();
   const r = spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], {
-    input: payload(cwd), encoding: 'utf8', timeout: 20_000, env: { PATH: process.env.PATH ?? '', HOME: cwd, TIERGATE_HOME: tgHome },
+    input: payload(cwd),
+    encoding: 'utf8',
+    timeout: 20_000,
+    env: { PATH: process.env.PATH ?? '', HOME: cwd, TIERGATE_HOME: tgHome },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, ms: performance.now() - t };
 }
@@ -46,37 +51,46 @@ const canMount = (() => {
   const ok = tryMount(probe, 'size=16k');
   if (ok) spawnSync('umount', [probe]);
   mounts.pop();
-  if (!ok) console.warn('[skip] disk-full: cannot mount tmpfs here (not root?); the full and read-only cases did NOT run, ENOTDIR runs');
+  if (!ok)
+    console.warn(
+      '[skip] disk-full: cannot mount tmpfs here (not root?); the full and read-only cases did NOT run, ENOTDIR runs',
+    );
   return ok;
 })();
 // A skipped case says why in its own name, so every reporter's list of skips shows it did not run.
 const needsMount = canMount ? '' : ' [NOT RUN: cannot mount tmpfs, needs root]';
 
 describe('full or read-only data dir', () => {
-  it.runIf(canMount)(`disk full (64 KiB tmpfs): still denies, and the failed spool write is diagnosed${needsMount}`, () => {
-    const mnt = mkdtempSync(join(tmpdir(), 'tg-full-'));
-    expect(tryMount(mnt, 'size=64k')).toBe(true);
-    const data = join(mnt, 'tg', 'data');
-    mkdirSync(data, { recursive: true });
-    // The log exists with room left in its page; a new spool file needs a fresh page, which a full tmpfs refuses.
-    writeFileSync(join(data, 'diagnostics.log'), '');
-    appendFileSync(join(data, 'diagnostics.log'), '{"t":"2026-12-02T00:00:00Z","level":"info","where":"test","message":"start"}\n');
-    let filled = 0;
-    try {
-      for (;;) {
-        appendFileSync(join(mnt, 'filler'), Buffer.alloc(4096, 1));
-        filled++;
+  it.runIf(canMount)(
+    `disk full (64 KiB tmpfs): still denies, and the failed spool write is diagnosed${needsMount}`,
+    () => {
+      const mnt = mkdtempSync(join(tmpdir(), 'tg-full-'));
+      expect(tryMount(mnt, 'size=64k')).toBe(true);
+      const data = join(mnt, 'tg', 'data');
+      mkdirSync(data, { recursive: true });
+      // The log exists with room left in its page; a new spool file needs a fresh page, which a full tmpfs refuses.
+      writeFileSync(join(data, 'diagnostics.log'), '');
+      appendFileSync(
+        join(data, 'diagnostics.log'),
+        '{"t":"2026-12-02T00:00:00Z","level":"info","where":"test","message":"start"}\n',
+      );
+      let filled = 0;
+      try {
+        for (;;) {
+          appendFileSync(join(mnt, 'filler'), Buffer.alloc(4096, 1));
+          filled++;
+        }
+      } catch (err) {
+        expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC');
       }
-    } catch (err) {
-      expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC');
-    }
-    expect(filled).toBeGreaterThan(0);
-    const r = dispatch(join(mnt, 'tg'), mnt);
-    expect(r.status).toBe(0);
-    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
-    expect(r.ms).toBeLessThan(10_000);
-    expect(readFileSync(join(data, 'diagnostics.log'), 'utf8')).toMatch(/"where":"spool".*ENOSPC/);
-  });
+      expect(filled).toBeGreaterThan(0);
+      const r = dispatch(join(mnt, 'tg'), mnt);
+      expect(r.status).toBe(0);
+      expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+      expect(r.ms).toBeLessThan(10_000);
+      expect(readFileSync(join(data, 'diagnostics.log'), 'utf8')).toMatch(/"where":"spool".*ENOSPC/);
+    },
+  );
 
   it.runIf(canMount)(`read-only data dir (tmpfs remounted ro): still denies, exits 0${needsMount}`, () => {
     const mnt = mkdtempSync(join(tmpdir(), 'tg-ro-'));

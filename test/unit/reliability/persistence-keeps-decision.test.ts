@@ -16,17 +16,39 @@ vi.mock('../../../src/runtime/context.js', async (importOriginal) => {
     ...real,
     loadRuntime: (...args: Parameters<typeof real.loadRuntime>) => {
       const rt = real.loadRuntime(...args);
-      return broken.part === 'memo' ? { ...rt, saveMemo: () => { throw new Error('EROFS: memo'); } } : rt;
+      return broken.part === 'memo'
+        ? {
+            ...rt,
+            saveMemo: () => {
+              throw new Error('EROFS: memo');
+            },
+          }
+        : rt;
     },
   };
 });
 vi.mock('../../../src/observer/redact.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../../src/observer/redact.js')>();
-  return { redactToolInput: (i: Record<string, unknown>) => (broken.part === 'record' ? (() => { throw new Error('record: cannot build'); })() : real.redactToolInput(i)) };
+  return {
+    redactToolInput: (i: Record<string, unknown>) =>
+      broken.part === 'record'
+        ? (() => {
+            throw new Error('record: cannot build');
+          })()
+        : real.redactToolInput(i),
+  };
 });
 vi.mock('../../../src/observer/spool.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../../src/observer/spool.js')>();
-  return { ...real, appendSpool: (...a: Parameters<typeof real.appendSpool>) => (broken.part === 'spool' ? (() => { throw new Error('ENOSPC: spool'); })() : real.appendSpool(...a)) };
+  return {
+    ...real,
+    appendSpool: (...a: Parameters<typeof real.appendSpool>) =>
+      broken.part === 'spool'
+        ? (() => {
+            throw new Error('ENOSPC: spool');
+          })()
+        : real.appendSpool(...a),
+  };
 });
 
 const { routeDispatch } = await import('../../../src/runtime/dispatch.js');
@@ -42,7 +64,13 @@ beforeEach(() => {
 });
 
 const adapter = () => makeCursorAdapter({ route: routeDispatch, spool: appendSpool, now: Date.now });
-const task = { conversation_id: 'c1', model: 'claude-haiku-4-5', tool_name: 'Task', tool_use_id: 'toolu_p1', tool_input: { subagent_type: 'explore', model: 'claude-opus-5' } };
+const task = {
+  conversation_id: 'c1',
+  model: 'claude-haiku-4-5',
+  tool_name: 'Task',
+  tool_use_id: 'toolu_p1',
+  tool_input: { subagent_type: 'explore', model: 'claude-opus-5' },
+};
 const ctx = () => ({ env, harness: 'cursor', event: 'preToolUse', startedAt: Date.now(), deadlineMs: 5000 });
 const log = () => readFileSync(join(env.TIERGATE_HOME!, 'data', 'diagnostics.log'), 'utf8');
 
@@ -57,7 +85,9 @@ describe('a persistence throw never changes the decision', () => {
       broken.part = part;
       const out = JSON.parse((await adapter().handlers.preToolUse!(task, ctx()))!.stdout!);
       expect(out.permission).toBe('deny');
-      expect(log()).toMatch(part === 'memo' ? /EROFS: memo/ : part === 'record' ? /record: cannot build/ : /ENOSPC: spool/);
+      expect(log()).toMatch(
+        part === 'memo' ? /EROFS: memo/ : part === 'record' ? /record: cannot build/ : /ENOSPC: spool/,
+      );
     });
   }
 });

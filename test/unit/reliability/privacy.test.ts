@@ -15,15 +15,19 @@ import { describe, expect, it } from 'vitest';
 const root = join(import.meta.dirname, '../../..');
 const MARKER = `TgPrivMarker${randomBytes(6).toString('hex')}`;
 /** Every prompt/result placeholder in the captured fixtures becomes text carrying the marker. */
-const mark = (text: string) => text
-  .replaceAll('DEMO-CHILD: do the demo task and report.', `${MARKER} secret brief ${MARKER}`)
-  .replaceAll('demo child task', `${MARKER} description`)
-  .replaceAll('Result: demo child finished', `Result: done\\nVerified: yes\\n${MARKER} private findings`)
-  .replaceAll('read notes.txt', `${MARKER} read notes`)
-  .replaceAll('Reading notes.txt', `${MARKER} reading`);
+const mark = (text: string) =>
+  text
+    .replaceAll('DEMO-CHILD: do the demo task and report.', `${MARKER} secret brief ${MARKER}`)
+    .replaceAll('demo child task', `${MARKER} description`)
+    .replaceAll('Result: demo child finished', `Result: done\\nVerified: yes\\n${MARKER} private findings`)
+    .replaceAll('read notes.txt', `${MARKER} read notes`)
+    .replaceAll('Reading notes.txt', `${MARKER} reading`);
 
 function fixture(p: string, over: Record<string, unknown> = {}): string {
-  const { _meta, ...rest } = JSON.parse(mark(readFileSync(join(root, 'test/fixtures', p), 'utf8'))) as Record<string, unknown>;
+  const { _meta, ...rest } = JSON.parse(mark(readFileSync(join(root, 'test/fixtures', p), 'utf8'))) as Record<
+    string,
+    unknown
+  >;
   void _meta;
   return JSON.stringify({ ...rest, ...over });
 }
@@ -51,14 +55,25 @@ describe('privacy: no prompt or result text is kept', () => {
     mkdirSync(project);
     const env = { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg') };
     const hook = (harness: string, event: string, input: string) => {
-      const r = spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), harness, event], { input, env, encoding: 'utf8', timeout: 20_000 });
+      const r = spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), harness, event], {
+        input,
+        env,
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
       expect(r.status).toBe(0);
       return r.stdout;
     };
 
     // The transcripts the hooks read carry the marker in prompts and answers.
-    expect(mark(readFileSync(join(root, 'test/fixtures/claude/transcripts/basic.child.at-SubagentStop.jsonl'), 'utf8'))).toContain(MARKER);
-    const claudeParent = stage(dir, 'claude/transcripts/parent-sonnet.parent.at-PreToolUse.jsonl', 'claude-parent.jsonl');
+    expect(
+      mark(readFileSync(join(root, 'test/fixtures/claude/transcripts/basic.child.at-SubagentStop.jsonl'), 'utf8')),
+    ).toContain(MARKER);
+    const claudeParent = stage(
+      dir,
+      'claude/transcripts/parent-sonnet.parent.at-PreToolUse.jsonl',
+      'claude-parent.jsonl',
+    );
     const claudeChild = stage(dir, 'claude/transcripts/basic.child.at-SubagentStop.jsonl', 'claude-child.jsonl');
     const codexChild = stage(dir, 'codex/rollouts/child-cheaper.child.at-SubagentStop.jsonl', 'codex-child.jsonl');
     const codexParent = stage(dir, 'codex/rollouts/child-cheaper.parent.final.jsonl', 'codex-parent.jsonl');
@@ -66,25 +81,57 @@ describe('privacy: no prompt or result text is kept', () => {
     // Claude Code: session start, an over-ceiling dispatch (corrected: the answer itself carries the prompt back to
     // Claude, which is its job), the child's stop, session end.
     hook('claude', 'SessionStart', fixture('claude/SessionStart.basic.json', { cwd: project }));
-    const corrected = hook('claude', 'PreToolUse', fixture('claude/PreToolUse.parent-sonnet.json', { cwd: project, transcript_path: claudeParent }));
+    const corrected = hook(
+      'claude',
+      'PreToolUse',
+      fixture('claude/PreToolUse.parent-sonnet.json', { cwd: project, transcript_path: claudeParent }),
+    );
     expect(corrected).toContain('updatedInput');
-    hook('claude', 'SubagentStop', fixture('claude/SubagentStop.basic.json', { cwd: project, agent_transcript_path: claudeChild }));
+    hook(
+      'claude',
+      'SubagentStop',
+      fixture('claude/SubagentStop.basic.json', { cwd: project, agent_transcript_path: claudeChild }),
+    );
     hook('claude', 'SessionEnd', fixture('claude/SessionEnd.basic.json', { cwd: project }));
     // Codex: an over-ceiling spawn (denied), and a completion of another spawn. The captured fixtures share the fake
     // API's call id; a denied spawn never has a child, so it gets its own (else the ledger joins the two).
-    const denied = hook('codex', 'PreToolUse', fixture('codex/PreToolUse.basic.json', { cwd: project, model: 'gpt-6-luna', tool_use_id: 'call_denied_1' }));
+    const denied = hook(
+      'codex',
+      'PreToolUse',
+      fixture('codex/PreToolUse.basic.json', { cwd: project, model: 'gpt-6-luna', tool_use_id: 'call_denied_1' }),
+    );
     expect(denied).toContain('"deny"');
-    hook('codex', 'SubagentStop', fixture('codex/SubagentStop.child-cheaper.json', { cwd: project, agent_transcript_path: codexChild, transcript_path: codexParent }));
+    hook(
+      'codex',
+      'SubagentStop',
+      fixture('codex/SubagentStop.child-cheaper.json', {
+        cwd: project,
+        agent_transcript_path: codexChild,
+        transcript_path: codexParent,
+      }),
+    );
     // Cursor: dispatch and completion.
     hook('cursor', 'preToolUse', fixture('cursor/preToolUse.task.json', { cwd: project }));
-    hook('cursor', 'subagentStop', fixture('cursor/subagentStop.completed.json', { cwd: project, summary: `${MARKER} summary` }));
+    hook(
+      'cursor',
+      'subagentStop',
+      fixture('cursor/subagentStop.completed.json', { cwd: project, summary: `${MARKER} summary` }),
+    );
     // Malformed payloads whose text carries the marker: the diagnostics must not quote them.
     hook('claude', 'PreToolUse', `{"tool_input": {"prompt": "${MARKER} truncated`);
     hook('codex', 'PreToolUse', `${MARKER}{"not": "json"}`);
-    hook('claude', 'PreToolUse', JSON.stringify({ tool_name: 'Agent', tool_input: { prompt: `${MARKER} x`, model: 42 } }));
+    hook(
+      'claude',
+      'PreToolUse',
+      JSON.stringify({ tool_name: 'Agent', tool_input: { prompt: `${MARKER} x`, model: 42 } }),
+    );
     hook('codex', 'SubagentStop', JSON.stringify({ last_assistant_message: `${MARKER} result`, agent_id: 7 }));
 
-    const report = spawnSync(process.execPath, [join(root, 'dist/cli.js'), 'report', '--json'], { env, encoding: 'utf8', timeout: 60_000 });
+    const report = spawnSync(process.execPath, [join(root, 'dist/cli.js'), 'report', '--json'], {
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(report.status).toBe(0);
     expect(report.stdout).not.toContain(MARKER);
 
@@ -94,12 +141,34 @@ describe('privacy: no prompt or result text is kept', () => {
     expect(files).toContain(ledger);
     expect(files).toContain(log);
     // The run did record the session: one row per harness, with what each harness's hooks saw.
-    const byHarness = spawnSync(process.execPath, [join(root, 'dist/cli.js'), 'report', '--json', '--by', 'harness', '--no-drain'], { env, encoding: 'utf8', timeout: 60_000 });
+    const byHarness = spawnSync(
+      process.execPath,
+      [join(root, 'dist/cli.js'), 'report', '--json', '--by', 'harness', '--no-drain'],
+      { env, encoding: 'utf8', timeout: 60_000 },
+    );
     expect(byHarness.status).toBe(0);
     expect(byHarness.stdout).not.toContain(MARKER);
-    type Row = { group: string | null; runs: number; dispatches: number; denied: number; completed: number; verified: number; noUsageRuns: number; tokens: { total: number } };
+    type Row = {
+      group: string | null;
+      runs: number;
+      dispatches: number;
+      denied: number;
+      completed: number;
+      verified: number;
+      noUsageRuns: number;
+      tokens: { total: number };
+    };
     const rows = (JSON.parse(byHarness.stdout) as { rows: Row[] }).rows
-      .map((r) => ({ group: r.group, runs: r.runs, dispatches: r.dispatches, denied: r.denied, completed: r.completed, verified: r.verified, noUsageRuns: r.noUsageRuns, usage: r.tokens.total > 0 }))
+      .map((r) => ({
+        group: r.group,
+        runs: r.runs,
+        dispatches: r.dispatches,
+        denied: r.denied,
+        completed: r.completed,
+        verified: r.verified,
+        noUsageRuns: r.noUsageRuns,
+        usage: r.tokens.total > 0,
+      }))
       .sort((a, b) => String(a.group).localeCompare(String(b.group)));
     expect(rows).toEqual([
       // The corrected dispatch and the completion of another child (its transcript names no matching call): two runs.
@@ -111,7 +180,9 @@ describe('privacy: no prompt or result text is kept', () => {
     ]);
     const leaks = files.filter((f) => {
       const bytes = readFileSync(f);
-      return bytes.includes(MARKER) || bytes.includes(MARKER.toLowerCase()) || bytes.includes(Buffer.from(MARKER, 'utf16le'));
+      return (
+        bytes.includes(MARKER) || bytes.includes(MARKER.toLowerCase()) || bytes.includes(Buffer.from(MARKER, 'utf16le'))
+      );
     });
     expect(leaks).toEqual([]);
     // Not even the slice of input V8 quotes in a JSON.parse error ("TgPrivMark"...).

@@ -4,7 +4,16 @@
  * `tiergate doctor --json` (dist/cli.js) says what happened.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,9 +25,21 @@ type Check = { section: string; name: string; status: string; detail: string; da
 function sandbox() {
   const dir = mkdtempSync(join(tmpdir(), 'tg-recover-'));
   const tg = join(dir, 'tg');
-  const env = { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: tg, XDG_CONFIG_HOME: join(dir, 'xdg') };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: join(dir, 'home'),
+    TIERGATE_HOME: tg,
+    XDG_CONFIG_HOME: join(dir, 'xdg'),
+  };
   const data = join(tg, 'data');
-  return { dir, env, data, ledger: join(data, 'ledger.sqlite'), log: join(data, 'diagnostics.log'), config: join(tg, 'config', 'config.json') };
+  return {
+    dir,
+    env,
+    data,
+    ledger: join(data, 'ledger.sqlite'),
+    log: join(data, 'diagnostics.log'),
+    config: join(tg, 'config', 'config.json'),
+  };
 }
 type Sb = ReturnType<typeof sandbox>;
 
@@ -28,29 +49,49 @@ function put(file: string, data: string | Buffer) {
 }
 
 const codexPayload = (sb: Sb, over: Record<string, unknown> = {}) => {
-  const { _meta, ...p } = JSON.parse(readFileSync(join(root, 'test/fixtures/codex/PreToolUse.basic.json'), 'utf8')) as Record<string, unknown>;
+  const { _meta, ...p } = JSON.parse(
+    readFileSync(join(root, 'test/fixtures/codex/PreToolUse.basic.json'), 'utf8'),
+  ) as Record<string, unknown>;
   void _meta;
   return JSON.stringify({ ...p, cwd: sb.dir, ...over });
 };
 
 /** An over-ceiling Codex spawn (parent gpt-6-luna, child gpt-6-astra): the default policy denies it. */
 function dispatchDenies(sb: Sb): boolean {
-  const r = spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], { input: codexPayload(sb, { model: 'gpt-6-luna' }), env: sb.env, encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], {
+    input: codexPayload(sb, { model: 'gpt-6-luna' }),
+    env: sb.env,
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   expect(r.status).toBe(0);
   return r.stdout.includes('"permissionDecision":"deny"');
 }
 
 function completion(sb: Sb, agent: string) {
   const rollout = join(sb.dir, 'rollout.jsonl');
-  if (!existsSync(rollout)) put(rollout, readFileSync(join(root, 'test/fixtures/codex/rollouts/child-cheaper.child.at-SubagentStop.jsonl')));
-  const { _meta, ...p } = JSON.parse(readFileSync(join(root, 'test/fixtures/codex/SubagentStop.child-cheaper.json'), 'utf8')) as Record<string, unknown>;
+  if (!existsSync(rollout))
+    put(rollout, readFileSync(join(root, 'test/fixtures/codex/rollouts/child-cheaper.child.at-SubagentStop.jsonl')));
+  const { _meta, ...p } = JSON.parse(
+    readFileSync(join(root, 'test/fixtures/codex/SubagentStop.child-cheaper.json'), 'utf8'),
+  ) as Record<string, unknown>;
   void _meta;
-  const r = spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'codex', 'SubagentStop'], { input: JSON.stringify({ ...p, cwd: sb.dir, agent_id: agent, agent_transcript_path: rollout }), env: sb.env, encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'codex', 'SubagentStop'], {
+    input: JSON.stringify({ ...p, cwd: sb.dir, agent_id: agent, agent_transcript_path: rollout }),
+    env: sb.env,
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   expect(r.status).toBe(0);
 }
 
 function cli(sb: Sb, args: string[]) {
-  return spawnSync(process.execPath, [join(root, 'dist/cli.js'), ...args], { env: sb.env, cwd: sb.dir, encoding: 'utf8', timeout: 60_000 });
+  return spawnSync(process.execPath, [join(root, 'dist/cli.js'), ...args], {
+    env: sb.env,
+    cwd: sb.dir,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
 }
 
 function doctor(sb: Sb): Check[] {
@@ -58,7 +99,8 @@ function doctor(sb: Sb): Check[] {
   return (JSON.parse(r.stdout) as { checks: Check[] }).checks;
 }
 
-const check = (checks: Check[], section: string, name: string) => checks.find((c) => c.section === section && c.name === name);
+const check = (checks: Check[], section: string, name: string) =>
+  checks.find((c) => c.section === section && c.name === name);
 
 describe('recovery from corrupted state files', () => {
   it('a damaged hook code cache: dispatch still decides, doctor says so, the next hook rewrites it', () => {
@@ -96,7 +138,10 @@ describe('recovery from corrupted state files', () => {
 
   it('a corrupt refreshed price catalog: dispatch falls back to the bundled snapshot; doctor says so', () => {
     const sb = sandbox();
-    put(join(sb.data, 'prices', 'openrouter.catalog.json'), '{"format":"tiergate-catalog/1","models":{"gpt-6-luna":{"id":');
+    put(
+      join(sb.data, 'prices', 'openrouter.catalog.json'),
+      '{"format":"tiergate-catalog/1","models":{"gpt-6-luna":{"id":',
+    );
     expect(dispatchDenies(sb)).toBe(true);
     expect(readFileSync(sb.log, 'utf8')).toContain('openrouter.catalog.json');
     const c = check(doctor(sb), 'prices', 'refreshed catalog')!;
@@ -143,15 +188,30 @@ describe('recovery from corrupted state files', () => {
 
   it('a diagnostic log with torn and binary lines keeps working; an oversized one rotates to a fresh file', () => {
     const sb = sandbox();
-    put(sb.log, Buffer.concat([Buffer.from('{"t":"2026-12-02T10:00:00Z","level":"err'), Buffer.from('\n\u0000\u00ff\u00fe garbage\n'), Buffer.from([0xff, 0xfe, 0x00, 0x0a])]));
-    spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], { input: '{"torn', env: sb.env, encoding: 'utf8' });
+    put(
+      sb.log,
+      Buffer.concat([
+        Buffer.from('{"t":"2026-12-02T10:00:00Z","level":"err'),
+        Buffer.from('\n\u0000\u00ff\u00fe garbage\n'),
+        Buffer.from([0xff, 0xfe, 0x00, 0x0a]),
+      ]),
+    );
+    spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], {
+      input: '{"torn',
+      env: sb.env,
+      encoding: 'utf8',
+    });
     let c = check(doctor(sb), 'diagnostics', 'log')!;
     expect(c.detail).toMatch(/unreadable line\(s\) skipped/);
     expect(c.detail).toContain('hook:codex:PreToolUse: SyntaxError: invalid JSON');
 
     // Past its cap (1 MiB) the next line rotates it to diagnostics.log.1 and starts a fresh file.
     put(sb.log, Buffer.alloc(2 * 1024 * 1024, 0x41));
-    spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], { input: '{"torn', env: sb.env, encoding: 'utf8' });
+    spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], {
+      input: '{"torn',
+      env: sb.env,
+      encoding: 'utf8',
+    });
     expect(statSync(sb.log).size).toBeLessThan(4096);
     expect(existsSync(`${sb.log}.1`)).toBe(true);
     c = check(doctor(sb), 'diagnostics', 'log')!;

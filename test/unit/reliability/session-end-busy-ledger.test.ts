@@ -20,7 +20,8 @@ import { deadlineFor as deadlineWithCaps } from '../../../src/hook-runner/core.j
 import { openLedger } from '../../../src/observer/ledger/open.js';
 
 /** The runner's deadline with the caps the wiring hands it (the descriptors'). */
-const deadlineFor = (harness: string, event: string, env: Record<string, string | undefined>) => deadlineWithCaps(harness, event, env, EVENT_DEADLINE_CAPS);
+const deadlineFor = (harness: string, event: string, env: Record<string, string | undefined>) =>
+  deadlineWithCaps(harness, event, env, EVENT_DEADLINE_CAPS);
 
 const root = join(import.meta.dirname, '../../..');
 /** What the process's exit may take past the deadline's drain and still count as inside the manifest's timeout. */
@@ -38,7 +39,14 @@ function manifestEntries(file: string): Entry[] {
     if (!v || typeof v !== 'object') return;
     const o = v as Record<string, unknown>;
     const m = typeof o.command === 'string' ? /\$\{([A-Z_]+)\}\/dist\/hook\.cjs" (\w+) (\w+)/.exec(o.command) : null;
-    if (m && typeof o.timeout === 'number') out.push({ harness: m[2]!, event: m[3]!, command: o.command as string, timeoutMs: o.timeout * 1000, rootVar: m[1]! });
+    if (m && typeof o.timeout === 'number')
+      out.push({
+        harness: m[2]!,
+        event: m[3]!,
+        command: o.command as string,
+        timeoutMs: o.timeout * 1000,
+        rootVar: m[1]!,
+      });
     Object.values(o).forEach(visit);
   };
   visit(JSON.parse(readFileSync(join(root, file), 'utf8')));
@@ -58,13 +66,17 @@ describe('inner deadlines fit the manifests', () => {
       expect(entries.length).toBeGreaterThan(2);
       for (const e of entries) {
         const deadline = deadlineFor(e.harness, e.event, commandEnv(e.command));
-        expect({ event: `${e.harness}:${e.event}`, fits: deadline + START_ALLOWANCE_MS <= e.timeoutMs - MARGIN_MS, deadline, timeoutMs: e.timeoutMs })
-          .toEqual({ event: `${e.harness}:${e.event}`, fits: true, deadline, timeoutMs: e.timeoutMs });
+        expect({
+          event: `${e.harness}:${e.event}`,
+          fits: deadline + START_ALLOWANCE_MS <= e.timeoutMs - MARGIN_MS,
+          deadline,
+          timeoutMs: e.timeoutMs,
+        }).toEqual({ event: `${e.harness}:${e.event}`, fits: true, deadline, timeoutMs: e.timeoutMs });
       }
     });
   }
 
-  it('TIERGATE_HOOK_DEADLINE_MS lowers an event\'s deadline but cannot raise it past the event\'s own', () => {
+  it("TIERGATE_HOOK_DEADLINE_MS lowers an event's deadline but cannot raise it past the event's own", () => {
     expect(deadlineFor('codex', 'SessionEnd', { TIERGATE_HOOK_DEADLINE_MS: '60000' })).toBeLessThan(3000);
     expect(deadlineFor('claude', 'SessionEnd', { TIERGATE_HOOK_DEADLINE_MS: '60000' })).toBeLessThan(5000);
     expect(deadlineFor('claude', 'SessionEnd', { TIERGATE_HOOK_DEADLINE_MS: '100' })).toBe(100);
@@ -72,7 +84,9 @@ describe('inner deadlines fit the manifests', () => {
 });
 
 function sessionEndEntry(harness: 'claude' | 'codex'): Entry {
-  const entry = manifestEntries(harness === 'claude' ? 'hooks.json' : 'hooks-codex.json').find((e) => e.harness === harness && e.event === 'SessionEnd');
+  const entry = manifestEntries(harness === 'claude' ? 'hooks.json' : 'hooks-codex.json').find(
+    (e) => e.harness === harness && e.event === 'SessionEnd',
+  );
   expect(entry).toBeTruthy();
   return entry!;
 }
@@ -84,12 +98,25 @@ describe('SessionEnd with the ledger write-locked by another connection', () => 
       const dir = mkdtempSync(join(tmpdir(), `tg-busy-${harness}-`));
       const project = join(dir, 'project');
       mkdirSync(project);
-      const env = { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg'), TIERGATE_PRICE_REFRESH: 'off', [entry.rootVar]: root };
+      const env = {
+        PATH: process.env.PATH ?? '',
+        HOME: join(dir, 'home'),
+        TIERGATE_HOME: join(dir, 'tg'),
+        TIERGATE_PRICE_REFRESH: 'off',
+        [entry.rootVar]: root,
+      };
 
       // A real dispatch record in the spool, copied to three files: each file is one write transaction for the drain.
-      const { _meta, ...spawn } = JSON.parse(readFileSync(join(root, 'test/fixtures/codex/PreToolUse.basic.json'), 'utf8')) as Record<string, unknown>;
+      const { _meta, ...spawn } = JSON.parse(
+        readFileSync(join(root, 'test/fixtures/codex/PreToolUse.basic.json'), 'utf8'),
+      ) as Record<string, unknown>;
       void _meta;
-      const d = spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], { input: JSON.stringify({ ...spawn, cwd: project, model: 'gpt-6-luna' }), env, encoding: 'utf8', timeout: 20_000 });
+      const d = spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], {
+        input: JSON.stringify({ ...spawn, cwd: project, model: 'gpt-6-luna' }),
+        env,
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
       expect(d.stdout).toContain('deny');
       const spoolDir = join(env.TIERGATE_HOME, 'data', 'spool');
       const [first] = readdirSync(spoolDir).filter((n) => n.endsWith('.jsonl'));
@@ -102,9 +129,16 @@ describe('SessionEnd with the ledger write-locked by another connection', () => 
       let r: ReturnType<typeof spawnSync>;
       const t = performance.now();
       try {
-        const { _meta: m, ...end } = JSON.parse(readFileSync(join(root, `test/fixtures/${harness}/SessionEnd.basic.json`), 'utf8')) as Record<string, unknown>;
+        const { _meta: m, ...end } = JSON.parse(
+          readFileSync(join(root, `test/fixtures/${harness}/SessionEnd.basic.json`), 'utf8'),
+        ) as Record<string, unknown>;
         void m;
-        r = spawnSync('sh', ['-c', entry.command], { input: JSON.stringify({ ...end, cwd: project }), env, encoding: 'utf8', timeout: 20_000 });
+        r = spawnSync('sh', ['-c', entry.command], {
+          input: JSON.stringify({ ...end, cwd: project }),
+          env,
+          encoding: 'utf8',
+          timeout: 20_000,
+        });
       } finally {
         holder.exec('ROLLBACK');
         holder.close();
@@ -113,9 +147,18 @@ describe('SessionEnd with the ledger write-locked by another connection', () => 
       expect(r.status).toBe(0);
       expect(r.stdout).toBe('');
       // The measure that matters: the harness's clock, from spawn to exit, against the manifest's own timeout.
-      expect({ ms: Math.round(ms), limit: entry.timeoutMs - MARGIN_MS, inside: ms < entry.timeoutMs - MARGIN_MS }).toMatchObject({ inside: true });
-      const log = readFileSync(join(env.TIERGATE_HOME, 'data', 'diagnostics.log'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { where: string; message: string });
-      expect(log.filter((l) => l.where.startsWith('observer:') && /database is locked|SQLITE_BUSY/.test(l.message)).length).toBeGreaterThan(0);
+      expect({
+        ms: Math.round(ms),
+        limit: entry.timeoutMs - MARGIN_MS,
+        inside: ms < entry.timeoutMs - MARGIN_MS,
+      }).toMatchObject({ inside: true });
+      const log = readFileSync(join(env.TIERGATE_HOME, 'data', 'diagnostics.log'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { where: string; message: string });
+      expect(
+        log.filter((l) => l.where.startsWith('observer:') && /database is locked|SQLITE_BUSY/.test(l.message)).length,
+      ).toBeGreaterThan(0);
       // Nothing was drained: every record is still in the spool (claimed or not), none in the ledger.
       const db = new Database(join(env.TIERGATE_HOME, 'data', 'ledger.sqlite'), { readonly: true });
       expect(db.prepare('SELECT COUNT(*) AS n FROM dispatches').get()).toEqual({ n: 0 });

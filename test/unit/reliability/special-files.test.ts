@@ -19,7 +19,12 @@ const DEADLINE_MS = 2500;
 function sandbox() {
   const dir = mkdtempSync(join(tmpdir(), 'tg-special-'));
   const tg = join(dir, 'tg');
-  const env = { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: tg, TIERGATE_HOOK_DEADLINE_MS: String(DEADLINE_MS) };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: join(dir, 'home'),
+    TIERGATE_HOME: tg,
+    TIERGATE_HOOK_DEADLINE_MS: String(DEADLINE_MS),
+  };
   const project = join(dir, 'project');
   mkdirSync(project, { recursive: true });
   const data = join(tg, 'data');
@@ -28,7 +33,9 @@ function sandbox() {
 type Sb = ReturnType<typeof sandbox>;
 
 function fixture(harness: string, name: string, over: Record<string, unknown>): string {
-  const { _meta, ...p } = JSON.parse(readFileSync(join(root, 'test/fixtures', harness, `${name}.json`), 'utf8')) as Record<string, unknown>;
+  const { _meta, ...p } = JSON.parse(
+    readFileSync(join(root, 'test/fixtures', harness, `${name}.json`), 'utf8'),
+  ) as Record<string, unknown>;
   void _meta;
   return JSON.stringify({ ...p, ...over });
 }
@@ -45,7 +52,11 @@ function hook(sb: Sb, harness: string, event: string, input: string, stdoutPipe 
   const r = stdoutPipe
     ? spawnSync('/bin/sh', ['-c', '{ "$0" "$@"; echo "hook-exit:$?" >&2; } | cat', process.execPath, ...argv], opts)
     : spawnSync(process.execPath, argv, opts);
-  const status = stdoutPipe ? (r.status === 0 ? Number(/hook-exit:(\d+)/.exec(r.stderr)?.[1] ?? NaN) : r.status) : r.status;
+  const status = stdoutPipe
+    ? r.status === 0
+      ? Number(/hook-exit:(\d+)/.exec(r.stderr)?.[1] ?? NaN)
+      : r.status
+    : r.status;
   return { status, signal: r.signal, stdout: r.stdout, ms: Date.now() - started };
 }
 
@@ -76,39 +87,61 @@ const SPECIALS: [string, (path: string, sb: Sb) => void, boolean][] = [
 const codexSpawn = (sb: Sb) => fixture('codex', 'PreToolUse.basic', { cwd: sb.project });
 
 describe('special files never hang a hook', () => {
-  it.each(SPECIALS)('a project .tiergate.json that is %s: the dispatch answers as without it, in time, and says why', (_, make, pipe) => {
-    const plain = sandbox();
-    const baseline = hook(plain, 'codex', 'PreToolUse', codexSpawn(plain), pipe);
-    expect(baseline.status).toBe(0);
+  it.each(SPECIALS)(
+    'a project .tiergate.json that is %s: the dispatch answers as without it, in time, and says why',
+    (_, make, pipe) => {
+      const plain = sandbox();
+      const baseline = hook(plain, 'codex', 'PreToolUse', codexSpawn(plain), pipe);
+      expect(baseline.status).toBe(0);
 
-    const sb = sandbox();
-    make(join(sb.project, '.tiergate.json'), sb);
-    const r = hook(sb, 'codex', 'PreToolUse', codexSpawn(sb), pipe);
-    expect(r.signal).toBeNull();
-    expect(r.status).toBe(0);
-    expect(r.ms).toBeLessThan(DEADLINE_MS);
-    expect(r.stdout).toBe(baseline.stdout);
-    expect(log(sb)).toMatch(/\.tiergate\.json/);
-  });
+      const sb = sandbox();
+      make(join(sb.project, '.tiergate.json'), sb);
+      const r = hook(sb, 'codex', 'PreToolUse', codexSpawn(sb), pipe);
+      expect(r.signal).toBeNull();
+      expect(r.status).toBe(0);
+      expect(r.ms).toBeLessThan(DEADLINE_MS);
+      expect(r.stdout).toBe(baseline.stdout);
+      expect(log(sb)).toMatch(/\.tiergate\.json/);
+    },
+  );
 
-  it.each(SPECIALS)('a Claude parent transcript that is %s: no parent model, no hang, one line in the log', (_, make, pipe) => {
-    const sb = sandbox();
-    const transcript = join(sb.dir, 'parent.jsonl');
-    make(transcript, sb);
-    const r = hook(sb, 'claude', 'PreToolUse', fixture('claude', 'PreToolUse.basic', { cwd: sb.project, transcript_path: transcript }), pipe);
-    expect(r.signal).toBeNull();
-    expect(r.status).toBe(0);
-    expect(r.ms).toBeLessThan(DEADLINE_MS);
-    // No policy decision can come from an unread parent: no deny, no rewrite.
-    expect(r.stdout).not.toMatch(/deny|updatedInput/);
-    expect(log(sb)).toMatch(/"where":"claude:parent-model".*refused/);
-  });
+  it.each(SPECIALS)(
+    'a Claude parent transcript that is %s: no parent model, no hang, one line in the log',
+    (_, make, pipe) => {
+      const sb = sandbox();
+      const transcript = join(sb.dir, 'parent.jsonl');
+      make(transcript, sb);
+      const r = hook(
+        sb,
+        'claude',
+        'PreToolUse',
+        fixture('claude', 'PreToolUse.basic', { cwd: sb.project, transcript_path: transcript }),
+        pipe,
+      );
+      expect(r.signal).toBeNull();
+      expect(r.status).toBe(0);
+      expect(r.ms).toBeLessThan(DEADLINE_MS);
+      // No policy decision can come from an unread parent: no deny, no rewrite.
+      expect(r.stdout).not.toMatch(/deny|updatedInput/);
+      expect(log(sb)).toMatch(/"where":"claude:parent-model".*refused/);
+    },
+  );
 
   it.each(SPECIALS)('a Codex child rollout that is %s: SubagentStop finishes in time and says why', (_, make, pipe) => {
     const sb = sandbox();
     const rollout = join(sb.dir, 'child.jsonl');
     make(rollout, sb);
-    const r = hook(sb, 'codex', 'SubagentStop', fixture('codex', 'SubagentStop.child-cheaper', { cwd: sb.project, agent_transcript_path: rollout, transcript_path: join(sb.dir, 'absent.jsonl') }), pipe);
+    const r = hook(
+      sb,
+      'codex',
+      'SubagentStop',
+      fixture('codex', 'SubagentStop.child-cheaper', {
+        cwd: sb.project,
+        agent_transcript_path: rollout,
+        transcript_path: join(sb.dir, 'absent.jsonl'),
+      }),
+      pipe,
+    );
     expect(r.signal).toBeNull();
     expect(r.status).toBe(0);
     expect(r.ms).toBeLessThan(DEADLINE_MS);
@@ -116,25 +149,39 @@ describe('special files never hang a hook', () => {
   });
 
   // Inside the data dir a link is refused before its target matters: the FIFO and the kinds of link target suffice.
-  it.each(SPECIALS.slice(0, 4))('a spool file that is %s: the drain refuses it, removes its entry, and finishes in time', (_, make, pipe) => {
-    const sb = sandbox();
-    const spoolFile = join(sb.data, 'spool', '1-x.jsonl');
-    make(spoolFile, sb);
-    const r = hook(sb, 'claude', 'SessionEnd', fixture('claude', 'SessionEnd.basic', { cwd: sb.project, transcript_path: join(sb.dir, 'absent.jsonl') }), pipe);
-    expect(r.signal).toBeNull();
-    expect(r.status).toBe(0);
-    expect(r.ms).toBeLessThan(DEADLINE_MS);
-    expect(r.stdout).toBe('');
-    expect(log(sb)).toMatch(/"where":"observer:drain".*refused.*1-x\.jsonl/);
-    // The entry is gone (a link's target is untouched: the /dev/zero and directory cases would have thrown otherwise).
-    expect(readdirSync(join(sb.data, 'spool')).filter((n) => n.startsWith('1-x'))).toEqual([]);
-    expect(existsSync(sb.dir)).toBe(true);
-  });
+  it.each(SPECIALS.slice(0, 4))(
+    'a spool file that is %s: the drain refuses it, removes its entry, and finishes in time',
+    (_, make, pipe) => {
+      const sb = sandbox();
+      const spoolFile = join(sb.data, 'spool', '1-x.jsonl');
+      make(spoolFile, sb);
+      const r = hook(
+        sb,
+        'claude',
+        'SessionEnd',
+        fixture('claude', 'SessionEnd.basic', { cwd: sb.project, transcript_path: join(sb.dir, 'absent.jsonl') }),
+        pipe,
+      );
+      expect(r.signal).toBeNull();
+      expect(r.status).toBe(0);
+      expect(r.ms).toBeLessThan(DEADLINE_MS);
+      expect(r.stdout).toBe('');
+      expect(log(sb)).toMatch(/"where":"observer:drain".*refused.*1-x\.jsonl/);
+      // The entry is gone (a link's target is untouched: the /dev/zero and directory cases would have thrown otherwise).
+      expect(readdirSync(join(sb.data, 'spool')).filter((n) => n.startsWith('1-x'))).toEqual([]);
+      expect(existsSync(sb.dir)).toBe(true);
+    },
+  );
 
   it('a ledger that is a FIFO: SessionEnd finishes in time and says why, the FIFO is left as it was', () => {
     const sb = sandbox();
     const ledger = mkfifo(join(sb.data, 'ledger.sqlite'));
-    const r = hook(sb, 'claude', 'SessionEnd', fixture('claude', 'SessionEnd.basic', { cwd: sb.project, transcript_path: join(sb.dir, 'absent.jsonl') }));
+    const r = hook(
+      sb,
+      'claude',
+      'SessionEnd',
+      fixture('claude', 'SessionEnd.basic', { cwd: sb.project, transcript_path: join(sb.dir, 'absent.jsonl') }),
+    );
     expect(r.signal).toBeNull();
     expect(r.status).toBe(0);
     expect(r.ms).toBeLessThan(DEADLINE_MS);
@@ -142,18 +189,21 @@ describe('special files never hang a hook', () => {
     expect(existsSync(ledger)).toBe(true);
   });
 
-  it.each(SPECIALS.slice(0, 4))('a refreshed catalog that is %s: the dispatch answers as without it, in time, and says why', (_, make, pipe) => {
-    const plain = sandbox();
-    const baseline = hook(plain, 'codex', 'PreToolUse', codexSpawn(plain), pipe);
-    const sb = sandbox();
-    make(join(sb.data, 'prices', 'litellm.catalog.json'), sb);
-    const r = hook(sb, 'codex', 'PreToolUse', codexSpawn(sb), pipe);
-    expect(r.signal).toBeNull();
-    expect(r.status).toBe(0);
-    expect(r.ms).toBeLessThan(DEADLINE_MS);
-    expect(r.stdout).toBe(baseline.stdout);
-    expect(log(sb)).toMatch(/"where":"prices:load".*litellm\.catalog\.json/);
-  });
+  it.each(SPECIALS.slice(0, 4))(
+    'a refreshed catalog that is %s: the dispatch answers as without it, in time, and says why',
+    (_, make, pipe) => {
+      const plain = sandbox();
+      const baseline = hook(plain, 'codex', 'PreToolUse', codexSpawn(plain), pipe);
+      const sb = sandbox();
+      make(join(sb.data, 'prices', 'litellm.catalog.json'), sb);
+      const r = hook(sb, 'codex', 'PreToolUse', codexSpawn(sb), pipe);
+      expect(r.signal).toBeNull();
+      expect(r.status).toBe(0);
+      expect(r.ms).toBeLessThan(DEADLINE_MS);
+      expect(r.stdout).toBe(baseline.stdout);
+      expect(log(sb)).toMatch(/"where":"prices:load".*litellm\.catalog\.json/);
+    },
+  );
 
   // pi runs tiergate in its own process: the agent scan runs in a child here, so a blocking open fails the test.
   it('a pi agent file that is a FIFO is skipped with a line in the log; the other agents still load', () => {

@@ -16,7 +16,10 @@ import { describe, expect, it } from 'vitest';
 const root = join(import.meta.dirname, '../../..');
 
 function fixture(p: string, over: Record<string, unknown>): string {
-  const { _meta, ...rest } = JSON.parse(readFileSync(join(root, 'test/fixtures', p), 'utf8')) as Record<string, unknown>;
+  const { _meta, ...rest } = JSON.parse(readFileSync(join(root, 'test/fixtures', p), 'utf8')) as Record<
+    string,
+    unknown
+  >;
   void _meta;
   return JSON.stringify({ ...rest, ...over });
 }
@@ -30,8 +33,15 @@ function sandbox() {
   writeFileSync(join(dir, 'ro', 'data'), 'a regular file where the data dir should be');
   const hook = (home: 'ok' | 'ro', harness: string, event: string, input: string) => {
     const r = spawnSync(process.execPath, ['--preserve-symlinks-main', join(root, 'dist/hook.cjs'), harness, event], {
-      input, encoding: 'utf8', timeout: 20_000,
-      env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, home), TIERGATE_PRICE_REFRESH: 'off' },
+      input,
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: join(dir, 'home'),
+        TIERGATE_HOME: join(dir, home),
+        TIERGATE_PRICE_REFRESH: 'off',
+      },
     });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
@@ -39,38 +49,68 @@ function sandbox() {
 }
 
 /** Each stderr line is `tiergate: <the diagnostic's JSON>`. */
-const stderrDiagnostics = (stderr: string) => stderr.split('\n').filter(Boolean).map((l) => {
-  expect(l).toMatch(/^tiergate: \{/);
-  return JSON.parse(l.slice('tiergate: '.length)) as { level: string; where: string; message: string };
-});
+const stderrDiagnostics = (stderr: string) =>
+  stderr
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => {
+      expect(l).toMatch(/^tiergate: \{/);
+      return JSON.parse(l.slice('tiergate: '.length)) as { level: string; where: string; message: string };
+    });
 
 describe('an unwritable data dir still decides', () => {
   it('Cursor preToolUse and subagentStart: an over-ceiling dispatch is denied, the failed memory write on stderr', () => {
     const { project, hook } = sandbox();
-    const task = fixture('cursor/preToolUse.task.json', { cwd: project, workspace_roots: [project], model: 'claude-haiku-4-5', tool_input: { subagent_type: 'explore', model: 'claude-opus-5' } });
-    const start = fixture('cursor/subagentStart.basic.json', { cwd: project, model_id: 'claude-haiku-4-5', subagent_model: 'claude-opus-5', tool_call_id: 'toolu_ro_2', subagent_id: 'toolu_ro_2' });
-    for (const [event, input] of [['preToolUse', task], ['subagentStart', start]] as const) {
+    const task = fixture('cursor/preToolUse.task.json', {
+      cwd: project,
+      workspace_roots: [project],
+      model: 'claude-haiku-4-5',
+      tool_input: { subagent_type: 'explore', model: 'claude-opus-5' },
+    });
+    const start = fixture('cursor/subagentStart.basic.json', {
+      cwd: project,
+      model_id: 'claude-haiku-4-5',
+      subagent_model: 'claude-opus-5',
+      tool_call_id: 'toolu_ro_2',
+      subagent_id: 'toolu_ro_2',
+    });
+    for (const [event, input] of [
+      ['preToolUse', task],
+      ['subagentStart', start],
+    ] as const) {
       const ok = hook('ok', 'cursor', event, input);
       const ro = hook('ro', 'cursor', event, input);
       expect(JSON.parse(ok.stdout).permission).toBe('deny');
       expect({ event, status: ro.status, stdout: ro.stdout }).toEqual({ event, status: 0, stdout: ok.stdout });
       expect(ok.stderr).toBe('');
       const diags = stderrDiagnostics(ro.stderr);
-      expect(diags).toContainEqual(expect.objectContaining({ where: `cursor:${event}`, message: expect.stringMatching(/memory not saved: Error: E[A-Z]+/) }));
-      expect(diags).toContainEqual(expect.objectContaining({ where: 'spool', message: expect.stringMatching(/ENOTDIR/) }));
+      expect(diags).toContainEqual(
+        expect.objectContaining({
+          where: `cursor:${event}`,
+          message: expect.stringMatching(/memory not saved: Error: E[A-Z]+/),
+        }),
+      );
+      expect(diags).toContainEqual(
+        expect.objectContaining({ where: 'spool', message: expect.stringMatching(/ENOTDIR/) }),
+      );
     }
   });
 
   it('Claude Code PreToolUse: the over-ceiling dispatch gets the same correction, the failed spool write on stderr', () => {
     const { dir, project, hook } = sandbox();
     const parent = join(dir, 'parent.jsonl');
-    writeFileSync(parent, readFileSync(join(root, 'test/fixtures/claude/transcripts/parent-sonnet.parent.at-PreToolUse.jsonl')));
+    writeFileSync(
+      parent,
+      readFileSync(join(root, 'test/fixtures/claude/transcripts/parent-sonnet.parent.at-PreToolUse.jsonl')),
+    );
     const input = fixture('claude/PreToolUse.parent-sonnet.json', { cwd: project, transcript_path: parent });
     const ok = hook('ok', 'claude', 'PreToolUse', input);
     const ro = hook('ro', 'claude', 'PreToolUse', input);
     expect(JSON.parse(ok.stdout).hookSpecificOutput.updatedInput.model).not.toBe('opus');
     expect({ status: ro.status, stdout: ro.stdout }).toEqual({ status: 0, stdout: ok.stdout });
-    expect(stderrDiagnostics(ro.stderr)).toContainEqual(expect.objectContaining({ where: 'spool', message: expect.stringMatching(/ENOTDIR/) }));
+    expect(stderrDiagnostics(ro.stderr)).toContainEqual(
+      expect.objectContaining({ where: 'spool', message: expect.stringMatching(/ENOTDIR/) }),
+    );
   });
 
   it('Codex PreToolUse: the over-ceiling spawn is denied, the failed spool write on stderr', () => {
@@ -80,6 +120,8 @@ describe('an unwritable data dir still decides', () => {
     const ro = hook('ro', 'codex', 'PreToolUse', input);
     expect(JSON.parse(ok.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
     expect({ status: ro.status, stdout: ro.stdout }).toEqual({ status: 0, stdout: ok.stdout });
-    expect(stderrDiagnostics(ro.stderr)).toContainEqual(expect.objectContaining({ where: 'spool', message: expect.stringMatching(/ENOTDIR/) }));
+    expect(stderrDiagnostics(ro.stderr)).toContainEqual(
+      expect.objectContaining({ where: 'spool', message: expect.stringMatching(/ENOTDIR/) }),
+    );
   });
 });

@@ -9,11 +9,21 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { missing } from '../../support/ci.js';
 
 // An explicit TIERGATE_CHROMIUM is the only candidate: a wrong path says so instead of quietly using another browser.
-const CANDIDATES = process.env.TIERGATE_CHROMIUM ? [process.env.TIERGATE_CHROMIUM] : ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+const CANDIDATES = process.env.TIERGATE_CHROMIUM
+  ? [process.env.TIERGATE_CHROMIUM]
+  : ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
 export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-dev-shm-usage', '--disable-default-apps', '--disable-extensions',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+  '--disable-default-apps',
+  '--disable-extensions',
 ];
 
 /**
@@ -34,7 +44,10 @@ export async function launch(executablePath: string): Promise<Browser> {
   const { chromium } = await import('playwright-core');
   const profile = mkdtempSync(join(tmpdir(), 'tg-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 900 },
+    executablePath,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 900 },
     // A stray request to anything but the page itself fails the test (see watch()).
     offline: true,
   });
@@ -66,6 +79,7 @@ export async function distinctColours(png: Buffer): Promise<number> {
   const { PNG } = await import('./png.js');
   const img = PNG.decode(png);
   const set = new Set<number>();
-  for (let i = 0; i < img.data.length; i += 4) set.add((img.data[i]! << 16) | (img.data[i + 1]! << 8) | img.data[i + 2]!);
+  for (let i = 0; i < img.data.length; i += 4)
+    set.add((img.data[i]! << 16) | (img.data[i + 1]! << 8) | img.data[i + 2]!);
   return set.size;
 }

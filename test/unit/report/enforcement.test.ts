@@ -17,16 +17,34 @@ const T0 = Date.parse('2026-12-02T12:00:00Z');
 
 let n = 0;
 /** One dispatch and its child's run (plus `followups` more runs of the same dispatch, as Codex follow-up turns are). */
-function run(db: SqlDriver, o: { harness: string; served: string; enforcement: string | null; endedAt: number; followups?: number }): void {
+function run(
+  db: SqlDriver,
+  o: { harness: string; served: string; enforcement: string | null; endedAt: number; followups?: number },
+): void {
   const id = ++n;
   const runs = 1 + (o.followups ?? 0);
   for (let k = 0; k < runs; k++) {
     db.prepare(`INSERT INTO completions (id, dedupe_key, harness, served_model, dispatch_id, followup, status, input, output,
-      ended_at, day, usage_source) VALUES (?, ?, ?, ?, ?, ?, 'ok', 10, 1, ?, ?, 't')`)
-      .run(id * 10 + k, `c${id}-${k}`, o.harness, o.served, id, k === 0 ? 0 : 1, o.endedAt, new Date(o.endedAt).toISOString().slice(0, 10));
+      ended_at, day, usage_source) VALUES (?, ?, ?, ?, ?, ?, 'ok', 10, 1, ?, ?, 't')`).run(
+      id * 10 + k,
+      `c${id}-${k}`,
+      o.harness,
+      o.served,
+      id,
+      k === 0 ? 0 : 1,
+      o.endedAt,
+      new Date(o.endedAt).toISOString().slice(0, 10),
+    );
   }
   db.prepare(`INSERT INTO dispatches (id, dedupe_key, harness, at, action, effective_model, completion_id, source, enforcement)
-    VALUES (?, ?, ?, ?, 'correct', 'haiku', ?, 'spool', ?)`).run(id, `d${id}`, o.harness, o.endedAt - 1000, id * 10, o.enforcement);
+    VALUES (?, ?, ?, ?, 'correct', 'haiku', ?, 'spool', ?)`).run(
+    id,
+    `d${id}`,
+    o.harness,
+    o.endedAt - 1000,
+    id * 10,
+    o.enforcement,
+  );
 }
 
 function seeded() {
@@ -48,11 +66,18 @@ describe('report: corrections not honoured', () => {
     const db = seeded();
     try {
       const byHarness = buildReport(db, { by: 'harness' });
-      expect(Object.fromEntries(byHarness.rows.map((r) => [r.group, r.correctionsNotHonoured]))).toEqual({ claude: 2, codex: 1 });
+      expect(Object.fromEntries(byHarness.rows.map((r) => [r.group, r.correctionsNotHonoured]))).toEqual({
+        claude: 2,
+        codex: 1,
+      });
       expect(byHarness.totals.correctionsNotHonoured).toBe(3);
       const byModel = buildReport(db, { by: 'model' });
       expect(Object.fromEntries(byModel.rows.map((r) => [r.group, r.correctionsNotHonoured]))).toEqual({
-        'claude-opus-5-5': 1, 'claude-sonnet-5-5': 1, 'claude-haiku-5-5': 0, 'gpt-6-astra': 1, 'gpt-6-luna': 0,
+        'claude-opus-5-5': 1,
+        'claude-sonnet-5-5': 1,
+        'claude-haiku-5-5': 0,
+        'gpt-6-astra': 1,
+        'gpt-6-luna': 0,
       });
     } finally {
       db.close();
@@ -74,8 +99,11 @@ describe('report: corrections not honoured', () => {
   it('finds the rows through the partial index of ignored dispatches', () => {
     const db = seeded();
     try {
-      const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT completion_id FROM dispatches WHERE enforcement = 'ignored'`)
-        .all<{ detail: string }>().map((r) => r.detail).join(' ');
+      const plan = db
+        .prepare(`EXPLAIN QUERY PLAN SELECT completion_id FROM dispatches WHERE enforcement = 'ignored'`)
+        .all<{ detail: string }>()
+        .map((r) => r.detail)
+        .join(' ');
       expect(plan).toMatch(/dispatches_ignored/);
     } finally {
       db.close();
@@ -88,14 +116,20 @@ describe('report: corrections not honoured', () => {
       const report = buildReport(db, { by: 'harness' });
       const json = ReportSchema.parse(JSON.parse(formatJson(report)));
       expect(json.totals.correctionsNotHonoured).toBe(3);
-      expect(formatTable(report)).toMatch(/corrections not honoured: 3 \(claude 2, codex 1\): the harness ran another model than tiergate set/);
+      expect(formatTable(report)).toMatch(
+        /corrections not honoured: 3 \(claude 2, codex 1\): the harness ran another model than tiergate set/,
+      );
       const csv = formatCsv(report).split('\r\n').filter(Boolean);
       const at = CSV_COLUMNS.indexOf('corrections_not_honoured');
       expect(csv.at(-1)!.split(',')[at]).toBe('3');
       // Nothing ignored: no line at all.
       const none = buildReport(db, { by: 'harness', harness: 'claude', since: T0 - 1 });
       expect(none.totals.correctionsNotHonoured).toBe(1);
-      const clean = { ...none, rows: none.rows.map((r) => ({ ...r, correctionsNotHonoured: 0 })), totals: { ...none.totals, correctionsNotHonoured: 0 } };
+      const clean = {
+        ...none,
+        rows: none.rows.map((r) => ({ ...r, correctionsNotHonoured: 0 })),
+        totals: { ...none.totals, correctionsNotHonoured: 0 },
+      };
       expect(formatTable(clean)).not.toMatch(/not honoured/);
     } finally {
       db.close();

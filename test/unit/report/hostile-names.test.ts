@@ -19,7 +19,7 @@ const C1 = 'c1\u009b31mred\u007fdel';
 const BIDI = 'bidi\u202eevil\u2066x';
 const LINES = 'two\nlines\rhere';
 const FORMULAS = ['=HYPERLINK("http://x","y")', '+1+1', '-2+3', '@SUM(A1)', '\tTAB', '\rCR', '\u001b=ESC then formula'];
-const MODEL_FORMULA = '=cmd|\' /C calc\'!A0';
+const MODEL_FORMULA = "=cmd|' /C calc'!A0";
 
 /** Everything a terminal or a spreadsheet could act on, apart from the line ends the format itself writes. */
 const CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
@@ -50,7 +50,13 @@ function hostileHome() {
   const agents = [TITLE, CLEAR, C1, BIDI, LINES, ...FORMULAS];
   const runs: typeof RUNS = agents.map((agent) => ({ ...base, agent, session: undefined }));
   // A child pricier than its parent: negative savings, which must stay a number in the CSV.
-  runs.push({ ...base, agent: 'pricier-child', parent: 'claude-haiku-4-5', requested: MODEL_FORMULA, served: 'claude-opus-5-5' });
+  runs.push({
+    ...base,
+    agent: 'pricier-child',
+    parent: 'claude-haiku-4-5',
+    requested: MODEL_FORMULA,
+    served: 'claude-opus-5-5',
+  });
   const db = openLedger(home.env);
   try {
     seedLedger(db, loadPricer(home.env), runs);
@@ -66,7 +72,16 @@ describe('report with hostile agent and model names', () => {
     const r = await runCaptured(reportCommand, ['--by', 'agent', '--no-drain', '--limit', '0'], env);
     expect(r.code).toBe(0);
     expect(r.out).not.toMatch(CONTROLS);
-    for (const shown of ['evil]0;pwnedagent', '[2J[Hwiper', 'c131mreddel', 'bidievilx', 'twolineshere', '=HYPERLINK', '@SUM(A1)', 'pricier-child']) {
+    for (const shown of [
+      'evil]0;pwnedagent',
+      '[2J[Hwiper',
+      'c131mreddel',
+      'bidievilx',
+      'twolineshere',
+      '=HYPERLINK',
+      '@SUM(A1)',
+      'pricier-child',
+    ]) {
       expect(r.out).toContain(shown);
     }
     // The model column: the formula-like requested name is shown as text, its quote stripped of nothing but controls.

@@ -34,7 +34,9 @@ describe.skipIf('reason' in chromium)('report --html in headless Chromium (in-pr
     await browser?.close();
   });
 
-  it('draws all four charts with no console error and no request, and ledger strings cannot run script', { timeout: 90_000 }, async () => {
+  it('draws all four charts with no console error and no request, and ledger strings cannot run script', {
+    timeout: 90_000,
+  }, async () => {
     const page = await browser.context.newPage();
     const seen = watch(page);
     await page.setContent(render(true), { waitUntil: 'load' });

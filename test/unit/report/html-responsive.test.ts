@@ -23,7 +23,15 @@ const chromium = chromiumPath();
 const NOW = new Date('2026-12-01T00:00:00Z');
 const T0 = Date.parse('2026-11-25T09:00:00Z');
 const DAY = 86_400_000;
-const use = (input: number, output: number): Usage => ({ input, output, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 });
+const use = (input: number, output: number): Usage => ({
+  input,
+  output,
+  cacheRead: 0,
+  cacheWrite5m: 0,
+  cacheWrite1h: 0,
+  reasoning: 0,
+  requests: 1,
+});
 
 /** Corrections tiergate made (opus asked under a sonnet parent, sent to sonnet), after a first run whose dispatch named no model. */
 function corrections(db: SqlDriver, pricer: Pricer, tier: string | null, usage: Usage, days: number): void {
@@ -31,18 +39,49 @@ function corrections(db: SqlDriver, pricer: Pricer, tier: string | null, usage: 
     for (let i = 0; i < days; i++) {
       const at = T0 + i * DAY + 3_600_000;
       const callId = `fix-${i}`;
-      recordDispatch(db, {
-        harness: 'claude', sessionId: `fix-session-${i % 2}`, callId, at, project: '/work/demo', parentModel: 'claude-sonnet-5-5',
-        parentModelSource: 'transcript', requestedModel: i === 0 ? null : 'opus', requestedAgent: null, requestedTier: null,
-        subagentType: 'general-purpose', action: i === 0 ? 'allow' : 'correct', reason: i === 0 ? 'inherits-parent' : 'over-ceiling-corrected',
-        tier, effectiveModel: i === 0 ? null : 'sonnet',
-        catalogVersion: 'seed', escalationFrom: null, childAgentId: null, source: 'spool',
-      }, callId);
+      recordDispatch(
+        db,
+        {
+          harness: 'claude',
+          sessionId: `fix-session-${i % 2}`,
+          callId,
+          at,
+          project: '/work/demo',
+          parentModel: 'claude-sonnet-5-5',
+          parentModelSource: 'transcript',
+          requestedModel: i === 0 ? null : 'opus',
+          requestedAgent: null,
+          requestedTier: null,
+          subagentType: 'general-purpose',
+          action: i === 0 ? 'allow' : 'correct',
+          reason: i === 0 ? 'inherits-parent' : 'over-ceiling-corrected',
+          tier,
+          effectiveModel: i === 0 ? null : 'sonnet',
+          catalogVersion: 'seed',
+          escalationFrom: null,
+          childAgentId: null,
+          source: 'spool',
+        },
+        callId,
+      );
       recordCompletion(db, {
-        harness: 'claude', sessionId: `fix-session-${i % 2}`, callId, agentId: `fix-agent-${i}`, subagentType: 'general-purpose',
-        project: '/work/demo', requestedModel: null, servedModel: 'claude-sonnet-5-5', usage, status: 'ok',
-        outcome: { result: 'done', verified: 'yes', escalationFrom: null }, startedAt: at, endedAt: at + 60_000,
-        usageSource: 'transcript-tail', transcriptPath: null, incomplete: false, fallbackKey: `fix-agent-${i}`,
+        harness: 'claude',
+        sessionId: `fix-session-${i % 2}`,
+        callId,
+        agentId: `fix-agent-${i}`,
+        subagentType: 'general-purpose',
+        project: '/work/demo',
+        requestedModel: null,
+        servedModel: 'claude-sonnet-5-5',
+        usage,
+        status: 'ok',
+        outcome: { result: 'done', verified: 'yes', escalationFrom: null },
+        startedAt: at,
+        endedAt: at + 60_000,
+        usageSource: 'transcript-tail',
+        transcriptPath: null,
+        incomplete: false,
+        fallbackKey: `fix-agent-${i}`,
       });
     }
   });
@@ -76,10 +115,16 @@ describe('the page without a browser', () => {
     const saved = report.totals.saved;
     expect(saved.pico).not.toBeNull();
     expect(BigInt(saved.pico!)).toBeGreaterThan(0n);
-    expect(html).toMatch(new RegExp(`<section class="cards" id="totals" aria-label="Totals">\\n<div class="card"><div class="label">Saved by tiergate</div><div class="value"><span class="pos"><span data-total="saved" data-usd="${saved.usd}"[^>]*>${usd(saved)!.replace('$', '\\$')}</span>`));
+    expect(html).toMatch(
+      new RegExp(
+        `<section class="cards" id="totals" aria-label="Totals">\\n<div class="card"><div class="label">Saved by tiergate</div><div class="value"><span class="pos"><span data-total="saved" data-usd="${saved.usd}"[^>]*>${usd(saved)!.replace('$', '\\$')}</span>`,
+      ),
+    );
     expect(html).toMatch(/<p class="scope">Period: all recorded time \(UTC\) · generated 2026-12-01 00:00<\/p>/);
     expect(html).toContain(`${report.totals.tokens.cacheWrite.toLocaleString('en-US')} cache write`);
-    expect(html).toMatch(/<thead><tr><th scope="col">agent<\/th><th class="num" scope="col">cost<\/th><th class="num" scope="col">saved by tiergate<\/th>/);
+    expect(html).toMatch(
+      /<thead><tr><th scope="col">agent<\/th><th class="num" scope="col">cost<\/th><th class="num" scope="col">saved by tiergate<\/th>/,
+    );
     expect(html).toContain('cumulative savings (USD)');
   });
 
@@ -112,8 +157,13 @@ describe.skipIf('reason' in chromium)('the page in Chromium at 1280 and 390 px',
   });
 
   type Seen = {
-    pageWidth: number; viewport: number; tableBox: { right: number; client: number; scroll: number };
-    cards: { label: string; fits: boolean; value: string }[]; ticks: Record<string, string[]>; drawn: string | null; firstCol: string;
+    pageWidth: number;
+    viewport: number;
+    tableBox: { right: number; client: number; scroll: number };
+    cards: { label: string; fits: boolean; value: string }[];
+    ticks: Record<string, string[]>;
+    drawn: string | null;
+    firstCol: string;
   };
   const inspect = `(() => {
     const box = document.querySelector('.table-box');
@@ -138,7 +188,9 @@ describe.skipIf('reason' in chromium)('the page in Chromium at 1280 and 390 px',
   })()`;
 
   for (const width of [1280, 390]) {
-    it(`${width} px: nothing wider than the screen, cards hold their values, ticks do not repeat, no console error`, { timeout: 90_000 }, async () => {
+    it(`${width} px: nothing wider than the screen, cards hold their values, ticks do not repeat, no console error`, {
+      timeout: 90_000,
+    }, async () => {
       for (const kind of ['seed', 'tiny-no-tier'] as const) {
         const { html, report } = page(kind);
         const p = await browser.context.newPage();

@@ -53,7 +53,9 @@ function shownTotal(html: string, key: string): { text: string; usd: string | nu
 
 describe('escaping helpers', () => {
   it('escapes markup, attribute quotes and script terminators', () => {
-    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
+    );
     const json = jsonForScript({ m: '</script><!-- \u2028 &' });
     expect(json).not.toMatch(/[<>&\u2028]/);
     expect(JSON.parse(json)).toEqual({ m: '</script><!-- \u2028 &' });
@@ -83,13 +85,22 @@ describe('served vs requested', () => {
 describe('report --html renderer', () => {
   const q: ReportQuery = { by: 'agent' };
 
-  it('embeds exactly the --json report, and the totals it shows are that report\'s totals', () => {
+  it("embeds exactly the --json report, and the totals it shows are that report's totals", () => {
     withLedger(true, (db) => {
       const html = formatHtml(buildHtmlData(db, q, NOW), { chartLib: LIB });
       const json = JSON.parse(formatJson(buildReport(db, q, NOW))) as Report;
       expect(embedded<Report>(html, 'tiergate-report')).toEqual(json);
       const t = json.totals;
-      for (const k of ['runs', 'dispatches', 'denied', 'completed', 'verified', 'pending', 'unpricedRuns', 'noUsageRuns'] as const) {
+      for (const k of [
+        'runs',
+        'dispatches',
+        'denied',
+        'completed',
+        'verified',
+        'pending',
+        'unpricedRuns',
+        'noUsageRuns',
+      ] as const) {
         expect({ k, shown: shownTotal(html, k).text }).toEqual({ k, shown: t[k].toLocaleString('en-US') });
       }
       expect(shownTotal(html, 'tokens').text).toBe(t.tokens.total.toLocaleString('en-US'));
@@ -111,7 +122,10 @@ describe('report --html renderer', () => {
         const all = scripts(html);
         // Exactly the four scripts the page has: report JSON, chart JSON, library, page script.
         expect(all.map((s) => s.open)).toEqual([
-          '<script type="application/json" id="tiergate-report">', '<script type="application/json" id="tiergate-charts">', '<script>', '<script>',
+          '<script type="application/json" id="tiergate-report">',
+          '<script type="application/json" id="tiergate-charts">',
+          '<script>',
+          '<script>',
         ]);
         const outside = html.replace(/<script[^>]*>[\s\S]*?<\/script>/g, '');
         expect(outside).not.toContain('<img');
@@ -128,11 +142,13 @@ describe('report --html renderer', () => {
     });
   });
 
-  it('a Content-Security-Policy allows only the page\'s own two inline scripts and no fetch of any kind', () => {
+  it("a Content-Security-Policy allows only the page's own two inline scripts and no fetch of any kind", () => {
     withLedger(true, (db) => {
       const html = formatHtml(buildHtmlData(db, q, NOW), { chartLib: LIB });
       const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)![1]!;
-      const code = scripts(html).filter((s) => s.open === '<script>').map((s) => s.body);
+      const code = scripts(html)
+        .filter((s) => s.open === '<script>')
+        .map((s) => s.body);
       const hashes = code.map((c) => `'sha256-${createHash('sha256').update(c).digest('base64')}'`);
       expect(csp).toContain(`script-src ${hashes.join(' ')};`);
       expect(csp).toContain("default-src 'none'");
@@ -145,7 +161,8 @@ describe('report --html renderer', () => {
     withLedger(true, (db) => {
       const data = buildHtmlData(db, { by: 'model' }, NOW);
       const html = formatHtml(data, { chartLib: LIB });
-      const row = (name: string) => new RegExp(`<th scope="row">${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</th>(.*?)</tr>`).exec(html)?.[1];
+      const row = (name: string) =>
+        new RegExp(`<th scope="row">${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</th>(.*?)</tr>`).exec(html)?.[1];
       for (const m of ['claude-mystery-9', escapeHtml(HOSTILE_MODEL)]) {
         const cells = row(m)!;
         expect(cells).toContain('<span class="unpriced">unpriced</span>');
@@ -180,13 +197,22 @@ describe('report --html renderer', () => {
       expect(m.savings.cumulativeSavings.at(-1)).toBeCloseTo(Number(t.savings.usd), 6);
       // Served vs requested: 3 runs were served another model (sonnet -> haiku, -> mystery, haiku -> hostile).
       expect(m.models.mismatchedRuns).toBe(3);
-      expect(m.models.pairs.find((p) => p.requested === 'sonnet' && p.served === 'claude-haiku-4-5')).toMatchObject({ mismatch: true, runs: 1 });
-      expect(m.models.pairs.find((p) => p.requested === 'haiku' && p.served === 'claude-haiku-4-5')).toMatchObject({ mismatch: false, runs: 2 });
+      expect(m.models.pairs.find((p) => p.requested === 'sonnet' && p.served === 'claude-haiku-4-5')).toMatchObject({
+        mismatch: true,
+        runs: 1,
+      });
+      expect(m.models.pairs.find((p) => p.requested === 'haiku' && p.served === 'claude-haiku-4-5')).toMatchObject({
+        mismatch: false,
+        runs: 2,
+      });
       // Outcome rates leave the denied dispatch out: it never ran.
       expect(m.outcomes.tiers).not.toContain(NO_TIER);
       const cheap = m.outcomes.tiers.indexOf('cheap');
-      expect({ ran: m.outcomes.ran[cheap], completed: m.outcomes.completed[cheap], verified: m.outcomes.verified[cheap] })
-        .toEqual({ ran: 7, completed: 6, verified: 4 });
+      expect({
+        ran: m.outcomes.ran[cheap],
+        completed: m.outcomes.completed[cheap],
+        verified: m.outcomes.verified[cheap],
+      }).toEqual({ ran: 7, completed: 6, verified: 4 });
       expect(m.outcomes.completedPct[cheap]).toBe(85.7);
     });
   });
@@ -213,7 +239,9 @@ describe('report --html renderer', () => {
       expect(data.dayTier).toHaveLength(MAX_CHART_DAYS);
       expect(data.omittedDays).toBe(5);
       expect(data.main.totals.runs).toBe(MAX_CHART_DAYS + 5);
-      expect(formatHtml(data, { chartLib: LIB })).toContain('The 5 older days before these are in the totals, not in the chart.');
+      expect(formatHtml(data, { chartLib: LIB })).toContain(
+        'The 5 older days before these are in the totals, not in the chart.',
+      );
     });
   });
 
@@ -240,9 +268,10 @@ describe('report --html renderer', () => {
 });
 
 describe('tiergate report --html (command)', () => {
-  const command = (env: Record<string, string>, argv: string[]): Promise<CommandResult> => runCaptured(reportCommand, argv, env);
+  const command = (env: Record<string, string>, argv: string[]): Promise<CommandResult> =>
+    runCaptured(reportCommand, argv, env);
 
-  it('writes the page 0600 through the atomic writer, with --json\'s report inside; rejects --html with --json/--csv', async () => {
+  it("writes the page 0600 through the atomic writer, with --json's report inside; rejects --html with --json/--csv", async () => {
     const home = seededHome((env) => loadPricer(env));
     const file = join(home.dir, 'pages', 'r.html');
     const w = await command(home.env, ['--html', file, '--since', '2026-11-26']);

@@ -21,11 +21,31 @@ function seeded(): Record<string, string> {
       for (let i = 0; i < SESSIONS; i++) {
         for (let k = 0; k <= i; k++) {
           const row: CompletionRow = {
-            harness: 'claude', sessionId: `S${String(i).padStart(2, '0')}`, callId: null, agentId: `a${i}-${k}`, subagentType: 'Explore',
-            project: '/work/a', requestedModel: null, servedModel: i % 7 === 0 ? 'claude-mystery-9' : 'claude-haiku-4-5',
-            usage: { input: 1000, output: 0, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 },
-            status: 'ok', outcome: { result: 'done', verified: 'yes', escalationFrom: null }, startedAt: AT, endedAt: AT + 1000,
-            usageSource: 'transcript-tail', transcriptPath: null, incomplete: false, fallbackKey: `a${i}-${k}`,
+            harness: 'claude',
+            sessionId: `S${String(i).padStart(2, '0')}`,
+            callId: null,
+            agentId: `a${i}-${k}`,
+            subagentType: 'Explore',
+            project: '/work/a',
+            requestedModel: null,
+            servedModel: i % 7 === 0 ? 'claude-mystery-9' : 'claude-haiku-4-5',
+            usage: {
+              input: 1000,
+              output: 0,
+              cacheRead: 0,
+              cacheWrite5m: 0,
+              cacheWrite1h: 0,
+              reasoning: 0,
+              requests: 1,
+            },
+            status: 'ok',
+            outcome: { result: 'done', verified: 'yes', escalationFrom: null },
+            startedAt: AT,
+            endedAt: AT + 1000,
+            usageSource: 'transcript-tail',
+            transcriptPath: null,
+            incomplete: false,
+            fallbackKey: `a${i}-${k}`,
           };
           recordCompletion(db, row);
         }

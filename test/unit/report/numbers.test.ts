@@ -9,7 +9,13 @@ import { ReportSchema, type ReportRow } from '../../../src/contracts/report.js';
 import type { Usage } from '../../../src/contracts/usage.js';
 import type { SqlDriver } from '../../../src/observer/ledger/driver.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
-import { reconcileCompletions, recordCompletion, recordDispatch, type CompletionRow, type DispatchRow } from '../../../src/observer/ledger/store.js';
+import {
+  reconcileCompletions,
+  recordCompletion,
+  recordDispatch,
+  type CompletionRow,
+  type DispatchRow,
+} from '../../../src/observer/ledger/store.js';
 import { scanTranscripts } from '../../../src/observer/scan.js';
 import { CSV_COLUMNS, formatCsv } from '../../../src/report/format-csv.js';
 import { formatJson } from '../../../src/report/format-json.js';
@@ -17,23 +23,62 @@ import { buildReport } from '../../../src/report/query.js';
 import { claudeConfigDir, tempHome, testCost, testPricer } from '../ledger/helpers.js';
 
 const T = Date.parse('2026-12-01T10:00:00Z');
-const usage = (input: number, output: number): Usage => ({ input, output, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 });
+const usage = (input: number, output: number): Usage => ({
+  input,
+  output,
+  cacheRead: 0,
+  cacheWrite5m: 0,
+  cacheWrite1h: 0,
+  reasoning: 0,
+  requests: 1,
+});
 const U = usage(1_000_000, 100_000);
 const cost = (model: string, u: Usage = U) => testCost(model, u)!;
 
 function d(callId: string, over: Partial<DispatchRow> = {}): DispatchRow {
   return {
-    harness: 'claude', sessionId: 'S1', callId, at: T, project: '/work/a', parentModel: 'claude-sonnet-5-5',
-    parentModelSource: 't', requestedModel: 'claude-opus-5-5', requestedAgent: null, requestedTier: null, subagentType: 'Explore',
-    action: 'correct', reason: 'over-ceiling-corrected', tier: 'standard', effectiveModel: 'claude-sonnet-5-5', catalogVersion: 'c',
-    escalationFrom: null, childAgentId: null, source: 'spool', ...over,
+    harness: 'claude',
+    sessionId: 'S1',
+    callId,
+    at: T,
+    project: '/work/a',
+    parentModel: 'claude-sonnet-5-5',
+    parentModelSource: 't',
+    requestedModel: 'claude-opus-5-5',
+    requestedAgent: null,
+    requestedTier: null,
+    subagentType: 'Explore',
+    action: 'correct',
+    reason: 'over-ceiling-corrected',
+    tier: 'standard',
+    effectiveModel: 'claude-sonnet-5-5',
+    catalogVersion: 'c',
+    escalationFrom: null,
+    childAgentId: null,
+    source: 'spool',
+    ...over,
   };
 }
 function c(agentId: string, callId: string | null, over: Partial<CompletionRow> = {}): CompletionRow {
   return {
-    harness: 'claude', sessionId: 'S1', callId, agentId, subagentType: 'Explore', project: '/work/a', requestedModel: null,
-    servedModel: 'claude-sonnet-5-5', usage: U, status: 'ok', outcome: { result: 'done', verified: 'yes', escalationFrom: null },
-    startedAt: T, endedAt: T + 1000, usageSource: 'transcript-tail', transcriptPath: null, incomplete: false, fallbackKey: agentId, ...over,
+    harness: 'claude',
+    sessionId: 'S1',
+    callId,
+    agentId,
+    subagentType: 'Explore',
+    project: '/work/a',
+    requestedModel: null,
+    servedModel: 'claude-sonnet-5-5',
+    usage: U,
+    status: 'ok',
+    outcome: { result: 'done', verified: 'yes', escalationFrom: null },
+    startedAt: T,
+    endedAt: T + 1000,
+    usageSource: 'transcript-tail',
+    transcriptPath: null,
+    incomplete: false,
+    fallbackKey: agentId,
+    ...over,
   };
 }
 
@@ -43,20 +88,81 @@ function seed(db: SqlDriver): void {
     recordDispatch(db, d('k1'), 'k1');
     recordCompletion(db, c('a1', 'k1'));
     // No model named under an Opus parent: the default tier (haiku) instead of the inherited Opus.
-    recordDispatch(db, d('k2', { parentModel: 'claude-opus-5-5', requestedModel: null, reason: 'default-tier-applied', tier: 'cheap', effectiveModel: 'claude-haiku-4-5', subagentType: 'Plan' }), 'k2');
+    recordDispatch(
+      db,
+      d('k2', {
+        parentModel: 'claude-opus-5-5',
+        requestedModel: null,
+        reason: 'default-tier-applied',
+        tier: 'cheap',
+        effectiveModel: 'claude-haiku-4-5',
+        subagentType: 'Plan',
+      }),
+      'k2',
+    );
     recordCompletion(db, c('a2', 'k2', { servedModel: 'claude-haiku-4-5', subagentType: 'Plan' }));
     // A corrected child that ran two turns (a Codex follow-up): one correction, both turns saved.
-    recordDispatch(db, d('k3', { harness: 'codex', sessionId: 'S2', parentModel: 'gpt-6-astra', requestedModel: 'gpt-6-astra', effectiveModel: 'gpt-6-luna', tier: 'cheap', subagentType: 'worker' }), 'k3');
-    recordCompletion(db, c('x3', 'k3', { harness: 'codex', sessionId: 'S2', servedModel: 'gpt-6-luna', subagentType: 'worker', turnId: 't1', startedAt: T, endedAt: T + 10 }));
-    recordCompletion(db, c('x3', 'k3', { harness: 'codex', sessionId: 'S2', servedModel: 'gpt-6-luna', subagentType: 'worker', turnId: 't2', startedAt: T + 20, endedAt: T + 30, fallbackKey: 'x3b' }));
+    recordDispatch(
+      db,
+      d('k3', {
+        harness: 'codex',
+        sessionId: 'S2',
+        parentModel: 'gpt-6-astra',
+        requestedModel: 'gpt-6-astra',
+        effectiveModel: 'gpt-6-luna',
+        tier: 'cheap',
+        subagentType: 'worker',
+      }),
+      'k3',
+    );
+    recordCompletion(
+      db,
+      c('x3', 'k3', {
+        harness: 'codex',
+        sessionId: 'S2',
+        servedModel: 'gpt-6-luna',
+        subagentType: 'worker',
+        turnId: 't1',
+        startedAt: T,
+        endedAt: T + 10,
+      }),
+    );
+    recordCompletion(
+      db,
+      c('x3', 'k3', {
+        harness: 'codex',
+        sessionId: 'S2',
+        servedModel: 'gpt-6-luna',
+        subagentType: 'worker',
+        turnId: 't2',
+        startedAt: T + 20,
+        endedAt: T + 30,
+        fallbackKey: 'x3b',
+      }),
+    );
     // A correction to a model no catalog prices: counted, not in the saving.
     recordDispatch(db, d('k4', { effectiveModel: 'claude-mystery-1' }), 'k4');
     recordCompletion(db, c('a4', 'k4', { servedModel: 'claude-mystery-1' }));
     // A correction whose child has not completed yet, and a denial: counted on their rows.
     recordDispatch(db, d('k5'), 'k5');
-    recordDispatch(db, d('k6', { action: 'deny', reason: 'over-ceiling-denied', tier: null, effectiveModel: null }), 'k6');
+    recordDispatch(
+      db,
+      d('k6', { action: 'deny', reason: 'over-ceiling-denied', tier: null, effectiveModel: null }),
+      'k6',
+    );
     // An allowed dispatch: neither corrected nor in the saving.
-    recordDispatch(db, d('k7', { action: 'allow', reason: 'within-ceiling', requestedModel: 'claude-haiku-4-5', effectiveModel: 'claude-haiku-4-5', tier: 'cheap', subagentType: 'general-purpose' }), 'k7');
+    recordDispatch(
+      db,
+      d('k7', {
+        action: 'allow',
+        reason: 'within-ceiling',
+        requestedModel: 'claude-haiku-4-5',
+        effectiveModel: 'claude-haiku-4-5',
+        tier: 'cheap',
+        subagentType: 'general-purpose',
+      }),
+      'k7',
+    );
     recordCompletion(db, c('a7', 'k7', { servedModel: 'claude-haiku-4-5', subagentType: 'general-purpose' }));
   });
   db.transaction(() => reconcileCompletions(db, testPricer()));
@@ -78,9 +184,17 @@ describe('what tiergate saved', () => {
       expect(explore.denied).toBe(1);
       expect(explore.savedRuns).toBe(1);
       expect(explore.saved.pico).toBe((cost('claude-opus-5-5') - cost('claude-sonnet-5-5')).toString());
-      expect(row('Plan')).toMatchObject({ corrected: 1, savedRuns: 1, saved: { pico: (cost('claude-opus-5-5') - cost('claude-haiku-4-5')).toString() } });
+      expect(row('Plan')).toMatchObject({
+        corrected: 1,
+        savedRuns: 1,
+        saved: { pico: (cost('claude-opus-5-5') - cost('claude-haiku-4-5')).toString() },
+      });
       // Two turns of one corrected dispatch: counted once, both priced.
-      expect(row('worker')).toMatchObject({ corrected: 1, savedRuns: 2, saved: { pico: (2n * (cost('gpt-6-astra') - cost('gpt-6-luna'))).toString() } });
+      expect(row('worker')).toMatchObject({
+        corrected: 1,
+        savedRuns: 2,
+        saved: { pico: (2n * (cost('gpt-6-astra') - cost('gpt-6-luna'))).toString() },
+      });
       expect(r.totals.corrected).toBe(sum(r.rows, (x) => x.corrected));
       expect(r.totals.corrected).toBe(5);
       expect(r.totals.savedRuns).toBe(4);
@@ -110,14 +224,33 @@ describe('what tiergate saved', () => {
 });
 
 describe('the rows people read', () => {
-  it('--by session is dearest first, with each session\'s project and last activity', () => {
+  it("--by session is dearest first, with each session's project and last activity", () => {
     const { env } = tempHome();
     const db = openLedger(env);
     try {
       db.transaction(() => {
-        recordCompletion(db, c('s1', null, { sessionId: 'aaa-cheap', servedModel: 'claude-haiku-4-5', project: '/p/one', endedAt: T + 5000 }));
-        recordCompletion(db, c('s2', null, { sessionId: 'zzz-dear', servedModel: 'claude-opus-5-5', project: '/p/two', endedAt: T + 9000 }));
-        recordCompletion(db, c('s3', null, { sessionId: 'mmm-mid', servedModel: 'claude-sonnet-5-5', project: '/p/one', endedAt: T }));
+        recordCompletion(
+          db,
+          c('s1', null, {
+            sessionId: 'aaa-cheap',
+            servedModel: 'claude-haiku-4-5',
+            project: '/p/one',
+            endedAt: T + 5000,
+          }),
+        );
+        recordCompletion(
+          db,
+          c('s2', null, {
+            sessionId: 'zzz-dear',
+            servedModel: 'claude-opus-5-5',
+            project: '/p/two',
+            endedAt: T + 9000,
+          }),
+        );
+        recordCompletion(
+          db,
+          c('s3', null, { sessionId: 'mmm-mid', servedModel: 'claude-sonnet-5-5', project: '/p/one', endedAt: T }),
+        );
       });
       db.transaction(() => reconcileCompletions(db, testPricer()));
       const r = buildReport(db, { by: 'session' });
@@ -136,7 +269,15 @@ describe('the rows people read', () => {
     const { env } = tempHome();
     const db = openLedger(env);
     try {
-      const served = ['claude-haiku-4-5', 'claude-sonnet-5-5', 'claude-opus-5-5', 'gpt-6-luna', 'gpt-6-astra', 'm6', 'm7'];
+      const served = [
+        'claude-haiku-4-5',
+        'claude-sonnet-5-5',
+        'claude-opus-5-5',
+        'gpt-6-luna',
+        'gpt-6-astra',
+        'm6',
+        'm7',
+      ];
       db.transaction(() => {
         served.forEach((m, i) => {
           for (let k = 0; k <= i; k++) recordCompletion(db, c(`p${i}-${k}`, null, { servedModel: m }));
@@ -149,9 +290,21 @@ describe('the rows people read', () => {
       expect(header).toEqual([...CSV_COLUMNS]);
       const pairsAt = header.indexOf('model_pairs');
       const cells = csv[1]!.match(/("([^"]|"")*"|[^,]*)(,|$)/g)!.map((x) => x.replace(/,$/, ''));
-      expect(cells[pairsAt]).toBe('m7 x7; m6 x6; gpt-6-astra x5; gpt-6-luna x4; claude-opus-5-5 x3; claude-sonnet-5-5 x2; claude-haiku-4-5 x1');
+      expect(cells[pairsAt]).toBe(
+        'm7 x7; m6 x6; gpt-6-astra x5; gpt-6-luna x4; claude-opus-5-5 x3; claude-sonnet-5-5 x2; claude-haiku-4-5 x1',
+      );
       // The older columns keep their places.
-      expect(header.slice(0, 9)).toEqual(['group', 'runs', 'dispatches', 'denied', 'completed', 'pending', 'verified', 'requested_model', 'served_model']);
+      expect(header.slice(0, 9)).toEqual([
+        'group',
+        'runs',
+        'dispatches',
+        'denied',
+        'completed',
+        'pending',
+        'verified',
+        'requested_model',
+        'served_model',
+      ]);
     } finally {
       db.close();
     }
@@ -161,13 +314,23 @@ describe('the rows people read', () => {
     const { dir, env } = tempHome();
     const db = openLedger(env);
     try {
-      scanTranscripts(db, [{ harness: 'claude', dir: join(claudeConfigDir(dir).configDir, 'projects') }], testPricer(), {}, env);
+      scanTranscripts(
+        db,
+        [{ harness: 'claude', dir: join(claudeConfigDir(dir).configDir, 'projects') }],
+        testPricer(),
+        {},
+        env,
+      );
       const r = buildReport(db, { by: 'agent' });
       const whole = r.wholeUsage!;
       expect(whole.requests).toBeGreaterThan(whole.subagentRequests);
       expect(whole.subagentRequests).toBeGreaterThan(0);
       expect(whole.sessions).toBe(1);
-      const all = db.prepare('SELECT CAST(SUM(cost_pico) AS TEXT) AS a, CAST(SUM(CASE WHEN sidechain = 1 THEN cost_pico END) AS TEXT) AS s FROM requests').get<{ a: string; s: string }>()!;
+      const all = db
+        .prepare(
+          'SELECT CAST(SUM(cost_pico) AS TEXT) AS a, CAST(SUM(CASE WHEN sidechain = 1 THEN cost_pico END) AS TEXT) AS s FROM requests',
+        )
+        .get<{ a: string; s: string }>()!;
       expect(whole.cost.pico).toBe(all.a);
       expect(whole.subagentCost.pico).toBe(all.s);
       expect(BigInt(whole.subagentCost.pico!)).toBeLessThan(BigInt(whole.cost.pico!));

@@ -13,7 +13,13 @@ import { setTerminalChoice, terminal, terminalWidth, useColor } from '../../../s
 import type { Report } from '../../../src/contracts/report.js';
 import type { Usage } from '../../../src/contracts/usage.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
-import { reconcileCompletions, recordCompletion, recordDispatch, type CompletionRow, type DispatchRow } from '../../../src/observer/ledger/store.js';
+import {
+  reconcileCompletions,
+  recordCompletion,
+  recordDispatch,
+  type CompletionRow,
+  type DispatchRow,
+} from '../../../src/observer/ledger/store.js';
 import { scanTranscripts } from '../../../src/observer/scan.js';
 import { usd } from '../../../src/report/cells.js';
 import { formatTable } from '../../../src/report/format-table.js';
@@ -22,24 +28,62 @@ import { runCaptured } from '../../support/cli.js';
 import { claudeConfigDir, testPricer } from '../ledger/helpers.js';
 
 const T = Date.parse('2026-12-01T10:00:00Z');
-const U: Usage = { input: 1_234_567, output: 89_012, cacheRead: 3_000_000, cacheWrite5m: 40_000, cacheWrite1h: 0, reasoning: 0, requests: 3 };
+const U: Usage = {
+  input: 1_234_567,
+  output: 89_012,
+  cacheRead: 3_000_000,
+  cacheWrite5m: 40_000,
+  cacheWrite1h: 0,
+  reasoning: 0,
+  requests: 3,
+};
 const BY: LocalReportBy[] = ['agent', 'session', 'tier', 'model', 'harness', 'day'];
 const LONG = 'anthropic.claude-sonnet-5-5-20261101-v2:0-with-a-very-long-regional-suffix';
 
 function d(callId: string, over: Partial<DispatchRow> = {}): DispatchRow {
   return {
-    harness: 'claude', sessionId: '7f3a9c21-0d4e-4b8a-9e57-1c2d3e4f5a6b', callId, at: T, project: '/home/someone/code/a-project-with-a-long-name',
-    parentModel: 'claude-sonnet-5-5', parentModelSource: 't', requestedModel: 'claude-opus-5-5', requestedAgent: null, requestedTier: null,
-    subagentType: 'general-purpose', action: 'correct', reason: 'over-ceiling-corrected', tier: 'standard', effectiveModel: 'claude-sonnet-5-5',
-    catalogVersion: 'c', escalationFrom: null, childAgentId: null, source: 'spool', ...over,
+    harness: 'claude',
+    sessionId: '7f3a9c21-0d4e-4b8a-9e57-1c2d3e4f5a6b',
+    callId,
+    at: T,
+    project: '/home/someone/code/a-project-with-a-long-name',
+    parentModel: 'claude-sonnet-5-5',
+    parentModelSource: 't',
+    requestedModel: 'claude-opus-5-5',
+    requestedAgent: null,
+    requestedTier: null,
+    subagentType: 'general-purpose',
+    action: 'correct',
+    reason: 'over-ceiling-corrected',
+    tier: 'standard',
+    effectiveModel: 'claude-sonnet-5-5',
+    catalogVersion: 'c',
+    escalationFrom: null,
+    childAgentId: null,
+    source: 'spool',
+    ...over,
   };
 }
 function c(agentId: string, callId: string | null, over: Partial<CompletionRow> = {}): CompletionRow {
   return {
-    harness: 'claude', sessionId: '7f3a9c21-0d4e-4b8a-9e57-1c2d3e4f5a6b', callId, agentId, subagentType: 'general-purpose',
-    project: '/home/someone/code/a-project-with-a-long-name', requestedModel: null, servedModel: 'claude-sonnet-5-5', usage: U, status: 'ok',
-    outcome: { result: 'done', verified: 'yes', escalationFrom: null }, startedAt: T, endedAt: T + 1000, usageSource: 'transcript-tail',
-    transcriptPath: null, incomplete: false, fallbackKey: agentId, ...over,
+    harness: 'claude',
+    sessionId: '7f3a9c21-0d4e-4b8a-9e57-1c2d3e4f5a6b',
+    callId,
+    agentId,
+    subagentType: 'general-purpose',
+    project: '/home/someone/code/a-project-with-a-long-name',
+    requestedModel: null,
+    servedModel: 'claude-sonnet-5-5',
+    usage: U,
+    status: 'ok',
+    outcome: { result: 'done', verified: 'yes', escalationFrom: null },
+    startedAt: T,
+    endedAt: T + 1000,
+    usageSource: 'transcript-tail',
+    transcriptPath: null,
+    incomplete: false,
+    fallbackKey: agentId,
+    ...over,
   };
 }
 
@@ -55,24 +99,70 @@ beforeAll(() => {
       const served = ['claude-sonnet-5-5', 'claude-haiku-4-5', LONG, 'gpt-6-luna', 'claude-mystery-9'];
       for (let i = 0; i < 40; i++) {
         const session = `${(0x7f3a9c21 + (i % 7)).toString(16)}-0d4e-4b8a-9e57-${String(i % 7).padStart(12, '0')}`;
-        const agent = ['general-purpose', 'Explore', 'a-rather-long-custom-agent-name-from-a-repository', 'Plan'][i % 4]!;
+        const agent = ['general-purpose', 'Explore', 'a-rather-long-custom-agent-name-from-a-repository', 'Plan'][
+          i % 4
+        ]!;
         const at = T - (i % 9) * 86_400_000;
-        recordDispatch(db, d(`k${i}`, { sessionId: session, subagentType: agent, at, tier: i % 5 === 0 ? null : 'standard' }), `k${i}`);
-        recordCompletion(db, c(`a${i}`, `k${i}`, { sessionId: session, subagentType: agent, servedModel: served[i % served.length]!, startedAt: at, endedAt: at + 1000 }));
+        recordDispatch(
+          db,
+          d(`k${i}`, { sessionId: session, subagentType: agent, at, tier: i % 5 === 0 ? null : 'standard' }),
+          `k${i}`,
+        );
+        recordCompletion(
+          db,
+          c(`a${i}`, `k${i}`, {
+            sessionId: session,
+            subagentType: agent,
+            servedModel: served[i % served.length]!,
+            startedAt: at,
+            endedAt: at + 1000,
+          }),
+        );
       }
-      recordDispatch(db, d('den', { sessionId: 'c0ffee00-1111', action: 'deny', reason: 'over-ceiling-denied', tier: null, effectiveModel: null }), 'den');
-      recordCompletion(db, c('cur', null, { harness: 'cursor', sessionId: 'cursor-1', usage: null, servedModel: null, subagentType: 'cursor-task' }));
-      recordCompletion(db, c('pend', null, { status: 'pending', usage: null, servedModel: null, sessionId: 'pending-1' }));
+      recordDispatch(
+        db,
+        d('den', {
+          sessionId: 'c0ffee00-1111',
+          action: 'deny',
+          reason: 'over-ceiling-denied',
+          tier: null,
+          effectiveModel: null,
+        }),
+        'den',
+      );
+      recordCompletion(
+        db,
+        c('cur', null, {
+          harness: 'cursor',
+          sessionId: 'cursor-1',
+          usage: null,
+          servedModel: null,
+          subagentType: 'cursor-task',
+        }),
+      );
+      recordCompletion(
+        db,
+        c('pend', null, { status: 'pending', usage: null, servedModel: null, sessionId: 'pending-1' }),
+      );
     });
     db.transaction(() => reconcileCompletions(db, testPricer()));
-    scanTranscripts(db, [{ harness: 'claude', dir: join(claudeConfigDir(dir).configDir, 'projects') }], testPricer(), {}, env);
+    scanTranscripts(
+      db,
+      [{ harness: 'claude', dir: join(claudeConfigDir(dir).configDir, 'projects') }],
+      testPricer(),
+      {},
+      env,
+    );
   } finally {
     db.close();
   }
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const widths = (text: string) => stripVTControlCharacters(text).split('\n').map((l) => [...l].length);
+const widths = (text: string) =>
+  stripVTControlCharacters(text)
+    .split('\n')
+    .map((l) => [...l].length);
 const cli = (...argv: string[]) => runCaptured(main, argv, env, dir);
 function report(by: LocalReportBy): Report {
   const db = openLedger(env);
@@ -88,7 +178,11 @@ describe('report table at 80 and 120 columns', () => {
     for (const by of BY) {
       for (const width of [80, 120]) {
         const text = formatTable(report(by), { width, color: false });
-        expect({ by, width, over: text.split('\n').filter((l) => [...stripVTControlCharacters(l)].length > width) }).toEqual({ by, width, over: [] });
+        expect({
+          by,
+          width,
+          over: text.split('\n').filter((l) => [...stripVTControlCharacters(l)].length > width),
+        }).toEqual({ by, width, over: [] });
         const r = await cli('report', '--no-drain', '--by', by, '--width', String(width));
         expect(r.code).toBe(0);
         expect({ by, width, over: widths(r.out).filter((w) => w > width) }).toEqual({ by, width, over: [] });
@@ -100,12 +194,18 @@ describe('report table at 80 and 120 columns', () => {
   it('120 columns: the full set; 80: the compact one, saying how to see the rest', () => {
     const wide = formatTable(report('agent'), { width: 120, color: false });
     const head = (t: string) => t.split('\n')[1]!;
-    for (const col of ['runs', 'corrected', 'denied', 'requested → served', 'tokens', 'cost', 'saved', 'vs parent']) expect(head(wide)).toContain(col);
+    for (const col of ['runs', 'corrected', 'denied', 'requested → served', 'tokens', 'cost', 'saved', 'vs parent'])
+      expect(head(wide)).toContain(col);
     expect(wide).toContain('done and verified runs: --width 140');
     const widest = formatTable(report('agent'), { width: 160, color: false });
     expect(head(widest)).toMatch(/│ done │ verified │/);
     const narrow = formatTable(report('agent'), { width: 80, color: false });
-    expect(head(narrow).split('│').map((s) => s.trim()).filter(Boolean)).toEqual(['agent', 'runs', 'requested → served', 'cost', 'saved']);
+    expect(
+      head(narrow)
+        .split('│')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ).toEqual(['agent', 'runs', 'requested → served', 'cost', 'saved']);
     expect(narrow).toMatch(/Compact columns for 80 columns; a wider terminal \(or --width 120\)/);
     expect(wide).not.toContain('Compact columns');
   });
@@ -126,7 +226,10 @@ describe('report table at 80 and 120 columns', () => {
     expect(text).toContain(`+${row.models.length - 3} more`);
     expect(text).toMatch(/│ general-purpose +│ +13 │ +10 │ +1 │ claude-sonnet-5-5 → +│ +[\d.]+M │ +\$[\d,]+\.\d\d │/);
     const block = text.slice(text.indexOf('│ general-purpose'), text.indexOf('├', text.indexOf('│ general-purpose')));
-    const modelLines = block.split('\n').filter((l) => l.startsWith('│')).map((l) => l.split('│')[5]!.trim());
+    const modelLines = block
+      .split('\n')
+      .filter((l) => l.startsWith('│'))
+      .map((l) => l.split('│')[5]!.trim());
     expect(modelLines.filter((l) => l === 'claude-sonnet-5-5 →')).toHaveLength(3);
     expect(modelLines.at(-1)).toBe(`+${row.models.length - 3} more`);
     expect(block).toMatch(/│ +\+4 unpriced │/);
@@ -141,7 +244,9 @@ describe('report table at 80 and 120 columns', () => {
     const t = formatTable(report('tier'), { width: 120, color: false });
     expect(t).toMatch(/\(none\): runs with no tier: every run read by tiergate scan/);
     expect(formatTable(report('agent'), { width: 120, color: false })).not.toMatch(/\(none\): runs with no tier/);
-    expect(s).toMatch(/subagents: \$[\d,.]+ of the \$[\d,.]+ the scanned sessions spent \(\d+(\.\d)?%; 1 sessions read by tiergate scan/);
+    expect(s).toMatch(
+      /subagents: \$[\d,.]+ of the \$[\d,.]+ the scanned sessions spent \(\d+(\.\d)?%; 1 sessions read by tiergate scan/,
+    );
     expect(s).toMatch(/period: all recorded time \(UTC\)/);
   });
 });
@@ -197,7 +302,12 @@ describe('colour and width', () => {
 describe('prices list', () => {
   it('fits 80 and 120 columns (it was 249), numbers right-aligned', async () => {
     for (const width of [80, 120]) {
-      const r = await runCaptured(main, ['prices', 'list', '--width', String(width)], { ...env, TIERGATE_PRICE_REFRESH: 'off' }, dir);
+      const r = await runCaptured(
+        main,
+        ['prices', 'list', '--width', String(width)],
+        { ...env, TIERGATE_PRICE_REFRESH: 'off' },
+        dir,
+      );
       expect(r.code).toBe(0);
       const w = widths(r.out);
       expect({ width, over: w.filter((x) => x > width).length }).toEqual({ width, over: 0 });

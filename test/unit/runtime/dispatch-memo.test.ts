@@ -4,7 +4,17 @@
  * and checks the memo is not used. "Used" is proven by planting a marker price in the memo under the key it was
  * written with: only a runtime that answers from the memo can return it.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,7 +22,13 @@ import type { Catalog, Resolution } from '../../../src/contracts/prices.js';
 import { paths } from '../../../src/io/paths.js';
 import { resetDeclaredMemo } from '../../../src/prices/declared.js';
 import { resetBundledCatalogCache } from '../../../src/prices/load.js';
-import { MAX_MEMO_RESOLUTIONS, memoDir, memoInputs, pruneMemos, SETTLE_MS } from '../../../src/runtime/dispatch-memo.js';
+import {
+  MAX_MEMO_RESOLUTIONS,
+  memoDir,
+  memoInputs,
+  pruneMemos,
+  SETTLE_MS,
+} from '../../../src/runtime/dispatch-memo.js';
 import { clearRuntimeCache, loadRuntime, useDispatchMemo, wroteDispatchMemo } from '../../../src/runtime/context.js';
 import { dispatchAdapter } from '../../../src/adapters/codex/dispatch-command.js';
 import { bundled } from '../prices/catalog.js';
@@ -75,10 +91,17 @@ function plantMarker(name = 'gpt-6-luna') {
   writeFileSync(memoPath(), JSON.stringify(file));
 }
 
-const inputRate = (name = 'gpt-6-luna', e = env, cwd: string | null = project) => runtime(e, cwd).prices.resolve(name, 'codex').price?.rates.input;
+const inputRate = (name = 'gpt-6-luna', e = env, cwd: string | null = project) =>
+  runtime(e, cwd).prices.resolve(name, 'codex').price?.rates.input;
 
 const catalog = (version: string, input: string, fetchedAt = '2026-12-02T00:00:00.000Z'): Catalog => ({
-  format: 'tiergate-catalog/1', version, date: '2026-12-03', source: 'test', fetchedAt, models: { 'gpt-6-luna': { ...luna, rates: { ...luna.rates, input } } }, aliases: {},
+  format: 'tiergate-catalog/1',
+  version,
+  date: '2026-12-03',
+  source: 'test',
+  fetchedAt,
+  models: { 'gpt-6-luna': { ...luna, rates: { ...luna.rates, input } } },
+  aliases: {},
 });
 const writeCatalog = (name: string, c: Catalog) => {
   mkdirSync(paths(env).priceCacheDir, { recursive: true });
@@ -105,19 +128,41 @@ describe('the dispatch memo', () => {
 
   it('is written by a real dispatch and holds no prompt text: only policy, diagnostics and price resolutions', async () => {
     clearRuntimeCache();
-    const { _meta, ...payload } = JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures/codex/PreToolUse.basic.json'), 'utf8'));
+    const { _meta, ...payload } = JSON.parse(
+      readFileSync(join(import.meta.dirname, '../../fixtures/codex/PreToolUse.basic.json'), 'utf8'),
+    );
     void _meta;
     const tool = { ...payload.tool_input, message: 'SECRET-PROMPT-MARKER', model: 'gpt-6-luna' };
-    const answer = await dispatchAdapter.handlers.PreToolUse!({ ...payload, cwd: project, tool_input: tool }, { env, harness: 'codex', event: 'PreToolUse', startedAt: Date.now(), deadlineMs: 5000 });
+    const answer = await dispatchAdapter.handlers.PreToolUse!(
+      { ...payload, cwd: project, tool_input: tool },
+      { env, harness: 'codex', event: 'PreToolUse', startedAt: Date.now(), deadlineMs: 5000 },
+    );
     expect(answer).toBeNull(); // a cheaper child: allowed as it is
     const text = readFileSync(memoPath(), 'utf8');
     expect(text).not.toContain('SECRET-PROMPT-MARKER');
-    expect(Object.keys(JSON.parse(text)).sort()).toEqual(['catalogDate', 'catalogVersion', 'format', 'key', 'policy', 'policyDiagnostics', 'resolutions']);
+    expect(Object.keys(JSON.parse(text)).sort()).toEqual([
+      'catalogDate',
+      'catalogVersion',
+      'format',
+      'key',
+      'policy',
+      'policyDiagnostics',
+      'resolutions',
+    ]);
   });
 
   it('answers exactly what the files answer, for known, aliased, estimated and unknown names', () => {
     writeCatalog('x.catalog.json', catalog('refresh-x', '0.2'));
-    const names = ['gpt-6-luna', 'GPT-6-Luna', 'openai/gpt-6-sol', 'gpt-6.1-sol', 'gpt-6-astra-2026-11-01', 'no-such-model', '', 'x'.repeat(300)];
+    const names = [
+      'gpt-6-luna',
+      'GPT-6-Luna',
+      'openai/gpt-6-sol',
+      'gpt-6.1-sol',
+      'gpt-6-astra-2026-11-01',
+      'no-such-model',
+      '',
+      'x'.repeat(300),
+    ];
     const rt = runtime();
     for (const n of names) rt.prices.resolve(n, 'codex');
     rt.saveMemo?.();
@@ -132,50 +177,71 @@ describe('the dispatch memo', () => {
 
   describe('is not used once any input changed', () => {
     const cases: [string, () => void][] = [
-      ['the user policy file is edited in place to the same size', () => {
-        writeUserConfig('{"mode":"on" }');
-        resolveAndSave();
-        plantMarker();
-        const before = statSync(paths(env).config);
-        writeUserConfig('{"mode":"off"}');
-        expect(statSync(paths(env).config).size).toBe(before.size);
-        utimesSync(paths(env).config, before.atime, before.mtime); // mtime put back; size and ctime still tell
-      }],
-      ['a project policy file appears', () => {
-        resolveAndSave();
-        plantMarker();
-        writeFileSync(join(project, '.tiergate.json'), '{}');
-      }],
-      ['a refreshed catalog appears', () => {
-        resolveAndSave();
-        plantMarker();
-        writeCatalog('new.catalog.json', catalog('refresh-new', '0.2'));
-      }],
-      ['a refreshed catalog is replaced (atomic rename, as the refresher writes)', () => {
-        writeCatalog('a.catalog.json', catalog('refresh-a', '0.2'));
-        resolveAndSave();
-        plantMarker();
-        const tmp = join(home, 'next.json');
-        writeFileSync(tmp, JSON.stringify(catalog('refresh-b', '0.3')));
-        renameSync(tmp, join(paths(env).priceCacheDir, 'a.catalog.json'));
-      }],
-      ['a refreshed catalog is removed', () => {
-        writeCatalog('a.catalog.json', catalog('refresh-a', '0.2'));
-        resolveAndSave();
-        plantMarker();
-        rmSync(join(paths(env).priceCacheDir, 'a.catalog.json'));
-      }],
-      ['a harness declares prices', () => {
-        resolveAndSave();
-        plantMarker();
-        mkdirSync(paths(env).priceCacheDir, { recursive: true });
-        writeFileSync(join(paths(env).priceCacheDir, 'harness-declared.json'), JSON.stringify({ entries: [] }));
-      }],
-      ['the bundle is another build', () => {
-        resolveAndSave();
-        plantMarker();
-        memo('build-b');
-      }],
+      [
+        'the user policy file is edited in place to the same size',
+        () => {
+          writeUserConfig('{"mode":"on" }');
+          resolveAndSave();
+          plantMarker();
+          const before = statSync(paths(env).config);
+          writeUserConfig('{"mode":"off"}');
+          expect(statSync(paths(env).config).size).toBe(before.size);
+          utimesSync(paths(env).config, before.atime, before.mtime); // mtime put back; size and ctime still tell
+        },
+      ],
+      [
+        'a project policy file appears',
+        () => {
+          resolveAndSave();
+          plantMarker();
+          writeFileSync(join(project, '.tiergate.json'), '{}');
+        },
+      ],
+      [
+        'a refreshed catalog appears',
+        () => {
+          resolveAndSave();
+          plantMarker();
+          writeCatalog('new.catalog.json', catalog('refresh-new', '0.2'));
+        },
+      ],
+      [
+        'a refreshed catalog is replaced (atomic rename, as the refresher writes)',
+        () => {
+          writeCatalog('a.catalog.json', catalog('refresh-a', '0.2'));
+          resolveAndSave();
+          plantMarker();
+          const tmp = join(home, 'next.json');
+          writeFileSync(tmp, JSON.stringify(catalog('refresh-b', '0.3')));
+          renameSync(tmp, join(paths(env).priceCacheDir, 'a.catalog.json'));
+        },
+      ],
+      [
+        'a refreshed catalog is removed',
+        () => {
+          writeCatalog('a.catalog.json', catalog('refresh-a', '0.2'));
+          resolveAndSave();
+          plantMarker();
+          rmSync(join(paths(env).priceCacheDir, 'a.catalog.json'));
+        },
+      ],
+      [
+        'a harness declares prices',
+        () => {
+          resolveAndSave();
+          plantMarker();
+          mkdirSync(paths(env).priceCacheDir, { recursive: true });
+          writeFileSync(join(paths(env).priceCacheDir, 'harness-declared.json'), JSON.stringify({ entries: [] }));
+        },
+      ],
+      [
+        'the bundle is another build',
+        () => {
+          resolveAndSave();
+          plantMarker();
+          memo('build-b');
+        },
+      ],
     ];
     for (const [what, change] of cases) {
       it(what, () => {
@@ -230,7 +296,10 @@ describe('the dispatch memo', () => {
     resolveAndSave();
     expect(statSync(memoPath()).mtimeMs).toBe(t * 1000);
     resolveAndSave('gpt-6-sol');
-    expect(Object.keys(JSON.parse(readFileSync(memoPath(), 'utf8')).resolutions).sort()).toEqual(['codex\u0000gpt-6-luna', 'codex\u0000gpt-6-sol']);
+    expect(Object.keys(JSON.parse(readFileSync(memoPath(), 'utf8')).resolutions).sort()).toEqual([
+      'codex\u0000gpt-6-luna',
+      'codex\u0000gpt-6-sol',
+    ]);
   });
 
   it(`holds at most ${MAX_MEMO_RESOLUTIONS} resolutions (names past that are resolved, not kept)`, () => {
@@ -252,18 +321,28 @@ describe('the dispatch memo', () => {
 
   it('a damaged memo is ignored with a diagnostic, the files decide, and the next write replaces it', () => {
     resolveAndSave();
-    for (const damage of ['{"format":', '[]', JSON.stringify({ format: 'tiergate-dispatch-memo/1', key: 'x' }), '\u0000\u0001']) {
+    for (const damage of [
+      '{"format":',
+      '[]',
+      JSON.stringify({ format: 'tiergate-dispatch-memo/1', key: 'x' }),
+      '\u0000\u0001',
+    ]) {
       writeFileSync(memoPath(), damage);
       expect(inputRate()).toBe(luna.rates.input);
     }
     // A memo under the right key but missing its parts: the runtime is loaded from the files all the same.
-    const keyOnly = { format: 'tiergate-dispatch-memo/1', key: memoInputs(env, 'codex', project, 'build-a', clock).key };
+    const keyOnly = {
+      format: 'tiergate-dispatch-memo/1',
+      key: memoInputs(env, 'codex', project, 'build-a', clock).key,
+    };
     writeFileSync(memoPath(), JSON.stringify(keyOnly));
     expect(inputRate()).toBe(luna.rates.input);
     const log = readFileSync(paths(env).diagnostics, 'utf8');
     expect(log).toContain('"where":"dispatch-memo"');
     resolveAndSave();
-    expect(JSON.parse(readFileSync(memoPath(), 'utf8')).resolutions['codex\u0000gpt-6-luna'].price.rates.input).toBe(luna.rates.input);
+    expect(JSON.parse(readFileSync(memoPath(), 'utf8')).resolutions['codex\u0000gpt-6-luna'].price.rates.input).toBe(
+      luna.rates.input,
+    );
   });
 
   it('an unwritable memo directory: the runtime still answers, and the failure is diagnosed', () => {

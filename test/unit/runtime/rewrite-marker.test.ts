@@ -12,13 +12,23 @@ import { paths } from '../../../src/io/paths.js';
 import { clearRuntimeCache } from '../../../src/runtime/context.js';
 import { routeDispatch } from '../../../src/runtime/dispatch.js';
 import {
-  MAX_MARKER_BYTES, readRewriteMarker, REWRITE_MARKER_FORMAT, rewriteMarkerPath, withRewritePolicy, type RewriteMarker,
+  MAX_MARKER_BYTES,
+  readRewriteMarker,
+  REWRITE_MARKER_FORMAT,
+  rewriteMarkerPath,
+  withRewritePolicy,
+  type RewriteMarker,
 } from '../../../src/runtime/rewrite-marker.js';
 import { tempHome } from '../ledger/helpers.js';
 
 const marker = (over: Partial<RewriteMarker> = {}): RewriteMarker => ({
-  format: REWRITE_MARKER_FORMAT, harness: 'claude', firstSeenAt: 1, lastSeenAt: 2, ignored: 1,
-  last: { decided: 'haiku', requested: 'opus', served: 'claude-opus-5-5', at: 2 }, ...over,
+  format: REWRITE_MARKER_FORMAT,
+  harness: 'claude',
+  firstSeenAt: 1,
+  lastSeenAt: 2,
+  ignored: 1,
+  last: { decided: 'haiku', requested: 'opus', served: 'claude-opus-5-5', at: 2 },
+  ...over,
 });
 
 function put(file: string, text: string): void {
@@ -36,10 +46,29 @@ const log = (env: Record<string, string>) => {
 
 /** A haiku parent asking for opus: over the ceiling; the legal choice within it is haiku. */
 const obs = (over: Partial<DispatchObservation> = {}): DispatchObservation => ({
-  kind: 'dispatch', harness: 'claude', sessionId: 'S', callId: 'toolu_1', parentModel: 'claude-haiku-5-5', parentModelSource: 't',
-  requestedModel: 'opus', requestedAgent: null, requestedTier: null, agentModel: null, subagentType: 'general-purpose',
-  capability: { canRewrite: true, rewriteField: 'model', rewriteKind: 'model', legalValues: ['haiku', 'sonnet', 'opus'], canDeny: true },
-  toolInput: { subagent_type: 'general-purpose', model: 'opus', prompt: 'p' }, cwd: null, escalationFrom: null, at: 1, ...over,
+  kind: 'dispatch',
+  harness: 'claude',
+  sessionId: 'S',
+  callId: 'toolu_1',
+  parentModel: 'claude-haiku-5-5',
+  parentModelSource: 't',
+  requestedModel: 'opus',
+  requestedAgent: null,
+  requestedTier: null,
+  agentModel: null,
+  subagentType: 'general-purpose',
+  capability: {
+    canRewrite: true,
+    rewriteField: 'model',
+    rewriteKind: 'model',
+    legalValues: ['haiku', 'sonnet', 'opus'],
+    canDeny: true,
+  },
+  toolInput: { subagent_type: 'general-purpose', model: 'opus', prompt: 'p' },
+  cwd: null,
+  escalationFrom: null,
+  at: 1,
+  ...over,
 });
 
 describe('readRewriteMarker', () => {
@@ -100,7 +129,11 @@ describe('onIgnoredRewrite', () => {
     expect(withRewritePolicy(obs(), deny, env)).toEqual(obs());
     put(rewriteMarkerPath(env, 'claude'), JSON.stringify(marker()));
     expect(withRewritePolicy(obs(), DEFAULT_POLICY, env)).toEqual(obs());
-    expect(withRewritePolicy(obs(), deny, env).capability).toMatchObject({ canRewrite: false, rewriteField: null, canDeny: true });
+    expect(withRewritePolicy(obs(), deny, env).capability).toMatchObject({
+      canRewrite: false,
+      rewriteField: null,
+      canDeny: true,
+    });
     // Another harness's marker does not count.
     const codex = obs({ harness: 'codex', capability: { ...obs().capability, legalValues: null } });
     expect(withRewritePolicy(codex, deny, env)).toEqual(codex);

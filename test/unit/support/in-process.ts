@@ -14,17 +14,36 @@ export function fixture<T = Record<string, any>>(harness: string, name: string):
 
 /** USD per 1M, as the fake providers in the reference runs were configured. */
 export const FAKE_RATES: Record<string, [string, string, string]> = {
-  parent: ['3', '15', '0.3'], big: ['15', '75', '1.5'], small: ['0.25', '1.25', '0.025'],
+  parent: ['3', '15', '0.3'],
+  big: ['15', '75', '1.5'],
+  small: ['0.25', '1.25', '0.025'],
 };
 
 export function fakeLookup(): PriceLookup {
   return {
-    catalogDate: '2026-12-02', catalogVersion: 'test',
+    catalogDate: '2026-12-02',
+    catalogVersion: 'test',
     resolve(name): Resolution {
       const id = name.replace(/^fake\//, '');
       const r = FAKE_RATES[id];
       if (!r) return { query: name, id: null, how: 'unknown', note: null, price: null, catalogVersion: null };
-      return { query: name, id, how: 'exact', note: null, catalogVersion: 'test', price: { id, provider: 'fake', rates: { input: r[0], output: r[1], cacheRead: r[2], cacheWrite5m: null, cacheWrite1h: null }, longContext: [], perRequestFee: null, reasoningRate: null, contextWindow: null, source: 'test' } };
+      return {
+        query: name,
+        id,
+        how: 'exact',
+        note: null,
+        catalogVersion: 'test',
+        price: {
+          id,
+          provider: 'fake',
+          rates: { input: r[0], output: r[1], cacheRead: r[2], cacheWrite5m: null, cacheWrite1h: null },
+          longContext: [],
+          perRequestFee: null,
+          reasoningRate: null,
+          contextWindow: null,
+          source: 'test',
+        },
+      };
     },
   };
 }

@@ -18,11 +18,23 @@ import { readPushStatus } from '../../../src/team/status.js';
 import { PUSH_LOCK_ENV, triggerPush } from '../../../src/team/trigger.js';
 import { pgAvailable, startCluster, type PgCluster } from '../../support/pg-cluster.js';
 import { RUNS } from '../report/seed.js';
-import { grantRoles, home, localReport, removeHomes, scalars, seed, teamDatabase, teamInit, teamReport } from './helpers.js';
+import {
+  grantRoles,
+  home,
+  localReport,
+  removeHomes,
+  scalars,
+  seed,
+  teamDatabase,
+  teamInit,
+  teamReport,
+} from './helpers.js';
 
 const root = join(import.meta.dirname, '../../..');
 const payload = (harness: string, cwd: string) => {
-  const { _meta, ...p } = JSON.parse(readFileSync(join(root, 'test/fixtures', harness, 'SessionEnd.basic.json'), 'utf8')) as Record<string, unknown>;
+  const { _meta, ...p } = JSON.parse(
+    readFileSync(join(root, 'test/fixtures', harness, 'SessionEnd.basic.json'), 'utf8'),
+  ) as Record<string, unknown>;
   return { ...p, cwd };
 };
 const stdin = (p: unknown) => Readable.from([Buffer.from(JSON.stringify(p))]);
@@ -35,8 +47,11 @@ function standIn(): { script: string; out: string } {
   scratch.push(dir);
   const out = join(dir, 'calls.jsonl');
   const script = join(dir, 'cli.mjs');
-  writeFileSync(script, `import { appendFileSync } from 'node:fs';
-appendFileSync(${JSON.stringify(out)}, JSON.stringify({ argv: process.argv.slice(2), nonce: process.env.${PUSH_LOCK_ENV} ?? null }) + '\\n');`);
+  writeFileSync(
+    script,
+    `import { appendFileSync } from 'node:fs';
+appendFileSync(${JSON.stringify(out)}, JSON.stringify({ argv: process.argv.slice(2), nonce: process.env.${PUSH_LOCK_ENV} ?? null }) + '\\n');`,
+  );
   return { script, out };
 }
 
@@ -50,7 +65,10 @@ describe('triggerPush', () => {
     const h = home();
     const project = mkdtempSync(join(tmpdir(), 'tg-proj-'));
     scratch.push(project);
-    writeFileSync(join(project, '.tiergate.json'), JSON.stringify({ team: { url: 'postgres://evil@127.0.0.1:1/x', user: 'x' } }));
+    writeFileSync(
+      join(project, '.tiergate.json'),
+      JSON.stringify({ team: { url: 'postgres://evil@127.0.0.1:1/x', user: 'x' } }),
+    );
     const s = standIn();
     const cwd = process.cwd();
     process.chdir(project);
@@ -72,7 +90,10 @@ describe('triggerPush', () => {
     const second = triggerPush(h.env, { script: s.script });
     expect(second).toMatchObject({ started: false, reason: 'running' });
     await expect.poll(() => existsSync(s.out), { timeout: 10_000 }).toBe(true);
-    const calls = readFileSync(s.out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { argv: string[]; nonce: string });
+    const calls = readFileSync(s.out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { argv: string[]; nonce: string });
     expect(calls).toHaveLength(1);
     expect(calls[0]!.argv.slice(-2)).toEqual(['push', '--background']);
     expect(calls[0]!.argv.join(' ')).not.toContain('pw-Secret');
@@ -109,7 +130,10 @@ describe.skipIf(!pgAvailable())('a session end pushes in the background (dist/cl
       seed(h, RUNS.slice(0, 5));
       mkdirSync(join(h.dir, 'proj'), { recursive: true });
       const t0 = Date.now();
-      const out = await runHook(harness, 'SessionEnd', stdin(payload(harness, join(h.dir, 'proj'))), { ...h.env, PATH: process.env.PATH ?? '' });
+      const out = await runHook(harness, 'SessionEnd', stdin(payload(harness, join(h.dir, 'proj'))), {
+        ...h.env,
+        PATH: process.env.PATH ?? '',
+      });
       expect(out.failed).toBeNull();
       expect(Date.now() - t0).toBeLessThan(3000);
       await expect.poll(() => readPushStatus(h.env).lastAttempt, { timeout: 30_000 }).toBe('ok');
@@ -125,7 +149,10 @@ describe.skipIf(!pgAvailable())('a session end pushes in the background (dist/cl
     const h = home({ team: { url: `postgres://u:pw-Secret@127.0.0.1:${port}/team?connect_timeout=2`, user: 'hung' } });
     seed(h, RUNS.slice(0, 2));
     const t0 = Date.now();
-    const out = await runHook('claude', 'SessionEnd', stdin(payload('claude', h.dir)), { ...h.env, PATH: process.env.PATH ?? '' });
+    const out = await runHook('claude', 'SessionEnd', stdin(payload('claude', h.dir)), {
+      ...h.env,
+      PATH: process.env.PATH ?? '',
+    });
     expect(out.failed).toBeNull();
     expect(Date.now() - t0).toBeLessThan(3000);
     await expect.poll(() => readPushStatus(h.env).lastAttempt, { timeout: 30_000 }).toBe('failed');

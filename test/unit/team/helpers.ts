@@ -30,9 +30,12 @@ export function home(opts: { user?: string; url?: string; team?: unknown } = {})
   const dir = mkdtempSync(join(tmpdir(), 'tg-team-'));
   made.push(dir);
   const env: Record<string, string> = {
-    TIERGATE_HOME: join(dir, 'tg'), HOME: dir, TIERGATE_PRICE_REFRESH: 'off',
+    TIERGATE_HOME: join(dir, 'tg'),
+    HOME: dir,
+    TIERGATE_PRICE_REFRESH: 'off',
     // Never the caller's ~/.pgpass: a password comes from the URL, or a test's own PGPASSWORD or PGPASSFILE.
-    PGPASSFILE: join(dir, 'no-pgpass'), TIERGATE_TEAM_URL: opts.url ?? '',
+    PGPASSFILE: join(dir, 'no-pgpass'),
+    TIERGATE_TEAM_URL: opts.url ?? '',
   };
   const team = opts.team ?? (opts.user === undefined ? undefined : { user: opts.user });
   if (team !== undefined) {
@@ -78,29 +81,58 @@ export async function teamReport(url: string, q: TeamReportQuery): Promise<Repor
 /** A row's numbers (no model pairs: their top five may differ once rows of two people merge). */
 export function scalars(r: ReportRow) {
   return {
-    runs: r.runs, dispatches: r.dispatches, denied: r.denied, completed: r.completed, pending: r.pending, verified: r.verified,
-    tokens: r.tokens, cost: r.cost.pico, unpriced: r.unpricedRuns, noUsage: r.noUsageRuns, cf: r.counterfactual.pico,
-    savings: r.savings.pico, comparable: r.comparableRuns, notHonoured: r.correctionsNotHonoured, usageNotReported: r.usageNotReported,
-    corrected: r.corrected, saved: r.saved.pico, savedRuns: r.savedRuns,
+    runs: r.runs,
+    dispatches: r.dispatches,
+    denied: r.denied,
+    completed: r.completed,
+    pending: r.pending,
+    verified: r.verified,
+    tokens: r.tokens,
+    cost: r.cost.pico,
+    unpriced: r.unpricedRuns,
+    noUsage: r.noUsageRuns,
+    cf: r.counterfactual.pico,
+    savings: r.savings.pico,
+    comparable: r.comparableRuns,
+    notHonoured: r.correctionsNotHonoured,
+    usageNotReported: r.usageNotReported,
+    corrected: r.corrected,
+    saved: r.saved.pico,
+    savedRuns: r.savedRuns,
   };
 }
 
 type S = ReturnType<typeof scalars>;
-const addPico = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : (BigInt(a) + BigInt(b)).toString());
+const addPico = (a: string | null, b: string | null) =>
+  a === null ? b : b === null ? a : (BigInt(a) + BigInt(b)).toString();
 
 /** The numbers of several reports' rows taken together, as one ledger holding all their rows would report them. */
 export function sumScalars(rows: ReportRow[]): S {
   const out = rows.map(scalars).reduce((a, b) => ({
-    runs: a.runs + b.runs, dispatches: a.dispatches + b.dispatches, denied: a.denied + b.denied, completed: a.completed + b.completed,
-    pending: a.pending + b.pending, verified: a.verified + b.verified,
+    runs: a.runs + b.runs,
+    dispatches: a.dispatches + b.dispatches,
+    denied: a.denied + b.denied,
+    completed: a.completed + b.completed,
+    pending: a.pending + b.pending,
+    verified: a.verified + b.verified,
     tokens: {
-      input: a.tokens.input + b.tokens.input, output: a.tokens.output + b.tokens.output, cacheRead: a.tokens.cacheRead + b.tokens.cacheRead,
-      cacheWrite: a.tokens.cacheWrite + b.tokens.cacheWrite, total: a.tokens.total + b.tokens.total,
+      input: a.tokens.input + b.tokens.input,
+      output: a.tokens.output + b.tokens.output,
+      cacheRead: a.tokens.cacheRead + b.tokens.cacheRead,
+      cacheWrite: a.tokens.cacheWrite + b.tokens.cacheWrite,
+      total: a.tokens.total + b.tokens.total,
     },
-    cost: addPico(a.cost, b.cost), unpriced: a.unpriced + b.unpriced, noUsage: a.noUsage + b.noUsage, cf: addPico(a.cf, b.cf),
-    savings: addPico(a.savings, b.savings), comparable: a.comparable + b.comparable, notHonoured: a.notHonoured + b.notHonoured,
-    usageNotReported: a.usageNotReported && b.usageNotReported, corrected: a.corrected + b.corrected,
-    saved: addPico(a.saved, b.saved), savedRuns: a.savedRuns + b.savedRuns,
+    cost: addPico(a.cost, b.cost),
+    unpriced: a.unpriced + b.unpriced,
+    noUsage: a.noUsage + b.noUsage,
+    cf: addPico(a.cf, b.cf),
+    savings: addPico(a.savings, b.savings),
+    comparable: a.comparable + b.comparable,
+    notHonoured: a.notHonoured + b.notHonoured,
+    usageNotReported: a.usageNotReported && b.usageNotReported,
+    corrected: a.corrected + b.corrected,
+    saved: addPico(a.saved, b.saved),
+    savedRuns: a.savedRuns + b.savedRuns,
   }));
   return out;
 }
@@ -111,7 +143,8 @@ export function byGroup(r: Report): Record<string, S> {
 }
 export function mergedByGroup(reports: Report[]): Record<string, S> {
   const rows = new Map<string, ReportRow[]>();
-  for (const r of reports) for (const row of r.rows) rows.set(String(row.group), [...(rows.get(String(row.group)) ?? []), row]);
+  for (const r of reports)
+    for (const row of r.rows) rows.set(String(row.group), [...(rows.get(String(row.group)) ?? []), row]);
   return Object.fromEntries([...rows].map(([g, rs]) => [g, sumScalars(rs)]));
 }
 
@@ -125,16 +158,31 @@ export function ledgerFingerprint(h: Home): Record<string, string> {
 }
 
 /** The team database, a role that pushes and a role that only reads (as docs/team.md grants them). */
-export async function teamDatabase(c: PgCluster, db: string): Promise<{ admin: string; pusher: string; reader: string }> {
+export async function teamDatabase(
+  c: PgCluster,
+  db: string,
+): Promise<{ admin: string; pusher: string; reader: string }> {
   await c.sql(`CREATE DATABASE ${db}`);
-  await c.sql("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'tg_pusher') THEN CREATE ROLE tg_pusher LOGIN PASSWORD 'push-pw'; END IF; END $$");
-  await c.sql("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'tg_reader') THEN CREATE ROLE tg_reader LOGIN PASSWORD 'read-pw'; END IF; END $$");
-  return { admin: c.url(undefined, undefined, db), pusher: c.url('tg_pusher', 'push-pw', db), reader: c.url('tg_reader', 'read-pw', db) };
+  await c.sql(
+    "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'tg_pusher') THEN CREATE ROLE tg_pusher LOGIN PASSWORD 'push-pw'; END IF; END $$",
+  );
+  await c.sql(
+    "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'tg_reader') THEN CREATE ROLE tg_reader LOGIN PASSWORD 'read-pw'; END IF; END $$",
+  );
+  return {
+    admin: c.url(undefined, undefined, db),
+    pusher: c.url('tg_pusher', 'push-pw', db),
+    reader: c.url('tg_reader', 'read-pw', db),
+  };
 }
 
 /** The grants docs/team.md gives: pushers write the tables (rollups through the triggers), readers only SELECT. */
 export async function grantRoles(c: PgCluster, db: string): Promise<void> {
-  await c.sql(`GRANT USAGE ON SCHEMA tiergate TO tg_pusher, tg_reader;
+  await c.sql(
+    `GRANT USAGE ON SCHEMA tiergate TO tg_pusher, tg_reader;
     GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA tiergate TO tg_pusher;
-    GRANT SELECT ON ALL TABLES IN SCHEMA tiergate TO tg_reader;`, [], db);
+    GRANT SELECT ON ALL TABLES IN SCHEMA tiergate TO tg_reader;`,
+    [],
+    db,
+  );
 }

@@ -18,8 +18,22 @@ import { pgAvailable, startCluster, type PgCluster } from '../../support/pg-clus
 import { runCaptured } from '../../support/cli.js';
 import { RUNS } from '../report/seed.js';
 import {
-  byGroup, grantRoles, home, ledgerFingerprint, localReport, mergedByGroup, push, removeHomes, scalars, seed, sumScalars,
-  teamDatabase, teamInit, teamReport, withLedger, type Home,
+  byGroup,
+  grantRoles,
+  home,
+  ledgerFingerprint,
+  localReport,
+  mergedByGroup,
+  push,
+  removeHomes,
+  scalars,
+  seed,
+  sumScalars,
+  teamDatabase,
+  teamInit,
+  teamReport,
+  withLedger,
+  type Home,
 } from './helpers.js';
 
 const DAY = 86_400_000;
@@ -45,7 +59,10 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     bob = home({ user: 'bob', url: urls.pusher });
     seed(alice);
     // Bob: another mix (shifted a day, fewer runs), the same local call ids: they must not meet Alice's rows.
-    seed(bob, RUNS.slice(0, 9).map((r) => ({ ...r, day: r.day + 1 })));
+    seed(
+      bob,
+      RUNS.slice(0, 9).map((r) => ({ ...r, day: r.day + 1 })),
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -56,7 +73,11 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
   it('team init is versioned and safe to run again', async () => {
     const again = await teamInit(home(), urls.admin, ['--json']);
     expect(again.code, again.err).toBe(0);
-    expect(JSON.parse(again.out)).toMatchObject({ from: TEAM_SCHEMA_VERSION, to: TEAM_SCHEMA_VERSION, schema: 'tiergate' });
+    expect(JSON.parse(again.out)).toMatchObject({
+      from: TEAM_SCHEMA_VERSION,
+      to: TEAM_SCHEMA_VERSION,
+      schema: 'tiergate',
+    });
     const versions = await cluster.sql('SELECT version FROM tiergate.schema_version ORDER BY version', [], 'team');
     expect(versions.rows.map((r) => r.version)).toEqual([1]);
   });
@@ -94,8 +115,13 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     const again = await push(alice, ['--json']);
     expect(JSON.parse(again.out)).toMatchObject({ completions: { sent: 0 }, dispatches: { sent: 0 }, user: 'alice' });
 
-    const localRows = (h: Home) => withLedger(h, (db) => (db.prepare('SELECT COUNT(*) AS n FROM completions').get() as { n: number }).n);
-    const remote = await cluster.sql('SELECT COUNT(*)::int AS n, COUNT(DISTINCT (origin, key))::int AS k FROM tiergate.completions', [], 'team');
+    const localRows = (h: Home) =>
+      withLedger(h, (db) => (db.prepare('SELECT COUNT(*) AS n FROM completions').get() as { n: number }).n);
+    const remote = await cluster.sql(
+      'SELECT COUNT(*)::int AS n, COUNT(DISTINCT (origin, key))::int AS k FROM tiergate.completions',
+      [],
+      'team',
+    );
     expect(remote.rows[0]).toEqual({ n: localRows(alice) + localRows(bob), k: localRows(alice) + localRows(bob) });
 
     for (const by of LOCAL_BY) {
@@ -105,7 +131,9 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
       expect(scalars(team.totals), `--by ${by} totals`).toEqual(sumScalars(locals.map((l) => l.totals)));
     }
     // --by session: each session's project and last activity, as the local ledger's sessions table has them.
-    const sessions = (r: Awaited<ReturnType<typeof teamReport>>): Record<string, [string | null | undefined, string | null | undefined]> =>
+    const sessions = (
+      r: Awaited<ReturnType<typeof teamReport>>,
+    ): Record<string, [string | null | undefined, string | null | undefined]> =>
       Object.fromEntries(r.rows.map((row) => [String(row.group), [row.project, row.lastActivity]]));
     const teamSessions = sessions(await teamReport(urls.reader, { by: 'session' }));
     for (const h of [alice, bob]) {
@@ -179,12 +207,17 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     expect(after.totals.savedRuns).toBe(1);
     expect(after.totals.saved.pico).not.toBeNull();
     expect(byGroup(after)).toEqual(mergedByGroup(locals));
-    const dup = await cluster.sql('SELECT COUNT(*)::int - COUNT(DISTINCT (origin, key))::int AS d FROM tiergate.completions', [], 'team');
+    const dup = await cluster.sql(
+      'SELECT COUNT(*)::int - COUNT(DISTINCT (origin, key))::int AS d FROM tiergate.completions',
+      [],
+      'team',
+    );
     expect(dup.rows[0].d).toBe(0);
   });
 
   it('report --team through the CLI: --json (the report contract), --csv, --html and the table, with --by user; a read-only role', async () => {
-    const cli = (args: string[], url = urls.reader) => runCaptured(main, ['report', '--team', ...args], { ...alice.env, TIERGATE_TEAM_URL: url });
+    const cli = (args: string[], url = urls.reader) =>
+      runCaptured(main, ['report', '--team', ...args], { ...alice.env, TIERGATE_TEAM_URL: url });
     const json = await cli(['--json', '--by', 'user']);
     expect(json.code, json.err).toBe(0);
     const report = ReportSchema.parse(JSON.parse(json.out));
@@ -193,7 +226,9 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     const direct = await teamReport(urls.reader, { by: 'user' });
     expect(report.totals).toEqual(direct.totals);
     const since = new Date(T0 + DAY).toISOString();
-    const filtered = ReportSchema.parse(JSON.parse((await cli(['--json', '--by', 'day', '--since', since, '--user', 'bob'])).out));
+    const filtered = ReportSchema.parse(
+      JSON.parse((await cli(['--json', '--by', 'day', '--since', since, '--user', 'bob'])).out),
+    );
     expect(byGroup(filtered)).toEqual(byGroup(localReport(bob, { by: 'day', since: T0 + DAY })));
     const csv = await cli(['--csv', '--by', 'harness']);
     expect(csv.code, csv.err).toBe(0);
@@ -208,7 +243,9 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     expect(html.code, html.err).toBe(0);
     const page = readFileSync(file, 'utf8');
     expect(page).toContain('team ledger');
-    const embedded = JSON.parse(/<script type="application\/json" id="tiergate-report">([\s\S]*?)<\/script>/.exec(page)![1]!);
+    const embedded = JSON.parse(
+      /<script type="application\/json" id="tiergate-report">([\s\S]*?)<\/script>/.exec(page)![1]!,
+    );
     expect(embedded.totals.runs).toBe(direct.totals.runs);
     // Usage: --by user and --user/--origin belong to --team; a wrong password is one line, exit 1.
     const local = await runCaptured(main, ['report', '--by', 'user'], alice.env);
@@ -218,7 +255,9 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     const wrong = await cli(['--json'], cluster.url('tg_reader', 'wrong-Pass-1', 'team'));
     expect(wrong.code).toBe(1);
     expect(wrong.out).toBe('');
-    expect(wrong.err.trim().split('\n')).toEqual([expect.stringMatching(/^tiergate report: .*password authentication failed for user "tg_reader"/)]);
+    expect(wrong.err.trim().split('\n')).toEqual([
+      expect.stringMatching(/^tiergate report: .*password authentication failed for user "tg_reader"/),
+    ]);
     expect(wrong.err).not.toContain('wrong-Pass-1');
     const none = await runCaptured(main, ['report', '--team'], { ...alice.env, TIERGATE_TEAM_URL: '' });
     expect(none.code).toBe(1);
@@ -232,9 +271,15 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     const badPassword = 'not-the-Secret-9';
     const port = cluster.port;
     const cases = [
-      { url: cluster.url('tg_pusher', badPassword, 'team'), line: /password authentication failed for user "tg_pusher"/ },
+      {
+        url: cluster.url('tg_pusher', badPassword, 'team'),
+        line: /password authentication failed for user "tg_pusher"/,
+      },
       // Nothing listens on port 1 of the loopback.
-      { url: `postgres://tg_pusher:${badPassword}@127.0.0.1:1/team`, line: /cannot connect to 127\.0\.0\.1:1\/team: connection refused/ },
+      {
+        url: `postgres://tg_pusher:${badPassword}@127.0.0.1:1/team`,
+        line: /cannot connect to 127\.0\.0\.1:1\/team: connection refused/,
+      },
       { url: urls.reader, line: /permission denied for table/ },
       { url: cluster.url('tg_pusher', 'push-pw', 'no_such_db'), line: /database "no_such_db" does not exist/ },
     ];
@@ -276,7 +321,8 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     const viaFile = await runWith(dana, { PGPASSFILE: pgpass }, bare, ['--full']);
     expect(viaFile.code, viaFile.err).toBe(0);
     // Nothing tiergate keeps holds the password.
-    const walk = (d: string): string[] => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
+    const walk = (d: string): string[] =>
+      readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
     for (const f of walk(join(dana.dir, 'tg'))) expect(readFileSync(f).includes('push-pw'), f).toBe(false);
   });
 
@@ -288,10 +334,16 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     expect(r.code, r.err).toBe(0);
     const byUser = await teamReport(urls.reader, { by: 'user' });
     expect(byUser.rows.map((row) => row.group)).toContain(label);
-    expect(scalars(byUser.rows.find((row) => row.group === label)!)).toEqual(scalars(localReport(eve, { by: 'agent' }).totals));
+    expect(scalars(byUser.rows.find((row) => row.group === label)!)).toEqual(
+      scalars(localReport(eve, { by: 'agent' }).totals),
+    );
     const only = await teamReport(urls.reader, { by: 'agent', user: label });
     expect(only.totals.runs).toBe(localReport(eve, { by: 'agent' }).totals.runs);
-    const tables = await cluster.sql("SELECT COUNT(*)::int AS n FROM pg_tables WHERE schemaname = 'tiergate'", [], 'team');
+    const tables = await cluster.sql(
+      "SELECT COUNT(*)::int AS n FROM pg_tables WHERE schemaname = 'tiergate'",
+      [],
+      'team',
+    );
     expect(tables.rows[0].n).toBe(8);
     // A label with a control character is not a valid policy value: the OS user name is used, with a diagnostic.
     const mallory = home({ user: 'ok\u001b[2Jlabel', url: urls.pusher });
@@ -305,22 +357,30 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
   it('the server killed mid-push: what was committed stays, nothing is lost, the next push completes', async () => {
     const frank = home({ user: 'frank', url: urls.pusher });
     const N = 40_000;
-    withLedger(frank, (db) => db.transaction(() => {
-      const ins = db.prepare(`INSERT INTO completions (id, dedupe_key, harness, session_id, subagent_type, served_model, status,
+    withLedger(frank, (db) =>
+      db.transaction(() => {
+        const ins =
+          db.prepare(`INSERT INTO completions (id, dedupe_key, harness, session_id, subagent_type, served_model, status,
         input, output, cost_pico, ended_at, day, usage_source) VALUES (?, ?, 'claude', ?, 'Explore', 'claude-haiku-4-5', 'ok', 100, 10, ?, ?, ?, 'bench')`);
-      for (let i = 1; i <= N; i++) {
-        const at = T0 + (i % 7) * DAY;
-        ins.run(i, `claude:agent:f${i}`, `fs${i % 50}`, 1000 + i, at, new Date(at).toISOString().slice(0, 10));
-      }
-    }));
+        for (let i = 1; i <= N; i++) {
+          const at = T0 + (i % 7) * DAY;
+          ins.run(i, `claude:agent:f${i}`, `fs${i % 50}`, 1000 + i, at, new Date(at).toISOString().slice(0, 10));
+        }
+      }),
+    );
     const origin = await (async () => {
       const { originId } = await import('../../../src/team/settings.js');
       return originId(frank.env);
     })();
     const running = pushLedger({ env: frank.env, batchSize: 500, drain: false });
-    const outcome = running.then(() => 'finished', (err: Error) => err);
+    const outcome = running.then(
+      () => 'finished',
+      (err: Error) => err,
+    );
     for (;;) {
-      const n = (await cluster.sql('SELECT COUNT(*)::int AS n FROM tiergate.completions WHERE origin = $1', [origin], 'team')).rows[0].n;
+      const n = (
+        await cluster.sql('SELECT COUNT(*)::int AS n FROM tiergate.completions WHERE origin = $1', [origin], 'team')
+      ).rows[0].n;
       if (n >= 2000) break;
       await new Promise((r) => setTimeout(r, 5));
     }
@@ -330,14 +390,20 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     expect((err as Error).message.split('\n')).toHaveLength(1);
     expect((err as Error).message).toMatch(/127\.0\.0\.1:\d+\/team/);
     await cluster.restart();
-    const kept = (await cluster.sql('SELECT COUNT(*)::int AS n FROM tiergate.completions WHERE origin = $1', [origin], 'team')).rows[0].n;
+    const kept = (
+      await cluster.sql('SELECT COUNT(*)::int AS n FROM tiergate.completions WHERE origin = $1', [origin], 'team')
+    ).rows[0].n;
     expect(kept).toBeGreaterThanOrEqual(2000);
     expect(kept).toBeLessThan(N);
     const r = await push(frank, ['--json']);
     expect(r.code, r.err).toBe(0);
     // The next push sends what the first did not commit (and at most the batch cut short again), not everything.
     expect(JSON.parse(r.out).completions.sent).toBeLessThanOrEqual(N - kept + 500);
-    const remote = await cluster.sql('SELECT COUNT(*)::int AS n, COUNT(DISTINCT key)::int AS k FROM tiergate.completions WHERE origin = $1', [origin], 'team');
+    const remote = await cluster.sql(
+      'SELECT COUNT(*)::int AS n, COUNT(DISTINCT key)::int AS k FROM tiergate.completions WHERE origin = $1',
+      [origin],
+      'team',
+    );
     expect(remote.rows[0]).toEqual({ n: N, k: N });
     const team = await teamReport(urls.reader, { by: 'day', origin });
     expect(byGroup(team)).toEqual(byGroup(localReport(frank, { by: 'day' })));

@@ -18,12 +18,34 @@ const certDirs: string[] = [];
 function selfSigned(cn: string): { key: string; cert: string; certFile: string } {
   const dir = mkdtempSync(join(tmpdir(), 'tg-pgcert-'));
   certDirs.push(dir);
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', `/CN=${cn}`, '-addext', 'subjectAltName=IP:127.0.0.1',
-    '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-  ], { stdio: 'ignore' });
-  return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8'), certFile: join(dir, 'cert.pem') };
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${cn}`,
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
+  return {
+    key: readFileSync(join(dir, 'key.pem'), 'utf8'),
+    cert: readFileSync(join(dir, 'cert.pem'), 'utf8'),
+    certFile: join(dir, 'cert.pem'),
+  };
 }
 
 describe.skipIf(!pgAvailable())('team ledger over TLS (sslmode=verify-full)', () => {
@@ -38,7 +60,8 @@ describe.skipIf(!pgAvailable())('team ledger over TLS (sslmode=verify-full)', ()
     cluster = await startCluster({
       settings: { ssl: 'on', ssl_cert_file: 'server.crt', ssl_key_file: 'server.key' },
       files: {
-        'server.crt': { content: server.cert }, 'server.key': { content: server.key },
+        'server.crt': { content: server.cert },
+        'server.key': { content: server.key },
         // TLS or nothing over TCP (the helper's own admin connections use the unix socket).
         'pg_hba.conf': { content: 'local all all trust\nhostssl all all 127.0.0.1/32 scram-sha-256\n' },
       },
@@ -51,7 +74,7 @@ describe.skipIf(!pgAvailable())('team ledger over TLS (sslmode=verify-full)', ()
     for (const d of certDirs) rmSync(d, { recursive: true, force: true });
   });
 
-  it('verify-full with the server\'s root: team init, push and report, over an encrypted connection', async () => {
+  it("verify-full with the server's root: team init, push and report, over an encrypted connection", async () => {
     const good = url(`sslmode=verify-full&sslrootcert=${encodeURIComponent(server.certFile)}`);
     const init = await teamInit(home(), good);
     expect(init.code, init.err).toBe(0);
@@ -63,7 +86,9 @@ describe.skipIf(!pgAvailable())('team ledger over TLS (sslmode=verify-full)', ()
     expect(scalars(team.totals)).toEqual(scalars(localReport(h, { by: 'agent' }).totals));
     const db = await connectTeam(good);
     try {
-      const [row] = await db.query<{ ssl: boolean; version: string }>('SELECT ssl, version FROM pg_stat_ssl WHERE pid = pg_backend_pid()');
+      const [row] = await db.query<{ ssl: boolean; version: string }>(
+        'SELECT ssl, version FROM pg_stat_ssl WHERE pid = pg_backend_pid()',
+      );
       expect(row).toMatchObject({ ssl: true });
       expect(row!.version).toMatch(/^TLSv1\.[23]$/);
     } finally {
@@ -76,9 +101,15 @@ describe.skipIf(!pgAvailable())('team ledger over TLS (sslmode=verify-full)', ()
     seed(h, RUNS.slice(0, 1));
     const wrongRoot = await push(h, [], url(`sslmode=verify-full&sslrootcert=${encodeURIComponent(other.certFile)}`));
     expect(wrongRoot.code).toBe(1);
-    expect(wrongRoot.err.trim().split('\n')).toEqual([expect.stringMatching(/^tiergate push: TLS with 127\.0\.0\.1:\d+\/postgres failed: .*(self[- ]signed|certificate)/)]);
+    expect(wrongRoot.err.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^tiergate push: TLS with 127\.0\.0\.1:\d+\/postgres failed: .*(self[- ]signed|certificate)/,
+      ),
+    ]);
     const plain = await push(h, [], url('sslmode=disable'));
     expect(plain.code).toBe(1);
-    expect(plain.err.trim().split('\n')).toEqual([expect.stringMatching(/^tiergate push: .*no pg_hba\.conf entry .*no encryption/)]);
+    expect(plain.err.trim().split('\n')).toEqual([
+      expect.stringMatching(/^tiergate push: .*no pg_hba\.conf entry .*no encryption/),
+    ]);
   });
 });

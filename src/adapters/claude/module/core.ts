@@ -14,7 +14,15 @@ import { paths } from '../../../io/paths.js';
 import { join } from 'node:path';
 import { decide, type PriceLookup } from '../../../routing-engine/decide.js';
 import { hasBudget, type SpendState } from '../../../routing-engine/budget.js';
-import { countCompletion, emptySpend, MAX_RECENT, SPEND_FILE, spendStateFrom, type ReadSpend, type RecentEntry } from '../../../observer/spend-summary.js';
+import {
+  countCompletion,
+  emptySpend,
+  MAX_RECENT,
+  SPEND_FILE,
+  spendStateFrom,
+  type ReadSpend,
+  type RecentEntry,
+} from '../../../observer/spend-summary.js';
 import { spendEntry } from '../../../observer/spend-entry.js';
 import { pricerFromLookup } from '../../../observer/pricing.js';
 import { costOf } from '../../../prices/cost.js';
@@ -38,22 +46,45 @@ export const moduleSpoolDir = (dataDir: string): string => join(dataDir, 'spool'
 
 export type ModuleSpoolFile =
   | { format: typeof MODULE_SPOOL_FORMAT; record: SpoolRecord }
-  | { format: typeof MODULE_SPOOL_FORMAT; diagnostic: { level: 'error' | 'warn' | 'info'; where: string; message: string; at: number } };
+  | {
+      format: typeof MODULE_SPOOL_FORMAT;
+      diagnostic: { level: 'error' | 'warn' | 'info'; where: string; message: string; at: number };
+    };
 
 /** What the module knows of its surroundings, read through `$` at session start. */
 export type ModuleEnv = {
-  HOME?: string; XDG_CONFIG_HOME?: string; XDG_DATA_HOME?: string; TIERGATE_HOME?: string; CLAUDE_PLUGIN_DATA?: string;
+  HOME?: string;
+  XDG_CONFIG_HOME?: string;
+  XDG_DATA_HOME?: string;
+  TIERGATE_HOME?: string;
+  CLAUDE_PLUGIN_DATA?: string;
 };
 
 /** The agent.spawn event (2.1.328, fixtures/claude/modules/agent.spawn.*.json). Only what tiergate reads. */
 export type SpawnEvent = {
-  tool_use_id?: string; prompt?: string; description?: string; subagentType?: string; model?: string; parentModel?: string;
-  background?: boolean; fork?: boolean;
+  tool_use_id?: string;
+  prompt?: string;
+  description?: string;
+  subagentType?: string;
+  model?: string;
+  parentModel?: string;
+  background?: boolean;
+  fork?: boolean;
 };
 
 export type TurnCompleteEvent = {
-  agentId?: string; turnId?: string; reason?: string; answer?: string; isAborted?: boolean;
-  usage?: { input_tokens?: number; output_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number; model?: string };
+  agentId?: string;
+  turnId?: string;
+  reason?: string;
+  answer?: string;
+  isAborted?: boolean;
+  usage?: {
+    input_tokens?: number;
+    output_tokens?: number;
+    cache_read_input_tokens?: number;
+    cache_creation_input_tokens?: number;
+    model?: string;
+  };
 };
 
 export type SpawnVerdict =
@@ -77,17 +108,42 @@ export const policyHandoffPath = (dataDir: string, sessionId: string): string =>
  * policy says onIgnoredRewrite: deny, so this session denies with a retry instead of correcting. The module cannot
  * read the marker per dispatch as the command hook does (no Node fs): a marker written mid-session counts from the next.
  */
-export function policyFromHandoff(text: string | null): { policy: Policy; diagnostics: string[]; rewriteIgnored: boolean } {
-  if (text === null) return { policy: DEFAULT_POLICY, diagnostics: ['no policy hand-off from the SessionStart hook; built-in defaults'], rewriteIgnored: false };
+export function policyFromHandoff(text: string | null): {
+  policy: Policy;
+  diagnostics: string[];
+  rewriteIgnored: boolean;
+} {
+  if (text === null)
+    return {
+      policy: DEFAULT_POLICY,
+      diagnostics: ['no policy hand-off from the SessionStart hook; built-in defaults'],
+      rewriteIgnored: false,
+    };
   try {
     const v = JSON.parse(text) as { format?: string; policy?: Policy; rewriteIgnored?: unknown };
     const p = v.policy;
-    const ok = v.format === POLICY_HANDOFF_FORMAT && p && typeof p === 'object' && ['on', 'warn', 'off'].includes(p.mode)
-      && p.tiers && typeof p.tiers.claude === 'object' && typeof p.priceOverrides === 'object' && typeof p.claudeProvider === 'string';
-    return ok ? { policy: p, diagnostics: [], rewriteIgnored: v.rewriteIgnored === true && p.onIgnoredRewrite === 'deny' }
-      : { policy: DEFAULT_POLICY, diagnostics: ['policy hand-off malformed; built-in defaults'], rewriteIgnored: false };
+    const ok =
+      v.format === POLICY_HANDOFF_FORMAT &&
+      p &&
+      typeof p === 'object' &&
+      ['on', 'warn', 'off'].includes(p.mode) &&
+      p.tiers &&
+      typeof p.tiers.claude === 'object' &&
+      typeof p.priceOverrides === 'object' &&
+      typeof p.claudeProvider === 'string';
+    return ok
+      ? { policy: p, diagnostics: [], rewriteIgnored: v.rewriteIgnored === true && p.onIgnoredRewrite === 'deny' }
+      : {
+          policy: DEFAULT_POLICY,
+          diagnostics: ['policy hand-off malformed; built-in defaults'],
+          rewriteIgnored: false,
+        };
   } catch {
-    return { policy: DEFAULT_POLICY, diagnostics: ['policy hand-off not JSON; built-in defaults'], rewriteIgnored: false };
+    return {
+      policy: DEFAULT_POLICY,
+      diagnostics: ['policy hand-off not JSON; built-in defaults'],
+      rewriteIgnored: false,
+    };
   }
 }
 
@@ -162,7 +218,9 @@ export class ModuleCore {
 
   /** Whether the agent folders should be read again (never read, or read AGENT_SNAPSHOT_MS ago or more). */
   agentSnapshotStale(now: number): boolean {
-    return this.agentSnapshot === null || now - this.agentSnapshot.at >= AGENT_SNAPSHOT_MS || now < this.agentSnapshot.at;
+    return (
+      this.agentSnapshot === null || now - this.agentSnapshot.at >= AGENT_SNAPSHOT_MS || now < this.agentSnapshot.at
+    );
   }
 
   /** Path for the next record, or null when the spool is full or has no home. */
@@ -171,7 +229,9 @@ export class ModuleCore {
     if (!dir || this.spoolFiles >= MODULE_SPOOL_MAX_FILES) return null;
     this.spoolFiles += 1;
     this.seq += 1;
-    const rand = Math.floor(Math.random() * 0xffffffff).toString(16).padStart(8, '0');
+    const rand = Math.floor(Math.random() * 0xffffffff)
+      .toString(16)
+      .padStart(8, '0');
     return `${dir}/${now}-${String(this.seq).padStart(6, '0')}-${rand}.json`;
   }
 
@@ -195,16 +255,24 @@ export class ModuleCore {
       obs = claudeDispatch({
         sessionId: this.sessionId,
         callId: typeof e.tool_use_id === 'string' ? e.tool_use_id : null,
-        parent: typeof e.parentModel === 'string' && e.parentModel ? { model: e.parentModel, source: 'agent.spawn' } : { model: null, source: null },
+        parent:
+          typeof e.parentModel === 'string' && e.parentModel
+            ? { model: e.parentModel, source: 'agent.spawn' }
+            : { model: null, source: null },
         subagentType: e.fork === true ? 'fork' : typeof e.subagentType === 'string' ? e.subagentType : null,
         prompt,
         // The module rewrites the event, not a tool input; the record keeps the fields a report needs, never the prompt.
-        toolInput: { ...(e.model ? { model: e.model } : {}), ...(e.subagentType ? { subagent_type: e.subagentType } : {}), background: e.background === true },
+        toolInput: {
+          ...(e.model ? { model: e.model } : {}),
+          ...(e.subagentType ? { subagent_type: e.subagentType } : {}),
+          background: e.background === true,
+        },
         cwd: this.cwd,
         at: now,
         child,
       });
-      if (this.rewriteIgnored) obs = { ...obs, capability: { ...obs.capability, canRewrite: false, rewriteField: null } };
+      if (this.rewriteIgnored)
+        obs = { ...obs, capability: { ...obs.capability, canRewrite: false, rewriteField: null } };
       decision = decide(obs, this.policy, this.prices(), spend);
     } catch {
       return { kind: 'proceed', record: null };
@@ -214,7 +282,9 @@ export class ModuleCore {
       type: 'dispatch',
       observation: obs,
       decision: {
-        action: decision.action, reason: decision.reason, tier: decision.tier,
+        action: decision.action,
+        reason: decision.reason,
+        tier: decision.tier,
         effectiveModel: effectiveModel(obs, decision),
         catalogVersion: prices.catalogVersion,
       },
@@ -223,7 +293,13 @@ export class ModuleCore {
     if (decision.action === 'correct') {
       // agent.spawn passes any string to the API verbatim (reference §10.4): only a known alias goes out.
       if (decision.field !== 'model' || !LEGAL.has(decision.value)) {
-        return { kind: 'proceed', record: { ...record, decision: { ...record.decision, action: 'allow', effectiveModel: obs.requestedModel ?? obs.parentModel } } };
+        return {
+          kind: 'proceed',
+          record: {
+            ...record,
+            decision: { ...record.decision, action: 'allow', effectiveModel: obs.requestedModel ?? obs.parentModel },
+          },
+        };
       }
       return { kind: 'correct', model: decision.value, record };
     }
@@ -235,7 +311,8 @@ export class ModuleCore {
    * (each counted once, by the ledger's key). An entry the summary holds is dropped here: it counts there from now on.
    */
   spendFrom(read: ReadSpend, now: number, sessionTotal: string | null): SpendState {
-    if (read.error !== null || this.ownSpend.size === 0) return spendStateFrom(read, 'claude', this.sessionId, now, sessionTotal);
+    if (read.error !== null || this.ownSpend.size === 0)
+      return spendStateFrom(read, 'claude', this.sessionId, now, sessionTotal);
     let file = read.file ?? emptySpend(now);
     const held = new Set(file.recent.map((r) => r.k));
     for (const [k, e] of this.ownSpend) {
@@ -258,10 +335,20 @@ export class ModuleCore {
       if (typeof e.agentId !== 'string' || !e.agentId) return null;
       const open = this.open.get(e.agentId);
       const u = e.usage && typeof e.usage === 'object' ? e.usage : null;
-      const status: CompletionObservation['status'] = e.isAborted || e.reason === 'aborted' ? 'cancelled'
-        : e.reason === 'error' || e.reason === 'refusal' ? 'error' : e.reason === 'answer' ? 'ok' : 'unknown';
+      const status: CompletionObservation['status'] =
+        e.isAborted || e.reason === 'aborted'
+          ? 'cancelled'
+          : e.reason === 'error' || e.reason === 'refusal'
+            ? 'error'
+            : e.reason === 'answer'
+              ? 'ok'
+              : 'unknown';
       const observation: CompletionObservation = {
-        kind: 'completion', harness: 'claude', sessionId: this.sessionId, callId: open?.callId ?? null, agentId: e.agentId,
+        kind: 'completion',
+        harness: 'claude',
+        sessionId: this.sessionId,
+        callId: open?.callId ?? null,
+        agentId: e.agentId,
         subagentType: open?.subagentType ?? null,
         servedModel: u && typeof u.model === 'string' && u.model ? u.model : null,
         usage: u ? claudeUsage(u as Record<string, unknown>) : null,
@@ -293,6 +380,10 @@ export class ModuleCore {
   }
 }
 
-export function spoolFileText(body: { record: SpoolRecord } | { diagnostic: { level: 'error' | 'warn' | 'info'; where: string; message: string; at: number } }): string {
+export function spoolFileText(
+  body:
+    | { record: SpoolRecord }
+    | { diagnostic: { level: 'error' | 'warn' | 'info'; where: string; message: string; at: number } },
+): string {
   return JSON.stringify({ format: MODULE_SPOOL_FORMAT, ...body });
 }

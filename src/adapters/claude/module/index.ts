@@ -14,7 +14,16 @@
  */
 import { ModuleCore, spoolFileText, type ModuleEnv, type SpawnEvent, type TurnCompleteEvent } from './core.js';
 import { bundledLookup } from './prices.js';
-import { agentLookup, LookupDeadline, resolveChildModel, warmUpAgentLookup, type AgentFs, type AgentFsEntry, type ChildModel, type ClaudeModelEnv } from '../agent-definitions.js';
+import {
+  agentLookup,
+  LookupDeadline,
+  resolveChildModel,
+  warmUpAgentLookup,
+  type AgentFs,
+  type AgentFsEntry,
+  type ChildModel,
+  type ClaudeModelEnv,
+} from '../agent-definitions.js';
 import { AgentFsSnapshot } from '../agent-fs-snapshot.js';
 import { parseSpend, SPEND_MAX_BYTES, type ReadSpend } from '../../../observer/spend-summary.js';
 import type { SpendState } from '../../../routing-engine/budget.js';
@@ -49,10 +58,14 @@ async function writeSpool($: Dollar, body: Parameters<typeof spoolFileText>[0]):
   try {
     const path = core.nextSpoolPath(Date.now());
     if (path === null) {
-      if (core.spoolFullOnce()) await $.ui.log('tiergate: module spool full; completions wait until the next drain', { to: 'debug' });
+      if (core.spoolFullOnce())
+        await $.ui.log('tiergate: module spool full; completions wait until the next drain', { to: 'debug' });
       return;
     }
-    await Promise.race([$.fs.write(path, spoolFileText(body)), new Promise((resolve) => setTimeout(resolve, WRITE_WAIT_MS))]);
+    await Promise.race([
+      $.fs.write(path, spoolFileText(body)),
+      new Promise((resolve) => setTimeout(resolve, WRITE_WAIT_MS)),
+    ]);
   } catch {
     // A record lost is a ledger gap, never a blocked dispatch.
   }
@@ -63,7 +76,7 @@ async function init($: Dollar): Promise<void> {
   const hookEnv = ((await $.process.hookEnv()) ?? {}) as Record<string, string | undefined>;
   const env: ModuleEnv = {
     HOME: str(await $.env.get('HOME')),
-        XDG_DATA_HOME: str(await $.env.get('XDG_DATA_HOME')),
+    XDG_DATA_HOME: str(await $.env.get('XDG_DATA_HOME')),
     TIERGATE_HOME: str(await $.env.get('TIERGATE_HOME')),
     CLAUDE_PLUGIN_DATA: str(hookEnv.CLAUDE_PLUGIN_DATA),
   };
@@ -73,24 +86,43 @@ async function init($: Dollar): Promise<void> {
   const home = env.HOME ?? null;
   // `$.env.get` takes its name as a literal (the runtime reads the source before load), hence one call per variable;
   // concurrent, since each is a hop to Claude Code's main thread.
-  const [configDir, sub, force, noCap, bedrock, vertex, foundry, aws, gcp, mantle] = (await Promise.all([
-    $.env.get('CLAUDE_CONFIG_DIR'), $.env.get('CLAUDE_CODE_SUBAGENT_MODEL'), $.env.get('CLAUDE_CODE_SUBAGENT_MODEL_FORCE'),
-    $.env.get('CLAUDE_CODE_DISABLE_EXPLORE_INHERIT_CAP'), $.env.get('CLAUDE_CODE_USE_BEDROCK'), $.env.get('CLAUDE_CODE_USE_VERTEX'),
-    $.env.get('CLAUDE_CODE_USE_FOUNDRY'), $.env.get('CLAUDE_CODE_USE_ANTHROPIC_AWS'), $.env.get('CLAUDE_CODE_USE_ANTHROPIC_GOOGLE_CLOUD'),
-    $.env.get('CLAUDE_CODE_USE_MANTLE'),
-  ])).map(str);
-  core.agentPlaces = { projectDir: core.cwd, configDir: configDir ?? (home ? `${home.replace(/\/+$/, '')}/.claude` : null), home };
+  const [configDir, sub, force, noCap, bedrock, vertex, foundry, aws, gcp, mantle] = (
+    await Promise.all([
+      $.env.get('CLAUDE_CONFIG_DIR'),
+      $.env.get('CLAUDE_CODE_SUBAGENT_MODEL'),
+      $.env.get('CLAUDE_CODE_SUBAGENT_MODEL_FORCE'),
+      $.env.get('CLAUDE_CODE_DISABLE_EXPLORE_INHERIT_CAP'),
+      $.env.get('CLAUDE_CODE_USE_BEDROCK'),
+      $.env.get('CLAUDE_CODE_USE_VERTEX'),
+      $.env.get('CLAUDE_CODE_USE_FOUNDRY'),
+      $.env.get('CLAUDE_CODE_USE_ANTHROPIC_AWS'),
+      $.env.get('CLAUDE_CODE_USE_ANTHROPIC_GOOGLE_CLOUD'),
+      $.env.get('CLAUDE_CODE_USE_MANTLE'),
+    ])
+  ).map(str);
+  core.agentPlaces = {
+    projectDir: core.cwd,
+    configDir: configDir ?? (home ? `${home.replace(/\/+$/, '')}/.claude` : null),
+    home,
+  };
   const modelEnv: ClaudeModelEnv = {
-    CLAUDE_CODE_SUBAGENT_MODEL: sub, CLAUDE_CODE_SUBAGENT_MODEL_FORCE: force, CLAUDE_CODE_DISABLE_EXPLORE_INHERIT_CAP: noCap,
-    CLAUDE_CODE_USE_BEDROCK: bedrock, CLAUDE_CODE_USE_VERTEX: vertex, CLAUDE_CODE_USE_FOUNDRY: foundry, CLAUDE_CODE_USE_ANTHROPIC_AWS: aws,
-    CLAUDE_CODE_USE_ANTHROPIC_GOOGLE_CLOUD: gcp, CLAUDE_CODE_USE_MANTLE: mantle,
+    CLAUDE_CODE_SUBAGENT_MODEL: sub,
+    CLAUDE_CODE_SUBAGENT_MODEL_FORCE: force,
+    CLAUDE_CODE_DISABLE_EXPLORE_INHERIT_CAP: noCap,
+    CLAUDE_CODE_USE_BEDROCK: bedrock,
+    CLAUDE_CODE_USE_VERTEX: vertex,
+    CLAUDE_CODE_USE_FOUNDRY: foundry,
+    CLAUDE_CODE_USE_ANTHROPIC_AWS: aws,
+    CLAUDE_CODE_USE_ANTHROPIC_GOOGLE_CLOUD: gcp,
+    CLAUDE_CODE_USE_MANTLE: mantle,
   };
   core.modelEnv = modelEnv;
   await readAgentFolders($);
   const handoff = core.handoffPath();
   let text: string | null = null;
   try {
-    if (handoff && (await $.fs.exists(handoff))) text = String(await $.fs.read(handoff, { offset: 0, length: 256 * 1024 }));
+    if (handoff && (await $.fs.exists(handoff)))
+      text = String(await $.fs.read(handoff, { offset: 0, length: 256 * 1024 }));
   } catch {
     text = null;
   }
@@ -103,7 +135,8 @@ async function init($: Dollar): Promise<void> {
       /* unknown: start from zero; the cap still bounds this session's writes */
     }
   }
-  for (const message of core.policyDiagnostics) await writeSpool($, { diagnostic: { level: 'warn', where: 'claude-module:config', message, at: Date.now() } });
+  for (const message of core.policyDiagnostics)
+    await writeSpool($, { diagnostic: { level: 'warn', where: 'claude-module:config', message, at: Date.now() } });
 }
 
 /** A `$` call cut at the lookup's deadline: a LookupDeadline then, never a silent "absent". */
@@ -111,8 +144,10 @@ function within<T>(p: Promise<T>, deadline: number): Promise<T> {
   const left = deadline - Date.now();
   if (left <= 0) return Promise.reject(new LookupDeadline());
   let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([p, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new LookupDeadline()), left)))])
-    .finally(() => clearTimeout(timer));
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new LookupDeadline()), left))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -138,7 +173,9 @@ function moduleAgentFs($: Dollar, deadline: number): AgentFs {
         let kind = kindOf(e.kind);
         if (e.isLink === true) {
           try {
-            kind = kindOf(((await within($.fs.stat(`${dir}/${e.name}`, { resolve: true }), deadline)) as { kind?: unknown })?.kind);
+            kind = kindOf(
+              ((await within($.fs.stat(`${dir}/${e.name}`, { resolve: true }), deadline)) as { kind?: unknown })?.kind,
+            );
           } catch (err) {
             if (err instanceof LookupDeadline) throw err;
             kind = 'other';
@@ -173,15 +210,27 @@ async function readSpendFile($: Dollar, deadline: number): Promise<ReadSpend> {
   const place = core.spendPlace();
   if (!place) return { file: null, error: 'no data dir' };
   try {
-    const entries = (await within($.fs.list(place.dir), deadline)) as Array<{ name?: unknown; kind?: unknown; isLink?: unknown }> | null;
+    const entries = (await within($.fs.list(place.dir), deadline)) as Array<{
+      name?: unknown;
+      kind?: unknown;
+      isLink?: unknown;
+    }> | null;
     const entry = Array.isArray(entries) ? entries.find((x) => x?.name === place.name) : undefined;
     if (!entry) return { file: null, error: null };
-    if (entry.kind !== 'file' || entry.isLink === true) return { file: null, error: `spend summary is not a regular file (${entry.isLink === true ? 'a link' : String(entry.kind)})` };
-    const parsed = parseSpend(String(await within($.fs.read(`${place.dir}/${place.name}`, { offset: 0, length: SPEND_MAX_BYTES }), deadline)));
+    if (entry.kind !== 'file' || entry.isLink === true)
+      return {
+        file: null,
+        error: `spend summary is not a regular file (${entry.isLink === true ? 'a link' : String(entry.kind)})`,
+      };
+    const parsed = parseSpend(
+      String(await within($.fs.read(`${place.dir}/${place.name}`, { offset: 0, length: SPEND_MAX_BYTES }), deadline)),
+    );
     return typeof parsed === 'string' ? { file: null, error: parsed } : { file: parsed, error: null };
   } catch (err) {
     // A data dir not created yet lists as an error too: nothing recorded, unless the deadline cut the read.
-    return err instanceof LookupDeadline ? { file: null, error: `spend summary not read within ${SPEND_READ_MS} ms` } : { file: null, error: null };
+    return err instanceof LookupDeadline
+      ? { file: null, error: `spend summary not read within ${SPEND_READ_MS} ms` }
+      : { file: null, error: null };
   }
 }
 
@@ -199,7 +248,15 @@ async function spendState($: Dollar, now: number): Promise<SpendState | undefine
   ]);
   const usd = (usage as { cost?: { usd?: unknown } } | null)?.cost?.usd;
   const total = typeof usd === 'number' ? numberToDecimal(usd) : null;
-  if (read.error) await writeSpool($, { diagnostic: { level: 'warn', where: 'claude-module:budget', message: `budgets not checked: ${read.error}`, at: now } });
+  if (read.error)
+    await writeSpool($, {
+      diagnostic: {
+        level: 'warn',
+        where: 'claude-module:budget',
+        message: `budgets not checked: ${read.error}`,
+        at: now,
+      },
+    });
   return core.spendFrom(read, now, total);
 }
 
@@ -209,7 +266,10 @@ async function childModel($: Dollar, e: SpawnEvent, now: number): Promise<ChildM
   // A served model mix can set these two while the session runs (2.1.328 source): read at each dispatch.
   let env = core.modelEnv;
   try {
-    const [sub, force] = await within(Promise.all([$.env.get('CLAUDE_CODE_SUBAGENT_MODEL'), $.env.get('CLAUDE_CODE_SUBAGENT_MODEL_FORCE')]), deadline);
+    const [sub, force] = await within(
+      Promise.all([$.env.get('CLAUDE_CODE_SUBAGENT_MODEL'), $.env.get('CLAUDE_CODE_SUBAGENT_MODEL_FORCE')]),
+      deadline,
+    );
     env = { ...env, CLAUDE_CODE_SUBAGENT_MODEL: str(sub), CLAUDE_CODE_SUBAGENT_MODEL_FORCE: str(force) };
   } catch {
     /* the values read at session start */
@@ -218,7 +278,11 @@ async function childModel($: Dollar, e: SpawnEvent, now: number): Promise<ChildM
   const snapshot = core.agentSnapshot ?? (core.agentSnapshot = new AgentFsSnapshot(now));
   const fork = e.fork === true || e.subagentType === 'fork';
   return resolveChildModel({
-    subagentType: fork ? 'fork' : str(e.subagentType) ?? null, callModel: str(e.model) ?? null, fork, parentModel: str(e.parentModel) ?? null, env,
+    subagentType: fork ? 'fork' : (str(e.subagentType) ?? null),
+    callModel: str(e.model) ?? null,
+    fork,
+    parentModel: str(e.parentModel) ?? null,
+    env,
     lookup: agentLookup(snapshot.view(moduleAgentFs($, deadline)), core.agentPlaces),
   });
 }
@@ -269,7 +333,13 @@ export function register(on: On): void {
     try {
       child = await childModel($, e, now);
     } catch (err) {
-      child = { requestedModel: null, agentModel: null, agentModelFrom: null, rewriteHonoured: false, unknown: `agent lookup failed: ${String((err as Error)?.message ?? err)}` };
+      child = {
+        requestedModel: null,
+        agentModel: null,
+        agentModelFrom: null,
+        rewriteHonoured: false,
+        unknown: `agent lookup failed: ${String((err as Error)?.message ?? err)}`,
+      };
     }
     let spend: SpendState | undefined;
     try {
@@ -282,10 +352,25 @@ export function register(on: On): void {
       await writeSpool($, { record: verdict.record });
       return { deny: verdict.message };
     }
-    const result = (await next(verdict.kind === 'correct' ? { ...e, model: verdict.model } : e)) as { agentId?: unknown } | undefined;
-    core.onSpawned(result?.agentId, str(e.tool_use_id) ?? null, e.fork === true ? 'fork' : str(e.subagentType) ?? null, now);
+    const result = (await next(verdict.kind === 'correct' ? { ...e, model: verdict.model } : e)) as
+      | { agentId?: unknown }
+      | undefined;
+    core.onSpawned(
+      result?.agentId,
+      str(e.tool_use_id) ?? null,
+      e.fork === true ? 'fork' : (str(e.subagentType) ?? null),
+      now,
+    );
     if (verdict.record) await writeSpool($, { record: verdict.record });
-    if (child.unknown) await writeSpool($, { diagnostic: { level: 'warn', where: 'claude-module:agent', message: `${child.unknown}; no default tier, no correction`, at: now } });
+    if (child.unknown)
+      await writeSpool($, {
+        diagnostic: {
+          level: 'warn',
+          where: 'claude-module:agent',
+          message: `${child.unknown}; no default tier, no correction`,
+          at: now,
+        },
+      });
     return result;
   });
 
