@@ -19,7 +19,7 @@ import { fetchText } from '../src/prices/refresh/http.js';
 import { runRefresh } from '../src/prices/refresh/run.js';
 import type { RefreshConfig, RefreshSource } from '../src/prices/refresh/settings.js';
 import { triggerRefresh } from '../src/prices/refresh/trigger.js';
-import { PriceServer, json, makeCert } from '../test/unit/refresh/support/server.js';
+import { PriceServer, json, makeCert } from '../test/unit/prices/refresh/support/server.js';
 
 const runs = Number(process.argv[2] ?? 21);
 const root = new URL('..', import.meta.url).pathname;

@@ -2,7 +2,7 @@
  * The schemas the dispatch hook checks without zod (contracts/shape.ts), by name: its payloads, price rows and catalogs,
  * the policy file's sections and the harness-declared prices file. With these, a dispatch hook never loads zod.
  * scripts/build-shapes.ts writes their Shapes to src/contracts/hot-shapes.generated.ts, which the hot path imports;
- * test/unit/engine/shapes.test.ts keeps the two equal.
+ * test/unit/routing-engine/shapes.test.ts keeps the two equal.
  * Build and test time only: importing this module builds the schemas.
  */
 import type { Shape } from '../contracts/shape.js';

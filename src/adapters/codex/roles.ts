@@ -13,7 +13,7 @@
  *
  * The TOML is read by a scanner for single-line string values (role `name`/`model`, `config_file`, `trust_level`), not
  * smol-toml (the installer's parser): that would add ~28 KB to the 55 KB dispatch bundle every Codex spawn loads.
- * test/unit/codex/roles.test.ts checks the scanner against smol-toml.
+ * test/unit/adapters/codex/roles.test.ts checks the scanner against smol-toml.
  */
 import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';

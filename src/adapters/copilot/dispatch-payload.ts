@@ -1,6 +1,6 @@
 /**
  * The preToolUse payload as the dispatch hook reads it: a hand-written guard with the same verdicts as
- * PreToolUsePayloadSchema (payloads.ts; test/unit/copilot/payloads.test.ts holds the two to each other), so the dispatch
+ * PreToolUsePayloadSchema (payloads.ts; test/unit/adapters/copilot/payloads.test.ts holds the two to each other), so the dispatch
  * bundle never loads zod. Copilot CLI 1.0.102 fires preToolUse for every tool (no matcher in the camelCase format), so
  * the tool name is looked at first and everything else only for `task`.
  */

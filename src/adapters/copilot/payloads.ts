@@ -1,7 +1,7 @@
 /**
  * The parts of GitHub Copilot CLI's camelCase command-hook stdin tiergate reads (1.0.102, reference/copilot-cli.md §4,
  * every field seen). Loose objects: a newer Copilot that adds fields still parses. The dispatch hook checks its payload
- * with the hand-written guard in dispatch-payload.ts (no zod on the dispatch path); test/unit/copilot keeps the two equal.
+ * with the hand-written guard in dispatch-payload.ts (no zod on the dispatch path); test/unit/adapters/copilot keeps the two equal.
  */
 import * as z from 'zod/mini';
 import { lazySchema } from '../../contracts/lazy.js';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { paths } from '../../../src/io/paths.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { appendSpool, resetSpoolFile } from '../../../src/observer/spool.js';
-import { tempHome } from '../../unit/ledger/helpers.js';
+import { tempHome } from '../../unit/observer/helpers.js';
 import { harnessBin } from '../support/harness-bin.js';
 
 function bunBinary(): string {

@@ -26,7 +26,7 @@ import { harnessBin } from '../support/harness-bin.js';
 import { lastMessage, startFakeChatApi } from '../support/fake-chat-api.js';
 import { makePiSandbox, runPi } from '../support/pi-run.js';
 import { makeSandbox as makeOpencodeSandbox, runOpencode } from '../support/opencode-run.js';
-import { PriceServer, json, makeCert, type Tls } from '../../unit/refresh/support/server.js';
+import { PriceServer, json, makeCert, type Tls } from '../../unit/prices/refresh/support/server.js';
 
 const repo = join(import.meta.dirname, '../../..');
 const found = harnessBin('codex');

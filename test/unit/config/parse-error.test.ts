@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { run as configCommand } from '../../../src/cli/commands/config.js';
 import { loadPolicy } from '../../../src/config/load.js';
 import { jsonErrorOffset, jsonErrorWhere, lineColumn } from '../../../src/config/json-error.js';
-import { diagnosticsLog, fixture, hook, sandbox, stageTranscript } from '../claude/support.js';
+import { diagnosticsLog, fixture, hook, sandbox, stageTranscript } from '../adapters/claude/support.js';
 
 const MARKER = 'S3CR3TMARK';
 // Each puts the marker where V8's message would quote it: the whole short text, the start, the middle, after a value.

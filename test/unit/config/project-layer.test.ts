@@ -24,7 +24,7 @@ import type { Shape } from '../../../src/contracts/shape.js';
 import { SHAPES } from '../../../src/contracts/shapes.js';
 import { clearRuntimeCache, loadRuntime, useDispatchMemo } from '../../../src/runtime/context.js';
 import { memoDir, SETTLE_MS } from '../../../src/runtime/dispatch-memo.js';
-import { fixture, hook, sandbox as claudeSandbox, stageTranscript } from '../claude/support.js';
+import { fixture, hook, sandbox as claudeSandbox, stageTranscript } from '../adapters/claude/support.js';
 
 function sandbox(user?: Record<string, unknown>, project?: (root: string) => Record<string, unknown>) {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'tg-proj-layer-')));

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRefreshConfig } from '../../../src/prices/refresh/config.js';
-import { PriceServer, json, makeCert, type Tls } from '../refresh/support/server.js';
+import { PriceServer, json, makeCert, type Tls } from '../prices/refresh/support/server.js';
 
 const root = join(import.meta.dirname, '../../..');
 const FIXTURE = readFileSync(join(root, 'test/fixtures/prices/openrouter-api-models.json'), 'utf8');

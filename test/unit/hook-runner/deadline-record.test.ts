@@ -19,8 +19,8 @@ import { runObserver } from '../../../src/observer/drain.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { queryReport } from '../../../src/report/query.js';
 import { readSpool } from '../../e2e/support/spool-read.js';
-import { testPricer } from '../ledger/helpers.js';
-import { fixture } from '../codex/support.js';
+import { testPricer } from '../observer/helpers.js';
+import { fixture } from '../adapters/codex/support.js';
 
 /** The real Codex handlers and routeDispatch; `after` runs between the decision and the answer (the slow step). */
 function codexWith(opts: { before?: () => Promise<void>; after?: () => Promise<void> }) {

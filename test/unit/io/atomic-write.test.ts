@@ -49,7 +49,7 @@ const { pruneTempFiles, writeFileAtomic } = await import('../../../src/io/files.
 const { runObserver } = await import('../../../src/observer/drain.js');
 const { openLedger } = await import('../../../src/observer/ledger/open.js');
 const { paths } = await import('../../../src/io/paths.js');
-const { testPricer } = await import('../ledger/helpers.js');
+const { testPricer } = await import('../observer/helpers.js');
 
 afterEach(() => {
   fault.mode = 'none';

@@ -31,7 +31,7 @@ import { openLedger } from '../../../src/observer/ledger/open.js';
 import { resetSpoolFile } from '../../../src/observer/spool.js';
 import { loadCachedCatalogs } from '../../../src/prices/load.js';
 import { memoDir, writeMemo, type MemoContent } from '../../../src/runtime/dispatch-memo.js';
-import { testPricer } from '../ledger/helpers.js';
+import { testPricer } from '../observer/helpers.js';
 
 function sandbox() {
   const dir = mkdtempSync(join(tmpdir(), 'tg-links-'));

@@ -10,7 +10,7 @@ import { buildReport } from '../../../src/report/query.js';
 import { CSV_COLUMNS, formatCsv } from '../../../src/report/format-csv.js';
 import { formatJson } from '../../../src/report/format-json.js';
 import { formatTable } from '../../../src/report/format-table.js';
-import { tempHome } from '../ledger/helpers.js';
+import { tempHome } from '../observer/helpers.js';
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2026-12-02T12:00:00Z');

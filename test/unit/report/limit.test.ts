@@ -5,7 +5,7 @@ import { openLedger } from '../../../src/observer/ledger/open.js';
 import { recordCompletion, reconcileCompletions, type CompletionRow } from '../../../src/observer/ledger/store.js';
 import { limitRows } from '../../../src/report/limit.js';
 import { buildReport } from '../../../src/report/query.js';
-import { testPricer } from '../ledger/helpers.js';
+import { testPricer } from '../observer/helpers.js';
 import { runCaptured, type CommandResult } from '../../support/cli.js';
 import { tempHome } from './seed.js';
 

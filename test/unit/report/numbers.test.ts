@@ -20,7 +20,7 @@ import { scanTranscripts } from '../../../src/observer/scan.js';
 import { CSV_COLUMNS, formatCsv } from '../../../src/report/format-csv.js';
 import { formatJson } from '../../../src/report/format-json.js';
 import { buildReport } from '../../../src/report/query.js';
-import { claudeConfigDir, tempHome, testCost, testPricer } from '../ledger/helpers.js';
+import { claudeConfigDir, tempHome, testCost, testPricer } from '../observer/helpers.js';
 
 const T = Date.parse('2026-12-01T10:00:00Z');
 const usage = (input: number, output: number): Usage => ({

@@ -25,7 +25,7 @@ import { usd } from '../../../src/report/cells.js';
 import { formatTable } from '../../../src/report/format-table.js';
 import { buildReport, type LocalReportBy } from '../../../src/report/query.js';
 import { runCaptured } from '../../support/cli.js';
-import { claudeConfigDir, testPricer } from '../ledger/helpers.js';
+import { claudeConfigDir, testPricer } from '../observer/helpers.js';
 
 const T = Date.parse('2026-12-01T10:00:00Z');
 const U: Usage = {

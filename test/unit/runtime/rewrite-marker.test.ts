@@ -19,7 +19,7 @@ import {
   withRewritePolicy,
   type RewriteMarker,
 } from '../../../src/runtime/rewrite-marker.js';
-import { tempHome } from '../ledger/helpers.js';
+import { tempHome } from '../observer/helpers.js';
 
 const marker = (over: Partial<RewriteMarker> = {}): RewriteMarker => ({
   format: REWRITE_MARKER_FORMAT,

@@ -1,0 +1,306 @@
+/**
+ * dist/claude-module.js in a sandbox shaped like Claude Code's hooks-module runtime (2.1.328, reference §10.2): no
+ * require, no process, no Buffer, no fetch, no code generation from strings. Driven with the recorded `e` payloads and
+ * a fake `$` that keeps files in memory.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import vm from 'node:vm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fixture } from './support.js';
+import { DEFAULT_POLICY } from '../../../../src/config/defaults.js';
+import { POLICY_HANDOFF_FORMAT, policyHandoffPath } from '../../../../src/adapters/claude/module/core.js';
+import { SpoolRecordSchema } from '../../../../src/contracts/spool.js';
+
+const root = join(import.meta.dirname, '../../../..');
+const bundlePath = join(root, 'dist/claude-module.js');
+
+type Hook = (...args: any[]) => Promise<unknown>;
+
+function load(source: string): Record<string, Hook> {
+  // The bundle's one export statement becomes an assignment so vm can run it as a script.
+  const script = source.replace(/export\s*\{\s*register\s*\}\s*;?\s*$/, 'globalThis.__register = register;');
+  expect(script).not.toBe(source);
+  const ctx = vm.createContext(
+    {
+      TextEncoder,
+      TextDecoder,
+      URL,
+      URLSearchParams,
+      atob,
+      btoa,
+      console,
+      setTimeout,
+      clearTimeout,
+      structuredClone,
+      performance,
+    },
+    { codeGeneration: { strings: false, wasm: false } },
+  );
+  vm.runInContext(script, ctx);
+  const hooks: Record<string, Hook> = {};
+  (ctx as { __register: (on: (ev: string, h: Hook) => void) => void }).__register((ev, h) => {
+    hooks[ev] = h;
+  });
+  return hooks;
+}
+
+/** A `$` with the calls the module uses; files live in a Map. */
+function fakeDollar(
+  opts: { files?: Map<string, string>; env?: Record<string, string>; sessionId?: string; failWrites?: boolean } = {},
+) {
+  const files = opts.files ?? new Map<string, string>();
+  const envSets: Record<string, string> = {};
+  const env = { HOME: '/home/u', TIERGATE_HOME: '/tg', ...(opts.env ?? {}) };
+  const $ = {
+    env: {
+      get: async (k: string) => (env as Record<string, string>)[k],
+      set: async (k: string, v: string) => ((envSets[k] = v), {}),
+    },
+    process: { hookEnv: async () => ({ CLAUDE_PLUGIN_DATA: '/plugdata', CLAUDE_PROJECT_DIR: '/proj' }) },
+    session: { id: async () => opts.sessionId ?? 'sess-1', cwd: async () => '/proj' },
+    fs: {
+      exists: async (p: string) => files.has(p) || [...files.keys()].some((k) => k.startsWith(`${p}/`)),
+      read: async (p: string) => {
+        const t = files.get(p);
+        if (t === undefined) throw new Error('ENOENT');
+        return t;
+      },
+      write: async (p: string, text: string) => {
+        if (opts.failWrites) throw new Error('EACCES');
+        files.set(p, text);
+      },
+      list: async (p: string) => [...files.keys()].filter((k) => k.startsWith(`${p}/`)).map((name) => ({ name })),
+    },
+    ui: { log: async () => undefined },
+  };
+  return { $, files, envSets };
+}
+
+const spooled = (files: Map<string, string>) =>
+  [...files.entries()]
+    .filter(([k]) => k.includes('/spool/claude-module/'))
+    .map(([, v]) => JSON.parse(v) as { record?: unknown; diagnostic?: unknown });
+
+async function startSession(hooks: Record<string, Hook>, $: unknown) {
+  await hooks['classic.SessionStart']!(
+    $,
+    fixture('modules/classic.SessionStart.env-set.json'),
+    async (e: unknown) => e,
+  );
+  await hooks['session.start']!($, { cwd: '/proj' }, async () => ({ cwd: '/proj' }));
+}
+
+describe('dist/claude-module.js', () => {
+  let source = '';
+  beforeAll(() => {
+    execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, timeout: 120_000 });
+    source = readFileSync(bundlePath, 'utf8');
+  });
+
+  it('has no import, require or import() anywhere (the loader refuses them, comments included) and no zod', () => {
+    expect(source).not.toMatch(/\bimport\s*\(/);
+    expect(source).not.toMatch(/\brequire\s*\(/);
+    expect(source).not.toMatch(/(^|[;\n}])\s*import[\s{*]/);
+    expect(source).not.toMatch(/\bBuffer\b/);
+    // Node's process appears only as paths.ts's default parameter (`env=process.env`), which the module always overrides.
+    for (const m of source.matchAll(/(.{5})\bprocess\.(\w+)/g)) {
+      if (m[1] === 'ait $.' || m[1]!.endsWith('$.')) continue; // $.process.hookEnv()
+      expect(`${m[1]}process.${m[2]}`).toMatch(/env=process\.env$/);
+    }
+    expect(source).not.toMatch(/ZodError|zod/i);
+    expect(source).toMatch(/export\s*\{\s*register\s*\}/);
+    // `$` keeps its name at every call site: the loader reads `$.noun.verb(...)` off the source.
+    expect(source).toMatch(/\$\.env\.set\("TIERGATE_MODULE_LIVE","1"\)/);
+    expect(Buffer.byteLength(source)).toBeLessThan(400 * 1024);
+  });
+
+  it('loads with no Node globals and registers the four events', () => {
+    expect(Object.keys(load(source)).sort()).toEqual([
+      'agent.spawn',
+      'classic.SessionStart',
+      'session.start',
+      'turn.complete',
+    ]);
+  });
+
+  it('announces itself before the SessionStart command hook runs (inside next)', async () => {
+    const hooks = load(source);
+    const { $, envSets } = fakeDollar();
+    let seenInNext: string | undefined;
+    await hooks['classic.SessionStart']!($, {}, async (e: unknown) => ((seenInNext = envSets.TIERGATE_MODULE_LIVE), e));
+    expect(seenInNext).toBe('1');
+  });
+
+  const SPAWNS: Array<[string, string, 'next' | 'deny', string | undefined]> = [
+    ['opus parent, opus child', 'modules/agent.spawn.foreground.json', 'next', 'opus'],
+    ['opus parent, sonnet child (background)', 'modules/agent.spawn.background.json', 'next', 'sonnet'],
+    ['sonnet parent, opus child -> corrected to sonnet', 'modules/agent.spawn.parent-sonnet.json', 'next', 'sonnet'],
+    ['no model under opus -> default tier sonnet', 'modules/agent.spawn.nomodel.json', 'next', 'sonnet'],
+  ];
+  for (const [name, file, kind, model] of SPAWNS) {
+    it(`agent.spawn: ${name}`, async () => {
+      const hooks = load(source);
+      const { $, files } = fakeDollar();
+      await startSession(hooks, $);
+      const e = fixture(file);
+      let passed: Record<string, unknown> | undefined;
+      const r = await hooks['agent.spawn']!(
+        $,
+        e,
+        async (x: Record<string, unknown>) => ((passed = x), { model: 'x', agentId: 'a-1' }),
+      );
+      expect(kind).toBe('next');
+      expect(r).toEqual({ model: 'x', agentId: 'a-1' });
+      expect(passed!.model).toBe(model);
+      // Every other field passes through untouched.
+      expect({ ...passed, model: undefined }).toEqual({ ...e, model: undefined });
+      const recs = spooled(files).filter((b) => b.record);
+      expect(recs.length).toBe(1);
+      const rec = SpoolRecordSchema.parse(recs[0]!.record);
+      expect(rec.type === 'dispatch' && rec.observation.parentModel).toBe(e.parentModel);
+      expect(JSON.stringify(rec)).not.toContain('DEMO-CHILD');
+    });
+  }
+
+  it('agent.spawn denies when nothing legal fits, from the policy hand-off; writes one record', async () => {
+    const hooks = load(source);
+    const files = new Map<string, string>();
+    const policy = {
+      ...DEFAULT_POLICY,
+      tiers: { ...DEFAULT_POLICY.tiers, claude: { cheap: 'opus', standard: 'opus', premium: 'opus', parent: 'opus' } },
+    };
+    files.set(policyHandoffPath('/tg/data', 'sess-1'), JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy }));
+    const { $ } = fakeDollar({ files });
+    await startSession(hooks, $);
+    let called = false;
+    const r = await hooks['agent.spawn']!(
+      $,
+      fixture('modules/agent.spawn.parent-sonnet.json'),
+      async () => ((called = true), {}),
+    );
+    expect(called).toBe(false);
+    expect((r as { deny: string }).deny).toMatch(
+      /^tiergate: subagent model opus costs more than your own model claude-sonnet-5-5/,
+    );
+    const rec = SpoolRecordSchema.parse(spooled(files).find((b) => b.record)!.record);
+    expect(rec.type === 'dispatch' && rec.decision.action).toBe('deny');
+  });
+
+  it('onIgnoredRewrite deny with the rewrite-ignored flag in the hand-off: denies with a retry instead of correcting', async () => {
+    const handoff = (rewriteIgnored: boolean, onIgnoredRewrite: 'deny' | 'correct') =>
+      new Map<string, string>([
+        [
+          policyHandoffPath('/tg/data', 'sess-1'),
+          JSON.stringify({
+            format: POLICY_HANDOFF_FORMAT,
+            policy: { ...DEFAULT_POLICY, onIgnoredRewrite },
+            rewriteIgnored,
+          }),
+        ],
+      ]);
+    const spawn = async (files: Map<string, string>) => {
+      const hooks = load(source);
+      const { $ } = fakeDollar({ files });
+      await startSession(hooks, $);
+      let passed: Record<string, unknown> | undefined;
+      const r = await hooks['agent.spawn']!(
+        $,
+        fixture('modules/agent.spawn.parent-sonnet.json'),
+        async (x: Record<string, unknown>) => ((passed = x), {}),
+      );
+      return { r: r as { deny?: string }, passed };
+    };
+    const denied = await spawn(handoff(true, 'deny'));
+    expect(denied.passed).toBeUndefined();
+    expect(denied.r.deny).toMatch(/Retry the same dispatch with model: "sonnet"/);
+    // Without the flag, or with the policy's default, the module corrects as before.
+    for (const files of [handoff(false, 'deny'), handoff(true, 'correct')]) {
+      const { r, passed } = await spawn(files);
+      expect(r.deny).toBeUndefined();
+      expect(passed!.model).toBe('sonnet');
+    }
+  });
+
+  it('mode off in the hand-off: untouched, nothing recorded', async () => {
+    const hooks = load(source);
+    const files = new Map<string, string>([
+      [
+        policyHandoffPath('/tg/data', 'sess-1'),
+        JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy: { ...DEFAULT_POLICY, mode: 'off' } }),
+      ],
+    ]);
+    const { $ } = fakeDollar({ files });
+    await startSession(hooks, $);
+    let passed: Record<string, unknown> | undefined;
+    await hooks['agent.spawn']!(
+      $,
+      fixture('modules/agent.spawn.parent-sonnet.json'),
+      async (x: Record<string, unknown>) => ((passed = x), {}),
+    );
+    expect(passed!.model).toBe('opus');
+    expect(spooled(files).filter((b) => b.record)).toEqual([]);
+  });
+
+  it('fails open: a failing $ (no session.start, writes refused) still proceeds', async () => {
+    const hooks = load(source);
+    const { $ } = fakeDollar({ failWrites: true });
+    let passed: Record<string, unknown> | undefined;
+    const r = await hooks['agent.spawn']!(
+      $,
+      fixture('modules/agent.spawn.parent-sonnet.json'),
+      async (x: Record<string, unknown>) => ((passed = x), { agentId: 'a' }),
+    );
+    expect(r).toEqual({ agentId: 'a' });
+    expect(passed!.model).toBe('sonnet');
+  });
+
+  it('fails open on a malformed event: proceeds with it unchanged', async () => {
+    const hooks = load(source);
+    const { $ } = fakeDollar();
+    await startSession(hooks, $);
+    const odd = { model: 42, parentModel: { x: 1 }, tool_use_id: null };
+    let passed: unknown;
+    await hooks['agent.spawn']!($, odd, async (x: unknown) => ((passed = x), {}));
+    expect(passed).toEqual(odd);
+  });
+
+  it("turn.complete of a child -> a completion record joined to its dispatch; the main loop's is ignored", async () => {
+    const hooks = load(source);
+    const { $, files } = fakeDollar();
+    await startSession(hooks, $);
+    const spawn = fixture('modules/agent.spawn.foreground.json');
+    const child = fixture('modules/turn.complete.foreground-child.json');
+    await hooks['agent.spawn']!($, spawn, async () => ({ model: 'claude-opus-5-5', agentId: child.agentId }));
+    await hooks['turn.complete']!($, fixture('modules/turn.complete.foreground-main.json'), async () => ({}));
+    await hooks['turn.complete']!($, child, async () => ({}));
+    const completions = spooled(files)
+      .map((b) => b.record)
+      .filter(Boolean)
+      .map((r) => SpoolRecordSchema.parse(r))
+      .filter((r) => r.type === 'completion');
+    expect(completions.length).toBe(1);
+    const c = completions[0]!;
+    expect(c.type === 'completion' && c.observation).toMatchObject({
+      agentId: child.agentId,
+      callId: spawn.tool_use_id,
+      servedModel: 'claude-opus-5-5',
+      status: 'ok',
+      usageSource: 'module',
+      usage: { input: 1002, output: 22, cacheRead: 502, cacheWrite5m: 302, cacheWrite1h: 0 },
+      outcome: { result: 'demo', verified: 'yes' },
+      dedupeKey: `claude-turn:${child.turnId}`,
+    });
+    expect(JSON.stringify(c)).not.toContain('demo child finished');
+  });
+
+  it('served model: the id the API answered with, not the one requested', async () => {
+    const hooks = load(source);
+    const { $, files } = fakeDollar();
+    await startSession(hooks, $);
+    await hooks['turn.complete']!($, fixture('modules/turn.complete.served-model-child.json'), async () => ({}));
+    const rec = SpoolRecordSchema.parse(spooled(files).find((b) => b.record)!.record);
+    expect(rec.type === 'completion' && rec.observation.servedModel).toBe('claude-demo-served-model');
+  });
+});

@@ -1,0 +1,79 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  DeadlineExceeded,
+  deadlineFromEnv,
+  failOpen,
+  withDeadline,
+} from '../../../../src/adapters/in-process/deadline.js';
+import { injectFault } from '../../../../src/adapters/in-process/fault.js';
+import { runCollect } from '../../../../src/io/processes.js';
+
+describe('in-process deadlines', () => {
+  it('passes a value through and rejects a hang at the deadline', async () => {
+    expect(await withDeadline(Promise.resolve(3), 50, 'x')).toBe(3);
+    const t0 = Date.now();
+    await expect(withDeadline(new Promise(() => undefined), 60, 'slow')).rejects.toBeInstanceOf(DeadlineExceeded);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(55);
+  });
+
+  it('failOpen returns the fallback and writes one diagnostic line per failure', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'tg-dl-'));
+    const env = { TIERGATE_HOME: home };
+    expect(
+      await failOpen(
+        'w:throw',
+        100,
+        'fb',
+        () => {
+          throw new Error('bad');
+        },
+        env,
+      ),
+    ).toBe('fb');
+    expect(await failOpen('w:hang', 30, 'fb', () => new Promise<string>(() => undefined), env)).toBe('fb');
+    expect(await failOpen('w:ok', 100, 'fb', async () => 'real', env)).toBe('real');
+    const lines = readFileSync(join(home, 'data', 'diagnostics.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.where, l.level])).toEqual([
+      ['w:throw', 'error'],
+      ['w:hang', 'warn'],
+    ]);
+  });
+
+  it('reads the override from the environment', () => {
+    expect(deadlineFromEnv({ TIERGATE_CALLBACK_DEADLINE_MS: '250' }, 2000)).toBe(250);
+    expect(deadlineFromEnv({ TIERGATE_CALLBACK_DEADLINE_MS: 'x' }, 2000)).toBe(2000);
+  });
+
+  it('injects faults only where asked', async () => {
+    await expect(injectFault({ TIERGATE_FAULT: 'completion:throw' }, 'dispatch')).resolves.toBeUndefined();
+    await expect(injectFault({ TIERGATE_FAULT: 'dispatch:hang,completion:throw' }, 'completion')).rejects.toThrow(
+      /injected fault at completion/,
+    );
+    await expect(injectFault({}, 'dispatch')).resolves.toBeUndefined();
+  });
+});
+
+describe('runCollect', () => {
+  it('collects output, caps bytes and kills at the timeout', async () => {
+    const ok = await runCollect(
+      process.execPath,
+      ['-e', 'process.stdout.write("a".repeat(5000)); process.stderr.write("e")'],
+      { timeoutMs: 10_000, maxBytes: 100 },
+    );
+    expect(ok).toMatchObject({ code: 0, truncated: true, timedOut: false });
+    expect(ok.stdout.length + ok.stderr.length).toBeLessThanOrEqual(100);
+    const slow = await runCollect(process.execPath, ['-e', 'setTimeout(() => {}, 10000)'], {
+      timeoutMs: 200,
+      maxBytes: 100,
+    });
+    expect(slow.timedOut).toBe(true);
+    const missing = await runCollect('/nonexistent/tiergate-binary', [], { timeoutMs: 1000, maxBytes: 100 });
+    expect(missing.error).toMatch(/ENOENT/);
+  });
+});
