@@ -13,7 +13,7 @@ import { pi } from './pi/index.js';
 import { gemini } from './gemini/index.js';
 import { copilot } from './copilot/index.js';
 
-export type { HarnessModule, Installer } from './harness-module.js';
+export type { HarnessModule } from './harness-module.js';
 
 export const HARNESSES: Readonly<Record<Harness, HarnessModule>> = {
   claude,

@@ -72,7 +72,3 @@ export function readRecord(env: Env): InstallRecord {
 export function writeRecord(env: Env, rec: InstallRecord): void {
   writeFileAtomic(recordPath(env), `${JSON.stringify(rec, null, 2)}\n`);
 }
-
-export function harnessRecord(rec: InstallRecord, h: Harness): HarnessRecord | undefined {
-  return rec.harnesses[h];
-}

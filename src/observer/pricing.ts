@@ -31,8 +31,6 @@ export type ModelIdentity = { id: string | null; how: Resolution['how'] };
 /** For runs with no catalog at all: everything stays unpriced (and is retried once a catalog exists). */
 export const NO_PRICES: Pricer = { catalogVersion: 'none', price: () => null };
 
-export const PICO_PER_USD = 1_000_000_000_000n;
-
 /** Exact decimal USD text from pico-USD ("0.018175200000" style trimmed to `digits` places, rounded half up). */
 export function picoToUsd(pico: bigint, digits = 6): string {
   const neg = pico < 0n;

@@ -119,10 +119,3 @@ export function costOf(usage: Usage, row: PriceRow): Cost {
   }
   return finish(yocto, null, requests === 1 || !crossed ? exact : false);
 }
-
-/** Sum of costs, exact. */
-export function sumPico(costs: Iterable<{ picoUsd: bigint }>): bigint {
-  let s = 0n;
-  for (const c of costs) s += c.picoUsd;
-  return s;
-}

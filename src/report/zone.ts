@@ -128,12 +128,6 @@ export function offsetSegments(zone: string, from: number, to: number): OffsetSe
   return out;
 }
 
-/** True when the zone is UTC over the whole range (then the ledger's UTC `day` and its rollups serve as they are). */
-export function isUtcOver(zone: string, from: number, to: number): boolean {
-  const s = offsetSegments(zone, from, to);
-  return s.length === 1 && s[0]!.offset === 0;
-}
-
 /** The instant a wall-clock time (given as if it were UTC) shows in the zone; in a skipped hour, the later reading. */
 export function instantOfWall(zone: string, wallAsUtc: number): number {
   const t = wallAsUtc - offsetAt(zone, wallAsUtc);

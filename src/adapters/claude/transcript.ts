@@ -35,9 +35,6 @@ export const CLAUDE_PARSE_MAX_BYTES = 2 * 1024 * 1024 * 1024;
 
 type Obj = Record<string, unknown>;
 
-// claudeUsage lives in ./usage.ts: the hooks module bundles it, and this file's top-level Buffer would not load there.
-export { claudeUsage } from './usage.js';
-
 const maxUsage = (a: Usage, b: Usage): Usage => ({
   input: Math.max(a.input, b.input),
   output: Math.max(a.output, b.output),

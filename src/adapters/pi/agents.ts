@@ -22,7 +22,6 @@ export type PiAgent = {
   path?: string;
   shadows?: PiAgent;
 };
-export type PiAgentScope = 'user' | 'project' | 'both';
 
 const MAX_FILES = 256;
 const MAX_BYTES = 64 * 1024;

@@ -469,12 +469,3 @@ export function settleCompletion(db: SqlDriver, id: number, child: ChildSummary,
     id,
   );
 }
-
-export function recordDiagnostic(db: SqlDriver, level: string, origin: string, message: string, at = Date.now()): void {
-  db.prepare('INSERT INTO diagnostics (at, level, origin, message) VALUES (?, ?, ?, ?)').run(
-    at,
-    level,
-    origin,
-    message.slice(0, 2000),
-  );
-}

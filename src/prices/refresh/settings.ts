@@ -5,13 +5,6 @@ import type { Env } from '../../io/paths.js';
 export type RefreshConfig = Policy['refresh'];
 export type RefreshSource = RefreshConfig['sources'][number];
 
-/** models.dev, for users who add it to `refresh.sources` (the defaults live in src/config/defaults.ts). */
-export const MODELS_DEV_SOURCE: RefreshSource = {
-  name: 'models.dev',
-  url: 'https://models.dev/api.json',
-  format: 'models.dev',
-};
-
 /** Source names become file names: keep them short and inert. */
 export const SOURCE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
 

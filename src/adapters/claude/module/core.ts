@@ -44,13 +44,6 @@ const MAX_OPEN = 500;
 /** Where the module's records wait for the drain (src/adapters/claude/module-spool.ts). */
 export const moduleSpoolDir = (dataDir: string): string => join(dataDir, 'spool', MODULE_SPOOL_SUBDIR);
 
-export type ModuleSpoolFile =
-  | { format: typeof MODULE_SPOOL_FORMAT; record: SpoolRecord }
-  | {
-      format: typeof MODULE_SPOOL_FORMAT;
-      diagnostic: { level: 'error' | 'warn' | 'info'; where: string; message: string; at: number };
-    };
-
 /** What the module knows of its surroundings, read through `$` at session start. */
 export type ModuleEnv = {
   HOME?: string;
