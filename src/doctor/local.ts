@@ -1,6 +1,6 @@
 /** Doctor checks of tiergate's own state: policy config, price catalog, ledger and spool, hook code cache, the diagnostic log. */
 import { readTailLines } from '../observer/tail.js';
-import { readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { loadPolicy } from '../config/load.js';
@@ -10,7 +10,6 @@ import { readText } from '../install/backup.js';
 import { paths, type Env } from '../io/paths.js';
 import type { Check } from './check.js';
 import { CORRUPT_SUFFIX } from '../observer/ledger/open.js';
-import { codeCacheDir, readCodeCache } from '../hook-runner/loader.js';
 import { MAX_MEMO_BYTES, memoDir, parseMemo } from '../runtime/dispatch-memo.js';
 import { readTextCapped } from '../io/read-capped.js';
 
@@ -342,16 +341,17 @@ export function checkDispatchMemo(env: Env): Check[] {
   });
 }
 
-/** The command hook's V8 code cache (hook-runner/loader.ts): present, and whether each file would be used. */
+/** The command hooks' compile cache (hook-runner/loader.ts): Node's own (22.1+), which checks and rewrites its files. */
 export function checkCodeCache(env: Env): Check[] {
-  return checkHookCacheDir({
-    name: 'code cache',
-    dir: codeCacheDir(env),
-    suffix: '.v8',
-    none: 'the first hook run writes it',
-    rebuild: 'the next hook compiles from source and rewrites them',
-    check: (path) => {
-      return { bytes: statSync(path).size, valid: readCodeCache(path) !== null };
-    },
-  });
+  const dir = paths(env).codeCacheDir;
+  const check = (status: Check['status'], detail: string, files = 0): Check[] => [
+    { section: 'hook', name: 'code cache', status, detail, data: { dir, files } },
+  ];
+  const st = lstatSync(dir, { throwIfNoEntry: false });
+  if (st && !st.isDirectory()) return check('warn', `${dir} is not a directory: hooks compile from source`);
+  if (!st) return check('info', `none yet (${dir}); a hook on Node 22.1+ writes it, older Node has none`);
+  let files = 0;
+  for (const sub of readdirSync(dir, { withFileTypes: true }))
+    if (sub.isDirectory()) files += readdirSync(join(dir, sub.name)).length;
+  return check('ok', `${files} file(s) in ${dir} (Node's compile cache)`, files);
 }

@@ -4,5 +4,3 @@ import { dispatchMain } from '../hook-runner/dispatch-main.js';
 
 export { adapter };
 export const main = dispatchMain('claude', adapter);
-export { saveCodeCache } from '../hook-runner/save-code-cache.js';
-export { keepCodeCache } from '../hook-runner/dispatch-main.js';

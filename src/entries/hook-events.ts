@@ -7,4 +7,3 @@ import { COMMAND_ADAPTERS, EVENT_DEADLINE_CAPS } from '../wiring/command-hooks.j
 z.config({ jitless: true });
 
 export const main = (argv: string[]): Promise<number> => hookMain(argv, COMMAND_ADAPTERS, 'loop', EVENT_DEADLINE_CAPS);
-export { saveCodeCache } from '../hook-runner/save-code-cache.js';

@@ -19,15 +19,6 @@ export function bundleFor(events: DispatchEvents, harness: string, event: string
 }
 
 /**
- * Which code-cache file a hook uses within its bundle: the harness's own. A cache holds the functions its first run
- * compiled, so one file shared by the harnesses would serve the first one's handlers to all, and the others would compile
- * theirs on every run. Only names this table knows become part of a file name (argv is not a path).
- */
-export function cacheVariant(events: DispatchEvents, harness: string): string {
-  return Object.hasOwn(events, harness) ? harness : 'other';
-}
-
-/**
  * How every manifest and installer starts node for dist/hook.cjs. `--preserve-symlinks-main` skips the realpath of the
  * main script (a JavaScript walk with an lstat per path component): ~0.8 ms of a hook process on a 4-component path,
  * more under a plugin cache (bench/README.md, "Session 5"). The hook needs no real path: its bundles sit beside it.

@@ -5,7 +5,7 @@
  * demand) and without node:os (shims/node-os-lazy.ts).
  */
 import type { Harness } from '../contracts/harness.js';
-import { useDispatchMemo, wroteDispatchMemo } from '../runtime/context.js';
+import { useDispatchMemo } from '../runtime/context.js';
 import { hookMain } from './core.js';
 import type { CommandAdapter } from '../contracts/hook.js';
 
@@ -18,6 +18,3 @@ export const dispatchMain =
     // the timer machinery (core.ts, DeadlineArming).
     return hookMain(argv, { [harness]: async () => adapter }, 'first-wait');
   };
-
-/** The loader saves V8's code cache after the answer; not from a run that wrote the memo (the next run's is leaner). */
-export const keepCodeCache = (): boolean => !wroteDispatchMemo();

@@ -20,8 +20,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { moduleSpoolDir } from '../../../src/adapters/claude/module/core.js';
 import { drainModuleSpool } from '../../../src/adapters/claude/module-spool.js';
-import { readCodeCache, encodeCodeCache } from '../../../src/hook-runner/loader.js';
-import { saveCodeCache } from '../../../src/hook-runner/save-code-cache.js';
+import { enableCodeCache } from '../../../src/hook-runner/loader.js';
 import { diagnose } from '../../../src/io/diagnostics.js';
 import { appendBounded, writeFileAtomic } from '../../../src/io/files.js';
 import { paths } from '../../../src/io/paths.js';
@@ -241,24 +240,16 @@ describe('price cache, dispatch memo and code cache', () => {
     expect(readdirSync(sb.outside)).toHaveLength(70);
   });
 
-  it('a code-cache directory that is a link is not written or cleaned; a cache file that is a link is not read', () => {
+  it('a code-cache directory that is a link is not handed to Node', () => {
     const sb = sandbox();
-    const dir = join(sb.data, 'code-cache');
-    writeFileSync(join(sb.outside, 'hook-other-build.v8'), 'keep');
-    symlinkSync(sb.outside, dir);
-    saveCodeCache(join(dir, 'hook-dispatch-codex-abc-codex-node-x.v8'), encodeCodeCache(Buffer.from('code')), [
-      'hook-dispatch-codex-abc-',
-    ]);
-    expect(readdirSync(sb.outside)).toEqual(['hook-other-build.v8']);
-
-    const real = join(sb.outside, 'valid.v8');
-    writeFileSync(real, encodeCodeCache(Buffer.from('code')));
-    expect(readCodeCache(real)).toEqual(Buffer.from('code'));
-    const sb2 = sandbox();
-    mkdirSync(join(sb2.data, 'code-cache'));
-    const linked = join(sb2.data, 'code-cache', 'hook-x.v8');
-    symlinkSync(real, linked);
-    expect(readCodeCache(linked)).toBeNull();
+    symlinkSync(sb.outside, join(sb.data, 'code-cache'));
+    const asked: string[] = [];
+    const api = { enableCompileCache: (dir: string) => (asked.push(dir), { status: 1 }) };
+    expect(enableCodeCache(sb.env, api)).toBe(false);
+    expect(asked).toEqual([]);
+    expect(readdirSync(sb.outside)).toEqual([]);
+    expect(statSync(sb.outside).mode & 0o777).not.toBe(0o700);
+    expect(sb.log()).toContain('hook:code-cache');
   });
 });
 
