@@ -1,7 +1,17 @@
-/** Human cells shared by the terminal table, CSV and the HTML page: one wording for money, unpriced, Cursor, savings. */
+/**
+ * Human cells shared by the terminal table, CSV and the HTML page: one wording for money, unpriced, runs without
+ * reported usage, savings.
+ */
+import { DESCRIPTORS } from '../adapters/descriptors.js';
+import { HARNESS_IDS } from '../contracts/harness.js';
 import type { Money, ReportRow } from '../contracts/report.js';
 
-export const CURSOR_NO_USAGE = 'usage not reported by Cursor';
+/** The registry's harnesses whose completions carry no usage (descriptor reportsUsage: false), by name: "Cursor". */
+export const NO_USAGE_NAMES = HARNESS_IDS.filter((h) => !DESCRIPTORS[h].reportsUsage)
+  .map((h) => DESCRIPTORS[h].name)
+  .join(' or ');
+
+export const NO_USAGE_TEXT = NO_USAGE_NAMES ? `usage not reported by ${NO_USAGE_NAMES}` : 'usage not reported';
 
 /**
  * Money as people read it: 2 decimals with thousands separators ($1,248.00); below a cent, 4 decimals ($0.0042), and
@@ -24,7 +34,7 @@ export function usd(m: Money): string | null {
 }
 
 export function costCell(r: ReportRow): string {
-  if (r.usageNotReported) return CURSOR_NO_USAGE;
+  if (r.usageNotReported) return NO_USAGE_TEXT;
   const c = usd(r.cost);
   if (c === null) return r.unpricedRuns > 0 ? 'unpriced' : r.noUsageRuns > 0 ? 'no usage yet' : '-';
   return r.unpricedRuns > 0 ? `${c} + ${r.unpricedRuns} unpriced` : c;
@@ -47,7 +57,7 @@ export function modelsCell(r: ReportRow, max = 3, arrow = '→', clean?: (s: str
 }
 
 export function tokensCell(r: ReportRow): string {
-  if (r.usageNotReported) return CURSOR_NO_USAGE;
+  if (r.usageNotReported) return NO_USAGE_TEXT;
   return r.tokens.total.toLocaleString('en-US');
 }
 

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Money, Report, ReportRow } from '../contracts/report.js';
-import { costCell, tokensCell, usd } from './cells.js';
+import { costCell, NO_USAGE_NAMES, tokensCell, usd } from './cells.js';
 import { chartLibSource } from './html/chart-lib.js';
 import { chartModel } from './html/chart-model.js';
 import type { HtmlReportData } from './html/data.js';
@@ -76,7 +76,7 @@ function totalsCards(report: Report): string {
       ? `<span class="unpriced">+ <span data-total="unpricedRuns">${count(t.unpricedRuns)}</span> unpriced ${t.unpricedRuns === 1 ? 'run' : 'runs'}, not included</span>`
       : '',
     t.noUsageRuns
-      ? `<span data-total="noUsageRuns">${count(t.noUsageRuns)}</span> without usage (Cursor, pending)`
+      ? `<span data-total="noUsageRuns">${count(t.noUsageRuns)}</span> without usage (${NO_USAGE_NAMES ? `${h(NO_USAGE_NAMES)}, ` : ''}pending)`
       : '',
   ]
     .filter(Boolean)
@@ -259,7 +259,7 @@ export function formatHtml(d: HtmlReportData, opts: HtmlOptions = {}): string {
 ${totalsCards(report)}
 ${body}
 <footer>Costs use the price in effect when each run was recorded; a run whose served model has no price is shown as
-unpriced, never as $0. Cursor reports no token usage. Savings compare the same usage priced at the parent's model, over
+unpriced, never as $0.${NO_USAGE_NAMES ? ` ${h(NO_USAGE_NAMES)} reports no token usage.` : ''} Savings compare the same usage priced at the parent's model, over
 runs priced on both sides. No prompt or result text is stored by tiergate, so none appears here. The JSON behind this
 page is embedded as <code>#tiergate-report</code> (the same as <code>tiergate report --json</code>).</footer>
 <script type="application/json" id="tiergate-report">${reportJson}</script>

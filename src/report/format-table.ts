@@ -4,11 +4,14 @@
  * columns (ccusage's convention) instead of a wide table wrapping into noise. The notes under it wrap to the width.
  */
 import type { Report, ReportRow } from '../contracts/report.js';
-import { compactCount, costCell, CURSOR_NO_USAGE, modelsCell, usd } from './cells.js';
+import { compactCount, costCell, modelsCell, NO_USAGE_NAMES, NO_USAGE_TEXT, usd } from './cells.js';
 import { filterText, periodText } from './period.js';
 import { plain } from './plain-text.js';
 import { renderTable, wrapText, type Column } from './terminal-table.js';
 import { dayIn } from './zone.js';
+
+/** The cost cell of a row whose runs report no usage: "n/a (Cursor)". */
+const NO_USAGE_NA = `n/a${NO_USAGE_NAMES ? ` (${NO_USAGE_NAMES})` : ''}`;
 
 export type TableTerminal = { width: number; color: boolean };
 
@@ -53,7 +56,7 @@ function columns(report: Report, term: TableTerminal): Col[] {
         : t;
   };
   const cost = (r: ReportRow) => {
-    if (r.usageNotReported) return 'n/a (Cursor)';
+    if (r.usageNotReported) return NO_USAGE_NA;
     const c = costCell(r);
     return r.unpricedRuns > 0 ? paint('yellow', c.replace(' + ', '\n+')) : c;
   };
@@ -132,7 +135,7 @@ function notes(report: Report, cols: readonly Col[], width: number): string[] {
     );
   }
   if (report.rows.some((r) => r.usageNotReported) || report.totals.usageNotReported)
-    out.push(`n/a (Cursor): ${CURSOR_NO_USAGE}.`);
+    out.push(`${NO_USAGE_NA}: ${NO_USAGE_TEXT}.`);
   const pending = report.totals.pending;
   if (pending > 0)
     out.push(

@@ -3,7 +3,7 @@
  * their dispatch at join time, so no join runs here); formatting lives in format-*.ts.
  */
 import { DESCRIPTORS } from '../adapters/descriptors.js';
-import { HARNESS_IDS, type Harness } from '../contracts/harness.js';
+import { HARNESS_IDS, type Harness, type HarnessDescriptor } from '../contracts/harness.js';
 import type { Money, Report, ReportBy, ReportFilters, ReportRow } from '../contracts/report.js';
 import type { SqlDriver, SqlValue } from '../observer/ledger/driver.js';
 import { picoToUsd } from '../observer/pricing.js';
@@ -84,15 +84,21 @@ export type IgnoredAgg = { g: string | null; n: number };
 type Aggregates = { groups: Agg[]; pairs: Pair[] };
 
 /**
- * A run of a harness whose completions carry no usage (its descriptor's reportsUsage: Cursor), in SQL: counted so a
- * group of only such runs reads "usage not reported", not "free". Ids come from the registry, never from input.
- * The ledger's rollups count the same set (observer/ledger/schema.ts cursor_runs, fixed by a shipped migration).
+ * The ids of the harnesses whose completions carry no usage (their descriptor's reportsUsage is false: Cursor), from
+ * the registry. A run of one is counted so that a group of only such runs reads "usage not reported", not "free".
  */
-const NO_USAGE = ((ids: string[]) => (ids.length ? `harness IN (${ids.map((h) => `'${h}'`).join(', ')})` : '0'))(
-  HARNESS_IDS.filter((h) => !DESCRIPTORS[h].reportsUsage),
-);
+export const noUsageHarnesses = (
+  descriptors: Iterable<Pick<HarnessDescriptor, 'id' | 'reportsUsage'>> = HARNESS_IDS.map((h) => DESCRIPTORS[h]),
+): string[] => [...descriptors].filter((d) => !d.reportsUsage).map((d) => d.id);
 
-const RAW_MEASURES = `COUNT(*) AS runs,
+/**
+ * `harness` is one of those ids, in SQL: a placeholder per id (the ids are bound before the WHERE clause's parameters,
+ * as the select list comes first), or false for none.
+ */
+const isNoUsage = (ids: readonly string[]): string =>
+  ids.length ? `harness IN (${ids.map(() => '?').join(', ')})` : '0';
+
+const rawMeasures = (noUsage: readonly string[]) => `COUNT(*) AS runs,
   SUM(dispatch_id IS NOT NULL AND followup = 0) AS dispatched, SUM(status = 'ok') AS completed, SUM(status = 'pending') AS pending,
   SUM(COALESCE(verified IN (${VERIFIED_YES.map((v) => `'${v}'`).join(', ')}), 0)) AS verified,
   SUM(COALESCE(input, 0)) AS input, SUM(COALESCE(output, 0)) AS output, SUM(COALESCE(cache_read, 0)) AS cache_read,
@@ -101,13 +107,20 @@ const RAW_MEASURES = `COUNT(*) AS runs,
   SUM(cost_pico IS NULL AND input IS NOT NULL) AS unpriced, SUM(input IS NULL) AS no_usage,
   CAST(COALESCE(SUM(CASE WHEN counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL THEN counterfactual_pico END), 0) AS TEXT) AS cf,
   CAST(COALESCE(SUM(CASE WHEN counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL THEN cost_pico END), 0) AS TEXT) AS cf_cost,
-  SUM(counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL) AS comparable, SUM(${NO_USAGE}) AS cursor_runs`;
+  SUM(counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL) AS comparable, SUM(${isNoUsage(noUsage)}) AS cursor_runs`;
 
-const ROLLUP_SUMS = `SUM(runs) AS runs, SUM(dispatched) AS dispatched, SUM(completed) AS completed, SUM(pending) AS pending,
+/**
+ * The rollups are keyed by harness, so their runs without usage are summed by the registry's ids here, not read from
+ * their cursor_runs measure: that one is fixed at `harness = 'cursor'` by a shipped migration.
+ */
+const rollupSums = (
+  noUsage: readonly string[],
+) => `SUM(runs) AS runs, SUM(dispatched) AS dispatched, SUM(completed) AS completed, SUM(pending) AS pending,
   SUM(verified) AS verified, SUM(input) AS input, SUM(output) AS output, SUM(cache_read) AS cache_read,
   SUM(cache_write) AS cache_write, CAST(SUM(cost_pico) AS TEXT) AS cost, SUM(priced_runs) AS priced_runs,
   SUM(unpriced) AS unpriced, SUM(no_usage) AS no_usage, CAST(SUM(cf_pico) AS TEXT) AS cf,
-  CAST(SUM(cf_cost_pico) AS TEXT) AS cf_cost, SUM(comparable) AS comparable, SUM(cursor_runs) AS cursor_runs`;
+  CAST(SUM(cf_cost_pico) AS TEXT) AS cf_cost, SUM(comparable) AS comparable,
+  SUM(CASE WHEN ${isNoUsage(noUsage)} THEN runs ELSE 0 END) AS cursor_runs`;
 
 /**
  * The grouping expressions for completions and dispatches. `--by day` in a zone that is not UTC over the range groups
@@ -123,7 +136,12 @@ function groupBy(db: SqlDriver, q: ReportQuery): { completion: string; dispatch:
 }
 
 /** Whole UTC days come from the rollup; a --since/--until inside a day reads that day's edge from completions. */
-function aggregates(db: SqlDriver, q: ReportQuery, group: ReturnType<typeof groupBy>): Aggregates {
+function aggregates(
+  db: SqlDriver,
+  q: ReportQuery,
+  group: ReturnType<typeof groupBy>,
+  noUsage: readonly string[],
+): Aggregates {
   const col = group.completion;
   const ceilDay = (ms: number) => Math.ceil(ms / DAY_MS) * DAY_MS;
   const floorDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
@@ -133,7 +151,9 @@ function aggregates(db: SqlDriver, q: ReportQuery, group: ReturnType<typeof grou
   const raw = (from: number | null, to: number | null) => {
     const w = scopeWhere(q, 'ended_at', from, to);
     out.groups.push(
-      ...db.prepare(`SELECT ${col} AS g, ${RAW_MEASURES} FROM completions ${w.sql} GROUP BY g`).all<Agg>(...w.params),
+      ...db
+        .prepare(`SELECT ${col} AS g, ${rawMeasures(noUsage)} FROM completions ${w.sql} GROUP BY g`)
+        .all<Agg>(...noUsage, ...w.params),
     );
     out.pairs.push(
       ...db
@@ -168,8 +188,8 @@ function aggregates(db: SqlDriver, q: ReportQuery, group: ReturnType<typeof grou
   const from = `FROM ${table} WHERE ${parts.join(' AND ')}`;
   out.groups.push(
     ...db
-      .prepare(`SELECT NULLIF(${col}, '') AS g, ${ROLLUP_SUMS} ${from} GROUP BY ${col} HAVING SUM(runs) <> 0`)
-      .all<Agg>(...params),
+      .prepare(`SELECT NULLIF(${col}, '') AS g, ${rollupSums(noUsage)} ${from} GROUP BY ${col} HAVING SUM(runs) <> 0`)
+      .all<Agg>(...noUsage, ...params),
   );
   out.pairs.push(
     ...db
@@ -313,18 +333,19 @@ export function queryReport(
   db: SqlDriver,
   q: ReportQuery,
   pricer: Pricer | null = null,
+  noUsage: readonly string[] = noUsageHarnesses(),
 ): ReportRow[] & { totals?: ReportRow } {
   const group = groupBy(db, q);
-  const aggs = aggregates(db, q, group);
+  const aggs = aggregates(db, q, group, noUsage);
   const gd = group.dispatch;
   const wd = scopeWhere(q, 'at', q.since ?? null, q.until ?? null);
   const open = db
     .prepare(
-      `SELECT ${gd} AS g, COUNT(*) AS n, SUM(action = 'deny') AS denied, SUM(${NO_USAGE}) AS cursor_runs,
+      `SELECT ${gd} AS g, COUNT(*) AS n, SUM(action = 'deny') AS denied, SUM(${isNoUsage(noUsage)}) AS cursor_runs,
        SUM(action = 'correct') AS corrected
      FROM dispatches ${wd.sql ? `${wd.sql} AND` : 'WHERE'} completion_id IS NULL GROUP BY g`,
     )
-    .all<OpenAgg>(...wd.params);
+    .all<OpenAgg>(...noUsage, ...wd.params);
   const decided = priceDecisions(correctedRuns(db, q, group.completion), pricer);
   return assembleRows(q.by, { ...aggs, open, ignored: ignoredCorrections(db, q, group.completion), decided });
 }
