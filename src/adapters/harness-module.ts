@@ -8,9 +8,12 @@
  * (Installers and doctor checks load jsonc-parser, smol-toml and zod schemas: tens of ms a hook has no use for.)
  */
 import type { Check } from '../contracts/check.js';
+import type { Decision } from '../contracts/decision.js';
 import type { DemoKit } from '../contracts/demo.js';
 import type { Env } from '../contracts/env.js';
 import type { HarnessDescriptor } from '../contracts/harness.js';
+import type { DispatchObservation } from '../contracts/observation.js';
+import type { PriceLookup } from '../contracts/prices.js';
 import type { HarnessPlan, InstallContext } from '../install/plan.js';
 import type { TranscriptParser } from '../observer/transcripts.js';
 
@@ -26,6 +29,24 @@ export type Installer = {
   probe(ctx: InstallContext): { bins: string[]; dirs: string[] };
 };
 
+/** `tiergate explain --agent <name>`: a dispatch of the named agent, as the harness's dispatch hook in `projectDir` sees it. */
+export type AgentExplainInput = {
+  name: string;
+  /** The model the call itself names (`--child`), if any. */
+  callModel: string | null;
+  parentModel: string;
+  projectDir: string;
+  env: Env;
+  at: number;
+};
+export type AgentExplained = {
+  observation: DispatchObservation;
+  /** One line from the agent's definition to the decision: name → where its model comes from → price → outcome. */
+  chain(decision: Decision, prices: PriceLookup): string;
+  /** What `--json` shows beside the observation (Claude Code: the definition found and the child's model). */
+  details: Record<string, unknown>;
+};
+
 export type HarnessModule = HarnessDescriptor & {
   /** The plugin or extension the harness loads in its own process, as shipped in dist/ (the installer points at it). */
   inProcess?: { bundle: string };
@@ -38,6 +59,8 @@ export type HarnessModule = HarnessDescriptor & {
   installer: Installer;
   /** Its rows of `tiergate doctor`'s harness section. */
   doctor: readonly ((ctx: InstallContext) => Check)[];
+  /** Resolves a named agent's model for `tiergate explain --agent`; absent: the command says it has none. */
+  explainAgent?(input: AgentExplainInput): Promise<AgentExplained>;
   /** Replays its recorded payloads through its real code (`tiergate demo`); loaded on first use. */
   demo?: () => Promise<(kit: DemoKit) => Promise<void>>;
 };

@@ -26,5 +26,15 @@ export const claude: HarnessModule = {
   beforeDrain: drainModuleSpool,
   installer,
   doctor: [checkClaude],
+  // Agent files (project, user, plugins), CLAUDE_CODE_SUBAGENT_MODEL and the call's model, as the dispatch hook reads them.
+  explainAgent: async (input) => {
+    const { chainLine, explainAgent } = await import('./explain-agent.js');
+    const e = await explainAgent(input);
+    return {
+      observation: e.observation,
+      chain: (decision, prices) => chainLine(e, decision, prices),
+      details: { definition: e.definition, child: e.child },
+    };
+  },
   demo: async () => (await import('./demo.js')).demo,
 };

@@ -1,6 +1,6 @@
 /** `tiergate explain --harness <h> --parent <model> --child <model|tier> [--json]`: one decision, fully explained. */
 import { capabilityFor } from '../../adapters/capabilities.js';
-import { HARNESS_IDS, HarnessSchema, TierSchema, type Tier } from '../../contracts/harness.js';
+import { HARNESS_IDS, HarnessSchema, TierSchema, type Harness, type Tier } from '../../contracts/harness.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import type { Decision } from '../../contracts/decision.js';
 import { decide } from '../../routing-engine/decide.js';
@@ -8,15 +8,20 @@ import { loadRuntime } from '../../runtime/context.js';
 import { parseCommandFlags, usageError } from '../args.js';
 import { explainProjectPolicy } from '../project-policy.js';
 import { unknownValue } from '../suggest.js';
-import { chainLine, explainAgent } from '../../adapters/claude/explain-agent.js';
+import { HARNESSES } from '../../adapters/index.js';
+import type { HarnessModule } from '../../adapters/harness-module.js';
 import { explainBudgetLines, explainSpend } from '../../report/budget-lines.js';
 
 export const USAGE = `Usage: tiergate explain [--harness ${HARNESS_IDS.join('|')}] --parent <model> [--child <model|tier>] [--json]
        tiergate explain --agent <name> [--cwd <project dir>] --parent <model> [--child <model>] [--json]
   What tiergate would decide for one dispatch, with the whole price comparison (--harness defaults to claude).
-  --agent (Claude Code): the model the named agent runs on, where that comes from, and what tiergate does with it.`;
+  --agent: the model the named agent runs on, where that comes from, and what tiergate does with it (for the harnesses
+  whose module resolves agents: ${harnessesWithAgents(HARNESSES).join(', ')}).`;
 
-export async function run(argv: string[]): Promise<number> {
+export async function run(
+  argv: string[],
+  registry: Readonly<Record<Harness, HarnessModule>> = HARNESSES,
+): Promise<number> {
   const parsed = parseCommandFlags(
     'explain',
     USAGE,
@@ -39,8 +44,16 @@ export async function run(argv: string[]): Promise<number> {
   if (values.parent === undefined)
     return usageError('explain', '--parent <model> is required (the model the parent session runs on)');
   if (values.agent !== undefined) {
-    if (harness.data !== 'claude') return usageError('explain', '--agent is resolved for --harness claude only');
-    return explainClaudeAgent(
+    const module = registry[harness.data];
+    const explainAgent = module.explainAgent;
+    if (!explainAgent) {
+      const those = harnessesWithAgents(registry).map((h) => `--harness ${h}`);
+      const where = those.length ? `for ${those.join(', ')} only` : 'for no harness';
+      return usageError('explain', `--agent is resolved ${where} (${module.name} has no agent resolution in tiergate)`);
+    }
+    return explainNamedAgent(
+      module.id,
+      (input) => explainAgent.call(module, input),
       values.agent,
       values.parent,
       values.child ?? null,
@@ -88,10 +101,13 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 /**
- * `--agent <name>` (Claude Code): the chain from the agent's definition to the decision, as the dispatch hook in
- * `projectDir` resolves it (the project's and the user's agent files, CLAUDE_CODE_SUBAGENT_MODEL), then the decision.
+ * `--agent <name>`: the chain from the agent's definition to the decision, as the harness's dispatch hook in
+ * `projectDir` resolves it (its module's explainAgent: for Claude Code the project's and the user's agent files,
+ * CLAUDE_CODE_SUBAGENT_MODEL), then the decision.
  */
-async function explainClaudeAgent(
+async function explainNamedAgent(
+  harness: Harness,
+  explainAgent: NonNullable<HarnessModule['explainAgent']>,
   name: string,
   parent: string,
   callModel: string | null,
@@ -99,17 +115,23 @@ async function explainClaudeAgent(
   json: boolean,
 ): Promise<number> {
   const rt = loadRuntime(process.env, projectDir);
-  const e = await explainAgent({ name, callModel, parentModel: parent, projectDir, env: process.env, at: Date.now() });
-  const decision = decide(e.observation, rt.policy, rt.prices, explainSpend(rt.policy, 'claude', e.observation.at));
-  const line = chainLine(e, decision, rt.prices);
+  const e = await explainAgent({
+    name,
+    callModel,
+    parentModel: parent,
+    projectDir,
+    env: process.env,
+    at: Date.now(),
+  });
+  const decision = decide(e.observation, rt.policy, rt.prices, explainSpend(rt.policy, harness, e.observation.at));
+  const line = e.chain(decision, rt.prices);
   const projectPolicy = explainProjectPolicy(process.env, projectDir);
   if (json) {
     process.stdout.write(
       `${JSON.stringify(
         {
           chain: line,
-          definition: e.definition,
-          child: e.child,
+          ...e.details,
           observation: e.observation,
           decision,
           catalogVersion: rt.prices.catalogVersion,
@@ -152,4 +174,9 @@ function describe(d: Decision, catalogVersion: string): string {
   if (d.budget) lines.push(...explainBudgetLines(d.budget));
   for (const diag of d.diagnostics) lines.push(`note: ${diag}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** The registry's harnesses whose module resolves a named agent (HarnessModule.explainAgent). */
+function harnessesWithAgents(registry: Readonly<Record<Harness, HarnessModule>>): string[] {
+  return HARNESS_IDS.filter((h) => registry[h].explainAgent !== undefined);
 }
