@@ -162,6 +162,7 @@ function storeParse(db: SqlDriver, parse: FileParse, pricer: Pricer, summary: St
       cost,
       fallbackKey: c.agentId,
       turnId,
+      multiplier: c.multiplier ?? null,
     });
     if (stored) summary.completions++;
   }

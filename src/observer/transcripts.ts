@@ -52,6 +52,8 @@ export type ChildSummary = {
   endedAt: number | null;
   /** Set on a per-turn summary (FileParse.childTurns). */
   turnId?: string | null;
+  /** Copilot CLI: the premium-request multiplier its GitHub-hosted requests were billed at (absent elsewhere). */
+  multiplier?: number | null;
 };
 
 export type FileParse = {

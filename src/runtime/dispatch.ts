@@ -14,6 +14,7 @@ import { decide } from '../routing-engine/decide.js';
 import { hasBudget, type SpendState } from '../routing-engine/budget.js';
 import { readSpend } from '../observer/spend-read.js';
 import type { Policy } from '../contracts/config.js';
+import type { PriceLookup } from '../contracts/prices.js';
 import { loadRuntime } from './context.js';
 import { effectiveModel } from './effective-model.js';
 import { withRewritePolicy } from './rewrite-marker.js';
@@ -52,19 +53,24 @@ export function recordAsDelivered(rec: DispatchRecord, obs: DispatchObservation,
 
 /**
  * `defer` (the command runner's) holds the spool line until the runner knows whether the answer reached the harness.
- * Decides first; everything after the decision (the memo, the diagnostics, the record) is persistence, and a failure
+ * Decides first; everything after the decision (the diagnostics, the record) is persistence, and a failure
  * there is diagnosed and never changes what was decided: a read-only data dir still denies.
  */
-export function routeDispatch(obs: DispatchObservation, env: Env = process.env, defer?: Defer): Decision {
+export function routeDispatch(
+  obs: DispatchObservation,
+  env: Env = process.env,
+  defer?: Defer,
+  /** How this dispatch is priced when the harness bills otherwise than per token (Copilot's multipliers). */
+  reprice?: (prices: PriceLookup) => PriceLookup,
+): Decision {
   let decision: Decision;
   let catalogVersion: string | null = null;
-  let saveMemo: (() => void) | undefined;
   let policyDiagnostics: string[] = [];
   try {
     const rt = loadRuntime(env, obs.cwd);
     catalogVersion = rt.prices.catalogVersion;
-    decision = decide(withRewritePolicy(obs, rt.policy, env), rt.policy, rt.prices, spendFor(obs, rt.policy, env));
-    saveMemo = rt.saveMemo;
+    const prices = reprice ? reprice(rt.prices) : rt.prices;
+    decision = decide(withRewritePolicy(obs, rt.policy, env), rt.policy, prices, spendFor(obs, rt.policy, env));
     policyDiagnostics = rt.policyDiagnostics;
   } catch (err) {
     diagnose('error', `dispatch:${obs.harness}`, errorText(err), { callId: obs.callId }, env);
@@ -78,7 +84,6 @@ export function routeDispatch(obs: DispatchObservation, env: Env = process.env, 
     };
   }
   try {
-    saveMemo?.();
     for (const d of [...policyDiagnostics, ...decision.diagnostics]) {
       diagnose('warn', `dispatch:${obs.harness}`, d, { reason: decision.reason, callId: obs.callId }, env);
     }

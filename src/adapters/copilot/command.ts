@@ -8,7 +8,7 @@
  * Copilot CLI 1.0.102 takes a hook's exit 1 as a denial (seen): every failure here is the runner's fail-open (no
  * output, exit 0), whatever the event.
  */
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type { CompletionObservation } from '../../contracts/observation.js';
 import type { Env } from '../../contracts/env.js';
 import type { CommandAdapter, HookHandler, HookServices } from '../../contracts/hook.js';
@@ -19,7 +19,8 @@ import { spoolRecord } from '../../observer/spend-record.js';
 import { preToolUse } from './dispatch-command.js';
 import { copilotHome, eventsPath } from './events.js';
 import { SessionPayloadSchema, SubagentStopPayloadSchema, type SubagentStopPayload } from './payloads.js';
-import { parseCopilotEvents } from './transcript.js';
+import { learnMultipliers, recordMultipliers } from './multipliers.js';
+import { parseCopilotEvents, type CopilotParse } from './transcript.js';
 
 /** The session file of a subagentStop: the payload's transcriptPath (seen), else the one under COPILOT_HOME. */
 function sessionFile(p: SubagentStopPayload, env: Env): string | null {
@@ -28,15 +29,24 @@ function sessionFile(p: SubagentStopPayload, env: Env): string | null {
   return home ? eventsPath(home, p.sessionId) : null;
 }
 
-/** The child as its session file tells it so far, from the last `tailBytes` of the file (bounded, read once). */
-function readChild(path: string, agentId: string, tailBytes: number) {
+/** The last `tailBytes` of a session file, parsed (bounded, read once); null when it cannot be read. */
+function readTail(path: string, tailBytes: number, where: string): CopilotParse | null {
   try {
     const size = statSync(path).size;
-    const parse = parseCopilotEvents(path, { startOffset: Math.max(0, size - tailBytes), maxBytes: tailBytes });
-    return parse.children.find((c) => c.agentId === agentId) ?? null;
+    return parseCopilotEvents(path, { startOffset: Math.max(0, size - tailBytes), maxBytes: tailBytes });
   } catch (err) {
-    diagnose('warn', 'copilot:subagentStop', `session file not read: ${errorText(err)}`, { path });
+    diagnose('warn', where, `session file not read: ${errorText(err)}`, { path });
     return null;
+  }
+}
+
+/** The multipliers GitHub-hosted requests in the file reported, into the table the dispatch hook reads (multipliers.ts). */
+function learn(parse: CopilotParse | null, env: Env): void {
+  if (!parse || parse.multipliers.size === 0) return;
+  try {
+    recordMultipliers(env, learnMultipliers(parse.requests, parse.multipliers, Date.now()));
+  } catch (err) {
+    diagnose('warn', 'copilot:multipliers', `table not written: ${errorText(err)}`, {}, env);
   }
 }
 
@@ -45,7 +55,8 @@ export function createCommandAdapter(services: HookServices): CommandAdapter {
     const p = SubagentStopPayloadSchema.parse(payload);
     const { policy } = loadPolicy(ctx.env, p.cwd ?? null);
     const path = sessionFile(p, ctx.env);
-    const child = path ? readChild(path, p.agentId, policy.observer.tailBytes) : null;
+    const parse = path ? readTail(path, policy.observer.tailBytes, 'copilot:subagentStop') : null;
+    const child = parse?.children.find((c) => c.agentId === p.agentId) ?? null;
     const observation: CompletionObservation = {
       kind: 'completion',
       harness: 'copilot',
@@ -65,6 +76,7 @@ export function createCommandAdapter(services: HookServices): CommandAdapter {
       dedupeKey: `copilot-agent:${p.agentId}`,
     };
     spoolRecord({ type: 'completion', observation, transcriptPath: path }, ctx.env, { cwd: p.cwd ?? null });
+    learn(parse, ctx.env);
     return null;
   };
 
@@ -83,6 +95,13 @@ export function createCommandAdapter(services: HookServices): CommandAdapter {
       // is not complete yet (the file lags) waits for the next drain.
       async sessionEnd(payload, ctx) {
         const p = SessionPayloadSchema.parse(payload);
+        const home = copilotHome(ctx.env);
+        const file = home ? eventsPath(home, p.sessionId) : null;
+        if (file && existsSync(file))
+          learn(
+            readTail(file, loadPolicy(ctx.env, p.cwd ?? null).policy.observer.tailBytes, 'copilot:sessionEnd'),
+            ctx.env,
+          );
         await services.observe(ctx.env, p.cwd ?? null, ctx);
         await services.push(ctx.env);
         return null;

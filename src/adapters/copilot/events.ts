@@ -63,8 +63,13 @@ export function usageFromRecord(u: Record<string, unknown>): Usage {
   });
 }
 
-/** `usage.cost`: "Model multiplier cost for billing purposes" (SDK types, 1.0.102); 0 under BYOK (seen). */
+/**
+ * `usage.cost`: "Model multiplier cost for billing purposes" (SDK types, 1.0.102); 0 under BYOK (seen), and a BYOK
+ * request is never read as billed by multiplier whatever it says. 0 on a GitHub-hosted request (an included model, or
+ * a request GitHub does not bill) is no multiplier either: nothing is compared by it.
+ */
 export function multiplierOf(u: Record<string, unknown>): number | null {
+  if (u.isByok === true) return null;
   return typeof u.cost === 'number' && Number.isFinite(u.cost) && u.cost > 0 ? u.cost : null;
 }
 

@@ -167,6 +167,8 @@ export function parseCopilotEvents(path: string, opts: ParseOptions & { startOff
 
   const summaries: ChildSummary[] = [...children.values()].map((c) => {
     const mine = requests.filter((r) => r.agentId === c.agentId);
+    // The highest multiplier any of its requests reported: one model per child, so one value, as Copilot billed it.
+    const billed = mine.map((r) => multipliers.get(r.key)).filter((m): m is number => m !== undefined);
     const outcome: Outcome = extractOutcome(c.finalText);
     c.finalText = null;
     return {
@@ -181,6 +183,7 @@ export function parseCopilotEvents(path: string, opts: ParseOptions & { startOff
       incomplete: false,
       startedAt: c.startedAt,
       endedAt: c.endedAt,
+      multiplier: billed.length ? Math.max(...billed) : null,
     };
   });
   return {
