@@ -1,6 +1,6 @@
 /**
- * The schemas the dispatch hook checks without zod (contracts/shape.ts), by name: its payloads, price rows and catalogs,
- * the policy file's sections and the harness-declared prices file. With these, a dispatch hook never loads zod.
+ * The schemas the dispatch hook checks without zod (contracts/shape.ts), by name: price rows and catalogs, the policy
+ * file's sections and the harness-declared prices file (its payloads have hand-written guards: adapters/<id>/dispatch-payload.ts).
  * scripts/build-shapes.ts writes their Shapes to src/contracts/hot-shapes.generated.ts, which the hot path imports;
  * test/unit/routing-engine/shapes.test.ts keeps the two equal.
  * Build and test time only: importing this module builds the schemas.
@@ -10,12 +10,8 @@ import { describeSchema } from '../contracts/shape-describe.js';
 import { PolicySchema } from '../contracts/config.js';
 import { CatalogSchema, PriceRowSchema } from '../contracts/prices.js';
 import { DeclaredFileSchema } from '../prices/declared.js';
-import { PreToolUsePayload as ClaudePreToolUse } from './claude/payloads.js';
-import { PreToolUsePayloadSchema as CodexPreToolUse } from './codex/payloads.js';
 
 export const HOT_SCHEMAS: Record<HotShapeName, unknown> = {
-  claudePreToolUse: ClaudePreToolUse,
-  codexPreToolUse: CodexPreToolUse,
   priceRow: PriceRowSchema,
   catalog: CatalogSchema,
   policy: PolicySchema,

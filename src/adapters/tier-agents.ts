@@ -5,7 +5,7 @@
  * switches the dispatch to one of these agents.
  */
 import type { Tier } from '../contracts/harness.js';
-import { TierSchema } from '../contracts/harness.js';
+import { TIERS } from '../contracts/harness-ids.js';
 
 export const TIER_AGENT_PREFIX = 'tiergate-';
 
@@ -20,6 +20,6 @@ export function tierAgentName(tier: Tier): string {
 /** The tier a `tiergate-<tier>` agent name stands for; null for any other name. */
 export function tierOfAgent(name: string | null | undefined): Tier | null {
   if (!name || !name.startsWith(TIER_AGENT_PREFIX)) return null;
-  const t = TierSchema.safeParse(name.slice(TIER_AGENT_PREFIX.length));
-  return t.success ? t.data : null;
+  const t = name.slice(TIER_AGENT_PREFIX.length);
+  return (TIERS as readonly string[]).includes(t) ? (t as Tier) : null;
 }

@@ -1,80 +1,69 @@
 import * as z from 'zod/mini';
-import { lazySchema } from './lazy.js';
 import { ResolutionSchema } from './prices.js';
 
 /** Why the engine decided what it did. Defined once; the README, explain, doctor and reports import these. */
-export const ReasonCodeSchema = lazySchema(() =>
-  z.enum([
-    'within-ceiling', // child priced at or below parent
-    'over-ceiling-corrected', // child pricier than parent, rewritten to a legal choice within the ceiling
-    'over-ceiling-denied', // child pricier than parent, no legal rewrite: denied with a retry
-    'default-tier-applied', // dispatch named no model: the default tier, capped by the ceiling, was set
-    'inherits-parent', // dispatch named no model and the harness runs it on the parent's: nothing to do
-    'unknown-price-allowed', // a price was unknown and the policy allows (logged)
-    'unknown-price-denied', // a price was unknown and the policy denies (opt-in)
-    'not-comparable', // per-request or reasoning fees make the comparison unknown; treated like unknown price
-    'guard-off', // mode off: nothing checked
-    'warn-only', // mode warn: would have corrected/denied, allowed and logged
-    'unknown-tier', // a tier or agent the config does not map
-    'internal-error', // tiergate itself failed: fail open (allow, nothing printed) and log it
-    'deadline', // recorded only: the hook's deadline passed before its answer was printed, so the harness went ahead unchanged
-    'budget-downshifted', // a spend budget is spent, action downshift: the child moved to the cheap tier (or denied with a retry naming it)
-    'budget-denied', // a spend budget is spent, action deny (or no cheap tier to move to): denied, naming the budget
-    'budget-warning', // within warnAt of a budget (or unpriced children make the spend unknown): allowed, recorded
-  ]),
-);
+export const ReasonCodeSchema = z.enum([
+  'within-ceiling', // child priced at or below parent
+  'over-ceiling-corrected', // child pricier than parent, rewritten to a legal choice within the ceiling
+  'over-ceiling-denied', // child pricier than parent, no legal rewrite: denied with a retry
+  'default-tier-applied', // dispatch named no model: the default tier, capped by the ceiling, was set
+  'inherits-parent', // dispatch named no model and the harness runs it on the parent's: nothing to do
+  'unknown-price-allowed', // a price was unknown and the policy allows (logged)
+  'unknown-price-denied', // a price was unknown and the policy denies (opt-in)
+  'not-comparable', // per-request or reasoning fees make the comparison unknown; treated like unknown price
+  'guard-off', // mode off: nothing checked
+  'warn-only', // mode warn: would have corrected/denied, allowed and logged
+  'unknown-tier', // a tier or agent the config does not map
+  'internal-error', // tiergate itself failed: fail open (allow, nothing printed) and log it
+  'deadline', // recorded only: the hook's deadline passed before its answer was printed, so the harness went ahead unchanged
+  'budget-downshifted', // a spend budget is spent, action downshift: the child moved to the cheap tier (or denied with a retry naming it)
+  'budget-denied', // a spend budget is spent, action deny (or no cheap tier to move to): denied, naming the budget
+  'budget-warning', // within warnAt of a budget (or unpriced children make the spend unknown): allowed, recorded
+]);
 export type ReasonCode = z.infer<typeof ReasonCodeSchema>;
 
 /** One rate compared, at one context size. */
-export const PricePointSchema = lazySchema(() =>
-  z.object({
-    kind: z.enum(['input', 'output', 'cacheRead', 'cacheWrite5m', 'cacheWrite1h']),
-    /** Prompt size (tokens) at which this point was taken: 0 for base rates, else a tier threshold. */
-    atPromptTokens: z.int().check(z.nonnegative()),
-    parent: z.nullable(z.string()),
-    child: z.nullable(z.string()),
-    /** child vs parent at this point. */
-    order: z.enum(['cheaper', 'equal', 'pricier', 'unknown']),
-  }),
-);
+export const PricePointSchema = z.object({
+  kind: z.enum(['input', 'output', 'cacheRead', 'cacheWrite5m', 'cacheWrite1h']),
+  /** Prompt size (tokens) at which this point was taken: 0 for base rates, else a tier threshold. */
+  atPromptTokens: z.int().check(z.nonnegative()),
+  parent: z.nullable(z.string()),
+  child: z.nullable(z.string()),
+  /** child vs parent at this point. */
+  order: z.enum(['cheaper', 'equal', 'pricier', 'unknown']),
+});
 export type PricePoint = z.infer<typeof PricePointSchema>;
 
-export const ComparisonSchema = lazySchema(() =>
-  z.object({
-    parent: ResolutionSchema,
-    child: ResolutionSchema,
-    /** pricier if ANY point is pricier; cheaper if all ≤ and one <; equal if all equal; unknown if a side is unpriced. */
-    verdict: z.enum(['cheaper', 'equal', 'pricier', 'unknown']),
-    points: z.array(PricePointSchema),
-    catalogDate: z.string(),
-  }),
-);
+export const ComparisonSchema = z.object({
+  parent: ResolutionSchema,
+  child: ResolutionSchema,
+  /** pricier if ANY point is pricier; cheaper if all ≤ and one <; equal if all equal; unknown if a side is unpriced. */
+  verdict: z.enum(['cheaper', 'equal', 'pricier', 'unknown']),
+  points: z.array(PricePointSchema),
+  catalogDate: z.string(),
+});
 export type Comparison = z.infer<typeof ComparisonSchema>;
 
 /** One budget against the spend it caps (routing-engine/budget.ts). Amounts are USD decimal strings. */
-export const BudgetLineSchema = lazySchema(() =>
-  z.object({
-    kind: z.enum(['session', 'day', 'month', 'sessionTotal']),
-    limit: z.string(),
-    /** Priced spend so far; with `unknown` > 0 it is a lower bound. */
-    spent: z.string(),
-    /** Children recorded without a price (or without usage yet): never counted as $0. */
-    unknown: z.int(),
-    /** not-reported: the harness gives no figure for it (sessionTotal outside Claude's module, OpenCode and pi). */
-    status: z.enum(['ok', 'warning', 'over', 'not-reported']),
-  }),
-);
+export const BudgetLineSchema = z.object({
+  kind: z.enum(['session', 'day', 'month', 'sessionTotal']),
+  limit: z.string(),
+  /** Priced spend so far; with `unknown` > 0 it is a lower bound. */
+  spent: z.string(),
+  /** Children recorded without a price (or without usage yet): never counted as $0. */
+  unknown: z.int(),
+  /** not-reported: the harness gives no figure for it (sessionTotal outside Claude's module, OpenCode and pi). */
+  status: z.enum(['ok', 'warning', 'over', 'not-reported']),
+});
 export type BudgetLine = z.infer<typeof BudgetLineSchema>;
 
 /** The budgets' state at a dispatch, on every decision taken with a budget set. */
-export const BudgetNoteSchema = lazySchema(() =>
-  z.object({
-    /** unknown: the spend summary could not be read (budgets not enforced for this dispatch; diagnosed). */
-    status: z.enum(['ok', 'warning', 'over', 'unknown']),
-    lines: z.array(BudgetLineSchema),
-    summary: z.string(),
-  }),
-);
+export const BudgetNoteSchema = z.object({
+  /** unknown: the spend summary could not be read (budgets not enforced for this dispatch; diagnosed). */
+  status: z.enum(['ok', 'warning', 'over', 'unknown']),
+  lines: z.array(BudgetLineSchema),
+  summary: z.string(),
+});
 export type BudgetNote = z.infer<typeof BudgetNoteSchema>;
 
 const common = {
@@ -90,24 +79,22 @@ const common = {
   budget: z.optional(BudgetNoteSchema),
 };
 
-export const DecisionSchema = lazySchema(() =>
-  z.discriminatedUnion('action', [
-    z.object({ action: z.literal('allow'), ...common }),
-    z.object({
-      action: z.literal('correct'),
-      ...common,
-      /** The field set and its new value. */
-      field: z.string(),
-      value: z.string(),
-      /** The WHOLE original tool input with the field replaced. */
-      updatedInput: z.record(z.string(), z.unknown()),
-    }),
-    z.object({
-      action: z.literal('deny'),
-      ...common,
-      /** Text the model sees: why, and the exact retry (names a legal cheaper choice). */
-      message: z.string(),
-    }),
-  ]),
-);
+export const DecisionSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('allow'), ...common }),
+  z.object({
+    action: z.literal('correct'),
+    ...common,
+    /** The field set and its new value. */
+    field: z.string(),
+    value: z.string(),
+    /** The WHOLE original tool input with the field replaced. */
+    updatedInput: z.record(z.string(), z.unknown()),
+  }),
+  z.object({
+    action: z.literal('deny'),
+    ...common,
+    /** Text the model sees: why, and the exact retry (names a legal cheaper choice). */
+    message: z.string(),
+  }),
+]);
 export type Decision = z.infer<typeof DecisionSchema>;

@@ -1,6 +1,10 @@
 /**
- * The harness id list (re-exported by harness.ts, which documents it), in a module without zod: dist/hook.cjs reads
- * the descriptors keyed by it, and a zod import there would be bundled into every hook process's loader.
+ * The harness id list (re-exported by harness.ts, which documents it) and the tier names, in a module without zod:
+ * dist/hook.cjs reads the descriptors keyed by the ids and the dispatch bundles read both, so a zod import here would
+ * put zod in every command hook.
  */
 export const HARNESS_IDS = ['claude', 'codex', 'cursor', 'opencode', 'pi', 'gemini', 'copilot'] as const;
 export type Harness = (typeof HARNESS_IDS)[number];
+
+/** Tier names a brief or a config may use (TierSchema's options). `parent` means "the parent's own model". */
+export const TIERS = ['cheap', 'standard', 'premium', 'parent'] as const;

@@ -1,17 +1,16 @@
 import * as z from 'zod/mini';
-import { HARNESS_IDS, type Harness } from './harness-ids.js';
-import { lazySchema } from './lazy.js';
+import { HARNESS_IDS, TIERS, type Harness } from './harness-ids.js';
 
 /**
  * Every harness tiergate plugs into, by id: the one list. What each one is lives in its folder, src/adapters/<id>/
  * (descriptor.ts: the facts the dispatch path and the policy need; index.ts: the whole HarnessModule), listed once in
  * src/adapters/descriptors.ts and src/adapters/index.ts.
  */
-export { HARNESS_IDS, type Harness };
-export const HarnessSchema = lazySchema(() => z.enum(HARNESS_IDS));
+export { HARNESS_IDS, TIERS, type Harness };
+export const HarnessSchema = z.enum(HARNESS_IDS);
 
 /** Tier names a brief or a config may use. `parent` means "the parent's own model". */
-export const TierSchema = lazySchema(() => z.enum(['cheap', 'standard', 'premium', 'parent']));
+export const TierSchema = z.enum(TIERS);
 export type Tier = z.infer<typeof TierSchema>;
 
 export { CLAUDE_MODEL_ALIASES } from './aliases.js';
@@ -20,20 +19,18 @@ export { CLAUDE_MODEL_ALIASES } from './aliases.js';
  * What a harness lets tiergate do with a dispatch. The engine reads only this, never the harness name, to decide
  * whether it may correct or must deny.
  */
-export const CapabilitySchema = lazySchema(() =>
-  z.object({
-    /** The harness honours a rewritten dispatch (seen per harness in the reference). */
-    canRewrite: z.boolean(),
-    /** The tool-input field a correction sets (`model`, `subagent_type`, `agent`), or null when none. */
-    rewriteField: z.nullable(z.string()),
-    /** Whether the field names a model (or model alias) or an agent/profile whose model the config maps. */
-    rewriteKind: z.enum(['model', 'agent']),
-    /** Values the field accepts; null = any model id the catalog prices. Claude: the four aliases only. */
-    legalValues: z.nullable(z.array(z.string())),
-    /** The harness shows a deny reason to the model so it can retry. */
-    canDeny: z.boolean(),
-  }),
-);
+export const CapabilitySchema = z.object({
+  /** The harness honours a rewritten dispatch (seen per harness in the reference). */
+  canRewrite: z.boolean(),
+  /** The tool-input field a correction sets (`model`, `subagent_type`, `agent`), or null when none. */
+  rewriteField: z.nullable(z.string()),
+  /** Whether the field names a model (or model alias) or an agent/profile whose model the config maps. */
+  rewriteKind: z.enum(['model', 'agent']),
+  /** Values the field accepts; null = any model id the catalog prices. Claude: the four aliases only. */
+  legalValues: z.nullable(z.array(z.string())),
+  /** The harness shows a deny reason to the model so it can retry. */
+  canDeny: z.boolean(),
+});
 export type Capability = z.infer<typeof CapabilitySchema>;
 
 /** Tier -> the value a harness's dispatch field takes for it (a model id or alias, or an agent name). */

@@ -2,7 +2,7 @@
 import type { Shape } from './shape.js';
 import { SHAPE_TEXT } from './hot-shapes.generated.js';
 
-export type HotShapeName = 'claudePreToolUse' | 'codexPreToolUse' | 'priceRow' | 'catalog' | 'policy' | 'declaredFile';
+export type HotShapeName = 'priceRow' | 'catalog' | 'policy' | 'declaredFile';
 
 const parsed: Partial<Record<HotShapeName, Shape>> = {};
 

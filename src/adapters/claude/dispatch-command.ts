@@ -10,9 +10,7 @@ import { observePreToolUse, preToolUseCall } from './observe.js';
 import { agentLookup, resolveChildModel, type AgentPlaces, type ChildModel } from './agent-definitions.js';
 import { nodeAgentFs } from './agent-fs-node.js';
 import { readParentModel } from './parent-model.js';
-import { checkShape } from '../../contracts/shape.js';
-import { SHAPES } from '../../contracts/shapes.js';
-import { SUBAGENT_TOOLS, type PreToolUsePayload } from './payloads.js';
+import { readPreToolUse, SUBAGENT_TOOLS, type DispatchPayload } from './dispatch-payload.js';
 
 export const MODULE_LIVE_VAR = 'TIERGATE_MODULE_LIVE';
 
@@ -24,7 +22,7 @@ const PARENT_WAIT_MS = 400;
 const PARENT_TAIL_BYTES = 1024 * 1024;
 
 /** A subagent's own PreToolUse names its transcript by agent_id while transcript_path is the root session's. */
-function parentTranscript(p: PreToolUsePayload): string | null {
+function parentTranscript(p: DispatchPayload): string | null {
   if (!p.transcript_path) return null;
   if (!p.agent_id) return p.transcript_path;
   return `${p.transcript_path.replace(/\.jsonl$/, '')}/subagents/agent-${p.agent_id}.jsonl`;
@@ -32,8 +30,7 @@ function parentTranscript(p: PreToolUsePayload): string | null {
 
 export const preToolUse: HookHandler = async (payload, ctx) => {
   if (moduleLive(ctx)) return null;
-  // The PreToolUsePayload schema, checked without zod on the dispatch path (contracts/shape.ts).
-  const p = checkShape<PreToolUsePayload>(SHAPES.claudePreToolUse, payload);
+  const p = readPreToolUse(payload);
   if (!SUBAGENT_TOOLS.has(p.tool_name)) return null;
   // Absent (or null) means "names no model" and gets the default tier; any other non-string is a malformed payload,
   // and garbage must never turn into a correction (found by test/unit/reliability/fuzz-hooks.test.ts).
@@ -77,7 +74,7 @@ export const preToolUse: HookHandler = async (payload, ctx) => {
  * files. The project is CLAUDE_PROJECT_DIR (what Claude Code gives its hooks), else the payload's cwd. A child whose
  * model cannot be told gets one diagnostic and no rewrite.
  */
-async function childModel(p: PreToolUsePayload, parentModel: string | null, ctx: HookContext): Promise<ChildModel> {
+async function childModel(p: DispatchPayload, parentModel: string | null, ctx: HookContext): Promise<ChildModel> {
   const env = ctx.env;
   const home = env.HOME || null;
   const places: AgentPlaces = {

@@ -6,7 +6,7 @@ import { capabilityFor } from '../capabilities.js';
 import { DEFAULT_POLICY } from '../../config/defaults.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import { extractEscalation } from '../../observer/outcome.js';
-import type { PreToolUsePayload } from './payloads.js';
+import type { DispatchPayload } from './dispatch-payload.js';
 import type { ChildModel } from './agent-definitions.js';
 
 /** Claude's capability does not depend on the policy (aliases only, rewrite honoured on both paths; see capabilities.ts). */
@@ -61,7 +61,7 @@ export function claudeDispatch(input: {
 }
 
 /** The PreToolUse call's own fields: subagent type and model as the call names them. */
-export function preToolUseCall(p: PreToolUsePayload): {
+export function preToolUseCall(p: DispatchPayload): {
   subagentType: string | null;
   callModel: string | null;
   fork: boolean;
@@ -71,7 +71,7 @@ export function preToolUseCall(p: PreToolUsePayload): {
 }
 
 export function observePreToolUse(
-  p: PreToolUsePayload,
+  p: DispatchPayload,
   parent: ParentModel,
   child: ChildModel,
   at: number,

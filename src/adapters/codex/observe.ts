@@ -2,21 +2,18 @@
  * Codex PreToolUse payload -> DispatchObservation. Pure: the caller passes the clock and the policy switch.
  */
 import type { Tier } from '../../contracts/harness.js';
+import { TIERS } from '../../contracts/harness-ids.js';
 import type { Policy } from '../../contracts/config.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import { capabilityFor } from '../capabilities.js';
 import { extractEscalation } from '../../observer/outcome.js';
-import { SPAWN_TOOL_NAME, type PreToolUsePayload } from './payloads.js';
-import { checkShape } from '../../contracts/shape.js';
-import { SHAPES } from '../../contracts/shapes.js';
+import { readPreToolUse, SPAWN_TOOL_NAME } from './dispatch-payload.js';
 import type { Env } from '../../io/paths.js';
 import { resolveCodexRole, type CodexRole } from './roles.js';
 
 export function isSpawnTool(toolName: string): boolean {
   return toolName === SPAWN_TOOL_NAME;
 }
-
-const TIER_WORDS: readonly string[] = ['cheap', 'standard', 'premium', 'parent'];
 
 /**
  * `tier:cheap` (or a bare tier word), in any letter case, in `model` names a tier rather than a model. Compared as
@@ -26,8 +23,7 @@ function tierOf(model: string | null): Tier | null {
   if (!model) return null;
   const name = model.trim().toLowerCase();
   const word = name.startsWith('tier:') ? name.slice('tier:'.length) : name;
-  // The words are exactly TierSchema's options.
-  return TIER_WORDS.includes(word) ? (word as Tier) : null;
+  return (TIERS as readonly string[]).includes(word) ? (word as Tier) : null;
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
@@ -45,8 +41,7 @@ export type ObserveOptions = {
 
 /** Returns null when the payload is not a spawn dispatch (the caller answers nothing). Throws on a malformed one. */
 export function observeDispatch(raw: unknown, opts: ObserveOptions): DispatchObservation | null {
-  // PreToolUsePayloadSchema, checked without zod on the dispatch path (contracts/shape.ts).
-  const p = checkShape<PreToolUsePayload>(SHAPES.codexPreToolUse, raw);
+  const p = readPreToolUse(raw);
   if (!isSpawnTool(p.tool_name)) return null;
   const requested = str(p.tool_input.model);
   const parentModel = str(p.model);

@@ -3,76 +3,60 @@
  * Objects are loose: a newer Codex that adds fields must still parse; only what tiergate reads is required.
  */
 import * as z from 'zod/mini';
-import { lazySchema } from '../../contracts/lazy.js';
 
-// A function: the fields are built with the schema that spreads them, not at module load (contracts/lazy.ts).
-const base = () => ({
+const base = {
   session_id: z.string(),
   transcript_path: z.nullish(z.string()),
   cwd: z.nullish(z.string()),
   hook_event_name: z.string(),
+};
+
+/** The dispatch hook checks it without zod: dispatch-payload.ts. */
+export const PreToolUsePayloadSchema = z.looseObject({
+  ...base,
+  turn_id: z.nullish(z.string()),
+  /** The parent's (this thread's) active model at PreToolUse. */
+  model: z.nullish(z.string()),
+  permission_mode: z.nullish(z.string()),
+  tool_name: z.string(),
+  tool_input: z.record(z.string(), z.unknown()),
+  tool_use_id: z.nullish(z.string()),
 });
-
-/** The spawn tool's name in hook payloads: namespace + name with no separator (0.169.0, multi-agent v2). */
-export const SPAWN_TOOL_NAME = 'collaborationspawn_agent';
-
-export const PreToolUsePayloadSchema = lazySchema(() =>
-  z.looseObject({
-    ...base(),
-    turn_id: z.nullish(z.string()),
-    /** The parent's (this thread's) active model at PreToolUse. */
-    model: z.nullish(z.string()),
-    permission_mode: z.nullish(z.string()),
-    tool_name: z.string(),
-    tool_input: z.record(z.string(), z.unknown()),
-    tool_use_id: z.nullish(z.string()),
-  }),
-);
 export type PreToolUsePayload = z.infer<typeof PreToolUsePayloadSchema>;
 
-export const PostToolUsePayloadSchema = lazySchema(() =>
-  z.extend(PreToolUsePayloadSchema, {
-    /** A JSON string, e.g. `{"task_name":"/root/demo_child"}`. */
-    tool_response: z.optional(z.unknown()),
-  }),
-);
+export const PostToolUsePayloadSchema = z.extend(PreToolUsePayloadSchema, {
+  /** A JSON string, e.g. `{"task_name":"/root/demo_child"}`. */
+  tool_response: z.optional(z.unknown()),
+});
 export type PostToolUsePayload = z.infer<typeof PostToolUsePayloadSchema>;
 
-export const SubagentStartPayloadSchema = lazySchema(() =>
-  z.looseObject({
-    ...base(),
-    turn_id: z.nullish(z.string()),
-    /** The CHILD's model at SubagentStart (not the parent's). */
-    model: z.nullish(z.string()),
-    agent_id: z.string(),
-    agent_type: z.nullish(z.string()),
-  }),
-);
+export const SubagentStartPayloadSchema = z.looseObject({
+  ...base,
+  turn_id: z.nullish(z.string()),
+  /** The CHILD's model at SubagentStart (not the parent's). */
+  model: z.nullish(z.string()),
+  agent_id: z.string(),
+  agent_type: z.nullish(z.string()),
+});
 export type SubagentStartPayload = z.infer<typeof SubagentStartPayloadSchema>;
 
-export const SubagentStopPayloadSchema = lazySchema(() =>
-  z.extend(SubagentStartPayloadSchema, {
-    /** The child's rollout; `transcript_path` is the PARENT's at SubagentStop. */
-    agent_transcript_path: z.nullish(z.string()),
-    stop_hook_active: z.nullish(z.boolean()),
-    last_assistant_message: z.nullish(z.string()),
-  }),
-);
+export const SubagentStopPayloadSchema = z.extend(SubagentStartPayloadSchema, {
+  /** The child's rollout; `transcript_path` is the PARENT's at SubagentStop. */
+  agent_transcript_path: z.nullish(z.string()),
+  stop_hook_active: z.nullish(z.boolean()),
+  last_assistant_message: z.nullish(z.string()),
+});
 export type SubagentStopPayload = z.infer<typeof SubagentStopPayloadSchema>;
 
-export const SessionStartPayloadSchema = lazySchema(() =>
-  z.looseObject({
-    ...base(),
-    model: z.nullish(z.string()),
-    source: z.nullish(z.string()),
-  }),
-);
+export const SessionStartPayloadSchema = z.looseObject({
+  ...base,
+  model: z.nullish(z.string()),
+  source: z.nullish(z.string()),
+});
 export type SessionStartPayload = z.infer<typeof SessionStartPayloadSchema>;
 
-export const SessionEndPayloadSchema = lazySchema(() =>
-  z.looseObject({
-    ...base(),
-    reason: z.nullish(z.string()),
-  }),
-);
+export const SessionEndPayloadSchema = z.looseObject({
+  ...base,
+  reason: z.nullish(z.string()),
+});
 export type SessionEndPayload = z.infer<typeof SessionEndPayloadSchema>;

@@ -13,12 +13,10 @@ import { routeDispatch } from '../../runtime/dispatch.js';
 import { nodeAgentFs } from '../claude/agent-fs-node.js';
 import { lookupCopilotAgent, resolveCopilotChild, type AgentPlaces } from './agents.js';
 import { answerFor } from './answer.js';
-import { isTaskCall, readPreToolUse } from './dispatch-payload.js';
+import { isTaskCall, readPreToolUse, type DispatchPayload } from './dispatch-payload.js';
 import { copilotHome, eventsPath } from './events.js';
 import { observeTask } from './observe.js';
-import { dispatchPricing } from './multipliers.js';
 import { readDispatchContext } from './parent-model.js';
-import type { PreToolUsePayload } from './payloads.js';
 
 /**
  * How long the hook re-reads the session file for the dispatching call's line: well inside the runner's deadline
@@ -30,7 +28,7 @@ export const PARENT_WAIT_MS = 750;
 export const PARENT_TAIL_BYTES = 1024 * 1024;
 
 /** The session files that may hold this call: the payload's session, or, inside a child, its parent's first. */
-function sessionFiles(p: PreToolUsePayload, home: string | null): string[] {
+function sessionFiles(p: DispatchPayload, home: string | null): string[] {
   if (!home) return [];
   const ids = p.agentId ? [p.parentAgentId, p.sessionId] : [p.sessionId];
   return ids.flatMap((id) => (id ? [eventsPath(home, id)] : [])).filter((x): x is string => x !== null);
@@ -79,13 +77,12 @@ export const preToolUse: HookHandler = async (payload, ctx) => {
     );
   const child = await childModel(p, agentType, dispatch.byok, home, ctx);
   const obs = observeTask(p, dispatch, child, Date.now());
-  const pricing = dispatchPricing(dispatch, child, ctx.env, obs.at);
-  return jsonAnswer(answerFor(routeDispatch(obs, ctx.env, ctx.defer, pricing)));
+  return jsonAnswer(answerFor(routeDispatch(obs, ctx.env, ctx.defer)));
 };
 
 /** What Copilot CLI runs this child on without tiergate (agents.ts), from the user's and the project's agent files. */
 async function childModel(
-  p: PreToolUsePayload,
+  p: DispatchPayload,
   agentType: string,
   byok: boolean | null,
   home: string | null,

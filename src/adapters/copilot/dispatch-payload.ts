@@ -1,29 +1,20 @@
 /**
- * The preToolUse payload as the dispatch hook reads it: a hand-written guard with the same verdicts as
- * PreToolUsePayloadSchema (payloads.ts; test/unit/adapters/copilot/payloads.test.ts holds the two to each other), so the dispatch
- * bundle never loads zod. Copilot CLI 1.0.102 fires preToolUse for every tool (no matcher in the camelCase format), so
- * the tool name is looked at first and everything else only for `task`.
+ * preToolUse as Copilot CLI's dispatch hook reads it: a hand-written guard over the fields the dispatch path reads, with
+ * the verdicts of PreToolUsePayloadSchema (payloads.ts) on those fields, so the dispatch bundle never loads zod
+ * (test/unit/adapters/copilot/dispatch-payload.test.ts holds the two to each other). The type comes from the schema.
+ * Copilot CLI 1.0.102 fires preToolUse for every tool (no matcher in the camelCase format), so the tool name is looked
+ * at first and everything else only for `task`.
  */
-import type { PreToolUsePayload } from './payloads.js';
 import { isRecord } from '../../contracts/record.js';
+import { optionalString, payloadObject, requireRecord, requireString } from '../../contracts/payload-guard.js';
+import type { PreToolUsePayload } from './payloads.js';
 
 /** The subagent tool's name in camelCase payloads (a PascalCase hooks file names it `Agent`; tiergate ships camelCase). */
 export const TASK_TOOL = 'task';
 
-/** Why a payload is not a preToolUse payload (never quoting its values: they may be prompt text). */
-export class PayloadError extends Error {
-  constructor(field: string, expected: string) {
-    super(`invalid preToolUse payload at ${field}: expected ${expected}`);
-    this.name = 'PayloadError';
-  }
-}
-
-const optional = (p: Record<string, unknown>, key: string, type: 'string' | 'number'): void => {
-  const v = p[key];
-  if (v === undefined) return;
-  if (type === 'number' ? typeof v !== 'number' || !Number.isFinite(v) : typeof v !== type)
-    throw new PayloadError(key, type);
-};
+/** The fields the dispatch path reads: the type below allows no other, the test picks these from the schema. */
+export const DISPATCH_FIELDS = ['sessionId', 'toolName', 'toolArgs', 'cwd', 'agentId', 'parentAgentId'] as const;
+export type DispatchPayload = Pick<PreToolUsePayload, (typeof DISPATCH_FIELDS)[number]>;
 
 /** The tool the payload names, or null when it names none (read before anything else: most calls are not `task`). */
 export function toolNameOf(raw: unknown): string | null {
@@ -33,13 +24,12 @@ export function toolNameOf(raw: unknown): string | null {
 
 export const isTaskCall = (raw: unknown): boolean => toolNameOf(raw) === TASK_TOOL;
 
-/** The payload, checked as PreToolUsePayloadSchema checks it; throws PayloadError where that schema would throw. */
-export function readPreToolUse(raw: unknown): PreToolUsePayload {
-  if (!isRecord(raw)) throw new PayloadError('(root)', 'object');
-  if (typeof raw.sessionId !== 'string') throw new PayloadError('sessionId', 'string');
-  if (typeof raw.toolName !== 'string') throw new PayloadError('toolName', 'string');
-  if (!isRecord(raw.toolArgs)) throw new PayloadError('toolArgs', 'object');
-  optional(raw, 'timestamp', 'number');
-  for (const k of ['cwd', 'agentId', 'agentType', 'parentAgentId']) optional(raw, k, 'string');
-  return raw as PreToolUsePayload;
+/** Throws PayloadError (the field, never its value) where the schema would reject one of DISPATCH_FIELDS. */
+export function readPreToolUse(raw: unknown): DispatchPayload {
+  const p = payloadObject(raw);
+  requireString(p, 'sessionId');
+  requireString(p, 'toolName');
+  requireRecord(p, 'toolArgs');
+  for (const k of ['cwd', 'agentId', 'parentAgentId']) optionalString(p, k);
+  return p as DispatchPayload;
 }

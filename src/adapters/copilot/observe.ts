@@ -5,7 +5,7 @@ import { extractEscalation } from '../../observer/outcome.js';
 import { copilotDescriptor } from './descriptor.js';
 import type { CopilotChild } from './agents.js';
 import type { DispatchContext } from './parent-model.js';
-import type { PreToolUsePayload } from './payloads.js';
+import type { DispatchPayload } from './dispatch-payload.js';
 
 export const COPILOT_CAPABILITY: Capability = copilotDescriptor.capability({ codexRewrite: false });
 /** Where what Copilot will run is unknown: no rewrite at all, since a default tier written over it could raise the cost. */
@@ -14,7 +14,7 @@ const NO_REWRITE: Capability = { ...COPILOT_CAPABILITY, canRewrite: false, rewri
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
 
 export function observeTask(
-  p: PreToolUsePayload,
+  p: DispatchPayload,
   ctx: DispatchContext,
   child: CopilotChild,
   at: number,

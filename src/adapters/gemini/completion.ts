@@ -10,7 +10,8 @@ import { diagnose, errorText } from '../../io/diagnostics.js';
 import { extractOutcome } from '../../observer/outcome.js';
 import { childChatPath, dispatchCallId, readChildRun, readParentTurn, type ChildRun } from './chat-file.js';
 import { PARENT_TAIL_BYTES } from './dispatch-command.js';
-import { AfterToolPayloadSchema, DISPATCH_TOOL } from './payloads.js';
+import { DISPATCH_TOOL } from './dispatch-payload.js';
+import { AfterToolPayloadSchema } from './payloads.js';
 import { isRecord } from '../../contracts/record.js';
 
 type Obj = Record<string, unknown>;

@@ -20,7 +20,7 @@ import { loadAgents, type AgentTable } from './agents.js';
 import { answerFor } from './answer.js';
 import { readParentTurn } from './chat-file.js';
 import { observeDispatch, type ParentRead } from './observe.js';
-import { beforeToolPayload, DISPATCH_TOOL } from './payloads.js';
+import { DISPATCH_TOOL, readBeforeTool } from './dispatch-payload.js';
 
 /**
  * The dispatching model message is the newest `gemini` line of the parent's chat file when BeforeTool runs (29 of 29
@@ -49,10 +49,10 @@ export type GeminiDispatchDeps = {
 
 export function createBeforeTool(deps: GeminiDispatchDeps): HookHandler {
   return async (payload: unknown, ctx: HookContext): Promise<HookAnswer> => {
-    const p = beforeToolPayload(payload);
+    const p = readBeforeTool(payload);
     if (p.tool_name !== DISPATCH_TOOL) return null;
-    const parent = readParent(p.transcript_path, ctx.env);
-    const obs = observeDispatch(p, parent, deps.agents(ctx.env, p.cwd, parent.model), deps.now());
+    const parent = readParent(p.transcript_path ?? null, ctx.env);
+    const obs = observeDispatch(p, parent, deps.agents(ctx.env, p.cwd ?? null, parent.model), deps.now());
     if (!obs) return null;
     return jsonAnswer(answerFor(await deps.route(obs, ctx.env, ctx.defer)));
   };

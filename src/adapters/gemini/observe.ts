@@ -15,7 +15,7 @@ import type { AgentTable, GeminiAgent } from './agents.js';
 import { dispatchCallId, type ParentTurn } from './chat-file.js';
 import { geminiDescriptor } from './descriptor.js';
 import { INHERIT, wireModel } from './models.js';
-import { DISPATCH_TOOL, type BeforeToolPayload } from './payloads.js';
+import { DISPATCH_TOOL, type DispatchPayload } from './dispatch-payload.js';
 
 const TIERS: readonly Tier[] = ['parent', 'premium', 'standard', 'cheap'];
 
@@ -52,7 +52,7 @@ export type ParentRead = ParentTurn & { source: string | null };
 
 /** Null for any tool but invoke_agent (the caller answers nothing). */
 export function observeDispatch(
-  p: BeforeToolPayload,
+  p: DispatchPayload,
   parent: ParentRead,
   agents: AgentTable,
   at: number,
@@ -86,7 +86,7 @@ export function observeDispatch(
     },
     candidates,
     toolInput: p.tool_input,
-    cwd: p.cwd,
+    cwd: p.cwd ?? null,
     escalationFrom: extractEscalation(str(p.tool_input.prompt)),
     at,
   };

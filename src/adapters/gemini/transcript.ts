@@ -22,7 +22,7 @@ import {
   type TranscriptRequest,
 } from '../../observer/transcripts.js';
 import { dispatchCallId, geminiUsage } from './chat-file.js';
-import { DISPATCH_TOOL } from './payloads.js';
+import { DISPATCH_TOOL } from './dispatch-payload.js';
 import { isRecord } from '../../contracts/record.js';
 
 export const GEMINI_PARSE_MAX_BYTES = 2 * 1024 * 1024 * 1024;

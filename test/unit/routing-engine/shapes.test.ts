@@ -1,5 +1,5 @@
 /**
- * The dispatch hook checks its payloads (and refreshed price rows) with committed Shapes instead of zod
+ * The dispatch hook checks the policy, price rows and catalogs with committed Shapes instead of zod
  * (src/contracts/shape.ts). These tests keep that honest: the committed Shapes are what the schemas describe today, and
  * on generated inputs checkShape accepts exactly what zod accepts and returns what zod returns.
  */
@@ -14,14 +14,6 @@ import { describeSchema } from '../../../src/contracts/shape-describe.js';
 import { DEFAULT_POLICY } from '../../../src/config/defaults.js';
 
 const root = join(import.meta.dirname, '../../..');
-const fixture = (p: string) => {
-  const { _meta, ...rest } = JSON.parse(readFileSync(join(root, 'test/fixtures', p), 'utf8')) as Record<
-    string,
-    unknown
-  >;
-  void _meta;
-  return rest;
-};
 const snapshotRow = () => {
   const models = (
     JSON.parse(readFileSync(join(root, 'data/prices-snapshot.json'), 'utf8')) as {
@@ -32,8 +24,6 @@ const snapshotRow = () => {
 };
 
 const SEEDS: Record<HotShapeName, Record<string, unknown>> = {
-  claudePreToolUse: fixture('claude/PreToolUse.parent-sonnet.json'),
-  codexPreToolUse: fixture('codex/PreToolUse.basic.json'),
   priceRow: snapshotRow(),
   catalog: {
     format: 'tiergate-catalog/1',
@@ -126,11 +116,11 @@ describe('hot-path Shapes', () => {
   it('a rejection names the place and the expectation, never the value', () => {
     const secret = 'the user prompt text';
     try {
-      checkShape(hotPathShapes().codexPreToolUse, { ...SEEDS.codexPreToolUse, tool_name: { secret } });
+      checkShape(hotPathShapes().priceRow, { ...SEEDS.priceRow, provider: { secret } });
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(ShapeError);
-      expect((err as Error).message).toBe('invalid input at tool_name: expected string');
+      expect((err as Error).message).toBe('invalid input at provider: expected string');
       expect((err as Error).message).not.toContain(secret);
     }
   });
