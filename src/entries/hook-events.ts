@@ -6,4 +6,4 @@ import { COMMAND_ADAPTERS, EVENT_DEADLINE_CAPS } from '../wiring/command-hooks.j
 // zod's JIT (a `new Function` per object schema on first parse) does not pay for itself in a short-lived process.
 z.config({ jitless: true });
 
-export const main = (argv: string[]): Promise<number> => hookMain(argv, COMMAND_ADAPTERS, 'loop', EVENT_DEADLINE_CAPS);
+export const main = (argv: string[]): Promise<number> => hookMain(argv, COMMAND_ADAPTERS, EVENT_DEADLINE_CAPS);

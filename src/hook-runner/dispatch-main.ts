@@ -5,16 +5,11 @@
  * demand) and without node:os (shims/node-os-lazy.ts).
  */
 import type { Harness } from '../contracts/harness.js';
-import { useDispatchMemo } from '../runtime/context.js';
 import { hookMain } from './core.js';
 import type { CommandAdapter } from '../contracts/hook.js';
 
-/** Started with its build id (dist/hook.cjs always passes one), the bundle keeps its runtime in the dispatch memo. */
 export const dispatchMain =
   (harness: Harness, adapter: CommandAdapter) =>
   (argv: string[], opts: { buildId?: string } = {}): Promise<number> => {
-    if (opts.buildId) useDispatchMemo({ buildId: opts.buildId, harness });
-    // Its waits (stdin, Claude's parent transcript) arm the deadline themselves: a dispatch that waits for nothing skips
-    // the timer machinery (core.ts, DeadlineArming).
-    return hookMain(argv, { [harness]: async () => adapter }, 'first-wait');
+    return hookMain(argv, { [harness]: async () => adapter });
   };

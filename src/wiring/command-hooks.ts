@@ -41,5 +41,5 @@ export const COMMAND_ADAPTERS: AdapterTable = Object.fromEntries(
 );
 
 export function runHook(harness: string, event: string, stdin: StdinSource, env: Env): Promise<RunOutcome> {
-  return runHookWith(COMMAND_ADAPTERS, harness, event, stdin, env, 'loop', EVENT_DEADLINE_CAPS);
+  return runHookWith(COMMAND_ADAPTERS, harness, event, stdin, env, EVENT_DEADLINE_CAPS);
 }

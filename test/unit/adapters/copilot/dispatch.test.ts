@@ -44,14 +44,7 @@ function session(sb: Sandbox, args: Record<string, unknown>, parent = 'gpt-5.4')
 
 async function run(sb: Sandbox, toolArgs: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   const payload = { ...fixture('preToolUse.basic-task.json').payload, cwd: sb.project, toolArgs, ...extra };
-  return runHookWith(
-    { copilot: async () => dispatchAdapter },
-    'copilot',
-    'preToolUse',
-    input(payload),
-    sb.env,
-    'first-wait',
-  );
+  return runHookWith({ copilot: async () => dispatchAdapter }, 'copilot', 'preToolUse', input(payload), sb.env);
 }
 
 const pricey = (sb: Sandbox, model = 'claude-opus-4.8') =>

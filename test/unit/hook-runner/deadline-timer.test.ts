@@ -1,9 +1,8 @@
 /**
- * The dispatch bundles arm their deadline on the first wait (src/hook-runner/core.ts, DeadlineArming 'first-wait'):
- * every wait they have must say so, or a stalled wait would outlive tiergate's deadline and run into the harness's.
- * In-process: a handler that says it waits is ended at the deadline; one that never waits never starts a timer.
- * Through dist/hook.cjs: Claude's parent-transcript poll (its one handler wait; the stdin waits are in
- * stdin-pipe.test.ts) ends at the deadline, measured by the hook's own clock in the diagnostic line.
+ * The runner's deadline timer starts with the hook (src/hook-runner/core.ts): whatever a handler waits on, a stalled
+ * wait ends at tiergate's deadline, not the harness's. In-process: a handler stalled on a timer is ended at the
+ * deadline; one that answers leaves no timer behind. Through dist/hook.cjs: Claude's parent-transcript poll (the stdin
+ * waits are in stdin-pipe.test.ts) ends at the deadline, measured by the hook's own clock in the diagnostic line.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -15,18 +14,17 @@ import { runHookWith } from '../../../src/hook-runner/core.js';
 import type { AdapterTable } from '../../../src/contracts/hook.js';
 
 const root = join(import.meta.dirname, '../../..');
-const env = () => ({ TIERGATE_HOME: mkdtempSync(join(tmpdir(), 'tg-arming-')), TIERGATE_HOOK_DEADLINE_MS: '200' });
+const env = () => ({ TIERGATE_HOME: mkdtempSync(join(tmpdir(), 'tg-deadline-')), TIERGATE_HOOK_DEADLINE_MS: '200' });
 const input = () => Readable.from([Buffer.from('{}')]);
 const activeTimers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout' || r === 'Immediate').length;
 
-describe('deadline armed on the first wait', () => {
-  it('a handler that says it waits, then stalls on a timer, is ended at the deadline', async () => {
+describe('the deadline timer', () => {
+  it('a handler that stalls on a timer is ended at the deadline', async () => {
     let stall: NodeJS.Timeout | undefined;
     const adapters: AdapterTable = {
       fake: async () => ({
         handlers: {
-          Wait: async (_p, ctx) => {
-            ctx.beforeWait?.();
+          Wait: async () => {
             await new Promise((r) => {
               stall = setTimeout(r, 10_000);
             });
@@ -36,17 +34,17 @@ describe('deadline armed on the first wait', () => {
       }),
     };
     const started = Date.now();
-    const r = await runHookWith(adapters, 'fake', 'Wait', input(), env(), 'first-wait');
+    const r = await runHookWith(adapters, 'fake', 'Wait', input(), env());
     clearTimeout(stall);
     expect(r.answer).toBeNull();
     expect(r.failed).toContain('deadline of 200 ms passed');
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
-  it('a handler that never waits leaves no timer behind and is answered', async () => {
+  it('a handler that answers leaves no timer behind', async () => {
     const adapters: AdapterTable = { fake: async () => ({ handlers: { Now: () => ({ stdout: 'now' }) } }) };
     const before = activeTimers();
-    const s = await runHookWith(adapters, 'fake', 'Now', Readable.from([Buffer.from('{}')]), env(), 'first-wait');
+    const s = await runHookWith(adapters, 'fake', 'Now', Readable.from([Buffer.from('{}')]), env());
     expect(s.answer).toEqual({ stdout: 'now' });
     expect(activeTimers()).toBe(before);
   });
