@@ -13,7 +13,7 @@ export function decisionLine(d: DemoDecision): string {
   return head;
 }
 
-/** "Claude Code, Codex, Cursor, OpenCode and pi": every harness, in registry order. */
+/** "Claude Code, Codex, Cursor, …, GitHub Copilot CLI": every harness, in registry order. */
 function harnessNames(): string {
   const names = HARNESS_IDS.map((h) => DESCRIPTORS[h].name);
   return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;

@@ -15,7 +15,8 @@ export const USAGE = (verb: string) =>
       `             skipped, saying why. Name harnesses to install into them whether found or not.\n`
     : `  --all      every harness\n`) +
   `  --dry-run  show the plan, write nothing\n` +
-  `  --run      also run the harness's own plugin commands (Claude Code, Codex) instead of printing them\n` +
+  `  --run      also run the harness's own plugin or extension commands (Claude Code, Codex, Gemini CLI, GitHub\n` +
+  `             Copilot CLI) instead of printing them\n` +
   `  --json     machine-readable output\n`;
 
 export async function runInstallCli(verb: 'install' | 'uninstall', argv: string[]): Promise<number> {

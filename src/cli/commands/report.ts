@@ -1,7 +1,7 @@
 /** `tiergate report`: per-subagent cost and outcome, grouped; terminal table, --json, --csv or an --html page. */
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { HarnessSchema } from '../../contracts/harness.js';
+import { HARNESS_IDS, HarnessSchema } from '../../contracts/harness.js';
 import type { ReportBy } from '../../contracts/report.js';
 import { loadPricer } from '../../observer/default-pricer.js';
 import { runObserver } from '../../observer/drain.js';
@@ -32,7 +32,7 @@ export const USAGE = `Usage: tiergate report [--by agent|session|tier|model|harn
   --by         what one row is (default agent: the subagent type)
   --since, --until T
                ${TIME_HELP}
-  --harness    claude, codex, cursor, opencode or pi
+  --harness    ${HARNESS_IDS.slice(0, -1).join(', ')} or ${HARNESS_IDS.at(-1)}
   --session    a session id, or the start of one (as --by session shows it)
   --project    a project directory (and those under it), or the unique start of one the ledger knows
   --limit N    the N most expensive rows (table default ${TABLE_LIMIT}; --json/--csv all); 0 shows all
