@@ -14,7 +14,8 @@ const root = join(import.meta.dirname, '../../..');
 const META = join(root, '.cache/build/metafile.json');
 
 type Import = { path: string; kind: string; external?: boolean };
-type Metafile = { inputs: Record<string, { imports: Import[] }>; outputs: Record<string, unknown> };
+type Output = { inputs?: Record<string, { bytesInOutput: number }> };
+type Metafile = { inputs: Record<string, { imports: Import[] }>; outputs: Record<string, Output> };
 
 const ALLOWED_SPAWNERS = new Set(['src/io/processes.ts']);
 const ALLOWED_HTTP = new Set(['src/prices/refresh/http.ts']);
@@ -78,6 +79,60 @@ const reachersOf = (
     .filter(([, e]) => hit(e))
     .map(([f]) => f)
     .sort();
+
+/** What a dispatch bundle must never carry: zod (its payloads have hand-written guards), SQLite, a process spawner. */
+const DISPATCH_FORBIDDEN_PACKAGES = ['zod', 'better-sqlite3'];
+const DISPATCH_FORBIDDEN_IMPORTS = new Set(['better-sqlite3', 'bun:sqlite', 'node:sqlite', 'child_process', 'cluster']);
+
+/**
+ * Per dist/hook-dispatch-<harness>.cjs: the inputs bundled into it that are forbidden packages, and the bundled inputs
+ * that import a forbidden module (an external: SQLite's addon, a builtin), however (static, import(), require()).
+ */
+function dispatchViolations(builds: Metafile[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const { inputs, outputs } of builds) {
+    for (const [file, output] of Object.entries(outputs)) {
+      if (!/^dist\/hook-dispatch-[a-z]+\.cjs$/.test(file)) continue;
+      const bad: string[] = [];
+      for (const input of Object.keys(output.inputs ?? {})) {
+        const pkg = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(input)?.[1];
+        if (pkg && DISPATCH_FORBIDDEN_PACKAGES.includes(pkg)) bad.push(input);
+        for (const im of inputs[input]?.imports ?? [])
+          if (DISPATCH_FORBIDDEN_IMPORTS.has(im.path.replace(/^node:(?!sqlite)/, '')))
+            bad.push(`${input} -> ${im.path}`);
+      }
+      out.set(file, bad);
+    }
+  }
+  return out;
+}
+
+describe('the dispatch bundles (dist/hook-dispatch-<harness>.cjs) in the esbuild metafile', () => {
+  const builds = loadBuilds();
+  const violations = dispatchViolations(builds);
+
+  it('one per src/entries/hook-dispatch-<harness>.ts, each built', () => {
+    const entries = readdirSync(join(root, 'src/entries'))
+      .filter((f) => /^hook-dispatch-[a-z]+\.ts$/.test(f))
+      .map((f) => `dist/${f.replace(/\.ts$/, '.cjs')}`)
+      .sort();
+    expect(entries.length).toBeGreaterThanOrEqual(5);
+    expect([...violations.keys()].sort()).toEqual(entries);
+  });
+
+  it('carry no zod, no SQLite and no child_process', () => {
+    expect(Object.fromEntries(violations)).toEqual(Object.fromEntries([...violations.keys()].map((f) => [f, []])));
+    // The text too: `_zod` is where every zod schema keeps its internals.
+    for (const file of violations.keys()) {
+      const text = readFileSync(join(root, file), 'utf8');
+      expect({ file, zod: text.includes('_zod'), sqlite: text.includes('better-sqlite3') }).toEqual({
+        file,
+        zod: false,
+        sqlite: false,
+      });
+    }
+  });
+});
 
 describe('side-effect boundaries in the built bundles (esbuild metafile)', () => {
   const builds = loadBuilds();
@@ -149,5 +204,37 @@ describe('reaches() on a hand-made metafile (the attribution the rules rely on)'
     expect([...r.get('src/b.ts')!.builtins]).toEqual(['tls']);
     expect([...r.get('src/b.ts')!.packages]).toEqual(['undici']);
     expect(r.has('node_modules/undici/index.js')).toBe(false);
+  });
+});
+
+describe('dispatchViolations() on a hand-made metafile', () => {
+  const meta: Metafile = {
+    inputs: {
+      'src/a.ts': { imports: [{ path: 'node:child_process', kind: 'dynamic-import', external: true }] },
+      'src/b.ts': { imports: [{ path: 'better-sqlite3', kind: 'require-call', external: true }] },
+      'src/c.ts': { imports: [{ path: 'node_modules/zod/mini/index.js', kind: 'import-statement' }] },
+      'node_modules/zod/mini/index.js': { imports: [] },
+      'src/d.ts': { imports: [{ path: 'node:fs', kind: 'require-call', external: true }] },
+    },
+    outputs: {
+      'dist/hook-dispatch-x.cjs': {
+        inputs: {
+          'src/a.ts': { bytesInOutput: 1 },
+          'src/b.ts': { bytesInOutput: 1 },
+          'node_modules/zod/mini/index.js': { bytesInOutput: 1 },
+          'src/d.ts': { bytesInOutput: 1 },
+        },
+      },
+      'dist/hook-events.cjs': { inputs: { 'src/b.ts': { bytesInOutput: 1 } } },
+    },
+  };
+  it('names zod bundled in, an import() of child_process and a require of SQLite; node:fs and other bundles pass', () => {
+    expect(Object.fromEntries(dispatchViolations([meta]))).toEqual({
+      'dist/hook-dispatch-x.cjs': [
+        'src/a.ts -> node:child_process',
+        'src/b.ts -> better-sqlite3',
+        'node_modules/zod/mini/index.js',
+      ],
+    });
   });
 });
