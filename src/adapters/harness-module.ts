@@ -48,8 +48,11 @@ export type AgentExplained = {
 };
 
 export type HarnessModule = HarnessDescriptor & {
-  /** The plugin or extension the harness loads in its own process, as shipped in dist/ (the installer points at it). */
-  inProcess?: { bundle: string };
+  /**
+   * It hands the dispatch its session's running cost (the observation's sessionCostUsd, for budgets.sessionTotal):
+   * through what, for people ("Claude Code's hooks module"). Absent: a session total is not known at its dispatches.
+   */
+  sessionCost?: { via: string };
   /** Reads its transcripts: the drain's late-flush re-reads and `tiergate scan`. */
   transcripts?: TranscriptParser;
   /** Where its transcripts are kept, for `tiergate scan` (the harness's documented environment variables). */

@@ -124,10 +124,13 @@ function periodFigure(p: Period, now: number): SpendFigure {
   return now >= p.end ? ZERO : { pico: BigInt(p.pico), unknown: p.unknown };
 }
 
-/** The budgets' input for one dispatch: this session's, today's and this month's spend. */
+/**
+ * The budgets' input for one dispatch: this session's, today's and this month's spend. `harness` names the session's
+ * harness; with no session (null), nor a harness.
+ */
 export function spendStateFrom(
   read: ReadSpend,
-  harness: Harness,
+  harness: Harness | null,
   sessionId: string | null,
   now: number,
   sessionTotal: string | null = null,
@@ -135,7 +138,7 @@ export function spendStateFrom(
   if (read.error !== null) return { session: null, day: ZERO, month: ZERO, sessionTotal, error: read.error };
   const f = read.file;
   if (!f) return { session: sessionId ? ZERO : null, day: ZERO, month: ZERO, sessionTotal, error: null };
-  const s = sessionId ? f.sessions[sessionKey(harness, sessionId)] : undefined;
+  const s = sessionId && harness ? f.sessions[sessionKey(harness, sessionId)] : undefined;
   const session = !sessionId
     ? null
     : s && isPico(s.pico) && isInt(s.unknown)

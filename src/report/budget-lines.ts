@@ -3,6 +3,7 @@
  * against it from the spend summary (observer/spend-summary.ts, rebuilt from the ledger by the caller's observer
  * pass), and what the next dispatch meets. Pure: the policy, what the summary read gave, and the time in.
  */
+import { harnessList, type HarnessModule } from '../adapters/index.js';
 import type { Policy } from '../contracts/config.js';
 import type { BudgetLine, BudgetNote } from '../contracts/decision.js';
 import type { Harness } from '../contracts/harness.js';
@@ -35,7 +36,13 @@ export type BudgetReport = {
   rows: BudgetRow[];
 };
 
-const IN_PROCESS = "Claude Code's hooks module, OpenCode and pi";
+/** Where a session's own cost reaches the dispatch (HarnessModule.sessionCost), in words: "X, Y and Z". */
+export function sessionCostSources(modules: Iterable<Pick<HarnessModule, 'sessionCost'>> = harnessList()): string {
+  const via = [...modules].flatMap((m) => (m.sessionCost ? [m.sessionCost.via] : []));
+  return via.length > 1 ? `${via.slice(0, -1).join(', ')} and ${via.at(-1)}` : (via[0] ?? 'no harness');
+}
+
+const IN_PROCESS = sessionCostSources();
 
 function nextFor(l: BudgetLine, action: Policy['budgets']['action']): string {
   if (l.status === 'not-reported')
@@ -66,7 +73,7 @@ export function budgetReport(policy: Policy, read: ReadSpend, now: number): Budg
     share: share(l),
     next: nextFor(l, b.action),
   });
-  const base: SpendState = spendStateFrom(read, 'claude', null, now);
+  const base: SpendState = spendStateFrom(read, null, null, now);
   const onlyWith = (kinds: ReadonlyArray<BudgetLine['kind']>) => ({
     ...b,
     ...Object.fromEntries(

@@ -24,6 +24,8 @@ export const claude: HarnessModule = {
   },
   // The hooks module cannot append: its one-file-per-record spool is moved into the shared one first.
   beforeDrain: drainModuleSpool,
+  // The hooks module reads $.session.usage().cost.usd at agent.spawn; the command hooks have no such figure.
+  sessionCost: { via: "Claude Code's hooks module" },
   installer,
   doctor: [checkClaude],
   // Agent files (project, user, plugins), CLAUDE_CODE_SUBAGENT_MODEL and the call's model, as the dispatch hook reads them.

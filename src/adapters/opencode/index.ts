@@ -6,6 +6,8 @@ import * as installer from './install.js';
 
 export const opencode: HarnessModule = {
   ...opencodeDescriptor,
+  // The plugin sums the parent's and its child sessions' costs from the SDK.
+  sessionCost: { via: 'OpenCode' },
   installer,
   doctor: [checkOpencode],
   demo: async () => (await import('./demo.js')).demo,

@@ -6,6 +6,8 @@ import * as installer from './install.js';
 
 export const pi: HarnessModule = {
   ...piDescriptor,
+  // The extension sums pi's own per-message costs of the session.
+  sessionCost: { via: 'pi' },
   installer,
   doctor: [checkPi, checkPiAgents],
   demo: async () => (await import('./demo.js')).demo,
