@@ -6,6 +6,7 @@ import { harnessCheck as h } from '../../install/inspect.js';
 import { readMarketplace } from '../../install/marketplace.js';
 import type { InstallContext } from '../../install/plan.js';
 import * as copilot from './install.js';
+import { decimalOf, MULTIPLIER_MAX_AGE_MS, multiplierTablePath, readMultiplierEntries } from './multipliers.js';
 
 export function checkCopilot(ctx: InstallContext): Check {
   const st = copilot.settingsState(ctx);
@@ -39,4 +40,28 @@ export function checkCopilot(ctx: InstallContext): Check {
   }
   if (!mk.ok) return h('copilot', 'error', mk.reason, data);
   return h('copilot', 'ok', `${id} ${ctx.version}, loaded live from ${from}`, data);
+}
+
+/**
+ * The premium-request multipliers learned from Copilot's session files (multipliers.ts): what a dispatch on a
+ * GitHub-hosted model is compared by. None under BYOK, where Copilot reports no multiplier.
+ */
+export function checkCopilotMultipliers(ctx: InstallContext, now = Date.now()): Check {
+  const name = 'copilot multipliers';
+  const entries = Object.entries(readMultiplierEntries(ctx.env)).sort((a, b) => b[1].at - a[1].at);
+  if (entries.length === 0)
+    return h(name, 'info', 'none learned (GitHub-hosted sessions report them; BYOK ones do not): prices per token');
+  const fresh = entries.filter(([, e]) => now - e.at <= MULTIPLIER_MAX_AGE_MS);
+  const shown = entries
+    .slice(0, 6)
+    .map(([m, e]) => `${m} ${decimalOf(e.multiplier)}x`)
+    .join(', ');
+  const more = entries.length > 6 ? `, +${entries.length - 6} more` : '';
+  const stale = entries.length - fresh.length;
+  return h(
+    name,
+    'ok',
+    `${entries.length} model(s) in ${multiplierTablePath(ctx.env)}: ${shown}${more}${stale ? ` (${stale} older than 30 days, not used)` : ''}`,
+    { models: Object.fromEntries(entries) },
+  );
 }

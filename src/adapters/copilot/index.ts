@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { HarnessModule } from '../harness-module.js';
 import { copilotDescriptor } from './descriptor.js';
-import { checkCopilot } from './doctor.js';
+import { checkCopilot, checkCopilotMultipliers } from './doctor.js';
 import * as installer from './install.js';
 import { copilotTranscripts } from './transcript.js';
 
@@ -15,6 +15,6 @@ export const copilot: HarnessModule = {
   // $COPILOT_HOME/session-state/<session>/events.jsonl (1.0.102: COPILOT_HOME, else ~/.copilot).
   scanRoots: (env, home) => [join(env.COPILOT_HOME || join(home, '.copilot'), 'session-state')],
   installer,
-  doctor: [checkCopilot],
+  doctor: [checkCopilot, checkCopilotMultipliers],
   demo: async () => (await import('./demo.js')).demo,
 };

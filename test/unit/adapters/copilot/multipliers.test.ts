@@ -310,3 +310,25 @@ describe('multiplierPricing', () => {
     expect(decimalOf(12.5)).toBe('12.5');
   });
 });
+
+describe('doctor: the learned multipliers', () => {
+  it('none learned: info; learned: ok, naming each model, stale ones said so', async () => {
+    const { checkCopilotMultipliers } = await import('../../../../src/adapters/copilot/doctor.js');
+    const sb = sandbox();
+    const ictx = { env: sb.env, pkgRoot: sb.root, version: '0', home: sb.home };
+    expect(checkCopilotMultipliers(ictx)).toMatchObject({ status: 'info', detail: expect.stringContaining('none') });
+    const now = Date.UTC(2026, 11, 4);
+    recordMultipliers(
+      sb.env,
+      new Map([
+        ['claude-opus-4.8', { multiplier: 3, at: now }],
+        ['gpt-old', { multiplier: 0.33, at: now - MULTIPLIER_MAX_AGE_MS - 1 }],
+      ]),
+    );
+    const c = checkCopilotMultipliers(ictx, now);
+    expect(c.status).toBe('ok');
+    expect(c.detail).toContain('claude-opus-4.8 3x');
+    expect(c.detail).toContain('gpt-old 0.33x');
+    expect(c.detail).toContain('1 older than 30 days');
+  });
+});
