@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import type { Harness } from '../contracts/harness.js';
 import { emptyPlan, type HarnessPlan } from './plan.js';
 
 export type Marketplace =
@@ -26,11 +27,11 @@ export function readMarketplace(pkgRoot: string, rel: string): Marketplace {
 }
 
 /**
- * Claude Code and Codex plans both start from this package's marketplace manifest: without one there is nothing to
- * install or remove, and the plan says why.
+ * A plugin harness's plan (Claude Code's, Codex's) starts from this package's marketplace manifest: without one there
+ * is nothing to install or remove, and the plan says why.
  */
 export function startMarketplacePlan(
-  harness: 'claude' | 'codex',
+  harness: Harness,
   file: string,
   pkgRoot: string,
   rel: string,
