@@ -6,11 +6,16 @@
  */
 import pg from 'pg';
 import { parse as parseUrl } from 'pg-connection-string';
+import { from as copyFrom } from 'pg-copy-streams';
 import pgpass from 'pgpass';
 import type { Env } from '../io/paths.js';
 
 export type TeamClient = {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** A statement whose rows are not needed: resolves to the rows it wrote (inserted, updated or deleted). */
+  execute(sql: string, params?: unknown[]): Promise<number>;
+  /** `COPY … FROM STDIN` (text format) of `data`, already in COPY's text format; resolves to the rows copied. */
+  copyIn(sql: string, data: string): Promise<number>;
   /** BEGIN … COMMIT around fn (ROLLBACK when it throws). `readOnly`: a REPEATABLE READ READ ONLY snapshot. */
   transaction<T>(fn: () => Promise<T>, opts?: { readOnly?: boolean }): Promise<T>;
   end(): Promise<void>;
@@ -169,8 +174,21 @@ export async function connectTeam(url: string, opts: ConnectOptions = {}): Promi
   };
   const query = async <T>(sql: string, params: unknown[] = []): Promise<T[]> =>
     (await wrap(client.query(sql, params))).rows as T[];
+  const execute = async (sql: string, params: unknown[] = []): Promise<number> =>
+    (await wrap(client.query(sql, params))).rowCount ?? 0;
+  const copyIn = (sql: string, data: string): Promise<number> =>
+    wrap(
+      new Promise<number>((resolve, reject) => {
+        const stream = client.query(copyFrom(sql));
+        stream.on('error', reject);
+        stream.on('finish', () => resolve(stream.rowCount));
+        stream.end(data);
+      }),
+    );
   return {
     query,
+    execute,
+    copyIn,
     async transaction<T>(fn: () => Promise<T>, o: { readOnly?: boolean } = {}): Promise<T> {
       await query(o.readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
       try {

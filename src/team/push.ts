@@ -1,9 +1,11 @@
 /**
  * `tiergate push`: copies this data dir's ledger (completions and dispatches) into the team's PostgreSQL ledger.
- * Incremental and idempotent: rows are read in local id order, each compared by fingerprint with what the push state
- * says was sent (state.ts); only new and changed rows go, as one upsert per batch keyed by (origin, local dedupe key),
- * and a local row that is gone (superseded) is deleted from the team's. Each batch is one statement, so its own
- * transaction: a push cut short anywhere leaves every committed batch in place and the rest to the next push.
+ * Incremental and idempotent: the ledger numbers every insert and update of a row (its change counter, `rev`, ledger
+ * migration 8), and a push sends only the rows changed since the numbers the push state (state.ts) holds, in change
+ * order, as an upsert keyed by (origin, local dedupe key) that leaves rows whose values did not change as they are. The
+ * keys of deleted local rows (a superseded row) are numbered too and deleted from the team's. Each batch is COPYed
+ * into a temporary table and upserted from it by one statement, its own transaction: a push cut short anywhere leaves
+ * every committed batch in place and the rest to the next push.
  *
  * Order matters for "a failed push leaves the local ledger untouched": the team database is reached and its schema
  * checked before the ledger is opened (or drained).
@@ -15,10 +17,10 @@ import type { Pricer } from '../observer/pricing.js';
 import { openLedger } from '../observer/ledger/open.js';
 import { paths, type Env } from '../io/paths.js';
 import { connectTeam, TeamError, type TeamClient } from './pg.js';
-import { readBatch, RECORD_KINDS, sentColumns, type OutRow, type PgType, type RecordKind } from './rows.js';
+import { pricingSignature, readBatch, RECORD_KINDS, sentColumns, type PgType, type RecordKind } from './rows.js';
 import { requireTeamSchema, TEAM_SCHEMA } from './schema.js';
 import { originId, teamPaths, teamSettings, type TeamSettings } from './settings.js';
-import { ledgerIdentity, openPushState, type PushState, type Pushed } from './state.js';
+import { ledgerIdentity, openPushState, type MarkName, type PushState } from './state.js';
 
 export const DEFAULT_BATCH = 10_000;
 
@@ -35,6 +37,7 @@ export type PushOptions = {
   version?: string;
 };
 
+/** `read`: rows changed locally since the last push, all sent; `sent`: those the team database wrote (new or changed). */
 export type KindResult = { read: number; sent: number; deleted: number };
 export type PushResult = {
   origin: string;
@@ -70,7 +73,8 @@ export async function pushLedger(opts: PushOptions = {}): Promise<PushResult> {
       if (opts.drain ?? true) runObserver(env, pricer, db);
       const state = openPushState(
         teamPaths(env).state,
-        { ledger: ledgerIdentity(paths(env).ledger), teamLedgerId: meta?.value ?? '', origin },
+        meta?.value ?? '',
+        { ledger: ledgerIdentity(paths(env).ledger), origin, user },
         opts.full,
       );
       try {
@@ -79,6 +83,7 @@ export async function pushLedger(opts: PushOptions = {}): Promise<PushResult> {
            ON CONFLICT (origin) DO UPDATE SET user_name = excluded.user_name, tiergate_version = excluded.tiergate_version`,
           [origin, user, opts.version ?? null],
         );
+        for (const kind of RECORD_KINDS) await client.query(stagingDdl(kind));
         const ctx: Ctx = {
           client,
           db,
@@ -89,19 +94,30 @@ export async function pushLedger(opts: PushOptions = {}): Promise<PushResult> {
           batch: opts.batchSize ?? DEFAULT_BATCH,
           deadline: opts.deadline ?? null,
         };
-        const completions = await pushKind(ctx, RECORD_KINDS[0]);
-        const dispatches = completions.complete
-          ? await pushKind(ctx, RECORD_KINDS[1])
-          : { read: 0, sent: 0, deleted: 0, complete: false };
-        const complete = completions.complete && dispatches.complete;
-        if (complete)
+        const none = (): KindResult & { complete: boolean } => ({ read: 0, sent: 0, deleted: 0, complete: false });
+        const deleted = await pushDeleted(ctx);
+        const completions = deleted.complete ? await pushKind(ctx, RECORD_KINDS[0], 'completions') : none();
+        // Savings are priced here: prices that changed since the last push re-price every corrected run.
+        const pricing = pricingSignature(db, pricer);
+        const repriced =
+          completions.complete && state.marks.pricing !== null && state.marks.pricing !== pricing
+            ? await pushKind(ctx, RECORD_KINDS[0], null)
+            : { read: 0, sent: 0, deleted: 0, complete: completions.complete };
+        const dispatches = repriced.complete ? await pushKind(ctx, RECORD_KINDS[1], 'dispatches') : none();
+        const complete = deleted.complete && completions.complete && repriced.complete && dispatches.complete;
+        if (complete) {
+          state.setPricing(pricing);
           await client.query(`UPDATE ${TEAM_SCHEMA}.origins SET last_push = now() WHERE origin = $1`, [origin]);
-        const strip = ({ complete: _c, ...k }: KindResult & { complete: boolean }): KindResult => k;
+        }
         return {
           origin,
           user,
-          completions: strip(completions),
-          dispatches: strip(dispatches),
+          completions: {
+            read: completions.read + repriced.read,
+            sent: completions.sent + repriced.sent,
+            deleted: deleted.completions,
+          },
+          dispatches: { read: dispatches.read, sent: dispatches.sent, deleted: deleted.dispatches },
           complete,
           ms: Date.now() - started,
         };
@@ -127,103 +143,124 @@ type Ctx = {
   deadline: number | null;
 };
 
+const past = (ctx: Ctx) => ctx.deadline !== null && Date.now() > ctx.deadline;
+
 /**
- * One kind of record, batch by batch. The next batch is read and fingerprinted while the team database writes the one
- * before (one batch in flight on the one connection); a batch's state is recorded only once its commit returned.
+ * The keys of local rows deleted since the last push, deleted from the team's, unless a row under that key is here
+ * again (re-inserted: sent with the changed rows). Few (a row the ledger superseded), so in plain statements.
  */
-async function pushKind(ctx: Ctx, kind: RecordKind): Promise<KindResult & { complete: boolean }> {
-  const out = { read: 0, sent: 0, deleted: 0, complete: true };
-  const keyStillLocal = ctx.db.prepare(`SELECT 1 AS x FROM ${kind.table} WHERE dedupe_key = ?`);
-  let inFlight: { done: Promise<void>; record: () => void } | null = null;
-  const settle = async () => {
-    if (!inFlight) return;
-    const f = inFlight;
-    inFlight = null;
-    await f.done;
-    f.record();
-  };
-  let after = 0;
-  try {
-    for (;;) {
-      if (ctx.deadline !== null && Date.now() > ctx.deadline) {
-        await settle();
-        return { ...out, complete: false };
-      }
-      const rows = readBatch(ctx.db, kind, after, ctx.batch, ctx.user, ctx.pricer);
-      const last = rows.length === ctx.batch ? rows[rows.length - 1]!.id : null;
-      const known = new Map(ctx.state.range(kind.kind, after, last).map((p) => [p.id, p.fp]));
-      const changed: OutRow[] = [];
-      const changedKnown: number[] = [];
-      for (const r of rows) {
-        const fp = known.get(r.id);
-        known.delete(r.id);
-        if (fp === r.fp) continue;
-        changed.push(r);
-        if (fp !== undefined) changedKnown.push(r.id);
-      }
-      // What the state remembers and the ledger no longer has: a superseded row. Its key goes from the team's too,
-      // unless a row under that key is still here (a row re-inserted under a new id is sent as a new one anyway); and
-      // a changed row now under another key (an id reused) takes its old key away. Keys are read for these few only.
-      const oldKeys = ctx.state.keysOf(kind.kind, [...changedKnown, ...known.keys()]);
-      const goneKeys = new Set<string>();
-      for (const r of changed) {
-        const old = oldKeys.get(r.id);
-        if (old !== undefined && old !== r.key) goneKeys.add(old);
-      }
-      for (const id of known.keys()) {
-        const old = oldKeys.get(id);
-        if (old !== undefined) goneKeys.add(old);
-      }
-      for (const r of changed) goneKeys.delete(r.key);
-      const deleteKeys = [...goneKeys].filter((key) => keyStillLocal.get(key) === undefined);
-      const body = changed.length > 0 ? `[${changed.map((r) => r.json).join(',')}]` : null;
-      await settle();
-      const sent: Pushed[] = changed.map((r) => ({ id: r.id, key: r.key, fp: r.fp }));
-      const gone = [...known.keys()];
-      inFlight = {
-        done: body !== null || deleteKeys.length > 0 ? sendBatch(ctx, kind, body, deleteKeys) : Promise.resolve(),
-        record: () => ctx.state.record(kind.kind, sent, gone),
-      };
-      out.read += rows.length;
-      out.sent += changed.length;
-      out.deleted += deleteKeys.length;
-      if (last === null) {
-        await settle();
-        return out;
-      }
-      after = last;
+async function pushDeleted(ctx: Ctx): Promise<{ completions: number; dispatches: number; complete: boolean }> {
+  const out = { completions: 0, dispatches: 0, complete: true };
+  const next = ctx.db.prepare('SELECT rev, kind, key FROM deleted_rows WHERE rev > ? ORDER BY rev LIMIT ?');
+  const still = RECORD_KINDS.map((k) => ctx.db.prepare(`SELECT 1 AS x FROM ${k.table} WHERE dedupe_key = ?`));
+  for (;;) {
+    if (past(ctx)) return { ...out, complete: false };
+    const rows = next.all<{ rev: number; kind: number; key: string }>(ctx.state.marks.deleted, ctx.batch);
+    if (rows.length === 0) return out;
+    for (const kind of RECORD_KINDS) {
+      const keys = rows
+        .filter((r) => r.kind === kind.kind && still[kind.kind]!.get(r.key) === undefined)
+        .map((r) => r.key);
+      if (keys.length === 0) continue;
+      await ctx.client.execute(`DELETE FROM ${TEAM_SCHEMA}.${kind.table} WHERE origin = $1 AND key = ANY($2::text[])`, [
+        ctx.origin,
+        keys,
+      ]);
+      out[kind.table] += keys.length;
     }
-  } finally {
-    // A failed batch is not recorded; one still running when something else failed is waited for (not recorded either).
-    if (inFlight) await (inFlight as { done: Promise<void> }).done.catch(() => undefined);
+    ctx.state.advance('deleted', rows[rows.length - 1]!.rev);
+    if (rows.length < ctx.batch) return out;
   }
 }
 
 /**
- * One batch as ONE statement (its own transaction): the deletions in a CTE, then the upsert of the rows, sent as one JSON
- * array of arrays (JSON.stringify and the server's jsonb parser beat a parameter per column: pg formats array
- * parameters in JavaScript); unchanged rows skip the update. One statement, so the server runs it while this process
- * reads the next batch: a transaction of several statements would wait on this process's event loop between them.
- * A key is never both deleted and upserted in one batch (pushKind).
+ * One kind of record, batch by batch in change order, from the push state's mark (`mark` null: every corrected run,
+ * from the start, the mark left alone). A batch is COPYed into the staging table, then its upsert runs on the server
+ * while the next batch is read here (one upsert in flight on the one connection); the mark moves once its commit
+ * returned.
  */
-function batchSql(kind: RecordKind): string {
+async function pushKind(
+  ctx: Ctx,
+  kind: RecordKind,
+  mark: MarkName | null,
+): Promise<KindResult & { complete: boolean }> {
+  const out = { read: 0, sent: 0, deleted: 0, complete: true };
+  let inFlight: { done: Promise<number>; rev: number } | null = null;
+  const settle = async () => {
+    if (!inFlight) return;
+    const f = inFlight;
+    inFlight = null;
+    out.sent += await f.done;
+    if (mark) ctx.state.advance(mark, f.rev);
+  };
+  let after = mark ? ctx.state.marks[mark] : 0;
+  try {
+    for (;;) {
+      if (past(ctx)) {
+        await settle();
+        return { ...out, complete: false };
+      }
+      const rows = readBatch(ctx.db, kind, after, ctx.batch, ctx.pricer, mark === null);
+      let data = '';
+      for (const r of rows) data += `${r.line}\n`;
+      await settle();
+      if (rows.length === 0) return out;
+      await stage(ctx, kind, data);
+      after = rows[rows.length - 1]!.rev;
+      inFlight = { done: ctx.client.execute(upsertSql(kind), [ctx.origin, ctx.user]), rev: after };
+      out.read += rows.length;
+      if (rows.length < ctx.batch) {
+        await settle();
+        return out;
+      }
+    }
+  } finally {
+    // A failed batch is not recorded; one still running when something else failed is waited for (not recorded either).
+    if (inFlight) await (inFlight as { done: Promise<unknown> }).done.catch(() => undefined);
+  }
+}
+
+const PG_TYPE: Record<PgType, string> = {
+  text: 'text',
+  bigint: 'bigint',
+  boolean: 'boolean',
+  ms: 'bigint',
+  date: 'date',
+};
+const staging = (kind: RecordKind) => `pg_temp.tiergate_push_${kind.table}`;
+
+/** A kind's staging table: this session's own (temporary), its columns as COPY's lines hold them (times as ms). */
+function stagingDdl(kind: RecordKind): string {
+  const columns = sentColumns(kind).map((c) => `${c.name} ${PG_TYPE[c.type]}`);
+  return `CREATE TEMPORARY TABLE IF NOT EXISTS ${staging(kind).slice('pg_temp.'.length)} (key text NOT NULL, ${columns.join(', ')})`;
+}
+
+/** The batch into the emptied staging table (a TRUNCATE: a temporary table is not vacuumed, deleted rows would pile up). */
+async function stage(ctx: Ctx, kind: RecordKind, data: string): Promise<void> {
+  const emptied = ctx.client.execute(`TRUNCATE ${staging(kind)}`);
+  const copied = ctx.client.copyIn(`COPY ${staging(kind)} FROM STDIN`, data);
+  await Promise.all([emptied, copied]);
+}
+
+/**
+ * The staged batch into the team table, ONE statement (its own transaction): new keys inserted, changed rows updated,
+ * rows whose values did not change left alone (and not counted). One statement, so the server runs it while this
+ * process reads the next batch: a transaction of several statements would wait on this process between them.
+ */
+function upsertSql(kind: RecordKind): string {
+  let sql = UPSERT.get(kind);
+  if (sql) return sql;
   const columns = sentColumns(kind);
   const names = columns.map((c) => c.name);
   const compared = ['user_name', ...names];
-  const value = (type: PgType, i: number) =>
-    type === 'ms' ? `(timestamptz 'epoch' + (e->>${i})::bigint * interval '1 millisecond')` : `(e->>${i})::${type}`;
-  return `WITH gone AS (DELETE FROM ${TEAM_SCHEMA}.${kind.table} WHERE origin = $1 AND key = ANY($4::text[]))
-    INSERT INTO ${TEAM_SCHEMA}.${kind.table} AS t (origin, key, user_name, ${names.join(', ')})
-    SELECT $1, e->>0, $2, ${columns.map((c, i) => value(c.type, i + 1)).join(', ')}
-    FROM jsonb_array_elements($3::jsonb) AS e
+  const value = (name: string, type: PgType) =>
+    type === 'ms' ? `timestamptz 'epoch' + s.${name} * interval '1 millisecond'` : `s.${name}`;
+  sql = `INSERT INTO ${TEAM_SCHEMA}.${kind.table} AS t (origin, key, user_name, ${names.join(', ')})
+    SELECT $1, s.key, $2, ${columns.map((c) => value(c.name, c.type)).join(', ')} FROM ${staging(kind)} s
     ON CONFLICT (origin, key) DO UPDATE SET ${compared.map((n) => `${n} = excluded.${n}`).join(', ')}, pushed_at = now()
     WHERE (${compared.map((n) => `t.${n}`).join(', ')}) IS DISTINCT FROM (${compared.map((n) => `excluded.${n}`).join(', ')})`;
+  UPSERT.set(kind, sql);
+  return sql;
 }
 
-const BATCH_SQL = new Map<RecordKind, string>();
-
-async function sendBatch(ctx: Ctx, kind: RecordKind, body: string | null, deleteKeys: string[]): Promise<void> {
-  let sql = BATCH_SQL.get(kind);
-  if (!sql) BATCH_SQL.set(kind, (sql = batchSql(kind)));
-  await ctx.client.query(sql, [ctx.origin, ctx.user, body ?? '[]', deleteKeys]);
-}
+const UPSERT = new Map<RecordKind, string>();

@@ -1,13 +1,15 @@
 /**
  * What a push reads from the local ledger and how each row is sent: the columns of the team tables (schema.ts), read
- * in id order in batches, each row with a fingerprint of everything it sends. No prompt, brief or result text leaves:
- * the fields `report --json` is built from, ids, and short tokens (status, outcome, reason codes). Not sent: transcript
- * paths, call and agent ids, catalog versions.
+ * in the order of the ledger's change counter (`rev`, ledger migration 8) in batches. No prompt, brief or result text
+ * leaves: the fields `report --json` is built from, ids, and short tokens (status, outcome, reason codes). Not sent:
+ * transcript paths, call and agent ids, catalog versions.
  *
- * SQLite writes each row's JSON itself (json_array): the push reads one text per row instead of ~35 values, which
- * matters because every push reads the whole ledger to find what changed (a million-row ledger, every session end).
- * Integers stay exact in it (64-bit, past 2^53), times go as epoch milliseconds and become timestamptz on the server.
+ * SQLite writes each row as a line of PostgreSQL's COPY text format itself (tab-separated, `\N` for NULL, backslash
+ * escapes): the push reads one text per row instead of ~35 values and hands the lines to COPY as they are. Integers
+ * stay exact (64-bit, past 2^53); times go as epoch milliseconds and become timestamptz on the server. A NUL character
+ * (which PostgreSQL text cannot hold) is dropped.
  */
+import { createHash } from 'node:crypto';
 import type { Harness } from '../contracts/harness.js';
 import type { SqlDriver } from '../observer/ledger/driver.js';
 import { VERIFIED_YES } from '../observer/ledger/schema.js';
@@ -122,7 +124,7 @@ export const sentColumns = (kind: RecordKind): Omit<Column, 'sql'>[] => [
 
 /**
  * A corrected run's saving: its usage at the model the dispatch named (else the parent's) minus what it cost, priced
- * with the catalog in effect at the push (a price that changes later changes the fingerprint: the row goes again).
+ * with the catalog in effect at the push (prices that change later send every corrected run again: pricingSignature).
  * Null when either side cannot be priced.
  */
 function savedPico(x: unknown[] | null, pricer: Pricer): string | null {
@@ -146,59 +148,101 @@ function savedPico(x: unknown[] | null, pricer: Pricer): string | null {
   return would ? (would.picoUsd - BigInt(String(cost))).toString() : null;
 }
 
-/** One local row as sent: its local id (for the push state), its key, `[key, ...values]` as JSON, and its fingerprint. */
-export type OutRow = { id: number; key: string; json: string; fp: number };
+/** One local row as sent: its change number (the push's cursor), its key, and its line of COPY text (no newline). */
+export type OutRow = { rev: number; key: string; line: string };
 
-/**
- * cyrb53 (public domain): 53 bits of a string, for "did this row change since it was sent". A changed row keeping its
- * old fingerprint is a 2^-53 chance; crypto hashes cost several times more per row on a million-row push.
- */
-export function fingerprint(text: string): number {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
+/** A column's value as COPY text in SQLite: backslash first, then the characters COPY's text format escapes. */
+function copyText(col: Column): string {
+  switch (col.type) {
+    case 'text':
+    case 'date':
+      return `COALESCE(replace(replace(replace(replace(replace(${col.sql}, '\\', '\\\\'), char(9), '\\t'), char(10), '\\n'), char(13), '\\r'), char(0), ''), '\\N')`;
+    case 'boolean':
+      return `CASE WHEN ${col.sql} THEN 't' ELSE 'f' END`;
+    case 'bigint':
+    case 'ms':
+      return `COALESCE(CAST(CAST(${col.sql} AS INTEGER) AS TEXT), '\\N')`;
   }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
-const SELECT = new Map<RecordKind, string>();
+/** A key (or any text) as COPY text, for the few values written here. */
+function copyEscape(v: string | null): string {
+  if (v === null) return '\\N';
+  return v.replace(/[\\\t\n\r\0]/g, (ch) =>
+    ch === '\\' ? '\\\\' : ch === '\t' ? '\\t' : ch === '\n' ? '\\n' : ch === '\r' ? '\\r' : '',
+  );
+}
 
-function selectSql(kind: RecordKind): string {
-  return `SELECT c.id AS id, c.dedupe_key AS key, json_array(c.dedupe_key, ${kind.columns.map((col) => col.sql).join(', ')}) AS json,
-      ${kind.derived?.extra ?? 'NULL'} AS extra
-    FROM ${kind.from} WHERE c.id > ? ORDER BY c.id LIMIT ?`;
+/** Where a kind's rows are in change order: the counter, or the id for rows from before it (ledger migration 8). */
+const REV = 'COALESCE(c.rev, c.id)';
+
+const SELECT = new Map<string, string>();
+
+/** Completions whose dispatch tiergate corrected: the rows whose pushed saving a change of prices changes. */
+const CORRECTED = "c.dispatch_id IN (SELECT id FROM dispatches WHERE action = 'correct')";
+
+function selectSql(kind: RecordKind, corrected: boolean): string {
+  const key: Column = { name: 'key', type: 'text', sql: 'c.dedupe_key' };
+  const line = [key, ...kind.columns].map(copyText).join(' || char(9) || ');
+  return `SELECT ${REV} AS rev, c.dedupe_key AS key, ${line} AS line, ${kind.derived?.extra ?? 'NULL'} AS extra
+    FROM ${kind.from} WHERE ${REV} > ?${corrected ? ` AND ${CORRECTED}` : ''} ORDER BY ${REV} LIMIT ?`;
 }
 
 /**
- * The next batch of `kind` after local id `after`, each row fingerprinted over its JSON and the person label it is
- * sent under (a new label sends every row again, so a person's rows keep one label).
+ * The next batch of `kind` changed after change number `after`, in change order; `corrected`: only completions of
+ * corrected dispatches (every one of them, when prices changed since the last push).
  */
 export function readBatch(
   db: SqlDriver,
   kind: RecordKind,
   after: number,
   limit: number,
-  user: string,
   pricer: Pricer,
+  corrected = false,
 ): OutRow[] {
-  let sql = SELECT.get(kind);
-  if (!sql) SELECT.set(kind, (sql = selectSql(kind)));
-  const rows = db.prepare(sql).all<{ id: number; key: string; json: string; extra: string | null }>(after, limit);
+  const id = `${kind.kind}:${corrected}`;
+  let sql = SELECT.get(id);
+  if (!sql) SELECT.set(id, (sql = selectSql(kind, corrected)));
+  const rows = db.prepare(sql).all<{ rev: number; key: string; line: string; extra: string | null }>(after, limit);
   const out: OutRow[] = new Array(rows.length);
-  const prefix = `${user}\u0000`;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
-    let json = r.json;
+    let line = r.line;
     if (kind.derived) {
       const more = kind.derived.derive(r.extra === null ? null : (JSON.parse(r.extra) as unknown[]), pricer);
-      json = `${json.slice(0, -1)},${more.map((v) => JSON.stringify(v)).join(',')}]`;
+      for (const v of more) line += `\t${copyEscape(v)}`;
     }
-    out[i] = { id: r.id, key: r.key, json, fp: fingerprint(prefix + json) };
+    out[i] = { rev: r.rev, key: r.key, line };
   }
   return out;
+}
+
+/**
+ * What the prices in effect say about the models corrected runs are measured against: each (model, harness) pair's
+ * price of a fixed usage, hashed. When it differs from the last push's, every corrected run is sent again (its saving
+ * is priced at the push).
+ */
+export function pricingSignature(db: SqlDriver, pricer: Pricer): string {
+  const pairs = db
+    .prepare(
+      `SELECT DISTINCT COALESCE(requested_model, parent_model) AS model, harness FROM dispatches
+       WHERE action = 'correct' AND COALESCE(requested_model, parent_model) IS NOT NULL ORDER BY 1, 2`,
+    )
+    .all<{ model: string; harness: Harness }>();
+  const probe = (n: number) => ({
+    input: n,
+    output: n,
+    cacheRead: n,
+    cacheWrite5m: n,
+    cacheWrite1h: n,
+    reasoning: n,
+    requests: 1,
+  });
+  const hash = createHash('sha256');
+  for (const p of pairs) {
+    const small = pricer.price(p.model, p.harness, probe(1_000));
+    const large = pricer.price(p.model, p.harness, probe(1_000_000));
+    hash.update(`${p.model}\u0000${p.harness}\u0000${small?.picoUsd ?? '-'}\u0000${large?.picoUsd ?? '-'}\n`);
+  }
+  return hash.digest('hex');
 }

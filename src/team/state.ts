@@ -1,27 +1,29 @@
 /**
- * What this data dir has pushed, so the next push sends only what changed: per local row (completion or dispatch, by
- * local id) its key and the fingerprint of what was sent. A SQLite file of its own in the data dir, never the ledger
- * (whose schema the observer owns). Written only after the team database committed a batch: a push cut short by a
- * crash, a kill or a lost server sends that batch again, and the team table's upsert makes the repeat a no-op.
+ * How far this data dir has pushed, per team database: the last change number (the ledger's `rev`, ledger migration 8)
+ * of completions, of dispatches and of deleted rows a committed batch covered, and the prices the pushed savings were
+ * priced with. The next push reads only rows changed after those numbers. A SQLite file of its own in the data dir,
+ * never the ledger (whose schema the observer owns). Written only after the team database committed a batch: a push
+ * cut short by a crash, a kill or a lost server sends that batch again, and the team table's upsert makes the repeat a
+ * no-op.
  *
- * The state is for one ledger and one team database. Another ledger file (rebuilt after corruption: a new inode) or
- * another team database (its ledger_id) starts it over: every row is sent again, and no remote row is deleted for a
- * local row the state remembers but the new ledger lacks.
+ * One entry per team database (its ledger_id), so pushing to two keeps two positions. The entry holds its scope: another
+ * ledger file (rebuilt after corruption: a new inode, its ids and change numbers mean other rows), another origin or
+ * another person label starts it over: every row is sent again, landing on the same keys.
  */
 import { statSync } from 'node:fs';
 import type { SqlDriver } from '../observer/ledger/driver.js';
 import { openBetterSqlite } from '../observer/ledger/driver-better-sqlite3.js';
 import { ensureFile, restrictToUser } from '../io/files.js';
 
-export type Pushed = { id: number; key: string; fp: number };
+/** Where a push stands: the last change number sent of each stream, and the prices behind the savings sent. */
+type PushMarks = { completions: number; dispatches: number; deleted: number; pricing: string | null };
+export type MarkName = Exclude<keyof PushMarks, 'pricing'>;
 
 export type PushState = {
-  /** Pushed rows of `kind` with local ids in (after, upTo]; upTo null: every id after `after`. Ids and fingerprints only. */
-  range(kind: number, after: number, upTo: number | null): Omit<Pushed, 'key'>[];
-  /** The keys rows were pushed under (for the few rows that changed or went). */
-  keysOf(kind: number, ids: number[]): Map<number, string>;
-  /** Records a committed batch: rows sent (new fingerprints) and rows deleted remotely. */
-  record(kind: number, sent: Pushed[], deleted: number[]): void;
+  readonly marks: PushMarks;
+  /** Records a committed batch: `name` has been sent up to change number `rev`. */
+  advance(name: MarkName, rev: number): void;
+  setPricing(signature: string): void;
   close(): void;
 };
 
@@ -33,54 +35,55 @@ export function ledgerIdentity(ledgerFile: string): string {
 
 export function openPushState(
   file: string,
-  scope: { ledger: string; teamLedgerId: string; origin: string },
+  target: string,
+  scope: { ledger: string; origin: string; user: string },
   fresh = false,
 ): PushState {
   for (const f of [`${file}-wal`, `${file}-shm`]) restrictToUser(f);
   ensureFile(file);
   restrictToUser(file);
   const db: SqlDriver = openBetterSqlite(file, { busyTimeoutMs: 5000 });
+  const marks: PushMarks = { completions: 0, dispatches: 0, deleted: 0, pricing: null };
+  const want = JSON.stringify(scope);
   try {
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = NORMAL');
-    db.exec(`CREATE TABLE IF NOT EXISTS pushed (kind INTEGER NOT NULL, id INTEGER NOT NULL, key TEXT NOT NULL, fp INTEGER NOT NULL,
-      PRIMARY KEY (kind, id)) WITHOUT ROWID`);
-    db.exec('CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)');
-    const want = JSON.stringify(scope);
-    const have = db.prepare("SELECT value FROM meta WHERE name = 'scope'").get<{ value: string }>()?.value;
-    if (fresh || have !== want) {
-      db.transaction(() => {
-        db.exec('DELETE FROM pushed');
-        db.prepare("INSERT OR REPLACE INTO meta (name, value) VALUES ('scope', ?)").run(want);
-      });
+    // The state of tiergates that compared every row by fingerprint: its rows mean nothing to a change counter.
+    db.exec('DROP TABLE IF EXISTS pushed');
+    db.exec('DROP TABLE IF EXISTS meta');
+    db.exec(`CREATE TABLE IF NOT EXISTS marks (target TEXT PRIMARY KEY, scope TEXT NOT NULL, completions INTEGER NOT NULL,
+      dispatches INTEGER NOT NULL, deleted INTEGER NOT NULL, pricing TEXT) WITHOUT ROWID`);
+    const have = db
+      .prepare('SELECT scope, completions, dispatches, deleted, pricing FROM marks WHERE target = ?')
+      .get<PushMarks & { scope: string }>(target);
+    if (have && have.scope === want && !fresh) {
+      marks.completions = have.completions;
+      marks.dispatches = have.dispatches;
+      marks.deleted = have.deleted;
+      marks.pricing = have.pricing;
+    } else {
+      db.prepare(
+        'INSERT OR REPLACE INTO marks (target, scope, completions, dispatches, deleted, pricing) VALUES (?, ?, 0, 0, 0, NULL)',
+      ).run(target, want);
     }
   } catch (err) {
     db.close();
     throw err;
   }
-  const put = db.prepare('INSERT OR REPLACE INTO pushed (kind, id, key, fp) VALUES (?, ?, ?, ?)');
-  const drop = db.prepare('DELETE FROM pushed WHERE kind = ? AND id = ?');
+  const set = (column: MarkName | 'pricing') => db.prepare(`UPDATE marks SET ${column} = ? WHERE target = ?`);
+  const setMark = { completions: set('completions'), dispatches: set('dispatches'), deleted: set('deleted') };
+  const setPricing = set('pricing');
   return {
-    range: (kind, after, upTo) =>
-      upTo === null
-        ? db.prepare('SELECT id, fp FROM pushed WHERE kind = ? AND id > ? ORDER BY id').all<Pushed>(kind, after)
-        : db
-            .prepare('SELECT id, fp FROM pushed WHERE kind = ? AND id > ? AND id <= ? ORDER BY id')
-            .all<Pushed>(kind, after, upTo),
-    keysOf: (kind, ids) => {
-      const out = new Map<number, string>();
-      const one = db.prepare('SELECT key FROM pushed WHERE kind = ? AND id = ?');
-      for (const id of ids) {
-        const row = one.get<{ key: string }>(kind, id);
-        if (row) out.set(id, row.key);
-      }
-      return out;
+    marks,
+    advance: (name, rev) => {
+      if (rev <= marks[name]) return;
+      marks[name] = rev;
+      setMark[name].run(rev, target);
     },
-    record: (kind, sent, deleted) =>
-      db.transaction(() => {
-        for (const r of sent) put.run(kind, r.id, r.key, r.fp);
-        for (const id of deleted) drop.run(kind, id);
-      }),
+    setPricing: (signature) => {
+      marks.pricing = signature;
+      setPricing.run(signature, target);
+    },
     close: () => db.close(),
   };
 }

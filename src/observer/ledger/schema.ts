@@ -145,6 +145,57 @@ function sessionRollupMigration(): string {
   `;
 }
 
+/** Completion columns the two older rollups read: other updates (a change counter, join ids, paths) skip their trigger. */
+const ROLLUP_INPUTS = [...new Set([...ROLLUP_KEYS, ...SESSION_ROLLUP_INPUTS])] as const;
+
+/**
+ * Migration 8: a change counter for `tiergate push` (src/team/push.ts), so a push reads only the rows that changed
+ * since the last one instead of the whole ledger. `change_seq` holds the last number given; triggers give every
+ * completion and dispatch a new `rev` when it is inserted or updated (AFTER triggers: SQLite's BEFORE triggers cannot
+ * set NEW), and a deleted row's key a new number in `deleted_rows`. Numbers only grow (a counter row, not MAX(rev): a
+ * deleted top row would hand its number out again), and writers are serialised, so a reader that has seen every row
+ * up to N sees any later change above N. Rows from before this keep `rev` NULL and read as their id (the counter
+ * starts above every id): no backfill, only the indexes are built.
+ *
+ * What a pushed completion says also depends on its dispatch (action, the models a correction is measured against)
+ * and on a dispatch naming it as ignored: such dispatch updates give the completions they touch a new number too
+ * (setting `rev` NULL, which their own update trigger turns into the next number, one each). The older rollup's update
+ * trigger is narrowed to the columns it reads, so setting `rev` does not subtract and re-add every row it touches.
+ */
+function changeCounterMigration(): string {
+  const LINKED = ['action', 'requested_model', 'parent_model', 'enforcement', 'completion_id'];
+  const bump = (table: string) => `UPDATE change_seq SET n = n + 1;
+    UPDATE ${table} SET rev = (SELECT n FROM change_seq) WHERE id = NEW.id;`;
+  const gone = (kind: 0 | 1) => `UPDATE change_seq SET n = n + 1;
+    INSERT INTO deleted_rows (rev, kind, key) VALUES ((SELECT n FROM change_seq), ${kind}, OLD.dedupe_key);`;
+  const both = (r: 'NEW' | 'OLD', sign: 1 | -1) =>
+    `${rollupUpsert('completion_rollup', ROLLUP_KEYS, r, sign, 4)} ${rollupUpsert('completion_rollup_global', GLOBAL_ROLLUP_KEYS, r, sign, 4)}`;
+  return `
+  DROP TRIGGER completions_rollup_update;
+  CREATE TRIGGER completions_rollup_update AFTER UPDATE OF ${ROLLUP_INPUTS.join(', ')} ON completions
+    BEGIN ${both('OLD', -1)} ${both('NEW', 1)} END;
+  ALTER TABLE completions ADD COLUMN rev INTEGER;
+  ALTER TABLE dispatches ADD COLUMN rev INTEGER;
+  CREATE TABLE change_seq (n INTEGER NOT NULL);
+  INSERT INTO change_seq (n) SELECT MAX(COALESCE((SELECT MAX(id) FROM completions), 0), COALESCE((SELECT MAX(id) FROM dispatches), 0));
+  CREATE TABLE deleted_rows (rev INTEGER PRIMARY KEY, kind INTEGER NOT NULL, key TEXT NOT NULL);
+  CREATE INDEX completions_rev ON completions (COALESCE(rev, id));
+  CREATE INDEX dispatches_rev ON dispatches (COALESCE(rev, id));
+  CREATE TRIGGER completions_rev_insert AFTER INSERT ON completions BEGIN ${bump('completions')} END;
+  CREATE TRIGGER completions_rev_update AFTER UPDATE ON completions WHEN NEW.rev IS OLD.rev OR NEW.rev IS NULL
+    BEGIN ${bump('completions')} END;
+  CREATE TRIGGER completions_rev_delete AFTER DELETE ON completions BEGIN ${gone(0)} END;
+  CREATE TRIGGER dispatches_rev_insert AFTER INSERT ON dispatches BEGIN ${bump('dispatches')} END;
+  CREATE TRIGGER dispatches_rev_update AFTER UPDATE ON dispatches WHEN NEW.rev IS OLD.rev OR NEW.rev IS NULL
+    BEGIN ${bump('dispatches')} END;
+  CREATE TRIGGER dispatches_rev_delete AFTER DELETE ON dispatches BEGIN ${gone(1)} END;
+  CREATE TRIGGER dispatches_rev_linked AFTER UPDATE OF ${LINKED.join(', ')} ON dispatches
+    WHEN ${LINKED.map((c) => `NEW.${c} IS NOT OLD.${c}`).join(' OR ')} BEGIN
+    UPDATE completions SET rev = NULL WHERE dispatch_id = NEW.id OR id = NEW.completion_id OR id = OLD.completion_id;
+  END;
+  `;
+}
+
 export const MIGRATIONS: readonly string[] = [
   // 1: initial schema
   `
@@ -309,6 +360,15 @@ export const MIGRATIONS: readonly string[] = [
     WHERE enforcement IS NULL AND action = 'correct' AND completion_id IS NOT NULL;
   CREATE INDEX dispatches_ignored ON dispatches (completion_id) WHERE enforcement = 'ignored';
   CREATE INDEX dispatches_corrections ON dispatches (harness, enforcement) WHERE action = 'correct';
+  `,
+  // 8: a change counter (rev) on completions and dispatches and the keys of deleted rows, for an incremental push
+  changeCounterMigration(),
+  // 9: GitHub Copilot CLI's premium-request multiplier per completion (`cost` on its usage records for GitHub-hosted
+  // models; NULL for every other harness and under BYOK). Additive: no rollup reads it; the report reads the few rows
+  // that have one through the partial index.
+  `
+  ALTER TABLE completions ADD COLUMN multiplier REAL;
+  CREATE INDEX completions_multiplier ON completions (ended_at) WHERE multiplier IS NOT NULL;
   `,
 ];
 

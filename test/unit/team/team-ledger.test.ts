@@ -6,10 +6,12 @@
  * ledger untouched; a hostile person label stays data; a read-only role reports but cannot push.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../../src/cli/main.js';
 import { ReportSchema, type ReportBy } from '../../../src/contracts/report.js';
+import { loadPricer } from '../../../src/observer/default-pricer.js';
+import { clearRuntimeCache } from '../../../src/runtime/context.js';
 import { pushLedger } from '../../../src/team/push.js';
 import { connectTeam } from '../../../src/team/pg.js';
 import { migrateTeam, requireTeamSchema, TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION } from '../../../src/team/schema.js';
@@ -113,7 +115,12 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     }
     // The second push of each sent nothing.
     const again = await push(alice, ['--json']);
-    expect(JSON.parse(again.out)).toMatchObject({ completions: { sent: 0 }, dispatches: { sent: 0 }, user: 'alice' });
+    // Nothing changed since: the change counter gives the push no row to read, let alone send.
+    expect(JSON.parse(again.out)).toMatchObject({
+      completions: { read: 0, sent: 0 },
+      dispatches: { read: 0, sent: 0 },
+      user: 'alice',
+    });
 
     const localRows = (h: Home) =>
       withLedger(h, (db) => (db.prepare('SELECT COUNT(*) AS n FROM completions').get() as { n: number }).n);
@@ -213,6 +220,28 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
       'team',
     );
     expect(dup.rows[0].d).toBe(0);
+
+    // Prices change (an override of the model the correction is measured against): no ledger row changes, but the
+    // pushed saving was priced with the old price, so the next push sends the corrected run again.
+    const baseline = withLedger(alice, (db) =>
+      db
+        .prepare("SELECT COALESCE(requested_model, parent_model) AS m FROM dispatches WHERE action = 'correct'")
+        .get<{ m: string }>(),
+    )!.m;
+    const canonical = loadPricer(alice.env).identify!(baseline, 'claude').id!;
+    writeFileSync(
+      join(alice.env.TIERGATE_HOME!, 'config', 'config.json'),
+      JSON.stringify({ team: { user: 'alice' }, priceOverrides: { [canonical]: { input: '500', output: '900' } } }),
+    );
+    clearRuntimeCache(); // a CLI process reads the policy once; this one has read it before
+    const repriced = JSON.parse((await push(alice, ['--json'])).out);
+    expect(repriced.completions.sent).toBe(1);
+    const cheaper = await teamReport(urls.reader, { by: 'harness' });
+    const nowLocal = [localReport(alice, { by: 'harness' }), localReport(bob, { by: 'harness' })];
+    expect(cheaper.totals.saved.pico).not.toBe(after.totals.saved.pico);
+    expect(scalars(cheaper.totals)).toEqual(sumScalars(nowLocal.map((l) => l.totals)));
+    // And once sent, not again.
+    expect(JSON.parse((await push(alice, ['--json'])).out).completions).toMatchObject({ read: 0, sent: 0 });
   });
 
   it('report --team through the CLI: --json (the report contract), --csv, --html and the table, with --by user; a read-only role', async () => {
@@ -330,6 +359,14 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     const label = `Robert'); DROP TABLE tiergate.completions; -- <script>x</script> $1 \\`;
     const eve = home({ user: label, url: urls.pusher });
     seed(eve, RUNS.slice(0, 3));
+    // Text COPY escapes (tab, newline, carriage return, backslash) in a session id and a project stay as written.
+    const oddSession = 'odd\tsession\nwith\\N and \\ and \r';
+    const oddProject = '/work/tab\there\\N';
+    withLedger(eve, (db) =>
+      db
+        .prepare('UPDATE completions SET session_id = ?, project = ? WHERE id = (SELECT MIN(id) FROM completions)')
+        .run(oddSession, oddProject),
+    );
     const r = await push(eve);
     expect(r.code, r.err).toBe(0);
     const byUser = await teamReport(urls.reader, { by: 'user' });
@@ -339,6 +376,15 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     );
     const only = await teamReport(urls.reader, { by: 'agent', user: label });
     expect(only.totals.runs).toBe(localReport(eve, { by: 'agent' }).totals.runs);
+    const sessions = await teamReport(urls.reader, { by: 'session', user: label });
+    expect(byGroup(sessions)).toEqual(byGroup(localReport(eve, { by: 'session' })));
+    expect(sessions.rows.map((row) => row.group)).toContain(oddSession);
+    const odd = await cluster.sql(
+      'SELECT project FROM tiergate.completions WHERE session_id = $1',
+      [oddSession],
+      'team',
+    );
+    expect(odd.rows).toEqual([{ project: oddProject }]);
     const tables = await cluster.sql(
       "SELECT COUNT(*)::int AS n FROM pg_tables WHERE schemaname = 'tiergate'",
       [],
