@@ -60,4 +60,24 @@ export type HarnessDescriptor = {
    * timeout by the process's start and exit (up to ~0.8 s on a loaded 2-core machine). Not for dispatch events.
    */
   eventDeadlinesMs?: Readonly<Record<string, number>>;
+  /**
+   * How the price lookup resolves an alias for it (`opus`): the catalog's alias tables, best first, and the words that
+   * explain a hit. Absent: the table named by its id (`<id> alias`).
+   */
+  priceAliases?(opts: PriceAliasOptions): PriceAliases;
+};
+
+/** What the price lookup knows when it asks a harness for its alias tables: the policy's provider, Claude Code's env. */
+export type PriceAliasOptions = {
+  claudeProvider: string;
+  /** Claude Code's ANTHROPIC_DEFAULT_{OPUS,SONNET,HAIKU,FABLE}_MODEL: alias -> model id, beating the catalog table. */
+  claudeAliasOverrides?: Partial<Record<string, string>>;
+};
+
+export type PriceAliases = {
+  /** Keys of the catalog's `aliases`, best first. */
+  tables: readonly string[];
+  why: string;
+  /** Alias -> model id, before any table. */
+  overrides?: { names: Partial<Record<string, string>>; why: string };
 };

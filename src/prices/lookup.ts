@@ -4,7 +4,7 @@
  */
 import type { Catalog, Resolution } from '../contracts/prices.js';
 import type { Harness } from '../contracts/harness.js';
-import { Resolver, type ResolveOptions } from './resolve.js';
+import { Resolver, type AliasRegistry, type ResolveOptions } from './resolve.js';
 import type { PriceLookup } from '../contracts/prices.js';
 
 /** The engine defines the lookup it consumes; this module implements it. */
@@ -18,8 +18,9 @@ export const resolutionKey = (harness: Harness, name: string): string => `${harn
 /** Long-lived hosts (OpenCode, pi) resolve many names; the memo stays bounded. */
 const MEMO_LIMIT = 2000;
 
-export function createPriceLookup(layers: Catalog[], opts: LookupOptions): PriceLookup {
-  const resolver = new Resolver(layers, opts);
+/** `harnesses`: whose alias tables apply to which harness; the registry's descriptors unless a test passes its own. */
+export function createPriceLookup(layers: Catalog[], opts: LookupOptions, harnesses?: AliasRegistry): PriceLookup {
+  const resolver = new Resolver(layers, opts, harnesses);
   const memo = new Map<string, Resolution>();
   const dated = layers
     .filter((l) => l.version !== 'override')

@@ -9,7 +9,8 @@
  *   5. unknown: no price. Never $0.
  */
 import type { Catalog, PriceRow, Resolution } from '../contracts/prices.js';
-import type { Harness } from '../contracts/harness.js';
+import { DESCRIPTORS } from '../adapters/descriptors.js';
+import type { Harness, HarnessDescriptor, PriceAliasOptions, PriceAliases } from '../contracts/harness.js';
 import {
   alternateIds,
   canonicalId,
@@ -21,11 +22,12 @@ import {
 
 export type ClaudeProvider = 'anthropic' | 'bedrock' | 'vertex' | 'foundry' | 'gateway';
 
-export interface ResolveOptions {
+export interface ResolveOptions extends PriceAliasOptions {
   claudeProvider: ClaudeProvider;
-  /** Claude Code's ANTHROPIC_DEFAULT_{OPUS,SONNET,HAIKU,FABLE}_MODEL: alias -> model id, beating the catalog table. */
-  claudeAliasOverrides?: Partial<Record<string, string>>;
 }
+
+/** Where a harness's aliases come from: the registry's descriptors (HarnessDescriptor.priceAliases). */
+export type AliasRegistry = Readonly<Partial<Record<string, Pick<HarnessDescriptor, 'priceAliases'>>>>;
 
 interface Hit {
   row: PriceRow;
@@ -47,6 +49,7 @@ export class Resolver {
   constructor(
     private readonly layers: Catalog[],
     private readonly opts: ResolveOptions,
+    private readonly harnesses: AliasRegistry = DESCRIPTORS,
   ) {}
 
   resolve(query: string, harness: Harness): Resolution {
@@ -110,16 +113,17 @@ export class Resolver {
 
   private aliasTarget(raw: string, harness: Harness): { name: string; target: string; why: string } | null {
     const name = withoutContextSuffix(raw);
-    if (harness === 'claude') {
-      const override = this.opts.claudeAliasOverrides?.[name];
-      if (override) return { name, target: canonicalId(override), why: 'ANTHROPIC_DEFAULT_*_MODEL' };
-      const provider = this.opts.claudeProvider;
-      const table = provider === 'anthropic' ? 'claude' : `claude@${provider}`;
-      const target = this.aliasFrom(table, name) ?? this.aliasFrom('claude', name);
-      return target ? { name, target, why: `Claude Code alias on ${provider}` } : null;
+    const spec: PriceAliases = this.harnesses[harness]?.priceAliases?.(this.opts) ?? {
+      tables: [harness],
+      why: `${harness} alias`,
+    };
+    const override = spec.overrides?.names[name];
+    if (override) return { name, target: canonicalId(override), why: spec.overrides!.why };
+    for (const table of spec.tables) {
+      const target = this.aliasFrom(table, name);
+      if (target) return { name, target, why: spec.why };
     }
-    const target = this.aliasFrom(harness, name);
-    return target ? { name, target, why: `${harness} alias` } : null;
+    return null;
   }
 
   private aliasFrom(table: string, name: string): string | null {

@@ -2,6 +2,10 @@
 import type { HarnessDescriptor } from '../../contracts/harness.js';
 import { CLAUDE_MODEL_ALIASES } from '../../contracts/aliases.js';
 
+/** The catalog's alias table for Claude Code on a provider (prices/formats/harness-catalog.ts writes one per provider). */
+export const claudeAliasTable = (provider: string): string =>
+  provider === 'anthropic' ? 'claude' : `claude@${provider}`;
+
 export const claudeDescriptor: HarnessDescriptor = {
   id: 'claude',
   name: 'Claude Code',
@@ -21,4 +25,11 @@ export const claudeDescriptor: HarnessDescriptor = {
   dispatchEvents: ['PreToolUse'],
   // SessionEnd's timeout is 5 s (hooks.json).
   eventDeadlinesMs: { SessionEnd: 3500 },
+  // `opus` & co. mean a different model per provider (reference/pricing.md §2.4): that provider's table, then the
+  // first-party one; ANTHROPIC_DEFAULT_*_MODEL beats both.
+  priceAliases: ({ claudeProvider: provider, claudeAliasOverrides }) => ({
+    tables: [...new Set([claudeAliasTable(provider), claudeAliasTable('anthropic')])],
+    why: `Claude Code alias on ${provider}`,
+    ...(claudeAliasOverrides ? { overrides: { names: claudeAliasOverrides, why: 'ANTHROPIC_DEFAULT_*_MODEL' } } : {}),
+  }),
 };

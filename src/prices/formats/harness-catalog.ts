@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import type { LongContextTier, Rates } from '../../contracts/prices.js';
+import { claudeAliasTable } from '../../adapters/claude/descriptor.js';
 import { tierRule, tierThreshold } from '../long-context-rules.js';
 import { makerOf } from '../makers.js';
 import { canonicalId } from '../normalise.js';
@@ -72,10 +73,6 @@ export const CLAUDE_PROVIDERS = [
   'mantle',
   'anthropic_aws',
 ] as const;
-
-export function claudeAliasTable(provider: string): string {
-  return provider === 'anthropic' ? 'claude' : `claude@${provider}`;
-}
 
 export function fromHarnessCatalog(json: unknown, opts: ConvertOptions): HarnessCatalogResult {
   const out = new RowCollector();
