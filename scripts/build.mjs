@@ -1,7 +1,6 @@
 // Bundles every entry point into one self-contained file in dist/.
 // Entries: each src/entries/<name>.ts -> dist/<name>.js (Node ESM), plus the harness-loaded bundles below.
 import { build } from 'esbuild';
-import { createHash } from 'node:crypto';
 import { readdirSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, basename, dirname } from 'node:path';
@@ -110,7 +109,7 @@ for (const e of special) {
 // Node skips its ESM loader, and modules reached through import() (refresh trigger, ledger drain) stay uninitialised
 // until a handler needs them, so child_process, crypto and SQLite never load in a dispatch hook.
 // Bundles (src/hook-runner/bundles.ts): hook-dispatch-<harness>.cjs for each harness's dispatch events, hook-events.cjs for the rest;
-// dist/hook.cjs picks one and runs it from V8's cached compiled code (src/hook-runner/loader.ts).
+// dist/hook.cjs picks one, with Node's compile cache on where Node has one (src/hook-runner/loader.ts).
 const hookCommon = {
   ...common,
   platform: 'node',
@@ -119,13 +118,7 @@ const hookCommon = {
   // name and message (errors that matter set `name`), never a stack, and keepNames cost a defineProperty per function.
   minify: true,
   external: ['better-sqlite3', 'bun:sqlite'],
-  // node:os costs its native binding at load; the hook needs it only without HOME, node:url only outside CommonJS
-  // (see the shims).
-  alias: {
-    'node:os': join(root, 'src/hook-runner/shims/node-os-lazy.ts'),
-    'node:url': join(root, 'src/hook-runner/shims/node-url-lazy.ts'),
-  },
-  // import.meta.url only where a module asks for it (a getter), not once per hook process.
+  // CommonJS has no import.meta: its url is built from __filename where a module asks for it.
   define: { 'import.meta.url': '__tgImportMeta.url' },
   banner: {
     js: "const __tgImportMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };",
@@ -145,18 +138,15 @@ await buildHook({
   entryPoints: [join(root, 'src/entries/zod-mini.ts')],
   outfile: join(out, 'zod-mini.cjs'),
 });
-const buildIds = {};
 for (const bundle of [...DISPATCH_BUNDLES, 'hook-events']) {
   const outfile = join(out, `${bundle}.cjs`);
   const alias = bundle === 'hook-events' ? hookCommon.alias : { ...hookCommon.alias, ...lazyZod };
   await buildHook({ ...hookCommon, alias, entryPoints: [join(root, 'src/entries', `${bundle}.ts`)], outfile });
-  buildIds[bundle] = createHash('sha256').update(readFileSync(outfile)).digest('hex').slice(0, 12);
 }
 await buildHook({
   ...hookCommon,
   entryPoints: [join(root, 'src/entries/hook.ts')],
   outfile: join(out, 'hook.cjs'),
-  define: { __TG_BUILD_IDS__: JSON.stringify(buildIds) },
   banner: {},
 });
 

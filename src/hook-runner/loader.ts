@@ -7,16 +7,10 @@ import { join } from 'node:path';
 import { diagnose, errorText, setDiagnosticFallback } from '../io/diagnostics.js';
 import { ensurePrivateDir } from '../io/files.js';
 import { paths, type Env } from '../io/paths.js';
-import { bundleFor, type DispatchEvents, type HookBundle } from './bundles.js';
+import { bundleFor, type DispatchEvents } from './bundles.js';
 
 /** What each hook bundle exports (src/entries/hook-dispatch-<harness>.ts, hook-events.ts). */
-export type HookBundleExports = {
-  /** `buildId`: this bundle's content hash, the dispatch memo's key (runtime/context.ts). */
-  main(argv: string[], opts?: { buildId?: string }): Promise<number>;
-};
-
-/** Content hashes of the bundles, put into dist/hook.cjs by scripts/build.mjs. */
-export type BuildIds = Partial<Record<HookBundle, string>>;
+export type HookBundleExports = { main(argv: string[]): Promise<number> };
 
 /** The part of node:module this needs; `enableCompileCache` is absent before Node 22.1. */
 export type CompileCacheApi = {
@@ -48,7 +42,6 @@ export async function startHook(
   distDir: string,
   argv: string[],
   env: Env,
-  ids: BuildIds | null,
   load: NodeJS.Require,
   events: DispatchEvents,
 ): Promise<never> {
@@ -59,7 +52,7 @@ export async function startHook(
     setDiagnosticFallback((line) => void process.stderr.write(line));
     enableCodeCache(env, load('node:module') as CompileCacheApi);
     const exports = load(join(distDir, `${bundle}.cjs`)) as HookBundleExports;
-    code = await exports.main(argv, { buildId: ids?.[bundle] });
+    code = await exports.main(argv);
   } catch (err) {
     process.stderr.write(
       `tiergate: hook could not run (${err instanceof Error ? err.message : String(err)}); the harness proceeds unchanged\n`,

@@ -102,7 +102,7 @@ export function pruneTempFiles(dir: string, now = Date.now()): number {
 /**
  * Append one record to a size-bounded file: when it would pass maxBytes, the file is rotated to `<path>.1`
  * (one generation kept), so the pair never exceeds 2 × maxBytes. A file this call creates needs neither its size nor
- * its mode checked, so a hook (one new file, one line) builds no Stats object: the first costs a process ~0.1 ms.
+ * its mode checked.
  */
 export function appendBounded(path: string, line: string, maxBytes: number): void {
   appendOnce(path, Buffer.from(line), maxBytes);
@@ -206,7 +206,7 @@ function openCreating(path: string, flags = APPEND): number {
 
 /**
  * Writes `text` to an open descriptor synchronously: the command hook's answer on fd 1, without building
- * process.stdout (its stream/net/tty stacks are ~1 ms of a hook process, bench/README.md). Returns what could not be
+ * process.stdout (its stream, net and tty stacks). Returns what could not be
  * written because the descriptor is non-blocking and full (EAGAIN), for the caller to hand to a stream; null when all
  * of it was written.
  */
@@ -312,9 +312,8 @@ export function existingPrivateDir(dir: string): boolean {
 const privateDirs = new Set<string>();
 
 /**
- * false when absent; throws RefusedFile for anything but a directory (a link is not followed); tightens the mode. By
- * open(O_DIRECTORY|O_NOFOLLOW) and fstat rather than lstat: a dispatch hook has used both already (its stdin), while
- * lstatSync's first call would compile more of Node's fs code (callgrind: +0.7 M instructions a hook with lstat).
+ * false when absent; throws RefusedFile for anything but a directory (a link is not followed: O_NOFOLLOW); tightens
+ * the mode.
  */
 function checkDir(dir: string): boolean {
   let fd: number;

@@ -4,9 +4,7 @@
  * plain open(2) of a FIFO waits for a writer with the whole process stopped, past any deadline the hook armed. So the
  * open is non-blocking (a FIFO opens at once, a terminal never becomes the controlling one) and fstat decides before a
  * byte is read. Inside the data dir nothing is followed (`follow: false`): a link there is refused, not read through.
- *
- * The fstat builds a Stats object, whose first one costs a process ~0.1 ms (bench/README.md, "Session 4"); a hook
- * builds one for its stdin before it reads any file, so here it is ~0.01 ms. The cap is enforced by the read itself.
+ * The cap is enforced by the read itself.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 

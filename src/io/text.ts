@@ -1,9 +1,5 @@
 /** Text helpers every reader of a user's or a harness's file shares. Pure. */
 
-/**
- * The text without a leading byte order mark (editors on Windows write one; JSON.parse refuses it). A character test,
- * not a pattern: it runs in every hook process, where a pattern's first use costs ~0.05 ms (bench/README.md).
- */
 /** FNV-1a (32 bits) of a string's UTF-16 code units: names a file after a value (not a security hash). */
 export function fnv1a32(s: string): number {
   let h = 0x811c9dc5;
@@ -14,4 +10,5 @@ export function fnv1a32(s: string): number {
 /** fnv1a32 as 8 hex digits. */
 export const fnv1a = (s: string): string => fnv1a32(s).toString(16).padStart(8, '0');
 
+/** The text without a leading byte order mark (editors on Windows write one; JSON.parse refuses it). */
 export const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
