@@ -66,6 +66,11 @@ export const ReportRowSchema = z.object({
    */
   saved: MoneySchema,
   savedRuns: z.int().check(z.nonnegative()),
+  /**
+   * GitHub Copilot CLI runs billed by premium requests (GitHub-hosted models): how many, and the lowest and highest
+   * multiplier Copilot reported for them (ledger migration 9). Absent when the row has none (every other harness, BYOK).
+   */
+  multiplier: z.optional(z.object({ runs: z.int().check(z.positive()), min: z.number(), max: z.number() })),
   /** `--by session` only: the session's project directory and its last recorded activity (ISO), when known. */
   project: z.optional(z.nullable(z.string())),
   lastActivity: z.optional(z.nullable(z.string())),

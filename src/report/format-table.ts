@@ -141,6 +141,13 @@ function notes(report: Report, cols: readonly Col[], width: number): string[] {
     out.push(
       `${pending.toLocaleString('en-US')} ${pending === 1 ? 'run is' : 'runs are'} pending: the transcript had not flushed; the next report reads ${pending === 1 ? 'it' : 'them'}.`,
     );
+  const m = report.totals.multiplier;
+  if (m) {
+    const range = m.min === m.max ? `${m.min}x` : `${m.min}x–${m.max}x`;
+    out.push(
+      `premium requests: ${m.runs.toLocaleString('en-US')} GitHub Copilot CLI ${m.runs === 1 ? 'run was' : 'runs were'} billed by GitHub at a ${range} multiplier (cost above: per-token prices of the same models).`,
+    );
+  }
   const n = report.totals.correctionsNotHonoured;
   if (n > 0) {
     const where = report.rows

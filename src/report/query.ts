@@ -76,6 +76,8 @@ export type Pair = { g: string | null; requested: string | null; served: string 
 /** `corrected`: dispatches tiergate corrected that never completed (absent from a source that does not count them). */
 export type OpenAgg = { g: string | null; n: number; denied: number; cursor_runs: number; corrected?: number };
 export type IgnoredAgg = { g: string | null; n: number };
+/** Runs with a premium-request multiplier (Copilot CLI, GitHub-hosted), per group. */
+type MultiplierAgg = { g: string | null; n: number; lo: number; hi: number };
 
 /**
  * The measures per group, and apart from them the runs per (group, requested, served) pair: summing every measure per
@@ -207,8 +209,16 @@ const money = (pico: bigint | null): Money =>
 
 type Acc = Omit<
   ReportRow,
-  'cost' | 'counterfactual' | 'savings' | 'usageNotReported' | 'models' | 'correctionsNotHonoured' | 'saved'
+  | 'cost'
+  | 'counterfactual'
+  | 'savings'
+  | 'usageNotReported'
+  | 'models'
+  | 'correctionsNotHonoured'
+  | 'saved'
+  | 'multiplier'
 > & {
+  mult: { runs: number; min: number; max: number } | null;
   notHonoured: number;
   savedPico: bigint | null;
   costPico: bigint | null;
@@ -240,7 +250,15 @@ function emptyAcc(group: string | null): Acc {
     savedPico: null,
     savedRuns: 0,
     pairs: new Map(),
+    mult: null,
   };
+}
+
+function addMult(into: Acc, m: { runs: number; min: number; max: number } | null): void {
+  if (!m || m.runs === 0) return;
+  into.mult = into.mult
+    ? { runs: into.mult.runs + m.runs, min: Math.min(into.mult.min, m.min), max: Math.max(into.mult.max, m.max) }
+    : { ...m };
 }
 
 const addBig = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : a + b);
@@ -271,6 +289,7 @@ function merge(into: Acc, from: Acc): void {
   into.corrected += from.corrected;
   into.savedPico = addBig(into.savedPico, from.savedPico);
   into.savedRuns += from.savedRuns;
+  addMult(into, from.mult);
   for (const p of from.pairs.values()) addPair(into, p);
 }
 
@@ -322,6 +341,7 @@ function finish(a: Acc): ReportRow {
     corrected: a.corrected,
     saved: money(a.savedPico),
     savedRuns: a.savedRuns,
+    ...(a.mult ? { multiplier: a.mult } : {}),
   };
 }
 
@@ -347,7 +367,13 @@ export function queryReport(
     )
     .all<OpenAgg>(...noUsage, ...wd.params);
   const decided = priceDecisions(correctedRuns(db, q, group.completion), pricer);
-  return assembleRows(q.by, { ...aggs, open, ignored: ignoredCorrections(db, q, group.completion), decided });
+  return assembleRows(q.by, {
+    ...aggs,
+    open,
+    ignored: ignoredCorrections(db, q, group.completion),
+    decided,
+    multipliers: multipliers(db, q, group.completion),
+  });
 }
 
 /**
@@ -375,7 +401,12 @@ function correctedRuns(db: SqlDriver, q: ReportQuery, col: string): CorrectedRun
  * What a ledger's SQL returns for one report: per-group measures, model pairs, never-completed dispatches, ignored
  * corrections, and (where the source can price them) what the corrections saved.
  */
-export type ReportParts = Aggregates & { open: OpenAgg[]; ignored: IgnoredAgg[]; decided?: DecidedAgg[] };
+export type ReportParts = Aggregates & {
+  open: OpenAgg[];
+  ignored: IgnoredAgg[];
+  decided?: DecidedAgg[];
+  multipliers?: MultiplierAgg[];
+};
 
 /**
  * The report's rows and totals from its parts, whichever ledger they came from (this SQLite one, or the team's
@@ -400,6 +431,7 @@ export function assembleRows(by: ReportBy, parts: ReportParts): ReportRow[] & { 
     a.corrected += r.corrected ?? 0;
   }
   for (const r of parts.ignored) acc(r.g).notHonoured += r.n;
+  for (const r of parts.multipliers ?? []) addMult(acc(r.g), { runs: r.n, min: r.lo, max: r.hi });
   for (const r of parts.decided ?? []) {
     const a = acc(r.g);
     a.corrected += r.corrected;
@@ -431,6 +463,21 @@ function ignoredCorrections(db: SqlDriver, q: ReportQuery, col: string): Ignored
      GROUP BY g`,
     )
     .all<IgnoredAgg>(...w.params);
+}
+
+/**
+ * Runs billed by premium-request multiplier (ledger migration 9), per group: not a rollup measure, since only Copilot
+ * CLI's GitHub-hosted runs have one; the partial index holds exactly those rows.
+ */
+function multipliers(db: SqlDriver, q: ReportQuery, col: string): MultiplierAgg[] {
+  const w = scopeWhere(q, 'ended_at', q.since ?? null, q.until ?? null);
+  return db
+    .prepare(
+      `SELECT ${col} AS g, COUNT(*) AS n, MIN(multiplier) AS lo, MAX(multiplier) AS hi FROM completions
+     WHERE multiplier IS NOT NULL${w.sql ? ` AND ${w.sql.slice('WHERE '.length)}` : ''}
+     GROUP BY g`,
+    )
+    .all<MultiplierAgg>(...w.params);
 }
 
 /** The collator String#localeCompare uses, built once: thousands of sessions sort in a fraction of the time. */

@@ -56,6 +56,8 @@ export type CompletionRow = {
   fallbackKey: string;
   /** The child's turn, for harnesses whose children run several turns (Codex follow-up tasks): one row per turn. */
   turnId?: string | null;
+  /** Copilot CLI's premium-request multiplier for the child (ledger migration 9); absent elsewhere. */
+  multiplier?: number | null;
 };
 
 export function dispatchKey(harness: string, callId: string | null, fallback: string): string {
@@ -238,6 +240,7 @@ export function recordCompletion(db: SqlDriver, c: CompletionRow): boolean {
       params[0]!,
     );
   }
+  if (c.multiplier != null) setMultiplier(db, 'dedupe_key', params[0]!, c.multiplier);
   touchSession(db, c.harness, c.sessionId, c.project, c.endedAt);
   return r.changes > 0;
 }
@@ -434,6 +437,18 @@ function markFollowups(db: SqlDriver, dispatchIds: readonly number[]): void {
   }
 }
 
+/**
+ * The multiplier (migration 9) in its own statement, run only for a row that has one (Copilot CLI's GitHub-hosted
+ * children): every other row is written as before this column existed.
+ */
+function setMultiplier(db: SqlDriver, by: 'dedupe_key' | 'id', key: SqlValue, multiplier: number): void {
+  db.prepare(`UPDATE completions SET multiplier = ? WHERE ${by} = ? AND multiplier IS NOT ?`).run(
+    multiplier,
+    key,
+    multiplier,
+  );
+}
+
 /** A pending completion whose transcript has now flushed: fill usage, model and outcome in place (same row, same key). */
 export function settleCompletion(db: SqlDriver, id: number, child: ChildSummary, endedAt: number): void {
   const u = child.usage!;
@@ -468,4 +483,5 @@ export function settleCompletion(db: SqlDriver, id: number, child: ChildSummary,
     child.incomplete ? 1 : 0,
     id,
   );
+  if (child.multiplier != null) setMultiplier(db, 'id', id, child.multiplier);
 }

@@ -26,7 +26,11 @@ import {
 import { parseCopilotEvents } from '../../../../src/adapters/copilot/transcript.js';
 import type { HookContext, HookServices } from '../../../../src/contracts/hook.js';
 import type { SpoolRecord } from '../../../../src/contracts/spool.js';
+import type { Report } from '../../../../src/contracts/report.js';
 import { openLedger } from '../../../../src/observer/ledger/open.js';
+import { formatJson } from '../../../../src/report/format-json.js';
+import { formatTable } from '../../../../src/report/format-table.js';
+import { buildReport } from '../../../../src/report/query.js';
 import { reconcilePending } from '../../../../src/observer/drain.js';
 import { loadPricer } from '../../../../src/observer/default-pricer.js';
 import { defaultScanRoots, scanTranscripts } from '../../../../src/observer/scan.js';
@@ -191,6 +195,15 @@ describe('the ledger stores the multiplier per completion (migration 9)', () => 
         const roots = defaultScanRoots(s.env).filter((r) => r.harness === 'copilot');
         scanTranscripts(db2, roots, loadPricer(s.env, null), {}, s.env);
         expect(db2.prepare('SELECT multiplier FROM completions').all()).toEqual([{ multiplier: want }]);
+        // report --json: the row and the total say how many runs were billed by multiplier, and at what.
+        const report = JSON.parse(formatJson(buildReport(db2, { by: 'agent' }))) as Report;
+        const m = want === null ? undefined : { runs: 1, min: want, max: want };
+        expect(report.rows[0]?.multiplier).toEqual(m);
+        expect(report.totals.multiplier).toEqual(m);
+        const table = formatTable(buildReport(db2, { by: 'agent' }), { width: 120, color: false });
+        expect(
+          table.includes('premium requests: 1 GitHub Copilot CLI run was billed by GitHub at a 3x multiplier'),
+        ).toBe(want !== null);
       } finally {
         db2.close();
       }
