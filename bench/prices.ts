@@ -4,7 +4,8 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { findSnapshotPath, loadCatalogLayers, resetBundledCatalogCache } from '../src/prices/load.js';
+import { loadCatalogLayers, resetBundledCatalogCache } from '../src/prices/load.js';
+import { findSnapshotPath } from '../src/prices/snapshot-path.js';
 import { createPriceLookup } from '../src/prices/lookup.js';
 import { costOf } from '../src/prices/cost.js';
 import { CatalogSchema } from '../src/contracts/prices.js';

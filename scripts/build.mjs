@@ -138,10 +138,25 @@ await buildHook({
   entryPoints: [join(root, 'src/entries/zod-mini.ts')],
   outfile: join(out, 'zod-mini.cjs'),
 });
+// The policy's slow path (files + zod) is its own bundle; a dispatch bundle requires it only when the effective file
+// cannot serve (src/config/shims/policy-load-lazy.ts).
+await buildHook({
+  ...hookCommon,
+  entryPoints: [join(root, 'src/config/policy-load.ts')],
+  outfile: join(out, 'policy-load.cjs'),
+});
+const lazyPolicyLoad = {
+  name: 'policy-load-lazy',
+  setup: (b) =>
+    b.onResolve({ filter: /\/config\/policy-load\.js$/ }, () => ({
+      path: join(root, 'src/config/shims/policy-load-lazy.ts'),
+    })),
+};
 for (const bundle of [...DISPATCH_BUNDLES, 'hook-events']) {
   const outfile = join(out, `${bundle}.cjs`);
   const alias = bundle === 'hook-events' ? hookCommon.alias : { ...hookCommon.alias, ...lazyZod };
-  await buildHook({ ...hookCommon, alias, entryPoints: [join(root, 'src/entries', `${bundle}.ts`)], outfile });
+  const plugins = bundle === 'hook-events' ? [] : [lazyPolicyLoad];
+  await buildHook({ ...hookCommon, alias, plugins, entryPoints: [join(root, 'src/entries', `${bundle}.ts`)], outfile });
 }
 await buildHook({
   ...hookCommon,

@@ -1,16 +1,15 @@
 /**
  * Loads the policy: built-in defaults, then the user file ($XDG_CONFIG_HOME/tiergate/config.json), then the project file
- * (<cwd>/.tiergate.json). Each top-level section is validated on its own (against PolicySchema, as its Shape): an
- * invalid section keeps the value from the layer below and yields a diagnostic, so a typo never disables routing.
+ * (<cwd>/.tiergate.json). Each top-level section is validated on its own (against PolicySchema): an invalid section
+ * keeps the value from the layer below and yields a diagnostic, so a typo never disables routing. A dispatch hook reads
+ * the defaults + user file merged in the effective file instead (effective.ts), and only a project file from here.
  * The project file may only tighten the user's policy unless its root is in the user's trustedProjects
  * (project-layer.ts); every key it sets is reported as an effect, applied or ignored, and every ignored one as a
  * diagnostic too.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Policy } from '../contracts/config.js';
-import { checkShape, ShapeError, type Shape } from '../contracts/shape.js';
-import { SHAPES } from '../contracts/shapes.js';
+import { PolicySchema, type Policy } from '../contracts/config.js';
 import { paths, type Env } from '../io/paths.js';
 import { readTextCapped, RefusedFile, TooLarge } from '../io/read-capped.js';
 import { withoutBom } from '../io/text.js';
@@ -19,14 +18,39 @@ import { jsonErrorWhere } from './json-error.js';
 import { judgeSection, PROJECT_RULES, type ProjectEffect, type Section } from './project-layer.js';
 import { isTrustedProject } from './trust.js';
 import { isRecord } from '../contracts/record.js';
+import { PROJECT_CONFIG_FILE } from './effective-file.js';
 
-export { DEFAULT_POLICY };
-export const PROJECT_CONFIG_FILE = '.tiergate.json';
+export { DEFAULT_POLICY, PROJECT_CONFIG_FILE };
 const MAX_CONFIG_BYTES = 256 * 1024;
 
-// PolicySchema's sections as Shapes (contracts/shape.ts): every hook reads the policy, and zod would cost it ~1 ms.
-const sections = (): Record<Section, Shape> =>
-  (SHAPES.policy as Extract<Shape, { t: 'object' }>).shape as Record<Section, Shape>;
+type Issue = {
+  code: string;
+  path: PropertyKey[];
+  expected?: string;
+  values?: unknown[];
+  pattern?: string;
+  minimum?: unknown;
+  maximum?: unknown;
+  inclusive?: boolean;
+};
+
+/** A zod issue as `path: expected what`, never the value (a policy file may be a link to any file). */
+function issueText(section: Section, i: Issue): string {
+  const where = [section, ...i.path.map(String)].join('.');
+  const what =
+    i.code === 'invalid_type'
+      ? i.expected
+      : i.code === 'invalid_value'
+        ? `one of ${JSON.stringify(i.values)}`
+        : i.code === 'invalid_format' && i.pattern
+          ? `string matching ${i.pattern}`
+          : i.code === 'too_small'
+            ? `number ${i.inclusive ? '>=' : '>'} ${String(i.minimum)}`
+            : i.code === 'too_big'
+              ? `number ${i.inclusive ? '<=' : '<'} ${String(i.maximum)}`
+              : `a valid value (${i.code})`;
+  return `${where}: expected ${what}`;
+}
 
 /** How a project layer is judged: trusted (its root is in trustedProjects) or tighten-only; `userFile` for the advice. */
 export type ProjectTrust = { trusted: boolean; userFile: string };
@@ -44,27 +68,24 @@ export function applyLayer(base: Policy, layer: unknown, label: string, project?
     return { policy: base, diagnostics: [`${label}: not a JSON object; ignored`], effects };
   }
   const next: Record<string, unknown> = { ...base };
-  const shapes = sections();
+  const sections = PolicySchema.shape;
   for (const [key, value] of Object.entries(layer as Record<string, unknown>)) {
     if (key === '$schema') continue;
-    if (!Object.hasOwn(shapes, key)) {
+    if (!Object.hasOwn(sections, key)) {
       diagnostics.push(`${label}: unknown key ${keyName(key)} ignored`);
       effects.push({ key: keyName(key), applied: false, why: 'unknown key' });
       continue;
     }
     const section = key as Section;
     const candidate = mergeSection(section, base[section], value);
-    let checked: Policy[Section];
-    try {
-      checked = checkShape(shapes[section], candidate);
-    } catch (err) {
-      if (!(err instanceof ShapeError)) throw err;
-      diagnostics.push(
-        `${label}: invalid '${section}' (${[section, ...err.path].join('.')}: expected ${err.expected}); kept the previous value`,
-      );
+    const parsed = sections[section].safeParse(candidate);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0] as Issue;
+      diagnostics.push(`${label}: invalid '${section}' (${issueText(section, issue)}); kept the previous value`);
       effects.push({ key: section, applied: false, why: 'invalid' });
       continue;
     }
+    const checked = parsed.data as Policy[Section];
     if (!project) {
       next[section] = checked;
       continue;
@@ -128,26 +149,42 @@ export type ProjectLayer = { file: string; root: string; trusted: boolean; effec
 export type LoadedPolicy = { policy: Policy; diagnostics: string[]; files: string[]; project: ProjectLayer | null };
 
 export function loadPolicy(env: Env = process.env, cwd: string | null = process.cwd()): LoadedPolicy {
-  let policy = DEFAULT_POLICY;
-  const diagnostics: string[] = [];
-  const files: string[] = [];
-  const userFile = paths(env).config;
-  const layers = [userFile, ...(cwd ? [join(cwd, PROJECT_CONFIG_FILE)] : [])];
-  let project: ProjectLayer | null = null;
-  for (const [i, file] of layers.entries()) {
-    const r = readLayer(file);
-    if (!r.found) continue;
-    files.push(file);
-    if (i === 1) project = { file, root: cwd!, trusted: isTrustedProject(cwd!, policy.trustedProjects), effects: [] };
-    if (r.error) {
-      diagnostics.push(`${file}: ${r.error}; ignored`);
-      if (project) project.error = r.error;
-      continue;
-    }
-    const applied = applyLayer(policy, r.value, file, project ? { trusted: project.trusted, userFile } : undefined);
-    policy = applied.policy;
-    diagnostics.push(...applied.diagnostics);
-    if (project) project.effects = applied.effects;
+  const user = loadUserPolicy(env);
+  const withProject = cwd ? applyProjectFile(user.policy, cwd, env) : null;
+  if (!withProject) return { ...user, project: null };
+  return {
+    policy: withProject.policy,
+    diagnostics: [...user.diagnostics, ...withProject.diagnostics],
+    files: [...user.files, withProject.project.file],
+    project: withProject.project,
+  };
+}
+
+/** Built-in defaults, then the user file: what the effective file holds (effective.ts). */
+export function loadUserPolicy(env: Env): { policy: Policy; diagnostics: string[]; files: string[] } {
+  const file = paths(env).config;
+  const r = readLayer(file);
+  if (!r.found) return { policy: DEFAULT_POLICY, diagnostics: [], files: [] };
+  if (r.error) return { policy: DEFAULT_POLICY, diagnostics: [`${file}: ${r.error}; ignored`], files: [file] };
+  const applied = applyLayer(DEFAULT_POLICY, r.value, file);
+  return { policy: applied.policy, diagnostics: applied.diagnostics, files: [file] };
+}
+
+/** `<cwd>/.tiergate.json` over `user` (the defaults + user file), tightening unless trusted; null when there is none. */
+export function applyProjectFile(
+  user: Policy,
+  cwd: string,
+  env: Env,
+): { policy: Policy; diagnostics: string[]; project: ProjectLayer } | null {
+  const file = join(cwd, PROJECT_CONFIG_FILE);
+  const r = readLayer(file);
+  if (!r.found) return null;
+  const project: ProjectLayer = { file, root: cwd, trusted: isTrustedProject(cwd, user.trustedProjects), effects: [] };
+  if (r.error) {
+    project.error = r.error;
+    return { policy: user, diagnostics: [`${file}: ${r.error}; ignored`], project };
   }
-  return { policy, diagnostics, files, project };
+  const applied = applyLayer(user, r.value, file, { trusted: project.trusted, userFile: paths(env).config });
+  project.effects = applied.effects;
+  return { policy: applied.policy, diagnostics: applied.diagnostics, project };
 }

@@ -10,7 +10,13 @@ import { readText } from '../install/backup.js';
 import { paths, type Env } from '../io/paths.js';
 import type { Check } from './check.js';
 import { CORRUPT_SUFFIX } from '../observer/ledger/open.js';
-import { MAX_MEMO_BYTES, memoDir, parseMemo } from '../runtime/dispatch-memo.js';
+import {
+  currentInputs,
+  effectivePath,
+  MAX_EFFECTIVE_BYTES,
+  parseEffective,
+  sameInputs,
+} from '../config/effective-file.js';
 import { readTextCapped } from '../io/read-capped.js';
 
 const DAY = 86_400_000;
@@ -280,65 +286,31 @@ export function checkDiagnostics(env: Env, now: number, last = 5): Check[] {
   ];
 }
 
-/**
- * A directory of hook caches, each file checked by `check` (true when a hook would use it). A damaged file is never
- * used (the hook rebuilds and rewrites it), so it is a warning, not an error.
- */
-function checkHookCacheDir(o: {
-  name: string;
-  dir: string;
-  suffix: string;
-  none: string;
-  rebuild: string;
-  check: (path: string) => { valid: boolean; bytes?: number };
-}): Check[] {
-  const { name, dir } = o;
-  let names: string[];
-  try {
-    names = readdirSync(dir)
-      .filter((f) => f.endsWith(o.suffix))
-      .sort();
-  } catch {
-    names = [];
-  }
-  if (names.length === 0)
-    return [
-      { section: 'hook', name, status: 'info', detail: `none yet (${dir}); ${o.none}`, data: { dir, files: [] } },
-    ];
-  const files = names.map((file) => {
-    try {
-      return { name: file, ...o.check(join(dir, file)) };
-    } catch {
-      return { name: file, valid: false };
-    }
-  });
-  const damaged = files.filter((f) => !f.valid).map((f) => f.name);
-  return [
-    {
-      section: 'hook',
-      name,
-      status: damaged.length ? 'warn' : 'ok',
-      detail: damaged.length
-        ? `${damaged.length} of ${files.length} file(s) in ${dir} damaged (${damaged.join(', ')}): ignored; ${o.rebuild}`
-        : `${files.length} file(s) in ${dir}, all intact`,
-      data: { dir, files, recovered: damaged.length ? 'rewrite' : null },
-    },
+/** The effective file (config/effective-file.ts). One out of date is normal after an edit: the next dispatch rebuilds it. */
+export function checkEffectiveFile(env: Env): Check[] {
+  const path = effectivePath(env);
+  const check = (status: Check['status'], detail: string, data: Record<string, unknown>): Check[] => [
+    { section: 'hook', name: 'effective file', status, detail, data: { path, ...data } },
   ];
-}
-
-/** The command hooks' dispatch memos (runtime/dispatch-memo.ts). One whose key no longer matches is merely out of date. */
-export function checkDispatchMemo(env: Env): Check[] {
-  return checkHookCacheDir({
-    name: 'dispatch memo',
-    dir: memoDir(env),
-    suffix: '.json',
-    none: 'a dispatch hook writes one once the policy and catalogs are 3 s old',
-    rebuild: 'the next dispatch reads the policy and catalogs and rewrites them',
-    check: (path) => {
-      parseMemo(readTextCapped(path, MAX_MEMO_BYTES, { follow: false }));
-      return { valid: true };
-    },
-  });
+  let text: string;
+  try {
+    text = readTextCapped(path, MAX_EFFECTIVE_BYTES, { follow: false });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      return check('info', `none yet (${path}); the next dispatch or \`tiergate config check\` writes it`, {});
+    return check('warn', `${path} unreadable (${String(err)}): ignored; the next dispatch rebuilds it`, {
+      recovered: 'rewrite',
+    });
+  }
+  try {
+    const fresh = sameInputs(parseEffective(text).inputs, currentInputs(env));
+    const detail = fresh ? `${path}, up to date` : `${path}, out of date: the next dispatch rebuilds it`;
+    return check('ok', detail, { fresh, recovered: null });
+  } catch (err) {
+    return check('warn', `${path} damaged (${String(err)}): ignored; the next dispatch rebuilds it`, {
+      recovered: 'rewrite',
+    });
+  }
 }
 
 /** The command hooks' compile cache (hook-runner/loader.ts): Node's own (22.1+), which checks and rewrites its files. */

@@ -4,7 +4,14 @@ import type { Check } from './check.js';
 import { checkBudgets } from './budget.js';
 import { checkEnforcement } from './enforcement.js';
 import { checkHarnesses } from './harnesses.js';
-import { checkCodeCache, checkConfig, checkDiagnostics, checkDispatchMemo, checkLedger, checkPrices } from './local.js';
+import {
+  checkCodeCache,
+  checkConfig,
+  checkDiagnostics,
+  checkEffectiveFile,
+  checkLedger,
+  checkPrices,
+} from './local.js';
 
 export function runDoctor(ctx: InstallContext, cwd: string, now: number): Check[] {
   const guard = (section: Check['section'], f: () => Check[]): Check[] => {
@@ -29,7 +36,7 @@ export function runDoctor(ctx: InstallContext, cwd: string, now: number): Check[
     ...guard('enforcement', () => checkEnforcement(ctx.env, cwd)),
     ...guard('budget', () => checkBudgets(ctx.env, cwd, now)),
     ...guard('hook', () => checkCodeCache(ctx.env)),
-    ...guard('hook', () => checkDispatchMemo(ctx.env)),
+    ...guard('hook', () => checkEffectiveFile(ctx.env)),
     ...guard('diagnostics', () => checkDiagnostics(ctx.env, now)),
   ];
 }

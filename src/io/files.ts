@@ -287,9 +287,9 @@ export function ensureFile(path: string, mode = FILE_MODE): void {
 }
 
 /**
- * A directory of tiergate's own inside the data dir (spool, dispatch-memo, code-cache, prices): created user-only when
+ * A directory of tiergate's own inside the data dir (spool, code-cache, prices): created user-only when
  * absent; an existing one is made user-only. Anything but a real directory there (a link above all: the drain would
- * read and delete every spool file of its target, the memo prune its JSON files) is refused with RefusedFile, so
+ * read and delete every spool file of its target) is refused with RefusedFile, so
  * nothing is written, read or removed through it. Checked once per process and directory.
  */
 export function ensurePrivateDir(dir: string): void {

@@ -24,8 +24,6 @@ export function dataDir(env: Env = process.env): string {
 
 /** Node's compile cache for the command hooks (hook-runner/loader.ts). */
 export const CODE_CACHE_DIR = 'code-cache';
-/** The dispatch memo's files (runtime/dispatch-memo.ts). */
-export const MEMO_DIR = 'dispatch-memo';
 
 export type Paths = {
   config: string;
@@ -37,7 +35,6 @@ export type Paths = {
   refreshStatus: string;
   refreshLock: string;
   codeCacheDir: string;
-  memoDir: string;
 };
 
 // A hook asks for its paths several times (diagnostics, spool, prices): joined once per distinct environment.
@@ -57,7 +54,6 @@ export const paths = (env: Env = process.env): Paths => {
     refreshStatus: join(data, 'prices', 'status.json'),
     refreshLock: join(data, 'prices', 'refresh.lock'),
     codeCacheDir: join(data, CODE_CACHE_DIR),
-    memoDir: join(data, MEMO_DIR),
   };
   last = { key, paths: Object.freeze(p) };
   return p;

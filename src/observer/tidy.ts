@@ -17,7 +17,7 @@ export function tidyDataDir(env: Env, now = Date.now()): void {
   } catch (err) {
     diagnose('warn', 'observer:tidy', errorText(err), { dir: p.data }, env);
   }
-  for (const dir of [p.codeCacheDir, p.memoDir, p.priceCacheDir]) {
+  for (const dir of [p.codeCacheDir, p.priceCacheDir]) {
     try {
       if (existingPrivateDir(dir)) pruneTempFiles(dir, now);
     } catch (err) {

@@ -13,10 +13,7 @@
  */
 import { lstatSync } from 'node:fs';
 import * as z from 'zod/mini';
-import { lazySchema } from '../contracts/lazy.js';
-import type { Catalog, PriceRow, Rates } from '../contracts/prices.js';
-import { checkShape } from '../contracts/shape.js';
-import { SHAPES } from '../contracts/shapes.js';
+import { CatalogSchema, type Catalog, type PriceRow, type Rates } from '../contracts/prices.js';
 import type { Harness } from '../contracts/harness.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { existingPrivateDir, writeFileAtomic } from '../io/files.js';
@@ -63,10 +60,10 @@ export function ratesFromCost(cost: unknown): Rates | null {
   };
 }
 
-/** The file's layout; checked without zod as SHAPES.declaredFile (every hook reads it when OpenCode or pi wrote one). */
-export const DeclaredFileSchema = lazySchema(() =>
-  z.object({ entries: z.array(z.object({ harness: z.string(), model: z.string(), rates: z.unknown() })) }),
-);
+/** The file's layout (its rates are checked as a catalog's, declaredCatalog). */
+export const DeclaredFileSchema = z.object({
+  entries: z.array(z.object({ harness: z.string(), model: z.string(), rates: z.unknown() })),
+});
 
 function filePath(env: Env): string {
   return childPath(paths(env).priceCacheDir, DECLARED_FILE);
@@ -79,10 +76,8 @@ function readDeclared(env: Env): Declared[] {
     // directory's or the file's place is refused (RefusedFile, diagnosed below), never read through.
     if (!existingPrivateDir(paths(env).priceCacheDir) || !lstatSync(path, { throwIfNoEntry: false })) return [];
     // The cap is held by the read itself (read-capped.ts), as for the policy files and the catalogs.
-    return checkShape<{ entries: Declared[] }>(
-      SHAPES.declaredFile,
-      JSON.parse(readTextCapped(path, MAX_FILE_BYTES, { follow: false })),
-    ).entries;
+    return DeclaredFileSchema.parse(JSON.parse(readTextCapped(path, MAX_FILE_BYTES, { follow: false })))
+      .entries as Declared[];
   } catch (err) {
     const why = err instanceof TooLarge ? 'file too large' : errorText(err);
     if ((err as { code?: string }).code !== 'ENOENT')
@@ -96,7 +91,7 @@ const known = new Map<string, string>();
 
 /**
  * Remembers declared prices (model name + the harness's cost object); writes the file once, only when one is new or
- * changed, and says so (the caller then drops its cached price lookup). Never throws.
+ * changed, and says so (the caller then rewrites the effective file and drops its cached runtime). Never throws.
  */
 export function rememberDeclared(
   env: Env,
@@ -163,11 +158,8 @@ export function declaredCatalog(entries: readonly Declared[]): Catalog | null {
     models,
     aliases: {},
   };
-  try {
-    return checkShape<Catalog>(SHAPES.catalog, catalog);
-  } catch {
-    return null; // a declared rate that is not a decimal string
-  }
+  const checked = CatalogSchema.safeParse(catalog);
+  return checked.success ? checked.data : null; // null: a declared rate that is not a decimal string
 }
 
 export function loadDeclaredCatalog(env: Env): Catalog | null {

@@ -1,49 +1,25 @@
 /**
  * The catalog layers, best first: the policy's price overrides, refreshed catalogs in the price cache directory
- * (newest fetch first), then the bundled snapshot. Runs in every hook process, so it reads little: the bundled snapshot
- * (~125 KB, parsed once per process) and whatever the refresher left, each file size-capped and checked against
- * CatalogSchema (as its Shape, contracts/shape.ts: no zod in a hook process).
- * A corrupt or oversized cache file is skipped with one diagnostic line; nothing here throws.
+ * (newest fetch first), then the bundled snapshot. Read from the files by the writers of the effective file
+ * (config/policy-load.ts) and the CLI; a dispatch hook reads the effective file instead. Each file is size-capped and
+ * checked against CatalogSchema. A corrupt or oversized cache file is skipped with one diagnostic line; nothing here
+ * throws.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Catalog } from '../contracts/prices.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { CatalogSchema, PriceRowSchema, type Catalog } from '../contracts/prices.js';
 import { readCatalogLines } from './catalog-lines.js';
-import { checkShape, ShapeError } from '../contracts/shape.js';
-import { SHAPES } from '../contracts/shapes.js';
 import type { Policy } from '../contracts/config.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { existingPrivateDir } from '../io/files.js';
 import { childPath, paths, type Env } from '../io/paths.js';
 import { readTextCapped, TooLarge } from '../io/read-capped.js';
+import { findSnapshotPath } from './snapshot-path.js';
 
-const SNAPSHOT_FILE = 'prices-snapshot.json';
-export const SNAPSHOT_RELATIVE = childPath('data', SNAPSHOT_FILE); // join's result, without compiling join at module load
 /** A refreshed catalog is a few hundred KB; anything far larger is not ours. */
 export const MAX_CATALOG_BYTES = 8 * 1024 * 1024;
 export const CACHE_SUFFIX = '.catalog.json';
 
 let bundledCache: { path: string; catalog: Catalog | null } | null = null;
-
-/** This module's directory: `__dirname` in the CommonJS hook bundles (no URL round trip per hook), else from the URL. */
-const moduleDir = (): string => (typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url)));
-
-/**
- * The package root holding data/: src/prices/load.ts runs from <root>/src/prices under tsx, and from <root>/dist
- * once bundled, so walk up from this module until the snapshot is found.
- */
-export function findSnapshotPath(start = moduleDir()): string | null {
-  let dir = start;
-  for (let i = 0; i < 5; i++) {
-    const candidate = childPath(childPath(dir, 'data'), SNAPSHOT_FILE);
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return null;
-}
 
 /** Everything of a catalog but its rows (checked when looked up, if at all): bundled and refreshed files alike. */
 function envelopeOk(c: Catalog | null): c is Catalog {
@@ -61,8 +37,7 @@ function envelopeOk(c: Catalog | null): c is Catalog {
 
 /**
  * The bundled snapshot, read once per process, its rows parsed when first looked up (catalog-lines.ts). It is generated
- * and checked by the build (snapshot.test.ts), so only its envelope is checked here: full zod validation of ~450 rows
- * would cost every hook a few milliseconds.
+ * and checked by the build (snapshot.test.ts), so only its envelope is checked here.
  */
 export function loadBundledCatalog(env: Env = process.env, path = findSnapshotPath()): Catalog | null {
   if (!path) {
@@ -84,7 +59,6 @@ export function loadBundledCatalog(env: Env = process.env, path = findSnapshotPa
 }
 
 // overridesCatalog is pure and lives apart so Claude Code's hooks module can bundle it without zod or node:fs.
-export { overridesCatalog } from './overrides.js';
 import { overridesCatalog } from './overrides.js';
 import { loadDeclaredCatalog } from './declared.js';
 import { isRecord } from '../contracts/record.js';
@@ -94,14 +68,15 @@ import { isRecord } from '../contracts/record.js';
  * it; this guards against a damaged file). A bad row is absent from that layer: an older layer prices the model.
  */
 function isPriceRow(row: unknown, path: string, env: Env): boolean {
-  try {
-    checkShape(SHAPES.priceRow, row);
-    return true;
-  } catch (err) {
-    diagnose('warn', 'prices:load', `cached catalog row invalid, ignored: ${errorText(err)}`, { path }, env);
-    return false;
-  }
+  const r = PriceRowSchema.safeParse(row);
+  if (!r.success)
+    diagnose('warn', 'prices:load', `cached catalog row invalid, ignored: ${issueAt(r.error)}`, { path }, env);
+  return r.success;
 }
+
+/** Where and what, never the value (a catalog file could be anything). */
+const issueAt = (err: { issues: readonly { path: PropertyKey[]; code: string }[] }): string =>
+  err.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.code}`).join('; ');
 
 /**
  * Refreshed catalogs in the price cache directory, newest fetch first; invalid files are skipped and logged. Read like
@@ -155,29 +130,30 @@ function parseCachedCatalog(text: string, path: string, env: Env): Catalog | nul
     return null;
   }
   // Written by a version before the line layout: validated whole, once per process.
-  try {
-    return checkShape<Catalog>(SHAPES.catalog, JSON.parse(text));
-  } catch (err) {
-    if (!(err instanceof ShapeError)) throw err;
-    diagnose('warn', 'prices:load', 'cached catalog invalid, skipped', { path, issue: err.message }, env);
-    return null;
-  }
+  const r = CatalogSchema.safeParse(JSON.parse(text));
+  if (r.success) return r.data;
+  diagnose('warn', 'prices:load', 'cached catalog invalid, skipped', { path, issue: issueAt(r.error) }, env);
+  return null;
 }
 
 /** Best first: policy overrides, refreshed catalogs, the bundled snapshot, then prices the harnesses declared (declared.ts). */
 export function loadCatalogLayers(env: Env, policy: Pick<Policy, 'priceOverrides'>): Catalog[] {
-  const layers: Catalog[] = [];
   const overrides = overridesCatalog(policy.priceOverrides);
-  if (overrides) layers.push(overrides);
-  layers.push(...loadCachedCatalogs(env));
-  const bundled = loadBundledCatalog(env);
-  if (bundled) layers.push(bundled);
-  const declared = loadDeclaredCatalog(env);
-  if (declared) layers.push(declared);
-  return layers;
+  return [...(overrides ? [overrides] : []), ...loadFileLayers(env)];
 }
 
-/** Tests only: forget the per-process snapshot. */
+/**
+ * The layers under the overrides, read afresh (the snapshot too: a long-lived host may outlive an upgrade), every row
+ * of a refreshed catalog validated: what the effective file holds (config/effective-file.ts).
+ */
+export function loadFileLayers(env: Env): Catalog[] {
+  bundledCache = null;
+  const bundled = loadBundledCatalog(env);
+  const declared = loadDeclaredCatalog(env);
+  return [...loadCachedCatalogs(env), ...(bundled ? [bundled] : []), ...(declared ? [declared] : [])];
+}
+
+/** Tests: forget the per-process snapshot. */
 export function resetBundledCatalogCache(): void {
   bundledCache = null;
 }

@@ -1,8 +1,9 @@
 /**
  * `tiergate config check [--json]`: which policy files apply, what the project file changed (applied or ignored), the
- * merged policy, and every problem found.
+ * merged policy, and every problem found. Rewrites the effective file the dispatch hooks read.
  */
 import { loadPolicy } from '../../config/load.js';
+import { writeEffective } from '../../config/policy-load.js';
 import { paths } from '../../io/paths.js';
 import { budgetPolicyLine } from '../../report/budget-lines.js';
 import { loadCatalogLayers } from '../../prices/load.js';
@@ -24,6 +25,8 @@ export async function run(argv: string[]): Promise<number> {
   const parsed = parseCommandFlags('config check', USAGE, rest, { json: { type: 'boolean' } });
   if (!parsed) return 2;
   const loaded = loadPolicy(process.env, process.cwd());
+  // What the dispatch hooks read (config/effective-file.ts), rewritten from the files just checked.
+  writeEffective(process.env);
   const layers = loadCatalogLayers(process.env, loaded.policy);
   const prices = createPriceLookup(layers, { claudeProvider: loaded.policy.claudeProvider as ClaudeProvider });
   const tierProblems = checkTierValues(

@@ -6,6 +6,7 @@
 import { CatalogSchema, PriceRowSchema, type Catalog, type PriceRow } from '../../contracts/prices.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import { writeFileAtomic } from '../../io/files.js';
+import { writeEffective } from '../../config/policy-load.js';
 import { readTextCapped } from '../../io/read-capped.js';
 import { MAX_CATALOG_BYTES } from '../load.js';
 import { serialiseCatalog } from '../merge.js';
@@ -90,6 +91,8 @@ export async function runRefresh(opts: RefreshOptions): Promise<RefreshReport> {
     return { result: 'done', sources: outcomes };
   } finally {
     releaseLock(lockPath, nonce);
+    // Last, after every write into the price directory (the effective file records its identity).
+    writeEffective(env);
   }
 }
 

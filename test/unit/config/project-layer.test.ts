@@ -4,9 +4,9 @@
  * then trust itself, then what the hooks decide with a hostile file in place.
  */
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
@@ -15,15 +15,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { policyFromHandoff, policyHandoffPath } from '../../../src/adapters/claude/module/core.js';
 import { applyLayer, DEFAULT_POLICY, loadPolicy } from '../../../src/config/load.js';
 import { PROJECT_RULES } from '../../../src/config/project-layer.js';
 import { PolicySchema, type Policy } from '../../../src/contracts/config.js';
-import type { Shape } from '../../../src/contracts/shape.js';
-import { SHAPES } from '../../../src/contracts/shapes.js';
-import { clearRuntimeCache, loadRuntime, useDispatchMemo } from '../../../src/runtime/context.js';
-import { memoDir, SETTLE_MS } from '../../../src/runtime/dispatch-memo.js';
+import { effectivePath } from '../../../src/config/effective-file.js';
+import { clearRuntimeCache, loadRuntime } from '../../../src/runtime/context.js';
 import { fixture, hook, sandbox as claudeSandbox, stageTranscript } from '../adapters/claude/support.js';
 
 function sandbox(user?: Record<string, unknown>, project?: (root: string) => Record<string, unknown>) {
@@ -266,10 +264,9 @@ describe('a project file may tighten without trust', () => {
 });
 
 describe('every policy section has a project rule', () => {
-  it('PROJECT_RULES covers exactly the sections of PolicySchema, of the checked Shape and of the defaults', () => {
+  it('PROJECT_RULES covers exactly the sections of PolicySchema and of the defaults', () => {
     const rules = Object.keys(PROJECT_RULES).sort();
     expect(rules).toEqual(Object.keys(PolicySchema.shape).sort());
-    expect(rules).toEqual(Object.keys((SHAPES.policy as Extract<Shape, { t: 'object' }>).shape).sort());
     expect(rules).toEqual(Object.keys(DEFAULT_POLICY).sort());
   });
 
@@ -327,22 +324,16 @@ describe('which project roots are trusted', () => {
   });
 });
 
-describe('a trust change reaches the next hook through the dispatch memo', () => {
-  afterEach(() => useDispatchMemo(null));
-
-  it('adding and removing the project root in the user file changes the policy a memoised hook reads', () => {
+describe('a trust change reaches the next hook through the effective file', () => {
+  it('adding and removing the project root in the user file changes the policy the next hook reads', () => {
     const sb = sandbox({}, () => ({ mode: 'off' }));
-    // The memo is written only once its inputs are older than SETTLE_MS: a clock ahead of the files.
-    useDispatchMemo({ buildId: 'trust-test', harness: 'claude', now: () => Date.now() + 10 * SETTLE_MS });
     const hookRun = () => {
       clearRuntimeCache();
-      const rt = loadRuntime(sb.env, sb.root);
-      rt.saveMemo?.();
-      return rt.policy.mode;
+      return loadRuntime(sb.env, sb.root).policy.mode;
     };
     expect(hookRun()).toBe('on');
     expect(hookRun()).toBe('on');
-    expect(readdirCount(memoDir(sb.env))).toBe(1);
+    expect(existsSync(effectivePath(sb.env))).toBe(true);
     sb.writeUser({ trustedProjects: [sb.root] });
     expect(hookRun()).toBe('off');
     expect(hookRun()).toBe('off');
@@ -350,9 +341,18 @@ describe('a trust change reaches the next hook through the dispatch memo', () =>
     expect(hookRun()).toBe('on');
     rmSync(sb.dir, { recursive: true, force: true });
   });
-});
 
-const readdirCount = (dir: string): number => readdirSync(dir).filter((n) => n.endsWith('.json')).length;
+  it("the effective file holds the user's policy only: a project file never reaches it", () => {
+    const sb = sandbox({ mode: 'warn' }, () => ({ mode: 'on', unknownPrice: 'deny' }));
+    clearRuntimeCache();
+    expect(loadRuntime(sb.env, sb.root).policy).toMatchObject({ mode: 'on', unknownPrice: 'deny' });
+    clearRuntimeCache();
+    expect(loadRuntime(sb.env, dirname(sb.root)).policy).toMatchObject({ mode: 'warn', unknownPrice: 'allow' });
+    const head = JSON.parse(readFileSync(effectivePath(sb.env), 'utf8').split('\n', 1)[0]!) as { policy: Policy };
+    expect(head.policy).toMatchObject({ mode: 'warn', unknownPrice: 'allow' });
+    rmSync(sb.dir, { recursive: true, force: true });
+  });
+});
 
 describe('what the Claude hook decides with a hostile project file (in process)', () => {
   function dispatch(payloadName: string, project: Record<string, unknown>, user?: Record<string, unknown>) {

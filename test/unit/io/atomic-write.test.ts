@@ -1,7 +1,7 @@
 /**
  * A full disk (or any failing step) in an atomic write must not leave its `*.tmp-<pid>-<ms>` file behind, nor replace
  * the file with a short one; temp files of writers killed before their rename are pruned by age, by one helper that
- * the dispatch memo and the drain's tidying share. ENOSPC is injected through node:fs (no root, no tiny tmpfs needed).
+ * the drain's tidying runs. ENOSPC is injected through node:fs (no root, no tiny tmpfs needed).
  */
 import * as realFs from 'node:fs';
 import {
@@ -110,13 +110,13 @@ describe('pruneTempFiles', () => {
     expect(pruneTempFiles(join(dir, 'absent'), now)).toBe(0);
   });
 
-  it('the drain prunes orphans in data/, code-cache/, dispatch-memo/ and prices/', () => {
+  it('the drain prunes orphans in data/, code-cache/ and prices/', () => {
     const root = mkdtempSync(join(tmpdir(), 'tg-prune-'));
     const env = { TIERGATE_HOME: join(root, 'tg'), HOME: root };
     const p = paths(env);
     const now = Date.now();
     const planted: string[] = [];
-    for (const dir of [p.data, join(p.data, 'code-cache'), join(p.data, 'dispatch-memo'), p.priceCacheDir]) {
+    for (const dir of [p.data, join(p.data, 'code-cache'), p.priceCacheDir]) {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const f = join(dir, `x.tmp-${process.pid}-${now - 120_000}`);
       writeFileSync(f, 'partial');

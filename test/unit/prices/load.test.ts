@@ -5,13 +5,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../../src/contracts/prices.js';
 import { paths } from '../../../src/io/paths.js';
 import {
-  findSnapshotPath,
   loadBundledCatalog,
   loadCatalogLayers,
   MAX_CATALOG_BYTES,
   resetBundledCatalogCache,
 } from '../../../src/prices/load.js';
 import { createPriceLookup } from '../../../src/prices/lookup.js';
+import { findSnapshotPath } from '../../../src/prices/snapshot-path.js';
 import { bundled, ROOT } from './catalog.js';
 
 let home: string;

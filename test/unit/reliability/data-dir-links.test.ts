@@ -7,10 +7,12 @@
 import {
   chmodSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -29,7 +31,8 @@ import { runObserver } from '../../../src/observer/drain.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { resetSpoolFile } from '../../../src/observer/spool.js';
 import { loadCachedCatalogs } from '../../../src/prices/load.js';
-import { memoDir, writeMemo, type MemoContent } from '../../../src/runtime/dispatch-memo.js';
+import { effectivePath } from '../../../src/config/effective-file.js';
+import { clearRuntimeCache, loadRuntime } from '../../../src/runtime/context.js';
 import { testPricer } from '../observer/helpers.js';
 
 function sandbox() {
@@ -222,22 +225,20 @@ describe('price cache, dispatch memo and code cache', () => {
     expect(sb2.log()).toMatch(/"where":"prices:load".*unreadable, skipped.*refused: symbolic link/);
   });
 
-  it("a dispatch-memo directory that is a link is refused before the prune could delete its target's JSON files", () => {
+  it('an effective file that is a link is never read through: decided from the files, and the link replaced', () => {
     const sb = sandbox();
-    // More than MAX_MEMO_FILES (64): the prune would delete the oldest down to half.
-    for (let i = 0; i < 70; i++) writeFileSync(join(sb.outside, `doc-${i}.json`), '{}');
-    symlinkSync(sb.outside, memoDir(sb.env));
-    const content = {
-      policy: {},
-      policyDiagnostics: [],
-      catalogDate: 'd',
-      catalogVersion: 'v',
-      resolutions: {},
-    } as unknown as MemoContent;
-    expect(() =>
-      writeMemo({ key: 'k', settled: true, path: join(memoDir(sb.env), 'codex-1.json') }, content, sb.env),
-    ).toThrow(RefusedFile);
-    expect(readdirSync(sb.outside)).toHaveLength(70);
+    clearRuntimeCache();
+    expect(loadRuntime(sb.env, null).policy.mode).toBe('on');
+    // A forged file with the inputs of this very data dir, saying mode "off", behind a link.
+    const forged = join(sb.outside, 'effective.json');
+    writeFileSync(forged, readFileSync(effectivePath(sb.env), 'utf8').replace('"mode":"on"', '"mode":"off"'));
+    rmSync(effectivePath(sb.env));
+    symlinkSync(forged, effectivePath(sb.env));
+    clearRuntimeCache();
+    expect(loadRuntime(sb.env, null).policy.mode).toBe('on');
+    expect(sb.log()).toMatch(/"where":"effective".*unreadable, rebuilt from the files.*refused: symbolic link/);
+    expect(lstatSync(effectivePath(sb.env)).isSymbolicLink()).toBe(false);
+    expect(readFileSync(forged, 'utf8')).toContain('"mode":"off"');
   });
 
   it('a code-cache directory that is a link is not handed to Node', () => {

@@ -1,6 +1,6 @@
 /**
- * routeDispatch decides first; what follows (the dispatch memo, the record, the spool line) is persistence, and a throw
- * there must never change the decision: an over-ceiling Cursor dispatch stays denied, and the throw is diagnosed.
+ * routeDispatch decides; its persistence (the effective file's rewrite, the record, the spool line) may throw, and a
+ * throw there must never change the decision: an over-ceiling Cursor dispatch stays denied, and the throw is diagnosed.
  * Each persistence step is made to throw in turn (vi.mock wraps the real modules).
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -8,23 +8,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-const broken = vi.hoisted(() => ({ part: null as null | 'memo' | 'record' | 'spool' }));
+const broken = vi.hoisted(() => ({ part: null as null | 'effective' | 'record' | 'spool' }));
 
-vi.mock('../../../src/runtime/context.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../../src/runtime/context.js')>();
+vi.mock('../../../src/io/files.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../src/io/files.js')>();
   return {
     ...real,
-    loadRuntime: (...args: Parameters<typeof real.loadRuntime>) => {
-      const rt = real.loadRuntime(...args);
-      return broken.part === 'memo'
-        ? {
-            ...rt,
-            saveMemo: () => {
-              throw new Error('EROFS: memo');
-            },
-          }
-        : rt;
-    },
+    writeFileAtomic: (...a: Parameters<typeof real.writeFileAtomic>) =>
+      broken.part === 'effective' && a[0].endsWith('effective.json')
+        ? (() => {
+            throw new Error('EROFS: effective');
+          })()
+        : real.writeFileAtomic(...a),
   };
 });
 vi.mock('../../../src/observer/redact.js', async (importOriginal) => {
@@ -80,13 +75,13 @@ describe('a persistence throw never changes the decision', () => {
     expect(out.permission).toBe('deny');
   });
 
-  for (const part of ['memo', 'record', 'spool'] as const) {
+  for (const part of ['effective', 'record', 'spool'] as const) {
     it(`${part} throws: still denied, and the throw is in the log`, async () => {
       broken.part = part;
       const out = JSON.parse((await adapter().handlers.preToolUse!(task, ctx()))!.stdout!);
       expect(out.permission).toBe('deny');
       expect(log()).toMatch(
-        part === 'memo' ? /EROFS: memo/ : part === 'record' ? /record: cannot build/ : /ENOSPC: spool/,
+        part === 'effective' ? /EROFS: effective/ : part === 'record' ? /record: cannot build/ : /ENOSPC: spool/,
       );
     });
   }

@@ -124,20 +124,19 @@ describe('recovery from corrupted state files', () => {
     expect(dispatchDenies(sb)).toBe(true);
   });
 
-  it('a damaged dispatch memo: dispatch still decides (from the files), doctor says so, the next hook rewrites it', () => {
+  it('a damaged effective file: dispatch still decides (from the files), doctor says so, the next hook rewrites it', () => {
     const sb = sandbox();
-    expect(check(doctor(sb), 'hook', 'dispatch memo')).toMatchObject({ status: 'info' });
+    expect(check(doctor(sb), 'hook', 'effective file')).toMatchObject({ status: 'info' });
     expect(dispatchDenies(sb)).toBe(true);
-    expect(check(doctor(sb), 'hook', 'dispatch memo')).toMatchObject({ status: 'ok' });
-    const dir = join(sb.data, 'dispatch-memo');
-    const file = join(dir, readdirSync(dir)[0]!);
-    writeFileSync(file, readFileSync(file, 'utf8').slice(0, 100));
-    const c = check(doctor(sb), 'hook', 'dispatch memo')!;
+    expect(check(doctor(sb), 'hook', 'effective file')).toMatchObject({ status: 'ok', data: { fresh: true } });
+    const file = join(sb.data, 'effective.json');
+    writeFileSync(file, readFileSync(file, 'utf8').slice(0, 2000));
+    const c = check(doctor(sb), 'hook', 'effective file')!;
     expect(c.status).toBe('warn');
     expect((c.data as { recovered: string }).recovered).toBe('rewrite');
     expect(dispatchDenies(sb)).toBe(true);
-    expect(readFileSync(join(sb.data, 'diagnostics.log'), 'utf8')).toContain('"where":"dispatch-memo"');
-    expect(check(doctor(sb), 'hook', 'dispatch memo')).toMatchObject({ status: 'ok' });
+    expect(readFileSync(join(sb.data, 'diagnostics.log'), 'utf8')).toMatch(/"where":"effective".*damaged, rebuilt/);
+    expect(check(doctor(sb), 'hook', 'effective file')).toMatchObject({ status: 'ok', data: { fresh: true } });
   });
 
   it('a corrupt refreshed price catalog: dispatch falls back to the bundled snapshot; doctor says so', () => {

@@ -1,0 +1,114 @@
+/**
+ * The effective file, `<data>/effective.json`: the policy (built-in defaults + the user file, validated) and the catalog
+ * layers under the policy's price overrides (refreshed catalogs, the bundled snapshot, harness-declared prices), as
+ * one pre-validated file. Written by what changes an input (policy-load.ts: the price refresh, `tiergate config check`
+ * and `install`, a harness declaring prices) and by a hook that found it missing, damaged or stale; a dispatch hook
+ * reads it in one bounded read and checks only its envelope (no zod, no catalog or policy file).
+ *
+ * Stale is decided by stat: the file holds the identity (path, size, mtime, ctime, inode) each input had before the
+ * writer read it: the user policy file (edited by hand), the bundled snapshot and the slow-path bundle beside it (an
+ * upgrade or a rebuild), and the price cache directory (every catalog or declared-price write renames a file into it,
+ * which changes the directory; so does a catalog placed there by hand). A project file is never in it: its presence is
+ * asked on every dispatch and, when present, it is read and applied over the user's policy (runtime/context.ts).
+ *
+ * Layout: one JSON line (format, inputs, policy, diagnostics, the length of each layer), then each layer's text in
+ * catalog-lines layout (prices/catalog-lines.ts), so a dispatch parses only the rows it looks up.
+ */
+import { lstatSync, statSync, type Stats } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Policy } from '../contracts/config.js';
+import type { Catalog } from '../contracts/prices.js';
+import { isRecord } from '../contracts/record.js';
+import { diagnose, errorText } from '../io/diagnostics.js';
+import { childPath, paths, type Env } from '../io/paths.js';
+import { readTextCapped } from '../io/read-capped.js';
+import { readCatalogLines } from '../prices/catalog-lines.js';
+import { findSnapshotPath } from '../prices/snapshot-path.js';
+
+export const EFFECTIVE_FORMAT = 'tiergate-effective/1';
+export const EFFECTIVE_FILE = 'effective.json';
+/** Several refreshed catalogs (each capped at 8 MiB by prices/load.ts) and the snapshot; anything larger is not ours. */
+export const MAX_EFFECTIVE_BYTES = 32 * 1024 * 1024;
+export const PROJECT_CONFIG_FILE = '.tiergate.json';
+/** The slow path's own bundle (scripts/build.mjs), beside the hook bundles in dist/. */
+export const POLICY_LOAD_BUNDLE = 'policy-load.cjs';
+
+/** Each input's `<path>|<identity>`, by name. */
+export type Inputs = Record<'user' | 'snapshot' | 'code' | 'prices', string>;
+
+export type Effective = { inputs: Inputs; policy: Policy; diagnostics: string[]; layers: Catalog[] };
+
+export const effectivePath = (env: Env): string => childPath(paths(env).data, EFFECTIVE_FILE);
+
+const identity = (path: string | null, st: Stats | undefined): string =>
+  `${path}|${st ? `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}` : 'absent'}`;
+
+/** What the inputs are now, by stat only. A writer takes this before it reads them, so a change after is seen. */
+export function currentInputs(env: Env): Inputs {
+  const p = paths(env);
+  const snapshot = findSnapshotPath();
+  const code = snapshot && childPath(childPath(dirname(dirname(snapshot)), 'dist'), POLICY_LOAD_BUNDLE);
+  const at = (path: string | null) => (path ? statSync(path, { throwIfNoEntry: false }) : undefined);
+  return {
+    user: identity(p.config, at(p.config)),
+    snapshot: identity(snapshot, at(snapshot)),
+    code: identity(code, at(code)),
+    // Inside the data dir: a link there is its own identity, never followed.
+    prices: identity(p.priceCacheDir, lstatSync(p.priceCacheDir, { throwIfNoEntry: false })),
+  };
+}
+
+export const sameInputs = (a: Inputs, b: Inputs): boolean =>
+  a.user === b.user && a.snapshot === b.snapshot && a.code === b.code && a.prices === b.prices;
+
+const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
+
+/** The file's text -> its content; throws when it is not a whole effective file. Envelope checks only: no zod. */
+export function parseEffective(text: string): Effective {
+  const nl = text.indexOf('\n');
+  const h: unknown = JSON.parse(nl < 0 ? text : text.slice(0, nl));
+  if (!isRecord(h) || h.format !== EFFECTIVE_FORMAT) throw new Error('not an effective file');
+  const { inputs, policy, diagnostics, layers } = h;
+  if (
+    !isRecord(inputs) ||
+    !['user', 'snapshot', 'code', 'prices'].every((k) => typeof inputs[k] === 'string') ||
+    !isRecord(policy) ||
+    typeof policy.mode !== 'string' ||
+    !strings(diagnostics) ||
+    !Array.isArray(layers) ||
+    !layers.every((n) => Number.isSafeInteger(n) && n > 0)
+  )
+    throw new Error('incomplete header');
+  const catalogs: Catalog[] = [];
+  let at = nl + 1;
+  for (const n of layers as number[]) {
+    const t = text.slice(at, (at += n));
+    const c = readCatalogLines(t) ?? (JSON.parse(t) as Catalog);
+    if (!isRecord(c) || typeof c.version !== 'string' || !isRecord(c.models) || !isRecord(c.aliases))
+      throw new Error('damaged catalog layer');
+    catalogs.push(c);
+  }
+  if (at !== text.length) throw new Error(at > text.length ? 'truncated' : 'trailing bytes');
+  return { inputs: inputs as Inputs, policy: policy as Policy, diagnostics, layers: catalogs };
+}
+
+/** The effective file, if whole and made from exactly `inputs`; null when absent, stale, or damaged (diagnosed). */
+export function readEffective(env: Env, inputs: Inputs): Effective | null {
+  const path = effectivePath(env);
+  let text: string;
+  try {
+    // Inside the data dir: a link in its place is refused (and replaced by the rewrite), never read through.
+    text = readTextCapped(path, MAX_EFFECTIVE_BYTES, { follow: false });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      diagnose('warn', 'effective', `unreadable, rebuilt from the files: ${errorText(err)}`, { path }, env);
+    return null;
+  }
+  try {
+    const e = parseEffective(text);
+    return sameInputs(e.inputs, inputs) ? e : null;
+  } catch (err) {
+    diagnose('warn', 'effective', `damaged, rebuilt from the files: ${errorText(err)}`, { path }, env);
+    return null;
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * Where the bundled price snapshot is: apart from load.ts (which validates catalogs with zod) because the dispatch
+ * path stats it on every hook to tell whether the effective file (config/effective.ts) still describes it.
+ */
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { childPath } from '../io/paths.js';
+
+const SNAPSHOT_FILE = 'prices-snapshot.json';
+
+/** This module's directory: `__dirname` in the CommonJS hook bundles (no URL round trip per hook), else from the URL. */
+const moduleDir = (): string => (typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url)));
+
+/**
+ * The package root holding data/: this module runs from <root>/src/prices under tsx, and from <root>/dist once
+ * bundled, so walk up from it until the snapshot is found.
+ */
+export function findSnapshotPath(start = moduleDir()): string | null {
+  let dir = start;
+  for (let i = 0; i < 5; i++) {
+    const candidate = childPath(childPath(dir, 'data'), SNAPSHOT_FILE);
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return null;
+}
