@@ -16,6 +16,7 @@ import { answerFor } from './answer.js';
 import { isTaskCall, readPreToolUse, type DispatchPayload } from './dispatch-payload.js';
 import { copilotHome, eventsPath } from './events.js';
 import { observeTask } from './observe.js';
+import { dispatchPricing } from './multipliers.js';
 import { readDispatchContext } from './parent-model.js';
 
 /**
@@ -77,7 +78,8 @@ export const preToolUse: HookHandler = async (payload, ctx) => {
     );
   const child = await childModel(p, agentType, dispatch.byok, home, ctx);
   const obs = observeTask(p, dispatch, child, Date.now());
-  return jsonAnswer(answerFor(routeDispatch(obs, ctx.env, ctx.defer)));
+  const pricing = dispatchPricing(dispatch, child, ctx.env, obs.at);
+  return jsonAnswer(answerFor(routeDispatch(obs, ctx.env, ctx.defer, pricing)));
 };
 
 /** What Copilot CLI runs this child on without tiergate (agents.ts), from the user's and the project's agent files. */
