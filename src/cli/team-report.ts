@@ -8,7 +8,6 @@ import { formatCsv } from '../report/format-csv.js';
 import { formatHtml } from '../report/format-html.js';
 import { formatJson } from '../report/format-json.js';
 import { formatTable } from '../report/format-table.js';
-import { limitRows } from '../report/limit.js';
 import { paths } from '../io/paths.js';
 import { teamUrl } from '../team/config.js';
 import { buildTeamHtmlData } from '../team/html-data.js';
@@ -53,9 +52,9 @@ export async function runTeamReport(
       process.stdout.write(`tiergate report: wrote ${out.html}\n`);
       return 0;
     }
-    const full = await buildTeamReport(db, query);
     const table = !out.json && !out.csv;
-    const report = out.limit !== null ? limitRows(full, out.limit) : table ? limitRows(full, TABLE_LIMIT) : full;
+    // The limit goes into the query: --by session then ranks and builds only the sessions it keeps (as limitRows would).
+    const report = await buildTeamReport(db, { ...query, limit: out.limit ?? (table ? TABLE_LIMIT : null) });
     process.stdout.write(out.json ? formatJson(report) : out.csv ? formatCsv(report) : formatTable(report));
     return 0;
   } catch (err) {

@@ -4,11 +4,25 @@
  * (schema.ts: completion_rollup, or session_rollup for --by session); a --since/--until inside a day reads that day's
  * edge from completions (index on ended_at); a --session or --project filter reads completions (by index, or a scan for
  * --project). Only per-group aggregates reach Node, never the rows. Read-only: a role with SELECT on the schema is enough.
+ *
+ * Runs of a harness that reports no usage (the registry's list: report/query.ts noUsageHarnesses) are counted from the
+ * harness column with that list as a parameter, never a harness named in the SQL. `--by session` with a limit ranks the
+ * sessions in SQL and builds only the N it keeps (report/limit.ts's order: cost, then runs), totals from a grouping
+ * of a few rows: tens of thousands of sessions are never assembled to show fifty.
  */
 import type { Harness } from '../contracts/harness.js';
 import type { Report, ReportBy, ReportFilters, ReportRow } from '../contracts/report.js';
 import type { DecidedAgg } from '../report/decision-savings.js';
-import { assembleRows, type Agg, type IgnoredAgg, type OpenAgg, type Pair, type ReportParts } from '../report/query.js';
+import { limitRows } from '../report/limit.js';
+import {
+  assembleRows,
+  noUsageHarnesses,
+  type Agg,
+  type IgnoredAgg,
+  type OpenAgg,
+  type Pair,
+  type ReportParts,
+} from '../report/query.js';
 import type { TeamClient } from './pg.js';
 import { ROLLUP_MEASURES, TEAM_SCHEMA } from './schema.js';
 
@@ -21,7 +35,12 @@ export type TeamReportQuery = {
   project?: string | null;
   user?: string | null;
   origin?: string | null;
+  /** The N most expensive rows, as `report --limit` keeps them (report/limit.ts); null, absent or 0: every row. */
+  limit?: number | null;
 };
+
+/** A query narrowed to some sessions (null: the runs with none), for the rows `--by session` keeps. */
+type Scoped = TeamReportQuery & { sessions?: (string | null)[] };
 
 const DAY_MS = 86_400_000;
 const S = TEAM_SCHEMA;
@@ -59,7 +78,7 @@ const OPEN_GROUP: Record<ReportBy, string> = {
  * Per (group, model pair): each measure under its rollup column's name, from completions rows (raw) or from a rollup.
  * GROUPED then sums them per group, so one scan gives both a group's measures and every pair of it.
  */
-const RAW_PAIR_MEASURES = `COUNT(*) AS runs, COUNT(*) FILTER (WHERE dispatched) AS dispatched,
+const rawPairMeasures = (noUsage: string) => `COUNT(*) AS runs, COUNT(*) FILTER (WHERE dispatched) AS dispatched,
   COUNT(*) FILTER (WHERE status = 'ok') AS completed, COUNT(*) FILTER (WHERE status = 'pending') AS pending,
   COUNT(*) FILTER (WHERE verified) AS verified, COALESCE(SUM(input), 0) AS input, COALESCE(SUM(output), 0) AS output,
   COALESCE(SUM(cache_read), 0) AS cache_read, COALESCE(SUM(COALESCE(cache_write_5m, 0) + COALESCE(cache_write_1h, 0)), 0) AS cache_write,
@@ -68,19 +87,23 @@ const RAW_PAIR_MEASURES = `COUNT(*) AS runs, COUNT(*) FILTER (WHERE dispatched) 
   COALESCE(SUM(counterfactual_pico) FILTER (WHERE counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL), 0) AS cf_pico,
   COALESCE(SUM(cost_pico) FILTER (WHERE counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL), 0) AS cf_cost_pico,
   COUNT(*) FILTER (WHERE counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL) AS comparable,
-  COUNT(*) FILTER (WHERE harness = 'cursor') AS cursor_runs, COUNT(*) FILTER (WHERE not_honoured) AS not_honoured,
+  COUNT(*) FILTER (WHERE harness = ANY(${noUsage})) AS cursor_runs, COUNT(*) FILTER (WHERE not_honoured) AS not_honoured,
   COUNT(*) FILTER (WHERE corrected AND NOT followup) AS corrected, COALESCE(SUM(saved_pico), 0) AS saved_pico,
   COUNT(saved_pico) AS saved_runs`;
 
-const ROLLUP_PAIR_MEASURES = ROLLUP_MEASURES.map((m) => `SUM(${m}) AS ${m}`).join(', ');
+/** The rollups' sums; runs without usage by their harness key (`noUsage`: the placeholder of the registry's list). */
+const rollupPairMeasures = (noUsage: string) =>
+  `${ROLLUP_MEASURES.map((m) => `SUM(${m}) AS ${m}`).join(', ')}, SUM(runs) FILTER (WHERE harness = ANY(${noUsage})) AS cursor_runs`;
 
-/** Counts come back as float8 (exact to 2^53, and a JS number without parsing); money as integer text. */
-const GROUPED = `SUM(runs)::float8 AS runs, SUM(dispatched)::float8 AS dispatched, SUM(completed)::float8 AS completed,
+/** A group's sums of (group, pair) measures (`cursorRuns`: its runs without usage). Counts come back as float8 (exact to 2^53, and a JS number without parsing); money as integer text. */
+const grouped_ = (
+  cursorRuns: string,
+) => `SUM(runs)::float8 AS runs, SUM(dispatched)::float8 AS dispatched, SUM(completed)::float8 AS completed,
   SUM(pending)::float8 AS pending, SUM(verified)::float8 AS verified, SUM(input)::float8 AS input, SUM(output)::float8 AS output,
   SUM(cache_read)::float8 AS cache_read, SUM(cache_write)::float8 AS cache_write, SUM(cost_pico)::text AS cost,
   SUM(priced_runs)::float8 AS priced_runs, SUM(unpriced)::float8 AS unpriced, SUM(no_usage)::float8 AS no_usage,
   SUM(cf_pico)::text AS cf, SUM(cf_cost_pico)::text AS cf_cost, SUM(comparable)::float8 AS comparable,
-  SUM(cursor_runs)::float8 AS cursor_runs, SUM(not_honoured)::float8 AS not_honoured, SUM(corrected)::float8 AS corrected,
+  (${cursorRuns})::float8 AS cursor_runs, SUM(not_honoured)::float8 AS not_honoured, SUM(corrected)::float8 AS corrected,
   SUM(saved_pico)::text AS saved, SUM(saved_runs)::float8 AS saved_runs`;
 /** A group's pairs as one JSON array (requested, served, runs): one row per group comes back, not one per pair. */
 const PAIRS_JSON = 'json_agg(json_build_array(requested, served, runs::float8)) FILTER (WHERE runs <> 0) AS pairs';
@@ -98,15 +121,29 @@ class Where {
   readonly parts: string[] = [];
   readonly params: unknown[] = [];
   add(sql: (p: (v: unknown) => string) => string): void {
-    this.parts.push(sql((v) => (this.params.push(v), `$${this.params.length}`)));
+    this.parts.push(sql((v) => this.param(v)));
+  }
+  /** A parameter used outside the WHERE clause: its placeholder. */
+  param(v: unknown): string {
+    this.params.push(v);
+    return `$${this.params.length}`;
   }
   get sql(): string {
     return this.parts.length ? `WHERE ${this.parts.join(' AND ')}` : '';
   }
 }
 
-/** The filters every table shares (harness, session, project, person, origin). */
-function filters(q: TeamReportQuery, w: Where, opts: { session: boolean; project: boolean }): void {
+/**
+ * The filters every table shares (harness, session, project, person, origin, the kept sessions). `rollup`: NULL keys
+ * are stored as '' there.
+ */
+function filters(q: Scoped, w: Where, opts: { session: boolean; project: boolean; rollup?: boolean }): void {
+  if (q.sessions) {
+    const ids = q.sessions.filter((id): id is string => id !== null);
+    const none = ids.length < q.sessions.length;
+    if (opts.rollup) w.add((p) => `session_id = ANY(${p(none ? [...ids, ''] : ids)}::text[])`);
+    else w.add((p) => `(session_id = ANY(${p(ids)}::text[])${none ? ' OR session_id IS NULL' : ''})`);
+  }
   if (q.harness) w.add((p) => `harness = ${p(q.harness)}`);
   if (q.user) w.add((p) => `user_name = ${p(q.user)}`);
   if (q.origin) w.add((p) => `origin = ${p(q.origin)}`);
@@ -123,7 +160,7 @@ const day = (ms: number) => iso(ms).slice(0, 10);
 /** Measures per (group, model pair) in `inner`, summed per group in the same query, the pairs as JSON. */
 async function grouped(db: TeamClient, inner: string, params: unknown[], out: Row[], pairs: Pair[]): Promise<void> {
   for (const r of await db.query<Row>(
-    `WITH p AS (${inner}) SELECT g, ${GROUPED}, ${PAIRS_JSON} FROM p GROUP BY g HAVING SUM(runs) <> 0`,
+    `WITH p AS (${inner}) SELECT g, ${grouped_('SUM(cursor_runs)')}, ${PAIRS_JSON} FROM p GROUP BY g HAVING SUM(runs) <> 0`,
     params,
   )) {
     out.push(r);
@@ -131,21 +168,25 @@ async function grouped(db: TeamClient, inner: string, params: unknown[], out: Ro
   }
 }
 
+/** The registry's harnesses that report no usage, bound as one text[] parameter. */
+const NO_USAGE = noUsageHarnesses();
+
 async function rawParts(
   db: TeamClient,
-  q: TeamReportQuery,
+  q: Scoped,
   from: number | null,
   to: number | null,
   out: Row[],
   pairs: Pair[],
 ): Promise<void> {
   const w = new Where();
+  const noUsage = w.param(NO_USAGE);
   if (from !== null) w.add((p) => `ended_at >= ${p(iso(from))}::timestamptz`);
   if (to !== null) w.add((p) => `ended_at < ${p(iso(to))}::timestamptz`);
   filters(q, w, { session: true, project: true });
   await grouped(
     db,
-    `SELECT ${RAW_GROUP[q.by]} AS g, requested_model AS requested, served_model AS served, ${RAW_PAIR_MEASURES}
+    `SELECT ${RAW_GROUP[q.by]} AS g, requested_model AS requested, served_model AS served, ${rawPairMeasures(noUsage)}
     FROM ${S}.completions ${w.sql} GROUP BY 1, 2, 3`,
     w.params,
     out,
@@ -155,17 +196,18 @@ async function rawParts(
 
 async function rollupParts(
   db: TeamClient,
-  q: TeamReportQuery,
+  q: Scoped,
   fromDay: number | null,
   toDay: number | null,
   out: Row[],
   pairs: Pair[],
+  table: Rollup,
 ): Promise<void> {
-  const table = q.by === 'session' ? 'session_rollup' : 'completion_rollup';
   const w = new Where();
+  const noUsage = w.param(NO_USAGE);
   if (fromDay !== null) w.add((p) => `day >= ${p(day(fromDay))}::date`);
   if (toDay !== null) w.add((p) => `day < ${p(day(toDay))}::date`);
-  filters(q, w, { session: false, project: false });
+  filters(q, w, { session: false, project: false, rollup: true });
   // Grouped by the bare columns ('' stands for NULL in the rollups, one to one).
   const col = q.by === 'day' ? 'day' : ROLLUP_GROUP[q.by];
   const g = q.by === 'day' ? "to_char(day, 'YYYY-MM-DD')" : `NULLIF(${col}, '')`;
@@ -173,15 +215,20 @@ async function rollupParts(
     // Tens of thousands of sessions with their pairs: summing every measure per (session, pair) first would mean
     // hundreds of thousands of groups. Measures per session, and the pairs' runs apart (as rows: json_agg was slower).
     for (const r of await db.query<Row>(
-      `SELECT ${g} AS g, ${GROUPED} FROM ${S}.${table} ${w.sql} GROUP BY ${col} HAVING SUM(runs) <> 0`,
+      `SELECT ${g} AS g, ${grouped_(`SUM(runs) FILTER (WHERE harness = ANY(${noUsage}))`)} FROM ${S}.${table} ${w.sql}
+       GROUP BY ${col} HAVING SUM(runs) <> 0`,
       w.params,
     )) {
       out.push(r);
     }
+    const pw = new Where();
+    if (fromDay !== null) pw.add((p) => `day >= ${p(day(fromDay))}::date`);
+    if (toDay !== null) pw.add((p) => `day < ${p(day(toDay))}::date`);
+    filters(q, pw, { session: false, project: false, rollup: true });
     for (const p of await db.query<Pair>(
       `SELECT ${g} AS g, NULLIF(requested_model, '') AS requested, NULLIF(served_model, '') AS served,
-        SUM(runs)::float8 AS runs FROM ${S}.${table} ${w.sql} GROUP BY ${col}, requested_model, served_model HAVING SUM(runs) <> 0`,
-      w.params,
+        SUM(runs)::float8 AS runs FROM ${S}.${table} ${pw.sql} GROUP BY ${col}, requested_model, served_model HAVING SUM(runs) <> 0`,
+      pw.params,
     )) {
       pairs.push(p);
     }
@@ -189,7 +236,7 @@ async function rollupParts(
   }
   await grouped(
     db,
-    `SELECT ${g} AS g, NULLIF(requested_model, '') AS requested, NULLIF(served_model, '') AS served, ${ROLLUP_PAIR_MEASURES}
+    `SELECT ${g} AS g, NULLIF(requested_model, '') AS requested, NULLIF(served_model, '') AS served, ${rollupPairMeasures(noUsage)}
     FROM ${S}.${table} ${w.sql} GROUP BY ${col}, requested_model, served_model`,
     w.params,
     out,
@@ -198,36 +245,52 @@ async function rollupParts(
 }
 
 /** Dispatches that never completed (denied, or their child still running), grouped like the runs. */
-async function openDispatches(db: TeamClient, q: TeamReportQuery): Promise<OpenAgg[]> {
+async function openDispatches(db: TeamClient, q: Scoped): Promise<OpenAgg[]> {
   const w = new Where();
+  const noUsage = w.param(NO_USAGE);
   w.add(() => 'NOT completed');
   if (q.since != null) w.add((p) => `at >= ${p(iso(q.since!))}::timestamptz`);
   if (q.until != null) w.add((p) => `at < ${p(iso(q.until!))}::timestamptz`);
   filters(q, w, { session: true, project: true });
   return db.query<OpenAgg>(
     `SELECT ${OPEN_GROUP[q.by]} AS g, COUNT(*)::float8 AS n, COUNT(*) FILTER (WHERE action = 'deny')::float8 AS denied,
-       COUNT(*) FILTER (WHERE harness = 'cursor')::float8 AS cursor_runs, COUNT(*) FILTER (WHERE action = 'correct')::float8 AS corrected
+       COUNT(*) FILTER (WHERE harness = ANY(${noUsage}))::float8 AS cursor_runs, COUNT(*) FILTER (WHERE action = 'correct')::float8 AS corrected
      FROM ${S}.dispatches ${w.sql} GROUP BY 1`,
     w.params,
   );
 }
 
-export async function teamReportParts(db: TeamClient, q: TeamReportQuery): Promise<ReportParts> {
+/**
+ * Where a query's runs come from: whole UTC days from a rollup, a --since/--until inside a day from that day's edge in
+ * completions, and everything from completions for --session or --project (or a range within one day).
+ */
+function sources(q: TeamReportQuery): {
+  raw: [number | null, number | null][];
+  rollup: [number | null, number | null] | null;
+} {
+  if (q.session || q.project) return { raw: [[q.since ?? null, q.until ?? null]], rollup: null };
+  const fullFrom = q.since == null ? null : Math.ceil(q.since / DAY_MS) * DAY_MS;
+  const fullTo = q.until == null ? null : Math.floor(q.until / DAY_MS) * DAY_MS;
+  if (fullFrom !== null && fullTo !== null && fullFrom >= fullTo) return { raw: [[q.since!, q.until!]], rollup: null };
+  const raw: [number, number][] = [];
+  if (q.since != null && fullFrom! > q.since) raw.push([q.since, fullFrom!]);
+  if (q.until != null && fullTo! < q.until) raw.push([fullTo!, q.until]);
+  return { raw, rollup: [fullFrom, fullTo] };
+}
+
+/** A rollup reports read: the session one for --by session (and for the totals of a limited --by session). */
+type Rollup = 'completion_rollup' | 'session_rollup';
+
+export async function teamReportParts(
+  db: TeamClient,
+  q: Scoped,
+  table: Rollup = q.by === 'session' ? 'session_rollup' : 'completion_rollup',
+): Promise<ReportParts> {
   const groups: Row[] = [];
   const pairs: Pair[] = [];
-  if (q.session || q.project) {
-    await rawParts(db, q, q.since ?? null, q.until ?? null, groups, pairs);
-  } else {
-    const fullFrom = q.since == null ? null : Math.ceil(q.since / DAY_MS) * DAY_MS;
-    const fullTo = q.until == null ? null : Math.floor(q.until / DAY_MS) * DAY_MS;
-    if (fullFrom !== null && fullTo !== null && fullFrom >= fullTo) {
-      await rawParts(db, q, q.since!, q.until!, groups, pairs);
-    } else {
-      if (q.since != null && fullFrom! > q.since) await rawParts(db, q, q.since, fullFrom, groups, pairs);
-      if (q.until != null && fullTo! < q.until) await rawParts(db, q, fullTo, q.until, groups, pairs);
-      await rollupParts(db, q, fullFrom, fullTo, groups, pairs);
-    }
-  }
+  const from = sources(q);
+  for (const [a, b] of from.raw) await rawParts(db, q, a, b, groups, pairs);
+  if (from.rollup) await rollupParts(db, q, from.rollup[0], from.rollup[1], groups, pairs, table);
   const open = await openDispatches(db, q);
   const ignored: IgnoredAgg[] = groups.filter((r) => r.not_honoured > 0).map((r) => ({ g: r.g, n: r.not_honoured }));
   const decided: DecidedAgg[] = groups
@@ -242,11 +305,71 @@ export async function teamReportParts(db: TeamClient, q: TeamReportQuery): Promi
 }
 
 /**
- * `--by session`: each session's project and last activity, from the sessions the pushes keep (schema.ts): every
- * session in the person/machine/harness scope in one query (no more than all sessions), not a list of tens of
- * thousands of ids.
+ * The `limit` most expensive sessions, ranked in SQL as report/limit.ts ranks rows (cost, a session with no priced run
+ * below every priced one, then runs; ties by id), from the same sources the report sums; and how many sessions there
+ * are in all.
  */
-async function sessionDetails(db: TeamClient, rows: ReportRow[], q: TeamReportQuery): Promise<ReportRow[]> {
+async function topSessions(
+  db: TeamClient,
+  q: TeamReportQuery,
+  limit: number,
+): Promise<{ ids: (string | null)[]; groups: number }> {
+  const w = new Where();
+  const from = sources(q);
+  const part: string[] = [];
+  /** The shared filters as SQL over `w`'s parameters (`rollup`: as the rollup stores NULL keys). */
+  const scope = (rollup: boolean): string[] => {
+    const f = new Where();
+    filters(q, f, { session: !rollup, project: !rollup, rollup });
+    return f.parts.map((sql) => renumber(sql, f.params, w));
+  };
+  const where = (conditions: string[]) => (conditions.length ? `WHERE ${conditions.join(' AND ')}` : '');
+  if (from.rollup) {
+    const [a, b] = from.rollup;
+    const conditions = [
+      ...(a === null ? [] : [`day >= ${w.param(day(a))}::date`]),
+      ...(b === null ? [] : [`day < ${w.param(day(b))}::date`]),
+      ...scope(true),
+    ];
+    part.push(`SELECT NULLIF(session_id, '') AS g, SUM(cost_pico) AS cost, SUM(priced_runs) AS priced, SUM(runs) AS runs
+      FROM ${S}.session_rollup ${where(conditions)} GROUP BY session_id HAVING SUM(runs) <> 0`);
+  }
+  for (const [a, b] of from.raw) {
+    const conditions = [
+      ...(a === null ? [] : [`ended_at >= ${w.param(iso(a))}::timestamptz`]),
+      ...(b === null ? [] : [`ended_at < ${w.param(iso(b))}::timestamptz`]),
+      ...scope(false),
+    ];
+    part.push(`SELECT session_id AS g, COALESCE(SUM(cost_pico), 0) AS cost, COUNT(cost_pico) AS priced, COUNT(*) AS runs
+      FROM ${S}.completions ${where(conditions)} GROUP BY session_id`);
+  }
+  const open = [
+    'NOT completed',
+    ...(q.since == null ? [] : [`at >= ${w.param(iso(q.since))}::timestamptz`]),
+    ...(q.until == null ? [] : [`at < ${w.param(iso(q.until))}::timestamptz`]),
+    ...scope(false),
+  ];
+  part.push(`SELECT session_id AS g, 0 AS cost, 0 AS priced, COUNT(*) AS runs
+      FROM ${S}.dispatches ${where(open)} GROUP BY session_id`);
+  const rows = await db.query<{ g: string | null; groups: number }>(
+    `WITH s AS (${part.join('\n    UNION ALL ')})
+    SELECT g, (COUNT(*) OVER ())::float8 AS groups FROM s GROUP BY g HAVING SUM(runs) <> 0
+    ORDER BY CASE WHEN SUM(priced) > 0 THEN SUM(cost) ELSE -1 END DESC, SUM(runs) DESC, g LIMIT ${w.param(limit)}`,
+    w.params,
+  );
+  return { ids: rows.map((r) => r.g), groups: rows[0]?.groups ?? 0 };
+}
+
+/** A WHERE part built with its own parameters, renumbered into `into`'s. */
+function renumber(sql: string, params: unknown[], into: Where): string {
+  return sql.replace(/\$(\d+)/g, (_, n: string) => into.param(params[Number(n) - 1]));
+}
+
+/**
+ * `--by session`: each session's project and last activity, from the sessions the pushes keep (schema.ts): every
+ * session in the person/machine/harness scope (or the kept ones) in one query, not a list of tens of thousands of ids.
+ */
+async function sessionDetails(db: TeamClient, rows: ReportRow[], q: Scoped): Promise<ReportRow[]> {
   if (rows.length === 0) return rows;
   const w = new Where();
   filters({ ...q, project: null }, w, { session: true, project: false });
@@ -267,10 +390,30 @@ export async function buildTeamReport(db: TeamClient, q: TeamReportQuery, now = 
   return db.transaction(async () => teamReport(db, q, now), { readOnly: true });
 }
 
-/** One team report, inside the caller's snapshot (the HTML page builds several in one). */
+/**
+ * One team report, inside the caller's snapshot (the HTML page builds several in one). With a limit, the rows are
+ * the `limit` most expensive (report/limit.ts), and `--by session` builds only those.
+ */
 export async function teamReport(db: TeamClient, q: TeamReportQuery, now = new Date()): Promise<Report> {
+  const limit = q.limit ?? 0;
+  if (q.by === 'session' && limit > 0 && !q.session && !q.project) {
+    const top = await topSessions(db, q, limit);
+    const kept: Scoped = { ...q, sessions: top.ids };
+    const rows = assembleRows('session', await teamReportParts(db, kept));
+    // The totals cover every session: the same sums grouped by harness (a few rows) from the same rollup.
+    const totals = assembleRows('harness', await teamReportParts(db, { ...q, by: 'harness' }, 'session_rollup'))
+      .totals!;
+    const report = teamReportFrom(q, { groups: [], pairs: [], open: [], ignored: [] }, now);
+    return {
+      ...report,
+      rows: await sessionDetails(db, [...rows], kept),
+      totals,
+      omittedRows: Math.max(0, top.groups - top.ids.length),
+    };
+  }
   const report = teamReportFrom(q, await teamReportParts(db, q), now);
-  return q.by === 'session' ? { ...report, rows: await sessionDetails(db, report.rows, q) } : report;
+  const full = q.by === 'session' ? { ...report, rows: await sessionDetails(db, report.rows, q) } : report;
+  return limit > 0 || q.limit === 0 ? limitRows(full, limit) : full;
 }
 
 /**

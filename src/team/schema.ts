@@ -17,8 +17,13 @@ import { TeamError, type TeamClient } from './pg.js';
 
 export const TEAM_SCHEMA = 'tiergate';
 
-/** Measure -> its contribution from one completions row `c` (names match the local ledger's rollup, plus not_honoured). */
-const MEASURES: [string, string][] = (() => {
+/**
+ * Measure -> its contribution from one completions row `c` (names match the local ledger's rollup, plus not_honoured),
+ * as migration 1 built the rollups: with `cursor_runs`, runs of a harness named in the SQL. Reports count runs without
+ * usage from the rollups' harness key and the registry's list instead (report.ts), and migration 2 drops it.
+ */
+type Measures = [string, string][];
+const MEASURES_V1: Measures = (() => {
   const both = '(c.cost_pico IS NOT NULL AND c.counterfactual_pico IS NOT NULL)';
   return [
     ['runs', '1'],
@@ -45,6 +50,8 @@ const MEASURES: [string, string][] = (() => {
     ['saved_runs', '(c.saved_pico IS NOT NULL)::int'],
   ];
 })();
+
+const MEASURES: Measures = MEASURES_V1.filter(([m]) => m !== 'cursor_runs');
 
 export const ROLLUP_MEASURES = MEASURES.map(([m]) => m);
 
@@ -81,7 +88,7 @@ function rollupDdl(r: Rollup): string {
   const keyType = (k: string) => (k === 'day' ? 'date' : 'text');
   return `CREATE TABLE ${TEAM_SCHEMA}.${r.table} (
     ${r.keys.map(([k]) => `${k} ${keyType(k)} NOT NULL`).join(',\n    ')},
-    ${MEASURES.map(([m]) => `${m} bigint NOT NULL`).join(',\n    ')},
+    ${MEASURES_V1.map(([m]) => `${m} bigint NOT NULL`).join(',\n    ')},
     PRIMARY KEY (${r.keys.map(([k]) => k).join(', ')})
   );`;
 }
@@ -92,26 +99,27 @@ function rollupDdl(r: Rollup): string {
  * table, sign) pairs (the batch is aggregated once, not once per rollup). Sorted by key, so
  * two transactions that ever met on a rollup row would lock in the same order.
  */
-function rollupUpserts(rollups: Rollup[], sources: [string, 1 | -1][]): string {
+function rollupUpserts(rollups: Rollup[], sources: [string, 1 | -1][], measures: Measures): string {
+  const names = measures.map(([m]) => m);
   const fine = new Map<string, string>();
   for (const r of rollups) for (const [k, e] of r.keys) fine.set(k, e);
   const fineKeys = [...fine.keys()];
   const rows = sources
     .map(
       ([t, sign]) =>
-        `SELECT ${[...fine].map(([k, e]) => `${e} AS ${k}`).join(', ')}, ${MEASURES.map(([m, e]) => `${sign} * (${e}) AS ${m}`).join(', ')} FROM ${t} c`,
+        `SELECT ${[...fine].map(([k, e]) => `${e} AS ${k}`).join(', ')}, ${measures.map(([m, e]) => `${sign} * (${e}) AS ${m}`).join(', ')} FROM ${t} c`,
     )
     .join('\n        UNION ALL ');
   const upsert = (r: Rollup) => {
     const keys = r.keys.map(([k]) => k);
-    return `INSERT INTO ${TEAM_SCHEMA}.${r.table} AS r (${[...keys, ...ROLLUP_MEASURES].join(', ')})
-      SELECT ${keys.join(', ')}, ${ROLLUP_MEASURES.map((m) => `SUM(${m})`).join(', ')}
+    return `INSERT INTO ${TEAM_SCHEMA}.${r.table} AS r (${[...keys, ...names].join(', ')})
+      SELECT ${keys.join(', ')}, ${names.map((m) => `SUM(${m})`).join(', ')}
       FROM fine GROUP BY ${keys.join(', ')} ORDER BY ${keys.join(', ')}
-      ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${ROLLUP_MEASURES.map((m) => `${m} = r.${m} + excluded.${m}`).join(', ')}`;
+      ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${names.map((m) => `${m} = r.${m} + excluded.${m}`).join(', ')}`;
   };
   const [last, ...others] = [...rollups].reverse();
   return `WITH fine AS (
-      SELECT ${fineKeys.join(', ')}, ${ROLLUP_MEASURES.map((m) => `SUM(${m}) AS ${m}`).join(', ')}
+      SELECT ${fineKeys.join(', ')}, ${names.map((m) => `SUM(${m}) AS ${m}`).join(', ')}
       FROM (${rows}) x GROUP BY ${fineKeys.join(', ')}
     )${others.map((r, n) => `, up${n} AS (${upsert(r)})`).join('')}
     ${upsert(last!)};`;
@@ -129,11 +137,12 @@ const sessionsUpsert = (
       ON CONFLICT (origin, harness, session_id) DO UPDATE SET user_name = excluded.user_name,
         project = COALESCE(s.project, excluded.project), last_at = GREATEST(s.last_at, excluded.last_at);`;
 
-function rollupTriggers(rollups: Rollup[]): string {
+/** The three completions trigger functions over `measures`; `replace`: over the ones an earlier migration made. */
+function rollupFunctions(rollups: Rollup[], measures: Measures, replace: boolean): string {
   const fn = (name: string, sources: [string, 1 | -1][]) => `
-  CREATE FUNCTION ${TEAM_SCHEMA}.${name}() RETURNS trigger LANGUAGE plpgsql AS $fn$
+  CREATE ${replace ? 'OR REPLACE ' : ''}FUNCTION ${TEAM_SCHEMA}.${name}() RETURNS trigger LANGUAGE plpgsql AS $fn$
   BEGIN
-    ${rollupUpserts(rollups, sources)}
+    ${rollupUpserts(rollups, sources, measures)}
     ${sources.some(([t]) => t === 'new_rows') ? sessionsUpsert('ended_at') : ''}
     RETURN NULL;
   END $fn$;`;
@@ -143,7 +152,11 @@ function rollupTriggers(rollups: Rollup[]): string {
     ['old_rows', -1],
     ['new_rows', 1],
   ])}
-  ${fn('completions_rollup_delete', [['old_rows', -1]])}
+  ${fn('completions_rollup_delete', [['old_rows', -1]])}`;
+}
+
+function rollupTriggers(rollups: Rollup[]): string {
+  return `${rollupFunctions(rollups, MEASURES_V1, false)}
   CREATE TRIGGER completions_rollup_insert AFTER INSERT ON ${TEAM_SCHEMA}.completions
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${TEAM_SCHEMA}.completions_rollup_insert();
   CREATE TRIGGER completions_rollup_update AFTER UPDATE ON ${TEAM_SCHEMA}.completions
@@ -260,6 +273,14 @@ export const TEAM_MIGRATIONS: readonly string[] = [
   ${rollupDdl(COMPLETION_ROLLUP)}
   ${rollupDdl(SESSION_ROLLUP)}
   ${rollupTriggers([COMPLETION_ROLLUP, SESSION_ROLLUP])}
+  `,
+  // 2: the rollups stop counting one harness by name (cursor_runs): reports count runs without usage by the rollups'
+  // harness key and the registry's list of harnesses that report none, a parameter. The trigger functions are replaced
+  // first (they name the column), then the column goes.
+  `
+  ${rollupFunctions([COMPLETION_ROLLUP, SESSION_ROLLUP], MEASURES, true)}
+  ALTER TABLE ${TEAM_SCHEMA}.completion_rollup DROP COLUMN cursor_runs;
+  ALTER TABLE ${TEAM_SCHEMA}.session_rollup DROP COLUMN cursor_runs;
   `,
 ];
 

@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../../../src/cli/main.js';
-import { ReportSchema, type ReportBy } from '../../../src/contracts/report.js';
+import { ReportSchema, type ReportBy, type ReportRow } from '../../../src/contracts/report.js';
 import { loadPricer } from '../../../src/observer/default-pricer.js';
+import { limitRows } from '../../../src/report/limit.js';
 import { clearRuntimeCache } from '../../../src/runtime/context.js';
 import { pushLedger } from '../../../src/team/push.js';
 import { connectTeam } from '../../../src/team/pg.js';
@@ -55,7 +56,7 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     urls = await teamDatabase(cluster, 'team');
     const init = await teamInit(home(), urls.admin);
     expect(init.code, init.err).toBe(0);
-    expect(init.out).toMatch(/schema 'tiergate' created \(version 1\)/);
+    expect(init.out).toMatch(new RegExp(`schema 'tiergate' created \\(version ${TEAM_SCHEMA_VERSION}\\)`));
     await grantRoles(cluster, 'team');
     alice = home({ user: 'alice', url: urls.pusher });
     bob = home({ user: 'bob', url: urls.pusher });
@@ -81,7 +82,7 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
       schema: 'tiergate',
     });
     const versions = await cluster.sql('SELECT version FROM tiergate.schema_version ORDER BY version', [], 'team');
-    expect(versions.rows.map((r) => r.version)).toEqual([1]);
+    expect(versions.rows.map((r) => r.version)).toEqual([1, 2]);
   });
 
   it('migrations: an older schema is upgraded by the next migration only; a newer one is refused (upgrade tiergate), an absent one names team init', async () => {
@@ -91,9 +92,20 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     try {
       expect(await migrateTeam(db, TEAM_MIGRATIONS.slice(0, 1))).toEqual({ from: 0, to: 1 });
       const next = [...TEAM_MIGRATIONS, 'CREATE TABLE tiergate.added_later (x int)'];
-      expect(await migrateTeam(db, next)).toEqual({ from: TEAM_SCHEMA_VERSION, to: TEAM_SCHEMA_VERSION + 1 });
+      expect(await migrateTeam(db, next)).toEqual({ from: 1, to: TEAM_SCHEMA_VERSION + 1 });
+      // Migration 2: the rollups no longer count a harness named in SQL (reports take the registry's list).
+      const named = await db.query(
+        "SELECT table_name FROM information_schema.columns WHERE table_schema = 'tiergate' AND column_name = 'cursor_runs'",
+      );
+      expect(named).toEqual([]);
+      const fns = await db.query<{ src: string }>(
+        "SELECT prosrc AS src FROM pg_proc WHERE pronamespace = 'tiergate'::regnamespace",
+      );
+      expect(fns.map((f) => f.src).join('\n')).not.toMatch(/cursor/);
       expect(await migrateTeam(db, next)).toEqual({ from: TEAM_SCHEMA_VERSION + 1, to: TEAM_SCHEMA_VERSION + 1 });
-      await expect(requireTeamSchema(db)).rejects.toThrow(/newer than this tiergate knows \(1\): upgrade tiergate/);
+      await expect(requireTeamSchema(db)).rejects.toThrow(
+        new RegExp(`newer than this tiergate knows \\(${TEAM_SCHEMA_VERSION}\\): upgrade tiergate`),
+      );
     } finally {
       await db.end();
     }
@@ -182,6 +194,52 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     const origin = readPushStatus(bob.env).origin!;
     const bobOnly = await teamReport(urls.reader, { by: 'tier', origin, since });
     expect(byGroup(bobOnly)).toEqual(byGroup(localReport(bob, { by: 'tier', since })));
+  });
+
+  it('--by session with a limit: the sessions limitRows keeps, ranked and built in SQL, totals over every session', async () => {
+    const cases: Record<string, unknown>[] = [{}, { since: T0 + 1.5 * DAY }, { user: 'alice' }, { harness: 'claude' }];
+    let compared = 0;
+    for (const q of cases) {
+      const full = await teamReport(urls.reader, { by: 'session', ...q });
+      const n = full.rows.length;
+      expect(n, JSON.stringify(q)).toBeGreaterThan(2);
+      const key = (i: number) => {
+        const [r] = limitRows({ ...full, rows: [full.rows[i]!] }, 1).rows;
+        return `${r!.cost.pico}|${r!.runs}`;
+      };
+      const ranked = limitRows(full, n).rows;
+      for (const limit of [1, 2, n - 1, n, n + 5]) {
+        const want = limitRows(full, limit);
+        const got = await teamReport(urls.reader, { by: 'session', ...q, limit });
+        expect(got.omittedRows, `${JSON.stringify(q)} --limit ${limit}`).toBe(want.omittedRows);
+        // The same totals; model pairs tied on runs and requested model may come in either order.
+        expect(samePairs(got.totals)).toEqual(samePairs(full.totals));
+        // Sessions tied on cost and runs at the cut may be kept either way; elsewhere the rows are the same.
+        const tied = limit < n && key(full.rows.indexOf(ranked[limit - 1]!)) === key(full.rows.indexOf(ranked[limit]!));
+        if (tied) continue;
+        expect(got.rows.map(samePairs), `${JSON.stringify(q)} --limit ${limit}`).toEqual(want.rows.map(samePairs));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(8);
+    // Through the CLI: --json and --csv with --limit, and the table's default, are those rows.
+    const cli = (args: string[]) =>
+      runCaptured(main, ['report', '--team', '--by', 'session', ...args], {
+        ...alice.env,
+        TIERGATE_TEAM_URL: urls.reader,
+      });
+    const json = ReportSchema.parse(JSON.parse((await cli(['--json', '--limit', '2'])).out));
+    const direct = await teamReport(urls.reader, { by: 'session', limit: 2 });
+    expect(json.rows.map((r) => r.group)).toEqual(direct.rows.map((r) => r.group));
+    expect(json.omittedRows).toBe(direct.omittedRows);
+    const csv = (await cli(['--csv', '--limit', '2'])).out.trim().split('\r\n');
+    expect(csv).toHaveLength(1 + 2 + 1);
+    // The table: 50 rows by default (all of these), --limit N says how many more there are.
+    const all = await cli([]);
+    expect(all.code, all.err).toBe(0);
+    expect(all.out).not.toMatch(/more session rows not shown/);
+    const two = await cli(['--limit', '2']);
+    expect(two.out).toContain(`${direct.omittedRows} more session rows not shown`);
   });
 
   it('a pending completion settled after a push, a correction found ignored and a superseded row are updated, not added', async () => {
@@ -456,6 +514,12 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     expect(readPushStatus(frank.env).lastAttempt).toBe('ok');
   }, 120_000);
 });
+
+/** A row with its model pairs in one order (the report sorts them by runs and requested model only). */
+function samePairs(r: ReportRow): ReportRow {
+  const key = (m: ReportRow['models'][number]) => `${String(m.runs).padStart(12, '0')}|${m.requested}|${m.served}`;
+  return { ...r, models: [...r.models].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)) };
+}
 
 async function runWith(h: Home, extra: Record<string, string>, url: string, args: string[] = []) {
   return push({ ...h, env: { ...h.env, ...extra } }, args, url);
