@@ -5,7 +5,7 @@
  * child request named, the tool result the parent model read) and what tiergate recorded.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -213,6 +213,24 @@ describe.skipIf(!found.ok)('GitHub Copilot CLI 1.0.102 end to end', () => {
         'SELECT status, agent_id IS NOT NULL AS has_agent, dispatch_id IS NOT NULL AS joined FROM completions',
       ),
     ).toEqual([{ status: 'ok', has_agent: 1, joined: 1 }]);
+    // Premium-request multipliers: offline (BYOK) Copilot reports none. Every usage record the binary wrote says
+    // cost 0 and isByok true, so no multiplier is stored, reported or learned (docs/copilot-cli.md, Pricing).
+    // session-state also holds a `.session-operation-locks` folder (seen): only session folders have events.jsonl.
+    const files = readdirSync(join(r.home.copilotHome, 'session-state'))
+      .map((sid) => join(r.home.copilotHome, 'session-state', sid, 'events.jsonl'))
+      .filter((f) => existsSync(f));
+    expect(files.length).toBeGreaterThan(0);
+    const usage = files.flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"session.usage_record"'))
+        .map((l) => (JSON.parse(l) as { data: { usage: Record<string, unknown> } }).data.usage),
+    );
+    expect(usage.length).toBeGreaterThanOrEqual(2);
+    expect(usage.map((u) => [u.cost, u.isByok])).toEqual(usage.map(() => [0, true]));
+    expect(ledger(r.home, 'SELECT multiplier FROM completions')).toEqual([{ multiplier: null }]);
+    expect(row!.multiplier).toBeUndefined();
+    expect(existsSync(join(r.home.tiergateHome, 'data', 'copilot-multipliers.json'))).toBe(false);
   });
 
   it("nothing cheaper fits: denied, the model reads the reason, and its retry runs on the parent's model", async () => {
