@@ -234,9 +234,6 @@ const budgeted = join(home, 'tg-budget');
     { mode: 0o600 },
   );
 }
-// A hook memoises its runtime only from inputs older than SETTLE_MS (src/runtime/dispatch-memo.ts): a day-old data
-// dir's catalogs are, the ones just fetched here are not yet. Timed as a user meets it: after they settle.
-await new Promise((r) => setTimeout(r, 3500));
 const BARE = 'bare node -e 0';
 // The same bare start again, as a case like the others: its ratio to the baseline is this run's noise floor.
 const BARE_AGAIN = 'bare node -e 0, again (noise floor)';

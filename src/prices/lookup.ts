@@ -12,8 +12,8 @@ export type { PriceLookup };
 
 export type LookupOptions = ResolveOptions;
 
-/** How a (harness, name) lookup is memoised: here per process, and across processes in runtime/dispatch-memo.ts. */
-export const resolutionKey = (harness: Harness, name: string): string => `${harness}\u0000${name}`;
+/** How a (harness, name) lookup is memoised per process. */
+const resolutionKey = (harness: Harness, name: string): string => `${harness}\u0000${name}`;
 
 /** Long-lived hosts (OpenCode, pi) resolve many names; the memo stays bounded. */
 const MEMO_LIMIT = 2000;

@@ -202,7 +202,7 @@ describe('the ledger', () => {
   );
 });
 
-describe('price cache, dispatch memo and code cache', () => {
+describe('price cache, effective file and code cache', () => {
   it('a price cache directory that is a link is not read; a catalog file that is a link is skipped', () => {
     const sb = sandbox();
     const catalog = JSON.stringify({
