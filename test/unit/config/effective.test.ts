@@ -3,11 +3,12 @@
  * the files do; every input it stands for is detected as changed by stat (the user policy edited by hand, the snapshot
  * or the slow-path bundle replaced, the price directory written); damage is diagnosed and rebuilt; the writers write it.
  */
-import { mkdirSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { run as configCommand } from '../../../src/cli/commands/config.js';
+import { run as installCommand } from '../../../src/cli/commands/install.js';
 import { currentInputs, effectivePath, parseEffective, readEffective } from '../../../src/config/effective-file.js';
 import { loadPolicy } from '../../../src/config/load.js';
 import { rebuildEffective } from '../../../src/config/policy-load.js';
@@ -206,6 +207,17 @@ describe('the writers', () => {
     expect(r.code).toBe(0);
     const eff = readEffective(sb.env, currentInputs(sb.env));
     expect(eff?.policy.mode).toBe('warn');
+  });
+
+  it('tiergate install writes it; a dry run writes nothing', async () => {
+    const sb = sandbox();
+    const env = { ...sb.env, XDG_CONFIG_HOME: join(sb.dir, '.config'), PATH: process.env.PATH ?? '' };
+    const dry = await runCaptured(installCommand, ['opencode', '--dry-run'], env, sb.dir);
+    expect(dry.code).toBe(0);
+    expect(existsSync(effectivePath(sb.env))).toBe(false);
+    const r = await runCaptured(installCommand, ['opencode'], env, sb.dir);
+    expect(r.code).toBe(0);
+    expect(readEffective(sb.env, currentInputs(sb.env))?.policy.mode).toBe('on');
   });
 
   it('a harness declaring a new price rewrites it; the same price again writes nothing', () => {

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { currentInputs, readEffective } from '../../../../src/config/effective-file.js';
 import { CatalogSchema } from '../../../../src/contracts/prices.js';
 import { paths } from '../../../../src/io/paths.js';
 import { loadCatalogLayers } from '../../../../src/prices/load.js';
@@ -126,6 +127,9 @@ describe('runRefresh: a good source', () => {
     });
     expect(existsSync(paths(env).refreshLock)).toBe(false);
     expect(statSync(paths(env).refreshStatus).mode & 0o777).toBe(0o600);
+    // Last, the effective file the dispatch hooks read: fresh (after the lock and status writes), with the new catalog.
+    const eff = readEffective(env, currentInputs(env));
+    expect(eff?.layers[0]?.version).toBe(cat.version);
   });
 
   it('drops a row that fails the contract and counts it', async () => {
