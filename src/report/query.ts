@@ -152,13 +152,15 @@ function aggregates(
   const out: Aggregates = { groups: [], pairs: [] };
   const raw = (from: number | null, to: number | null) => {
     const w = scopeWhere(q, 'ended_at', from, to);
-    out.groups.push(
-      ...db
+    append(
+      out.groups,
+      db
         .prepare(`SELECT ${col} AS g, ${rawMeasures(noUsage)} FROM completions ${w.sql} GROUP BY g`)
         .all<Agg>(...noUsage, ...w.params),
     );
-    out.pairs.push(
-      ...db
+    append(
+      out.pairs,
+      db
         .prepare(
           `SELECT ${col} AS g, requested_model AS requested, served_model AS served, COUNT(*) AS runs
        FROM completions ${w.sql} GROUP BY g, requested, served`,
@@ -188,13 +190,15 @@ function aggregates(
         : 'completion_rollup_global';
   // Grouped by the bare columns ('' stands for NULL in the rollup, one to one), so an index in that order can stream.
   const from = `FROM ${table} WHERE ${parts.join(' AND ')}`;
-  out.groups.push(
-    ...db
+  append(
+    out.groups,
+    db
       .prepare(`SELECT NULLIF(${col}, '') AS g, ${rollupSums(noUsage)} ${from} GROUP BY ${col} HAVING SUM(runs) <> 0`)
       .all<Agg>(...noUsage, ...params),
   );
-  out.pairs.push(
-    ...db
+  append(
+    out.pairs,
+    db
       .prepare(
         `SELECT NULLIF(${col}, '') AS g, NULLIF(requested_model, '') AS requested, NULLIF(served_model, '') AS served,
        SUM(runs) AS runs ${from} GROUP BY ${col}, requested_model, served_model HAVING SUM(runs) <> 0`,
@@ -202,6 +206,14 @@ function aggregates(
       .all<Pair>(...params),
   );
   return out;
+}
+
+/**
+ * Adds `rows` to `into` one by one: `into.push(...rows)` passes every row as an argument, and V8 overflows its stack
+ * past a few hundred thousand (a --by session over 400,000 sessions did).
+ */
+export function append<T>(into: T[], rows: readonly T[]): void {
+  for (const r of rows) into.push(r);
 }
 
 const money = (pico: bigint | null): Money =>
