@@ -92,5 +92,10 @@ export const CompletionObservationSchema = z.object({
    * SubagentStop): each turn is its own ledger row. Absent in spool lines written before it existed.
    */
   turnId: z.optional(z.nullable(z.string())),
+  /**
+   * GitHub Copilot CLI: the premium-request multiplier the child's GitHub-hosted requests reported (`cost` on its
+   * usage records). Absent for every other harness, under BYOK, and in spool lines written before it existed.
+   */
+  multiplier: z.optional(z.nullable(z.number())),
 });
 export type CompletionObservation = z.infer<typeof CompletionObservationSchema>;

@@ -131,6 +131,7 @@ export function completionFromSpool(
     cost: null,
     fallbackKey,
     turnId: o.turnId ?? null,
+    multiplier: o.multiplier ?? null,
   };
 }
 

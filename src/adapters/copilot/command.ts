@@ -74,6 +74,7 @@ export function createCommandAdapter(services: HookServices): CommandAdapter {
       endedAt: Date.now(),
       usageSource: child?.usage ? 'transcript-tail' : 'none',
       dedupeKey: `copilot-agent:${p.agentId}`,
+      ...(child?.multiplier != null ? { multiplier: child.multiplier } : {}),
     };
     spoolRecord({ type: 'completion', observation, transcriptPath: path }, ctx.env, { cwd: p.cwd ?? null });
     learn(parse, ctx.env);

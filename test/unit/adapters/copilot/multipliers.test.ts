@@ -31,7 +31,7 @@ import { openLedger } from '../../../../src/observer/ledger/open.js';
 import { formatJson } from '../../../../src/report/format-json.js';
 import { formatTable } from '../../../../src/report/format-table.js';
 import { buildReport } from '../../../../src/report/query.js';
-import { reconcilePending } from '../../../../src/observer/drain.js';
+import { reconcilePending, runObserver } from '../../../../src/observer/drain.js';
 import { loadPricer } from '../../../../src/observer/default-pricer.js';
 import { defaultScanRoots, scanTranscripts } from '../../../../src/observer/scan.js';
 import { resetSpoolFile } from '../../../../src/observer/spool.js';
@@ -165,6 +165,24 @@ describe('learning the table from a session file (constructed GitHub-hosted reco
 });
 
 describe('the ledger stores the multiplier per completion (migration 9)', () => {
+  it('a child complete at subagentStop: the spool line carries it into the ledger', async () => {
+    resetSpoolFile();
+    const sb = sandbox();
+    const path = writeSession(sb, SID, githubHosted(sessionLines(), { 'gpt-5.4': 1, 'claude-opus-4.8': 3 }));
+    const services = { observe: async () => {}, push: async () => {} } as unknown as HookServices;
+    const stop = createCommandAdapter(services).handlers.subagentStop!;
+    await stop({ sessionId: SID, cwd: sb.project, agentId: CHILD, agentType: 'pricey', transcriptPath: path }, ctx(sb));
+    const line = spool(sb).find((r) => r.type === 'completion');
+    expect(line).toMatchObject({ observation: { status: 'ok', multiplier: 3 } });
+    runObserver(sb.env, loadPricer(sb.env, null));
+    const db = openLedger(sb.env);
+    try {
+      expect(db.prepare('SELECT status, multiplier FROM completions').all()).toEqual([{ status: 'ok', multiplier: 3 }]);
+    } finally {
+      db.close();
+    }
+  });
+
   it('scan and the late flush both carry it; a BYOK child has none', () => {
     const sb = sandbox();
     const path = writeSession(sb, SID, githubHosted(sessionLines(), { 'gpt-5.4': 1, 'claude-opus-4.8': 3 }));
