@@ -7,6 +7,7 @@
  *  - allow: no output at all.
  */
 import type { Decision } from '../../contracts/decision.js';
+import { MULTIPLIER_SOURCE } from './multipliers.js';
 
 export type CopilotPreToolUseAnswer =
   | { permissionDecision: 'deny'; permissionDecisionReason: string }
@@ -17,8 +18,20 @@ export function answerFor(decision: Decision): CopilotPreToolUseAnswer | null {
     case 'allow':
       return null;
     case 'deny':
-      return { permissionDecision: 'deny', permissionDecisionReason: decision.message };
+      return { permissionDecision: 'deny', permissionDecisionReason: reasonText(decision) };
     case 'correct':
       return { modifiedArgs: { ...decision.updatedInput, [decision.field]: decision.value } };
   }
+}
+
+/**
+ * Compared by premium-request multiplier (multipliers.ts), the engine's rates are multipliers, not dollars per million
+ * tokens: the reason says so.
+ */
+function reasonText(d: Extract<Decision, { action: 'deny' }>): string {
+  if (d.comparison?.child.price?.source !== MULTIPLIER_SOURCE) return d.message;
+  return d.message.replace(
+    /\((?:input|output|cacheRead|cacheWrite5m|cacheWrite1h) \$([\d.]+)\/M vs \$([\d.]+)\/M\)/,
+    '(premium-request multiplier $1x vs $2x)',
+  );
 }

@@ -308,6 +308,25 @@ describe('dispatch compared by multiplier when both sides have one', () => {
     expect(decided(sb).decision).toMatchObject({ reason: 'default-tier-applied', tier: 'cheap' });
   });
 
+  it('denied when no tier has a known multiplier within the ceiling: the reason names multipliers, not $/M', async () => {
+    const sb = sandbox();
+    mkdirSync(join(sb.env.TIERGATE_HOME, 'config'), { recursive: true });
+    writeFileSync(
+      join(sb.env.TIERGATE_HOME, 'config', 'config.json'),
+      JSON.stringify({
+        tiers: { copilot: { parent: 'm-parent', premium: 'm-premium', standard: 'm-std', cheap: 'm-cheap' } },
+      }),
+    );
+    const a = args({ agent_type: 'general-purpose', model: 'gpt-5.4-mini' });
+    session(sb, a, 'gpt-5.4', 1);
+    table(sb, { 'gpt-5.4-mini': 3 });
+    const r = await preToolUse({ sessionId: SID, toolName: 'task', toolArgs: a, cwd: sb.project }, ctx(sb));
+    const answer = JSON.parse(r!.stdout!) as { permissionDecision: string; permissionDecisionReason: string };
+    expect(answer.permissionDecision).toBe('deny');
+    expect(answer.permissionDecisionReason).toContain('(premium-request multiplier 3x vs 1x)');
+    expect(answer.permissionDecisionReason).not.toContain('/M');
+  });
+
   it('BYOK: the table is not read, prices per token', () => {
     const sb = sandbox();
     mkdirSync(join(sb.env.TIERGATE_HOME, 'data'), { recursive: true });
