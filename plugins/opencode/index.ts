@@ -8,7 +8,6 @@ import { diagnose, errorText } from '../../src/io/diagnostics.js';
 
 export const Tiergate: Plugin = async (input) => {
   try {
-    if (/(^|,)load:throw/.test(process.env.TIERGATE_FAULT ?? '')) throw new Error('injected fault at load');
     return createHooks(
       { client: input.client as unknown as OpencodeClient, directory: input.directory },
       defaultDeps(),

@@ -11,7 +11,6 @@ import { diagnose } from '../../io/diagnostics.js';
 import type { Env } from '../../io/paths.js';
 import { spoolRecord } from '../../observer/spend-record.js';
 import { COMPLETION_DEADLINE_MS, DISPATCH_DEADLINE_MS, deadlineFromEnv, failOpen } from '../in-process/deadline.js';
-import { injectFault } from '../in-process/fault.js';
 import { refreshOnce } from '../in-process/refresh.js';
 import { ChildSessionCosts, opencodeSessionCost, usdTotal } from '../in-process/session-cost.js';
 import { routeDispatch } from '../in-process/route.js';
@@ -128,7 +127,6 @@ export function createHooks(
             );
             obs.sessionCostUsd = usdTotal([parent, ...childCosts.costs(obs.sessionId)]);
           }
-          await injectFault(deps.env, 'dispatch');
           const decision = deps.route(obs, deps.env);
           const action = applyDecision(decision, o as { args: Record<string, unknown> });
           if (obs.callId && obs.sessionId) {
@@ -163,7 +161,6 @@ export function createHooks(
           const problem = correctionProblem(pending, facts);
           if (problem)
             diagnose('error', 'opencode:correction-not-applied', problem, { callId: facts.callId }, deps.env);
-          await injectFault(deps.env, 'completion');
           let child: ChildSession | null = null;
           let requests = 1;
           if (facts.childSessionId && input.client) {

@@ -11,7 +11,6 @@ import { diagnose, errorText } from '../../io/diagnostics.js';
 import type { Env } from '../../io/paths.js';
 import { spoolRecord } from '../../observer/spend-record.js';
 import { COMPLETION_DEADLINE_MS, DISPATCH_DEADLINE_MS, deadlineFromEnv, failOpen } from '../in-process/deadline.js';
-import { injectFault } from '../in-process/fault.js';
 import { refreshOnce } from '../in-process/refresh.js';
 import { piSessionCost } from '../in-process/session-cost.js';
 import { routeDispatch } from '../in-process/route.js';
@@ -25,7 +24,8 @@ export type PiDeps = {
   env: Env;
   argv: string[];
   now: () => number;
-  route: (obs: DispatchObservation, env: Env) => Decision;
+  /** May answer later (the handler awaits it under its deadline): a dependency that hangs is cut there. */
+  route: (obs: DispatchObservation, env: Env) => Decision | Promise<Decision>;
   record: (obs: CompletionObservation, env: Env) => void;
   policy: (env: Env, cwd: string | null) => Policy;
   agents: (env: Env, cwd: string | null) => Map<string, PiAgent>;
@@ -114,11 +114,10 @@ export function registerTiergate(pi: PiApi, deps: PiDeps): void {
         }
         // Before routing: a new declaration drops the cached price lookup, so the decisions below price with it.
         declarePiPrices(deps.env, ctx ?? {}, slots, policy);
-        await injectFault(deps.env, 'dispatch');
         const denials: string[] = [];
         const fixes: Array<() => void> = [];
         for (const slot of slots) {
-          const d = deps.route(slot.obs, deps.env);
+          const d = await deps.route(slot.obs, deps.env);
           if (d.action === 'deny') denials.push(slots.length > 1 ? `${slot.label}: ${d.message}` : d.message);
           else if (d.action === 'correct' && d.field === slot.field)
             fixes.push(() => {
@@ -146,7 +145,6 @@ export function registerTiergate(pi: PiApi, deps: PiDeps): void {
       async () => {
         const completions = observePiCompletions(event, ctx ?? {}, deps.now());
         if (completions.length === 0) return;
-        await injectFault(deps.env, 'completion');
         for (const c of completions) deps.record(c, deps.env);
       },
       deps.env,
@@ -162,9 +160,7 @@ export function registerTiergate(pi: PiApi, deps: PiDeps): void {
 /** The extension factory body: never throws (a factory throw makes pi exit 1, seen). */
 export function safeRegister(pi: PiApi, deps: () => PiDeps): void {
   try {
-    const d = deps();
-    if (/(^|,)load:throw/.test(d.env.TIERGATE_FAULT ?? '')) throw new Error('injected fault at load');
-    registerTiergate(pi, d);
+    registerTiergate(pi, deps());
   } catch (err) {
     diagnose('error', 'pi:load', errorText(err));
   }

@@ -2,6 +2,7 @@
  * tiergate's OpenCode plugin inside the real opencode 1.18.33, against the fake chat API on 127.0.0.1. Assertions are
  * on what the API received (the model each child request named, the tool results the parent saw) and on the spool.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -149,7 +150,10 @@ describe.skipIf(!bin.ok)('OpenCode 1.18.33 plugin (real binary)', () => {
     });
   });
 
-  describe('fail-open: a hanging dispatch callback and a throwing completion callback', () => {
+  // The fault comes from outside: a regular file where the spool directory goes (every write under it fails, for root
+  // too). A hanging callback (an SDK that never answers) and a failing load are the unit tests'
+  // (test/unit/adapters/opencode).
+  describe('fail-open: a spool that cannot be written', () => {
     let api: FakeChatApi;
     let sb: ReturnType<typeof makeSandbox>;
     let run: Awaited<ReturnType<typeof runOpencode>>;
@@ -161,27 +165,25 @@ describe.skipIf(!bin.ok)('OpenCode 1.18.33 plugin (real binary)', () => {
         pluginFile: plugin,
         tiergateConfig: { tiers: { opencode: { cheap: 'fake/small' } }, priceOverrides: PRICES },
       });
-      run = await runOpencode(binPath, sb, 'PARENT_GO: delegate to a subagent', {
-        TIERGATE_FAULT: 'dispatch:hang,completion:throw',
-        TIERGATE_CALLBACK_DEADLINE_MS: '1500',
-      });
+      mkdirSync(join(sb.tiergateHome, 'data'), { recursive: true });
+      writeFileSync(join(sb.tiergateHome, 'data', 'spool'), 'not a directory');
+      run = await runOpencode(binPath, sb, 'PARENT_GO: delegate to a subagent');
     });
 
-    it('the child ran as requested and the parent received its answer, not an error', () => {
+    it('the dispatch still decided, and the parent received the answer of the child, not an error', () => {
       expect(run.code, run.stderr.slice(-2000)).toBe(0);
-      expect(childRequests(api).map((r) => r.model)).toEqual(['big']);
+      // Corrected to tiergate-parent, as with a writable spool (the first scenario above).
+      expect(childRequests(api).map((r) => r.model)).toEqual(['parent']);
       const results = toolResults(api);
       expect(results).toHaveLength(1);
-      expect(results[0]!.text).toContain('CHILD_FINAL from model=big');
+      expect(results[0]!.text).toContain('CHILD_FINAL from model=parent');
     });
 
-    it('each failure left one diagnostic line', () => {
+    it('the completion that could not be recorded left one diagnostic line', () => {
       const diags = readDiagnostics(sb.tiergateHome);
       expect(
-        diags.filter((d) => d.where === 'opencode:tool.execute.before' && String(d.message).includes('1500 ms')),
-      ).toHaveLength(1);
-      expect(
-        diags.filter((d) => d.where === 'opencode:tool.execute.after' && String(d.message).includes('injected fault')),
+        diags.filter((d) => d.where === 'opencode:tool.execute.after'),
+        JSON.stringify(diags),
       ).toHaveLength(1);
     });
   });

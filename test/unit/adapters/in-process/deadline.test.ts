@@ -8,7 +8,6 @@ import {
   failOpen,
   withDeadline,
 } from '../../../../src/adapters/in-process/deadline.js';
-import { injectFault } from '../../../../src/adapters/in-process/fault.js';
 import { runCollect } from '../../../../src/io/processes.js';
 
 describe('in-process deadlines', () => {
@@ -48,14 +47,6 @@ describe('in-process deadlines', () => {
   it('reads the override from the environment', () => {
     expect(deadlineFromEnv({ TIERGATE_CALLBACK_DEADLINE_MS: '250' }, 2000)).toBe(250);
     expect(deadlineFromEnv({ TIERGATE_CALLBACK_DEADLINE_MS: 'x' }, 2000)).toBe(2000);
-  });
-
-  it('injects faults only where asked', async () => {
-    await expect(injectFault({ TIERGATE_FAULT: 'completion:throw' }, 'dispatch')).resolves.toBeUndefined();
-    await expect(injectFault({ TIERGATE_FAULT: 'dispatch:hang,completion:throw' }, 'completion')).rejects.toThrow(
-      /injected fault at completion/,
-    );
-    await expect(injectFault({}, 'dispatch')).resolves.toBeUndefined();
   });
 });
 

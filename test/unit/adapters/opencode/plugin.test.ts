@@ -2,10 +2,11 @@
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CompletionObservation } from '../../../../src/contracts/observation.js';
 import type { Env } from '../../../../src/io/paths.js';
 import { createHooks, type OpencodeClient, type PluginDeps } from '../../../../src/adapters/opencode/plugin.js';
+import { Tiergate } from '../../../../plugins/opencode/index.js';
 import { fixture, policyWith, realRoute } from '../../support/in-process.js';
 
 const f = (name: string) => fixture('opencode', name);
@@ -121,7 +122,15 @@ describe('OpenCode plugin callbacks', () => {
   });
 
   it('a hanging dispatch is cut at the deadline and allowed', async () => {
-    const { hooks, diagnostics } = harness({ env: { TIERGATE_FAULT: 'dispatch:hang' } });
+    // A sessionTotal budget asks OpenCode's SDK for the session's cost at dispatch; this SDK never answers.
+    const base = policyWith({ cheap: 'fake/small' });
+    const hang: OpencodeClient = {
+      session: { get: () => new Promise(() => undefined), messages: () => new Promise(() => undefined) },
+    };
+    const { hooks, diagnostics } = harness({
+      policy: { ...base, budgets: { ...base.budgets, sessionTotal: '20' } },
+      client: hang,
+    });
     await prime(hooks);
     const before = f('tool.execute.before.observe.json');
     const t0 = Date.now();
@@ -159,5 +168,23 @@ describe('OpenCode plugin callbacks', () => {
     await expect(hooks['tool.execute.after']({ tool: 'task' }, null)).resolves.toBeUndefined();
     await expect(hooks.config(null)).resolves.toBeUndefined();
     expect(recorded).toEqual([]);
+  });
+});
+
+describe('the plugin entry (plugins/opencode)', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('a failure while loading is one diagnostic and no hooks, never a throw (a throw would unload the plugin)', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'tg-ocl-'));
+    vi.stubEnv('TIERGATE_HOME', home);
+    // OpenCode's input, broken in a way no release sends: reading it throws inside the factory.
+    const input = {
+      get directory(): string {
+        throw new Error('no directory today');
+      },
+    };
+    await expect(Tiergate(input as never)).resolves.toEqual({});
+    const log = readFileSync(join(home, 'data', 'diagnostics.log'), 'utf8');
+    expect(log).toMatch(/"where":"opencode:load".*no directory today/);
   });
 });

@@ -405,11 +405,13 @@ describe('pi handlers', () => {
       expect(event.input.agent).toBe('pricey');
       expect(diagnostics()).toHaveLength(1);
     }
+    // An engine that never answers: cut at the deadline, the call proceeds untouched.
     const { api, handlers } = fakePi();
-    const { d, diagnostics } = deps();
-    registerTiergate(api, { ...d, env: { ...d.env, TIERGATE_FAULT: 'dispatch:hang' } });
+    const { d, diagnostics } = deps({ route: () => new Promise(() => undefined) });
+    registerTiergate(api, d);
     const { event, ctx } = f('tool_call.example-observe.json');
     expect(await handlers.tool_call!(event, ctx)).toBeUndefined();
+    expect(event.input.agent).toBe('pricey');
     expect(diagnostics().some((x) => /200 ms/.test(x.message))).toBe(true);
   });
 
