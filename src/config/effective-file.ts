@@ -43,18 +43,27 @@ export const effectivePath = (env: Env): string => childPath(paths(env).data, EF
 const identity = (path: string | null, st: Stats | undefined): string =>
   `${path}|${st ? `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}` : 'absent'}`;
 
+/** A path under a regular file (ENOTDIR) is as absent as one that is not there. */
+function at(path: string | null, stat: typeof statSync): Stats | undefined {
+  try {
+    return path ? stat(path, { throwIfNoEntry: false }) : undefined;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw err;
+  }
+}
+
 /** What the inputs are now, by stat only. A writer takes this before it reads them, so a change after is seen. */
 export function currentInputs(env: Env): Inputs {
   const p = paths(env);
   const snapshot = findSnapshotPath();
   const code = snapshot && childPath(childPath(dirname(dirname(snapshot)), 'dist'), POLICY_LOAD_BUNDLE);
-  const at = (path: string | null) => (path ? statSync(path, { throwIfNoEntry: false }) : undefined);
   return {
-    user: identity(p.config, at(p.config)),
-    snapshot: identity(snapshot, at(snapshot)),
-    code: identity(code, at(code)),
+    user: identity(p.config, at(p.config, statSync)),
+    snapshot: identity(snapshot, at(snapshot, statSync)),
+    code: identity(code, at(code, statSync)),
     // Inside the data dir: a link there is its own identity, never followed.
-    prices: identity(p.priceCacheDir, lstatSync(p.priceCacheDir, { throwIfNoEntry: false })),
+    prices: identity(p.priceCacheDir, at(p.priceCacheDir, lstatSync)),
   };
 }
 
@@ -100,7 +109,8 @@ export function readEffective(env: Env, inputs: Inputs): Effective | null {
     // Inside the data dir: a link in its place is refused (and replaced by the rewrite), never read through.
     text = readTextCapped(path, MAX_EFFECTIVE_BYTES, { follow: false });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR')
       diagnose('warn', 'effective', `unreadable, rebuilt from the files: ${errorText(err)}`, { path }, env);
     return null;
   }
