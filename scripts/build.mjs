@@ -26,7 +26,7 @@ async function buildWithMeta(options) {
 const DISPATCH_BUNDLES = readdirSync(join(root, 'src/entries'))
   .filter((f) => /^hook-dispatch-[a-z]+\.ts$/.test(f))
   .map((f) => basename(f, '.ts'));
-const HOOK_ENTRIES = ['hook.ts', 'hook-events.ts', 'zod-mini.ts', ...DISPATCH_BUNDLES.map((b) => `${b}.ts`)];
+const HOOK_ENTRIES = ['hook.ts', 'hook-events.ts', ...DISPATCH_BUNDLES.map((b) => `${b}.ts`)];
 const nodeEntries = readdirSync(join(root, 'src/entries'))
   .filter((f) => f.endsWith('.ts') && !HOOK_ENTRIES.includes(f))
   .map((f) => ({ in: join(root, 'src/entries', f), out: basename(f, '.ts') }));
@@ -130,14 +130,6 @@ async function buildHook(options) {
   if (result.warnings.length)
     throw new Error(`${basename(options.outfile)}: esbuild warned (see above); fix it, a hook bundle must build clean`);
 }
-// The dispatch bundles carry no zod: it checks committed Shapes, and the schemas it defines load dist/zod-mini.cjs
-// only if one is ever built there (src/hook-runner/shims/zod-mini-lazy.ts).
-const lazyZod = { 'zod/mini': join(root, 'src/hook-runner/shims/zod-mini-lazy.ts') };
-await buildHook({
-  ...hookCommon,
-  entryPoints: [join(root, 'src/entries/zod-mini.ts')],
-  outfile: join(out, 'zod-mini.cjs'),
-});
 // The policy's slow path (files + zod) is its own bundle; a dispatch bundle requires it only when the effective file
 // cannot serve (src/config/shims/policy-load-lazy.ts).
 await buildHook({
@@ -154,9 +146,10 @@ const lazyPolicyLoad = {
 };
 for (const bundle of [...DISPATCH_BUNDLES, 'hook-events']) {
   const outfile = join(out, `${bundle}.cjs`);
-  const alias = bundle === 'hook-events' ? hookCommon.alias : { ...hookCommon.alias, ...lazyZod };
+  // The dispatch bundles carry no zod (test/unit/boundaries/bundle-imports.test.ts): their payloads have hand-written
+  // guards (src/adapters/<id>/dispatch-payload.ts), and the policy's slow path is the bundle above.
   const plugins = bundle === 'hook-events' ? [] : [lazyPolicyLoad];
-  await buildHook({ ...hookCommon, alias, plugins, entryPoints: [join(root, 'src/entries', `${bundle}.ts`)], outfile });
+  await buildHook({ ...hookCommon, plugins, entryPoints: [join(root, 'src/entries', `${bundle}.ts`)], outfile });
 }
 await buildHook({
   ...hookCommon,

@@ -43,8 +43,7 @@ export const PolicySchema = z.object({
   refresh: z.object({
     enabled: z.boolean(),
     ttlHours: z.number().check(z.positive()),
-    // An http(s) URL by pattern, not z.url(): the refresh fetches https only (http on loopback in tests), and a pattern
-    // keeps this section checkable without zod on the dispatch path (contracts/shape.ts).
+    // An http(s) URL by pattern, not z.url(): the refresh fetches https only (http on loopback in tests).
     sources: z.array(
       z.object({
         name: z.string(),

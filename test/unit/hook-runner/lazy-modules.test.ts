@@ -1,14 +1,12 @@
 /**
- * What a dispatch hook does NOT load: zod (the dispatch bundle checks committed Shapes and gets zod only through
- * hook-runner/shims/zod-mini-lazy.ts, on a schema's first use). It is easy to bring back by accident with one import:
- * these tests fail then. And the lazy zod, when it is needed, is real zod.
+ * What a dispatch hook does NOT carry: zod (its payload has a hand-written guard, src/adapters/<id>/dispatch-payload.ts;
+ * the policy's slow path is dist/policy-load.cjs). It is easy to bring back by accident with one import: these tests
+ * fail then (test/unit/boundaries/bundle-imports.test.ts checks every dispatch bundle's inputs).
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '../../..');
@@ -49,11 +47,10 @@ process.on('exit', () => process.stderr.write('\\nPROBE ' + JSON.stringify({
 }
 
 describe('the dispatch bundles', () => {
-  it("carries no zod (any harness's); dist/zod-mini.cjs does", () => {
+  it("carries no zod (any harness's)", () => {
     // `_zod` is the property every zod schema keeps its internals under.
-    for (const h of ['claude', 'codex', 'cursor'])
+    for (const h of ['claude', 'codex', 'copilot', 'cursor', 'gemini'])
       expect(readFileSync(join(dist, `hook-dispatch-${h}.cjs`), 'utf8')).not.toContain('_zod');
-    expect(readFileSync(join(dist, 'zod-mini.cjs'), 'utf8')).toContain('_zod');
   });
 
   it('decides with every file a dispatch reads present (policy, project policy, declared and refreshed prices) without loading zod', () => {
@@ -142,7 +139,6 @@ describe('the dispatch bundles', () => {
       expect(
         run.loaded.files.some((f) => f.endsWith('hook-dispatch-codex.cjs') || f.endsWith('hook-dispatch-claude.cjs')),
       ).toBe(true);
-      expect(run.loaded.files.filter((f) => f.endsWith('zod-mini.cjs'))).toEqual([]);
     }
   });
 
@@ -158,38 +154,5 @@ describe('the dispatch bundles', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('deny');
     expect(readdirSync(join(dir, '.local', 'share', 'tiergate'))).toContain('spool');
-  });
-});
-
-describe('the lazy zod shim', () => {
-  it('loads dist/zod-mini.cjs on the first schema built, exports exactly what it bundles, and behaves as zod', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-zodshim-'));
-    copyFileSync(join(dist, 'zod-mini.cjs'), join(dir, 'zod-mini.cjs'));
-    const result = await build({
-      entryPoints: [join(root, 'src/hook-runner/shims/zod-mini-lazy.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      outfile: join(dir, 'shim.cjs'),
-      logLevel: 'silent',
-    });
-    expect(result.warnings).toEqual([]);
-    const req = createRequire(join(dir, 'x.cjs'));
-    const zodPath = join(dir, 'zod-mini.cjs');
-    const shim = req('./shim.cjs') as typeof import('zod/mini');
-    expect(Object.keys(req.cache)).not.toContain(zodPath);
-    const schema = shim.object({
-      n: shim.int().check(shim.positive()),
-      kind: shim.enum(['a', 'b']),
-      url: shim.string().check(shim.regex(/^https:/)),
-    });
-    expect(Object.keys(req.cache)).toContain(zodPath);
-    expect(schema.safeParse({ n: 2, kind: 'a', url: 'https://x' })).toMatchObject({
-      success: true,
-      data: { n: 2, kind: 'a' },
-    });
-    expect(schema.safeParse({ n: 0, kind: 'a', url: 'https://x' }).success).toBe(false);
-    expect(schema.safeParse({ n: 2, kind: 'c', url: 'https://x' }).success).toBe(false);
-    expect(Object.keys(shim).sort()).toEqual(Object.keys(req(zodPath) as object).sort());
   });
 });

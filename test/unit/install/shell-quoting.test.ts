@@ -99,7 +99,7 @@ let built = '';
 /** Temp dirs holding copies of dist/ (3.7 MB each), removed after the run. */
 const made: string[] = [];
 afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
-const BUNDLES = ['hook.cjs', 'hook-dispatch-cursor.cjs', 'hook-events.cjs', 'zod-mini.cjs'];
+const BUNDLES = ['hook.cjs', 'hook-dispatch-cursor.cjs', 'hook-events.cjs'];
 beforeAll(async () => {
   const copy = mkdtempSync(join(tmpdir(), 'tg-quote-dist-'));
   made.push(copy);
