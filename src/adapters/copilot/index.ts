@@ -16,5 +16,7 @@ export const copilot: HarnessModule = {
   scanRoots: (env, home) => [join(env.COPILOT_HOME || join(home, '.copilot'), 'session-state')],
   installer,
   doctor: [checkCopilot, checkCopilotMultipliers],
+  // The call's model, the custom agent's `model:` (user, then project folders), else the parent's, as the hook reads them.
+  explainAgent: async (input) => (await import('./explain-agent.js')).explainCopilotAgent(input),
   demo: async () => (await import('./demo.js')).demo,
 };

@@ -92,11 +92,18 @@ describe('explain --agent reads the registry', () => {
 
   it('a harness whose module has none is a usage error naming the ones that have it', async () => {
     home();
-    const registry = { ...HARNESSES, claude: { ...HARNESSES.claude, explainAgent: undefined } };
+    // No module resolves agents (Copilot CLI's does too in the real registry).
+    const registry = Object.fromEntries(
+      Object.entries(HARNESSES).map(([h, m]) => [h, { ...m, explainAgent: undefined }]),
+    ) as unknown as typeof HARNESSES;
     const r = await explain(['--harness', 'claude', '--agent', 'x', '--parent', 'opus'], registry);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/--agent is resolved for no harness \(Claude Code has no agent resolution/);
-    const withGemini = { ...HARNESSES, gemini: { ...HARNESSES.gemini, explainAgent: HARNESSES.claude.explainAgent } };
+    const withGemini = {
+      ...registry,
+      claude: HARNESSES.claude,
+      gemini: { ...HARNESSES.gemini, explainAgent: HARNESSES.claude.explainAgent },
+    };
     const g = await explain(['--harness', 'codex', '--agent', 'x', '--parent', 'gpt-6-sol'], withGemini);
     expect(g.err).toMatch(
       /--agent is resolved for --harness claude, --harness gemini only \(Codex has no agent resolution/,
