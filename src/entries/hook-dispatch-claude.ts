@@ -1,6 +1,6 @@
-// dist/hook-dispatch-claude.cjs: Claude Code's PreToolUse (its command-hook fallback), started by dist/hook.cjs (hook-runner/bundles.ts, dispatch-main.ts).
+// dist/hook-dispatch-claude.cjs: Claude Code's PreToolUse (its command-hook fallback), started by dist/hook.cjs.
 import { dispatchAdapter as adapter } from '../adapters/claude/dispatch-command.js';
-import { dispatchMain } from '../hook-runner/dispatch-main.js';
+import { hookMain } from '../hook-runner/core.js';
 
 export { adapter };
-export const main = dispatchMain('claude', adapter);
+export const main = (argv: string[]): Promise<number> => hookMain(argv, { claude: async () => adapter });

@@ -1,6 +1,6 @@
-// dist/hook-dispatch-cursor.cjs: Cursor's preToolUse and subagentStart (its adapter is small and whole), started by dist/hook.cjs (hook-runner/bundles.ts, dispatch-main.ts).
+// dist/hook-dispatch-cursor.cjs: Cursor's preToolUse and subagentStart (its adapter is small and whole).
 import { adapter } from '../adapters/cursor/command.js';
-import { dispatchMain } from '../hook-runner/dispatch-main.js';
+import { hookMain } from '../hook-runner/core.js';
 
 export { adapter };
-export const main = dispatchMain('cursor', adapter);
+export const main = (argv: string[]): Promise<number> => hookMain(argv, { cursor: async () => adapter });

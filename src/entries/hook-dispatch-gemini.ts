@@ -1,6 +1,6 @@
-// dist/hook-dispatch-gemini.cjs: Gemini CLI's BeforeTool, started by dist/hook.cjs (hook-runner/bundles.ts, dispatch-main.ts).
+// dist/hook-dispatch-gemini.cjs: Gemini CLI's BeforeTool, started by dist/hook.cjs (hook-runner/bundles.ts).
 import { dispatchAdapter as adapter } from '../adapters/gemini/dispatch-command.js';
-import { dispatchMain } from '../hook-runner/dispatch-main.js';
+import { hookMain } from '../hook-runner/core.js';
 
 export { adapter };
-export const main = dispatchMain('gemini', adapter);
+export const main = (argv: string[]): Promise<number> => hookMain(argv, { gemini: async () => adapter });
