@@ -17,5 +17,7 @@ export const gemini: HarnessModule = {
   scanRoots: (env, home) => [join(geminiDir({ ...env, HOME: env.HOME || home }), 'tmp')],
   installer,
   doctor: [checkGemini],
+  // Settings overrides, agent files (project acknowledged, user, extensions), built-ins, the id as sent.
+  explainAgent: async (input) => (await import('./explain-agent.js')).explainGeminiAgent(input),
   demo: async () => (await import('./demo.js')).demo,
 };
