@@ -118,7 +118,9 @@ export function readEffective(env: Env, inputs: Inputs): Effective | null {
     const e = parseEffective(text);
     return sameInputs(e.inputs, inputs) ? e : null;
   } catch (err) {
-    diagnose('warn', 'effective', `damaged, rebuilt from the files: ${errorText(err)}`, { path }, env);
+    // Never JSON.parse's own message: it quotes the text (a policy may hold a team URL).
+    const why = err instanceof SyntaxError ? 'not valid JSON' : errorText(err);
+    diagnose('warn', 'effective', `damaged, rebuilt from the files: ${why}`, { path }, env);
     return null;
   }
 }

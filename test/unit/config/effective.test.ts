@@ -199,6 +199,19 @@ describe('a damaged file', () => {
   }
 });
 
+describe('a damaged file, diagnosed without its text', () => {
+  it('a header that is not JSON: the diagnostic says so and quotes none of it', () => {
+    const sb = sandbox();
+    sb.writeUser(JSON.stringify({ team: { url: 'postgres://secret-host/db' } }));
+    sb.fresh();
+    const path = effectivePath(sb.env);
+    writeFileSync(path, `x${readFileSync(path, 'utf8').slice(1)}`);
+    expect(sb.fresh().policy.team.url).toBe('postgres://secret-host/db');
+    expect(sb.log()).toMatch(/damaged, rebuilt from the files: not valid JSON/);
+    expect(sb.log()).not.toMatch(/secret-host|format/);
+  });
+});
+
 describe('the writers', () => {
   it('tiergate config check writes it from the files it checked', async () => {
     const sb = sandbox();
