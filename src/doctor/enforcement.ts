@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { loadPolicy } from '../config/load.js';
 import { HarnessSchema, type Harness } from '../contracts/harness.js';
 import { paths, type Env } from '../io/paths.js';
-import { readRewriteMarker, rewriteMarkerPath, type RewriteMarker } from '../runtime/rewrite-marker.js';
+import { readRewriteMarker, rewriteMarkerPath, type RewriteMarker } from '../observer/rewrite-marker.js';
 import type { Check } from './check.js';
 
 type Counts = Record<'honoured' | 'ignored' | 'not-checked' | 'pending', number>;

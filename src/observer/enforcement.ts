@@ -16,19 +16,14 @@
  * on a row: not a correction (never checked, read as not-checked), or a correction not checked yet (its completion is
  * missing or pending, or no catalog was loaded).
  *
- * A harness seen ignoring a correction gets a marker file (runtime/rewrite-marker.ts) that the dispatch path reads
+ * A harness seen ignoring a correction gets a marker file (observer/rewrite-marker.ts) that the dispatch path reads
  * when the policy asks for `onIgnoredRewrite: "deny"`.
  */
 import type { Harness } from '../contracts/harness.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { writeFileAtomic } from '../io/files.js';
 import type { Env } from '../io/paths.js';
-import {
-  readRewriteMarker,
-  REWRITE_MARKER_FORMAT,
-  rewriteMarkerPath,
-  type RewriteMarker,
-} from '../runtime/rewrite-marker.js';
+import { readRewriteMarker, REWRITE_MARKER_FORMAT, rewriteMarkerPath, type RewriteMarker } from './rewrite-marker.js';
 import type { SqlDriver } from './ledger/driver.js';
 import type { ModelIdentity } from './pricing.js';
 

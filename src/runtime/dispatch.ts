@@ -17,7 +17,7 @@ import type { Policy } from '../contracts/config.js';
 import type { PriceLookup } from '../contracts/prices.js';
 import { loadRuntime } from './context.js';
 import { effectiveModel } from './effective-model.js';
-import { withRewritePolicy } from './rewrite-marker.js';
+import { withRewritePolicy } from '../observer/rewrite-marker.js';
 
 // Pure, apart so Claude Code's hooks module (no Node) records the same value.
 export { effectiveModel };

@@ -16,7 +16,7 @@ import { spoolRecord } from '../../observer/spend-record.js';
 import { extractOutcome } from '../../observer/outcome.js';
 import type { CompletionObservation } from '../../contracts/observation.js';
 import { loadPolicy } from '../../config/load.js';
-import { readRewriteMarker } from '../../runtime/rewrite-marker.js';
+import { readRewriteMarker } from '../../observer/rewrite-marker.js';
 import { sessionStartAnswer } from './answer.js';
 import { MODULE_LIVE_VAR, moduleLive, preToolUse } from './dispatch-command.js';
 import { SessionPayload, SubagentStopPayload } from './payloads.js';

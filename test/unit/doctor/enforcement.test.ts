@@ -8,7 +8,7 @@ import { formatDoctor, runDoctor } from '../../../src/doctor/run.js';
 import type { Env } from '../../../src/io/paths.js';
 import { paths } from '../../../src/io/paths.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
-import { REWRITE_MARKER_FORMAT, rewriteMarkerPath } from '../../../src/runtime/rewrite-marker.js';
+import { REWRITE_MARKER_FORMAT, rewriteMarkerPath } from '../../../src/observer/rewrite-marker.js';
 import { sandbox } from '../install/support.js';
 
 function put(file: string, text: string): void {

@@ -13,7 +13,7 @@ import { ReportSchema } from '../../../src/contracts/report.js';
 import type { SpoolRecord } from '../../../src/contracts/spool.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { appendSpool, resetSpoolFile } from '../../../src/observer/spool.js';
-import { rewriteMarkerPath } from '../../../src/runtime/rewrite-marker.js';
+import { rewriteMarkerPath } from '../../../src/observer/rewrite-marker.js';
 
 const root = join(import.meta.dirname, '../../..');
 const AT = Date.parse('2026-12-02T14:06:52Z');

@@ -13,7 +13,7 @@ import { loadPricer } from '../../../src/observer/default-pricer.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import type { Pricer } from '../../../src/observer/pricing.js';
 import { appendSpool, resetSpoolFile } from '../../../src/observer/spool.js';
-import { readRewriteMarker, rewriteMarkerPath } from '../../../src/runtime/rewrite-marker.js';
+import { readRewriteMarker, rewriteMarkerPath } from '../../../src/observer/rewrite-marker.js';
 import { tempHome, testPricer } from './helpers.js';
 
 /** The resolver of the bundled snapshot (aliases, normalisation, estimates): what a real observer pass uses. */

@@ -97,7 +97,7 @@ export const policyHandoffPath = (dataDir: string, sessionId: string): string =>
   join(dataDir, MODULE_SPOOL_SUBDIR, `policy-${sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
 
 /**
- * `rewriteIgnored`: the SessionStart hook found Claude's "rewrite ignored" marker (runtime/rewrite-marker.ts) and the
+ * `rewriteIgnored`: the SessionStart hook found Claude's "rewrite ignored" marker (observer/rewrite-marker.ts) and the
  * policy says onIgnoredRewrite: deny, so this session denies with a retry instead of correcting. The module cannot
  * read the marker per dispatch as the command hook does (no Node fs): a marker written mid-session counts from the next.
  */

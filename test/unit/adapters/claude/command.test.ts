@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { diagnosticsLog, fixture, FIXTURES, hook, sandbox, spool, stageTranscript } from './support.js';
 import { policyHandoffPath, moduleSpoolDir, spoolFileText } from '../../../../src/adapters/claude/module/core.js';
 import { DEFAULT_POLICY } from '../../../../src/config/defaults.js';
-import { REWRITE_MARKER_FORMAT, rewriteMarkerPath } from '../../../../src/runtime/rewrite-marker.js';
+import { REWRITE_MARKER_FORMAT, rewriteMarkerPath } from '../../../../src/observer/rewrite-marker.js';
 import { openLedger } from '../../../../src/observer/ledger/open.js';
 
 type Case = {

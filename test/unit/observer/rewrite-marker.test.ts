@@ -1,5 +1,5 @@
 /**
- * The "rewrite ignored" marker as the dispatch path reads it (src/runtime/rewrite-marker.ts), and the capability change
+ * The "rewrite ignored" marker as the dispatch path reads it (src/observer/rewrite-marker.ts), and the capability change
  * it makes under `onIgnoredRewrite: "deny"`, through routeDispatch (the path every adapter takes).
  */
 import { execFileSync } from 'node:child_process';
@@ -18,8 +18,8 @@ import {
   rewriteMarkerPath,
   withRewritePolicy,
   type RewriteMarker,
-} from '../../../src/runtime/rewrite-marker.js';
-import { tempHome } from '../observer/helpers.js';
+} from '../../../src/observer/rewrite-marker.js';
+import { tempHome } from './helpers.js';
 
 const marker = (over: Partial<RewriteMarker> = {}): RewriteMarker => ({
   format: REWRITE_MARKER_FORMAT,
