@@ -16,10 +16,7 @@ export const DEFAULT_MAX_STDIN = 1024 * 1024;
 export const DEFAULT_DEADLINE_MS = 5000;
 const DEBUG_MAX_BYTES = 16 * 1024 * 1024;
 
-/**
- * `<harness>:<event>` -> the deadline of an event whose manifest timeout is shorter than 10 s (the descriptors'
- * eventDeadlinesMs, handed in by the wiring). TIERGATE_HOOK_DEADLINE_MS may lower a cap, never raise it.
- */
+/** `<harness>:<event>` -> a shorter deadline (descriptors' eventDeadlinesMs); the environment may only lower it. */
 export type DeadlineCaps = Readonly<Record<string, number>>;
 
 export function deadlineFor(harness: string, event: string, env: Env, caps: DeadlineCaps = {}): number {
@@ -54,11 +51,7 @@ let pendingPoolReads = 0;
 const readPooled = (fd: number, buf: Buffer) =>
   new Promise<number>((resolve, reject) => {
     pendingPoolReads++;
-    read(fd, buf, 0, buf.length, null, (err, n) => {
-      pendingPoolReads--;
-      if (err) reject(err);
-      else resolve(n);
-    });
+    read(fd, buf, 0, buf.length, null, (err, n) => (pendingPoolReads--, err ? reject(err) : resolve(n)));
   });
 
 /**
@@ -124,7 +117,7 @@ export async function runHookWith(
     return { answer: adapter?.failOpen?.[event] ?? null, failed: why };
   };
 
-  // Records deferred by the handler wait for the race below; one deferred after it was lost is written as not delivered.
+  // Records the handler defers wait for the race below; one deferred after it was lost is written as not delivered.
   let settled: Delivery | null = null;
   const pending: ((d: Delivery) => void)[] = [];
   const runWrite = (write: (d: Delivery) => void, d: Delivery) => {

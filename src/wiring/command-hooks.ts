@@ -11,7 +11,6 @@ import { HARNESS_IDS } from '../contracts/harness-ids.js';
 import type { AdapterTable, CommandAdapterFactory, HookServices } from '../contracts/hook.js';
 import { runHookWith, type RunOutcome, type StdinSource } from '../hook-runner/core.js';
 
-export { DEFAULT_DEADLINE_MS } from '../hook-runner/core.js';
 export { EVENT_DEADLINE_CAPS };
 export type { RunOutcome, StdinSource } from '../hook-runner/core.js';
 
