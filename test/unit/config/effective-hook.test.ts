@@ -4,10 +4,10 @@
  * the user policy or to the price directory after the file was written decides the next dispatch.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '../../..');
 const hook = join(root, 'dist/hook.cjs');
@@ -19,8 +19,14 @@ const snapshot = JSON.parse(readFileSync(join(root, 'data/prices-snapshot.json')
   models: Record<string, { rates: Record<string, unknown> }>;
 };
 
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
 function sandbox() {
   const dir = mkdtempSync(join(tmpdir(), 'tg-effective-hook-'));
+  made.push(dir);
   const modules = join(dir, 'modules.txt');
   // Every module the hook process loaded (require.cache), written as it exits.
   const preload = join(dir, 'preload.cjs');

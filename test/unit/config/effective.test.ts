@@ -3,10 +3,10 @@
  * the files do; every input it stands for is detected as changed by stat (the user policy edited by hand, the snapshot
  * or the slow-path bundle replaced, the price directory written); damage is diagnosed and rebuilt; the writers write it.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { run as configCommand } from '../../../src/cli/commands/config.js';
 import { run as installCommand } from '../../../src/cli/commands/install.js';
 import { currentInputs, effectivePath, parseEffective, readEffective } from '../../../src/config/effective-file.js';
@@ -23,8 +23,14 @@ import { clearRuntimeCache, declareModelPrices, loadRuntime } from '../../../src
 import { runCaptured } from '../../support/cli.js';
 import { bundled } from '../prices/catalog.js';
 
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
 function sandbox() {
   const dir = mkdtempSync(join(tmpdir(), 'tg-effective-'));
+  made.push(dir);
   const env = { TIERGATE_HOME: join(dir, 'tg'), HOME: dir, TIERGATE_PRICE_REFRESH: 'off' };
   const p = paths(env);
   const writeUser = (text: string) => {
