@@ -4,8 +4,9 @@
  * migration 8), and a push sends only the rows changed since the numbers the push state (state.ts) holds, in change
  * order, as an upsert keyed by (origin, local dedupe key) that leaves rows whose values did not change as they are. The
  * keys of deleted local rows (a superseded row) are numbered too and deleted from the team's. Each batch is COPYed
- * into a temporary table and upserted from it by one statement, its own transaction: a push cut short anywhere leaves
- * every committed batch in place and the rest to the next push.
+ * into a temporary table and upserted from it by one statement, its own transaction, completions and dispatches each
+ * over a connection of their own: a push cut short anywhere leaves every committed batch in place and the rest to the
+ * next push.
  *
  * Order matters for "a failed push leaves the local ledger untouched": the team database is reached and its schema
  * checked before the ledger is opened (or drained).
@@ -62,70 +63,93 @@ export async function pushLedger(opts: PushOptions = {}): Promise<PushResult> {
     // a server (or database) set to synchronous_commit = off, which acknowledges before the WAL is written.
     await client.query('SET synchronous_commit TO on');
     await requireTeamSchema(client);
-    const [meta] = await client.query<{ value: string }>(
-      `SELECT value FROM ${TEAM_SCHEMA}.meta WHERE name = 'ledger_id'`,
-    );
-    const origin = originId(env);
-    const user = settings.user;
-    const db = openLedger(env);
+    // Dispatches go over a connection of their own, at the same time as completions, so the server can write a batch of
+    // one kind while it receives the other's and this process reads the next (one connection waits on each in turn).
+    const second = await connectTeam(settings.url, { env, statementTimeoutMs: 600_000 });
     try {
-      const pricer = loadPricer(env);
-      if (opts.drain ?? true) runObserver(env, pricer, db);
-      const state = openPushState(
-        teamPaths(env).state,
-        meta?.value ?? '',
-        { ledger: ledgerIdentity(paths(env).ledger), origin, user },
-        opts.full,
+      await second.query('SET synchronous_commit TO on');
+      const [meta] = await client.query<{ value: string }>(
+        `SELECT value FROM ${TEAM_SCHEMA}.meta WHERE name = 'ledger_id'`,
       );
+      const origin = originId(env);
+      const user = settings.user;
+      const db = openLedger(env);
       try {
-        await client.query(
-          `INSERT INTO ${TEAM_SCHEMA}.origins (origin, user_name, tiergate_version) VALUES ($1, $2, $3)
-           ON CONFLICT (origin) DO UPDATE SET user_name = excluded.user_name, tiergate_version = excluded.tiergate_version`,
-          [origin, user, opts.version ?? null],
+        const pricer = loadPricer(env);
+        if (opts.drain ?? true) runObserver(env, pricer, db);
+        const state = openPushState(
+          teamPaths(env).state,
+          meta?.value ?? '',
+          { ledger: ledgerIdentity(paths(env).ledger), origin, user },
+          opts.full,
         );
-        for (const kind of RECORD_KINDS) await client.query(stagingDdl(kind));
-        const ctx: Ctx = {
-          client,
-          db,
-          state,
-          origin,
-          user,
-          pricer,
-          batch: opts.batchSize ?? DEFAULT_BATCH,
-          deadline: opts.deadline ?? null,
-        };
-        const none = (): KindResult & { complete: boolean } => ({ read: 0, sent: 0, deleted: 0, complete: false });
-        const deleted = await pushDeleted(ctx);
-        const completions = deleted.complete ? await pushKind(ctx, RECORD_KINDS[0], 'completions') : none();
-        // Savings are priced here: prices that changed since the last push re-price every corrected run.
-        const pricing = pricingSignature(db, pricer);
-        const repriced =
-          completions.complete && state.marks.pricing !== null && state.marks.pricing !== pricing
-            ? await pushKind(ctx, RECORD_KINDS[0], null)
-            : { read: 0, sent: 0, deleted: 0, complete: completions.complete };
-        const dispatches = repriced.complete ? await pushKind(ctx, RECORD_KINDS[1], 'dispatches') : none();
-        const complete = deleted.complete && completions.complete && repriced.complete && dispatches.complete;
-        if (complete) {
-          state.setPricing(pricing);
-          await client.query(`UPDATE ${TEAM_SCHEMA}.origins SET last_push = now() WHERE origin = $1`, [origin]);
+        try {
+          await client.query(
+            `INSERT INTO ${TEAM_SCHEMA}.origins (origin, user_name, tiergate_version) VALUES ($1, $2, $3)
+           ON CONFLICT (origin) DO UPDATE SET user_name = excluded.user_name, tiergate_version = excluded.tiergate_version`,
+            [origin, user, opts.version ?? null],
+          );
+          await client.query(stagingDdl(RECORD_KINDS[0]));
+          await second.query(stagingDdl(RECORD_KINDS[1]));
+          const ctx: Ctx = {
+            client,
+            db,
+            state,
+            origin,
+            user,
+            pricer,
+            batch: opts.batchSize ?? DEFAULT_BATCH,
+            deadline: opts.deadline ?? null,
+          };
+          const none = (): KindResult & { complete: boolean } => ({ read: 0, sent: 0, deleted: 0, complete: false });
+          // Savings are priced here: prices that changed since the last push re-price every corrected run. A first push
+          // records the prices it sends with at once, so one cut short and finished under other prices re-prices too.
+          const pricing = pricingSignature(db, pricer);
+          if (state.marks.pricing === null) state.setPricing(pricing);
+          const deleted = await pushDeleted(ctx);
+          const [runs, opened] = await Promise.allSettled([
+            (async () => {
+              const completions = deleted.complete
+                ? await pushKind(ctx, client, RECORD_KINDS[0], 'completions')
+                : none();
+              const repriced =
+                completions.complete && state.marks.pricing !== pricing
+                  ? await pushKind(ctx, client, RECORD_KINDS[0], null)
+                  : { read: 0, sent: 0, deleted: 0, complete: completions.complete };
+              return { completions, repriced };
+            })(),
+            deleted.complete ? pushKind(ctx, second, RECORD_KINDS[1], 'dispatches') : Promise.resolve(none()),
+          ]);
+          // Each stream stops at its first failure; both have stopped here (what either committed is recorded).
+          if (runs.status === 'rejected') throw runs.reason;
+          if (opened.status === 'rejected') throw opened.reason;
+          const { completions, repriced } = runs.value;
+          const dispatches = opened.value;
+          const complete = deleted.complete && completions.complete && repriced.complete && dispatches.complete;
+          if (complete) {
+            state.setPricing(pricing);
+            await client.query(`UPDATE ${TEAM_SCHEMA}.origins SET last_push = now() WHERE origin = $1`, [origin]);
+          }
+          return {
+            origin,
+            user,
+            completions: {
+              read: completions.read + repriced.read,
+              sent: completions.sent + repriced.sent,
+              deleted: deleted.completions,
+            },
+            dispatches: { read: dispatches.read, sent: dispatches.sent, deleted: deleted.dispatches },
+            complete,
+            ms: Date.now() - started,
+          };
+        } finally {
+          state.close();
         }
-        return {
-          origin,
-          user,
-          completions: {
-            read: completions.read + repriced.read,
-            sent: completions.sent + repriced.sent,
-            deleted: deleted.completions,
-          },
-          dispatches: { read: dispatches.read, sent: dispatches.sent, deleted: deleted.dispatches },
-          complete,
-          ms: Date.now() - started,
-        };
       } finally {
-        state.close();
+        db.close();
       }
     } finally {
-      db.close();
+      await second.end();
     }
   } finally {
     await client.end();
@@ -176,11 +200,12 @@ async function pushDeleted(ctx: Ctx): Promise<{ completions: number; dispatches:
 /**
  * One kind of record, batch by batch in change order, from the push state's mark (`mark` null: every corrected run,
  * from the start, the mark left alone). A batch is COPYed into the staging table, then its upsert runs on the server
- * while the next batch is read here (one upsert in flight on the one connection); the mark moves once its commit
+ * while the next batch is read here (one upsert in flight on the kind's connection); the mark moves once its commit
  * returned.
  */
 async function pushKind(
   ctx: Ctx,
+  client: TeamClient,
   kind: RecordKind,
   mark: MarkName | null,
 ): Promise<KindResult & { complete: boolean }> {
@@ -205,9 +230,9 @@ async function pushKind(
       for (const r of rows) data += `${r.line}\n`;
       await settle();
       if (rows.length === 0) return out;
-      await stage(ctx, kind, data);
+      await stage(client, kind, data);
       after = rows[rows.length - 1]!.rev;
-      inFlight = { done: ctx.client.execute(upsertSql(kind), [ctx.origin, ctx.user]), rev: after };
+      inFlight = { done: client.execute(upsertSql(kind), [ctx.origin, ctx.user]), rev: after };
       out.read += rows.length;
       if (rows.length < ctx.batch) {
         await settle();
@@ -236,9 +261,9 @@ function stagingDdl(kind: RecordKind): string {
 }
 
 /** The batch into the emptied staging table (a TRUNCATE: a temporary table is not vacuumed, deleted rows would pile up). */
-async function stage(ctx: Ctx, kind: RecordKind, data: string): Promise<void> {
-  const emptied = ctx.client.execute(`TRUNCATE ${staging(kind)}`);
-  const copied = ctx.client.copyIn(`COPY ${staging(kind)} FROM STDIN`, data);
+async function stage(client: TeamClient, kind: RecordKind, data: string): Promise<void> {
+  const emptied = client.execute(`TRUNCATE ${staging(kind)}`);
+  const copied = client.copyIn(`COPY ${staging(kind)} FROM STDIN`, data);
   await Promise.all([emptied, copied]);
 }
 
