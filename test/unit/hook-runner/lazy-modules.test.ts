@@ -53,7 +53,9 @@ describe('the dispatch bundles', () => {
       expect(readFileSync(join(dist, `hook-dispatch-${h}.cjs`), 'utf8')).not.toContain('_zod');
   });
 
-  it('decides with every file a dispatch reads present (policy, project policy, declared and refreshed prices) without loading zod', () => {
+  // With a project file the policy goes through the slow path (dist/policy-load.cjs, zod); a dispatch served by the
+  // effective file alone loads neither: test/unit/config/effective-hook.test.ts.
+  it('decides with every file a dispatch reads present (policy, project policy, declared and refreshed prices)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tg-lazy-'));
     const env = { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg') };
     mkdirSync(join(env.TIERGATE_HOME, 'config'), { recursive: true });
@@ -75,7 +77,7 @@ describe('the dispatch bundles', () => {
         observer: { tailBytes: 65536 },
       }),
     );
-    // The project file's invalid section is diagnosed, from the Shape, and the rest still applies.
+    // The project file's invalid section is diagnosed and the rest still applies.
     writeFileSync(join(dir, '.tiergate.json'), JSON.stringify({ observer: { tailBytes: -1 } }));
     const prices = join(env.TIERGATE_HOME, 'data', 'prices');
     mkdirSync(prices, { recursive: true });
