@@ -102,6 +102,6 @@ describe('tiergate explain --agent', () => {
     let err = '';
     vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((err += String(chunk)), true));
     expect(await explainCommand(['--harness', 'codex', '--agent', 'x', '--parent', 'gpt-6-sol'])).toBe(2);
-    expect(err).toMatch(/--agent is resolved for --harness claude, .*only \(Codex CLI has no agent resolution/);
+    expect(err).toMatch(/--agent is resolved for --harness claude, .*only \(Codex has no agent resolution/);
   });
 });
