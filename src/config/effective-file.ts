@@ -15,12 +15,12 @@
  * catalog-lines layout (prices/catalog-lines.ts), so a dispatch parses only the rows it looks up.
  */
 import { lstatSync, statSync, type Stats } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Policy } from '../contracts/config.js';
 import type { Catalog } from '../contracts/prices.js';
 import { isRecord } from '../contracts/record.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
-import { childPath, paths, type Env } from '../io/paths.js';
+import { paths, type Env } from '../io/paths.js';
 import { readTextCapped } from '../io/read-capped.js';
 import { readCatalogLines } from '../prices/catalog-lines.js';
 import { findSnapshotPath } from '../prices/snapshot-path.js';
@@ -38,7 +38,7 @@ export type Inputs = Record<'user' | 'snapshot' | 'code' | 'prices', string>;
 
 export type Effective = { inputs: Inputs; policy: Policy; diagnostics: string[]; layers: Catalog[] };
 
-export const effectivePath = (env: Env): string => childPath(paths(env).data, EFFECTIVE_FILE);
+export const effectivePath = (env: Env): string => join(paths(env).data, EFFECTIVE_FILE);
 
 const identity = (path: string | null, st: Stats | undefined): string =>
   `${path}|${st ? `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}` : 'absent'}`;
@@ -57,7 +57,7 @@ function at(path: string | null, stat: typeof statSync): Stats | undefined {
 export function currentInputs(env: Env): Inputs {
   const p = paths(env);
   const snapshot = findSnapshotPath();
-  const code = snapshot && childPath(childPath(dirname(dirname(snapshot)), 'dist'), POLICY_LOAD_BUNDLE);
+  const code = snapshot && join(dirname(dirname(snapshot)), 'dist', POLICY_LOAD_BUNDLE);
   return {
     user: identity(p.config, at(p.config, statSync)),
     snapshot: identity(snapshot, at(snapshot, statSync)),

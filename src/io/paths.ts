@@ -4,9 +4,6 @@ import { join } from 'node:path';
 
 export type Env = Record<string, string | undefined>;
 
-/** join(dir, name), kept for the modules that call it (the lead's sweep replaces them with join). */
-export const childPath = (dir: string, name: string): string => join(dir, name);
-
 export function configDir(env: Env = process.env): string {
   if (env.TIERGATE_HOME) return join(env.TIERGATE_HOME, 'config');
   return join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config'), 'tiergate');

@@ -11,8 +11,9 @@
  * This module is on the dispatch path, and in Claude Code's hooks module (which reads the file through `$.fs`): no
  * file access, pricing, SQLite or crypto here; spend-read.ts reads it in Node.
  */
+import { join } from 'node:path';
 import type { Harness } from '../contracts/harness.js';
-import { childPath, paths, type Env } from '../io/paths.js';
+import { paths, type Env } from '../io/paths.js';
 import type { SpendFigure, SpendState } from '../routing-engine/budget.js';
 
 export const SPEND_FORMAT = 'tiergate-spend/1';
@@ -40,7 +41,7 @@ export type SpendFile = {
   recent: RecentEntry[];
 };
 
-export const spendPath = (env: Env): string => childPath(paths(env).data, SPEND_FILE);
+export const spendPath = (env: Env): string => join(paths(env).data, SPEND_FILE);
 export const sessionKey = (harness: Harness | string, sessionId: string): string => `${harness}:${sessionId}`;
 
 /** The local calendar day and month holding `t` (Date's local time: the TZ variable, else the system zone). */

@@ -12,12 +12,13 @@
  * the drain and `tiergate explain` all see the same layer.
  */
 import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { CatalogSchema, type Catalog, type PriceRow, type Rates } from '../contracts/prices.js';
 import type { Harness } from '../contracts/harness.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { existingPrivateDir, writeFileAtomic } from '../io/files.js';
-import { childPath, paths, type Env } from '../io/paths.js';
+import { paths, type Env } from '../io/paths.js';
 import { readTextCapped, TooLarge } from '../io/read-capped.js';
 import { fnv1a } from '../io/text.js';
 
@@ -66,7 +67,7 @@ export const DeclaredFileSchema = z.object({
 });
 
 function filePath(env: Env): string {
-  return childPath(paths(env).priceCacheDir, DECLARED_FILE);
+  return join(paths(env).priceCacheDir, DECLARED_FILE);
 }
 
 function readDeclared(env: Env): Declared[] {

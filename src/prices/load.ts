@@ -6,12 +6,13 @@
  * throws.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CatalogSchema, PriceRowSchema, type Catalog } from '../contracts/prices.js';
 import { readCatalogLines } from './catalog-lines.js';
 import type { Policy } from '../contracts/config.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { existingPrivateDir } from '../io/files.js';
-import { childPath, paths, type Env } from '../io/paths.js';
+import { paths, type Env } from '../io/paths.js';
 import { readTextCapped, TooLarge } from '../io/read-capped.js';
 import { findSnapshotPath } from './snapshot-path.js';
 
@@ -97,7 +98,7 @@ export function loadCachedCatalogs(env: Env = process.env): Catalog[] {
   }
   const found: { catalog: Catalog; name: string }[] = [];
   for (const name of names) {
-    const path = childPath(dir, name);
+    const path = join(dir, name);
     try {
       const catalog = parseCachedCatalog(readTextCapped(path, MAX_CATALOG_BYTES, { follow: false }), path, env);
       if (catalog) found.push({ catalog, name });

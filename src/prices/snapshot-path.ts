@@ -3,9 +3,8 @@
  * path stats it on every hook to tell whether the effective file (config/effective.ts) still describes it.
  */
 import { existsSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { childPath } from '../io/paths.js';
 
 const SNAPSHOT_FILE = 'prices-snapshot.json';
 
@@ -19,7 +18,7 @@ const moduleDir = (): string => (typeof __dirname === 'string' ? __dirname : dir
 export function findSnapshotPath(start = moduleDir()): string | null {
   let dir = start;
   for (let i = 0; i < 5; i++) {
-    const candidate = childPath(childPath(dir, 'data'), SNAPSHOT_FILE);
+    const candidate = join(dir, 'data', SNAPSHOT_FILE);
     if (existsSync(candidate)) return candidate;
     const parent = dirname(dir);
     if (parent === dir) break;

@@ -3,11 +3,12 @@
  * else from the files (config/policy-load.ts, which rewrites it). Hooks are short-lived; in-process plugins reuse them.
  */
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Policy } from '../contracts/config.js';
 import type { Harness } from '../contracts/harness.js';
 import { currentInputs, PROJECT_CONFIG_FILE, readEffective, type Inputs } from '../config/effective-file.js';
 import { applyProjectFile, declarePrices, rebuildEffective } from '../config/policy-load.js';
-import { childPath, type Env } from '../io/paths.js';
+import type { Env } from '../io/paths.js';
 import { createPriceLookup, type PriceLookup } from '../prices/lookup.js';
 import { overridesCatalog } from '../prices/overrides.js';
 
@@ -29,8 +30,7 @@ export function loadRuntime(env: Env, cwd: string | null): Runtime {
   }
   const eff = (inputs && readEffective(env, inputs)) ?? rebuildEffective(env);
   // A project file is rare: asked for on every dispatch, read and validated only when there.
-  const project =
-    cwd && existsSync(childPath(cwd, PROJECT_CONFIG_FILE)) ? applyProjectFile(eff.policy, cwd, env) : null;
+  const project = cwd && existsSync(join(cwd, PROJECT_CONFIG_FILE)) ? applyProjectFile(eff.policy, cwd, env) : null;
   const policy = project?.policy ?? eff.policy;
   const diagnostics = project ? [...eff.diagnostics, ...project.diagnostics] : eff.diagnostics;
   const overrides = overridesCatalog(policy.priceOverrides);

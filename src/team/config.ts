@@ -3,9 +3,10 @@
  * (team/trigger.ts) and aliases node:os to a shim (scripts/build.mjs); the person label lives in settings.ts.
  */
 import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Policy } from '../contracts/config.js';
 import { loadPolicy } from '../config/load.js';
-import { childPath, paths, type Env } from '../io/paths.js';
+import { paths, type Env } from '../io/paths.js';
 import { readTextCapped } from '../io/read-capped.js';
 
 export const TEAM_URL_ENV = 'TIERGATE_TEAM_URL';
@@ -33,13 +34,13 @@ export function teamUrl(env: Env = process.env): TeamUrl {
 
 /** The data dir's team files: origin id, push state, status, lock. */
 export function teamPaths(env: Env = process.env) {
-  const dir = childPath(paths(env).data, 'team');
+  const dir = join(paths(env).data, 'team');
   return {
     dir,
-    origin: childPath(dir, 'origin'),
-    state: childPath(dir, 'push-state.sqlite'),
-    status: childPath(dir, 'push-status.json'),
-    lock: childPath(dir, 'push.lock'),
+    origin: join(dir, 'origin'),
+    state: join(dir, 'push-state.sqlite'),
+    status: join(dir, 'push-status.json'),
+    lock: join(dir, 'push.lock'),
   };
 }
 
