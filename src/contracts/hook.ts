@@ -29,11 +29,6 @@ export type HookContext = {
    * race between the handler and the deadline is settled. Absent outside the command runner: write at once.
    */
   defer?: Defer;
-  /**
-   * Called before the handler waits on the event loop (a timer, I/O in the thread pool): arms the runner's deadline
-   * when the runner arms it on the first wait (dispatch bundles; see runHookWith). Absent outside the command runner.
-   */
-  beforeWait?: () => void;
 };
 
 /**

@@ -56,7 +56,6 @@ export const preToolUse: HookHandler = async (payload, ctx) => {
   const parent = await readParentModel(parentTranscript(p), p.tool_use_id ?? null, {
     maxBytes: PARENT_TAIL_BYTES,
     waitMs: PARENT_WAIT_MS,
-    beforeWait: ctx.beforeWait,
   });
   const child = await childModel(p, parent.model, ctx);
   const obs = observePreToolUse(p, parent, child, Date.now());

@@ -78,7 +78,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export async function readParentModel(
   path: string | null,
   toolUseId: string | null,
-  opts: { maxBytes: number; waitMs: number; pollMs?: number; beforeWait?: () => void },
+  opts: { maxBytes: number; waitMs: number; pollMs?: number },
 ): Promise<ParentModelRead> {
   if (!path) return { model: null, source: null };
   const deadline = Date.now() + opts.waitMs;
@@ -88,7 +88,6 @@ export async function readParentModel(
     if (r.current && r.model) return { model: r.model, source: 'transcript-tail' };
     if (r.model) previous = r.model;
     if (r.refused || toolUseId === null || Date.now() + (opts.pollMs ?? 25) > deadline) break;
-    opts.beforeWait?.();
     await sleep(opts.pollMs ?? 25);
   }
   return previous ? { model: previous, source: 'transcript-tail-previous-turn' } : { model: null, source: null };

@@ -66,7 +66,6 @@ export const preToolUse: HookHandler = async (payload, ctx) => {
   const dispatch = await readDispatchContext(sessionFiles(p, home), args, p.agentId ?? null, {
     maxBytes: PARENT_TAIL_BYTES,
     waitMs: PARENT_WAIT_MS,
-    beforeWait: ctx.beforeWait,
   });
   if (!dispatch.parentModel)
     diagnose(

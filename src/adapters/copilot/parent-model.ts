@@ -86,7 +86,7 @@ export function scanDispatch(
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-export type WaitOptions = { maxBytes: number; waitMs: number; pollMs?: number; beforeWait?: () => void };
+export type WaitOptions = { maxBytes: number; waitMs: number; pollMs?: number };
 
 /**
  * The dispatch's context from the first of `paths` that holds it, re-read until `waitMs` is spent. A session folder
@@ -117,7 +117,6 @@ export async function readDispatchContext(
       if (r.refused) refused++;
     }
     if (refused === live.length || Date.now() + poll > deadline) return NONE;
-    opts.beforeWait?.();
     await sleep(poll);
   }
 }
