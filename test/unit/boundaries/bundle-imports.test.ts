@@ -51,8 +51,8 @@ function reaches(builds: Metafile[]): Map<string, { builtins: Set<string>; packa
       const seen = new Set<string>();
       const walk = (imports: Import[]) => {
         for (const im of imports) {
-          // esbuild lists a `define` holding an object as a virtual input (`<define:NAME>`): a build-time constant
-          // (scripts/build.mjs __TG_BUILD_IDS__ for dist/hook.cjs), neither a package nor a builtin.
+          // esbuild lists a `define` holding an object as a virtual input (`<define:NAME>`): a build-time constant,
+          // neither a package nor a builtin (scripts/build.mjs defines none today).
           if (im.path.startsWith('<define:')) continue;
           if (im.external) {
             const b = builtin(im.path);

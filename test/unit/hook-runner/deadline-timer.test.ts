@@ -52,7 +52,7 @@ describe('the deadline timer', () => {
 
 describe("Claude's parent-transcript poll in the real hook", () => {
   it('ends at the deadline, not when the poll gives up (400 ms)', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-arming-claude-'));
+    const dir = mkdtempSync(join(tmpdir(), 'tg-deadline-claude-'));
     mkdirSync(join(dir, 'home'));
     const parent = join(dir, 'parent.jsonl');
     copyFileSync(join(root, 'test/fixtures/claude/transcripts/parent-sonnet.parent.at-PreToolUse.jsonl'), parent);
