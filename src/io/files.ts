@@ -384,6 +384,16 @@ export function removeTree(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/**
+ * Removes what stands at `path` in the data dir, a directory with everything in it: a link there, or anywhere inside,
+ * is removed as a link, never followed (rmSync looks with lstat). false when nothing was there.
+ */
+export function removeNoFollow(path: string): boolean {
+  if (!lstatSync(path, { throwIfNoEntry: false })) return false;
+  rmSync(path, { recursive: true, force: true });
+  return true;
+}
+
 /** Removes a directory only when it is empty (what uninstall does with the folders install created); false if not. */
 export function removeEmptyDir(dir: string): boolean {
   try {

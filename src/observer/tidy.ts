@@ -2,11 +2,19 @@
  * Housekeeping of the data dir, run with every drain (hooks at completion and session end, every CLI run): the data
  * dir made user-only, and the temp files atomic writes left behind removed. A write the disk filled up removes its own
  * temp file (files.ts writeFileAtomic); one killed between open and rename cannot, and no later write of that name
- * would ever take it away.
+ * would ever take it away. Also what nothing writes or reads any more: the command hook's files from before issue 17
+ * (its dispatch memo directory, its own V8 code-cache files).
  */
+import { lstatSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { diagnose, errorText } from '../io/diagnostics.js';
-import { existingPrivateDir, pruneTempFiles, restrictDirToUser } from '../io/files.js';
+import { existingPrivateDir, pruneTempFiles, removeNoFollow, restrictDirToUser } from '../io/files.js';
 import { paths, type Env } from '../io/paths.js';
+
+/** The old dispatch memo's directory in the data dir (removed with issue 17 item 3). */
+export const OLD_MEMO_DIR = 'dispatch-memo';
+/** The old loader's code-cache files (`hook-<bundle>-…-node<version>-<arch>.v8`), beside Node's own subdirectories. */
+const OLD_CODE_CACHE_FILE = /^hook-.*\.v8$/;
 
 /** Never throws: what cannot be tidied is one diagnostic line and waits for the next drain. */
 export function tidyDataDir(env: Env, now = Date.now()): void {
@@ -14,14 +22,27 @@ export function tidyDataDir(env: Env, now = Date.now()): void {
   try {
     restrictDirToUser(p.data);
     pruneTempFiles(p.data, now);
+    removeNoFollow(join(p.data, OLD_MEMO_DIR));
   } catch (err) {
     diagnose('warn', 'observer:tidy', errorText(err), { dir: p.data }, env);
   }
   for (const dir of [p.codeCacheDir, p.priceCacheDir]) {
     try {
-      if (existingPrivateDir(dir)) pruneTempFiles(dir, now);
+      if (!existingPrivateDir(dir)) continue;
+      pruneTempFiles(dir, now);
+      if (dir === p.codeCacheDir) pruneCodeCache(dir);
     } catch (err) {
       diagnose('warn', 'observer:tidy', errorText(err), { dir }, env);
     }
+  }
+}
+
+/** The old loader's files (looked at with lstat); Node's subdirectories stay. */
+function pruneCodeCache(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (!st) continue;
+    if (!st.isDirectory() && OLD_CODE_CACHE_FILE.test(name)) removeNoFollow(path);
   }
 }
