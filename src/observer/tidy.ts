@@ -3,7 +3,8 @@
  * dir made user-only, and the temp files atomic writes left behind removed. A write the disk filled up removes its own
  * temp file (files.ts writeFileAtomic); one killed between open and rename cannot, and no later write of that name
  * would ever take it away. Also what nothing writes or reads any more: the command hook's files from before issue 17
- * (its dispatch memo directory, its own V8 code-cache files).
+ * (its dispatch memo directory, its own V8 code-cache files), and the compile cache's subdirectories not written for
+ * 30 days.
  */
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +16,12 @@ import { paths, type Env } from '../io/paths.js';
 export const OLD_MEMO_DIR = 'dispatch-memo';
 /** The old loader's code-cache files (`hook-<bundle>-…-node<version>-<arch>.v8`), beside Node's own subdirectories. */
 const OLD_CODE_CACHE_FILE = /^hook-.*\.v8$/;
+/**
+ * Node's compile cache keeps a subdirectory per Node version (and V8 flags) and never prunes them. Node writes into
+ * one only when it compiles something new, so a version still run may go untouched this long too: it then recompiles
+ * once.
+ */
+export const COMPILE_CACHE_MAX_AGE_MS = 30 * 86_400_000;
 
 /** Never throws: what cannot be tidied is one diagnostic line and waits for the next drain. */
 export function tidyDataDir(env: Env, now = Date.now()): void {
@@ -30,19 +37,20 @@ export function tidyDataDir(env: Env, now = Date.now()): void {
     try {
       if (!existingPrivateDir(dir)) continue;
       pruneTempFiles(dir, now);
-      if (dir === p.codeCacheDir) pruneCodeCache(dir);
+      if (dir === p.codeCacheDir) pruneCodeCache(dir, now);
     } catch (err) {
       diagnose('warn', 'observer:tidy', errorText(err), { dir }, env);
     }
   }
 }
 
-/** The old loader's files (looked at with lstat); Node's subdirectories stay. */
-function pruneCodeCache(dir: string): void {
+/** The old loader's files, and Node's subdirectories untouched for COMPILE_CACHE_MAX_AGE_MS; looked at with lstat. */
+function pruneCodeCache(dir: string, now: number): void {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     const st = lstatSync(path, { throwIfNoEntry: false });
     if (!st) continue;
-    if (!st.isDirectory() && OLD_CODE_CACHE_FILE.test(name)) removeNoFollow(path);
+    if (st.isDirectory() ? st.mtimeMs < now - COMPILE_CACHE_MAX_AGE_MS : OLD_CODE_CACHE_FILE.test(name))
+      removeNoFollow(path);
   }
 }

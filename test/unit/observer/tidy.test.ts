@@ -1,10 +1,12 @@
 /**
  * The drain's housekeeping of what the command hook left before issue 17 (the dispatch memo directory, the old
- * loader's `hook-*.v8` code-cache files). Links are removed as links; their targets stay whole.
+ * loader's `hook-*.v8` code-cache files) and of Node's compile-cache subdirectories no version has written for 30 days.
+ * Links are removed as links; their targets stay whole.
  */
 import {
   existsSync,
   lstatSync,
+  lutimesSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -20,7 +22,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { paths } from '../../../src/io/paths.js';
 import { runObserver } from '../../../src/observer/drain.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
-import { OLD_MEMO_DIR, tidyDataDir } from '../../../src/observer/tidy.js';
+import { COMPILE_CACHE_MAX_AGE_MS, OLD_MEMO_DIR, tidyDataDir } from '../../../src/observer/tidy.js';
 import { testPricer } from './helpers.js';
 
 const homes: string[] = [];
@@ -98,7 +100,29 @@ describe("tidy: the old loader's code-cache files", () => {
   });
 });
 
-describe('tidy: the code-cache directory', () => {
+describe("tidy: Node's compile-cache subdirectories", () => {
+  it('one untouched for 30 days goes with its files; a younger one stays, as does a link however old', () => {
+    const { env, p, outside } = sandbox();
+    const now = Date.now();
+    const stale = join(p.codeCacheDir, '1c9e3f0a');
+    const fresh = join(p.codeCacheDir, '7d2b6e41');
+    for (const d of [stale, fresh]) {
+      mkdirSync(d);
+      writeFileSync(join(d, 'entry'), 'cached');
+    }
+    ageDays(stale, 31, now);
+    ageDays(fresh, 29, now);
+    const link = join(p.codeCacheDir, 'v20-linked');
+    symlinkSync(outside, link);
+    ageDays(outside, 90, now);
+    lutimesSync(link, new Date(now - 90 * 86_400_000), new Date(now - 90 * 86_400_000));
+    tidyDataDir(env, now);
+    expect(readdirSync(p.codeCacheDir).sort()).toEqual(['7d2b6e41', 'v20-linked']);
+    expect(readdirSync(fresh)).toEqual(['entry']);
+    expect(readdirSync(outside)).toEqual(['keep.txt']);
+    expect(COMPILE_CACHE_MAX_AGE_MS).toBe(30 * 86_400_000);
+  });
+
   it('a code-cache directory that is a link is not looked into', () => {
     const root = mkdtempSync(join(tmpdir(), 'tg-tidy-'));
     homes.push(root);
@@ -116,11 +140,15 @@ describe('tidy: the code-cache directory', () => {
 });
 
 describe('the drain tidies', () => {
-  it('removes the memo directory and the old code-cache files', () => {
+  it('removes the memo directory, the old code-cache files and a stale compile-cache subdirectory', () => {
     const { env, p } = sandbox();
+    const now = Date.now();
     mkdirSync(join(p.data, OLD_MEMO_DIR));
     writeFileSync(join(p.data, OLD_MEMO_DIR, 'claude-1.json'), '{}');
     writeFileSync(join(p.codeCacheDir, OLD_V8[1]!), 'TGV8');
+    const stale = join(p.codeCacheDir, '1c9e3f0a');
+    mkdirSync(stale);
+    ageDays(stale, 40, now);
     const db = openLedger(env);
     try {
       runObserver(env, testPricer(), db);
