@@ -1,6 +1,6 @@
 // Command-hook cost on the dispatch path of Claude Code (fallback), Codex, Gemini CLI and Copilot CLI: `node dist/hook.cjs <harness>
 // PreToolUse` (Gemini: BeforeTool; Copilot: preToolUse) on captured payloads (Claude Code 2.1.328, codex-cli 0.169.0, Gemini CLI 0.61.0, Copilot CLI 1.0.102, test/fixtures) vs a bare `node -e 0`, interleaved in
-// the same run so machine load hits every case alike. Median wall time of N runs each (target ratio <= 1.15), and
+// the same run so machine load hits every case alike. Median wall time of N runs each (target ratio <= 1.25, issue 17's budget), and
 // peak RSS from `/usr/bin/time -f %M` in separate runs (so its own start-up never pollutes the timings). Stdin as each
 // harness gives it (seen: Claude Code 2.1.328 a socket, Codex 0.169.0 a pipe), and both a fresh data dir and a used
 // one (policy file, two refreshed catalogs). Each round runs the cases in a new random order, a second bare start is
@@ -27,6 +27,8 @@ import { pairedRatioInterval, quantile as q, rng, shuffled } from './stats.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const runs = Number(process.argv[2] ?? 61);
+// The dispatch hook's budget against a bare `node -e 0` in the same run (issue 17), on every supported Node.
+const TARGET = 1.25;
 // The round order's seed: printed, so a run's order can be replayed (BENCH_SEED).
 const seed = Number(process.env.BENCH_SEED ?? Date.now() % 2 ** 31);
 const rssRuns = Number(process.env.BENCH_RSS_RUNS ?? 5);
@@ -377,11 +379,11 @@ console.log(
     seed,
     node: process.version,
     loadavg1m: load.map((l) => +l.toFixed(2)),
-    target: { ratio: 1.15 },
+    target: { ratio: TARGET },
     worstRatio: worst,
-    pass: worst <= 1.15,
+    pass: worst <= TARGET,
     // Whether every case's interval reaches the target: a run that misses by less than its noise does not show a miss.
-    withinNoise: hooks.every((r) => r.ratioCI95[0] <= 1.15),
+    withinNoise: hooks.every((r) => r.ratioCI95[0] <= TARGET),
     noiseFloor: results[BARE_AGAIN].ratioCI95,
     // What the budget check adds: the median of the paired per-round differences (with budget minus without), target <= 1 ms.
     budget: Object.fromEntries(
