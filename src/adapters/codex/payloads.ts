@@ -24,12 +24,6 @@ export const PreToolUsePayloadSchema = z.looseObject({
 });
 export type PreToolUsePayload = z.infer<typeof PreToolUsePayloadSchema>;
 
-export const PostToolUsePayloadSchema = z.extend(PreToolUsePayloadSchema, {
-  /** A JSON string, e.g. `{"task_name":"/root/demo_child"}`. */
-  tool_response: z.optional(z.unknown()),
-});
-export type PostToolUsePayload = z.infer<typeof PostToolUsePayloadSchema>;
-
 export const SubagentStartPayloadSchema = z.looseObject({
   ...base,
   turn_id: z.nullish(z.string()),
@@ -38,7 +32,6 @@ export const SubagentStartPayloadSchema = z.looseObject({
   agent_id: z.string(),
   agent_type: z.nullish(z.string()),
 });
-export type SubagentStartPayload = z.infer<typeof SubagentStartPayloadSchema>;
 
 export const SubagentStopPayloadSchema = z.extend(SubagentStartPayloadSchema, {
   /** The child's rollout; `transcript_path` is the PARENT's at SubagentStop. */
@@ -53,10 +46,8 @@ export const SessionStartPayloadSchema = z.looseObject({
   model: z.nullish(z.string()),
   source: z.nullish(z.string()),
 });
-export type SessionStartPayload = z.infer<typeof SessionStartPayloadSchema>;
 
 export const SessionEndPayloadSchema = z.looseObject({
   ...base,
   reason: z.nullish(z.string()),
 });
-export type SessionEndPayload = z.infer<typeof SessionEndPayloadSchema>;

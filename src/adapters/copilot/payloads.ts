@@ -42,4 +42,3 @@ export const SessionPayloadSchema = z.looseObject({
   source: z.optional(z.string()),
   reason: z.optional(z.string()),
 });
-export type SessionPayload = z.infer<typeof SessionPayloadSchema>;

@@ -32,7 +32,6 @@ export const AfterToolPayloadSchema = z.looseObject({
   tool_input: z.optional(z.record(z.string(), z.unknown())),
   tool_response: z.optional(z.unknown()),
 });
-export type AfterToolPayload = z.infer<typeof AfterToolPayloadSchema>;
 
 /** SessionStart (`source`) and SessionEnd (`reason`). */
 export const SessionPayloadSchema = z.looseObject({
@@ -40,4 +39,3 @@ export const SessionPayloadSchema = z.looseObject({
   source: z.nullish(z.string()),
   reason: z.nullish(z.string()),
 });
-export type SessionPayload = z.infer<typeof SessionPayloadSchema>;
