@@ -3,7 +3,7 @@
  * its answer. Every failure (oversize, bad JSON, a throw, the deadline) prints nothing (or the adapter's fail-open
  * answer) and leaves one line in the diagnostic log: only a policy decision ever denies.
  */
-import { closeSync, constants, openSync, read, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, read, readSync } from 'node:fs';
 import { timeLeft } from '../contracts/hook.js';
 import type { AdapterTable, CommandAdapter, Delivery, HookAnswer, HookContext } from '../contracts/hook.js';
 import { diagnose, errorText, setDiagnosticFallback } from '../io/diagnostics.js';
@@ -87,6 +87,25 @@ async function* fdChunks(fd: number): AsyncGenerator<Buffer> {
   }
 }
 
+/** What the harness connected stdin to: debug records only, the evidence of which read path a harness's hooks take. */
+function stdinKind(stdin: StdinSource): string {
+  if ('on' in stdin) return 'stream';
+  try {
+    const st = fstatSync(stdin.fd);
+    return st.isFIFO()
+      ? 'pipe'
+      : st.isSocket()
+        ? 'socket'
+        : st.isFile()
+          ? 'file'
+          : st.isCharacterDevice()
+            ? 'tty'
+            : 'other';
+  } catch {
+    return 'unknown';
+  }
+}
+
 export function parsePayload(raw: Buffer): unknown {
   try {
     return JSON.parse(withoutBom(raw.toString()));
@@ -151,7 +170,7 @@ export async function runHookWith(
     const raw = await readCapped('on' in stdin ? stdin : fdChunks(stdin.fd), maxStdin);
     if (env.TIERGATE_HOOK_DEBUG) {
       try {
-        const record = JSON.stringify({ t: startedAt, harness, event, raw: raw.toString() });
+        const record = JSON.stringify({ t: startedAt, harness, event, stdin: stdinKind(stdin), raw: raw.toString() });
         appendBounded(env.TIERGATE_HOOK_DEBUG, `${record}\n`, DEBUG_MAX_BYTES);
       } catch (err) {
         diagnose('warn', 'hook:debug', errorText(err), {}, env);

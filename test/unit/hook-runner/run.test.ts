@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -76,7 +76,21 @@ describe('hook runner', () => {
     const debug = join(e.TIERGATE_HOME, 'capture.jsonl');
     await runHook('fake', 'Echo', input('{"model":"opus"}'), { ...e, TIERGATE_HOOK_DEBUG: debug });
     const rec = JSON.parse(readFileSync(debug, 'utf8').trim());
-    expect(rec).toMatchObject({ harness: 'fake', event: 'Echo', raw: '{"model":"opus"}' });
+    expect(rec).toMatchObject({ harness: 'fake', event: 'Echo', stdin: 'stream', raw: '{"model":"opus"}' });
+  });
+
+  it('names the kind of descriptor stdin was in the debug record (the e2e evidence of each harness read path)', async () => {
+    const e = env();
+    const debug = join(e.TIERGATE_HOME, 'capture.jsonl');
+    const file = join(e.TIERGATE_HOME, 'payload.json');
+    writeFileSync(file, '{}');
+    const fd = openSync(file, 'r');
+    try {
+      await runHook('fake', 'Echo', { fd }, { ...e, TIERGATE_HOOK_DEBUG: debug });
+    } finally {
+      closeSync(fd);
+    }
+    expect(JSON.parse(readFileSync(debug, 'utf8').trim())).toMatchObject({ stdin: 'file', raw: '{}' });
   });
 
   it('drops an answer computed synchronously past the deadline, as if the timer had won', async () => {
