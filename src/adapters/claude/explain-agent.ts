@@ -4,6 +4,7 @@
  *
  *   deep-review → model: opus (from .claude/agents/deep-review.md) → claude-opus-5-5 → over the sonnet parent → corrected to sonnet
  */
+import { outcomeText, pricedAgainstParent } from '../../routing-engine/explain-text.js';
 import type { Decision } from '../../contracts/decision.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import type { PriceLookup } from '../../contracts/prices.js';
@@ -77,35 +78,16 @@ function source(e: AgentExplanation): string {
   return `no model (${def ? def.display : 'no definition'}): the parent's model`;
 }
 
-/** What happened, in words. */
-function outcome(d: Decision): string {
-  if (d.action === 'correct')
-    return d.reason === 'default-tier-applied' ? `default tier: corrected to ${d.value}` : `corrected to ${d.value}`;
-  if (d.action === 'deny') return 'denied (the model is told to retry)';
-  return d.reason === 'warn-only' ? `allowed (warn mode: ${d.summary})` : 'allowed';
-}
-
 /** The one-line chain: name → source → priced id → against the parent → outcome. */
 export function chainLine(e: AgentExplanation, decision: Decision, prices: PriceLookup): string {
   const parent = e.observation.parentModel ?? '(unknown)';
   const model = e.child.requestedModel ?? e.child.agentModel;
   const parts = [e.observation.subagentType ?? '(none)', source(e)];
   if (model) {
-    const r = prices.resolve(model, 'claude');
-    parts.push(r.id ?? `${model} (no price)`);
-    const v = decision.comparison?.verdict;
-    parts.push(
-      v === 'pricier'
-        ? `over the ${parent} parent`
-        : v === 'equal'
-          ? `priced as the ${parent} parent`
-          : v === 'cheaper'
-            ? `under the ${parent} parent`
-            : `not comparable with the ${parent} parent`,
-    );
+    parts.push(...pricedAgainstParent(model, 'claude', parent, decision, prices));
   } else if (!e.child.unknown) {
     parts.push(`inherits ${parent}`);
   }
-  parts.push(outcome(decision));
+  parts.push(outcomeText(decision));
   return parts.join(' → ');
 }

@@ -7,6 +7,7 @@
  *
  *   pricey → model: claude-opus-4.8 (from ~/.copilot/agents/pricey.agent.md) → claude-opus-4-8 → over the gpt-5.4 parent → corrected to gpt-5.4
  */
+import { outcomeText, pricedAgainstParent } from '../../routing-engine/explain-text.js';
 import type { Decision } from '../../contracts/decision.js';
 import type { PriceLookup } from '../../contracts/prices.js';
 import type { AgentExplained, AgentExplainInput } from '../harness-module.js';
@@ -21,13 +22,6 @@ function source(child: CopilotChild, found: CopilotAgentLookup | null): string {
   if (child.agentModel) return `model: ${child.agentModel} (from ${child.agentModelFrom})`;
   if (found?.kind === 'built-in') return "a built-in agent: the parent's model";
   return `no model${found?.kind === 'found' ? ` (${found.path})` : ''}: the parent's model`;
-}
-
-function outcome(d: Decision): string {
-  if (d.action === 'correct')
-    return d.reason === 'default-tier-applied' ? `default tier: corrected to ${d.value}` : `corrected to ${d.value}`;
-  if (d.action === 'deny') return 'denied (the model is told to retry)';
-  return d.reason === 'warn-only' ? `allowed (warn mode: ${d.summary})` : 'allowed';
 }
 
 export async function explainCopilotAgent(input: AgentExplainInput): Promise<AgentExplained> {
@@ -60,20 +54,9 @@ export async function explainCopilotAgent(input: AgentExplainInput): Promise<Age
     const model = child.requestedModel ?? child.agentModel;
     const parts = [input.name, source(child, found)];
     if (model) {
-      const r = prices.resolve(model, 'copilot');
-      parts.push(r.id ?? `${model} (no price)`);
-      const v = decision.comparison?.verdict;
-      parts.push(
-        v === 'pricier'
-          ? `over the ${parent} parent`
-          : v === 'equal'
-            ? `priced as the ${parent} parent`
-            : v === 'cheaper'
-              ? `under the ${parent} parent`
-              : `not comparable with the ${parent} parent`,
-      );
+      parts.push(...pricedAgainstParent(model, 'copilot', parent, decision, prices));
     } else if (!child.unknown) parts.push(`inherits ${parent}`);
-    parts.push(outcome(decision));
+    parts.push(outcomeText(decision));
     return parts.join(' → ');
   };
   return { observation, chain, details: { definition: found, child } };

@@ -6,6 +6,7 @@
  *
  *   pricey → model: gemini-3-pro-preview, sent as gemini-3.1-pro-preview-customtools (~/.gemini/agents/pricey.md) → … → corrected to tiergate-parent
  */
+import { outcomeText, pricedAgainstParent } from '../../routing-engine/explain-text.js';
 import type { Decision } from '../../contracts/decision.js';
 import type { PriceLookup } from '../../contracts/prices.js';
 import type { AgentExplained, AgentExplainInput } from '../harness-module.js';
@@ -13,13 +14,6 @@ import { loadAgents } from './agents.js';
 import { DISPATCH_TOOL } from './dispatch-payload.js';
 import { wireModel } from './models.js';
 import { observeDispatch } from './observe.js';
-
-function outcome(d: Decision): string {
-  if (d.action === 'correct')
-    return d.reason === 'default-tier-applied' ? `default tier: corrected to ${d.value}` : `corrected to ${d.value}`;
-  if (d.action === 'deny') return 'denied (the model is told to retry)';
-  return d.reason === 'warn-only' ? `allowed (warn mode: ${d.summary})` : 'allowed';
-}
 
 export async function explainGeminiAgent(input: AgentExplainInput): Promise<AgentExplained> {
   // The hook reads the parent's model as sent (its chat file); a name typed here is resolved the same way.
@@ -44,21 +38,10 @@ export async function explainGeminiAgent(input: AgentExplainInput): Promise<Agen
     if (!agent) parts.push(`not found (Gemini answers "Subagent '${input.name}' not found")`);
     else if (observation.agentModel) {
       parts.push(`model: ${observation.agentModel} (${observation.agentModelFrom ?? agent.from})`);
-      const r = prices.resolve(observation.agentModel, 'gemini');
-      parts.push(r.id ?? `${observation.agentModel} (no price)`);
-      const v = decision.comparison?.verdict;
-      parts.push(
-        v === 'pricier'
-          ? `over the ${parent} parent`
-          : v === 'equal'
-            ? `priced as the ${parent} parent`
-            : v === 'cheaper'
-              ? `under the ${parent} parent`
-              : `not comparable with the ${parent} parent`,
-      );
+      parts.push(...pricedAgainstParent(observation.agentModel, 'gemini', parent, decision, prices));
     } else parts.push(`no model (${agent.from}): inherits ${parent}`);
     if (agent?.restrictsTools) parts.push('limited to some tools: never switched');
-    parts.push(outcome(decision));
+    parts.push(outcomeText(decision));
     return parts.join(' → ');
   };
   return {
