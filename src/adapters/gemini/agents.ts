@@ -18,9 +18,9 @@
  * extensions are disabled, the system settings file, remote agents' models.
  */
 import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { parse as parseJsonc } from 'jsonc-parser';
 import { parseAgentHead } from '../claude/agent-definitions.js';
 import type { Env } from '../../contracts/env.js';
 import { frontmatterBlock, frontmatterEntries, frontmatterScalar } from '../../io/frontmatter.js';
@@ -141,8 +141,15 @@ function readSettings(path: string): Obj | null {
     const v: unknown = JSON.parse(text);
     return isRecord(v) ? v : null;
   } catch {
-    const v: unknown = parseJsonc(text, [], { allowTrailingComma: true });
-    return isRecord(v) ? v : null;
+    // Comments or trailing commas: jsonc-parser, required only here, so the dispatch bundle does not carry (and compile
+    // on every run) a parser most settings files never need.
+    try {
+      const jsonc = createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser');
+      const v: unknown = jsonc.parse(text, [], { allowTrailingComma: true });
+      return isRecord(v) ? v : null;
+    } catch {
+      return null;
+    }
   }
 }
 

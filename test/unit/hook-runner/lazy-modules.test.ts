@@ -157,4 +157,49 @@ describe('the dispatch bundles', () => {
     expect(r.stdout).toContain('deny');
     expect(readdirSync(join(dir, '.local', 'share', 'tiergate'))).toContain('spool');
   });
+
+  it("Gemini's carries no jsonc-parser, yet reads a settings file with comments through it (required from node_modules)", () => {
+    expect(readFileSync(join(dist, 'hook-dispatch-gemini.cjs'), 'utf8')).not.toContain('disallowComments'); // a jsonc-parser option name
+    const dir = mkdtempSync(join(tmpdir(), 'tg-lazy-'));
+    const home = join(dir, 'home');
+    const agents = join(home, '.gemini', 'agents');
+    mkdirSync(agents, { recursive: true });
+    writeFileSync(
+      join(agents, 'cheap.md'),
+      '---\nname: cheap\ndescription: "cheap"\nkind: local\nmodel: gemini-2.5-flash\n---\nDo.\n',
+    );
+    const tier = join(home, '.gemini', 'extensions', 'tiergate', 'agents');
+    mkdirSync(tier, { recursive: true });
+    writeFileSync(
+      join(tier, 'tiergate-parent.md'),
+      '---\nname: tiergate-parent\ndescription: "x"\nkind: local\n---\nDo.\n',
+    );
+    const chat = join(home, '.gemini', 'tmp', 'p', 'chats', 'session.jsonl');
+    mkdirSync(join(chat, '..'), { recursive: true });
+    copyFileSync(join(root, 'test/fixtures/gemini/sessions/basic.parent.jsonl'), chat);
+    const base = fixture('gemini/BeforeTool.basic-invoke_agent.json') as { tool_input: Record<string, unknown> };
+    const payload = {
+      ...base,
+      cwd: dir,
+      transcript_path: chat,
+      tool_input: { ...base.tool_input, agent_name: 'cheap' },
+    };
+    const env = { PATH: process.env.PATH ?? '', HOME: home, TIERGATE_HOME: join(dir, 'tg') };
+    const run = () =>
+      spawnSync(process.execPath, [join(dist, 'hook.cjs'), 'gemini', 'BeforeTool'], {
+        input: JSON.stringify(payload),
+        env,
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 15_000,
+      });
+    // A cheaper agent under the parent: untouched. The same agent made pricier by a settings override written with a
+    // comment and a trailing comma: corrected, so the JSONC file was read.
+    expect(run().stdout).toBe('');
+    writeFileSync(
+      join(home, '.gemini', 'settings.json'),
+      '{ // comment\n "agents": { "overrides": { "cheap": { "modelConfig": { "model": "gemini-3-pro-preview" } } } },\n}\n',
+    );
+    expect(run().stdout).toContain('tiergate-parent');
+  });
 });
