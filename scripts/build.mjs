@@ -4,6 +4,7 @@ import { build } from 'esbuild';
 import { readdirSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, basename, dirname } from 'node:path';
+import { tsImport } from 'tsx/esm/api';
 
 const root = new URL('..', import.meta.url).pathname;
 const out = join(root, 'dist');
@@ -26,7 +27,7 @@ async function buildWithMeta(options) {
 const DISPATCH_BUNDLES = readdirSync(join(root, 'src/entries'))
   .filter((f) => /^hook-dispatch-[a-z]+\.ts$/.test(f))
   .map((f) => basename(f, '.ts'));
-const HOOK_ENTRIES = ['hook.ts', 'hook-events.ts', ...DISPATCH_BUNDLES.map((b) => `${b}.ts`)];
+const HOOK_ENTRIES = ['hook.ts', 'code-cache.ts', 'hook-events.ts', ...DISPATCH_BUNDLES.map((b) => `${b}.ts`)];
 const nodeEntries = readdirSync(join(root, 'src/entries'))
   .filter((f) => f.endsWith('.ts') && !HOOK_ENTRIES.includes(f))
   .map((f) => ({ in: join(root, 'src/entries', f), out: basename(f, '.ts') }));
@@ -153,8 +154,17 @@ for (const bundle of [...DISPATCH_BUNDLES, 'hook-events']) {
 }
 await buildHook({
   ...hookCommon,
+  entryPoints: [join(root, 'src/entries/code-cache.ts')],
+  outfile: join(out, 'code-cache.cjs'),
+  banner: {},
+});
+// dist/hook.cjs gets the descriptors' table of dispatch events as a literal, not the descriptors' code.
+const { DISPATCH_EVENTS } = await tsImport('../src/adapters/descriptors.ts', import.meta.url);
+await buildHook({
+  ...hookCommon,
   entryPoints: [join(root, 'src/entries/hook.ts')],
   outfile: join(out, 'hook.cjs'),
+  define: { ...hookCommon.define, __TIERGATE_DISPATCH_EVENTS__: JSON.stringify(DISPATCH_EVENTS) },
   banner: {},
 });
 

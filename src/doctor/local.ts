@@ -313,7 +313,7 @@ export function checkEffectiveFile(env: Env): Check[] {
   }
 }
 
-/** The command hooks' compile cache (hook-runner/loader.ts): Node's own (22.1+), which checks and rewrites its files. */
+/** The command hooks' compile cache (hook-runner/code-cache.ts): Node's own (22.1+), which checks and rewrites its files. */
 export function checkCodeCache(env: Env): Check[] {
   const dir = paths(env).codeCacheDir;
   const check = (status: Check['status'], detail: string, files = 0): Check[] => [

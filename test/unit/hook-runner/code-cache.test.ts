@@ -20,7 +20,7 @@ import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { enableCodeCache, type CompileCacheApi } from '../../../src/hook-runner/loader.js';
+import { enableCodeCache, type CompileCacheApi } from '../../../src/hook-runner/code-cache.js';
 
 const root = join(import.meta.dirname, '../../..');
 const hook = join(root, 'dist/hook.cjs');

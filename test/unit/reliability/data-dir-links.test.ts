@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { moduleSpoolDir } from '../../../src/adapters/claude/module/core.js';
 import { drainModuleSpool } from '../../../src/adapters/claude/module-spool.js';
-import { enableCodeCache } from '../../../src/hook-runner/loader.js';
+import { enableCodeCache } from '../../../src/hook-runner/code-cache.js';
 import { diagnose } from '../../../src/io/diagnostics.js';
 import { appendBounded, writeFileAtomic } from '../../../src/io/files.js';
 import { paths } from '../../../src/io/paths.js';
