@@ -316,6 +316,21 @@ function stdio(c) {
 }
 const envFor = (c) => ({ PATH: process.env.PATH, HOME: home, TIERGATE_HOME: c.tgHome ?? join(home, 'tg') });
 
+// BENCH_CASES_OUT=<file>: write every case as it would run (node args, stdin file or input, environment) and stop, the
+// data dirs kept, so another tool can run them one by one (bench/dispatch-instructions.mjs counts their instructions).
+if (process.env.BENCH_CASES_OUT) {
+  const out = Object.entries(cases).map(([name, c]) => ({
+    name,
+    args: c.args,
+    file: c.file ?? null,
+    input: c.file ? null : c.input,
+    env: envFor(c),
+    expect: c.expect,
+  }));
+  writeFileSync(process.env.BENCH_CASES_OUT, `${JSON.stringify({ home, cases: out }, null, 2)}\n`);
+  process.exit(0);
+}
+
 function check(name, c, stdout) {
   // A bench that times the wrong thing is worse than none: each case must have produced the answer it stands for.
   const ok = c.expect === 'empty' ? stdout === '' : stdout.includes(c.expect);
