@@ -56,8 +56,20 @@ function pluginCopy(breakModule, moduleOnly = false) {
   return dir;
 }
 
+/** A plugin holding one PreToolUse command hook that does nothing (`true`): what Claude Code charges for any such hook. */
+function trivialHookPlugin() {
+  const dir = join(cr.makeSandbox('tg-bench-trivial-').root, 'trivial');
+  mkdirSync(join(dir, '.claude-plugin'), { recursive: true });
+  mkdirSync(join(dir, 'hooks'), { recursive: true });
+  writeFileSync(join(dir, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'trivial', version: '0.0.1' }));
+  const hook = { matcher: 'Agent|Task', hooks: [{ type: 'command', command: 'true', timeout: 10 }] };
+  writeFileSync(join(dir, 'hooks', 'hooks.json'), JSON.stringify({ hooks: { PreToolUse: [hook] } }));
+  return dir;
+}
+
 const variants = {
   'no plugin': [],
+  'a do-nothing PreToolUse command hook': ['--plugin-dir', trivialHookPlugin()],
   'tiergate (module)': ['--plugin-dir', pluginCopy(false)],
   'tiergate (module, no command fallback)': ['--plugin-dir', pluginCopy(false, true)],
   'tiergate (command-hook fallback)': ['--plugin-dir', pluginCopy(true)],
