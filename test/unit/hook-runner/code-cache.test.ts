@@ -1,5 +1,5 @@
 /**
- * dist/hook.cjs turns on Node's compile cache (22.1+) in `<data dir>/code-cache` (src/hook-runner/loader.ts). On older
+ * dist/hook.cjs turns on Node's compile cache (22.1+) in `<data dir>/code-cache` (src/hook-runner/code-cache.ts). On older
  * Node there is no cache and nothing else changes; a cache directory that is a link, not a directory or not ours is
  * refused with one diagnostic line, and the hook answers all the same.
  */
@@ -19,8 +19,9 @@ import {
 import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { enableCodeCache, type CompileCacheApi } from '../../../src/hook-runner/code-cache.js';
+import { startHook } from '../../../src/hook-runner/loader.js';
 
 const root = join(import.meta.dirname, '../../..');
 const hook = join(root, 'dist/hook.cjs');
@@ -169,5 +170,41 @@ describe('dist/hook.cjs', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('tiergate: hook could not run');
+  });
+});
+
+describe('startHook (dist/hook.cjs)', () => {
+  /** Runs the loader in-process with a stand-in `require`; returns the exit code it chose and what it wrote. */
+  async function start(load: (id: string) => unknown) {
+    const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      await startHook('/dist', ['codex', 'PreToolUse'], load, { codex: ['PreToolUse'] });
+      return { code: exit.mock.calls[0]?.[0], stderr: err.mock.calls.map((c) => String(c[0])).join('') };
+    } finally {
+      exit.mockRestore();
+      err.mockRestore();
+    }
+  }
+  const bundle = { main: async (argv: string[]) => (argv[0] === 'codex' ? 7 : 1) };
+
+  it('never loads dist/code-cache.cjs where Node has no compile cache', async () => {
+    const loaded: string[] = [];
+    const r = await start((id) => {
+      loaded.push(id);
+      return id === 'node:module' ? {} : bundle;
+    });
+    expect(r.code).toBe(7);
+    expect(loaded).toEqual(['node:module', '/dist/hook-dispatch-codex.cjs']);
+  });
+
+  it('a compile cache that cannot be turned on costs the cache, never the hook: the bundle runs, stderr says why', async () => {
+    const r = await start((id) => {
+      if (id === 'node:module') return { enableCompileCache: () => ({ status: 1 }) };
+      if (id.endsWith('code-cache.cjs')) throw new Error('code-cache.cjs: damaged');
+      return bundle;
+    });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/^tiergate: hook compile cache not used \(Error: code-cache\.cjs: damaged\)\n$/);
   });
 });
