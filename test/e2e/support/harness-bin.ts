@@ -28,7 +28,9 @@ function install(name: string): Rec {
   return JSON.parse(out.trim().split('\n').pop()!) as Rec;
 }
 
-export function harnessBin(name: 'claude' | 'codex' | 'opencode' | 'pi' | 'bun' | 'copilot' | 'gemini'): HarnessBin {
+export function harnessBin(
+  name: 'claude' | 'codex' | 'opencode' | 'pi' | 'bun' | 'copilot' | 'gemini' | 'node22',
+): HarnessBin {
   const rec = install(name);
   if (!rec.ok) {
     const reason = rec.error ?? 'install failed';

@@ -1,0 +1,128 @@
+/**
+ * The command hook under Node 22 (a registry build, scripts/install-harnesses.mjs `node22`), where Node has a compile
+ * cache and dist/hook.cjs turns it on through dist/code-cache.cjs (docs/hook-runner.md). CI's own Node is 20, which
+ * never takes that path. Same payloads, same answers as under this Node; the cache is written on the first hook and
+ * used by the next; a link in its place is refused and the hook answers all the same.
+ */
+import { spawnSync } from 'node:child_process';
+import {
+  closeSync,
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { harnessBin } from '../support/harness-bin.js';
+
+const root = join(import.meta.dirname, '../../..');
+const hook = join(root, 'dist/hook.cjs');
+const fixture = (p: string) => {
+  const { _meta, ...payload } = JSON.parse(readFileSync(join(root, 'test/fixtures', p), 'utf8')) as Record<
+    string,
+    unknown
+  >;
+  void _meta;
+  return payload;
+};
+
+const node22 = harnessBin('node22');
+
+function sandbox() {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-node22-'));
+  const transcript = join(dir, 'parent.jsonl');
+  copyFileSync(join(root, 'test/fixtures/claude/transcripts/parent-sonnet.parent.at-PreToolUse.jsonl'), transcript);
+  const payloads = {
+    codex: { ...fixture('codex/PreToolUse.basic.json'), cwd: dir, model: 'gpt-6-luna' },
+    claude: { ...fixture('claude/PreToolUse.parent-sonnet.json'), cwd: dir, transcript_path: transcript },
+  };
+  const env = (tg: string) => ({ PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, tg) });
+  /** Codex's stdin a file (the non-blocking read), Claude Code's a socket (the pooled read), as each harness gives it. */
+  const run = (node: string, harness: 'codex' | 'claude', tg: string, extra: Record<string, string> = {}) => {
+    const input = JSON.stringify(payloads[harness]);
+    const opts = { env: { ...env(tg), ...extra }, encoding: 'utf8' as const, timeout: 30_000 };
+    if (harness === 'claude')
+      return spawnSync(node, ['--preserve-symlinks-main', hook, harness, 'PreToolUse'], { ...opts, input });
+    const file = join(dir, 'payload.json');
+    writeFileSync(file, input);
+    const fd = openSync(file, 'r');
+    try {
+      return spawnSync(node, ['--preserve-symlinks-main', hook, harness, 'PreToolUse'], {
+        ...opts,
+        stdio: [fd, 'pipe', 'pipe'],
+      });
+    } finally {
+      closeSync(fd);
+    }
+  };
+  const data = (tg: string) => join(dir, tg, 'data');
+  const log = (tg: string) => {
+    try {
+      return readFileSync(join(data(tg), 'diagnostics.log'), 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  return { dir, run, data, log };
+}
+
+describe.skipIf(!node22.ok)('dist/hook.cjs under Node 22', () => {
+  const bin = node22.ok ? node22.bin : '';
+
+  it('is Node 22 with a compile cache', () => {
+    const r = spawnSync(bin, ['-p', "process.version + ' ' + typeof require('node:module').enableCompileCache"], {
+      encoding: 'utf8',
+    });
+    expect(r.stdout.trim()).toMatch(/^v22\.\d+\.\d+ function$/);
+  });
+
+  it('answers a Codex denial and a Claude Code correction exactly as this Node does, cache cold and warm', () => {
+    const sb = sandbox();
+    for (const harness of ['codex', 'claude'] as const) {
+      const here = sb.run(process.execPath, harness, `tg-here-${harness}`);
+      expect(here.status).toBe(0);
+      expect(here.stdout).toMatch(harness === 'codex' ? /"permissionDecision":"deny"/ : /"updatedInput"/);
+      const cold = sb.run(bin, harness, `tg-22-${harness}`);
+      const warm = sb.run(bin, harness, `tg-22-${harness}`);
+      expect([cold.status, warm.status]).toEqual([0, 0]);
+      expect(cold.stdout).toBe(here.stdout);
+      expect(warm.stdout).toBe(here.stdout);
+      expect(sb.log(`tg-22-${harness}`)).not.toContain('hook:code-cache');
+    }
+  });
+
+  it('writes the cache on the first hook (user-only) and the next one loads the dispatch bundle from it', () => {
+    const sb = sandbox();
+    const first = sb.run(bin, 'codex', 'tg', { NODE_DEBUG_NATIVE: 'COMPILE_CACHE' });
+    expect(first.status).toBe(0);
+    const cache = join(sb.data('tg'), 'code-cache');
+    expect(statSync(cache).mode & 0o777).toBe(0o700);
+    const files = readdirSync(cache, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    expect(files.length).toBeGreaterThan(0);
+    const second = sb.run(bin, 'codex', 'tg', { NODE_DEBUG_NATIVE: 'COMPILE_CACHE' });
+    expect(second.stdout).toBe(first.stdout);
+    expect(second.stderr).toMatch(/cache for \S*hook-dispatch-codex\.cjs was accepted/);
+  });
+
+  it("a link in the cache directory's place is refused (never followed) and the hook still answers", () => {
+    const sb = sandbox();
+    const outside = join(sb.dir, 'outside');
+    mkdirSync(outside);
+    mkdirSync(sb.data('tg'), { recursive: true });
+    symlinkSync(outside, join(sb.data('tg'), 'code-cache'));
+    const r = sb.run(bin, 'codex', 'tg');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/"permissionDecision":"deny"/);
+    expect(lstatSync(join(sb.data('tg'), 'code-cache')).isSymbolicLink()).toBe(true);
+    expect(readdirSync(outside)).toEqual([]);
+    expect(sb.log('tg')).toContain('hook:code-cache');
+  });
+});
