@@ -9,6 +9,7 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { fixturePayload } from './fixtures.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures');
 
@@ -102,11 +103,7 @@ const BASE_FIXTURE: Record<Harness, Record<string, string>> = {
 
 /** The base payload for an event, with paths pointing into `dir` (the Claude parent transcript is staged there). */
 export function basePayload(harness: Harness, event: string, dir: string): Record<string, unknown> {
-  const { _meta, ...p } = JSON.parse(readFileSync(join(FIXTURES, BASE_FIXTURE[harness][event]!), 'utf8')) as Record<
-    string,
-    unknown
-  >;
-  void _meta;
+  const p = fixturePayload(BASE_FIXTURE[harness][event]!);
   p.cwd = dir;
   if (harness === 'claude' && event === 'PreToolUse') {
     const to = join(dir, 'parent.jsonl');

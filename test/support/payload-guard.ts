@@ -4,12 +4,13 @@
  * the fields the dispatch path reads, accepts, and returns what the schema returns; a refusal names the field and the
  * expected type, never the value. Used by test/unit/adapters/<id>/dispatch-payload.test.ts.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
 import { PayloadError } from '../../src/contracts/payload-guard.js';
+import { fixturePayload } from './fixtures.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures');
 
@@ -22,11 +23,7 @@ export function capturedPayloads(
   return readdirSync(dir)
     .filter((f) => f.startsWith(prefix) && f.endsWith('.json'))
     .sort()
-    .map((name) => {
-      const { _meta, ...payload } = JSON.parse(readFileSync(join(dir, name), 'utf8')) as Record<string, unknown>;
-      void _meta;
-      return { name, payload };
-    });
+    .map((name) => ({ name, payload: fixturePayload(`${harness}/${name}`) }));
 }
 
 type LooseObject = z.ZodMiniObject<z.core.$ZodShape, z.core.$loose>;

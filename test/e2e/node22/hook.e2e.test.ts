@@ -22,17 +22,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
+import { fixturePayload } from '../../support/fixtures.js';
 
 const root = join(import.meta.dirname, '../../..');
 const hook = join(root, 'dist/hook.cjs');
-const fixture = (p: string) => {
-  const { _meta, ...payload } = JSON.parse(readFileSync(join(root, 'test/fixtures', p), 'utf8')) as Record<
-    string,
-    unknown
-  >;
-  void _meta;
-  return payload;
-};
+const fixture = fixturePayload;
 
 const node22 = harnessBin('node22');
 

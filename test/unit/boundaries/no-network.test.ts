@@ -9,17 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { fixturePayload } from '../../support/fixtures.js';
 
 const root = join(import.meta.dirname, '../../..');
 const preload = pathToFileURL(join(import.meta.dirname, 'no-network-preload.mjs')).href;
-const fixture = (p: string) => {
-  const { _meta, ...rest } = JSON.parse(readFileSync(join(root, 'test/fixtures', p), 'utf8')) as Record<
-    string,
-    unknown
-  >;
-  void _meta;
-  return rest;
-};
+const fixture = fixturePayload;
 
 function sandbox() {
   const dir = mkdtempSync(join(tmpdir(), 'tg-nonet-'));

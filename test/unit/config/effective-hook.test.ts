@@ -8,13 +8,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fixturePayload } from '../../support/fixtures.js';
 
 const root = join(import.meta.dirname, '../../..');
 const hook = join(root, 'dist/hook.cjs');
-const { _meta, ...codexPayload } = JSON.parse(
-  readFileSync(join(root, 'test/fixtures/codex/PreToolUse.basic.json'), 'utf8'),
-) as Record<string, unknown>;
-void _meta;
+const codexPayload = fixturePayload('codex/PreToolUse.basic.json');
 const snapshot = JSON.parse(readFileSync(join(root, 'data/prices-snapshot.json'), 'utf8')) as {
   models: Record<string, { rates: Record<string, unknown> }>;
 };

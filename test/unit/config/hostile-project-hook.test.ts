@@ -8,15 +8,14 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixturePayload } from '../../support/fixtures.js';
 
 const root = join(import.meta.dirname, '../../..');
 const HOOK = join(root, 'dist/hook.cjs');
 const FIXTURES = join(root, 'test/fixtures/claude');
 
 function payload(name: string): Record<string, unknown> {
-  const { _meta, ...rest } = JSON.parse(readFileSync(join(FIXTURES, name), 'utf8')) as Record<string, unknown>;
-  void _meta;
-  return rest;
+  return fixturePayload(`claude/${name}`);
 }
 
 /** One hook run in a fresh sandbox: the opus-or-no-model dispatch of a sonnet parent (its transcript says so). */

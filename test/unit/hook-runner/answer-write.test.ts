@@ -3,10 +3,11 @@
  * whole tool input back, so an answer can be far larger than a pipe's buffer: all of it must arrive, intact.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixturePayload } from '../../support/fixtures.js';
 
 const root = join(import.meta.dirname, '../../..');
 
@@ -15,13 +16,7 @@ describe('hook answer on stdout', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tg-answer-'));
     const parent = join(dir, 'parent.jsonl');
     copyFileSync(join(root, 'test/fixtures/claude/transcripts/parent-sonnet.parent.at-PreToolUse.jsonl'), parent);
-    const { _meta, ...payload } = JSON.parse(
-      readFileSync(join(root, 'test/fixtures/claude/PreToolUse.parent-sonnet.json'), 'utf8'),
-    ) as {
-      _meta: unknown;
-      tool_input: Record<string, unknown>;
-    };
-    void _meta;
+    const payload = fixturePayload('claude/PreToolUse.parent-sonnet.json') as { tool_input: Record<string, unknown> };
     const prompt = `${'ünïcode and ascii '.repeat(38_000)}END`;
     const input = { ...payload, cwd: dir, transcript_path: parent, tool_input: { ...payload.tool_input, prompt } };
     const r = spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'claude', 'PreToolUse'], {

@@ -22,13 +22,11 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { enableCodeCache, type CompileCacheApi } from '../../../src/hook-runner/code-cache.js';
 import { startHook } from '../../../src/hook-runner/loader.js';
+import { fixturePayload } from '../../support/fixtures.js';
 
 const root = join(import.meta.dirname, '../../..');
 const hook = join(root, 'dist/hook.cjs');
-const { _meta, ...codexPayload } = JSON.parse(
-  readFileSync(join(root, 'test/fixtures/codex/PreToolUse.basic.json'), 'utf8'),
-) as Record<string, unknown>;
-void _meta;
+const codexPayload = fixturePayload('codex/PreToolUse.basic.json');
 /** Whether the Node running these tests has a compile cache (22.1+). */
 const nodeHasCache = typeof (nodeModule as CompileCacheApi).enableCompileCache === 'function';
 

@@ -12,6 +12,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runHookWith } from '../../../src/hook-runner/core.js';
 import type { AdapterTable } from '../../../src/contracts/hook.js';
+import { fixturePayload } from '../../support/fixtures.js';
 
 const root = join(import.meta.dirname, '../../..');
 const env = () => ({ TIERGATE_HOME: mkdtempSync(join(tmpdir(), 'tg-deadline-')), TIERGATE_HOOK_DEADLINE_MS: '200' });
@@ -56,10 +57,7 @@ describe("Claude's parent-transcript poll in the real hook", () => {
     mkdirSync(join(dir, 'home'));
     const parent = join(dir, 'parent.jsonl');
     copyFileSync(join(root, 'test/fixtures/claude/transcripts/parent-sonnet.parent.at-PreToolUse.jsonl'), parent);
-    const { _meta, ...payload } = JSON.parse(
-      readFileSync(join(root, 'test/fixtures/claude/PreToolUse.parent-sonnet.json'), 'utf8'),
-    ) as Record<string, unknown>;
-    void _meta;
+    const payload = fixturePayload('claude/PreToolUse.parent-sonnet.json');
     // A tool_use id the transcript never gets: the hook polls for it (PARENT_WAIT_MS) as it would for a late write.
     const env = {
       PATH: process.env.PATH ?? '',

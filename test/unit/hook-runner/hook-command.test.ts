@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HOOK_NODE_FLAGS } from '../../../src/hook-runner/bundles.js';
 import { hookCommand } from '../../../src/adapters/cursor/install.js';
+import { fixturePayload } from '../../support/fixtures.js';
 
 const root = join(import.meta.dirname, '../../..');
 
@@ -41,10 +42,7 @@ describe('the hook command', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tg-hookcmd-'));
     const link = join(dir, 'linked-plugin');
     symlinkSync(root, link);
-    const { _meta, ...payload } = JSON.parse(
-      readFileSync(join(root, 'test/fixtures/codex/PreToolUse.basic.json'), 'utf8'),
-    ) as Record<string, unknown>;
-    void _meta;
+    const payload = fixturePayload('codex/PreToolUse.basic.json');
     const r = spawnSync(process.execPath, [HOOK_NODE_FLAGS, join(link, 'dist/hook.cjs'), 'codex', 'PreToolUse'], {
       input: JSON.stringify({ ...payload, cwd: dir, model: 'gpt-6-luna' }),
       encoding: 'utf8',

@@ -8,17 +8,11 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixturePayload } from '../../support/fixtures.js';
 
 const root = join(import.meta.dirname, '../../..');
 const dist = join(root, 'dist');
-const fixture = (p: string) => {
-  const { _meta, ...rest } = JSON.parse(readFileSync(join(root, 'test/fixtures', p), 'utf8')) as Record<
-    string,
-    unknown
-  >;
-  void _meta;
-  return rest;
-};
+const fixture = fixturePayload;
 
 /** Runs `node -r <probe> dist/hook.cjs …`; the probe reports which modules the process loaded, on stderr. */
 function runProbed(dir: string, env: Record<string, string>, harness: string, payload: unknown) {

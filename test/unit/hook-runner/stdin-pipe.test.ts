@@ -8,13 +8,11 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixturePayload } from '../../support/fixtures.js';
 
 const root = join(import.meta.dirname, '../../..');
 const hook = join(root, 'dist/hook.cjs');
-const { _meta, ...fixture } = JSON.parse(
-  readFileSync(join(root, 'test/fixtures/codex/PreToolUse.basic.json'), 'utf8'),
-) as Record<string, unknown>;
-void _meta;
+const fixture = fixturePayload('codex/PreToolUse.basic.json');
 
 function viaShell(script: string, payload: string, extraEnv: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'tg-pipe-'));
@@ -146,10 +144,7 @@ describe("Claude's hook given a pipe or a file (what Claude Code gives is a sock
     transcript,
     readFileSync(join(root, 'test/fixtures/claude/transcripts/parent-sonnet.parent.at-PreToolUse.jsonl')),
   );
-  const { _meta: _m, ...claude } = JSON.parse(
-    readFileSync(join(root, 'test/fixtures/claude/PreToolUse.parent-sonnet.json'), 'utf8'),
-  ) as Record<string, unknown>;
-  void _m;
+  const claude = fixturePayload('claude/PreToolUse.parent-sonnet.json');
   const corrects = JSON.stringify({ ...claude, cwd: dir, transcript_path: transcript });
   const isCorrection = (out: string) =>
     typeof (JSON.parse(out) as { hookSpecificOutput: { updatedInput?: { model?: string } } }).hookSpecificOutput

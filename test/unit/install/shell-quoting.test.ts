@@ -27,6 +27,7 @@ import type { InstallContext } from '../../../src/install/plan.js';
 import { shJoin, shSplit } from '../../../src/install/shell.js';
 import { checkCursor } from '../../../src/adapters/cursor/doctor.js';
 import { sandbox } from './support.js';
+import { fixturePayload } from '../../support/fixtures.js';
 
 const root = join(import.meta.dirname, '../../..');
 
@@ -131,10 +132,7 @@ function hostilePackage(name: string): { ctx: InstallContext; cwd: string; tg: s
 }
 
 const taskPayload = (() => {
-  const { _meta, ...p } = JSON.parse(
-    readFileSync(join(root, 'test/fixtures/cursor/preToolUse.task.json'), 'utf8'),
-  ) as Record<string, unknown>;
-  void _meta;
+  const p = fixturePayload('cursor/preToolUse.task.json');
   // A cheaper parent than the child asked for: only the real hook answers deny.
   return JSON.stringify({
     ...p,

@@ -5,7 +5,7 @@
  * the command hook is denied with a retry instead of corrected. Needs `npm run build`.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import type { SpoolRecord } from '../../../src/contracts/spool.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { appendSpool, resetSpoolFile } from '../../../src/observer/spool.js';
 import { rewriteMarkerPath } from '../../../src/observer/rewrite-marker.js';
+import { fixturePayload } from '../../support/fixtures.js';
 
 const root = join(import.meta.dirname, '../../..');
 const AT = Date.parse('2026-12-02T14:06:52Z');
@@ -88,10 +89,7 @@ describe('verified enforcement through the built CLI and hook', () => {
         encoding: 'utf8',
         timeout: 60_000,
       });
-    const { _meta, ...payload } = JSON.parse(
-      readFileSync(join(root, 'test/fixtures/claude/PreToolUse.parent-sonnet.json'), 'utf8'),
-    ) as Record<string, unknown>;
-    void _meta;
+    const payload = fixturePayload('claude/PreToolUse.parent-sonnet.json');
     // A sonnet parent asking for opus: over the ceiling, corrected to sonnet where rewrites are trusted.
     const preToolUse = () => {
       const r = spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'claude', 'PreToolUse'], {

@@ -9,6 +9,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fixturePayload } from '../../support/fixtures.js';
 
 const root = join(import.meta.dirname, '../../..');
 const mounts: string[] = [];
@@ -28,10 +29,7 @@ afterAll(() => {
 });
 
 function payload(cwd: string): string {
-  const { _meta, ...p } = JSON.parse(
-    readFileSync(join(root, 'test/fixtures/codex/PreToolUse.basic.json'), 'utf8'),
-  ) as Record<string, unknown>;
-  void _meta;
+  const p = fixturePayload('codex/PreToolUse.basic.json');
   return JSON.stringify({ ...p, cwd, model: 'gpt-6-luna' }); // over the ceiling: the default policy denies
 }
 

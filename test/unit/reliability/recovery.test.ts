@@ -18,6 +18,7 @@ import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixturePayload } from '../../support/fixtures.js';
 
 const root = join(import.meta.dirname, '../../..');
 
@@ -50,10 +51,7 @@ function put(file: string, data: string | Buffer) {
 }
 
 const codexPayload = (sb: Sb, over: Record<string, unknown> = {}) => {
-  const { _meta, ...p } = JSON.parse(
-    readFileSync(join(root, 'test/fixtures/codex/PreToolUse.basic.json'), 'utf8'),
-  ) as Record<string, unknown>;
-  void _meta;
+  const p = fixturePayload('codex/PreToolUse.basic.json');
   return JSON.stringify({ ...p, cwd: sb.dir, ...over });
 };
 
@@ -73,10 +71,7 @@ function completion(sb: Sb, agent: string) {
   const rollout = join(sb.dir, 'rollout.jsonl');
   if (!existsSync(rollout))
     put(rollout, readFileSync(join(root, 'test/fixtures/codex/rollouts/child-cheaper.child.at-SubagentStop.jsonl')));
-  const { _meta, ...p } = JSON.parse(
-    readFileSync(join(root, 'test/fixtures/codex/SubagentStop.child-cheaper.json'), 'utf8'),
-  ) as Record<string, unknown>;
-  void _meta;
+  const p = fixturePayload('codex/SubagentStop.child-cheaper.json');
   const r = spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'codex', 'SubagentStop'], {
     input: JSON.stringify({ ...p, cwd: sb.dir, agent_id: agent, agent_transcript_path: rollout }),
     env: sb.env,

@@ -18,6 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { EVENT_DEADLINE_CAPS } from '../../../src/adapters/descriptors.js';
 import { deadlineFor as deadlineWithCaps } from '../../../src/hook-runner/core.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
+import { fixturePayload } from '../../support/fixtures.js';
 
 /** The runner's deadline with the caps the wiring hands it (the descriptors'). */
 const deadlineFor = (harness: string, event: string, env: Record<string, string | undefined>) =>
@@ -107,10 +108,7 @@ describe('SessionEnd with the ledger write-locked by another connection', () => 
       };
 
       // A real dispatch record in the spool, copied to three files: each file is one write transaction for the drain.
-      const { _meta, ...spawn } = JSON.parse(
-        readFileSync(join(root, 'test/fixtures/codex/PreToolUse.basic.json'), 'utf8'),
-      ) as Record<string, unknown>;
-      void _meta;
+      const spawn = fixturePayload('codex/PreToolUse.basic.json');
       const d = spawnSync(process.execPath, [join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], {
         input: JSON.stringify({ ...spawn, cwd: project, model: 'gpt-6-luna' }),
         env,
@@ -129,10 +127,7 @@ describe('SessionEnd with the ledger write-locked by another connection', () => 
       let r: ReturnType<typeof spawnSync>;
       const t = performance.now();
       try {
-        const { _meta: m, ...end } = JSON.parse(
-          readFileSync(join(root, `test/fixtures/${harness}/SessionEnd.basic.json`), 'utf8'),
-        ) as Record<string, unknown>;
-        void m;
+        const end = fixturePayload(`${harness}/SessionEnd.basic.json`);
         r = spawnSync('sh', ['-c', entry.command], {
           input: JSON.stringify({ ...end, cwd: project }),
           env,

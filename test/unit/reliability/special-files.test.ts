@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inChild } from '../io/in-child.js';
+import { fixturePayload } from '../../support/fixtures.js';
 
 const root = join(import.meta.dirname, '../../..');
 /** The hook's own deadline, set low so a hang shows well before the spawn's kill. */
@@ -33,11 +34,7 @@ function sandbox() {
 type Sb = ReturnType<typeof sandbox>;
 
 function fixture(harness: string, name: string, over: Record<string, unknown>): string {
-  const { _meta, ...p } = JSON.parse(
-    readFileSync(join(root, 'test/fixtures', harness, `${name}.json`), 'utf8'),
-  ) as Record<string, unknown>;
-  void _meta;
-  return JSON.stringify({ ...p, ...over });
+  return JSON.stringify({ ...fixturePayload(`${harness}/${name}.json`), ...over });
 }
 
 /**

@@ -12,16 +12,12 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixturePayload } from '../../support/fixtures.js';
 
 const root = join(import.meta.dirname, '../../..');
 
 function fixture(p: string, over: Record<string, unknown>): string {
-  const { _meta, ...rest } = JSON.parse(readFileSync(join(root, 'test/fixtures', p), 'utf8')) as Record<
-    string,
-    unknown
-  >;
-  void _meta;
-  return JSON.stringify({ ...rest, ...over });
+  return JSON.stringify({ ...fixturePayload(p), ...over });
 }
 
 /** A project, a HOME, and two TIERGATE_HOMEs: one writable, one whose `data` is a regular file. */

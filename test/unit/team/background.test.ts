@@ -29,12 +29,11 @@ import {
   teamInit,
   teamReport,
 } from './helpers.js';
+import { fixturePayload } from '../../support/fixtures.js';
 
 const root = join(import.meta.dirname, '../../..');
 const payload = (harness: string, cwd: string) => {
-  const { _meta, ...p } = JSON.parse(
-    readFileSync(join(root, 'test/fixtures', harness, 'SessionEnd.basic.json'), 'utf8'),
-  ) as Record<string, unknown>;
+  const p = fixturePayload(`${harness}/SessionEnd.basic.json`);
   return { ...p, cwd };
 };
 const stdin = (p: unknown) => Readable.from([Buffer.from(JSON.stringify(p))]);

@@ -7,13 +7,12 @@ import { runHook } from '../../../../src/wiring/command-hooks.js';
 import { resetSpoolFile } from '../../../../src/observer/spool.js';
 import { clearRuntimeCache } from '../../../../src/runtime/context.js';
 import type { SpoolRecord } from '../../../../src/contracts/spool.js';
+import { fixturePayload } from '../../../support/fixtures.js';
 
 export const FIXTURES = join(import.meta.dirname, '../../../fixtures/claude');
 
 export function fixture(name: string): Record<string, any> {
-  const { _meta, ...rest } = JSON.parse(readFileSync(join(FIXTURES, name), 'utf8')) as Record<string, any>;
-  void _meta;
-  return rest;
+  return fixturePayload(`claude/${name}`);
 }
 
 export type Sandbox = { dir: string; env: Record<string, string>; project: string };

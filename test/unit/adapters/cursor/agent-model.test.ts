@@ -3,7 +3,7 @@
  * binary was run). Payloads are the documented captures in test/fixtures/cursor; the agent files are written here.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,13 +17,9 @@ import { DEFAULT_POLICY } from '../../../../src/config/defaults.js';
 import { DispatchObservationSchema } from '../../../../src/contracts/observation.js';
 import { decide } from '../../../../src/routing-engine/decide.js';
 import { testLookup } from '../../routing-engine/price-table.js';
+import { fixturePayload } from '../../../support/fixtures.js';
 
-const FIX = join(import.meta.dirname, '../../../fixtures/cursor');
-const fixture = (name: string): Record<string, unknown> => {
-  const { _meta, ...payload } = JSON.parse(readFileSync(join(FIX, `${name}.json`), 'utf8')) as Record<string, unknown>;
-  void _meta;
-  return payload;
-};
+const fixture = (name: string): Record<string, unknown> => fixturePayload(`cursor/${name}.json`);
 const row = (id: string, input: string, output: string) => ({
   id,
   provider: 'anthropic',

@@ -17,13 +17,10 @@ import type { HookContext } from '../../../../src/contracts/hook.js';
 import { appendSpool, resetSpoolFile } from '../../../../src/observer/spool.js';
 import { decide } from '../../../../src/routing-engine/decide.js';
 import { testLookup } from '../../routing-engine/price-table.js';
+import { fixturePayload } from '../../../support/fixtures.js';
 
 const FIX = join(import.meta.dirname, '../../../fixtures/cursor');
-const fixture = (name: string): Record<string, unknown> => {
-  const { _meta, ...payload } = JSON.parse(readFileSync(join(FIX, `${name}.json`), 'utf8')) as Record<string, unknown>;
-  void _meta;
-  return payload;
-};
+const fixture = (name: string): Record<string, unknown> => fixturePayload(`cursor/${name}.json`);
 
 const row = (id: string, input: string, output: string) => ({
   id,

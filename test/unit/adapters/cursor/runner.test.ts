@@ -8,11 +8,10 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runHook } from '../../../../src/wiring/command-hooks.js';
+import { fixturePayload } from '../../../support/fixtures.js';
 
-const FIX = join(import.meta.dirname, '../../../fixtures/cursor');
 const payload = (name: string, patch: (p: Record<string, unknown>) => void = () => undefined) => {
-  const p = JSON.parse(readFileSync(join(FIX, `${name}.json`), 'utf8')) as Record<string, unknown>;
-  delete p._meta;
+  const p = fixturePayload(`cursor/${name}.json`);
   patch(p);
   return JSON.stringify(p);
 };

@@ -8,13 +8,12 @@ import { resetSpoolFile } from '../../../../src/observer/spool.js';
 import { clearRuntimeCache } from '../../../../src/runtime/context.js';
 import type { SpoolRecord } from '../../../../src/contracts/spool.js';
 import { readSpool } from '../../../e2e/support/spool-read.js';
+import { fixturePayload } from '../../../support/fixtures.js';
 
 export const FIXTURES = join(import.meta.dirname, '../../../fixtures/gemini');
 
 export function fixture(name: string): Record<string, any> {
-  const { _meta, ...rest } = JSON.parse(readFileSync(join(FIXTURES, name), 'utf8')) as Record<string, any>;
-  void _meta;
-  return rest;
+  return fixturePayload(`gemini/${name}`);
 }
 
 export function fixtureMeta(name: string): Record<string, any> {

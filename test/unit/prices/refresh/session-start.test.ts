@@ -10,16 +10,12 @@ import { runHook } from '../../../../src/wiring/command-hooks.js';
 import { paths } from '../../../../src/io/paths.js';
 import { catalogPath } from '../../../../src/prices/refresh/due.js';
 import { PriceServer, json, makeCert, type Tls } from './support/server.js';
+import { fixturePayload } from '../../../support/fixtures.js';
 
 const root = join(import.meta.dirname, '../../../..');
 const FIXTURES = join(root, 'test/fixtures');
 const FIXTURE = readFileSync(join(FIXTURES, 'prices/openrouter-api-models.json'), 'utf8');
-const payload = (harness: string) => {
-  const { _meta, ...p } = JSON.parse(
-    readFileSync(join(FIXTURES, harness, 'SessionStart.basic.json'), 'utf8'),
-  ) as Record<string, unknown>;
-  return p;
-};
+const payload = (harness: string) => fixturePayload(`${harness}/SessionStart.basic.json`);
 
 let tls: Tls;
 let srv: PriceServer;

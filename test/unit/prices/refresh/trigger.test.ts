@@ -14,6 +14,7 @@ import type { RefreshConfig } from '../../../../src/prices/refresh/settings.js';
 import { readStatus } from '../../../../src/prices/refresh/status.js';
 import { nodeBinary, triggerRefresh } from '../../../../src/prices/refresh/trigger.js';
 import { PriceServer, json, makeCert, type Tls } from './support/server.js';
+import { fixturePayload } from '../../../support/fixtures.js';
 
 const root = join(import.meta.dirname, '../../../..');
 const DIST_REFRESH = join(root, 'dist/refresh.js');
@@ -120,9 +121,7 @@ describe('nodeBinary', () => {
 describe('10 concurrent SessionStart hooks (`node dist/hook.cjs codex SessionStart`)', () => {
   it('start exactly one refresh: one fetch reaches the server, and every hook returns while it is held', async () => {
     const { env } = setup('/held-10');
-    const { _meta, ...payload } = JSON.parse(
-      readFileSync(join(root, 'test/fixtures/codex/SessionStart.basic.json'), 'utf8'),
-    ) as Record<string, unknown>;
+    const payload = fixturePayload('codex/SessionStart.basic.json');
     const input = JSON.stringify({ ...payload, cwd: env.HOME });
     const runs = Array.from(
       { length: 10 },
