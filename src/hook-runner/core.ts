@@ -34,15 +34,40 @@ export type StdinSource = NodeJS.ReadableStream | { fd: number };
 
 class Oversize extends Error {}
 
-async function readCapped(chunks: AsyncIterable<string | Buffer>, maxBytes: number): Promise<Buffer> {
+/** Stdin's bytes, and the payload they hold (parsed on demand: an event without a handler never parses it). */
+type Stdin = { raw: Buffer; payload: () => unknown };
+
+/**
+ * Reads stdin up to the cap. A payload is one JSON document: as soon as the bytes so far end one (a chunk ending in
+ * `}`, trailing whitespace aside, that parses), reading stops instead of waiting for the harness to close stdin, which
+ * it may do some time after it finished writing. Bytes that would have come after a whole document could only have
+ * made the input invalid; no harness sends any.
+ */
+async function readCapped(chunks: AsyncIterable<string | Buffer>, maxBytes: number): Promise<Stdin> {
   const got: Buffer[] = [];
   let size = 0;
   for await (const chunk of chunks) {
     size += chunk.length;
     if (size > maxBytes) throw new Oversize(`stdin larger than ${maxBytes} bytes`);
     got.push(Buffer.from(chunk));
+    if (!endsObject(got[got.length - 1]!)) continue;
+    const raw = Buffer.concat(got);
+    try {
+      const payload: unknown = JSON.parse(withoutBom(raw.toString()));
+      return { raw, payload: () => payload };
+    } catch {
+      // Not whole yet (a `}` inside a longer document): read on.
+    }
   }
-  return Buffer.concat(got);
+  const raw = Buffer.concat(got);
+  return { raw, payload: () => parsePayload(raw) };
+}
+
+/** Whether the bytes end in `}` once trailing whitespace is left out. */
+function endsObject(b: Buffer): boolean {
+  let i = b.length - 1;
+  while (i >= 0 && (b[i] === 0x20 || b[i] === 0x0a || b[i] === 0x0d || b[i] === 0x09)) i--;
+  return i >= 0 && b[i] === 0x7d;
 }
 
 /** Reads of stdin still blocked in libuv's thread pool: the process cannot exit normally (see hookMain). */
@@ -167,7 +192,7 @@ export async function runHookWith(
     if (!load) return failOpen(`no adapter for harness '${harness}'`);
     adapter = await load();
     const maxStdin = positive(env.TIERGATE_HOOK_MAX_STDIN, DEFAULT_MAX_STDIN);
-    const raw = await readCapped('on' in stdin ? stdin : fdChunks(stdin.fd), maxStdin);
+    const { raw, payload } = await readCapped('on' in stdin ? stdin : fdChunks(stdin.fd), maxStdin);
     if (env.TIERGATE_HOOK_DEBUG) {
       try {
         const record = JSON.stringify({ t: startedAt, harness, event, stdin: stdinKind(stdin), raw: raw.toString() });
@@ -179,7 +204,7 @@ export async function runHookWith(
     const handler = adapter.handlers[event];
     if (!handler) return failOpen(`no handler for event '${event}'`);
     const ctx: HookContext = { env, harness, event, startedAt, deadlineMs, defer };
-    return { answer: await handler(parsePayload(raw), ctx), failed: null };
+    return { answer: await handler(payload(), ctx), failed: null };
   })().catch((err: unknown) =>
     failOpen(errorText(err), {
       kind: err instanceof Oversize ? 'oversize' : err instanceof SyntaxError ? 'bad-json' : 'error',

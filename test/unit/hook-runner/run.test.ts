@@ -1,7 +1,7 @@
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_ADAPTERS } from '../../../src/wiring/command-hooks.js';
 import { runHook } from '../../../src/wiring/command-hooks.js';
@@ -50,6 +50,24 @@ describe('hook runner', () => {
     const r = await runHook('fake', 'Echo', input(Buffer.alloc(10 * 1024 * 1024, 0x20)), e);
     expect(r.answer).toBeNull();
     expect(log(e)).toContain('"kind":"oversize"');
+  });
+
+  it('answers once stdin holds a whole payload, without waiting for the harness to close it', async () => {
+    const open = new PassThrough();
+    open.write('{"a":1}\n');
+    // Before this, only the deadline (300 ms here) ended such a read: no answer, `failed` set.
+    const r = await runHook('fake', 'Echo', open, env());
+    expect(r).toEqual({ answer: { stdout: '{"a":1}' }, failed: null });
+  });
+
+  it('a `}` that ends a chunk inside a longer payload does not end it', async () => {
+    const r = await runHook(
+      'fake',
+      'Echo',
+      Readable.from([Buffer.from('{"a":{"b":1}'), Buffer.from(',"c":2}')]),
+      env(),
+    );
+    expect(r).toEqual({ answer: { stdout: '{"a":{"b":1},"c":2}' }, failed: null });
   });
 
   it('fails open when the adapter throws', async () => {
