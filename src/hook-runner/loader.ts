@@ -3,12 +3,11 @@
  * cache (22.1+) dist/code-cache.cjs turns it on first. Small on purpose: every hook process compiles this file.
  */
 import { join } from 'node:path';
+import { errorText } from '../io/error-text.js';
 import { bundleFor, type DispatchEvents } from './bundles.js';
 import type { CompileCacheApi } from './code-cache.js';
 
 type Load = (id: string) => unknown;
-
-const why = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.message}` : String(err));
 
 /** Runs the hook and exits 0 (or the answer's code). A bundle that cannot load leaves a line on stderr. */
 export async function startHook(distDir: string, argv: string[], load: Load, events: DispatchEvents): Promise<never> {
@@ -18,7 +17,7 @@ export async function startHook(distDir: string, argv: string[], load: Load, eve
     const bundle = join(distDir, `${bundleFor(events, argv[0] ?? '', argv[1] ?? '')}.cjs`);
     code = await (load(bundle) as { main(argv: string[]): Promise<number> }).main(argv);
   } catch (err) {
-    process.stderr.write(`tiergate: hook could not run (${why(err)}); the harness proceeds unchanged\n`);
+    process.stderr.write(`tiergate: hook could not run (${errorText(err)}); the harness proceeds unchanged\n`);
     code = 0;
   }
   process.exit(code);
@@ -31,6 +30,6 @@ function startCodeCache(distDir: string, load: Load): void {
     if (typeof api.enableCompileCache !== 'function') return;
     (load(join(distDir, 'code-cache.cjs')) as typeof import('./code-cache.js')).enableCodeCache(process.env, api);
   } catch (err) {
-    process.stderr.write(`tiergate: hook compile cache not used (${why(err)})\n`);
+    process.stderr.write(`tiergate: hook compile cache not used (${errorText(err)})\n`);
   }
 }

@@ -49,7 +49,4 @@ export function diagnose(
   }
 }
 
-export function errorText(err: unknown): string {
-  if (err instanceof Error) return `${err.name}: ${err.message}`;
-  return String(err);
-}
+export { errorText } from './error-text.js';
