@@ -50,7 +50,7 @@ async function readCapped(chunks: AsyncIterable<string | Buffer>, maxBytes: numb
     size += chunk.length;
     if (size > maxBytes) throw new Oversize(`stdin larger than ${maxBytes} bytes`);
     got.push(Buffer.from(chunk));
-    if (!endsObject(got[got.length - 1]!)) continue;
+    if (!chunk.toString().trimEnd().endsWith('}')) continue;
     const raw = Buffer.concat(got);
     try {
       const payload: unknown = JSON.parse(withoutBom(raw.toString()));
@@ -61,13 +61,6 @@ async function readCapped(chunks: AsyncIterable<string | Buffer>, maxBytes: numb
   }
   const raw = Buffer.concat(got);
   return { raw, payload: () => parsePayload(raw) };
-}
-
-/** Whether the bytes end in `}` once trailing whitespace is left out. */
-function endsObject(b: Buffer): boolean {
-  let i = b.length - 1;
-  while (i >= 0 && (b[i] === 0x20 || b[i] === 0x0a || b[i] === 0x0d || b[i] === 0x09)) i--;
-  return i >= 0 && b[i] === 0x7d;
 }
 
 /** Reads of stdin still blocked in libuv's thread pool: the process cannot exit normally (see hookMain). */
