@@ -1,6 +1,7 @@
 /**
  * Every harness's descriptor (contracts/harness.ts HarnessDescriptor), by id: the light half of the registry, for what
- * must not load adapters (the dispatch hook's policy defaults, dist/hook.cjs's choice of bundle). The whole modules are
+ * must not load adapters (the dispatch hook's policy defaults, dist/hook.cjs's choice of bundle, written in by
+ * scripts/build.mjs). The whole modules are
  * in ./index.ts. Typed by the id list, so a harness added there and missing here does not compile.
  */
 import type { HarnessDescriptor } from '../contracts/harness.js';
@@ -30,7 +31,8 @@ export const EVENT_DEADLINE_CAPS: Readonly<Record<string, number>> = Object.from
   ),
 );
 
-/** Harness id -> the command-hook events its dispatch bundle serves (dist/hook-dispatch-<id>.cjs), for dist/hook.cjs. */
+/** Harness id -> the command-hook events its dispatch bundle serves (dist/hook-dispatch-<id>.cjs); scripts/build.mjs
+ * writes it into dist/hook.cjs as a literal. */
 export const DISPATCH_EVENTS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
   HARNESS_IDS.filter((h) => DESCRIPTORS[h].dispatchEvents.length > 0).map((h) => [h, DESCRIPTORS[h].dispatchEvents]),
 );

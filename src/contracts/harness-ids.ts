@@ -1,7 +1,7 @@
 /**
  * The harness id list (re-exported by harness.ts, which documents it) and the tier names, in a module without zod:
- * dist/hook.cjs reads the descriptors keyed by the ids and the dispatch bundles read both, so a zod import here would
- * put zod in every command hook.
+ * the dispatch bundles read the descriptors keyed by the ids, and scripts/build.mjs writes their dispatch events into
+ * dist/hook.cjs, so a zod import here would put zod in every command hook.
  */
 export const HARNESS_IDS = ['claude', 'codex', 'cursor', 'opencode', 'pi', 'gemini', 'copilot'] as const;
 export type Harness = (typeof HARNESS_IDS)[number];
