@@ -1,8 +1,8 @@
 /**
  * Every harness's descriptor (contracts/harness.ts HarnessDescriptor), by id: the light half of the registry, for what
  * must not load adapters (the dispatch hook's policy defaults, dist/hook.cjs's choice of bundle, written in by
- * scripts/build.mjs). The whole modules are
- * in ./index.ts. Typed by the id list, so a harness added there and missing here does not compile.
+ * scripts/build.mjs). The whole modules are in ./index.ts. Typed by the id list, so a harness added there and missing
+ * here does not compile.
  */
 import type { HarnessDescriptor } from '../contracts/harness.js';
 import { HARNESS_IDS, type Harness } from '../contracts/harness-ids.js';
