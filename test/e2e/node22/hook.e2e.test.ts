@@ -26,7 +26,6 @@ import { fixturePayload } from '../../support/fixtures.js';
 
 const root = join(import.meta.dirname, '../../..');
 const hook = join(root, 'dist/hook.cjs');
-const fixture = fixturePayload;
 
 const node22 = harnessBin('node22');
 
@@ -35,8 +34,8 @@ function sandbox() {
   const transcript = join(dir, 'parent.jsonl');
   copyFileSync(join(root, 'test/fixtures/claude/transcripts/parent-sonnet.parent.at-PreToolUse.jsonl'), transcript);
   const payloads = {
-    codex: { ...fixture('codex/PreToolUse.basic.json'), cwd: dir, model: 'gpt-6-luna' },
-    claude: { ...fixture('claude/PreToolUse.parent-sonnet.json'), cwd: dir, transcript_path: transcript },
+    codex: { ...fixturePayload('codex/PreToolUse.basic.json'), cwd: dir, model: 'gpt-6-luna' },
+    claude: { ...fixturePayload('claude/PreToolUse.parent-sonnet.json'), cwd: dir, transcript_path: transcript },
   };
   const env = (tg: string) => ({ PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, tg) });
   /** Codex's stdin a file (the non-blocking read), Claude Code's a socket (the pooled read), as each harness gives it. */
