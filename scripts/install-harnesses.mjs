@@ -1,6 +1,6 @@
 // Installs the pinned harness binaries the e2e suite drives, into .cache/harnesses/<name> (outside the package's
 // node_modules: they are large and never dependencies of the published package).
-// Usage: node scripts/install-harnesses.mjs [claude|codex|opencode|pi|gemini|copilot|bun|node22 ...]   (default: all)
+// Usage: node scripts/install-harnesses.mjs [claude|codex|opencode|pi|gemini|copilot|bun|node22|node24 ...]   (default: all)
 // Prints one JSON line per harness: {name, ok, bin, error}. Outside CI a failed install exits 0 and the e2e tests
 // skip that harness with the printed reason; under CI (CI set, not "false"/"0") any failed install exits 1, so CI
 // cannot go green with every real-binary test skipped.
@@ -23,9 +23,10 @@ export const HARNESSES = {
   copilot: { pkg: '@github/copilot', version: '1.0.102', bin: 'copilot' },
   // OpenCode runs plugins in Bun: the ledger's bun:sqlite driver is tested under a real Bun.
   bun: { pkg: 'bun', version: '1.4.5', bin: 'bun' },
-  // Not a harness: Node 22 from the registry, so the command hook runs under a Node with a compile cache too (users run
-  // 22 and 24 as much as 20; CI's own Node is 20).
+  // Not harnesses: Node 22 and 24 from the registry, so the command hook runs under the Nodes with a compile cache too
+  // (users run 22 and 24 as much as 20; CI's own Node is 20).
   node22: { pkg: 'node', version: '22.23.3', bin: 'node' },
+  node24: { pkg: 'node', version: '24.21.0', bin: 'node' },
 };
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(HARNESSES);

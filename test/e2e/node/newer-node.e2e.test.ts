@@ -1,7 +1,7 @@
 /**
- * The command hook under Node 22 (a registry build, scripts/install-harnesses.mjs `node22`), where Node has a compile
- * cache and dist/hook.cjs turns it on through dist/code-cache.cjs (docs/hook-runner.md). CI's own Node is 20, which
- * never takes that path. Same payloads, same answers as under this Node; the cache is written on the first hook and
+ * The command hook under Node 22 and 24 (registry builds, scripts/install-harnesses.mjs `node22`, `node24`), where Node
+ * has a compile cache and dist/hook.cjs turns it on through dist/code-cache.cjs (docs/hook-runner.md). CI's own Node is
+ * 20, which never takes that path. Same payloads, same answers as under this Node; the cache is written on the first hook and
  * used by the next; a link in its place is refused and the hook answers all the same.
  */
 import { spawnSync } from 'node:child_process';
@@ -20,14 +20,12 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
 import { fixturePayload } from '../../support/fixtures.js';
 
 const root = join(import.meta.dirname, '../../..');
 const hook = join(root, 'dist/hook.cjs');
-
-const node22 = harnessBin('node22');
 
 function sandbox() {
   const dir = mkdtempSync(join(tmpdir(), 'tg-node22-'));
@@ -67,14 +65,19 @@ function sandbox() {
   return { dir, run, data, log };
 }
 
-describe.skipIf(!node22.ok)('dist/hook.cjs under Node 22', () => {
-  const bin = node22.ok ? node22.bin : '';
+describe.each([
+  ['node22', 22],
+  ['node24', 24],
+] as const)('dist/hook.cjs under %s', (name, major) => {
+  const node = harnessBin(name);
+  const bin = node.ok ? node.bin : '';
+  const it = node.ok ? test : test.skip;
 
-  it('is Node 22 with a compile cache', () => {
+  it(`is Node ${major} with a compile cache`, () => {
     const r = spawnSync(bin, ['-p', "process.version + ' ' + typeof require('node:module').enableCompileCache"], {
       encoding: 'utf8',
     });
-    expect(r.stdout.trim()).toMatch(/^v22\.\d+\.\d+ function$/);
+    expect(r.stdout.trim()).toMatch(new RegExp(`^v${major}\\.\\d+\\.\\d+ function$`));
   });
 
   it('answers a Codex denial and a Claude Code correction exactly as this Node does, cache cold and warm', () => {
@@ -102,7 +105,8 @@ describe.skipIf(!node22.ok)('dist/hook.cjs under Node 22', () => {
     expect(files.length).toBeGreaterThan(0);
     const second = sb.run(bin, 'codex', 'tg', { NODE_DEBUG_NATIVE: 'COMPILE_CACHE' });
     expect(second.stdout).toBe(first.stdout);
-    expect(second.stderr).toMatch(/cache for \S*hook-dispatch-codex\.cjs was accepted/);
+    // Node 22.23: "cache for <file> was accepted"; 24.21: "V8 code cache for CommonJS <file> was accepted".
+    expect(second.stderr).toMatch(/cache for (CommonJS )?\S*hook-dispatch-codex\.cjs was accepted/);
   });
 
   it("a link in the cache directory's place is refused (never followed) and the hook still answers", () => {
