@@ -254,6 +254,7 @@ export function scanTranscripts(
     try {
       if (!parser) throw new Error(`no transcript parser for ${f.harness}`);
       const parse = parser.parseFile(f.path);
+      parser.learn?.(parse, env);
       batch.push({ f, parse });
       batchRequests += parse.requests.length + 1;
       if (batchRequests >= BATCH_ROWS) flush();

@@ -6,6 +6,7 @@
 import type { Harness } from '../contracts/harness.js';
 import type { Outcome } from '../contracts/observation.js';
 import type { Usage } from '../contracts/usage.js';
+import type { Env } from '../io/paths.js';
 
 /** One API response, deduped within the file (Claude: message.id + requestId; Codex: response_id). */
 export type TranscriptRequest = {
@@ -84,6 +85,11 @@ export interface TranscriptParser {
    */
   readonly oneChildPerFile?: boolean;
   parseFile(path: string, opts?: ParseOptions): FileParse;
+  /**
+   * What the harness keeps from a file it read, besides the ledger's rows (Copilot CLI: the premium-request multipliers
+   * the dispatch hook compares): called by `tiergate scan` after each file it parses. Diagnoses its own failures.
+   */
+  learn?(parse: FileParse, env: Env): void;
 }
 
 /** Sum requests into one usage record (requests counted), or null when there are none. */

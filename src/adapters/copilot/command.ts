@@ -19,7 +19,7 @@ import { spoolRecord } from '../../observer/spend-record.js';
 import { preToolUse } from './dispatch-command.js';
 import { copilotHome, eventsPath } from './events.js';
 import { SessionPayloadSchema, SubagentStopPayloadSchema, type SubagentStopPayload } from './payloads.js';
-import { learnMultipliers, recordMultipliers } from './multipliers.js';
+import { learnFromFile } from './multipliers.js';
 import { parseCopilotEvents, type CopilotParse } from './transcript.js';
 
 /** The session file of a subagentStop: the payload's transcriptPath (seen), else the one under COPILOT_HOME. */
@@ -37,16 +37,6 @@ function readTail(path: string, tailBytes: number, where: string): CopilotParse 
   } catch (err) {
     diagnose('warn', where, `session file not read: ${errorText(err)}`, { path });
     return null;
-  }
-}
-
-/** The multipliers GitHub-hosted requests in the file reported, into the table the dispatch hook reads (multipliers.ts). */
-function learn(parse: CopilotParse | null, env: Env): void {
-  if (!parse || parse.multipliers.size === 0) return;
-  try {
-    recordMultipliers(env, learnMultipliers(parse.requests, parse.multipliers, Date.now()));
-  } catch (err) {
-    diagnose('warn', 'copilot:multipliers', `table not written: ${errorText(err)}`, {}, env);
   }
 }
 
@@ -77,7 +67,7 @@ export function createCommandAdapter(services: HookServices): CommandAdapter {
       ...(child?.multiplier != null ? { multiplier: child.multiplier } : {}),
     };
     spoolRecord({ type: 'completion', observation, transcriptPath: path }, ctx.env, { cwd: p.cwd ?? null });
-    learn(parse, ctx.env);
+    learnFromFile(parse, ctx.env);
     return null;
   };
 
@@ -99,7 +89,7 @@ export function createCommandAdapter(services: HookServices): CommandAdapter {
         const home = copilotHome(ctx.env);
         const file = home ? eventsPath(home, p.sessionId) : null;
         if (file && existsSync(file))
-          learn(
+          learnFromFile(
             readTail(file, loadPolicy(ctx.env, p.cwd ?? null).policy.observer.tailBytes, 'copilot:sessionEnd'),
             ctx.env,
           );

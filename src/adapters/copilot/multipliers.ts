@@ -124,6 +124,22 @@ export function recordMultipliers(env: Env, learned: ReadonlyMap<string, Multipl
   return true;
 }
 
+/**
+ * What a session file read after the fact teaches the table (the subagentStop and sessionEnd hooks, `tiergate scan`):
+ * the multipliers its GitHub-hosted requests reported. A failure costs the lesson, never the caller, and says so.
+ */
+export function learnFromFile(
+  parse: { requests: readonly TranscriptRequest[]; multipliers?: ReadonlyMap<string, number> } | null,
+  env: Env,
+): void {
+  if (!parse?.multipliers || parse.multipliers.size === 0) return;
+  try {
+    recordMultipliers(env, learnMultipliers(parse.requests, parse.multipliers, Date.now()));
+  } catch (err) {
+    diagnose('warn', 'copilot:multipliers', `table not written: ${errorText(err)}`, {}, env);
+  }
+}
+
 /** 0.33 -> "0.33", never an exponent (a PriceRow's rates are plain decimals). */
 export function decimalOf(m: number): string {
   return m

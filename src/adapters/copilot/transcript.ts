@@ -27,6 +27,7 @@ import {
   type TranscriptRequest,
 } from '../../observer/transcripts.js';
 import { multiplierOf, parseEventLine, usageFromRecord } from './events.js';
+import { learnFromFile } from './multipliers.js';
 
 export const COPILOT_PARSE_MAX_BYTES = 2 * 1024 * 1024 * 1024;
 /** Lines worth parsing; system messages (~28 KB each) and the rest are skipped unparsed. */
@@ -200,4 +201,9 @@ export function parseCopilotEvents(path: string, opts: ParseOptions & { startOff
   };
 }
 
-export const copilotTranscripts: TranscriptParser = { harness: 'copilot', parseFile: parseCopilotEvents };
+export const copilotTranscripts: TranscriptParser = {
+  harness: 'copilot',
+  parseFile: parseCopilotEvents,
+  // A scan of old session files teaches the dispatch hook's multiplier table too (each entry dated by its request).
+  learn: (parse, env) => learnFromFile(parse as CopilotParse, env),
+};

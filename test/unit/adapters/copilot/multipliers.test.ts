@@ -7,7 +7,7 @@
  * GitHub-hosted session files below are the recorded one with its usage records edited to what the SDK types describe
  * for GitHub-hosted models (`isByok: false`, `cost` = the model's multiplier); nothing else changed.
  */
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createCommandAdapter } from '../../../../src/adapters/copilot/command.js';
@@ -180,6 +180,39 @@ describe('the ledger stores the multiplier per completion (migration 9)', () => 
       expect(db.prepare('SELECT status, multiplier FROM completions').all()).toEqual([{ status: 'ok', multiplier: 3 }]);
     } finally {
       db.close();
+    }
+  });
+
+  it('tiergate scan teaches the table too, each model dated by its request; a BYOK file writes none', () => {
+    for (const [costs, want] of [
+      [null, null],
+      [
+        { 'gpt-5.4': 1, 'claude-opus-4.8': 3 },
+        { 'gpt-5.4': 1, 'claude-opus-4.8': 3 },
+      ],
+    ] as const) {
+      const s = sandbox();
+      writeSession(s, SID, costs ? githubHosted(sessionLines(), costs) : sessionLines());
+      const db = openLedger(s.env);
+      try {
+        const roots = defaultScanRoots(s.env).filter((r) => r.harness === 'copilot');
+        scanTranscripts(db, roots, loadPricer(s.env, null), {}, s.env);
+      } finally {
+        db.close();
+      }
+      if (want === null) {
+        expect(existsSync(multiplierTablePath(s.env))).toBe(false);
+        continue;
+      }
+      const table = JSON.parse(readFileSync(multiplierTablePath(s.env), 'utf8')) as {
+        models: Record<string, { multiplier: number; at: number }>;
+      };
+      expect(Object.fromEntries(Object.entries(table.models).map(([m, e]) => [m, e.multiplier]))).toEqual(want);
+      // The recorded file's own times, not the scan's: an old file never outdates a newer sighting.
+      const times = sessionLines()
+        .map((l) => Date.parse((JSON.parse(l) as { timestamp?: string }).timestamp ?? ''))
+        .filter(Number.isFinite);
+      for (const e of Object.values(table.models)) expect(e.at).toBeLessThanOrEqual(Math.max(...times));
     }
   });
 
