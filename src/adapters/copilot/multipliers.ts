@@ -5,8 +5,8 @@
  * its native runtime holds one). The one local source is the session file: each `session.usage_record` of a
  * GitHub-hosted request has `cost`, "Model multiplier cost for billing purposes" (events.ts multiplierOf).
  *
- * So the observer learns them: every session file a Copilot hook reads after the fact (subagentStop, sessionEnd) adds
- * the multipliers it holds to one small file in the data dir, and the dispatch hook reads that file, bounded, when the
+ * So the observer learns them: every session file read after the fact (the subagentStop and sessionEnd hooks,
+ * `tiergate scan`) adds the multipliers it holds to one small file in the data dir, and the dispatch hook reads that file, bounded, when the
  * dispatching turn ran on a GitHub-hosted model. A model the table does not know, or knows only from long ago, has no
  * multiplier, and the dispatch is priced per token as before: unknown never blocks.
  */
