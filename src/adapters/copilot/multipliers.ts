@@ -6,9 +6,9 @@
  * GitHub-hosted request has `cost`, "Model multiplier cost for billing purposes" (events.ts multiplierOf).
  *
  * So the observer learns them: every session file read after the fact (the subagentStop and sessionEnd hooks,
- * `tiergate scan`) adds the multipliers it holds to one small file in the data dir, and the dispatch hook reads that file, bounded, when the
- * dispatching turn ran on a GitHub-hosted model. A model the table does not know, or knows only from long ago, has no
- * multiplier, and the dispatch is priced per token as before: unknown never blocks.
+ * `tiergate scan`) adds the multipliers it holds to one small file in the data dir, and the dispatch hook reads that
+ * file, bounded, when the dispatching turn ran on a GitHub-hosted model. A model the table does not know, or knows only
+ * from long ago, has no multiplier, and the dispatch is priced per token as before: unknown never blocks.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
