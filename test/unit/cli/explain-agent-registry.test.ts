@@ -12,6 +12,7 @@ import { HARNESSES } from '../../../src/adapters/index.js';
 import type { Harness } from '../../../src/contracts/harness.js';
 import { run as explainCommand } from '../../../src/cli/commands/explain.js';
 import { clearRuntimeCache } from '../../../src/runtime/context.js';
+import { runCaptured } from '../../support/cli.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -30,14 +31,8 @@ function home(): void {
 }
 
 async function explain(argv: string[], registry: Readonly<Record<Harness, HarnessModule>>) {
-  let out = '';
-  let err = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((c) => ((out += String(c)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((c) => ((err += String(c)), true));
   clearRuntimeCache();
-  const code = await explainCommand(argv, registry);
-  vi.restoreAllMocks();
-  return { code, out, err };
+  return runCaptured((a) => explainCommand(a, registry), argv);
 }
 
 describe('explain --agent reads the registry', () => {

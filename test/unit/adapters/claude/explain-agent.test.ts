@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { run as explainCommand } from '../../../../src/cli/commands/explain.js';
 import { clearRuntimeCache } from '../../../../src/runtime/context.js';
+import { runCaptured } from '../../../support/cli.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -35,13 +36,9 @@ function setup() {
   return { dir, project };
 }
 
-async function explain(args: string[]): Promise<{ code: number; out: string }> {
-  let out = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((out += String(chunk)), true));
+async function explain(args: string[]) {
   clearRuntimeCache();
-  const code = await explainCommand(args);
-  vi.restoreAllMocks();
-  return { code, out };
+  return runCaptured(explainCommand, args);
 }
 
 describe('tiergate explain --agent', () => {

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HARNESSES } from '../../../../src/adapters/index.js';
 import { run as explainCommand } from '../../../../src/cli/commands/explain.js';
 import { clearRuntimeCache } from '../../../../src/runtime/context.js';
+import { runCaptured } from '../../../support/cli.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -31,12 +32,8 @@ function sandbox(): string {
 }
 
 async function explain(argv: string[]) {
-  let out = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((c) => ((out += String(c)), true));
   clearRuntimeCache();
-  const code = await explainCommand(argv, HARNESSES);
-  vi.restoreAllMocks();
-  return { code, out };
+  return runCaptured((a) => explainCommand(a, HARNESSES), argv);
 }
 
 describe('explain --harness copilot --agent', () => {
