@@ -205,5 +205,5 @@ export const copilotTranscripts: TranscriptParser = {
   harness: 'copilot',
   parseFile: parseCopilotEvents,
   // A scan of old session files teaches the dispatch hook's multiplier table too (each entry dated by its request).
-  learn: (parse, env) => learnFromFile(parse as CopilotParse, env),
+  learn: learnFromFile,
 };
