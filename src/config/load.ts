@@ -7,7 +7,7 @@
  * (project-layer.ts); every key it sets is reported as an effect, applied or ignored, and every ignored one as a
  * diagnostic too.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { PolicySchema, type Policy } from '../contracts/config.js';
 import { paths, type Env } from '../io/paths.js';
@@ -32,6 +32,7 @@ type Issue = {
   minimum?: unknown;
   maximum?: unknown;
   inclusive?: boolean;
+  message?: string;
 };
 
 /** A zod issue as `path: expected what`, never the value (a policy file may be a link to any file). */
@@ -48,7 +49,9 @@ function issueText(section: Section, i: Issue): string {
             ? `number ${i.inclusive ? '>=' : '>'} ${String(i.minimum)}`
             : i.code === 'too_big'
               ? `number ${i.inclusive ? '<=' : '<'} ${String(i.maximum)}`
-              : `a valid value (${i.code})`;
+              : i.code === 'custom' && i.message
+                ? i.message
+                : `a valid value (${i.code})`;
   return `${where}: expected ${what}`;
 }
 
@@ -90,7 +93,16 @@ export function applyLayer(base: Policy, layer: unknown, label: string, project?
       next[section] = checked;
       continue;
     }
-    const judged = judgeSection(section, base[section], checked, project.trusted);
+    let judged: ReturnType<typeof judgeSection>;
+    try {
+      judged = judgeSection(section, base[section], checked, project.trusted);
+    } catch (err) {
+      // A value the schema let through that a rule still cannot compare: the layer below stands, never a throw (a
+      // throw here reaches the dispatch, which fails open and would let the project switch the guard off).
+      diagnostics.push(`${label}: '${section}' could not be judged (${errorName(err)}); kept the previous value`);
+      effects.push({ key: section, applied: false, why: 'could not be judged' });
+      continue;
+    }
     next[section] = judged.value;
     for (const e of judged.effects) {
       effects.push(e);
@@ -104,6 +116,9 @@ export function applyLayer(base: Policy, layer: unknown, label: string, project?
   }
   return { policy: next as Policy, diagnostics, effects };
 }
+
+/** An error's class, never its message: the message may quote the value (a policy file may be a link to any file). */
+const errorName = (err: unknown): string => (err instanceof Error ? err.name : typeof err);
 
 /** A key from the file as a diagnostic may quote it: JSON-escaped (no control characters reach a terminal) and short. */
 const keyName = (key: string): string =>
@@ -122,10 +137,22 @@ function mergeSection(section: Section, base: unknown, value: unknown): unknown 
   return value;
 }
 
+function isDanglingLink(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+  } catch {
+    return false;
+  }
+}
+
 function readLayer(path: string): { found: boolean; value?: unknown; error?: string } {
   // Most layers are absent (a project file above all), and asking is cheaper than a failed open's errno exception.
   // A path through a directory this user cannot search is absent too: nothing there could be read.
-  if (!existsSync(path)) return { found: false };
+  if (!existsSync(path)) {
+    // A link to nothing is a file the user meant to use: said, not taken for "no file" (issue 28 item 10). Asked only
+    // when the path is absent, so a dispatch pays for it only on the slow path.
+    return isDanglingLink(path) ? { found: true, error: 'a dangling link: its target does not exist or cannot be reached' } : { found: false };
+  }
   let text: string;
   try {
     text = readTextCapped(path, MAX_CONFIG_BYTES);

@@ -1,6 +1,50 @@
 import * as z from 'zod/mini';
 import { HARNESS_IDS, TIERS, type Harness } from './harness-ids.js';
-import { DecimalSchema, RatesSchema } from './prices.js';
+import { DecimalSchema } from './prices.js';
+
+/**
+ * Digits after the point in a number or decimal string as written (`1e-7` -> 7, `"0.50"` -> 1: trailing zeros add
+ * nothing); Infinity for what is neither.
+ */
+function decimalsOf(text: string): number {
+  const m = /^-?(\d+)(?:\.(\d*?)0*)?(?:e([+-]?\d+))?$/i.exec(text);
+  if (!m) return Number.POSITIVE_INFINITY;
+  return Math.max(0, (m[2] ?? '').length - Number(m[3] ?? 0));
+}
+
+/**
+ * The money type (prices/decimal.ts) is fixed point with 18 decimals: a value with more would throw wherever it is
+ * compared, so it is refused here, when the layer loads, like any other invalid value (issue 28: a project's
+ * 19-decimal budget made every dispatch decision throw, and the throw allowed the dispatch).
+ */
+export const MONEY_DECIMALS = 18;
+/** Past any real budget or rate (USD, or USD per 1M tokens), and small enough that the fixed point stays cheap. */
+export const MONEY_MAX_WHOLE_DIGITS = 9;
+const fitsMoney = (s: string): boolean => {
+  const dot = s.indexOf('.');
+  const whole = (dot < 0 ? s : s.slice(0, dot)).replace(/^0+(?=\d)/, '');
+  return whole.length <= MONEY_MAX_WHOLE_DIGITS && decimalsOf(s) <= MONEY_DECIMALS;
+};
+/** A USD amount or rate the money type holds exactly: a decimal string, at most 18 decimals, below 1e9. */
+export const MoneySchema = DecimalSchema.check(
+  z.refine(fitsMoney, `a decimal string with at most ${MONEY_DECIMALS} decimals, below 1e${MONEY_MAX_WHOLE_DIGITS}`),
+);
+const MoneyRatesSchema = z.object({
+  input: MoneySchema,
+  output: MoneySchema,
+  cacheRead: z.optional(z.nullable(MoneySchema)),
+  cacheWrite5m: z.optional(z.nullable(MoneySchema)),
+  cacheWrite1h: z.optional(z.nullable(MoneySchema)),
+});
+
+/**
+ * The smallest transcript tail a layer may set. A usage record is one JSONL line, and a line carries the message it
+ * belongs to: the largest captured (Claude Code 2.1.x, a parent line with a tool result) is 57 KB, so a 64 KiB tail
+ * still holds the last whole line. Lower, every child reads as unpriced, which would lift any budget (issue 28).
+ */
+export const MIN_TAIL_BYTES = 64 * 1024;
+/** Bounded read: a hook never reads more than this from a transcript, whatever the user file says. */
+export const MAX_TAIL_BYTES = 256 * 1024 * 1024;
 
 /** Tier -> concrete value for one harness (a model id/alias, or an agent name where the harness routes by agent). */
 export const TierMapSchema = z.object({
@@ -29,7 +73,7 @@ export const PolicySchema = z.object({
   /** Negotiated rates (USD per 1M tokens), keyed by model id; beat every catalog. */
   priceOverrides: z.record(
     z.string(),
-    z.extend(z.partial(RatesSchema), { input: DecimalSchema, output: DecimalSchema }),
+    MoneyRatesSchema,
   ),
   /** Codex honours a rewrite only with permissionDecision "allow"; off by default: deny-with-retry instead. */
   codexRewrite: z.boolean(),
@@ -42,7 +86,8 @@ export const PolicySchema = z.object({
   claudeProvider: z.enum(['anthropic', 'bedrock', 'vertex', 'foundry', 'gateway']),
   refresh: z.object({
     enabled: z.boolean(),
-    ttlHours: z.number().check(z.positive()),
+    // At most a year: a larger TTL only overflows the date arithmetic.
+    ttlHours: z.number().check(z.positive(), z.lte(24 * 366)),
     // An http(s) URL by pattern, not z.url(): the refresh fetches https only (http on loopback in tests).
     sources: z.array(
       z.object({
@@ -54,7 +99,7 @@ export const PolicySchema = z.object({
   }),
   observer: z.object({
     /** Hard cap on bytes read from the end of a transcript. */
-    tailBytes: z.int().check(z.positive()),
+    tailBytes: z.int().check(z.gte(MIN_TAIL_BYTES), z.lte(MAX_TAIL_BYTES)),
   }),
   /**
    * Spend budgets in USD of subagent spend as tiergate records it (routing-engine/budget.ts, docs/budgets.md): per
@@ -64,12 +109,17 @@ export const PolicySchema = z.object({
    * `warnAt` (a fraction of a budget) the dispatch proceeds and the decision records a warning. Each amount optional.
    */
   budgets: z.object({
-    session: z.optional(DecimalSchema),
-    day: z.optional(DecimalSchema),
-    month: z.optional(DecimalSchema),
-    sessionTotal: z.optional(DecimalSchema),
+    session: z.optional(MoneySchema),
+    day: z.optional(MoneySchema),
+    month: z.optional(MoneySchema),
+    sessionTotal: z.optional(MoneySchema),
     action: z.enum(['downshift', 'deny']),
-    warnAt: z.number().check(z.positive(), z.lte(1)),
+    // Multiplied into a budget in the same fixed point: 1e-300 is positive but no fraction the money type holds.
+    warnAt: z.number().check(
+      z.positive(),
+      z.lte(1),
+      z.refine((n) => decimalsOf(String(n)) <= MONEY_DECIMALS, `a fraction with at most ${MONEY_DECIMALS} decimals`),
+    ),
   }),
   /**
    * USER FILE ONLY: project roots (absolute paths of directories holding a .tiergate.json) whose file may loosen this

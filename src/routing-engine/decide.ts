@@ -254,6 +254,40 @@ function runsOn(obs: DispatchObservation, policy: Policy, d: Decision): string |
 }
 
 /**
+ * The budget part, apart from the price ceiling's: a fault in it (a value or a spend it cannot handle) fails open for
+ * the budgets only, diagnosed, and the ceiling's decision stands. Issue 28: a throw here used to allow the dispatch.
+ */
+function withBudget(
+  ceiling: Decision,
+  obs: DispatchObservation,
+  policy: Policy,
+  prices: PriceLookup,
+  spend: SpendState | undefined,
+): Decision {
+  try {
+    if (!spend || !hasBudget(policy.budgets)) return ceiling;
+    return applyBudget(
+      ceiling,
+      { obs, policy, prices, candidates: candidatesFor(obs, policy, prices), runsOn: runsOn(obs, policy, ceiling) },
+      spend,
+    );
+  } catch (err) {
+    const summary = `budgets not checked: ${budgetFault(err)}`;
+    return {
+      ...ceiling,
+      budget: { status: 'unknown', lines: [], summary },
+      diagnostics: [...ceiling.diagnostics, summary],
+    };
+  }
+}
+
+/** A fault's message, bounded: it may quote the value that caused it. */
+function budgetFault(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+/**
  * `spend`: the spend so far, for a policy that sets a budget (budget.ts; the caller reads it, the engine stays pure).
  * Absent: no budget is checked.
  */
@@ -268,14 +302,7 @@ export function decide(obs: DispatchObservation, policy: Policy, prices: PriceLo
       diagnostics: [],
     };
   }
-  let decision = decideInner({ obs, policy, prices, diagnostics: [] });
-  if (spend && hasBudget(policy.budgets)) {
-    decision = applyBudget(
-      decision,
-      { obs, policy, prices, candidates: candidatesFor(obs, policy, prices), runsOn: runsOn(obs, policy, decision) },
-      spend,
-    );
-  }
+  const decision = withBudget(decideInner({ obs, policy, prices, diagnostics: [] }), obs, policy, prices, spend);
   if (policy.mode === 'warn' && decision.action !== 'allow') {
     return {
       action: 'allow',
