@@ -71,7 +71,7 @@ const HOSTILE: [string, (root: string) => Record<string, unknown>, Record<string
     () => ({ refresh: { sources: [{ name: 'evil', url: 'http://127.0.0.1:9/feed', format: 'openrouter' }] } }),
   ],
   ['refresh switched off', () => ({ refresh: { enabled: false } })],
-  ['a larger transcript tail', () => ({ observer: { tailBytes: 1024 * 1024 * 1024 } })],
+  ['a larger transcript tail', () => ({ observer: { tailBytes: 8 * 1024 * 1024 } })],
   [
     "removing the user's price overrides",
     () => ({ priceOverrides: {} }),
@@ -170,7 +170,12 @@ describe('a project file may tighten without trust', () => {
       { defaultTier: 'premium' },
     ],
     ["codexRewrite off over the user's on", { codexRewrite: true }, { codexRewrite: false }, { codexRewrite: false }],
-    ['a smaller transcript tail', undefined, { observer: { tailBytes: 1024 } }, { observer: { tailBytes: 1024 } }],
+    [
+      'a smaller transcript tail',
+      undefined,
+      { observer: { tailBytes: 1024 * 1024 } },
+      { observer: { tailBytes: 1024 * 1024 } },
+    ],
     [
       "a lower budget, one the user has not set, deny and an earlier warning; the user's other budgets stay",
       { budgets: { session: '5.00', month: '400' } },

@@ -118,7 +118,7 @@ describe('the dispatch bundles', () => {
         .permissionDecision,
     ).toBe('deny');
     const log = readFileSync(join(env.TIERGATE_HOME, 'data', 'diagnostics.log'), 'utf8');
-    expect(log).toContain("invalid 'observer' (observer.tailBytes: expected number > 0)");
+    expect(log).toContain("invalid 'observer' (observer.tailBytes: expected number >= 65536)");
     expect(log).not.toMatch(/catalog (invalid|unreadable)|prices:declared/);
 
     const transcript = join(dir, 'parent.jsonl');

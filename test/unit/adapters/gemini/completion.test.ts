@@ -2,7 +2,7 @@
  * Gemini CLI AfterTool[invoke_agent] -> the child's completion, from its chat file (0.61.0 fixtures), and the chat files
  * read whole for scan: usage, the model sent, the call id shared with the dispatch hook, the child's agent id.
  */
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dispatchCallId, readChildRun } from '../../../../src/adapters/gemini/chat-file.js';
@@ -61,11 +61,13 @@ describe("gemini AfterTool: the child's usage and model from its chat file", () 
     const sb = sandbox();
     const after = fixture('AfterTool.basic-invoke_agent.json');
     const parent = stageParent(sb, after.session_id);
-    stageChild(sb, after.session_id, AGENT);
+    const child = stageChild(sb, after.session_id, AGENT);
+    // The smallest cap a policy may set (contracts/config.ts MIN_TAIL_BYTES), under a child file grown past it.
+    writeFileSync(child, `${JSON.stringify({ pad: 'x'.repeat(80 * 1024) })}\n${readFileSync(child, 'utf8')}`);
     mkdirSync(join(sb.env.TIERGATE_HOME!, 'config'), { recursive: true });
     writeFileSync(
       join(sb.env.TIERGATE_HOME!, 'config', 'config.json'),
-      JSON.stringify({ observer: { tailBytes: 700 } }),
+      JSON.stringify({ observer: { tailBytes: 64 * 1024 } }),
     );
     const out = await hook(sb, 'AfterTool', payload(sb, 'AfterTool.basic-invoke_agent.json', parent));
     expect(out.failed).toBeNull();
