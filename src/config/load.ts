@@ -151,7 +151,9 @@ function readLayer(path: string): { found: boolean; value?: unknown; error?: str
   if (!existsSync(path)) {
     // A link to nothing is a file the user meant to use: said, not taken for "no file" (issue 28 item 10). Asked only
     // when the path is absent, so a dispatch pays for it only on the slow path.
-    return isDanglingLink(path) ? { found: true, error: 'a dangling link: its target does not exist or cannot be reached' } : { found: false };
+    return isDanglingLink(path)
+      ? { found: true, error: 'a dangling link: its target does not exist or cannot be reached' }
+      : { found: false };
   }
   let text: string;
   try {

@@ -17,16 +17,16 @@ function decimalsOf(text: string): number {
  * compared, so it is refused here, when the layer loads, like any other invalid value (issue 28: a project's
  * 19-decimal budget made every dispatch decision throw, and the throw allowed the dispatch).
  */
-export const MONEY_DECIMALS = 18;
+const MONEY_DECIMALS = 18;
 /** Past any real budget or rate (USD, or USD per 1M tokens), and small enough that the fixed point stays cheap. */
-export const MONEY_MAX_WHOLE_DIGITS = 9;
+const MONEY_MAX_WHOLE_DIGITS = 9;
 const fitsMoney = (s: string): boolean => {
   const dot = s.indexOf('.');
   const whole = (dot < 0 ? s : s.slice(0, dot)).replace(/^0+(?=\d)/, '');
   return whole.length <= MONEY_MAX_WHOLE_DIGITS && decimalsOf(s) <= MONEY_DECIMALS;
 };
 /** A USD amount or rate the money type holds exactly: a decimal string, at most 18 decimals, below 1e9. */
-export const MoneySchema = DecimalSchema.check(
+const MoneySchema = DecimalSchema.check(
   z.refine(fitsMoney, `a decimal string with at most ${MONEY_DECIMALS} decimals, below 1e${MONEY_MAX_WHOLE_DIGITS}`),
 );
 const MoneyRatesSchema = z.object({
@@ -44,7 +44,7 @@ const MoneyRatesSchema = z.object({
  */
 export const MIN_TAIL_BYTES = 64 * 1024;
 /** Bounded read: a hook never reads more than this from a transcript, whatever the user file says. */
-export const MAX_TAIL_BYTES = 256 * 1024 * 1024;
+const MAX_TAIL_BYTES = 256 * 1024 * 1024;
 
 /** Tier -> concrete value for one harness (a model id/alias, or an agent name where the harness routes by agent). */
 export const TierMapSchema = z.object({
@@ -71,10 +71,7 @@ export const PolicySchema = z.object({
     Object.fromEntries(HARNESS_IDS.map((h) => [h, TierMapSchema])) as Record<Harness, typeof TierMapSchema>,
   ),
   /** Negotiated rates (USD per 1M tokens), keyed by model id; beat every catalog. */
-  priceOverrides: z.record(
-    z.string(),
-    MoneyRatesSchema,
-  ),
+  priceOverrides: z.record(z.string(), MoneyRatesSchema),
   /** Codex honours a rewrite only with permissionDecision "allow"; off by default: deny-with-retry instead. */
   codexRewrite: z.boolean(),
   /**

@@ -59,7 +59,7 @@ const leaf = fc.oneof(
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
 );
 
-type Shape = PolicySchema['shape'];
+type Shape = (typeof PolicySchema)['shape'];
 const SECTIONS = Object.keys(PolicySchema.shape) as (keyof Shape)[];
 /** A section's own field names (an object section), so random values land on the keys the loader reads. */
 function fieldsOf(section: keyof Shape): string[] {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyLayer, DEFAULT_POLICY, loadPolicy } from '../../../src/config/load.js';
 import { rebuildEffective } from '../../../src/config/policy-load.js';
-import type { Policy } from '../../../src/contracts/config.js';
+import { MIN_TAIL_BYTES, type Policy } from '../../../src/contracts/config.js';
 import { parseDecimal } from '../../../src/prices/decimal.js';
 
 const USER_BUDGETS: Policy['budgets'] = { session: '5', day: '40', action: 'downshift', warnAt: 0.8 };
@@ -37,7 +37,7 @@ const INVALID: [string, Record<string, unknown>, string][] = [
     'priceOverrides.m.cacheRead',
   ],
   ['a tail of 1 byte', { observer: { tailBytes: 1 } }, 'observer.tailBytes'],
-  ['a tail one byte under 64 KiB', { observer: { tailBytes: 65535 } }, 'observer.tailBytes'],
+  ['a tail one byte under the floor', { observer: { tailBytes: MIN_TAIL_BYTES - 1 } }, 'observer.tailBytes'],
   ['a tail past 256 MiB', { observer: { tailBytes: 256 * 1024 * 1024 + 1 } }, 'observer.tailBytes'],
   ['a refresh every 1e9 hours', { refresh: { ttlHours: 1e9 } }, 'refresh.ttlHours'],
 ];
@@ -62,7 +62,7 @@ describe('values the money type cannot hold are invalid at load', () => {
           month: '1.50000000000000000000',
           warnAt: 1e-18,
         },
-        observer: { tailBytes: 64 * 1024 },
+        observer: { tailBytes: MIN_TAIL_BYTES },
         priceOverrides: { m: { input: '0.000000000000000001', output: '2', cacheWrite1h: null } },
       },
       'f',
