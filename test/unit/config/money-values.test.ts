@@ -130,3 +130,16 @@ describe('every layer', () => {
     expect(eff.diagnostics.join('\n')).toMatch(/priceOverrides\.m\.input: /);
   });
 });
+
+describe('a project rule that cannot compare', () => {
+  it("keeps the user's section, with a diagnostic, instead of throwing (a user policy from before these checks)", () => {
+    // The effective file is read without zod (effective-file.ts): one written by an older tiergate may hold a value
+    // the money type cannot compare. The project's valid budget is judged against it, and the judge throws.
+    const old = { ...DEFAULT_POLICY, budgets: { ...USER_BUDGETS, session: '0.0000000000000000001' } } as Policy;
+    const r = applyLayer(old, { budgets: { session: '1' }, mode: 'on' }, 'p', { trusted: false, userFile: 'u' });
+    expect(r.policy.budgets).toBe(old.budgets);
+    expect(r.diagnostics).toEqual(["p: 'budgets' could not be judged (Error); kept the previous value"]);
+    expect(r.effects).toContainEqual({ key: 'budgets', applied: false, why: 'could not be judged' });
+    expect(r.effects).toContainEqual({ key: 'mode', applied: true, why: "same as the user's" });
+  });
+});
