@@ -70,6 +70,11 @@ export const PolicySchema = z.object({
     sessionTotal: z.optional(DecimalSchema),
     action: z.enum(['downshift', 'deny']),
     warnAt: z.number().check(z.positive(), z.lte(1)),
+    /**
+     * USD a dispatch reserves against the budgets until its child's cost is known, when neither this session's nor this
+     * agent type's finished children give an estimate (observer/spend-reserve.ts). Larger is stricter.
+     */
+    reserve: z.optional(DecimalSchema),
   }),
   /**
    * USER FILE ONLY: project roots (absolute paths of directories holding a .tiergate.json) whose file may loosen this

@@ -1,0 +1,174 @@
+/**
+ * Budgets under concurrency, through separate processes as the harnesses run them (issue 28, item 2):
+ *
+ * - N dispatches at once (the built Claude command hook, dist/hook.cjs claude PreToolUse, one process each) with about
+ *   1.25 children of a session budget left: each reserves its expected cost under the lock that reads the spend, so
+ *   once every child has finished the session has spent at most the budget plus one child;
+ * - N completions at once (one process each): none is lost to a busy lock (journaled first, merged later), and the
+ *   next dispatch sees every one of them.
+ *
+ * Needs `npm run build`.
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CompletionObservation } from '../../../src/contracts/observation.js';
+import { noteSpend } from '../../../src/observer/spend-record.js';
+import { readSpend } from '../../../src/observer/spend-read.js';
+import { countCompletion, emptySpend, spendPath, type SpendFile } from '../../../src/observer/spend-summary.js';
+import { fixturePayload } from '../../support/fixtures.js';
+
+const root = join(import.meta.dirname, '../../..');
+const HOOK = join(root, 'dist/hook.cjs');
+const USD = 1_000_000_000_000n;
+const CHILD = USD / 5n; // $0.20 a child
+const SESSION = 'sess-conc';
+
+function home(config: Record<string, unknown>) {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-spend-conc-'));
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: join(dir, 'home'),
+    TIERGATE_HOME: join(dir, 'tg'),
+    TIERGATE_PRICE_REFRESH: 'off',
+  };
+  mkdirSync(join(env.TIERGATE_HOME, 'config'), { recursive: true });
+  mkdirSync(join(env.TIERGATE_HOME, 'data'), { recursive: true });
+  writeFileSync(join(env.TIERGATE_HOME, 'config', 'config.json'), JSON.stringify(config));
+  return { dir, env };
+}
+
+function completion(agentId: string, callId: string | null): CompletionObservation {
+  return {
+    kind: 'completion',
+    harness: 'claude',
+    sessionId: SESSION,
+    callId,
+    agentId,
+    subagentType: 'general-purpose',
+    servedModel: 'claude-opus-5-5',
+    usage: { input: 1, output: 1, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 },
+    status: 'ok',
+    outcome: { result: null, verified: null, escalationFrom: null },
+    startedAt: null,
+    endedAt: Date.now(),
+    usageSource: 'test',
+    dedupeKey: null,
+  };
+}
+const childPricer = { catalogVersion: 't', price: () => ({ picoUsd: CHILD, catalogVersion: 't', modelId: 'm' }) };
+
+function run(args: string[], env: Record<string, string>, input?: string): Promise<{ code: number; out: string }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    p.on('error', reject);
+    p.on('exit', (code) => resolve({ code: code ?? -1, out }));
+    p.stdin.end(input ?? '');
+  });
+}
+
+/** One opus dispatch of an opus parent (within the ceiling: only a budget can refuse it) through the built hook. */
+function hookDispatch(dir: string, env: Record<string, string>, i: number) {
+  const transcript = join(dir, 'parent.jsonl');
+  if (!existsSync(transcript))
+    copyFileSync(join(root, 'test/fixtures/claude/transcripts/basic.parent.at-PreToolUse.jsonl'), transcript);
+  const payload = {
+    ...fixturePayload('claude/PreToolUse.basic.json'),
+    session_id: SESSION,
+    tool_use_id: `toolu_conc_${i}`,
+    cwd: dir,
+    transcript_path: transcript,
+  };
+  return run([HOOK, 'claude', 'PreToolUse'], env, JSON.stringify(payload));
+}
+
+/**
+ * `n` opus dispatches of one opus parent (within the ceiling: only the budget can refuse them) at once, in a session
+ * that spent $0.60 on three children against a budget of $0.85 (1.25 children left). Returns how many ran, and the
+ * session's spend once each of them finished at $0.20.
+ */
+async function dispatchAtOnce(n: number): Promise<{ allowed: number; finalPico: bigint; reservedLeft: number }> {
+  const { dir, env } = home({ budgets: { session: '0.85', action: 'deny' } });
+  const now = Date.now();
+  let f: SpendFile = emptySpend(now);
+  for (const k of ['c1', 'c2', 'c3'])
+    f = countCompletion(f, { k: `claude:agent:${k}`, s: `claude:${SESSION}`, at: now, pico: CHILD.toString() }, now);
+  writeFileSync(spendPath(env), JSON.stringify(f));
+  const results = await Promise.all(Array.from({ length: n }, (_, i) => hookDispatch(dir, env, i)));
+  const ran: number[] = [];
+  results.forEach((r, i) => {
+    expect(r.code).toBe(0);
+    if (!r.out.includes('"deny"')) ran.push(i);
+  });
+  // Every child that ran finishes at $0.20, its completion settling its own reservation (by call id).
+  for (const i of ran) noteSpend(completion(`conc-${i}`, `toolu_conc_${i}`), env, { pricer: childPricer });
+  const file = JSON.parse(readFileSync(spendPath(env), 'utf8')) as SpendFile;
+  return {
+    allowed: ran.length,
+    finalPico: readSpend(env, 'claude', SESSION, Date.now()).session!.pico,
+    reservedLeft: (file.reserved ?? []).length,
+  };
+}
+
+beforeAll(() => {
+  if (!existsSync(HOOK)) throw new Error('dist/hook.cjs missing: npm run build');
+});
+
+describe('dispatches at once near a session budget (separate hook processes)', () => {
+  for (const n of [16, 64]) {
+    it(`${n} at once: the session ends at most one child over its budget`, { timeout: 120_000 }, async () => {
+      const r = await dispatchAtOnce(n);
+      console.log(`budget concurrency: ${r.allowed} of ${n} dispatches allowed with 1.25 children of budget left`);
+      // $0.60 spent of $0.85: the first reserves $0.20 ($0.80, under), the second runs too ($1.00), the rest are refused.
+      expect(r.allowed).toBeGreaterThanOrEqual(1);
+      expect(r.finalPico).toBeLessThanOrEqual((85n * USD) / 100n + CHILD);
+      expect(r.finalPico).toBe((60n * USD) / 100n + BigInt(r.allowed) * CHILD);
+      expect(r.reservedLeft).toBe(0); // each completion settled its own reservation
+    });
+  }
+});
+
+describe('completions at once (separate processes)', () => {
+  let script = '';
+  beforeAll(async () => {
+    script = join(root, '.cache/spend-worker.mjs');
+    await build({
+      entryPoints: [join(import.meta.dirname, 'spend-worker.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile: script,
+      external: ['better-sqlite3'],
+      logLevel: 'error',
+      banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
+    });
+  });
+
+  for (const [workers, each] of [
+    [16, 25],
+    [64, 1],
+  ] as const) {
+    it(`${workers} writers at once, ${each} each: none lost, and the next dispatch is refused at the budget`, {
+      timeout: 120_000,
+    }, async () => {
+      const total = workers * each;
+      // The budget is exactly what they spend together: counted in full, the next dispatch is over it.
+      const { dir, env } = home({ budgets: { day: `0.${String(total * 1000).padStart(12, '0')}`, action: 'deny' } });
+      const results = await Promise.all(
+        Array.from({ length: workers }, (_, w) => run([script, String(w), String(each)], env)),
+      );
+      for (const r of results) expect(r.code).toBe(0);
+      const day = readSpend(env, 'claude', 'sess-1', Date.now()).day;
+      console.log(`completions at once: ${total - Number(day.pico / 1000n)} lost of ${total}`);
+      expect(day).toEqual({ pico: BigInt(total) * 1000n, unknown: 0 });
+      const next = await hookDispatch(dir, env, 0);
+      expect(next.code).toBe(0);
+      expect(next.out).toContain('"deny"');
+    });
+  }
+});
