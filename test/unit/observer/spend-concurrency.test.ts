@@ -10,14 +10,16 @@
  * Needs `npm run build`.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CompletionObservation } from '../../../src/contracts/observation.js';
-import { noteSpend } from '../../../src/observer/spend-record.js';
-import { readSpend } from '../../../src/observer/spend-read.js';
+import { noteSpend, rebuildSpend } from '../../../src/observer/spend-record.js';
+import { MISSING_WITH_LEDGER, readSpend } from '../../../src/observer/spend-read.js';
+import { openLedger } from '../../../src/observer/ledger/open.js';
+import { recordCompletion } from '../../../src/observer/ledger/store.js';
 import { countCompletion, emptySpend, spendPath, type SpendFile } from '../../../src/observer/spend-summary.js';
 import { fixturePayload } from '../../support/fixtures.js';
 
@@ -171,4 +173,56 @@ describe('completions at once (separate processes)', () => {
       expect(next.out).toContain('"deny"');
     });
   }
+});
+
+describe('a deleted spend summary', () => {
+  it('is not $0 while the ledger exists: the budget fails open with a diagnostic, and the next completion rebuilds it from the ledger', async () => {
+    const { dir, env } = home({ budgets: { session: '0.85', action: 'deny' } });
+    const db = openLedger(env);
+    try {
+      for (let i = 0; i < 5; i++)
+        recordCompletion(db, {
+          harness: 'claude',
+          sessionId: SESSION,
+          callId: null,
+          agentId: `led-${i}`,
+          subagentType: null,
+          project: null,
+          requestedModel: null,
+          servedModel: 'claude-opus-5-5',
+          usage: { input: 1, output: 1, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 },
+          status: 'ok',
+          outcome: { result: null, verified: null, escalationFrom: null },
+          startedAt: null,
+          endedAt: Date.now(),
+          usageSource: 'test',
+          transcriptPath: null,
+          incomplete: false,
+          fallbackKey: `led-${i}`,
+          cost: { picoUsd: CHILD, catalogVersion: 't', modelId: 'claude-opus-5-5' },
+        });
+      rebuildSpend(db, env);
+    } finally {
+      db.close();
+    }
+    // $1.00 spent of $0.85: refused.
+    expect((await hookDispatch(dir, env, 1)).out).toContain('"deny"');
+    rmSync(spendPath(env));
+    expect(readSpend(env, 'claude', SESSION, Date.now()).error).toBe(MISSING_WITH_LEDGER);
+    // The dispatch cannot prove the spend: the budget part fails open (the ceiling still decided), and says so.
+    const open = await hookDispatch(dir, env, 2);
+    expect(open.code).toBe(0);
+    expect(open.out).not.toContain('"deny"');
+    expect(readFileSync(join(env.TIERGATE_HOME, 'data', 'diagnostics.log'), 'utf8')).toContain(
+      'budgets not checked: spend summary missing while the ledger exists',
+    );
+    expect(existsSync(spendPath(env))).toBe(false); // a dispatch never writes a $0 summary over the ledger's spend
+    // The next completion (a non-dispatch path) rebuilds it from the ledger, its own cost added.
+    noteSpend(completion('after', 'toolu_conc_2'), env, { pricer: childPricer });
+    expect(readSpend(env, 'claude', SESSION, Date.now())).toMatchObject({
+      session: { pico: 6n * CHILD, unknown: 0 },
+      error: null,
+    });
+    expect((await hookDispatch(dir, env, 3)).out).toContain('"deny"');
+  });
 });
