@@ -5,7 +5,8 @@
  * The completion settles the reservation (countCompletion replaces it with the real cost); one never settled expires
  * after RESERVATION_TTL_MS.
  *
- * The lock is waited for briefly (DISPATCH_LOCK_WAIT_MS). Not had by then: the budgets are checked against the spend as
+ * A dispatch the spend as read without the lock already refuses is refused there (nothing to reserve). The lock is waited
+ * for briefly (DISPATCH_LOCK_WAIT_MS). Not had by then: the budgets are checked against the spend as
  * read without it and no reservation is made, with a diagnostic (the budget part fails open; the decision is made).
  * Only called when a budget is set: a dispatch without one reads and writes nothing. No SQLite, no pricing here.
  */
@@ -67,6 +68,11 @@ export function decideReserving(
   const now = obs.at;
   const total = obs.sessionCostUsd ?? null;
   const note = (d: Decision, why: string): Decision => ({ ...d, diagnostics: [...d.diagnostics, why] });
+  // First without the lock: a refusal needs no reservation, and the spend it read only grows until a child finishes,
+  // so it stands; once a budget is spent, parallel dispatches are refused without queueing for the lock. This also
+  // warms the decision's code, so the one made under the lock holds it briefly.
+  const first = decideWith(spendStateFrom(readSpendWith(env, now), obs.harness, obs.sessionId, now, total));
+  if (first.action === 'deny') return first;
   let decided: Decision | null = null;
   let fault: string | null = null;
   let failed: { err: unknown } | null = null;
