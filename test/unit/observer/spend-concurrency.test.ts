@@ -152,7 +152,7 @@ describe('completions at once (separate processes)', () => {
   });
 
   for (const [workers, each] of [
-    [16, 25],
+    [16, 60],
     [64, 1],
   ] as const) {
     it(`${workers} writers at once, ${each} each: none lost, and the next dispatch is refused at the budget`, {
