@@ -116,7 +116,18 @@ export function noteSpend(
       updateSpend(env, now, (f) => countCompletion(f, entry, now));
       return;
     }
-    mergeSpend(env, now);
+    try {
+      mergeSpend(env, now);
+    } catch (err) {
+      // Journaled, so it counts already; the next lock holder merges it.
+      diagnose(
+        'warn',
+        'observer:spend',
+        `spend journal not merged yet: ${errorText(err)}`,
+        { callId: obs.callId },
+        env,
+      );
+    }
   } catch (err) {
     diagnose(
       'warn',
