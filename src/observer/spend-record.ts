@@ -237,7 +237,10 @@ export function rebuildSpend(db: SqlDriver, env: Env, now = Date.now()): void {
           let next = spendFromLedger(db, now, old.zone ?? env.TZ ?? null);
           // Counted before, so their reservations are settled already: back in before the reservations are.
           for (const e of old.recent) if (!known.get(e.k)) next = countCompletion(next, e, now);
-          next.reserved = liveReservations(old, now);
+          // A child the ledger holds by its dispatch's call id has finished, though no completion hook counted it
+          // (a harness whose completions reach only the spool): its reservation is settled here.
+          const done = db.prepare('SELECT 1 AS x FROM completions WHERE harness = ? AND call_id = ? LIMIT 1');
+          next.reserved = liveReservations(old, now).filter((r) => !(r.c && r.h && done.get(r.h, r.c)));
           return trim(rollTo(next, now), now);
         },
         db,

@@ -49,7 +49,7 @@ export function reservationFor(
   const session = obs.sessionId ? sessionKey(obs.harness, obs.sessionId) : null;
   const reserve = budgets.reserve === undefined ? null : parseDecimal(budgets.reserve) / 1_000_000n;
   const pico = estimateCost(f, { session, agent: obs.subagentType, model: runsOn, reserve });
-  const base = { c: obs.callId, s: session, at: now, until: now + RESERVATION_TTL_MS };
+  const base = { c: obs.callId, s: session, at: now, until: now + RESERVATION_TTL_MS, h: obs.harness };
   // Nothing to go by: held as an unpriced child (a warning), never as $0 proven.
   return pico === null ? { ...base, pico: '0', unknown: 1 } : { ...base, pico: pico.toString() };
 }

@@ -53,7 +53,16 @@ export type RecentEntry = {
  * completion settles it or `until` passes. `c`: the dispatch's call id; `s`: its session; `at`: when it was made (the
  * day and month it counts in); `unknown`: no estimate could be made (counted like an unpriced child).
  */
-export type Reservation = { c: string | null; s: string | null; at: number; until: number; pico: string; unknown?: 1 };
+export type Reservation = {
+  c: string | null;
+  s: string | null;
+  at: number;
+  until: number;
+  pico: string;
+  unknown?: 1;
+  /** The dispatch's harness, so a completion that reaches only the ledger (a drain) settles it by call id. */
+  h?: string;
+};
 
 export type SpendFile = {
   format: typeof SPEND_FORMAT;

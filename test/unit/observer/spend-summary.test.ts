@@ -357,3 +357,52 @@ describe('reservations: a dispatch holds its expected cost until its completion 
     expect(estimateCost(emptySpend(now), { session: S, agent: null, model: null, reserve: null })).toBeNull();
   });
 });
+
+describe('a reservation whose child reaches only the ledger', () => {
+  it('is settled by the rebuild after the drain, by its call id', () => {
+    const { env } = tempHome();
+    const now = Date.now();
+    const r = (c: string): Reservation => ({
+      c,
+      s: 'cursor:s',
+      at: now,
+      until: now + RESERVATION_TTL_MS,
+      pico: '500',
+      h: 'cursor',
+    });
+    writeFileSync(
+      spendPath(env),
+      JSON.stringify(addReservation(addReservation(emptySpend(now), r('call-done'), now), r('call-running'), now)),
+    );
+    const db = openLedger(env);
+    try {
+      recordCompletion(db, {
+        harness: 'cursor',
+        sessionId: 's',
+        callId: 'call-done',
+        agentId: null,
+        subagentType: null,
+        project: null,
+        requestedModel: null,
+        servedModel: null,
+        usage: null,
+        status: 'ok',
+        outcome: { result: null, verified: null, escalationFrom: null },
+        startedAt: null,
+        endedAt: now,
+        usageSource: 'none',
+        transcriptPath: null,
+        incomplete: false,
+        fallbackKey: 'call-done',
+        cost: null,
+      });
+      rebuildSpend(db, env);
+    } finally {
+      db.close();
+    }
+    const f = JSON.parse(readFileSync(spendPath(env), 'utf8')) as SpendFile;
+    expect(f.reserved!.map((x) => x.c)).toEqual(['call-running']);
+    // The finished child counts as unknown (the ledger has no cost for it), the running one at its estimate.
+    expect(readSpend(env, 'cursor', 's', Date.now()).session).toEqual({ pico: 500n, unknown: 1 });
+  });
+});
