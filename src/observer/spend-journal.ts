@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { ensurePrivateDir, existingPrivateDir, removeFile, writeFileAtomic } from '../io/files.js';
 import { paths, type Env } from '../io/paths.js';
 import { readTextCapped } from '../io/read-capped.js';
-import { countCompletion, isPico, type RecentEntry, type SpendFile } from './spend-summary.js';
+import { isRecentEntry, SPEND_JOURNAL_DIR, type RecentEntry } from './spend-summary.js';
 
-export const JOURNAL_DIR = 'spend.d';
+
 /** An entry is a key, a session, a time, a cost and a model: far below this. */
 export const JOURNAL_ENTRY_MAX_BYTES = 4096;
 /**
@@ -25,7 +25,7 @@ export const JOURNAL_ENTRY_MAX_BYTES = 4096;
  */
 export const JOURNAL_MAX_ENTRIES = 4096;
 
-export const journalDir = (env: Env): string => join(paths(env).data, JOURNAL_DIR);
+export const journalDir = (env: Env): string => join(paths(env).data, SPEND_JOURNAL_DIR);
 
 let written = 0;
 
@@ -38,18 +38,6 @@ export function journalCompletion(env: Env, e: RecentEntry, now = Date.now()): s
   writeFileAtomic(join(dir, name), JSON.stringify(e), { durable: false });
   return name;
 }
-
-const isEntry = (v: unknown): v is RecentEntry => {
-  const e = v as RecentEntry;
-  return (
-    !!e &&
-    typeof e === 'object' &&
-    typeof e.k === 'string' &&
-    (e.s === null || typeof e.s === 'string') &&
-    Number.isSafeInteger(e.at) &&
-    (e.pico === null || isPico(e.pico))
-  );
-};
 
 export type JournalRead = {
   /** Every file name read (the entries, and any malformed one, which a merge removes). */
@@ -91,19 +79,12 @@ export function readJournal(env: Env): JournalRead {
     read.push(name);
     try {
       const v: unknown = JSON.parse(text);
-      if (isEntry(v)) entries.push(v);
+      if (isRecentEntry(v)) entries.push(v);
     } catch {
       /* torn or foreign: removed by the merge */
     }
   }
   return { names: read, entries, error: null };
-}
-
-/** `f` with the journal's entries counted (each once, by key), at `now`. */
-export function foldJournal(f: SpendFile, entries: RecentEntry[], now: number): SpendFile {
-  let next = f;
-  for (const e of entries) next = countCompletion(next, e, now);
-  return next;
 }
 
 /** Removes merged entries (under the lock, after the summary holding them was written). */

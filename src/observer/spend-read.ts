@@ -4,8 +4,16 @@ import type { Harness } from '../contracts/harness.js';
 import { paths, type Env } from '../io/paths.js';
 import { readTextCapped } from '../io/read-capped.js';
 import type { SpendState } from '../routing-engine/budget.js';
-import { foldJournal, readJournal, type JournalRead } from './spend-journal.js';
-import { emptySpend, parseSpend, SPEND_MAX_BYTES, spendPath, spendStateFrom, type ReadSpend } from './spend-summary.js';
+import { readJournal, type JournalRead } from './spend-journal.js';
+import {
+  emptySpend,
+  foldJournal,
+  parseSpend,
+  SPEND_MAX_BYTES,
+  spendPath,
+  spendStateFrom,
+  type ReadSpend,
+} from './spend-summary.js';
 
 /**
  * Why a summary that is absent while the ledger exists is not $0: it was deleted (or never rebuilt), and the ledger

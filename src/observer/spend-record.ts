@@ -23,6 +23,7 @@ import type { Pricer } from './pricing.js';
 import {
   countCompletion,
   emptySpend,
+  foldJournal,
   liveReservations,
   MAX_RECENT,
   MAX_SESSIONS,
@@ -35,7 +36,7 @@ import {
   type SpendFile,
 } from './spend-summary.js';
 import { spendEntry } from './spend-entry.js';
-import { dropJournal, foldJournal, journalCompletion, readJournal } from './spend-journal.js';
+import { dropJournal, journalCompletion, readJournal } from './spend-journal.js';
 import { LOCK_STALE_MS, tryWithSpendLock, withSpendLock } from './spend-lock.js';
 import { ledgerExists, readSummaryOnly } from './spend-read.js';
 import { appendSpool } from './spool.js';

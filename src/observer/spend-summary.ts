@@ -18,6 +18,8 @@ import type { SpendFigure, SpendState } from '../routing-engine/budget.js';
 
 export const SPEND_FORMAT = 'tiergate-spend/1';
 export const SPEND_FILE = 'spend.json';
+/** The completions not merged into the summary yet, one file each (spend-journal.ts). */
+export const SPEND_JOURNAL_DIR = 'spend.d';
 /** Far above what the caps below write (~20 KB); anything bigger is not ours. */
 export const SPEND_MAX_BYTES = 256 * 1024;
 /** Sessions kept, most recently active first. A session pushed out counts from $0 again: 64 is far above a user's live ones. */
@@ -331,4 +333,24 @@ export function estimateCost(f: SpendFile, input: EstimateInput): bigint | null 
   if (input.reserve !== null) return input.reserve;
   const model = input.model ? median(costs((r) => r.m === input.model)) : null;
   return model ?? median(costs(() => true));
+}
+
+/** A journal entry as read back (spend-journal.ts; the hooks module reads them too). Checked by hand, as the file is. */
+export const isRecentEntry = (v: unknown): v is RecentEntry => {
+  const e = v as RecentEntry;
+  return (
+    !!e &&
+    typeof e === 'object' &&
+    typeof e.k === 'string' &&
+    (e.s === null || typeof e.s === 'string') &&
+    isInt(e.at) &&
+    (e.pico === null || isPico(e.pico))
+  );
+};
+
+/** `f` with the journal's entries counted (each once, by key), at `now`. */
+export function foldJournal(f: SpendFile, entries: RecentEntry[], now: number): SpendFile {
+  let next = f;
+  for (const e of entries) next = countCompletion(next, e, now);
+  return next;
 }
