@@ -15,7 +15,6 @@ import { paths, type Env } from '../io/paths.js';
 import { readTextCapped } from '../io/read-capped.js';
 import { isRecentEntry, SPEND_JOURNAL_DIR, type RecentEntry } from './spend-summary.js';
 
-
 /** An entry is a key, a session, a time, a cost and a model: far below this. */
 export const JOURNAL_ENTRY_MAX_BYTES = 4096;
 /**
@@ -46,8 +45,11 @@ export type JournalRead = {
   error: string | null;
 };
 
-/** The journal as it stands, oldest first. Absent: empty. */
-export function readJournal(env: Env): JournalRead {
+/**
+ * The journal as it stands, oldest first. Absent: empty. Over JOURNAL_MAX_ENTRIES, a reader gets an error (it cannot
+ * count them all within bounds); a merger (`merging`) takes the oldest JOURNAL_MAX_ENTRIES, and the next one the rest.
+ */
+export function readJournal(env: Env, merging = false): JournalRead {
   const dir = journalDir(env);
   let names: string[];
   try {
@@ -58,7 +60,8 @@ export function readJournal(env: Env): JournalRead {
   } catch (err) {
     return { names: [], entries: [], error: `spend journal unreadable: ${(err as Error).message}` };
   }
-  if (names.length > JOURNAL_MAX_ENTRIES)
+  if (names.length > JOURNAL_MAX_ENTRIES && merging) names = names.slice(0, JOURNAL_MAX_ENTRIES);
+  else if (names.length > JOURNAL_MAX_ENTRIES)
     return {
       names: [],
       entries: [],

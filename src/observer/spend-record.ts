@@ -58,7 +58,7 @@ const REBUILD_BUSY_MS = 500;
  * exists is rebuilt from the ledger first. `db`: the ledger, if the caller has it open.
  */
 function mergeLocked(env: Env, now: number, fn: (f: SpendFile) => SpendFile, db?: SqlDriver): SpendFile {
-  const journal = readJournal(env);
+  const journal = readJournal(env, true);
   if (journal.error) diagnose('warn', 'observer:spend', journal.error, {}, env);
   const read = readSummaryOnly(env);
   let base: SpendFile;

@@ -283,6 +283,12 @@ function settle(f: SpendFile, e: RecentEntry): void {
  */
 export function countCompletion(f: SpendFile, e: RecentEntry, now: number): SpendFile {
   const next = rollTo(structuredClone(f), now);
+  countInto(next, e, now);
+  return trim(next, now);
+}
+
+/** countCompletion on `next` itself (already rolled to `now`), untrimmed. */
+function countInto(next: SpendFile, e: RecentEntry, now: number): void {
   const earlier = next.recent.findIndex((r) => r.k === e.k);
   if (earlier >= 0) {
     apply(next, next.recent[earlier]!, -1n);
@@ -291,7 +297,6 @@ export function countCompletion(f: SpendFile, e: RecentEntry, now: number): Spen
   apply(next, e, 1n);
   next.recent.push(e);
   next.updatedAt = now;
-  return trim(next, now);
 }
 
 /** `f` holding one more reservation, at `now` (expired ones dropped). */
@@ -350,7 +355,9 @@ export const isRecentEntry = (v: unknown): v is RecentEntry => {
 
 /** `f` with the journal's entries counted (each once, by key), at `now`. */
 export function foldJournal(f: SpendFile, entries: RecentEntry[], now: number): SpendFile {
-  let next = f;
-  for (const e of entries) next = countCompletion(next, e, now);
-  return next;
+  if (entries.length === 0) return f;
+  // One copy for the lot: a merge may fold thousands of entries.
+  const next = rollTo(structuredClone(f), now);
+  for (const e of entries) countInto(next, e, now);
+  return trim(next, now);
 }

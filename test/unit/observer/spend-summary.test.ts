@@ -20,7 +20,7 @@ import type { CompletionObservation } from '../../../src/contracts/observation.j
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { recordCompletion } from '../../../src/observer/ledger/store.js';
 import { LOCK_STALE_MS, mergeSpend, noteSpend, rebuildSpend } from '../../../src/observer/spend-record.js';
-import { journalDir } from '../../../src/observer/spend-journal.js';
+import { JOURNAL_MAX_ENTRIES, journalCompletion, journalDir } from '../../../src/observer/spend-journal.js';
 import {
   addReservation,
   countCompletion,
@@ -404,5 +404,20 @@ describe('a reservation whose child reaches only the ledger', () => {
     expect(f.reserved!.map((x) => x.c)).toEqual(['call-running']);
     // The finished child counts as unknown (the ledger has no cost for it), the running one at its estimate.
     expect(readSpend(env, 'cursor', 's', Date.now()).session).toEqual({ pico: 500n, unknown: 1 });
+  });
+});
+
+describe('a journal past its bound', () => {
+  it('a reader reports it (budgets fail open, diagnosed); mergers take it in batches and none is lost', () => {
+    const { env } = tempHome();
+    const now = Date.now();
+    const n = JOURNAL_MAX_ENTRIES + 3;
+    for (let i = 0; i < n; i++) journalCompletion(env, { k: `k${i}`, s: 'claude:sess-1', at: now, pico: '2' }, now);
+    expect(readSpendFile(env).error).toBe(
+      `spend journal holds ${n} unmerged completions (over ${JOURNAL_MAX_ENTRIES})`,
+    );
+    expect(mergeSpend(env)).toBe(true);
+    expect(readdirSync(journalDir(env))).toHaveLength(3);
+    expect(readSpend(env, 'claude', 'sess-1', Date.now()).day).toEqual({ pico: BigInt(2 * n), unknown: 0 });
   });
 });
