@@ -9,7 +9,7 @@
  *
  * Needs `npm run build`.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -217,6 +217,19 @@ describe('a deleted spend summary', () => {
       'budgets not checked: spend summary missing while the ledger exists',
     );
     expect(existsSync(spendPath(env))).toBe(false); // a dispatch never writes a $0 summary over the ledger's spend
+    // doctor names the state (read-only: it rebuilds nothing).
+    const doc = spawnSync(process.execPath, [join(root, 'dist/cli.js'), 'doctor', '--json'], {
+      cwd: dir,
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    const checks = (JSON.parse(doc.stdout) as { checks: Array<{ section: string; status: string; detail: string }> })
+      .checks;
+    expect(checks.find((c) => c.section === 'budget')).toMatchObject({
+      status: 'warn',
+      detail: expect.stringContaining('spend summary missing while the ledger exists'),
+    });
     // The next completion (a non-dispatch path) rebuilds it from the ledger, its own cost added.
     noteSpend(completion('after', 'toolu_conc_2'), env, { pricer: childPricer });
     expect(readSpend(env, 'claude', SESSION, Date.now())).toMatchObject({
