@@ -239,3 +239,28 @@ describe('a deleted spend summary', () => {
     expect((await hookDispatch(dir, env, 3)).out).toContain('"deny"');
   });
 });
+
+describe('the spend lock held by someone else', () => {
+  it('the budget part fails open (the spend as read, no reservation, a diagnostic); the ceiling still corrects', async () => {
+    const { dir, env } = home({ budgets: { session: '5', action: 'deny' } });
+    writeFileSync(`${spendPath(env)}.lock`, `999999 ${Date.now()}\n`); // a live holder (fresh)
+    const transcript = join(dir, 'sonnet-parent.jsonl');
+    copyFileSync(join(root, 'test/fixtures/claude/transcripts/parent-sonnet.parent.at-PreToolUse.jsonl'), transcript);
+    const payload = {
+      ...fixturePayload('claude/PreToolUse.parent-sonnet.json'),
+      session_id: SESSION,
+      cwd: dir,
+      transcript_path: transcript,
+    };
+    const t0 = Date.now();
+    const r = await run([HOOK, 'claude', 'PreToolUse'], env, JSON.stringify(payload));
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(r.code).toBe(0);
+    // The opus child of a sonnet parent is still moved to sonnet: only the budget's reservation was given up.
+    expect(JSON.parse(r.out).hookSpecificOutput.updatedInput.model).toBe('sonnet');
+    expect(readFileSync(join(env.TIERGATE_HOME, 'data', 'diagnostics.log'), 'utf8')).toContain(
+      'budget: the spend lock was not free within 1500 ms; checked against the spend as read',
+    );
+    expect(existsSync(spendPath(env))).toBe(false); // nothing written without the lock
+  });
+});
