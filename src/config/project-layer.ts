@@ -120,13 +120,15 @@ const observer: ProjectRule<'observer'> = {
  * lower (warn earlier). Compared exactly (decimal strings), never as floats.
  */
 type BudgetField = keyof Policy['budgets'];
-const BUDGET_RULES: Record<BudgetField, 'amount' | 'action' | 'at-most'> = {
+const BUDGET_RULES: Record<BudgetField, 'amount' | 'action' | 'at-most' | 'at-least-amount'> = {
   session: 'amount',
   day: 'amount',
   month: 'amount',
   sessionTotal: 'amount',
   action: 'action',
   warnAt: 'at-most',
+  // What a dispatch holds against the budgets until its cost is known: larger is stricter, so only up (or added).
+  reserve: 'at-least-amount',
 };
 const budgets: ProjectRule<'budgets'> = {
   kind: 'tighten',
@@ -150,6 +152,18 @@ const budgets: ProjectRule<'budgets'> = {
               mine === undefined
                 ? `${show(theirs)} adds a budget the user has not set`
                 : `${show(theirs)} is ${ok ? 'at or below' : 'above'} the user's ${show(mine)}`;
+          }
+          break;
+        case 'at-least-amount':
+          if (theirs === undefined) {
+            ok = false;
+            why = `removing the user's ${show(mine)} would lower the reserve`;
+          } else {
+            ok = mine === undefined || compareDecimal(theirs as string, mine as string) >= 0;
+            why =
+              mine === undefined
+                ? `${show(theirs)} adds a reserve the user has not set`
+                : `${show(theirs)} is ${ok ? 'at or above' : 'below'} the user's ${show(mine)}`;
           }
           break;
         case 'action':

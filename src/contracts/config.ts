@@ -117,6 +117,11 @@ export const PolicySchema = z.object({
       z.lte(1),
       z.refine((n) => decimalsOf(String(n)) <= MONEY_DECIMALS, `a fraction with at most ${MONEY_DECIMALS} decimals`),
     ),
+    /**
+     * USD a dispatch reserves against the budgets until its child's cost is known, when neither this session's nor this
+     * agent type's finished children give an estimate (observer/spend-reserve.ts). Larger is stricter.
+     */
+    reserve: z.optional(MoneySchema),
   }),
   /**
    * USER FILE ONLY: project roots (absolute paths of directories holding a .tiergate.json) whose file may loosen this

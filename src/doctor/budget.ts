@@ -1,8 +1,9 @@
 /**
  * The spend budgets (routing-engine/budget.ts): a budget already exceeded today (the day's, the month's, or that of a
  * session active today) is a warning, since subagents are being moved to the cheap tier or refused; an unreadable
- * spend summary is one too (budgets are not enforced until it is rewritten). Read-only: the summary as the last
- * completion or observer pass left it.
+ * spend summary is one too (budgets are not enforced until it is rewritten), and so are children whose spend could not
+ * be read (counted as unknown, never $0: the spend is a lower bound). Read-only: the summary and its journal as the last
+ * completion, dispatch or observer pass left them; a missing summary is rebuilt by the next completion or CLI run.
  */
 import { loadPolicy } from '../config/load.js';
 import type { Env } from '../io/paths.js';
@@ -35,14 +36,18 @@ export function checkBudgets(env: Env, cwd: string, now: number): Check[] {
     const last = session ? (read.file?.sessions[session]?.last ?? 0) : now;
     if (session && last < today) continue; // a session not active today: no longer anyone's concern
     const spent = `${showUsd(parseDecimal(row.spent) / 1_000_000n)} of $${row.limit}${row.unknown ? ` (+${row.unknown} unpriced)` : ''}`;
+    const unknown =
+      row.unknown > 0
+        ? `; ${row.unknown} ${row.unknown === 1 ? "child's" : "children's"} spend could not be read (no usage in the transcript tail, or no price): counted as unknown, so the spend is a lower bound`
+        : '';
     checks.push({
       section: 'budget',
       name: row.kind === 'session' ? 'session budget' : `${row.kind} budget`,
-      status: row.status === 'over' ? 'warn' : 'ok',
+      status: row.status === 'over' || row.unknown > 0 ? 'warn' : 'ok',
       detail:
         row.status === 'over'
-          ? `exceeded ${row.scope}: ${spent}; ${row.next} (raise budgets.${row.kind} to go on)`
-          : `${row.scope}: ${spent}`,
+          ? `exceeded ${row.scope}: ${spent}; ${row.next} (raise budgets.${row.kind} to go on)${unknown}`
+          : `${row.scope}: ${spent}${unknown}`,
       data: {
         kind: row.kind,
         scope: row.scope,

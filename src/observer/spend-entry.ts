@@ -17,5 +17,8 @@ export function spendEntry(obs: CompletionObservation, pricer: Pricer): RecentEn
     s: obs.sessionId ? sessionKey(obs.harness, obs.sessionId) : null,
     at: obs.endedAt,
     pico: priced ? priced.picoUsd.toString() : null,
+    c: obs.callId,
+    m: obs.servedModel,
+    a: obs.subagentType,
   };
 }

@@ -1,25 +1,66 @@
-/** The dispatch path's read of the spend summary (spend-summary.ts), in Node. */
+/** The dispatch path's read of the spend summary (spend-summary.ts) and its journal (spend-journal.ts), in Node. */
+import { lstatSync } from 'node:fs';
 import type { Harness } from '../contracts/harness.js';
-import type { Env } from '../io/paths.js';
+import { paths, type Env } from '../io/paths.js';
 import { readTextCapped } from '../io/read-capped.js';
 import type { SpendState } from '../routing-engine/budget.js';
-import { parseSpend, SPEND_MAX_BYTES, spendPath, spendStateFrom, type ReadSpend } from './spend-summary.js';
+import { readJournal, type JournalRead } from './spend-journal.js';
+import {
+  emptySpend,
+  foldJournal,
+  parseSpend,
+  SPEND_MAX_BYTES,
+  spendPath,
+  spendStateFrom,
+  type ReadSpend,
+} from './spend-summary.js';
 
 /**
- * One bounded read, never through a link or a FIFO in the data dir. Absent: nothing recorded yet (a true $0). Any
- * other failure is an error for the caller to diagnose: budgets fail open, never silently.
+ * Why a summary that is absent while the ledger exists is not $0: it was deleted (or never rebuilt), and the ledger
+ * holds what it had. Until the next non-dispatch path rebuilds it (spend-record.ts), the budgets cannot prove the spend.
  */
-export function readSpendFile(env: Env): ReadSpend {
+export const MISSING_WITH_LEDGER =
+  'spend summary missing while the ledger exists (rebuilt from the ledger at the next completion or CLI run)';
+
+/** The summary file alone: absent (null, no error), parsed, or why not. */
+export function readSummaryOnly(env: Env): ReadSpend & { absent: boolean } {
   let text: string;
   try {
     text = readTextCapped(spendPath(env), SPEND_MAX_BYTES, { follow: false });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { file: null, error: null };
-    return { file: null, error: `spend summary unreadable: ${(err as Error).message}` };
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { file: null, error: null, absent: true };
+    return { file: null, error: `spend summary unreadable: ${(err as Error).message}`, absent: false };
   }
   const parsed = parseSpend(text);
-  return typeof parsed === 'string' ? { file: null, error: parsed } : { file: parsed, error: null };
+  return typeof parsed === 'string'
+    ? { file: null, error: parsed, absent: false }
+    : { file: parsed, error: null, absent: false };
+}
+
+/** Whether the ledger is there (one lstat, only when the summary is not). */
+export const ledgerExists = (env: Env): boolean => !!lstatSync(paths(env).ledger, { throwIfNoEntry: false });
+
+/**
+ * The spend as the journal and the summary give it: the journal is listed first, then the summary read, and the
+ * journal's entries folded in (each once, by key), so a completion merged in between still counts. Absent with no
+ * ledger: nothing recorded yet (a true $0, plus what is journaled). Absent while the ledger exists, or any other
+ * failure: an error for the caller to diagnose (budgets fail open, never silently $0).
+ */
+export function readSpendWith(env: Env, now: number): ReadSpend & { journal: JournalRead; absent: boolean } {
+  const journal = readJournal(env);
+  const summary = readSummaryOnly(env);
+  if (summary.error !== null || journal.error !== null)
+    return { file: null, error: summary.error ?? journal.error, journal, absent: summary.absent };
+  if (summary.absent && ledgerExists(env)) return { file: null, error: MISSING_WITH_LEDGER, journal, absent: true };
+  const base = summary.file ?? (journal.entries.length ? emptySpend(now, env.TZ ?? null) : null);
+  const file = base && journal.entries.length ? foldJournal(base, journal.entries, now) : base;
+  return { file, error: null, journal, absent: summary.absent };
+}
+
+export function readSpendFile(env: Env, now = Date.now()): ReadSpend {
+  const { file, error } = readSpendWith(env, now);
+  return { file, error };
 }
 
 export function readSpend(
@@ -29,5 +70,5 @@ export function readSpend(
   now: number,
   sessionTotal: string | null = null,
 ): SpendState {
-  return spendStateFrom(readSpendFile(env), harness, sessionId, now, sessionTotal);
+  return spendStateFrom(readSpendFile(env, now), harness, sessionId, now, sessionTotal);
 }

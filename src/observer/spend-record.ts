@@ -4,22 +4,27 @@
  * command hooks drain only at session end). Every observer pass then rebuilds the summary from the ledger, which is
  * authoritative (a newer catalog, a late flush, a scan), keeping the spooled completions the ledger does not hold yet.
  *
- * Read-modify-write happens under a lock file (O_EXCL; a holder dead for LOCK_STALE_MS is taken over), so two children
- * finishing at once both count. Nothing here throws to its caller: a summary that cannot be updated is one diagnostic,
- * the completion is still spooled, and the next observer pass writes the summary again from the ledger.
+ * A completion is journaled first, without the lock (spend-journal.ts: one atomic file per completion, so none is ever
+ * lost to a busy lock), then merged into the summary under the lock if it can be had at once; whoever holds the lock
+ * next merges what is left (another completion, a dispatch reserving its cost, the ledger rebuild). A summary missing
+ * while the ledger exists is rebuilt from the ledger here, never restarted at $0. Nothing here throws to its caller.
  */
-import { lstatSync } from 'node:fs';
 import type { CompletionObservation } from '../contracts/observation.js';
 import type { SpoolRecord } from '../contracts/spool.js';
+import { loadPolicy } from '../config/load.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
-import { createExclusive, moveFile, removeFile, writeFileAtomic } from '../io/files.js';
+import { writeFileAtomic } from '../io/files.js';
 import type { Env } from '../io/paths.js';
+import { hasBudget } from '../routing-engine/budget.js';
 import { loadPricer } from './default-pricer.js';
 import type { SqlDriver } from './ledger/driver.js';
+import { openLedger } from './ledger/open.js';
 import type { Pricer } from './pricing.js';
 import {
   countCompletion,
   emptySpend,
+  foldJournal,
+  liveReservations,
   MAX_RECENT,
   MAX_SESSIONS,
   periodsAt,
@@ -27,74 +32,72 @@ import {
   sessionKey,
   spendPath,
   trim,
+  type RecentEntry,
   type SpendFile,
 } from './spend-summary.js';
 import { spendEntry } from './spend-entry.js';
-import { readSpendFile } from './spend-read.js';
+import { dropJournal, journalCompletion, readJournal } from './spend-journal.js';
+import { LOCK_STALE_MS, tryWithSpendLock, withSpendLock } from './spend-lock.js';
+import { ledgerExists, readSummaryOnly } from './spend-read.js';
 import { appendSpool } from './spool.js';
 
-/** A holder older than this died (an update takes milliseconds): its lock is taken over. */
-export const LOCK_STALE_MS = 5_000;
-/** How long a writer waits for the lock before giving the update up (diagnosed; the next pass rebuilds). */
+export { LOCK_STALE_MS };
+/** How long an update that must happen (the ledger rebuild, a completion whose journal could not be written) waits. */
 export const LOCK_WAIT_MS = 1_000;
-
-const sleep = (ms: number): void => {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-};
-
 /**
- * How old the lock is, by its mtime (not its content: a holder's pid and time are written just after the O_EXCL create,
- * and a contender reading in between would find it empty). null: gone meanwhile. A link or anything but a regular file
- * there is no lock of ours: stale (moved aside, never followed).
+ * How long a journaled completion waits to merge itself: not at all to speak of, since it already counts and the next
+ * lock holder merges it.
  */
-function lockAge(lock: string, now: number): number | null {
-  const st = lstatSync(lock, { throwIfNoEntry: false });
-  if (!st) return null;
-  return st.isFile() ? now - st.mtimeMs : Infinity;
-}
+export const MERGE_WAIT_MS = 20;
+/** How long a completion path may wait on SQLite to rebuild a missing summary. */
+const REBUILD_BUSY_MS = 500;
 
-function withLock<T>(env: Env, fn: () => T): T {
-  const lock = `${spendPath(env)}.lock`;
-  const until = Date.now() + LOCK_WAIT_MS;
-  for (let n = 0; ; n++) {
-    const now = Date.now();
-    if (createExclusive(lock, `${process.pid} ${now}\n`)) break;
-    const age = lockAge(lock, now);
-    if (age !== null && !(age < LOCK_STALE_MS && age > -LOCK_STALE_MS)) {
-      // Taken over by a rename, so of two takers only one removes it (the other's rename finds nothing).
-      const aside = `${lock}.stale-${process.pid}-${n}`;
-      try {
-        moveFile(lock, aside);
-        removeFile(aside);
-      } catch {
-        /* another writer took it over first */
-      }
-      continue;
+/**
+ * Under the lock: the summary with the journal merged in, changed by `fn`, written; the journal entries merged are
+ * removed. A malformed summary is replaced (the ledger pass restores what it held); a missing one while the ledger
+ * exists is rebuilt from the ledger first. `db`: the ledger, if the caller has it open.
+ */
+function mergeLocked(env: Env, now: number, fn: (f: SpendFile) => SpendFile, db?: SqlDriver): SpendFile {
+  const journal = readJournal(env, true);
+  if (journal.error) diagnose('warn', 'observer:spend', journal.error, {}, env);
+  const read = readSummaryOnly(env);
+  let base: SpendFile;
+  let entries: RecentEntry[] = journal.entries;
+  if (read.absent && (db || ledgerExists(env))) {
+    const own = db ? null : openLedger(env, { busyTimeoutMs: REBUILD_BUSY_MS });
+    try {
+      const ledger = (db ?? own)!;
+      base = spendFromLedger(ledger, now, env.TZ ?? null);
+      const known = ledger.prepare('SELECT 1 AS x FROM completions WHERE dedupe_key = ?');
+      entries = entries.filter((e) => !known.get(e.k));
+    } finally {
+      own?.close();
     }
-    if (now > until) throw new Error(`spend summary lock held for more than ${LOCK_WAIT_MS} ms`);
-    sleep(5);
+    if (!db) diagnose('info', 'observer:spend', 'spend summary was missing: rebuilt from the ledger', {}, env);
+  } else {
+    if (read.error) diagnose('warn', 'observer:spend', `${read.error}; started again`, {}, env);
+    base = read.file ?? emptySpend(now, env.TZ ?? null);
   }
-  try {
-    return fn();
-  } finally {
-    removeFile(lock);
-  }
+  const next = fn(foldJournal(base, entries, now));
+  writeFileAtomic(spendPath(env), JSON.stringify(next), { durable: false });
+  dropJournal(env, journal.names);
+  return next;
 }
 
-/** The summary as it stands (a malformed one is replaced: the ledger pass restores what it held), changed by `fn`. */
-export function updateSpend(env: Env, now: number, fn: (f: SpendFile) => SpendFile): SpendFile {
-  return withLock(env, () => {
-    const read = readSpendFile(env);
-    if (read.error) diagnose('warn', 'observer:spend', `${read.error}; started again`, {}, env);
-    const next = fn(read.file ?? emptySpend(now, env.TZ ?? null));
-    writeFileAtomic(spendPath(env), JSON.stringify(next));
-    return next;
-  });
+/** The summary as it stands, merged and changed by `fn`, under the lock (throws when it cannot be had in `waitMs`). */
+export function updateSpend(env: Env, now: number, fn: (f: SpendFile) => SpendFile, waitMs = LOCK_WAIT_MS): SpendFile {
+  return withSpendLock(env, waitMs, () => mergeLocked(env, now, fn));
+}
+
+/** Merges the journal into the summary if the lock is free now; false when it was not (the journal still counts). */
+export function mergeSpend(env: Env, now = Date.now(), waitMs = MERGE_WAIT_MS): boolean {
+  return tryWithSpendLock(env, waitMs, () => mergeLocked(env, now, (f) => f)).held;
 }
 
 /**
- * Counts one completion in the summary, priced now. A completion with neither a child id nor a call id has no key to
- * be counted once by: it waits for the ledger pass. Never throws.
+ * Counts one completion in the budgets, priced now: journaled at once, merged when the lock is free. A completion with
+ * neither a child id nor a call id has no key to be counted once by: it waits for the ledger pass. A child whose spend
+ * could not be read counts as unknown (never $0) and, under a budget, says so. Never throws.
  */
 export function noteSpend(
   obs: CompletionObservation,
@@ -105,7 +108,27 @@ export function noteSpend(
     const entry = spendEntry(obs, opts.pricer ?? loadPricer(env, opts.cwd ?? null));
     if (!entry) return;
     const now = opts.now ?? Date.now();
-    updateSpend(env, now, (f) => countCompletion(f, entry, now));
+    if (entry.pico === null) noteUnknown(obs, env, opts.cwd ?? null);
+    try {
+      journalCompletion(env, entry, now);
+    } catch (err) {
+      // No journal (a full disk, a refused spend.d): counted under the lock instead, waiting for it.
+      diagnose('warn', 'observer:spend', `spend journal not written: ${errorText(err)}`, { callId: obs.callId }, env);
+      updateSpend(env, now, (f) => countCompletion(f, entry, now));
+      return;
+    }
+    try {
+      mergeSpend(env, now);
+    } catch (err) {
+      // Journaled, so it counts already; the next lock holder merges it.
+      diagnose(
+        'warn',
+        'observer:spend',
+        `spend journal not merged yet: ${errorText(err)}`,
+        { callId: obs.callId },
+        env,
+      );
+    }
   } catch (err) {
     diagnose(
       'warn',
@@ -117,6 +140,19 @@ export function noteSpend(
   }
 }
 
+/** Under a budget, a child counted as unknown is diagnosed: its cost is missing from the figure, not $0. */
+function noteUnknown(obs: CompletionObservation, env: Env, cwd: string | null): void {
+  if (!hasBudget(loadPolicy(env, cwd).policy.budgets)) return;
+  const why = obs.usage ? `no price for ${obs.servedModel ?? 'its model'}` : 'no usage found in its transcript (tail)';
+  diagnose(
+    'warn',
+    'observer:spend',
+    `a child's spend could not be read (${why}): counted as unknown against the budgets, never as $0`,
+    { callId: obs.callId, agentId: obs.agentId, sessionId: obs.sessionId },
+    env,
+  );
+}
+
 /** appendSpool for any record, and for a completion its count in the spend summary: what every completion path calls. */
 export function spoolRecord(record: SpoolRecord, env: Env, opts: { pricer?: Pricer; cwd?: string | null } = {}): void {
   appendSpool(record, env);
@@ -125,7 +161,16 @@ export function spoolRecord(record: SpoolRecord, env: Env, opts: { pricer?: Pric
 
 type Sum = { pico: string; unknown: number };
 type SessionRow = Sum & { harness: string; session_id: string; last: number };
-type RecentRow = { k: string; harness: string; session_id: string | null; at: number; pico: string | null };
+type RecentRow = {
+  k: string;
+  harness: string;
+  session_id: string | null;
+  at: number;
+  pico: string | null;
+  c: string | null;
+  m: string | null;
+  a: string | null;
+};
 
 /** Sessions older than this are not looked for (the query stays on the ended_at index). */
 const SESSION_WINDOW_MS = 90 * 24 * 3600 * 1000;
@@ -150,7 +195,8 @@ export function spendFromLedger(db: SqlDriver, now: number, zone: string | null)
     .all<SessionRow>(since, MAX_SESSIONS);
   const recent = db
     .prepare(
-      `SELECT dedupe_key AS k, harness, session_id, ended_at AS at, CAST(cost_pico AS TEXT) AS pico
+      `SELECT dedupe_key AS k, harness, session_id, ended_at AS at, CAST(cost_pico AS TEXT) AS pico, call_id AS c,
+       served_model AS m, subagent_type AS a
      FROM completions ORDER BY ended_at DESC LIMIT ?`,
     )
     .all<RecentRow>(MAX_RECENT);
@@ -169,22 +215,38 @@ export function spendFromLedger(db: SqlDriver, now: number, zone: string | null)
       s: r.session_id ? sessionKey(r.harness, r.session_id) : null,
       at: r.at,
       pico: r.pico,
+      c: r.c,
+      m: r.m,
+      a: r.a,
     })),
   });
 }
 
 /**
  * Rebuilds the summary from the ledger (after an observer pass), adding back the completions counted at spool time
- * that the ledger does not hold yet (spooled after the drain claimed its files). Never throws.
+ * that the ledger does not hold yet (spooled after the drain claimed its files), the journal, and the reservations
+ * still held. Never throws.
  */
 export function rebuildSpend(db: SqlDriver, env: Env, now = Date.now()): void {
   try {
     const known = db.prepare('SELECT 1 AS x FROM completions WHERE dedupe_key = ?');
-    updateSpend(env, now, (old) => {
-      let next = spendFromLedger(db, now, old.zone ?? env.TZ ?? null);
-      for (const e of old.recent) if (!known.get(e.k)) next = countCompletion(next, e, now);
-      return rollTo(next, now);
-    });
+    withSpendLock(env, LOCK_WAIT_MS, () =>
+      mergeLocked(
+        env,
+        now,
+        (old) => {
+          let next = spendFromLedger(db, now, old.zone ?? env.TZ ?? null);
+          // Counted before, so their reservations are settled already: back in before the reservations are.
+          for (const e of old.recent) if (!known.get(e.k)) next = countCompletion(next, e, now);
+          // A child the ledger holds by its dispatch's call id has finished, though no completion hook counted it
+          // (a harness whose completions reach only the spool): its reservation is settled here.
+          const done = db.prepare('SELECT 1 AS x FROM completions WHERE harness = ? AND call_id = ? LIMIT 1');
+          next.reserved = liveReservations(old, now).filter((r) => !(r.c && r.h && done.get(r.h, r.c)));
+          return trim(rollTo(next, now), now);
+        },
+        db,
+      ),
+    );
   } catch (err) {
     diagnose('warn', 'observer:spend', `spend summary not rebuilt from the ledger: ${errorText(err)}`, {}, env);
   }

@@ -18,17 +18,53 @@ import type { SpendFigure, SpendState } from '../routing-engine/budget.js';
 
 export const SPEND_FORMAT = 'tiergate-spend/1';
 export const SPEND_FILE = 'spend.json';
+/** The completions not merged into the summary yet, one file each (spend-journal.ts). */
+export const SPEND_JOURNAL_DIR = 'spend.d';
 /** Far above what the caps below write (~20 KB); anything bigger is not ours. */
 export const SPEND_MAX_BYTES = 256 * 1024;
 /** Sessions kept, most recently active first. A session pushed out counts from $0 again: 64 is far above a user's live ones. */
 export const MAX_SESSIONS = 64;
 /** Completions remembered by key, newest first, so one reported twice (hook and module, a late flush) counts once. */
 export const MAX_RECENT = 128;
+/**
+ * How long a reservation holds when no completion settles it (a child killed, a harness that reports no completion):
+ * the longest plausible subagent run. Longer would hold a dead child's estimate against the budget all afternoon.
+ */
+export const RESERVATION_TTL_MS = 2 * 3600 * 1000;
+/** Reservations kept, newest last: far above the children one user runs at once; the oldest go first. */
+export const MAX_RESERVED = 512;
 
 export type Period = { start: number; end: number; pico: string; unknown: number };
 export type SessionSpend = { pico: string; unknown: number; last: number };
-/** A completion counted: its ledger key, the session it counts for, when it ended, its cost (null: unpriced). */
-export type RecentEntry = { k: string; s: string | null; at: number; pico: string | null };
+/**
+ * A completion counted: its ledger key, the session it counts for, when it ended, its cost (null: unpriced), and what
+ * a reservation's estimate is drawn from: its call id (settles that dispatch's reservation), served model and agent type.
+ */
+export type RecentEntry = {
+  k: string;
+  s: string | null;
+  at: number;
+  pico: string | null;
+  c?: string | null;
+  m?: string | null;
+  a?: string | null;
+};
+
+/**
+ * A dispatch's expected cost, held against the budgets from the dispatch (under the lock that read the spend) until its
+ * completion settles it or `until` passes. `c`: the dispatch's call id; `s`: its session; `at`: when it was made (the
+ * day and month it counts in); `unknown`: no estimate could be made (counted like an unpriced child).
+ */
+export type Reservation = {
+  c: string | null;
+  s: string | null;
+  at: number;
+  until: number;
+  pico: string;
+  unknown?: 1;
+  /** The dispatch's harness, so a completion that reaches only the ledger (a drain) settles it by call id. */
+  h?: string;
+};
 
 export type SpendFile = {
   format: typeof SPEND_FORMAT;
@@ -39,6 +75,8 @@ export type SpendFile = {
   month: Period;
   sessions: Record<string, SessionSpend>;
   recent: RecentEntry[];
+  /** Running children's expected costs (absent in a summary written before reservations). */
+  reserved?: Reservation[];
 };
 
 export const spendPath = (env: Env): string => join(paths(env).data, SPEND_FILE);
@@ -72,7 +110,7 @@ export function emptySpend(now: number, zone: string | null = null): SpendFile {
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
 // Digits by hand, not a pattern: a pattern's first use costs a dispatch hook ~0.05 ms (bench/README.md, "Session 4").
-const isPico = (v: unknown): v is string => {
+export const isPico = (v: unknown): v is string => {
   if (typeof v !== 'string' || v.length === 0 || v.length > 40) return false;
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);
@@ -93,6 +131,11 @@ const isPeriod = (v: unknown): v is Period => {
   );
 };
 
+const isReservation = (v: unknown): v is Reservation => {
+  const r = v as Reservation;
+  return !!r && typeof r === 'object' && isInt(r.at) && isInt(r.until) && isPico(r.pico);
+};
+
 /** The parsed file, or a reason it is not one. Checked by hand: a dispatch hook does not load zod. */
 export function parseSpend(text: string): SpendFile | string {
   let v: unknown;
@@ -108,7 +151,8 @@ export function parseSpend(text: string): SpendFile | string {
     !isPeriod(f.month) ||
     !f.sessions ||
     typeof f.sessions !== 'object' ||
-    !Array.isArray(f.recent)
+    !Array.isArray(f.recent) ||
+    (f.reserved !== undefined && !(Array.isArray(f.reserved) && f.reserved.every(isReservation)))
   ) {
     return 'spend summary is malformed';
   }
@@ -125,6 +169,21 @@ function periodFigure(p: Period, now: number): SpendFigure {
   return now >= p.end ? ZERO : { pico: BigInt(p.pico), unknown: p.unknown };
 }
 
+/** The reservations still held at `now` (an expired one was never settled: its child is taken as gone). */
+export const liveReservations = (f: SpendFile, now: number): Reservation[] =>
+  (f.reserved ?? []).filter((r) => r.until > now);
+
+/** `fig` plus the reservations that count in it. */
+function withReserved(fig: SpendFigure, held: Reservation[]): SpendFigure {
+  let pico = fig.pico;
+  let unknown = fig.unknown;
+  for (const r of held) {
+    pico += BigInt(r.pico);
+    if (r.unknown) unknown++;
+  }
+  return held.length ? { pico, unknown } : fig;
+}
+
 /**
  * The budgets' input for one dispatch: this session's, today's and this month's spend. `harness` names the session's
  * harness; with no session (null), nor a harness.
@@ -139,13 +198,26 @@ export function spendStateFrom(
   if (read.error !== null) return { session: null, day: ZERO, month: ZERO, sessionTotal, error: read.error };
   const f = read.file;
   if (!f) return { session: sessionId ? ZERO : null, day: ZERO, month: ZERO, sessionTotal, error: null };
-  const s = sessionId && harness ? f.sessions[sessionKey(harness, sessionId)] : undefined;
+  const key = sessionId && harness ? sessionKey(harness, sessionId) : null;
+  const s = key ? f.sessions[key] : undefined;
+  const held = liveReservations(f, now);
   const session = !sessionId
     ? null
-    : s && isPico(s.pico) && isInt(s.unknown)
-      ? { pico: BigInt(s.pico), unknown: s.unknown }
-      : ZERO;
-  return { session, day: periodFigure(f.day, now), month: periodFigure(f.month, now), sessionTotal, error: null };
+    : withReserved(
+        s && isPico(s.pico) && isInt(s.unknown) ? { pico: BigInt(s.pico), unknown: s.unknown } : ZERO,
+        held.filter((r) => key !== null && r.s === key),
+      );
+  // A reservation counts in the day and month holding it, even where the file's own periods have ended.
+  const p = held.length ? periodsAt(now) : null;
+  const inPeriod = (b: { start: number; end: number } | undefined) =>
+    b ? held.filter((r) => r.at >= b.start && r.at < b.end) : [];
+  return {
+    session,
+    day: withReserved(periodFigure(f.day, now), inPeriod(p?.day)),
+    month: withReserved(periodFigure(f.month, now), inPeriod(p?.month)),
+    sessionTotal,
+    error: null,
+  };
 }
 
 // ---- updates (pure; spend-record.ts does them under the lock) ----
@@ -183,13 +255,26 @@ function apply(f: SpendFile, e: RecentEntry, sign: 1n | -1n): void {
   for (const p of [f.day, f.month]) if (BigInt(p.pico) < 0n) p.pico = '0';
 }
 
-/** Keeps the most recently active sessions and the newest remembered completions. */
-export function trim(f: SpendFile): SpendFile {
+/** Keeps the most recently active sessions, the newest remembered completions and the newest live reservations. */
+export function trim(f: SpendFile, now = f.updatedAt): SpendFile {
   const sessions = Object.entries(f.sessions)
     .sort((a, b) => b[1].last - a[1].last)
     .slice(0, MAX_SESSIONS);
   const recent = [...f.recent].sort((a, b) => b.at - a.at).slice(0, MAX_RECENT);
-  return { ...f, sessions: Object.fromEntries(sessions), recent };
+  const reserved = liveReservations(f, now).slice(-MAX_RESERVED);
+  return { ...f, sessions: Object.fromEntries(sessions), recent, reserved };
+}
+
+/**
+ * Takes away the reservation a new completion settles: its own dispatch's (same call id), else the oldest of its
+ * session (a harness whose completion carries no call id), else none (the reservation expires).
+ */
+function settle(f: SpendFile, e: RecentEntry): void {
+  const held = f.reserved;
+  if (!held?.length) return;
+  let i = e.c ? held.findIndex((r) => r.c === e.c) : -1;
+  if (i < 0 && e.s) i = held.findIndex((r) => r.s === e.s);
+  if (i >= 0) held.splice(i, 1);
 }
 
 /**
@@ -198,13 +283,81 @@ export function trim(f: SpendFile): SpendFile {
  */
 export function countCompletion(f: SpendFile, e: RecentEntry, now: number): SpendFile {
   const next = rollTo(structuredClone(f), now);
+  countInto(next, e, now);
+  return trim(next, now);
+}
+
+/** countCompletion on `next` itself (already rolled to `now`), untrimmed. */
+function countInto(next: SpendFile, e: RecentEntry, now: number): void {
   const earlier = next.recent.findIndex((r) => r.k === e.k);
   if (earlier >= 0) {
     apply(next, next.recent[earlier]!, -1n);
     next.recent.splice(earlier, 1);
-  }
+  } else settle(next, e); // a child reported again settled its reservation the first time
   apply(next, e, 1n);
   next.recent.push(e);
   next.updatedAt = now;
-  return trim(next);
+}
+
+/** `f` holding one more reservation, at `now` (expired ones dropped). */
+export function addReservation(f: SpendFile, r: Reservation, now: number): SpendFile {
+  const next = rollTo(structuredClone(f), now);
+  next.reserved = [...liveReservations(next, now), r];
+  next.updatedAt = now;
+  return trim(next, now);
+}
+
+const median = (xs: bigint[]): bigint | null => {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return s[(s.length - 1) >> 1]!;
+};
+
+/** What a reservation is drawn from: the dispatch's session key, agent type and the model the child runs on. */
+export type EstimateInput = {
+  session: string | null;
+  agent: string | null;
+  model: string | null;
+  reserve: bigint | null;
+};
+
+/**
+ * A dispatch's expected cost, in pico-USD, from the completions remembered: the mean of this session's priced
+ * children, else the median of this agent type's, else the configured `budgets.reserve`, else the median of the
+ * children served by the model this one runs on, else the median of every priced child. null: nothing to go by.
+ */
+export function estimateCost(f: SpendFile, input: EstimateInput): bigint | null {
+  const priced = f.recent.filter((r) => r.pico !== null);
+  const costs = (keep: (r: RecentEntry) => boolean) => priced.filter(keep).map((r) => BigInt(r.pico!));
+  if (input.session) {
+    const mine = costs((r) => r.s === input.session);
+    if (mine.length) return mine.reduce((a, b) => a + b, 0n) / BigInt(mine.length);
+  }
+  const agent = input.agent ? median(costs((r) => r.a === input.agent)) : null;
+  if (agent !== null) return agent;
+  if (input.reserve !== null) return input.reserve;
+  const model = input.model ? median(costs((r) => r.m === input.model)) : null;
+  return model ?? median(costs(() => true));
+}
+
+/** A journal entry as read back (spend-journal.ts; the hooks module reads them too). Checked by hand, as the file is. */
+export const isRecentEntry = (v: unknown): v is RecentEntry => {
+  const e = v as RecentEntry;
+  return (
+    !!e &&
+    typeof e === 'object' &&
+    typeof e.k === 'string' &&
+    (e.s === null || typeof e.s === 'string') &&
+    isInt(e.at) &&
+    (e.pico === null || isPico(e.pico))
+  );
+};
+
+/** `f` with the journal's entries counted (each once, by key), at `now`. */
+export function foldJournal(f: SpendFile, entries: RecentEntry[], now: number): SpendFile {
+  if (entries.length === 0) return f;
+  // One copy for the lot: a merge may fold thousands of entries.
+  const next = rollTo(structuredClone(f), now);
+  for (const e of entries) countInto(next, e, now);
+  return trim(next, now);
 }

@@ -10,6 +10,7 @@ import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { existingPrivateDir, pruneTempFiles, removeNoFollow, restrictDirToUser } from '../io/files.js';
+import { journalDir } from './spend-journal.js';
 import { paths, type Env } from '../io/paths.js';
 
 /** The old dispatch memo's directory in the data dir (removed with issue 17 item 3). */
@@ -33,7 +34,8 @@ export function tidyDataDir(env: Env, now = Date.now()): void {
   } catch (err) {
     diagnose('warn', 'observer:tidy', errorText(err), { dir: p.data }, env);
   }
-  for (const dir of [p.codeCacheDir, p.priceCacheDir]) {
+  // The spend journal too (spend-journal.ts): a completion writer killed mid-write leaves its temp file there.
+  for (const dir of [p.codeCacheDir, p.priceCacheDir, journalDir(env)]) {
     try {
       if (!existingPrivateDir(dir)) continue;
       pruneTempFiles(dir, now);

@@ -12,7 +12,7 @@ import { loadPolicy } from '../config/load.js';
 import type { Env } from '../io/paths.js';
 import { budgetLines, hasBudget, showUsd, type SpendState } from '../routing-engine/budget.js';
 import type { ReadSpend } from '../observer/spend-summary.js';
-import { spendStateFrom } from '../observer/spend-summary.js';
+import { liveReservations, spendStateFrom } from '../observer/spend-summary.js';
 import { parseDecimal } from '../prices/decimal.js';
 
 /** How many of the most recently active sessions are listed against the session budget. */
@@ -33,6 +33,8 @@ export type BudgetReport = {
   warnAt: number;
   /** Why the summary could not be used (budgets then fail open at dispatch too). */
   error: string | null;
+  /** Children dispatched and not finished: their expected cost, counted in the figures above until they finish. */
+  reserved: { children: number; pico: string };
   rows: BudgetRow[];
 };
 
@@ -65,7 +67,15 @@ const share = (l: BudgetLine): number | null => {
 /** The budget rows at `now`: today's and this month's, and each recent session's against the session budget. */
 export function budgetReport(policy: Policy, read: ReadSpend, now: number): BudgetReport {
   const b = policy.budgets;
-  const out: BudgetReport = { set: hasBudget(b), action: b.action, warnAt: b.warnAt, error: read.error, rows: [] };
+  const held = read.file ? liveReservations(read.file, now) : [];
+  const out: BudgetReport = {
+    set: hasBudget(b),
+    action: b.action,
+    warnAt: b.warnAt,
+    error: read.error,
+    reserved: { children: held.length, pico: held.reduce((a, r) => a + BigInt(r.pico), 0n).toString() },
+    rows: [],
+  };
   if (!out.set) return out;
   const row = (l: BudgetLine, scope: string): BudgetRow => ({
     ...l,
@@ -121,6 +131,10 @@ export function budgetTextLines(r: BudgetReport): string[] {
         : `${showUsd(parseDecimal(l.spent) / 1_000_000n)} spent${l.share === null ? '' : ` (${Math.round(l.share * 100)}%)`}${l.unknown > 0 ? `, ${l.unknown} unpriced` : ''}`;
     return `  ${KIND_LABEL[l.kind].padEnd(13)} $${l.limit.padEnd(9)} ${l.status.padEnd(12)} ${spent}; ${l.scope}: ${l.next}`;
   });
+  if (r.reserved.children > 0)
+    lines.push(
+      `  running: ${r.reserved.children} ${r.reserved.children === 1 ? 'child' : 'children'} not finished yet, ${showUsd(BigInt(r.reserved.pico))} reserved (counted above until each finishes)`,
+    );
   if (r.error) lines.push(`  spend summary: ${r.error} (budgets are not enforced until it is rewritten)`);
   return lines;
 }

@@ -11,8 +11,8 @@ import type { Env } from '../io/paths.js';
 import { appendSpool } from '../observer/spool.js';
 import { redactToolInput } from '../observer/redact.js';
 import { decide } from '../routing-engine/decide.js';
-import { hasBudget, type SpendState } from '../routing-engine/budget.js';
-import { readSpend } from '../observer/spend-read.js';
+import { hasBudget } from '../routing-engine/budget.js';
+import { decideReserving } from '../observer/spend-reserve.js';
 import type { Policy } from '../contracts/config.js';
 import type { PriceLookup } from '../contracts/prices.js';
 import { loadRuntime } from './context.js';
@@ -70,7 +70,7 @@ export function routeDispatch(
     const rt = loadRuntime(env, obs.cwd);
     catalogVersion = rt.prices.catalogVersion;
     const prices = reprice ? reprice(rt.prices) : rt.prices;
-    decision = decide(withRewritePolicy(obs, rt.policy, env), rt.policy, prices, spendFor(obs, rt.policy, env));
+    decision = decideWithSpend(withRewritePolicy(obs, rt.policy, env), rt.policy, prices, env);
     policyDiagnostics = rt.policyDiagnostics;
   } catch (err) {
     diagnose('error', `dispatch:${obs.harness}`, errorText(err), { callId: obs.callId }, env);
@@ -95,12 +95,18 @@ export function routeDispatch(
 }
 
 /**
- * The spend the budgets are checked against: one bounded read of the summary beside the ledger (never SQLite), and
- * only when the policy sets a budget, so a dispatch without one reads nothing.
+ * The decision, with the budgets when the policy sets one: the spend read and this child's expected cost reserved
+ * under one lock (observer/spend-reserve.ts; never SQLite). Without a budget nothing is read, locked or written.
  */
-function spendFor(obs: DispatchObservation, policy: Policy, env: Env): SpendState | undefined {
-  if (policy.mode === 'off' || !hasBudget(policy.budgets)) return undefined;
-  return readSpend(env, obs.harness, obs.sessionId, obs.at, obs.sessionCostUsd ?? null);
+function decideWithSpend(obs: DispatchObservation, policy: Policy, prices: PriceLookup, env: Env): Decision {
+  if (policy.mode === 'off' || !hasBudget(policy.budgets)) return decide(obs, policy, prices);
+  return decideReserving(
+    env,
+    obs,
+    policy.budgets,
+    (spend) => decide(obs, policy, prices, spend),
+    (d) => effectiveModel(obs, d),
+  );
 }
 
 function record(

@@ -149,6 +149,42 @@ describe('config check, explain, doctor, report', () => {
     );
     expect(budget.find((c) => c.name === 'month budget')).toMatchObject({ status: 'ok' });
   });
+
+  it('a child whose spend could not be read counts as unknown, never $0: diagnosed, shown by budget and doctor', () => {
+    const h = home({ day: '40' });
+    spent(h.env, 's', 'a1', USD / 100n);
+    // No usage in its transcript tail (a tail too short to hold one, say): priced by nothing.
+    noteSpend(
+      {
+        kind: 'completion',
+        harness: 'claude',
+        sessionId: 's',
+        callId: 'toolu_blind',
+        agentId: 'blind',
+        subagentType: null,
+        servedModel: null,
+        usage: null,
+        status: 'ok',
+        outcome: { result: null, verified: null, escalationFrom: null },
+        startedAt: null,
+        endedAt: Date.now(),
+        usageSource: 'none',
+        dedupeKey: null,
+      },
+      h.env,
+      { pricer: { catalogVersion: 't', price: () => null } },
+    );
+    expect(readFileSync(join(h.env.TIERGATE_HOME, 'data', 'diagnostics.log'), 'utf8')).toContain(
+      "a child's spend could not be read (no usage found in its transcript (tail)): counted as unknown against the budgets, never as $0",
+    );
+    expect(h.cli('budget', '--no-drain').stdout).toMatch(/day\s+\$40\s+warning\s+\$0\.0100 spent \(0%\), 1 unpriced/);
+    const doc = JSON.parse(h.cli('doctor', '--json').stdout) as {
+      checks: Array<{ section: string; name: string; status: string; detail: string }>;
+    };
+    const day = doc.checks.find((c) => c.section === 'budget' && c.name === 'day budget')!;
+    expect(day.status).toBe('warn');
+    expect(day.detail).toMatch(/\(\+1 unpriced\); 1 child's spend could not be read .*counted as unknown/);
+  });
 });
 
 /** One priced child in the ledger, so the page has charts (an empty ledger gets the empty state). */

@@ -89,6 +89,12 @@ const HOSTILE: [string, (root: string) => Record<string, unknown>, Record<string
     { budgets: { day: '40', action: 'deny' } },
   ],
   ['a later budget warning', () => ({ budgets: { warnAt: 0.95 } }), { budgets: { session: '5', warnAt: 0.5 } }],
+  // A smaller reserve lets more parallel children past a budget before their costs are known.
+  [
+    "lowering the user's budget reserve",
+    () => ({ budgets: { reserve: '0.01' } }),
+    { budgets: { day: '40', reserve: '0.5' } },
+  ],
 ];
 
 describe("a hostile project file cannot loosen the user's policy", () => {
@@ -181,6 +187,18 @@ describe('a project file may tighten without trust', () => {
       { budgets: { session: '5.00', month: '400' } },
       { budgets: { session: '2.5', day: '10', action: 'deny', warnAt: 0.5 } },
       { budgets: { session: '2.5', day: '10', month: '400', action: 'deny', warnAt: 0.5 } },
+    ],
+    [
+      'a larger budget reserve, or one the user has not set',
+      { budgets: { day: '40', reserve: '0.5' } },
+      { budgets: { reserve: '0.75' } },
+      { budgets: { day: '40', reserve: '0.75', action: 'downshift', warnAt: 0.8 } },
+    ],
+    [
+      'a budget reserve the user has not set',
+      { budgets: { day: '40' } },
+      { budgets: { reserve: '0.1' } },
+      { budgets: { day: '40', reserve: '0.1', action: 'downshift', warnAt: 0.8 } },
     ],
     [
       'tiers mapped to what the user uses for the same or a cheaper tier',

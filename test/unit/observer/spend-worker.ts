@@ -1,4 +1,4 @@
-// Child process for the parallel-writers test in spend-summary.test.ts: counts `each` completions of 1000 pico-USD,
+// Child process for the parallel-writers tests (test/unit/observer/spend-concurrency.test.ts, test/stress/spend-completions.test.ts): counts `each` completions of 1000 pico-USD,
 // keys unique to worker `w`, in the spend summary of TIERGATE_HOME.
 import { noteSpend } from '../../../src/observer/spend-record.js';
 

@@ -25,7 +25,16 @@ import {
   type ClaudeModelEnv,
 } from '../agent-definitions.js';
 import { AgentFsSnapshot } from '../agent-fs-snapshot.js';
-import { parseSpend, SPEND_MAX_BYTES, type ReadSpend } from '../../../observer/spend-summary.js';
+import {
+  emptySpend,
+  foldJournal,
+  isRecentEntry,
+  parseSpend,
+  SPEND_JOURNAL_DIR,
+  SPEND_MAX_BYTES,
+  type ReadSpend,
+  type RecentEntry,
+} from '../../../observer/spend-summary.js';
 import type { SpendState } from '../../../routing-engine/budget.js';
 import { numberToDecimal } from '../../../prices/decimal.js';
 
@@ -216,7 +225,10 @@ async function readSpendFile($: Dollar, deadline: number): Promise<ReadSpend> {
       isLink?: unknown;
     }> | null;
     const entry = Array.isArray(entries) ? entries.find((x) => x?.name === place.name) : undefined;
-    if (!entry) return { file: null, error: null };
+    // The completions not merged yet (spend-journal.ts), listed before the summary is read, as the Node reader does.
+    const journal = Array.isArray(entries) ? await readJournalEntries($, place.dir, entries, deadline) : [];
+    if (!entry)
+      return { file: journal.length ? foldJournal(emptySpend(Date.now()), journal, Date.now()) : null, error: null };
     if (entry.kind !== 'file' || entry.isLink === true)
       return {
         file: null,
@@ -225,13 +237,51 @@ async function readSpendFile($: Dollar, deadline: number): Promise<ReadSpend> {
     const parsed = parseSpend(
       String(await within($.fs.read(`${place.dir}/${place.name}`, { offset: 0, length: SPEND_MAX_BYTES }), deadline)),
     );
-    return typeof parsed === 'string' ? { file: null, error: parsed } : { file: parsed, error: null };
+    if (typeof parsed === 'string') return { file: null, error: parsed };
+    return { file: journal.length ? foldJournal(parsed, journal, Date.now()) : parsed, error: null };
   } catch (err) {
     // A data dir not created yet lists as an error too: nothing recorded, unless the deadline cut the read.
     return err instanceof LookupDeadline
       ? { file: null, error: `spend summary not read within ${SPEND_READ_MS} ms` }
       : { file: null, error: null };
   }
+}
+
+/** At most this many journal entries are read through `$.fs` (each merge empties the journal; normally none are left). */
+const JOURNAL_READ_MAX = 64;
+
+/** The journal's entries (spend.d/ in the data dir), never through a link; unreadable ones skipped (merged meanwhile). */
+async function readJournalEntries(
+  $: Dollar,
+  dir: string,
+  dataEntries: Array<{ name?: unknown; kind?: unknown; isLink?: unknown }>,
+  deadline: number,
+): Promise<RecentEntry[]> {
+  const d = dataEntries.find((x) => x?.name === SPEND_JOURNAL_DIR);
+  if (!d || d.kind !== 'dir' || d.isLink === true) return [];
+  const listed = (await within($.fs.list(`${dir}/${SPEND_JOURNAL_DIR}`), deadline)) as Array<{
+    name?: unknown;
+    kind?: unknown;
+    isLink?: unknown;
+  }> | null;
+  if (!Array.isArray(listed)) return [];
+  const names = listed
+    .filter((x) => x?.kind === 'file' && x.isLink !== true && typeof x.name === 'string' && x.name.endsWith('.json'))
+    .map((x) => x.name as string)
+    .sort()
+    .slice(0, JOURNAL_READ_MAX);
+  const out: RecentEntry[] = [];
+  for (const name of names) {
+    try {
+      const v: unknown = JSON.parse(
+        String(await within($.fs.read(`${dir}/${SPEND_JOURNAL_DIR}/${name}`, { offset: 0, length: 4096 }), deadline)),
+      );
+      if (isRecentEntry(v)) out.push(v);
+    } catch (err) {
+      if (err instanceof LookupDeadline) throw err;
+    }
+  }
+  return out;
 }
 
 /**

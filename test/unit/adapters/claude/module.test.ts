@@ -164,6 +164,37 @@ describe('dist/claude-module.js', () => {
     });
   }
 
+  it('agent.spawn under a budget counts the completions journaled and not merged yet (spend.d/)', async () => {
+    const hooks = load(source);
+    const files = new Map<string, string>();
+    const policy = { ...DEFAULT_POLICY, budgets: { session: '0.01', action: 'deny', warnAt: 0.8 } };
+    files.set(policyHandoffPath('/tg/data', 'sess-1'), JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy }));
+    const { $ } = fakeDollar({ files });
+    // A listing as Claude Code 2.1.328 gives it: the directory's own entries, each with its kind.
+    $.fs.list = async (p: string) => {
+      const kids = new Map<string, string>();
+      for (const k of files.keys()) {
+        if (!k.startsWith(`${p}/`)) continue;
+        const [name, ...rest] = k.slice(p.length + 1).split('/');
+        kids.set(name!, rest.length ? 'dir' : 'file');
+      }
+      return [...kids].map(([name, kind]) => ({ name, kind, isLink: false })) as never;
+    };
+    await startSession(hooks, $);
+    const spawn = () =>
+      hooks['agent.spawn']!($, fixture('modules/agent.spawn.foreground.json'), async () => ({
+        model: 'x',
+        agentId: 'a',
+      }));
+    expect(await spawn()).toEqual({ model: 'x', agentId: 'a' });
+    // A child of this session finished at $0.02; its completion is in the journal, not in spend.json yet.
+    files.set(
+      '/tg/data/spend.d/000001796000000-1-0.json',
+      JSON.stringify({ k: 'claude:agent:done', s: 'claude:sess-1', at: Date.now(), pico: '20000000000' }),
+    );
+    expect(((await spawn()) as { deny?: string }).deny).toMatch(/the session budget of \$0\.01 \(\$0\.0200 spent\)/);
+  });
+
   it('agent.spawn denies when nothing legal fits, from the policy hand-off; writes one record', async () => {
     const hooks = load(source);
     const files = new Map<string, string>();

@@ -1,0 +1,109 @@
+/**
+ * A dispatch under a budget: the spend is read, the budgets decide, and the child's expected cost is reserved, all
+ * under the one lock every writer of the summary takes (spend-lock.ts), so parallel dispatches see each other's
+ * reservations: 16 children dispatched at once with one child's worth of budget left run one or two, not sixteen.
+ * The completion settles the reservation (countCompletion replaces it with the real cost); one never settled expires
+ * after RESERVATION_TTL_MS.
+ *
+ * A dispatch the spend as read without the lock already refuses is refused there (nothing to reserve). The lock is waited
+ * for briefly (DISPATCH_LOCK_WAIT_MS). Not had by then: the budgets are checked against the spend as
+ * read without it and no reservation is made, with a diagnostic (the budget part fails open; the decision is made).
+ * Only called when a budget is set: a dispatch without one reads and writes nothing. No SQLite, no pricing here.
+ */
+import type { Decision } from '../contracts/decision.js';
+import type { DispatchObservation } from '../contracts/observation.js';
+import type { Policy } from '../contracts/config.js';
+import { writeFileAtomic } from '../io/files.js';
+import type { Env } from '../io/paths.js';
+import { parseDecimal } from '../prices/decimal.js';
+import type { SpendState } from '../routing-engine/budget.js';
+import { dropJournal } from './spend-journal.js';
+import { tryWithSpendLock } from './spend-lock.js';
+import { readSpendWith } from './spend-read.js';
+import {
+  addReservation,
+  emptySpend,
+  estimateCost,
+  RESERVATION_TTL_MS,
+  sessionKey,
+  spendPath,
+  spendStateFrom,
+  type Reservation,
+  type SpendFile,
+} from './spend-summary.js';
+
+/**
+ * How long a dispatch waits for the lock: each holder keeps it about a millisecond (read, decide, write), so this lets
+ * dozens of dispatches at once through in turn while staying far inside a hook's deadline.
+ */
+export const DISPATCH_LOCK_WAIT_MS = 1_500;
+
+/** The reservation for a child that will run on `runsOn`. */
+export function reservationFor(
+  f: SpendFile,
+  obs: DispatchObservation,
+  budgets: Policy['budgets'],
+  runsOn: string | null,
+  now: number,
+): Reservation {
+  const session = obs.sessionId ? sessionKey(obs.harness, obs.sessionId) : null;
+  const reserve = budgets.reserve === undefined ? null : parseDecimal(budgets.reserve) / 1_000_000n;
+  const pico = estimateCost(f, { session, agent: obs.subagentType, model: runsOn, reserve });
+  const base = { c: obs.callId, s: session, at: now, until: now + RESERVATION_TTL_MS, h: obs.harness };
+  // Nothing to go by: held as an unpriced child (a warning), never as $0 proven.
+  return pico === null ? { ...base, pico: '0', unknown: 1 } : { ...base, pico: pico.toString() };
+}
+
+/**
+ * `decideWith(state)` under the lock, reserving the child's expected cost when the decision lets it run. A spend that
+ * cannot be read (state.error) reserves nothing and writes nothing: the budgets fail open for this dispatch.
+ */
+export function decideReserving(
+  env: Env,
+  obs: DispatchObservation,
+  budgets: Policy['budgets'],
+  decideWith: (state: SpendState) => Decision,
+  runsOn: (d: Decision) => string | null,
+): Decision {
+  const now = obs.at;
+  const total = obs.sessionCostUsd ?? null;
+  const note = (d: Decision, why: string): Decision => ({ ...d, diagnostics: [...d.diagnostics, why] });
+  // First without the lock: a refusal needs no reservation, and the spend it read only grows until a child finishes,
+  // so it stands; once a budget is spent, parallel dispatches are refused without queueing for the lock. This also
+  // warms the decision's code, so the one made under the lock holds it briefly.
+  const first = decideWith(spendStateFrom(readSpendWith(env, now), obs.harness, obs.sessionId, now, total));
+  if (first.action === 'deny') return first;
+  let decided: Decision | null = null;
+  let fault: string | null = null;
+  let failed: { err: unknown } | null = null;
+  try {
+    const got = tryWithSpendLock(env, DISPATCH_LOCK_WAIT_MS, () => {
+      const read = readSpendWith(env, now);
+      try {
+        decided = decideWith(spendStateFrom(read, obs.harness, obs.sessionId, now, total));
+      } catch (err) {
+        failed = { err }; // the decision's own fault: the caller's, not the lock's
+        return;
+      }
+      if (read.error !== null) return;
+      const runs = decided.action !== 'deny';
+      if (!runs && read.journal.names.length === 0) return;
+      let file = read.file ?? emptySpend(now, env.TZ ?? null);
+      if (runs) file = addReservation(file, reservationFor(file, obs, budgets, runsOn(decided), now), now);
+      // A cache the ledger rebuilds: no fsync on the dispatch path.
+      writeFileAtomic(spendPath(env), JSON.stringify(file), { durable: false });
+      dropJournal(env, read.journal.names);
+    });
+    if (!got.held)
+      fault = `the spend lock was not free within ${DISPATCH_LOCK_WAIT_MS} ms; checked against the spend as read, this child's cost not reserved`;
+  } catch (err) {
+    // A lock or write that fails (a read-only data dir) costs the reservation, never the decision made.
+    fault = `this child's cost not reserved: ${(err as Error).message}`;
+  }
+  if (failed) throw (failed as { err: unknown }).err;
+  if (decided) return fault ? note(decided, `budget: ${fault}`) : decided;
+  return note(
+    decideWith(spendStateFrom(readSpendWith(env, now), obs.harness, obs.sessionId, now, total)),
+    `budget: ${fault}`,
+  );
+}
