@@ -24,6 +24,11 @@ import { originId, teamPaths, teamSettings, type TeamSettings } from './settings
 import { ledgerIdentity, openPushState, type MarkName, type PushState } from './state.js';
 
 export const DEFAULT_BATCH = 10_000;
+/**
+ * The server's limit per statement: a batch's COPY or upsert takes seconds; the client gives up shortly after it
+ * (team/pg.ts), so one statement a server never answers costs at most this.
+ */
+const STATEMENT_TIMEOUT_MS = 120_000;
 
 export type PushOptions = {
   env?: Env;
@@ -33,8 +38,13 @@ export type PushOptions = {
   /** Forget what was pushed and send every row (the team's upsert keeps it idempotent). */
   full?: boolean;
   batchSize?: number;
-  /** Epoch ms: no new batch starts after it (the background push); the rest waits for the next push. */
+  /** Epoch ms: no new batch starts after it; the rest waits for the next push (a partial push). */
   deadline?: number;
+  /**
+   * Epoch ms: the whole push's limit. Whatever still waits on the server then fails (a server that accepts and never
+   * answers, or stops answering mid-push); committed batches stay recorded.
+   */
+  giveUpAt?: number;
   version?: string;
 };
 
@@ -57,7 +67,11 @@ export async function pushLedger(opts: PushOptions = {}): Promise<PushResult> {
   if (!settings.url) {
     throw new TeamError(`no team ledger configured: set team.url in ${paths(env).config} (or TIERGATE_TEAM_URL)`);
   }
-  const client = await connectTeam(settings.url, { env, statementTimeoutMs: 600_000 });
+  const client = await connectTeam(settings.url, {
+    env,
+    statementTimeoutMs: STATEMENT_TIMEOUT_MS,
+    deadline: opts.giveUpAt,
+  });
   try {
     // The push state records a batch once its COMMIT returns: that must mean the batch survives a server crash, also on
     // a server (or database) set to synchronous_commit = off, which acknowledges before the WAL is written.
@@ -65,7 +79,11 @@ export async function pushLedger(opts: PushOptions = {}): Promise<PushResult> {
     await requireTeamSchema(client);
     // Dispatches go over a connection of their own, at the same time as completions, so the server can write a batch of
     // one kind while it receives the other's and this process reads the next (one connection waits on each in turn).
-    const second = await connectTeam(settings.url, { env, statementTimeoutMs: 600_000 });
+    const second = await connectTeam(settings.url, {
+      env,
+      statementTimeoutMs: STATEMENT_TIMEOUT_MS,
+      deadline: opts.giveUpAt,
+    });
     try {
       await second.query('SET synchronous_commit TO on');
       const [meta] = await client.query<{ value: string }>(
