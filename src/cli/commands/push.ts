@@ -7,7 +7,8 @@ import { diagnose, errorText } from '../../io/diagnostics.js';
 import { findPackageRoot, packageVersion } from '../../install/context.js';
 import { acquireLock, adoptLock, releaseLock } from '../../prices/refresh/lock.js';
 import { describeTeamError, serverOf, TeamError } from '../../team/pg.js';
-import { pushLedger, type PushResult } from '../../team/push.js';
+import { pushLedger, showKey, type PushResult } from '../../team/push.js';
+import { RECORD_KINDS } from '../../team/rows.js';
 import { teamPaths, teamSettings } from '../../team/settings.js';
 import { readPushStatus, recordPushStatus, type PushStatus } from '../../team/status.js';
 import { PUSH_LOCK_ENV } from '../../team/trigger.js';
@@ -126,6 +127,15 @@ async function attempt(
       },
       lastError: result.complete ? null : 'stopped at its deadline; the next push continues',
       background: o.background,
+      setAside: {
+        rows: result.aside.rows,
+        latest: result.aside.latest.map((a) => ({
+          table: RECORD_KINDS[a.kind]?.table ?? String(a.kind),
+          key: showKey(a.key),
+          error: a.error,
+          at: new Date(a.at).toISOString(),
+        })),
+      },
     });
     return { result, server: server ?? '' };
   } catch (err) {
@@ -192,9 +202,11 @@ function summary(r: PushResult, server: string): string {
   const d = r.dispatches;
   const unchanged = c.read - c.sent + d.read - d.sent;
   const deleted = c.deleted + d.deleted;
+  const aside = c.setAside + d.setAside;
   return (
     `tiergate push: ${c.sent.toLocaleString('en-US')} completions and ${d.sent.toLocaleString('en-US')} dispatches sent` +
-    `${deleted ? `, ${deleted} removed` : ''} (${unchanged.toLocaleString('en-US')} unchanged) to ${server} as '${r.user}' in ${secs(r.ms)}\n`
+    `${deleted ? `, ${deleted} removed` : ''} (${(unchanged - aside).toLocaleString('en-US')} unchanged) to ${server} as '${r.user}' in ${secs(r.ms)}\n` +
+    (aside ? `tiergate push: ${aside} set aside: the server refused them (tiergate push --status says why)\n` : '')
   );
 }
 
@@ -216,6 +228,12 @@ export function formatStatus(s: PushStatus, url: string | null): string {
     lines.push(
       `Last push sent: ${s.lastSent.completions} completions, ${s.lastSent.dispatches} dispatches${s.lastSent.deleted ? `, ${s.lastSent.deleted} removed` : ''}`,
     );
+  if (s.setAside?.rows) {
+    lines.push(
+      `Set aside: ${s.setAside.rows} row${s.setAside.rows === 1 ? '' : 's'} the server refused (sent again when changed here, or with --full)`,
+    );
+    for (const a of s.setAside.latest) lines.push(`  ${a.at} ${a.table} ${a.key}: ${a.error}`);
+  }
   if (s.origin) lines.push(`Origin (this data dir): ${s.origin}`);
   return `${lines.join('\n')}\n`;
 }
