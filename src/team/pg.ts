@@ -49,8 +49,8 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const ANSWER_GRACE_MS = 10_000;
 /** The client-side limit of a statement when no statement_timeout is asked for (team init's migrations). */
 const DEFAULT_ANSWER_MS = 10 * 60_000;
-/** Closing a connection waits this long for the server's goodbye, then drops the socket. */
-const END_MS = 2_000;
+/** Closing a connection waits this long for the server's goodbye (Terminate is written first), then drops the socket. */
+const END_MS = 500;
 
 /** The URL as it may be shown: the password replaced by ***, query parameters kept (they hold no secret but `password`). */
 export function redactUrl(url: string): string {
@@ -259,6 +259,7 @@ export async function connectTeam(url: string, opts: ConnectOptions = {}): Promi
     },
     end: async () => {
       // A server that stopped answering never says goodbye either: its socket is dropped after a short wait.
+      if (gaveUp) drop();
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         client.end().catch(() => undefined),

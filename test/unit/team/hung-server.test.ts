@@ -90,6 +90,23 @@ describe('a server that answers the startup and then nothing', () => {
   });
 });
 
+describe('a server that accepts and never says a word', () => {
+  it('push --timeout 2: the connect gives up within the limit (before the 10 s connect timeout), one line, exit 1, recorded', async () => {
+    const silent = await hungServer('silent');
+    try {
+      const h = home({ user: 'silent' });
+      const t0 = Date.now();
+      const r = await push(h, ['--timeout', '2'], `postgres://u:pw-Secret@127.0.0.1:${silent.port}/team`);
+      expect(r.code).toBe(1);
+      expect(Date.now() - t0).toBeLessThan(5_000);
+      expect(r.err).toBe(`tiergate push: cannot connect to 127.0.0.1:${silent.port}/team: timed out\n`);
+      expect(readPushStatus(h.env)).toMatchObject({ lastAttempt: 'failed', lastError: r.err.slice(15, -1) });
+    } finally {
+      await silent.close();
+    }
+  });
+});
+
 describe.skipIf(!pgAvailable())('a server that hangs mid-push', () => {
   let cluster: PgCluster;
   let urls: Awaited<ReturnType<typeof teamDatabase>>;
@@ -136,7 +153,7 @@ describe.skipIf(!pgAvailable())('a server that hangs mid-push', () => {
     expect(err).toBeInstanceOf(TeamError);
     expect((err as Error).message).toMatch(/did not answer within|time limit reached/);
     // The whole-push limit (t0 + 8 s) ends it: a statement's own client-side limit (statement_timeout + grace) is longer.
-    expect(Date.now() - t0).toBeLessThan(11_000);
+    expect(Date.now() - t0).toBeLessThan(12_000);
     expect(Date.now() - frozenAt).toBeGreaterThan(0);
     const kept = await count();
     expect(kept).toBeGreaterThanOrEqual(1000);
