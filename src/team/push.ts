@@ -292,18 +292,20 @@ async function pushKind(
         await settle();
         return { ...out, complete: false };
       }
-      const rows = readBatch(ctx.db, kind, after, ctx.batch, ctx.pricer, mark === null);
+      const read = readBatch(ctx.db, kind, after, ctx.batch, ctx.pricer, mark === null);
       await settle();
-      if (rows.length === 0) return out;
-      after = rows[rows.length - 1]!.rev;
+      if (read.length === 0) return out;
+      after = read[read.length - 1]!.rev;
+      // Rows refused as they are now (a push cut short while halving a batch) are not sent again.
+      const rows = read.filter((r) => !ctx.state.refusedAsIs(kind.kind, r.key, r.rev));
       try {
         await stage(client, kind, copyData(rows));
         inFlight = { done: client.execute(upsertSql(kind), [ctx.origin, ctx.user]), rev: after, rows };
       } catch (err) {
         landed(rows, await aside(rows, err), after);
       }
-      out.read += rows.length;
-      if (rows.length < ctx.batch) {
+      out.read += read.length;
+      if (read.length < ctx.batch) {
         await settle();
         return out;
       }

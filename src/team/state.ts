@@ -32,6 +32,8 @@ export type PushState = {
   setAside(row: SetAsideRow): void;
   /** Takes rows that went in off the set-aside list (a no-op while the list is empty). */
   clearAside(kind: number, keys: readonly string[]): void;
+  /** Whether this row, at this change number, was set aside already (a batch cut short is sent again without it). */
+  refusedAsIs(kind: number, key: string, rev: number): boolean;
   /** How many rows are set aside, and the latest few. */
   asideSummary(latest?: number): { rows: number; latest: SetAsideRow[] };
   /** Records a committed batch: `name` has been sent up to change number `rev`. */
@@ -94,6 +96,7 @@ export function openPushState(
   const putAside = db.prepare(
     'INSERT OR REPLACE INTO set_aside (target, kind, key, rev, error, at) VALUES (?, ?, ?, ?, ?, ?)',
   );
+  const sameRev = db.prepare('SELECT 1 AS x FROM set_aside WHERE target = ? AND kind = ? AND key = ? AND rev = ?');
   const takeBack = db.prepare('DELETE FROM set_aside WHERE target = ? AND kind = ? AND key = ?');
   const latestAside = db.prepare(
     'SELECT kind, key, rev, error, at FROM set_aside WHERE target = ? ORDER BY at DESC, rev DESC LIMIT ?',
@@ -120,6 +123,7 @@ export function openPushState(
       });
       aside = countAside.get<{ n: number }>(target)?.n ?? 0;
     },
+    refusedAsIs: (kind, key, rev) => aside > 0 && sameRev.get(target, kind, key, rev) !== undefined,
     asideSummary: (latest = 5) => ({ rows: aside, latest: latestAside.all<SetAsideRow>(target, latest) }),
     close: () => db.close(),
   };
