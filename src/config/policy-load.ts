@@ -11,6 +11,7 @@ import type { Harness } from '../contracts/harness.js';
 import { rememberDeclared } from '../prices/declared.js';
 import { loadFileLayers } from '../prices/load.js';
 import type { Catalog } from '../contracts/prices.js';
+import { withoutSecrets } from '../contracts/secrets.js';
 import { serialiseCatalog } from '../prices/merge.js';
 import {
   currentInputs,
@@ -30,7 +31,13 @@ const layerText = (c: Catalog): string =>
 
 export function serialiseEffective(e: Effective): string {
   const texts = e.layers.map(layerText);
-  const head = { format: EFFECTIVE_FORMAT, inputs: e.inputs, policy: e.policy, diagnostics: e.diagnostics };
+  // The team URL's password stays in the user's own file (contracts/secrets.ts): nothing here needs it.
+  const head = {
+    format: EFFECTIVE_FORMAT,
+    inputs: e.inputs,
+    policy: withoutSecrets(e.policy),
+    diagnostics: withoutSecrets(e.diagnostics),
+  };
   return `${JSON.stringify({ ...head, layers: texts.map((t) => t.length) })}\n${texts.join('')}`;
 }
 

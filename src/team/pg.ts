@@ -24,16 +24,33 @@ export type TeamClient = {
 export type ConnectOptions = {
   env?: Env;
   connectTimeoutMs?: number;
-  /** Server-side limit per statement (0: none). */
+  /** Server-side limit per statement (0: none); the client gives up a little after it (a server that never answers). */
   statementTimeoutMs?: number;
+  /** Epoch ms: nothing (connect, statement, COPY) waits past it; what is in flight then fails and the socket is closed. */
+  deadline?: number;
 };
 
 /** A failure the user can act on, as one line: what went wrong and where, never a password or a stack. */
 export class TeamError extends Error {
   override readonly name = 'TeamError';
+  /** The server's SQLSTATE when the server refused a statement (e.g. 22021: a byte sequence it cannot store). */
+  readonly sqlstate: string | null;
+  constructor(message: string, sqlstate: string | null = null) {
+    super(message);
+    this.sqlstate = sqlstate;
+  }
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * How long past the server's own statement_timeout the client still waits for an answer: the server cancels the
+ * statement itself and says so well within it; silence that long is a server (or a path to it) that stopped answering.
+ */
+const ANSWER_GRACE_MS = 10_000;
+/** The client-side limit of a statement when no statement_timeout is asked for (team init's migrations). */
+const DEFAULT_ANSWER_MS = 10 * 60_000;
+/** Closing a connection waits this long for the server's goodbye (Terminate is written first), then drops the socket. */
+const END_MS = 500;
 
 /** The URL as it may be shown: the password replaced by ***, query parameters kept (they hold no secret but `password`). */
 export function redactUrl(url: string): string {
@@ -66,6 +83,8 @@ export function redactText(text: string, url: string | null): string {
   }
   return out.replace(/(\/\/[^/\s:@]*):[^@\s/]*@/g, '$1:***@');
 }
+
+const secs = (ms: number) => `${Math.max(0, Math.round(ms / 100) / 10)} s`;
 
 /** host:port/database of the URL, for messages (no user, no password). */
 export function serverOf(url: string): string {
@@ -125,10 +144,15 @@ function clientConfig(url: string, opts: ConnectOptions): pg.ClientConfig {
     ssl: ssl as pg.ClientConfig['ssl'],
     application_name: typeof rest.application_name === 'string' ? rest.application_name : 'tiergate',
     // libpq's connect_timeout (seconds) in the URL, else ours: a server that accepts and never answers cannot hang a push.
-    connectionTimeoutMillis:
-      Number(rest.connect_timeout) > 0
-        ? Number(rest.connect_timeout) * 1000
-        : (opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS),
+    connectionTimeoutMillis: Math.max(
+      1,
+      Math.min(
+        Number(rest.connect_timeout) > 0
+          ? Number(rest.connect_timeout) * 1000
+          : (opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS),
+        opts.deadline === undefined ? Number.POSITIVE_INFINITY : opts.deadline - Date.now(),
+      ),
+    ),
     keepAlive: true,
     ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
   };
@@ -165,19 +189,52 @@ export async function connectTeam(url: string, opts: ConnectOptions = {}): Promi
     await client.end().catch(() => undefined);
     throw new TeamError(describeTeamError(err, url));
   }
-  const wrap = async <T>(p: Promise<T>): Promise<T> => {
+  // pg's own query_timeout cannot stop a COPY, and statement_timeout is the server's: a server that stopped answering
+  // is given up on here, per statement and at the caller's deadline, by closing the socket (which fails the rest).
+  const answerMs = opts.statementTimeoutMs ? opts.statementTimeoutMs + ANSWER_GRACE_MS : DEFAULT_ANSWER_MS;
+  let gaveUp: TeamError | null = null;
+  const drop = () =>
+    (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+  const wrap = async <T>(sql: string, p: Promise<T>): Promise<T> => {
+    p.catch(() => undefined); // settles after a give-up too; its outcome is no longer anyone's
+    const left = opts.deadline === undefined ? answerMs : Math.min(answerMs, opts.deadline - Date.now());
+    let timer: NodeJS.Timeout | undefined;
+    const silence = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => {
+          const what = sql.trim().split(/\s+/, 1)[0]!.toUpperCase();
+          gaveUp ??= new TeamError(
+            left > 0
+              ? `${serverOf(url)} did not answer within ${secs(left)} (${what}); gave up and closed the connection`
+              : `time limit reached before ${serverOf(url)} answered (${what}); gave up and closed the connection`,
+          );
+          drop();
+          reject(gaveUp);
+        },
+        Math.max(0, left),
+      );
+    });
     try {
-      return await p;
+      return await Promise.race([p, silence]);
     } catch (err) {
-      throw new TeamError(describeTeamError(lost ?? err, url));
+      if (err instanceof TeamError) throw err;
+      if (gaveUp) throw gaveUp;
+      const code = (err as { code?: unknown } | null)?.code;
+      throw new TeamError(
+        describeTeamError(lost ?? err, url),
+        !lost && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : null,
+      );
+    } finally {
+      clearTimeout(timer);
     }
   };
   const query = async <T>(sql: string, params: unknown[] = []): Promise<T[]> =>
-    (await wrap(client.query(sql, params))).rows as T[];
+    (await wrap(sql, client.query(sql, params))).rows as T[];
   const execute = async (sql: string, params: unknown[] = []): Promise<number> =>
-    (await wrap(client.query(sql, params))).rowCount ?? 0;
+    (await wrap(sql, client.query(sql, params))).rowCount ?? 0;
   const copyIn = (sql: string, data: string): Promise<number> =>
     wrap(
+      sql,
       new Promise<number>((resolve, reject) => {
         const stream = client.query(copyFrom(sql));
         stream.on('error', reject);
@@ -196,12 +253,24 @@ export async function connectTeam(url: string, opts: ConnectOptions = {}): Promi
         await query('COMMIT');
         return out;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        await query('ROLLBACK').catch(() => undefined);
         throw err;
       }
     },
     end: async () => {
-      await client.end().catch(() => undefined);
+      // A server that stopped answering never says goodbye either: its socket is dropped after a short wait.
+      if (gaveUp) drop();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        client.end().catch(() => undefined),
+        new Promise<void>((r) => {
+          timer = setTimeout(() => {
+            drop();
+            r();
+          }, END_MS);
+        }),
+      ]);
+      clearTimeout(timer);
     },
   };
 }

@@ -11,19 +11,34 @@
  * Order matters for "a failed push leaves the local ledger untouched": the team database is reached and its schema
  * checked before the ledger is opened (or drained).
  */
+import { diagnose } from '../io/diagnostics.js';
 import { loadPricer } from '../observer/default-pricer.js';
 import { runObserver } from '../observer/drain.js';
 import type { SqlDriver } from '../observer/ledger/driver.js';
 import type { Pricer } from '../observer/pricing.js';
 import { openLedger } from '../observer/ledger/open.js';
+import { ledgerText } from '../observer/ledger/text.js';
 import { paths, type Env } from '../io/paths.js';
 import { connectTeam, TeamError, type TeamClient } from './pg.js';
-import { pricingSignature, readBatch, RECORD_KINDS, sentColumns, type PgType, type RecordKind } from './rows.js';
+import {
+  pricingSignature,
+  readBatch,
+  RECORD_KINDS,
+  sentColumns,
+  type OutRow,
+  type PgType,
+  type RecordKind,
+} from './rows.js';
 import { requireTeamSchema, TEAM_SCHEMA } from './schema.js';
 import { originId, teamPaths, teamSettings, type TeamSettings } from './settings.js';
-import { ledgerIdentity, openPushState, type MarkName, type PushState } from './state.js';
+import { ledgerIdentity, openPushState, type MarkName, type PushState, type SetAsideRow } from './state.js';
 
 export const DEFAULT_BATCH = 10_000;
+/**
+ * The server's limit per statement: a batch's COPY or upsert takes seconds; the client gives up shortly after it
+ * (team/pg.ts), so one statement a server never answers costs at most this.
+ */
+const STATEMENT_TIMEOUT_MS = 120_000;
 
 export type PushOptions = {
   env?: Env;
@@ -33,13 +48,18 @@ export type PushOptions = {
   /** Forget what was pushed and send every row (the team's upsert keeps it idempotent). */
   full?: boolean;
   batchSize?: number;
-  /** Epoch ms: no new batch starts after it (the background push); the rest waits for the next push. */
+  /** Epoch ms: no new batch starts after it; the rest waits for the next push (a partial push). */
   deadline?: number;
+  /**
+   * Epoch ms: the whole push's limit. Whatever still waits on the server then fails (a server that accepts and never
+   * answers, or stops answering mid-push); committed batches stay recorded.
+   */
+  giveUpAt?: number;
   version?: string;
 };
 
 /** `read`: rows changed locally since the last push, all sent; `sent`: those the team database wrote (new or changed). */
-export type KindResult = { read: number; sent: number; deleted: number };
+export type KindResult = { read: number; sent: number; deleted: number; setAside: number };
 export type PushResult = {
   origin: string;
   user: string;
@@ -47,6 +67,8 @@ export type PushResult = {
   dispatches: KindResult;
   /** False when the deadline stopped the push before the end of the ledger. */
   complete: boolean;
+  /** Rows set aside so far for this team database (refused by the server), and the latest few. */
+  aside: { rows: number; latest: SetAsideRow[] };
   ms: number;
 };
 
@@ -57,7 +79,11 @@ export async function pushLedger(opts: PushOptions = {}): Promise<PushResult> {
   if (!settings.url) {
     throw new TeamError(`no team ledger configured: set team.url in ${paths(env).config} (or TIERGATE_TEAM_URL)`);
   }
-  const client = await connectTeam(settings.url, { env, statementTimeoutMs: 600_000 });
+  const client = await connectTeam(settings.url, {
+    env,
+    statementTimeoutMs: STATEMENT_TIMEOUT_MS,
+    deadline: opts.giveUpAt,
+  });
   try {
     // The push state records a batch once its COMMIT returns: that must mean the batch survives a server crash, also on
     // a server (or database) set to synchronous_commit = off, which acknowledges before the WAL is written.
@@ -65,7 +91,11 @@ export async function pushLedger(opts: PushOptions = {}): Promise<PushResult> {
     await requireTeamSchema(client);
     // Dispatches go over a connection of their own, at the same time as completions, so the server can write a batch of
     // one kind while it receives the other's and this process reads the next (one connection waits on each in turn).
-    const second = await connectTeam(settings.url, { env, statementTimeoutMs: 600_000 });
+    const second = await connectTeam(settings.url, {
+      env,
+      statementTimeoutMs: STATEMENT_TIMEOUT_MS,
+      deadline: opts.giveUpAt,
+    });
     try {
       await second.query('SET synchronous_commit TO on');
       const [meta] = await client.query<{ value: string }>(
@@ -92,6 +122,8 @@ export async function pushLedger(opts: PushOptions = {}): Promise<PushResult> {
           await client.query(stagingDdl(RECORD_KINDS[0]));
           await second.query(stagingDdl(RECORD_KINDS[1]));
           const ctx: Ctx = {
+            env,
+            asideLogged: 0,
             client,
             db,
             state,
@@ -101,7 +133,13 @@ export async function pushLedger(opts: PushOptions = {}): Promise<PushResult> {
             batch: opts.batchSize ?? DEFAULT_BATCH,
             deadline: opts.deadline ?? null,
           };
-          const none = (): KindResult & { complete: boolean } => ({ read: 0, sent: 0, deleted: 0, complete: false });
+          const none = (): KindResult & { complete: boolean } => ({
+            read: 0,
+            sent: 0,
+            deleted: 0,
+            setAside: 0,
+            complete: false,
+          });
           // Savings are priced here: prices that changed since the last push re-price every corrected run. A first push
           // records the prices it sends with at once, so one cut short and finished under other prices re-prices too.
           const pricing = pricingSignature(db, pricer);
@@ -115,7 +153,7 @@ export async function pushLedger(opts: PushOptions = {}): Promise<PushResult> {
               const repriced =
                 completions.complete && state.marks.pricing !== pricing
                   ? await pushKind(ctx, client, RECORD_KINDS[0], null)
-                  : { read: 0, sent: 0, deleted: 0, complete: completions.complete };
+                  : { read: 0, sent: 0, deleted: 0, setAside: 0, complete: completions.complete };
               return { completions, repriced };
             })(),
             deleted.complete ? pushKind(ctx, second, RECORD_KINDS[1], 'dispatches') : Promise.resolve(none()),
@@ -137,9 +175,16 @@ export async function pushLedger(opts: PushOptions = {}): Promise<PushResult> {
               read: completions.read + repriced.read,
               sent: completions.sent + repriced.sent,
               deleted: deleted.completions,
+              setAside: completions.setAside + repriced.setAside,
             },
-            dispatches: { read: dispatches.read, sent: dispatches.sent, deleted: deleted.dispatches },
+            dispatches: {
+              read: dispatches.read,
+              sent: dispatches.sent,
+              deleted: deleted.dispatches,
+              setAside: dispatches.setAside,
+            },
             complete,
+            aside: state.asideSummary(),
             ms: Date.now() - started,
           };
         } finally {
@@ -157,6 +202,9 @@ export async function pushLedger(opts: PushOptions = {}): Promise<PushResult> {
 }
 
 type Ctx = {
+  env: Env;
+  /** Set-aside rows diagnosed so far in this push. */
+  asideLogged: number;
   client: TeamClient;
   db: SqlDriver;
   state: PushState;
@@ -184,7 +232,7 @@ async function pushDeleted(ctx: Ctx): Promise<{ completions: number; dispatches:
     for (const kind of RECORD_KINDS) {
       const keys = rows
         .filter((r) => r.kind === kind.kind && still[kind.kind]!.get(r.key) === undefined)
-        .map((r) => r.key);
+        .map((r) => ledgerText(r.key, Number.MAX_SAFE_INTEGER));
       if (keys.length === 0) continue;
       await ctx.client.execute(`DELETE FROM ${TEAM_SCHEMA}.${kind.table} WHERE origin = $1 AND key = ANY($2::text[])`, [
         ctx.origin,
@@ -201,7 +249,8 @@ async function pushDeleted(ctx: Ctx): Promise<{ completions: number; dispatches:
  * One kind of record, batch by batch in change order, from the push state's mark (`mark` null: every corrected run,
  * from the start, the mark left alone). A batch is COPYed into the staging table, then its upsert runs on the server
  * while the next batch is read here (one upsert in flight on the kind's connection); the mark moves once its commit
- * returned.
+ * returned. A batch the server refuses for its data is sent again in halves down to the rows it refuses, which are set
+ * aside (salvage): the rest goes in and the mark moves past them.
  */
 async function pushKind(
   ctx: Ctx,
@@ -209,14 +258,32 @@ async function pushKind(
   kind: RecordKind,
   mark: MarkName | null,
 ): Promise<KindResult & { complete: boolean }> {
-  const out = { read: 0, sent: 0, deleted: 0, complete: true };
-  let inFlight: { done: Promise<number>; rev: number } | null = null;
+  const out = { read: 0, sent: 0, deleted: 0, setAside: 0, complete: true };
+  const refused = new Set<OutRow>();
+  const aside = (rows: OutRow[], err: unknown) => salvage(ctx, client, kind, rows, err, refused);
+  let inFlight: { done: Promise<number>; rev: number; rows: OutRow[] } | null = null;
+  const landed = (rows: OutRow[], sent: number, rev: number) => {
+    out.sent += sent;
+    // A row that went in leaves the set-aside list (it was refused before it changed); one refused now stays on it.
+    ctx.state.clearAside(
+      kind.kind,
+      rows.filter((r) => !refused.has(r)).map((r) => r.key),
+    );
+    out.setAside += refused.size;
+    refused.clear();
+    if (mark) ctx.state.advance(mark, rev);
+  };
   const settle = async () => {
     if (!inFlight) return;
     const f = inFlight;
     inFlight = null;
-    out.sent += await f.done;
-    if (mark) ctx.state.advance(mark, f.rev);
+    let sent: number;
+    try {
+      sent = await f.done;
+    } catch (err) {
+      sent = await aside(f.rows, err);
+    }
+    landed(f.rows, sent, f.rev);
   };
   let after = mark ? ctx.state.marks[mark] : 0;
   try {
@@ -225,16 +292,20 @@ async function pushKind(
         await settle();
         return { ...out, complete: false };
       }
-      const rows = readBatch(ctx.db, kind, after, ctx.batch, ctx.pricer, mark === null);
-      let data = '';
-      for (const r of rows) data += `${r.line}\n`;
+      const read = readBatch(ctx.db, kind, after, ctx.batch, ctx.pricer, mark === null);
       await settle();
-      if (rows.length === 0) return out;
-      await stage(client, kind, data);
-      after = rows[rows.length - 1]!.rev;
-      inFlight = { done: client.execute(upsertSql(kind), [ctx.origin, ctx.user]), rev: after };
-      out.read += rows.length;
-      if (rows.length < ctx.batch) {
+      if (read.length === 0) return out;
+      after = read[read.length - 1]!.rev;
+      // Rows refused as they are now (a push cut short while halving a batch) are not sent again.
+      const rows = read.filter((r) => !ctx.state.refusedAsIs(kind.kind, r.key, r.rev));
+      try {
+        await stage(client, kind, copyData(rows));
+        inFlight = { done: client.execute(upsertSql(kind), [ctx.origin, ctx.user]), rev: after, rows };
+      } catch (err) {
+        landed(rows, await aside(rows, err), after);
+      }
+      out.read += read.length;
+      if (read.length < ctx.batch) {
         await settle();
         return out;
       }
@@ -244,6 +315,69 @@ async function pushKind(
     if (inFlight) await (inFlight as { done: Promise<unknown> }).done.catch(() => undefined);
   }
 }
+
+const copyData = (rows: readonly OutRow[]) => {
+  let data = '';
+  for (const r of rows) data += `${r.line}\n`;
+  return data;
+};
+
+/**
+ * The server refused a statement for the data it carried (SQLSTATE class 22, data exception, or 23, integrity
+ * constraint; 54000, a value too large for an index): the batch, not the server or the connection.
+ */
+const refusedData = (err: unknown): boolean =>
+  err instanceof TeamError && err.sqlstate !== null && /^(22|23)|^54000$/.test(err.sqlstate);
+
+/**
+ * `rows` after the server refused them as one batch: each half sent on its own, a refused half halved again, down to
+ * single rows, which are set aside (at most 2n - 1 statements for n rows). Any other failure (the connection, a
+ * permission, a time limit) is the push's and is thrown. Resolves to the rows the server wrote.
+ */
+async function salvage(
+  ctx: Ctx,
+  client: TeamClient,
+  kind: RecordKind,
+  rows: OutRow[],
+  err: unknown,
+  refused: Set<OutRow>,
+): Promise<number> {
+  if (!refusedData(err)) throw err;
+  if (rows.length === 1) {
+    const row = rows[0]!;
+    const error = (err as TeamError).message;
+    ctx.state.setAside({ kind: kind.kind, key: row.key, rev: row.rev, error, at: Date.now() });
+    refused.add(row);
+    if (++ctx.asideLogged <= MAX_ASIDE_DIAGNOSTICS)
+      diagnose(
+        'warn',
+        'team.push',
+        `${kind.table} row set aside, the server refused it: ${error}`,
+        { key: showKey(row.key) },
+        ctx.env,
+      );
+    return 0;
+  }
+  const mid = rows.length >> 1;
+  let sent = 0;
+  for (const part of [rows.slice(0, mid), rows.slice(mid)]) {
+    try {
+      await stage(client, kind, copyData(part));
+      sent += await client.execute(upsertSql(kind), [ctx.origin, ctx.user]);
+    } catch (e) {
+      sent += await salvage(ctx, client, kind, part, e, refused);
+    }
+  }
+  return sent;
+}
+
+/** Diagnostic lines per push for set-aside rows (the push status counts them all). */
+const MAX_ASIDE_DIAGNOSTICS = 20;
+
+/** A key as shown: printable, at most 200 characters. */
+export const showKey = (key: string): string =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
+  (key.length > 200 ? `${key.slice(0, 200)}…` : key).replace(/[\u0000-\u001f\u007f\ufffd]/g, '?');
 
 const PG_TYPE: Record<PgType, string> = {
   text: 'text',

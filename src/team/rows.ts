@@ -13,6 +13,7 @@ import type { Harness } from '../contracts/harness.js';
 import type { SqlDriver } from '../observer/ledger/driver.js';
 import { VERIFIED_YES } from '../observer/ledger/schema.js';
 import type { Pricer } from '../observer/pricing.js';
+import { ledgerText } from '../observer/ledger/text.js';
 
 /** A team column's type; `ms` is a timestamptz sent as epoch milliseconds. */
 export type PgType = 'text' | 'bigint' | 'boolean' | 'ms' | 'date';
@@ -213,7 +214,14 @@ export function readBatch(
       const more = kind.derived.derive(r.extra === null ? null : (JSON.parse(r.extra) as unknown[]), pricer);
       for (const v of more) line += `\t${copyEscape(v)}`;
     }
-    out[i] = { rev: r.rev, key: r.key, line };
+    // A ledger written before its text was cleaned at the write (observer/ledger/text.ts) may hold NUL: PostgreSQL
+    // refuses it, and one such row stopped every push. Cleaned on the way out too (no cap here: the server takes any
+    // length), the same rule, so the key is the one a cleaned write would have made.
+    out[i] = {
+      rev: r.rev,
+      key: ledgerText(r.key, Number.MAX_SAFE_INTEGER),
+      line: ledgerText(line, Number.MAX_SAFE_INTEGER),
+    };
   }
   return out;
 }

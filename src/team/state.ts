@@ -9,6 +9,10 @@
  * One entry per team database (its ledger_id), so pushing to two keeps two positions. The entry holds its scope: another
  * ledger file (rebuilt after corruption: a new inode, its ids and change numbers mean other rows), another origin or
  * another person label starts it over: every row is sent again, landing on the same keys.
+ *
+ * Rows the server refused (set aside, issue 28: one bad row must not stop every push) are kept here per team database
+ * with the server's error, for `push --status`; the marks move past them, so they are tried again only when they change
+ * locally (a new change number), or by `--full`. A row that later goes in is taken off the list.
  */
 import { statSync } from 'node:fs';
 import type { SqlDriver } from '../observer/ledger/driver.js';
@@ -19,8 +23,19 @@ import { ensureFile, restrictToUser } from '../io/files.js';
 type PushMarks = { completions: number; dispatches: number; deleted: number; pricing: string | null };
 export type MarkName = Exclude<keyof PushMarks, 'pricing'>;
 
+/** A row the server refused: its kind (0 completions, 1 dispatches), key, change number, the error, when (epoch ms). */
+export type SetAsideRow = { kind: number; key: string; rev: number; error: string; at: number };
+
 export type PushState = {
   readonly marks: PushMarks;
+  /** Records a row the server refused (replacing an earlier refusal of the same key). */
+  setAside(row: SetAsideRow): void;
+  /** Takes rows that went in off the set-aside list (a no-op while the list is empty). */
+  clearAside(kind: number, keys: readonly string[]): void;
+  /** Whether this row, at this change number, was set aside already (a batch cut short is sent again without it). */
+  refusedAsIs(kind: number, key: string, rev: number): boolean;
+  /** How many rows are set aside, and the latest few. */
+  asideSummary(latest?: number): { rows: number; latest: SetAsideRow[] };
   /** Records a committed batch: `name` has been sent up to change number `rev`. */
   advance(name: MarkName, rev: number): void;
   setPricing(signature: string): void;
@@ -53,6 +68,8 @@ export function openPushState(
     db.exec('DROP TABLE IF EXISTS meta');
     db.exec(`CREATE TABLE IF NOT EXISTS marks (target TEXT PRIMARY KEY, scope TEXT NOT NULL, completions INTEGER NOT NULL,
       dispatches INTEGER NOT NULL, deleted INTEGER NOT NULL, pricing TEXT) WITHOUT ROWID`);
+    db.exec(`CREATE TABLE IF NOT EXISTS set_aside (target TEXT NOT NULL, kind INTEGER NOT NULL, key TEXT NOT NULL,
+      rev INTEGER NOT NULL, error TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (target, kind, key)) WITHOUT ROWID`);
     const have = db
       .prepare('SELECT scope, completions, dispatches, deleted, pricing FROM marks WHERE target = ?')
       .get<PushMarks & { scope: string }>(target);
@@ -65,6 +82,7 @@ export function openPushState(
       db.prepare(
         'INSERT OR REPLACE INTO marks (target, scope, completions, dispatches, deleted, pricing) VALUES (?, ?, 0, 0, 0, NULL)',
       ).run(target, want);
+      db.prepare('DELETE FROM set_aside WHERE target = ?').run(target);
     }
   } catch (err) {
     db.close();
@@ -73,6 +91,16 @@ export function openPushState(
   const set = (column: MarkName | 'pricing') => db.prepare(`UPDATE marks SET ${column} = ? WHERE target = ?`);
   const setMark = { completions: set('completions'), dispatches: set('dispatches'), deleted: set('deleted') };
   const setPricing = set('pricing');
+  const countAside = db.prepare('SELECT COUNT(*) AS n FROM set_aside WHERE target = ?');
+  let aside = countAside.get<{ n: number }>(target)?.n ?? 0;
+  const putAside = db.prepare(
+    'INSERT OR REPLACE INTO set_aside (target, kind, key, rev, error, at) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const sameRev = db.prepare('SELECT 1 AS x FROM set_aside WHERE target = ? AND kind = ? AND key = ? AND rev = ?');
+  const takeBack = db.prepare('DELETE FROM set_aside WHERE target = ? AND kind = ? AND key = ?');
+  const latestAside = db.prepare(
+    'SELECT kind, key, rev, error, at FROM set_aside WHERE target = ? ORDER BY at DESC, rev DESC LIMIT ?',
+  );
   return {
     marks,
     advance: (name, rev) => {
@@ -84,6 +112,19 @@ export function openPushState(
       marks.pricing = signature;
       setPricing.run(signature, target);
     },
+    setAside: (r) => {
+      putAside.run(target, r.kind, r.key, r.rev, r.error, r.at);
+      aside = countAside.get<{ n: number }>(target)?.n ?? 0;
+    },
+    clearAside: (kind, keys) => {
+      if (aside === 0) return;
+      db.transaction(() => {
+        for (const k of keys) takeBack.run(target, kind, k);
+      });
+      aside = countAside.get<{ n: number }>(target)?.n ?? 0;
+    },
+    refusedAsIs: (kind, key, rev) => aside > 0 && sameRev.get(target, kind, key, rev) !== undefined,
+    asideSummary: (latest = 5) => ({ rows: aside, latest: latestAside.all<SetAsideRow>(target, latest) }),
     close: () => db.close(),
   };
 }

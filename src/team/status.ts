@@ -9,6 +9,12 @@ import { readTeamFile, teamPaths } from './config.js';
 
 const CountsSchema = z.object({ completions: z.int(), dispatches: z.int(), deleted: z.int() });
 
+/** Rows the server refused and the push set aside (push.ts): how many are, and the latest few with the server's error. */
+const AsideSchema = z.object({
+  rows: z.int(),
+  latest: z.array(z.object({ table: z.string(), key: z.string(), error: z.string(), at: z.string() })),
+});
+
 export const PushStatusSchema = z.object({
   format: z.literal('tiergate-push-status/1'),
   server: z.nullable(z.string()),
@@ -22,6 +28,8 @@ export const PushStatusSchema = z.object({
   /** One line, the password already taken out; null after a success. */
   lastError: z.nullable(z.string()),
   background: z.boolean(),
+  /** Absent in the status of tiergates before set-aside rows (and until a push completes a batch). */
+  setAside: z.optional(AsideSchema),
 });
 export type PushStatus = z.infer<typeof PushStatusSchema>;
 

@@ -15,6 +15,7 @@ import { POLICY_HANDOFF_FORMAT, policyHandoffPath } from './module/core.js';
 import { spoolRecord } from '../../observer/spend-record.js';
 import { extractOutcome } from '../../observer/outcome.js';
 import type { CompletionObservation } from '../../contracts/observation.js';
+import { withoutSecrets } from '../../contracts/secrets.js';
 import { loadPolicy } from '../../config/load.js';
 import { readRewriteMarker } from '../../observer/rewrite-marker.js';
 import { sessionStartAnswer } from './answer.js';
@@ -97,7 +98,7 @@ const sessionStart: HookHandler = async (payload, ctx) => {
       const rewriteIgnored = policy.onIgnoredRewrite === 'deny' && readRewriteMarker(ctx.env, 'claude') !== null;
       writeFileAtomic(
         policyHandoffPath(paths(ctx.env).data, p.session_id),
-        JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy, rewriteIgnored }),
+        JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy: withoutSecrets(policy), rewriteIgnored }),
       );
     } catch (err) {
       diagnose('error', 'claude:SessionStart', `policy hand-off: ${errorText(err)}`, {}, ctx.env);

@@ -5,6 +5,7 @@
 import { loadPolicy } from '../../config/load.js';
 import { writeEffective } from '../../config/policy-load.js';
 import { paths } from '../../io/paths.js';
+import { withoutSecrets } from '../../contracts/secrets.js';
 import { budgetPolicyLine } from '../../report/budget-lines.js';
 import { loadCatalogLayers } from '../../prices/load.js';
 import { createPriceLookup } from '../../prices/lookup.js';
@@ -39,7 +40,7 @@ export async function run(argv: string[]): Promise<number> {
   const ok = errors.length === 0;
   if (parsed.values.json) {
     process.stdout.write(
-      `${JSON.stringify({ ok, files: loaded.files, project: loaded.project, diagnostics: loaded.diagnostics, tierProblems, policy: loaded.policy }, null, 2)}\n`,
+      `${JSON.stringify(withoutSecrets({ ok, files: loaded.files, project: loaded.project, diagnostics: loaded.diagnostics, tierProblems, policy: loaded.policy }), null, 2)}\n`,
     );
   } else {
     process.stdout.write(

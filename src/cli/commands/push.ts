@@ -7,23 +7,30 @@ import { diagnose, errorText } from '../../io/diagnostics.js';
 import { findPackageRoot, packageVersion } from '../../install/context.js';
 import { acquireLock, adoptLock, releaseLock } from '../../prices/refresh/lock.js';
 import { describeTeamError, serverOf, TeamError } from '../../team/pg.js';
-import { pushLedger, type PushResult } from '../../team/push.js';
+import { pushLedger, showKey, type PushResult } from '../../team/push.js';
+import { RECORD_KINDS } from '../../team/rows.js';
 import { teamPaths, teamSettings } from '../../team/settings.js';
 import { readPushStatus, recordPushStatus, type PushStatus } from '../../team/status.js';
 import { PUSH_LOCK_ENV } from '../../team/trigger.js';
-import { parseCommandFlags } from '../args.js';
+import { parseCommandFlags, usageError } from '../args.js';
 
-export const USAGE = `Usage: tiergate push [--full] [--no-drain] [--json]
+/** A manual push's whole limit (--timeout); it starts no new batch after 80 % of it (a partial push, continued next time). */
+const DEFAULT_TIMEOUT_S = 900;
+
+export const USAGE = `Usage: tiergate push [--full] [--no-drain] [--timeout SECONDS] [--json]
        tiergate push --status [--json]
   Copies this machine's subagent ledger (dispatches and completions, no prompt text) into the team's PostgreSQL
   ledger at team.url (user policy file) or TIERGATE_TEAM_URL. Only rows new or changed since the last push are sent.
   The password comes from the URL, PGPASSWORD or ~/.pgpass. The schema must exist: tiergate team init.
   --full       send every row again (the team's rows are upserted: nothing is duplicated)
   --no-drain   do not move pending hook records into the ledger first
+  --timeout S  give up after S seconds (default ${DEFAULT_TIMEOUT_S}): what was committed stays, the next push continues
   --status     when a push last succeeded, and the last error`;
 
-/** The detached push gives up after this: the next session end starts another, which continues where it stopped. */
+/** The detached push starts no batch after this: the next session end starts another, which continues where it stopped. */
 export const BACKGROUND_DEADLINE_MS = 4 * 60_000;
+/** ...and gives up on a server that stopped answering here, so its failure is recorded before the watchdog. */
+const BACKGROUND_GIVE_UP_MS = 4.5 * 60_000;
 const WATCHDOG_MS = 5 * 60_000;
 /** A manual push waits this long for a background push to finish before saying one is running. */
 const LOCK_WAIT_MS = 60_000;
@@ -35,16 +42,20 @@ export async function run(argv: string[]): Promise<number> {
     full: { type: 'boolean' },
     'no-drain': { type: 'boolean' },
     background: { type: 'boolean' },
+    timeout: { type: 'string' },
   });
   if (!parsed) return 2;
   const { values } = parsed;
+  const timeoutS = values.timeout === undefined ? DEFAULT_TIMEOUT_S : Number(values.timeout);
+  if (!(timeoutS > 0 && timeoutS <= 86_400)) return usageError('push', '--timeout takes seconds (a number above 0)');
   const env = process.env;
   if (values.status) {
     const s = readPushStatus(env);
     process.stdout.write(values.json ? `${JSON.stringify(s, null, 2)}\n` : formatStatus(s, teamSettings(env).url));
     return 0;
   }
-  if (values.background) return background(env, values.full ?? false);
+  if (values.background)
+    return background(env, values.full ?? false, values.timeout === undefined ? null : timeoutS * 1000);
 
   const lock = teamPaths(env).lock;
   const nonce = await waitForLock(lock);
@@ -53,7 +64,14 @@ export async function run(argv: string[]): Promise<number> {
     return 1;
   }
   try {
-    const r = await attempt(env, { full: values.full ?? false, drain: !values['no-drain'], background: false });
+    const started = Date.now();
+    const r = await attempt(env, {
+      full: values.full ?? false,
+      drain: !values['no-drain'],
+      background: false,
+      deadline: started + timeoutS * 800,
+      giveUpAt: started + timeoutS * 1000,
+    });
     if ('error' in r) {
       process.stderr.write(`tiergate push: ${r.error}\n`);
       return 1;
@@ -79,7 +97,7 @@ type Attempt = { result: PushResult; server: string } | { error: string };
 /** One push, its outcome recorded in the push status whichever way it went. */
 async function attempt(
   env: NodeJS.ProcessEnv,
-  o: { full: boolean; drain: boolean; background: boolean; deadline?: number },
+  o: { full: boolean; drain: boolean; background: boolean; deadline?: number; giveUpAt?: number },
 ): Promise<Attempt> {
   const settings = teamSettings(env);
   for (const d of settings.diagnostics) if (!o.background) process.stderr.write(`tiergate: ${d}\n`);
@@ -92,6 +110,7 @@ async function attempt(
       full: o.full,
       drain: o.drain,
       deadline: o.deadline,
+      giveUpAt: o.giveUpAt,
       version: tiergateVersion() ?? undefined,
     });
     recordPushStatus(env, {
@@ -108,6 +127,15 @@ async function attempt(
       },
       lastError: result.complete ? null : 'stopped at its deadline; the next push continues',
       background: o.background,
+      setAside: {
+        rows: result.aside.rows,
+        latest: result.aside.latest.map((a) => ({
+          table: RECORD_KINDS[a.kind]?.table ?? String(a.kind),
+          key: showKey(a.key),
+          error: a.error,
+          at: new Date(a.at).toISOString(),
+        })),
+      },
     });
     return { result, server: server ?? '' };
   } catch (err) {
@@ -131,9 +159,16 @@ async function attempt(
 }
 
 /** The detached push: adopts the lock its trigger took, never prints, always exits within the watchdog. */
-async function background(env: NodeJS.ProcessEnv, full: boolean): Promise<number> {
+async function background(env: NodeJS.ProcessEnv, full: boolean, limitMs: number | null): Promise<number> {
+  const startedAt = new Date().toISOString();
   const watchdog = setTimeout(() => {
-    diagnose('error', 'team.push', `watchdog: still running after ${WATCHDOG_MS} ms, exiting`, {}, env);
+    const error = `gave up: still running after ${WATCHDOG_MS / 1000} s (watchdog)`;
+    diagnose('error', 'team.push', error, {}, env);
+    try {
+      recordPushStatus(env, { lastAttemptAt: startedAt, lastAttempt: 'failed', lastError: error, background: true });
+    } catch {
+      /* the diagnostic above says it */
+    }
     process.exit(3);
   }, WATCHDOG_MS);
   watchdog.unref();
@@ -145,7 +180,8 @@ async function background(env: NodeJS.ProcessEnv, full: boolean): Promise<number
       full,
       drain: true,
       background: true,
-      deadline: Date.now() + BACKGROUND_DEADLINE_MS,
+      deadline: Date.now() + Math.min(BACKGROUND_DEADLINE_MS, (limitMs ?? Number.POSITIVE_INFINITY) * 0.8),
+      giveUpAt: Date.now() + Math.min(BACKGROUND_GIVE_UP_MS, limitMs ?? Number.POSITIVE_INFINITY),
     });
     return 'error' in r ? 1 : 0;
   } finally {
@@ -166,9 +202,11 @@ function summary(r: PushResult, server: string): string {
   const d = r.dispatches;
   const unchanged = c.read - c.sent + d.read - d.sent;
   const deleted = c.deleted + d.deleted;
+  const aside = c.setAside + d.setAside;
   return (
     `tiergate push: ${c.sent.toLocaleString('en-US')} completions and ${d.sent.toLocaleString('en-US')} dispatches sent` +
-    `${deleted ? `, ${deleted} removed` : ''} (${unchanged.toLocaleString('en-US')} unchanged) to ${server} as '${r.user}' in ${secs(r.ms)}\n`
+    `${deleted ? `, ${deleted} removed` : ''} (${(unchanged - aside).toLocaleString('en-US')} unchanged) to ${server} as '${r.user}' in ${secs(r.ms)}\n` +
+    (aside ? `tiergate push: ${aside} set aside: the server refused them (tiergate push --status says why)\n` : '')
   );
 }
 
@@ -190,6 +228,12 @@ export function formatStatus(s: PushStatus, url: string | null): string {
     lines.push(
       `Last push sent: ${s.lastSent.completions} completions, ${s.lastSent.dispatches} dispatches${s.lastSent.deleted ? `, ${s.lastSent.deleted} removed` : ''}`,
     );
+  if (s.setAside?.rows) {
+    lines.push(
+      `Set aside: ${s.setAside.rows} row${s.setAside.rows === 1 ? '' : 's'} the server refused (sent again when changed here, or with --full)`,
+    );
+    for (const a of s.setAside.latest) lines.push(`  ${a.at} ${a.table} ${a.key}: ${a.error}`);
+  }
   if (s.origin) lines.push(`Origin (this data dir): ${s.origin}`);
   return `${lines.join('\n')}\n`;
 }

@@ -9,6 +9,7 @@ import type { Usage } from '../../contracts/usage.js';
 import type { Priced, Pricer } from '../pricing.js';
 import type { ChildSummary, TranscriptRequest } from '../transcripts.js';
 import type { SqlDriver, SqlValue } from './driver.js';
+import { ledgerParams, ledgerText } from './text.js';
 
 export type DispatchRow = {
   harness: Harness;
@@ -98,7 +99,7 @@ export function touchSession(
        project = COALESCE(sessions.project, excluded.project),
        first_at = MIN(sessions.first_at, excluded.first_at),
        last_at = MAX(sessions.last_at, excluded.last_at)`,
-  ).run(harness, sessionId, project, at, at);
+  ).run(...ledgerParams([harness, sessionId, project, at, at]));
 }
 
 /** A hook's record (with its decision) replaces a scanned one; a scan never overwrites a hook's. */
@@ -120,32 +121,33 @@ export function recordDispatch(db: SqlDriver, d: DispatchRow, fallbackKey: strin
      WHERE dispatches.source = 'scan' AND excluded.source = 'spool'`,
     )
     .run(
-      dispatchKey(d.harness, d.callId, fallbackKey),
-      d.harness,
-      d.sessionId,
-      d.callId,
-      d.at,
-      d.project,
-      d.parentModel,
-      d.parentModelSource,
-      d.requestedModel,
-      d.requestedAgent,
-      d.requestedTier,
-      d.subagentType,
-      d.action,
-      d.reason,
-      d.tier,
-      d.effectiveModel,
-      d.catalogVersion,
-      d.escalationFrom,
-      d.childAgentId,
-      d.source,
+      ...ledgerParams([
+        dispatchKey(d.harness, d.callId, fallbackKey),
+        d.harness,
+        d.sessionId,
+        d.callId,
+        d.at,
+        d.project,
+        d.parentModel,
+        d.parentModelSource,
+        d.requestedModel,
+        d.requestedAgent,
+        d.requestedTier,
+        d.subagentType,
+        d.action,
+        d.reason,
+        d.tier,
+        d.effectiveModel,
+        d.catalogVersion,
+        d.escalationFrom,
+        d.childAgentId,
+        d.source,
+      ]),
     );
   // A scan learning the child id of a dispatch a hook recorded: fill that one field in.
   if (r.changes === 0 && d.childAgentId && d.callId) {
     db.prepare('UPDATE dispatches SET child_agent_id = ? WHERE dedupe_key = ? AND child_agent_id IS NULL').run(
-      d.childAgentId,
-      dispatchKey(d.harness, d.callId, fallbackKey),
+      ...ledgerParams([d.childAgentId, dispatchKey(d.harness, d.callId, fallbackKey)]),
     );
   }
   touchSession(db, d.harness, d.sessionId, d.project, d.at);
@@ -159,7 +161,7 @@ export function recordDispatch(db: SqlDriver, d: DispatchRow, fallbackKey: strin
 export function recordCompletion(db: SqlDriver, c: CompletionRow): boolean {
   const u = c.usage;
   const cost = c.cost ?? null;
-  const params: SqlValue[] = [
+  const params: SqlValue[] = ledgerParams([
     completionKey(c.harness, c.agentId, c.callId, c.fallbackKey, c.turnId ?? null),
     c.harness,
     c.sessionId,
@@ -191,7 +193,7 @@ export function recordCompletion(db: SqlDriver, c: CompletionRow): boolean {
     c.transcriptPath,
     c.incomplete ? 1 : 0,
     c.turnId ?? null,
-  ];
+  ]);
   const r = db
     .prepare(
       `INSERT INTO completions (dedupe_key, harness, session_id, call_id, agent_id, subagent_type, project,
@@ -231,13 +233,15 @@ export function recordCompletion(db: SqlDriver, c: CompletionRow): boolean {
          transcript_path = COALESCE(transcript_path, ?)
        WHERE dedupe_key = ?`,
     ).run(
-      c.callId,
-      c.subagentType,
-      c.outcome.result,
-      c.outcome.verified,
-      c.outcome.escalationFrom,
-      c.transcriptPath,
-      params[0]!,
+      ...ledgerParams([
+        c.callId,
+        c.subagentType,
+        c.outcome.result,
+        c.outcome.verified,
+        c.outcome.escalationFrom,
+        c.transcriptPath,
+        params[0]!,
+      ]),
     );
   }
   if (c.multiplier != null) setMultiplier(db, 'dedupe_key', params[0]!, c.multiplier);
@@ -267,22 +271,24 @@ export function recordRequest(
        OR (requests.cost_pico IS NULL AND excluded.cost_pico IS NOT NULL)`,
     )
     .run(
-      harness,
-      r.key,
-      r.sessionId,
-      r.agentId,
-      project,
-      r.model,
-      r.at,
-      r.sidechain ? 1 : 0,
-      r.usage.input,
-      r.usage.output,
-      r.usage.cacheRead,
-      r.usage.cacheWrite5m,
-      r.usage.cacheWrite1h,
-      r.usage.reasoning,
-      priced?.picoUsd ?? null,
-      priced?.catalogVersion ?? pricer.catalogVersion,
+      ...ledgerParams([
+        harness,
+        r.key,
+        r.sessionId,
+        r.agentId,
+        project,
+        r.model,
+        r.at,
+        r.sidechain ? 1 : 0,
+        r.usage.input,
+        r.usage.output,
+        r.usage.cacheRead,
+        r.usage.cacheWrite5m,
+        r.usage.cacheWrite1h,
+        r.usage.reasoning,
+        priced?.picoUsd ?? null,
+        priced?.catalogVersion ?? pricer.catalogVersion,
+      ]),
     );
   return res.changes > 0;
 }
@@ -410,7 +416,7 @@ export function joinCompletions(db: SqlDriver): number {
 export function supersedeWholeChild(db: SqlDriver, harness: Harness, agentId: string): void {
   const old = db
     .prepare('SELECT id FROM completions WHERE dedupe_key = ? AND turn_id IS NULL')
-    .get<{ id: number }>(completionKey(harness, agentId, null, ''));
+    .get<{ id: number }>(ledgerText(completionKey(harness, agentId, null, '')));
   if (!old) return;
   db.prepare('UPDATE dispatches SET completion_id = NULL WHERE completion_id = ?').run(old.id);
   db.prepare('DELETE FROM completions WHERE id = ?').run(old.id);
@@ -463,25 +469,27 @@ export function settleCompletion(db: SqlDriver, id: number, child: ChildSummary,
        usage_source = 'transcript-late', incomplete = ?
      WHERE id = ? AND status = 'pending'`,
   ).run(
-    child.servedModel,
-    child.callId,
-    child.subagentType,
-    child.requestedModel,
-    u.input,
-    u.output,
-    u.cacheRead,
-    u.cacheWrite5m,
-    u.cacheWrite1h,
-    u.reasoning,
-    u.requests,
-    child.outcome.result,
-    child.outcome.verified,
-    child.outcome.escalationFrom,
-    child.endedAt ?? endedAt,
-    utcDay(child.endedAt ?? endedAt),
-    child.endedAt ?? endedAt,
-    child.incomplete ? 1 : 0,
-    id,
+    ...ledgerParams([
+      child.servedModel,
+      child.callId,
+      child.subagentType,
+      child.requestedModel,
+      u.input,
+      u.output,
+      u.cacheRead,
+      u.cacheWrite5m,
+      u.cacheWrite1h,
+      u.reasoning,
+      u.requests,
+      child.outcome.result,
+      child.outcome.verified,
+      child.outcome.escalationFrom,
+      child.endedAt ?? endedAt,
+      utcDay(child.endedAt ?? endedAt),
+      child.endedAt ?? endedAt,
+      child.incomplete ? 1 : 0,
+      id,
+    ]),
   );
   if (child.multiplier != null) setMultiplier(db, 'id', id, child.multiplier);
 }
