@@ -125,7 +125,10 @@ describe('copilot plugin manifest', () => {
         expect({ event, status: r.status, stderr: r.stderr }).toEqual({ event, status: 0, stderr: '' });
       }
       // tiergate's hook itself ran, from that path, for every event (its debug record of each stdin).
-      const ran = readFileSync(debug, 'utf8').trim().split('\n').map((l) => JSON.parse(l).event as string);
+      const ran = readFileSync(debug, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).event as string);
       expect(ran.sort()).toEqual(Object.keys(hooks.hooks).sort());
       expect(readdirSync(marks)).toEqual([]);
     },
