@@ -179,7 +179,7 @@ describe('.ci/run', () => {
     return { status: r.status, stderr: r.stderr, calls };
   }
 
-  it.each([{ CI: 'false' }, { CI: '0' }, { CI: 'false', TIERGATE_STRICT: '0' }, {}])(
+  it.each<Record<string, string>>([{ CI: 'false' }, { CI: '0' }, { CI: 'false', TIERGATE_STRICT: '0' }, {}])(
     'inherited %o: the suites and the harness install run strict',
     (inherited) => {
       const r = ciRun(inherited);
