@@ -1,5 +1,7 @@
 /** The `tiergate` command. Each subcommand lives in its own file and is loaded only when named. */
 import { diagnose, errorText } from '../io/diagnostics.js';
+import { checkWritableDir } from '../io/files.js';
+import { paths } from '../io/paths.js';
 import { findPackageRoot, packageVersion } from '../install/context.js';
 import { UsageError, UserError, usageLine, wholeNumber } from './args.js';
 import { closest } from './suggest.js';
@@ -137,6 +139,25 @@ function asksHelp(argv: string[]): boolean {
   return (end === -1 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
 }
 
+/** Commands that never touch the data dir: `demo` records into a temporary one of its own. */
+const NO_DATA_DIR = new Set(['help', 'demo']);
+
+/**
+ * Why the data dir cannot be used, or null. Checked before a command starts: a data dir that cannot be created or
+ * written (a read-only disk, a path under /proc, a file in the way) ends the command at once with one line naming
+ * it, instead of every later write failing on its own (or, before, Node's mkdir looping for ever on /proc paths).
+ */
+function dataDirProblem(env: NodeJS.ProcessEnv = process.env): string | null {
+  const dir = paths(env).data;
+  try {
+    checkWritableDir(dir);
+    return null;
+  } catch (err) {
+    const why = errorText(err).replace(/\s+/g, ' ');
+    return `the data directory ${dir} cannot be created or written (${why}); set TIERGATE_HOME (or XDG_DATA_HOME) to a writable directory`;
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [first = 'help', ...args] = argv;
   if (first === '--version' || first === '-v') return (process.stdout.write(`${version()}\n`), 0);
@@ -154,6 +175,11 @@ export async function main(argv: string[]): Promise<number> {
         ),
       );
       return 0;
+    }
+    const unusable = NO_DATA_DIR.has(name) ? null : dataDirProblem();
+    if (unusable) {
+      process.stderr.write(`tiergate ${name}: ${unusable}\n`);
+      return 1;
     }
     return await mod.run(rest);
   } catch (err) {

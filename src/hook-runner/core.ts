@@ -10,8 +10,13 @@ import { diagnose, errorText, setDiagnosticFallback } from '../io/diagnostics.js
 import { appendBounded, writeToDescriptor } from '../io/files.js';
 import type { Env } from '../io/paths.js';
 import { withoutBom } from '../io/text.js';
+import { DocumentEnd } from './document-end.js';
 
-export const DEFAULT_MAX_STDIN = 1024 * 1024;
+/**
+ * What a harness may send: a task brief is the model's own text and can be long, so padding one must not get a
+ * dispatch past the decision unread. Only a payload past this bound fails open (a diagnostic says so).
+ */
+export const DEFAULT_MAX_STDIN = 16 * 1024 * 1024;
 /** Half the 10 s manifest timeout of every event without a cap of its own, so our own deadline fires first. */
 export const DEFAULT_DEADLINE_MS = 5000;
 const DEBUG_MAX_BYTES = 16 * 1024 * 1024;
@@ -38,25 +43,29 @@ class Oversize extends Error {}
 type Stdin = { raw: Buffer; payload: () => unknown };
 
 /**
- * Reads stdin up to the cap. A payload is one JSON document: as soon as the bytes so far end one (a chunk ending in
- * `}`, trailing whitespace aside, that parses), reading stops instead of waiting for the harness to close stdin, which
- * it may do some time after it finished writing. Bytes that would have come after a whole document could only have
- * made the input invalid; no harness sends any.
+ * Reads stdin up to the cap. A payload is one JSON document: as soon as the bytes so far hold a whole one
+ * (DocumentEnd) that parses, reading stops instead of waiting for the harness to close stdin, which it may do some time
+ * after it finished writing. Bytes that would have come after a whole document could only have made the input
+ * invalid; no harness sends any.
  */
 async function readCapped(chunks: AsyncIterable<string | Buffer>, maxBytes: number): Promise<Stdin> {
   const got: Buffer[] = [];
+  const end = new DocumentEnd();
   let size = 0;
+  let watch = true;
   for await (const chunk of chunks) {
-    size += chunk.length;
+    const bytes = Buffer.from(chunk);
+    size += bytes.length;
     if (size > maxBytes) throw new Oversize(`stdin larger than ${maxBytes} bytes`);
-    got.push(Buffer.from(chunk));
-    if (!chunk.toString().trimEnd().endsWith('}')) continue;
+    got.push(bytes);
+    if (!watch || !end.feed(bytes)) continue;
     const raw = Buffer.concat(got);
     try {
       const payload: unknown = JSON.parse(withoutBom(raw.toString()));
       return { raw, payload: () => payload };
     } catch {
-      // Not whole yet (a `}` inside a longer document): read on.
+      // Something after the document, or not JSON at all: read to the end, which parsePayload then names.
+      watch = false;
     }
   }
   const raw = Buffer.concat(got);
@@ -98,7 +107,11 @@ async function* fdChunks(fd: number): AsyncGenerator<Buffer> {
         await new Promise((resolve) => setTimeout(resolve, (wait = Math.min(wait * 2, 25))));
         continue;
       }
-      if (n > 0) yield buf.subarray(0, n);
+      if (n > 0) {
+        // A large payload refills the pipe many times over: after data, look again soon, not at the longest wait.
+        wait = 1;
+        yield buf.subarray(0, n);
+      }
     }
   } finally {
     if (own !== null) closeSync(own);

@@ -2,7 +2,7 @@
  * Carries out install/uninstall plans: back up, write atomically, run (or print) the harness's own commands, record
  * what was added, and on uninstall put each file back byte for byte when nothing else changed it.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import type { Harness } from '../contracts/harness.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
@@ -23,6 +23,8 @@ export type Options = {
   commandTimeoutMs?: number;
   /** A line before and after each harness command --run waits on (Claude Code's took 68 s of silence). */
   progress?: (line: string) => void;
+  /** Write a file the user made read-only (its mode is kept); without it such a file refuses the harness. */
+  force?: boolean;
 };
 
 export type Outcome = {
@@ -69,12 +71,46 @@ export function binaryFound(ctx: InstallContext, bin: string): boolean {
  * the whole harness, so nothing of it changes. A link that resolves is written through (writeKeepingMode).
  */
 function linkRefusals(plan: HarnessPlan, more: string[] = []): string[] {
-  const files = new Set([plan.target, ...more]);
+  return planFiles(plan, more, true).flatMap((f) => linkProblem(f) ?? []);
+}
+
+/** The files a plan names: each edit, `more`, and (withTouches) its target and what its harness commands write. */
+function planFiles(plan: HarnessPlan, more: string[], withTouches: boolean): string[] {
+  const files = new Set(withTouches ? [plan.target, ...more] : more);
   for (const s of plan.steps) {
     if (s.kind === 'edit') files.add(s.file);
-    else for (const t of s.touches) files.add(t.file);
+    else if (withTouches) for (const t of s.touches) files.add(t.file);
   }
-  return [...files].filter((f) => f !== '').flatMap((f) => linkProblem(f) ?? []);
+  return [...files].filter((f) => f !== '');
+}
+
+/**
+ * The files a plan would write that the user made read-only (no write bit at all, through a link: its target). A
+ * `chmod a-w` is how a user pins a config file, and the atomic rename would replace it all the same (always as root),
+ * so without --force the harness is refused, nothing of it written. What commands write (touches) counts only when
+ * tiergate runs them (--run).
+ */
+function readOnlyFiles(plan: HarnessPlan, more: string[], commandsRun: boolean): [string, number][] {
+  return planFiles(plan, more, commandsRun).flatMap((f): [string, number][] => {
+    try {
+      const st = statSync(f, { throwIfNoEntry: false });
+      return st?.isFile() && (st.mode & 0o222) === 0 ? [[f, st.mode & 0o777]] : [];
+    } catch {
+      return []; // a link loop: linkProblem's to name
+    }
+  });
+}
+
+/** Refusals for read-only files, or (--force) a note that each is written anyway. */
+function readOnlyCheck(o: Outcome, files: [string, number][], opts: Options): void {
+  for (const [f, bits] of files) {
+    const mode = bits.toString(8).padStart(4, '0');
+    if (opts.force) o.notes.push(`${f} is read-only (mode ${mode}): written anyway (--force), its mode kept`);
+    else
+      o.problems.push(
+        `${f} is read-only (mode ${mode}): left untouched; make it writable (chmod u+w) or run again with --force`,
+      );
+  }
 }
 
 function runCommand(ctx: InstallContext, step: CommandStep, opts: Options): string | null {
@@ -117,6 +153,7 @@ export function install(ctx: InstallContext, harnesses: Harness[], opts: Options
     const o = outcome(plan);
     out.push(o);
     o.problems.push(...linkRefusals(plan));
+    readOnlyCheck(o, readOnlyFiles(plan, [], opts.run), opts);
     if (o.problems.length) {
       o.status = 'refused';
       continue;
@@ -271,8 +308,18 @@ export function uninstall(ctx: InstallContext, harnesses: Harness[], opts: Optio
       plan,
       [...(hr?.files ?? []), ...(hr?.touched ?? [])].map((f) => f.file),
     );
-    if (links.length) {
-      o.problems.push(...links);
+    const known = o.problems.length;
+    o.problems.push(...links);
+    readOnlyCheck(
+      o,
+      readOnlyFiles(
+        plan,
+        [...(hr?.files ?? [])].map((f) => f.file),
+        opts.run,
+      ),
+      opts,
+    );
+    if (o.problems.length > known) {
       o.status = 'refused';
       continue;
     }

@@ -9,7 +9,7 @@ import { usageError } from '../cli/args.js';
 import { unknownValue } from '../cli/suggest.js';
 
 export const USAGE = (verb: string) =>
-  `Usage: tiergate ${verb} <${HARNESS_IDS.join('|')} ...> | --all [--dry-run] [--run] [--json]\n` +
+  `Usage: tiergate ${verb} <${HARNESS_IDS.join('|')} ...> | --all [--dry-run] [--run] [--force] [--json]\n` +
   (verb === 'install'
     ? `  --all      every harness found on this machine (its command on PATH or its config folder); the others are\n` +
       `             skipped, saying why. Name harnesses to install into them whether found or not.\n`
@@ -17,12 +17,14 @@ export const USAGE = (verb: string) =>
   `  --dry-run  show the plan, write nothing\n` +
   `  --run      also run the harness's own plugin or extension commands (Claude Code, Codex, Gemini CLI, GitHub\n` +
   `             Copilot CLI) instead of printing them\n` +
+  `  --force    also write a settings file the user made read-only (its mode is kept); without it such a file\n` +
+  `             refuses that harness, nothing of it written\n` +
   `  --json     machine-readable output\n`;
 
 export async function runInstallCli(verb: 'install' | 'uninstall', argv: string[]): Promise<number> {
   const flags = new Set(argv.filter((a) => a.startsWith('--')));
   const names = argv.filter((a) => !a.startsWith('--'));
-  const known = new Set(['--all', '--dry-run', '--run', '--json', '--help']);
+  const known = new Set(['--all', '--dry-run', '--run', '--force', '--json', '--help']);
   const unknown = [...flags].filter((f) => !known.has(f));
   if (flags.has('--help')) {
     process.stdout.write(USAGE(verb));
@@ -58,6 +60,7 @@ export async function runInstallCli(verb: 'install' | 'uninstall', argv: string[
   const opts = {
     dryRun: flags.has('--dry-run'),
     run: flags.has('--run'),
+    force: flags.has('--force'),
     progress: json ? undefined : (line: string) => void process.stderr.write(`tiergate ${verb}: ${line}\n`),
   };
   const warnings =

@@ -30,7 +30,53 @@ const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
 
 export function ensureDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  makeDirs(dir, DIR_MODE);
+}
+
+/** Deeper than any real path: a bound on makeDirs' climb, never reached by a real data dir. */
+const MAX_DIR_DEPTH = 256;
+
+/**
+ * mkdir -p with a bound. Node's own `mkdirSync(…, { recursive: true })` (20.x) never returns where mkdir(2) says
+ * ENOENT although the parent exists (`/proc/nope`: the parent is there, the child can never be): it creates the
+ * parent, retries the child, and loops for ever. Here each missing level is created once and a second ENOENT is
+ * thrown, naming the path.
+ */
+function makeDirs(dir: string, mode: number, depth = 0): void {
+  if (tryMkdir(dir, mode)) return;
+  const parent = dirname(dir);
+  // No parent to make, or it is there now: mkdir's own ENOENT (naming the path) is final, never retried.
+  if (parent !== dir && depth < MAX_DIR_DEPTH) {
+    makeDirs(parent, mode, depth + 1);
+    if (tryMkdir(dir, mode)) return;
+  }
+  mkdirSync(dir, { mode });
+}
+
+/** true when `dir` is (now) a directory; false on ENOENT (a missing parent); any other error throws. */
+function tryMkdir(dir: string, mode: number): boolean {
+  try {
+    mkdirSync(dir, { mode });
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return false;
+    if (code === 'EEXIST' && statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return true;
+    throw err;
+  }
+}
+
+/**
+ * Throws, naming the path, unless `dir` exists (or can be created) and a file can be created in it: what every
+ * command checks of the data dir before it starts, so an unusable one ends it at once with one line.
+ */
+export function checkWritableDir(dir: string): void {
+  ensureDir(dir);
+  const probe = join(dir, `.probe-${process.pid}-${Date.now()}`);
+  closeSync(
+    openSync(probe, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, FILE_MODE),
+  );
+  rmSync(probe, { force: true });
 }
 
 /** `<path>.tmp-<pid>-<ms>`: the temp name writeFileAtomic writes under before its rename. */
@@ -295,7 +341,7 @@ export function ensureFile(path: string, mode = FILE_MODE): void {
 export function ensurePrivateDir(dir: string): void {
   if (privateDirs.has(dir)) return;
   if (!checkDir(dir)) {
-    mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+    makeDirs(dir, DIR_MODE);
     checkDir(dir);
   }
   privateDirs.add(dir);

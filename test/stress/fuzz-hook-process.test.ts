@@ -2,10 +2,12 @@
  * The fuzz through the real process: `node dist/hook.cjs <harness> <event>` as the harness runs it, a few hundred
  * malformed payloads plus a 10 MB stdin per event. Exit 0, nothing the harness reads as a decision, and done inside
  * the harness's own timeout for that event, read from the manifest we ship (10 s for most; SessionEnd 5 s for Claude,
- * 3 s for Codex), with the env the manifest's command sets (Codex SessionEnd's 2.5 s deadline).
+ * 3 s for Codex), with the env the manifest's command sets (Codex SessionEnd's 2.5 s deadline). Gemini CLI's and
+ * Copilot CLI's cases run the manifest's whole command through bash, as those harnesses do (Copilot with its `env`
+ * and `${PLUGIN_ROOT}` pasted as text): what is checked is the exit code of the command Copilot runs, not of node.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -29,10 +31,16 @@ const CONCURRENCY = 4;
 
 type Run = { code: number | null; stdout: string; ms: number };
 
+/** Through the manifest's command where the harness runs one through a shell (Gemini, Copilot), else node directly. */
 function hook(harness: string, event: string, input: Buffer, env: Record<string, string>): Promise<Run> {
+  const command = manifestHook(harness as Harness, event).command;
+  const viaShell = (harness === 'gemini' || harness === 'copilot') && command !== null;
+  const [file, args] = viaShell
+    ? ['bash', ['-c', command.replaceAll('${PLUGIN_ROOT}', root)]]
+    : [process.execPath, [HOOK, harness, event]];
   return new Promise((resolve) => {
     const t = performance.now();
-    const p = spawn(process.execPath, [HOOK, harness, event], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+    const p = spawn(file, args, { env, stdio: ['pipe', 'pipe', 'ignore'] });
     let stdout = '';
     p.stdout.on('data', (d) => (stdout += d));
     // The hook may stop reading early (oversize): a closed pipe is its right, not an error here.
@@ -60,12 +68,21 @@ describe(`dist/hook.cjs fuzz: ${PER_EVENT * events.length} malformed payloads + 
       const dir = mkdtempSync(join(tmpdir(), `tg-fuzzp-${harness}-`));
       const manifest = manifestHook(harness, event);
       const env = {
-        ...manifest.env,
+        ...Object.fromEntries(Object.entries(manifest.env).map(([k, v]) => [k, v.replaceAll('${PLUGIN_ROOT}', root)])),
         TIERGATE_HOME: join(dir, 'tg'),
         HOME: join(dir, 'home'),
         PATH: process.env.PATH ?? '',
       };
       const base = basePayload(harness, event, dir);
+      // The command reaches tiergate's hook at all (its stdin debug record): a command that never ran node would exit
+      // 0 through `|| true` and pass every case below having checked nothing.
+      const debug = join(dir, 'stdin-debug.jsonl');
+      const probe = await hook(harness, event, Buffer.from(JSON.stringify(base)), {
+        ...env,
+        TIERGATE_HOOK_DEBUG: debug,
+      });
+      expect(probe.code).toBe(0);
+      expect(readFileSync(debug, 'utf8')).toContain(`"harness":"${harness}","event":"${event}"`);
       const cases = fc.sample(malformed(base), { numRuns: PER_EVENT, seed: SEED });
       cases.push({
         kind: '10MB-stdin',

@@ -1,6 +1,7 @@
 /**
  * The in-process fuzz of the command-hook runner (runHook with the real adapters, real routeDispatch, real spool):
- * malformed payloads over every event of Claude Code, Codex and Cursor. Each must end within the runner's deadline
+ * malformed payloads over every event of Claude Code, Codex, Cursor, Gemini CLI and Copilot CLI. Each must end within
+ * the runner's deadline
  * (as the shipped manifest's command sets it, which must itself leave room under the manifest's timeout)
  * with nothing the harness would read as a decision, and the spool may record only the decisions actually delivered.
  * Used by test/unit/reliability/fuzz-hooks.test.ts (a quick share) and test/stress/fuzz-hooks.test.ts (>= 10,000).
@@ -58,10 +59,22 @@ function spoolDecisions(home: string): string[] {
   return out;
 }
 
-export function fuzzSuite(defaultTotal: number): void {
+/**
+ * Cases per event: the total spread over every event, and at least `minPerHarness` for each harness (spread over its
+ * own events), so a harness with few events is not fuzzed less than the bound says.
+ */
+export function casesPlan(total: number, minPerHarness = 0): Map<string, number> {
+  const even = Math.ceil(total / events.length);
+  return new Map(
+    events.map(([h, e]) => [`${h} ${e}`, Math.max(even, Math.ceil(minPerHarness / EVENTS[h].length))] as const),
+  );
+}
+
+export function fuzzSuite(defaultTotal: number, minPerHarness = 0): void {
   const TOTAL = Number(process.env.FUZZ_CASES ?? defaultTotal);
-  const PER_EVENT = Math.ceil(TOTAL / events.length);
-  describe(`hook runner fuzz: ${PER_EVENT * events.length} malformed payloads in-process (seed ${SEED})`, () => {
+  const plan = casesPlan(TOTAL, process.env.FUZZ_CASES ? 0 : minPerHarness);
+  const planned = [...plan.values()].reduce((a, b) => a + b, 0);
+  describe(`hook runner fuzz: ${planned} malformed payloads in-process (seed ${SEED})`, () => {
     // Events a manifest registers (an unregistered one is fuzzed for robustness but never run by the harness).
     const registered = events.filter(([h, e]) => manifestHook(h, e).registered);
     it.each(registered)(
@@ -94,7 +107,7 @@ export function fuzzSuite(defaultTotal: number): void {
         expect(decisionIn(harness, clean.answer?.stdout, clean.answer?.exitCode)).toBeNull();
 
         const cases = fc.sample(malformed(base), {
-          numRuns: PER_EVENT,
+          numRuns: plan.get(`${harness} ${event}`)!,
           seed: SEED + events.findIndex(([h, e]) => h === harness && e === event),
         });
         const failures: string[] = [];

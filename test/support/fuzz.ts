@@ -9,28 +9,43 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { hooksJson } from '../../src/adapters/gemini/extension.js';
 import { fixturePayload } from './fixtures.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures');
 
-export type Harness = 'claude' | 'codex' | 'cursor';
+export type Harness = 'claude' | 'codex' | 'cursor' | 'gemini' | 'copilot';
 
 /** Every event each harness's command adapter handles (manifests register a subset; all are fuzzed). */
 export const EVENTS: Record<Harness, string[]> = {
   claude: ['PreToolUse', 'PostToolUse', 'SubagentStop', 'SessionStart', 'SessionEnd'],
   codex: ['PreToolUse', 'SessionStart', 'SubagentStop', 'SessionEnd'],
   cursor: ['preToolUse', 'subagentStart', 'subagentStop'],
+  gemini: ['BeforeTool', 'AfterTool', 'SessionStart', 'SessionEnd'],
+  copilot: ['preToolUse', 'subagentStop', 'sessionStart', 'sessionEnd'],
 };
 
 const ROOT = join(import.meta.dirname, '../..');
-const MANIFEST: Record<Harness, string> = {
-  claude: 'hooks.json',
-  codex: 'hooks-codex.json',
-  cursor: 'hooks-cursor.json',
+/** The shipped manifests; Gemini's is written by the installer (src/adapters/gemini/extension.ts), generated here. */
+const MANIFEST: Record<Harness, () => string> = {
+  claude: () => readFileSync(join(ROOT, 'hooks.json'), 'utf8'),
+  codex: () => readFileSync(join(ROOT, 'hooks-codex.json'), 'utf8'),
+  cursor: () => readFileSync(join(ROOT, 'hooks-cursor.json'), 'utf8'),
+  gemini: () => hooksJson(ROOT),
+  copilot: () => readFileSync(join(ROOT, 'hooks-copilot.json'), 'utf8'),
 };
 
-type ManifestEntry = { command: string; timeout?: number };
-type ManifestEvent = ManifestEntry & { hooks?: ManifestEntry[] };
+/** One hook command of a manifest: Claude/Codex/Cursor/Gemini `command`, Copilot `bash` (+ its `env`). */
+type RawEntry = {
+  command?: string;
+  bash?: string;
+  env?: Record<string, string>;
+  timeout?: number;
+  timeoutSec?: number;
+};
+type RawEvent = RawEntry & { hooks?: RawEntry[] };
+/** A manifest's hook command, its timeout in ms and the env the harness gives it. */
+export type ManifestEntry = { command: string; timeoutMs: number | undefined; env: Record<string, string> };
 
 /** What a shipped manifest says about one event: how long the harness waits, and the env its command sets. */
 export type ManifestHook = {
@@ -40,19 +55,40 @@ export type ManifestHook = {
   env: Record<string, string>;
   /** False for an event the manifest does not register: it gets the harness's tightest timeout. */
   registered: boolean;
+  /** The manifest's command (Copilot's fuzz runs it through bash, as Copilot does). */
+  command: string | null;
 };
 
+/** Timeouts: seconds in Claude's, Codex's and Cursor's `timeout` and Copilot's `timeoutSec`; ms in Gemini's. */
+function entryOf(harness: Harness, e: RawEntry): ManifestEntry {
+  const timeoutMs =
+    harness === 'gemini'
+      ? e.timeout
+      : harness === 'copilot'
+        ? e.timeoutSec === undefined
+          ? undefined
+          : e.timeoutSec * 1000
+        : e.timeout === undefined
+          ? undefined
+          : e.timeout * 1000;
+  const command = e.command ?? e.bash ?? '';
+  return { command, timeoutMs, env: { ...commandEnv(command), ...(e.env ?? {}) } };
+}
+
 function manifestEntries(harness: Harness): Map<string, ManifestEntry[]> {
-  const m = JSON.parse(readFileSync(join(ROOT, MANIFEST[harness]), 'utf8')) as {
-    hooks: Record<string, ManifestEvent[]>;
-  };
-  // Claude and Codex nest commands under `hooks`; Cursor lists them directly.
-  return new Map(Object.entries(m.hooks).map(([event, groups]) => [event, groups.flatMap((g) => g.hooks ?? [g])]));
+  const m = JSON.parse(MANIFEST[harness]()) as { hooks: Record<string, RawEvent[]> };
+  // Claude, Codex and Gemini nest commands under `hooks`; Cursor and Copilot list them directly.
+  return new Map(
+    Object.entries(m.hooks).map(([event, groups]) => [
+      event,
+      groups.flatMap((g) => g.hooks ?? [g]).map((e) => entryOf(harness, e)),
+    ]),
+  );
 }
 
 /** The env assignments in front of `node` in a hook command (`A=1 B=2 node ...`; a `[ ... ] || exec node` guard has none). */
 function commandEnv(command: string): Record<string, string> {
-  const head = command.slice(0, command.search(/(^|\s)node\s/));
+  const head = command.slice(0, Math.max(0, command.search(/(^|\s)node\s/)));
   return Object.fromEntries(
     [...head.matchAll(/(?:^|\s)([A-Z_][A-Z0-9_]*)=([^\s"'$]+)(?=\s|$)/g)].map((m) => [m[1]!, m[2]!]),
   );
@@ -65,18 +101,19 @@ export function manifestHook(harness: Harness, event: string): ManifestHook {
   if (!mine?.length) {
     const all = [...entries.values()]
       .flat()
-      .map((e) => e.timeout)
+      .map((e) => e.timeoutMs)
       .filter((t): t is number => typeof t === 'number');
-    if (!all.length) throw new Error(`${MANIFEST[harness]}: no timeouts`);
-    return { timeoutMs: Math.min(...all) * 1000, env: {}, registered: false };
+    if (!all.length) throw new Error(`${harness} manifest: no timeouts`);
+    return { timeoutMs: Math.min(...all), env: {}, registered: false, command: null };
   }
-  const timeouts = mine.map((e) => e.timeout);
+  const timeouts = mine.map((e) => e.timeoutMs);
   if (timeouts.some((t) => typeof t !== 'number'))
-    throw new Error(`${MANIFEST[harness]} ${event}: an entry has no timeout`);
+    throw new Error(`${harness} manifest ${event}: an entry has no timeout`);
   return {
-    timeoutMs: Math.min(...(timeouts as number[])) * 1000,
-    env: Object.assign({}, ...mine.map((e) => commandEnv(e.command))),
+    timeoutMs: Math.min(...(timeouts as number[])),
+    env: Object.assign({}, ...mine.map((e) => e.env)),
     registered: true,
+    command: mine[0]!.command,
   };
 }
 
@@ -98,6 +135,18 @@ const BASE_FIXTURE: Record<Harness, Record<string, string>> = {
     preToolUse: 'cursor/preToolUse.task.json',
     subagentStart: 'cursor/subagentStart.basic.json',
     subagentStop: 'cursor/subagentStop.completed.json',
+  },
+  gemini: {
+    BeforeTool: 'gemini/BeforeTool.basic-invoke_agent.json',
+    AfterTool: 'gemini/AfterTool.basic-invoke_agent.json',
+    SessionStart: 'gemini/SessionStart.basic.json',
+    SessionEnd: 'gemini/SessionEnd.basic.json',
+  },
+  copilot: {
+    preToolUse: 'copilot/preToolUse.basic-task.json',
+    subagentStop: 'copilot/subagentStop.basic.json',
+    sessionStart: 'copilot/sessionStart.basic.json',
+    sessionEnd: 'copilot/sessionEnd.basic.json',
   },
 };
 

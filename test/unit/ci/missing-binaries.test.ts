@@ -4,7 +4,7 @@
  * loopback port (the "registry unreachable" case) and at an empty install root, so nothing leaves the machine.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,8 +30,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** The environment of an install that cannot reach its registry. */
-function offline(ci: string | undefined): NodeJS.ProcessEnv {
+/** The environment of an install that cannot reach its registry (this run's own strictness left out). */
+function offline(ci: string | undefined, strict?: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     TIERGATE_HARNESS_DIR: emptyRoot,
@@ -40,6 +40,8 @@ function offline(ci: string | undefined): NodeJS.ProcessEnv {
   };
   if (ci === undefined) delete env.CI;
   else env.CI = ci;
+  if (strict === undefined) delete env.TIERGATE_STRICT;
+  else env.TIERGATE_STRICT = strict;
   return env;
 }
 
@@ -63,6 +65,10 @@ describe('underCi', () => {
     ['yes', true],
   ] as const)('CI=%s -> %s', (v, want) => {
     expect(underCi(v === undefined ? {} : { CI: v })).toBe(want);
+  });
+
+  it.each([undefined, '', 'false', '0'])('TIERGATE_STRICT=1 is strict whatever CI holds (CI=%s)', (v) => {
+    expect(underCi({ TIERGATE_STRICT: '1', ...(v === undefined ? {} : { CI: v }) })).toBe(true);
   });
 });
 
@@ -95,6 +101,10 @@ describe('scripts/install-harnesses.mjs', () => {
     expect(install(['pi'], offline('false')).status).toBe(0);
   }, 60_000);
 
+  it('exits 1 under TIERGATE_STRICT=1 even when the environment holds CI=false or CI=0', () => {
+    for (const ci of ['false', '0', undefined]) expect(install(['no-such-harness'], offline(ci, '1')).status).toBe(1);
+  });
+
   it('an unknown harness name is a failed install too', () => {
     expect(install(['no-such-harness'], offline('true')).status).toBe(1);
     expect(install(['no-such-harness'], offline(undefined)).status).toBe(0);
@@ -106,9 +116,14 @@ describe('harnessBin (test/e2e/support/harness-bin.ts)', () => {
     for (const [k, v] of Object.entries(offline('true')))
       if (k.startsWith('npm_config_') || k.startsWith('TIERGATE_')) vi.stubEnv(k, v!);
     vi.stubEnv('CI', 'true');
+    vi.stubEnv('TIERGATE_STRICT', '');
     const { harnessBin } = await import('../../e2e/support/harness-bin.js');
     expect(() => harnessBin('pi')).toThrow(/\[e2e\] pi unavailable under CI=true: .*ECONNREFUSED/s);
+    vi.stubEnv('CI', 'false');
+    vi.stubEnv('TIERGATE_STRICT', '1');
+    expect(() => harnessBin('pi')).toThrow(/\[e2e\] pi unavailable under TIERGATE_STRICT=1: .*ECONNREFUSED/s);
     vi.stubEnv('CI', '');
+    vi.stubEnv('TIERGATE_STRICT', '');
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     expect(harnessBin('pi')).toEqual({ ok: false, reason: expect.stringMatching(/ECONNREFUSED/) });
     expect(warn).toHaveBeenCalledWith(expect.stringMatching(/\[e2e\] pi unavailable/));
@@ -120,15 +135,68 @@ describe('chromiumPath (test/unit/report/browser.ts)', () => {
   it('under CI=true a missing Chromium throws', async () => {
     vi.stubEnv('TIERGATE_CHROMIUM', nowhere);
     vi.stubEnv('CI', 'true');
+    vi.stubEnv('TIERGATE_STRICT', '');
     const { chromiumPath } = await import('../report/browser.js');
     expect(() => chromiumPath()).toThrow(/chromium unavailable under CI=true: chromium not installed/);
   });
   it('outside CI it returns the reason and prints it', async () => {
     vi.stubEnv('TIERGATE_CHROMIUM', nowhere);
     vi.stubEnv('CI', '');
+    vi.stubEnv('TIERGATE_STRICT', '');
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { chromiumPath } = await import('../report/browser.js');
     expect(chromiumPath()).toEqual({ reason: expect.stringContaining(nowhere) });
     expect(warn).toHaveBeenCalled();
   });
+});
+
+describe('.ci/run', () => {
+  /**
+   * .ci/run itself, with every command it runs (npm, node, apt-get, chromium) replaced by a stub that records the
+   * environment it was given: the suites must run strict whatever CI the shell that started .ci/run held.
+   */
+  function ciRun(inherited: Record<string, string>) {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-ci-run-'));
+    const bin = join(dir, 'bin');
+    const log = join(dir, 'calls.log');
+    mkdirSync(bin);
+    for (const name of ['npm', 'node', 'apt-get', 'chromium']) {
+      writeFileSync(
+        join(bin, name),
+        `#!/bin/sh\nprintf '%s\\t%s\\t%s\\n' "${name} $*" "CI=\${CI-<unset>}" "TIERGATE_STRICT=\${TIERGATE_STRICT-<unset>}" >> '${log}'\n`,
+      );
+      chmodSync(join(bin, name), 0o755);
+    }
+    const r = spawnSync('bash', [join(root, '.ci/run')], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { PATH: `${bin}:/usr/bin:/bin`, HOME: dir, ...inherited },
+    });
+    const calls = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
+    return { status: r.status, stderr: r.stderr, calls };
+  }
+
+  it.each<Record<string, string>>([{ CI: 'false' }, { CI: '0' }, { CI: 'false', TIERGATE_STRICT: '0' }, {}])(
+    'inherited %o: the suites and the harness install run strict',
+    (inherited) => {
+      const r = ciRun(inherited);
+      expect(r.status, r.stderr).toBe(0);
+      const suites = r.calls.filter(([cmd]) =>
+        /^(npm test|npm run test:e2e|npm run test:stress|node scripts\/install-harnesses\.mjs)$/.test(cmd!),
+      );
+      expect(suites.map(([cmd]) => cmd)).toEqual([
+        'npm test',
+        'node scripts/install-harnesses.mjs',
+        'npm run test:e2e',
+        'npm run test:stress',
+      ]);
+      for (const [cmd, ci, strict] of suites) {
+        const env = { CI: ci!.slice('CI='.length), TIERGATE_STRICT: strict!.slice('TIERGATE_STRICT='.length) };
+        expect({ cmd, strict: underCi(env) }).toEqual({ cmd, strict: true });
+      }
+    },
+  );
 });

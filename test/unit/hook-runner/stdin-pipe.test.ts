@@ -139,6 +139,37 @@ describe('hook stdin from a pipe', () => {
     expect(r.log).toContain('"kind":"oversize"');
   });
 
+  // A brief is the model's text: padding it once got a dispatch past a 1 MiB cap unread (allowed).
+  const padded = (bytes: number, fill = 'x') => {
+    const base = JSON.parse(deny) as { tool_input: Record<string, unknown> };
+    const message = `${base.tool_input.message as string} ${fill.repeat(Math.ceil(bytes / fill.length))}`;
+    return JSON.stringify({ ...base, tool_input: { ...base.tool_input, message } });
+  };
+
+  it('a 2 MiB brief through a pipe is read and decided (a deny here)', () => {
+    const r = viaShell('cat "$P" | "$NODE" "$HOOK" codex PreToolUse', padded(2 * 1024 * 1024));
+    expect(r.status).toBe(0);
+    expect(isDeny(r.stdout)).toBe(true);
+    expect(r.log).toBe('');
+  });
+
+  it('a 10 MiB brief full of `}` and `"` arriving in many writes is read and decided within the deadline', () => {
+    const big = padded(10 * 1024 * 1024, '{\\"a\\":[1]}}');
+    const r = viaShell('dd if="$P" bs=4096 2>/dev/null | "$NODE" "$HOOK" codex PreToolUse', big);
+    expect(r.status).toBe(0);
+    expect(isDeny(r.stdout)).toBe(true);
+    expect(r.log).toBe('');
+  });
+
+  it('a 17 MiB payload (past the 16 MiB bound) fails open at once: exit 0, no output, an oversize diagnostic', () => {
+    const r = viaShell('cat "$P" | "$NODE" "$HOOK" codex PreToolUse', padded(17 * 1024 * 1024));
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.log).toContain('"kind":"oversize"');
+    expect(r.log).toContain('stdin larger than 16777216 bytes');
+    expect(r.ms).toBeLessThan(5000);
+  });
+
   it('stdin redirected from a file', () => {
     const r = viaShell('"$NODE" "$HOOK" codex PreToolUse < "$P"', deny);
     expect(isDeny(r.stdout)).toBe(true);

@@ -13,7 +13,13 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendBounded, appendBoundedClaimable, ensurePrivateDir, existingPrivateDir } from '../../../src/io/files.js';
+import {
+  appendBounded,
+  appendBoundedClaimable,
+  ensureDir,
+  ensurePrivateDir,
+  existingPrivateDir,
+} from '../../../src/io/files.js';
 import { RefusedFile } from '../../../src/io/read-capped.js';
 import { inChild } from './in-child.js';
 
@@ -86,5 +92,27 @@ describe('special files where tiergate writes', () => {
     expect(() => existingPrivateDir(join(dir, 'link'))).toThrow(RefusedFile);
     writeFileSync(join(dir, 'file'), '');
     expect(() => ensurePrivateDir(join(dir, 'file'))).toThrow(expect.objectContaining({ kind: 'regular file' }));
+  });
+});
+
+describe('ensureDir where mkdir(2) says ENOENT although the parent exists (/proc)', () => {
+  it('throws ENOENT naming the path instead of looping (Node 20 recursive mkdir never returned)', () => {
+    // In a child: the old loop never yields, so in this worker it would hang the run instead of failing the test.
+    const got = inChild<string[]>(
+      `const { ensureDir, ensurePrivateDir } = await import(src + '/io/files.ts');
+       return ['/proc/nope/a/b', '/proc/self/data'].flatMap((d) => [ensureDir, ensurePrivateDir].map((f) => {
+         try { f(d); return 'created'; } catch (err) { return err.code + ' ' + err.path; }
+       }));`,
+      5_000,
+    );
+    expect(got).toEqual(['ENOENT /proc/nope', 'ENOENT /proc/nope', 'ENOENT /proc/self/data', 'ENOENT /proc/self/data']);
+  });
+
+  it('still creates a missing chain, user-only', () => {
+    const base = mkdtempSync(join(tmpdir(), 'tg-ensuredir-'));
+    ensureDir(join(base, 'a', 'b', 'c'));
+    expect(statSync(join(base, 'a', 'b', 'c')).isDirectory()).toBe(true);
+    expect(statSync(join(base, 'a')).mode & 0o777).toBe(0o700);
+    ensureDir(join(base, 'a', 'b', 'c'));
   });
 });
