@@ -1,0 +1,352 @@
+/**
+ * The decision record (issue 29) through the path every adapter takes: routeDispatch spools the decision with the model
+ * the child would have run on without tiergate and both models' rates; the drain writes it to `decisions`; the child's
+ * completion joins it (by dispatch id, else session + agent + order); the report's `saved` is the child's usage at the
+ * without-tiergate rates minus what it cost. Per harness, one correction by agent switch or agent file and one by model
+ * rewrite, each against a figure computed by hand from the rates below.
+ */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { capabilityFor } from '../../../src/adapters/capabilities.js';
+import { DEFAULT_POLICY } from '../../../src/config/defaults.js';
+import type { Harness } from '../../../src/contracts/harness.js';
+import type { DispatchObservation } from '../../../src/contracts/observation.js';
+import type { SpoolRecord } from '../../../src/contracts/spool.js';
+import { paths } from '../../../src/io/paths.js';
+import { loadPricer } from '../../../src/observer/default-pricer.js';
+import { runObserver } from '../../../src/observer/drain.js';
+import { openLedger } from '../../../src/observer/ledger/open.js';
+import { appendSpool, resetSpoolFile } from '../../../src/observer/spool.js';
+import { queryReport } from '../../../src/report/query.js';
+import { clearRuntimeCache } from '../../../src/runtime/context.js';
+import { routeDispatch } from '../../../src/runtime/dispatch.js';
+import { tempHome } from './helpers.js';
+
+afterEach(() => {
+  clearRuntimeCache();
+  resetSpoolFile();
+});
+
+/** USD per 1M tokens: big 10/50, parent 3/15, small 1/5 (cache rates unused: the usage has none). */
+const BIG = { input: '10', output: '50' };
+const PARENT = { input: '3', output: '15' };
+const SMALL = { input: '1', output: '5' };
+const USAGE = {
+  input: 100_000,
+  output: 10_000,
+  cacheRead: 0,
+  cacheWrite5m: 0,
+  cacheWrite1h: 0,
+  reasoning: 0,
+  requests: 1,
+};
+/**
+ * By hand, at 100,000 input and 10,000 output tokens: big $1.00 + $0.50 = $1.50, parent $0.30 + $0.15 = $0.45,
+ * small $0.10 + $0.05 = $0.15. Saved, big -> parent: $1.05; big -> small: $1.35 (pico-USD below).
+ */
+const SAVED_BY_CHOSEN: Record<string, bigint> = {
+  'fake/parent': 1_050_000_000_000n,
+  'claude-sonnet-5-5': 1_050_000_000_000n,
+  'fake/small': 1_350_000_000_000n,
+  'claude-haiku-4-5': 1_350_000_000_000n,
+};
+/** What a correction's value runs on, as the completion reports it. */
+const SERVED: Record<string, string> = { sonnet: 'claude-sonnet-5-5', haiku: 'claude-haiku-4-5' };
+
+function home() {
+  const { env } = tempHome();
+  const e = { ...env, TIERGATE_PRICE_REFRESH: 'off' };
+  const cfg = paths(e).config;
+  mkdirSync(dirname(cfg), { recursive: true });
+  const tiers = { cheap: 'fake/small', standard: 'fake/parent', premium: 'fake/big' };
+  writeFileSync(
+    cfg,
+    JSON.stringify({
+      codexRewrite: true,
+      tiers: { codex: tiers, copilot: tiers },
+      priceOverrides: {
+        'fake/big': BIG,
+        'fake/parent': PARENT,
+        'fake/small': SMALL,
+        'claude-opus-5-5': BIG,
+        'claude-sonnet-5-5': PARENT,
+        'claude-haiku-4-5': SMALL,
+      },
+    }),
+  );
+  clearRuntimeCache();
+  resetSpoolFile();
+  return e;
+}
+
+type Case = {
+  name: string;
+  harness: Harness;
+  how: 'model rewrite' | 'agent switch' | 'agent file';
+  obs: Partial<DispatchObservation>;
+  without: string;
+  withoutFrom: string;
+};
+
+const agentSwitch = (harness: Harness, from: string): Case => ({
+  name: `${harness}: agent 'pricey' on fake/big switched to tiergate-parent`,
+  harness,
+  how: 'agent switch',
+  obs: {
+    requestedAgent: 'pricey',
+    subagentType: 'pricey',
+    agentModel: 'fake/big',
+    agentModelFrom: from,
+    candidates: [{ value: 'tiergate-parent', model: 'fake/parent', tier: 'parent' }],
+    parentModel: 'fake/parent',
+  },
+  without: 'fake/big',
+  withoutFrom: from.startsWith('opencode.json') ? 'harness-config' : 'agent-file',
+});
+
+const CASES: Case[] = [
+  {
+    name: 'claude: model opus rewritten under a sonnet parent',
+    harness: 'claude',
+    how: 'model rewrite',
+    obs: { requestedModel: 'opus', parentModel: 'claude-sonnet-5-5', subagentType: 'general-purpose' },
+    without: 'opus',
+    withoutFrom: 'call',
+  },
+  {
+    name: "claude: an agent file's model: opus, rewritten",
+    harness: 'claude',
+    how: 'agent file',
+    obs: {
+      agentModel: 'opus',
+      agentModelFrom: '/p/.claude/agents/pricey.md',
+      parentModel: 'claude-sonnet-5-5',
+      subagentType: 'pricey',
+    },
+    without: 'opus',
+    withoutFrom: 'agent-file',
+  },
+  {
+    name: 'codex (codexRewrite): model fake/big rewritten',
+    harness: 'codex',
+    how: 'model rewrite',
+    obs: { requestedModel: 'fake/big', parentModel: 'fake/parent' },
+    without: 'fake/big',
+    withoutFrom: 'call',
+  },
+  {
+    name: 'copilot: the call names fake/big, rewritten',
+    harness: 'copilot',
+    how: 'model rewrite',
+    obs: { requestedModel: 'fake/big', parentModel: 'fake/parent', subagentType: 'general-purpose' },
+    without: 'fake/big',
+    withoutFrom: 'call',
+  },
+  {
+    name: "copilot: a custom agent's model: fake/big, rewritten",
+    harness: 'copilot',
+    how: 'agent file',
+    obs: {
+      requestedAgent: 'pricey',
+      subagentType: 'pricey',
+      agentModel: 'fake/big',
+      agentModelFrom: '/h/.copilot/agents/pricey.agent.md',
+      parentModel: 'fake/parent',
+    },
+    without: 'fake/big',
+    withoutFrom: 'agent-file',
+  },
+  agentSwitch('opencode', 'opencode.json agent.pricey'),
+  agentSwitch('pi', '/h/.pi/agent/agents/pricey.md'),
+  agentSwitch('gemini', '/h/.gemini/agents/pricey.md'),
+];
+
+function observation(c: Case, callId: string | null, at: number): DispatchObservation {
+  const policy = { ...DEFAULT_POLICY, codexRewrite: true };
+  const cap = capabilityFor(c.harness, policy);
+  const agentKind = cap.rewriteKind === 'agent';
+  return {
+    kind: 'dispatch',
+    harness: c.harness,
+    sessionId: 'S1',
+    callId,
+    parentModel: null,
+    parentModelSource: 'test',
+    requestedModel: null,
+    requestedAgent: null,
+    requestedTier: null,
+    agentModel: null,
+    subagentType: null,
+    capability: agentKind ? { ...cap, legalValues: ['tiergate-parent'] } : cap,
+    toolInput: { [cap.rewriteField ?? 'model']: c.obs.requestedModel ?? c.obs.requestedAgent ?? null },
+    cwd: null,
+    escalationFrom: null,
+    at,
+    ...c.obs,
+  };
+}
+
+function complete(
+  env: Record<string, string>,
+  c: Case,
+  callId: string | null,
+  served: string,
+  agent: string | null,
+  at: number,
+) {
+  const rec: SpoolRecord = {
+    type: 'completion',
+    observation: {
+      kind: 'completion',
+      harness: c.harness,
+      sessionId: 'S1',
+      callId,
+      agentId: `child-${callId ?? at}`,
+      subagentType: agent,
+      servedModel: served,
+      usage: USAGE,
+      status: 'ok',
+      outcome: { result: 'done', verified: 'yes', escalationFrom: null },
+      startedAt: at,
+      endedAt: at + 1000,
+      usageSource: 'test',
+      dedupeKey: null,
+    },
+    transcriptPath: null,
+  };
+  appendSpool(rec, env);
+}
+
+function ledgerOf(env: Record<string, string>) {
+  const db = openLedger(env);
+  const pricer = loadPricer(env, null);
+  runObserver(env, pricer, db);
+  return { db, pricer };
+}
+
+describe('decision record: every harness, a correction saves exactly the hand-computed figure', () => {
+  for (const c of CASES) {
+    it(`${c.name} (${c.how})`, () => {
+      const env = home();
+      const d = routeDispatch(observation(c, 'call-1', 1_000), env);
+      expect(d.action).toBe('correct');
+      if (d.action !== 'correct') return;
+      const agentKind = c.how === 'agent switch';
+      const chosen = agentKind ? 'fake/parent' : (SERVED[d.value] ?? d.value);
+      complete(env, c, 'call-1', chosen, agentKind ? d.value : (c.obs.subagentType ?? null), 2_000);
+      const { db, pricer } = ledgerOf(env);
+      try {
+        const dec = db.prepare('SELECT * FROM decisions').all() as Record<string, unknown>[];
+        expect(dec).toHaveLength(1);
+        expect(dec[0]).toMatchObject({
+          harness: c.harness,
+          session_id: 'S1',
+          call_id: 'call-1',
+          without_model: c.without,
+          without_from: c.withoutFrom,
+          kind: 'correct',
+          to_value: d.value,
+          without_rates: expect.stringMatching(/^10,50,/),
+          join_method: 'dispatch-id',
+        });
+        const rows = queryReport(db, { by: 'agent' }, pricer);
+        const expected = SAVED_BY_CHOSEN[chosen];
+        expect(expected, chosen).toBeDefined();
+        expect(BigInt(rows.totals!.saved.pico!)).toBe(expected);
+        expect(rows.totals!.savedEstimatedRuns).toBe(0);
+        // Grouped by the agent the dispatch asked for, the correction beside it; the pair reads asked -> served.
+        const asked = c.obs.requestedAgent ?? c.obs.subagentType ?? null;
+        expect(rows.map((r) => r.group)).toEqual([asked]);
+        expect(rows[0]!.correctedTo).toEqual([{ value: d.value, runs: 1 }]);
+        expect(rows[0]!.models).toEqual([{ requested: c.without, served: chosen, runs: 1 }]);
+      } finally {
+        db.close();
+      }
+    });
+  }
+});
+
+describe('decision record: joins, denials and ledgers from before it', () => {
+  const pi = CASES.find((c) => c.harness === 'pi')!;
+
+  it('a completion without a dispatch id joins by session + agent + order, and says so', () => {
+    const env = home();
+    routeDispatch(observation(pi, 'call-a', 1_000), env);
+    routeDispatch(observation(pi, 'call-b', 5_000), env);
+    // Both children report no call id; each pairs with the earliest open decision dispatched before it started.
+    complete(env, pi, null, 'fake/parent', 'tiergate-parent', 2_000);
+    complete(env, pi, null, 'fake/parent', 'tiergate-parent', 6_000);
+    const { db } = ledgerOf(env);
+    try {
+      const rows = db
+        .prepare(
+          `SELECT o.call_id AS call, o.join_method AS method, c.started_at AS started FROM decisions o
+           JOIN completions c ON c.id = o.completion_id ORDER BY o.at`,
+        )
+        .all();
+      expect(rows).toEqual([
+        { call: 'call-a', method: 'session-agent-order', started: 2_000 },
+        { call: 'call-b', method: 'session-agent-order', started: 6_000 },
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a denial stays visible with no completion; a retry that ran counts as retried, no spend claimed', () => {
+    const env = home();
+    // Codex without codexRewrite cannot be rewritten: over the ceiling it is denied with a retry.
+    const codexDeny = routeDispatch(
+      { ...observation(CASES[2]!, 'call-d', 1_000), capability: capabilityFor('codex', DEFAULT_POLICY) },
+      env,
+    );
+    expect(codexDeny.action).toBe('deny');
+    routeDispatch({ ...observation(CASES[2]!, 'call-r', 2_000), requestedModel: 'fake/small' }, env);
+    const { db, pricer } = ledgerOf(env);
+    try {
+      const open = db
+        .prepare(`SELECT kind, completion_id FROM decisions WHERE harness = 'codex' ORDER BY at`)
+        .all() as { kind: string; completion_id: number | null }[];
+      expect(open).toEqual([
+        { kind: 'deny', completion_id: null },
+        { kind: 'allow', completion_id: null },
+      ]);
+      const t = queryReport(db, { by: 'harness' }, pricer).totals!;
+      expect(t.denied).toBe(1);
+      expect(t.deniedRetried).toBe(1);
+      expect(t.saved.pico).toBeNull();
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a correction spooled before the decision record keeps the old estimate, marked as estimated', () => {
+    const env = home();
+    const c = CASES[0]!;
+    const d = routeDispatch(observation(c, 'toolu-old', 1_000), env);
+    expect(d.action).toBe('correct');
+    // The same line as an older tiergate wrote it: no `detail`.
+    const spool = paths(env).spoolDir;
+    for (const f of readdirSync(spool)) {
+      const p = `${spool}/${f}`;
+      const lines = readFileSync(p, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { decision?: Record<string, unknown> });
+      for (const l of lines) delete l.decision?.detail;
+      writeFileSync(p, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    }
+    complete(env, c, 'toolu-old', 'claude-sonnet-5-5', 'general-purpose', 2_000);
+    const { db, pricer } = ledgerOf(env);
+    try {
+      expect(db.prepare('SELECT COUNT(*) AS n FROM decisions').get()).toEqual({ n: 0 });
+      const t = queryReport(db, { by: 'agent' }, pricer).totals!;
+      expect(t.savedEstimatedRuns).toBe(1);
+      // The old estimate: the named model (opus) at today's catalog, here the same overrides: the same figure.
+      expect(BigInt(t.saved.pico!)).toBe(1_050_000_000_000n);
+    } finally {
+      db.close();
+    }
+  });
+});
