@@ -36,7 +36,15 @@ export const ReportRowSchema = z.object({
    * decision record, the model the child would have run on without tiergate (so a correction reads opus -> sonnet);
    * before it, the model the dispatch was decided onto.
    */
-  models: z.array(z.object({ requested: z.nullable(z.string()), served: z.nullable(z.string()), runs: z.int() })),
+  models: z.array(
+    z.object({
+      requested: z.nullable(z.string()),
+      served: z.nullable(z.string()),
+      runs: z.int(),
+      /** Of `runs`, those tiergate corrected (the pair is the correction, not a mismatch); absent when none. */
+      corrected: z.optional(z.int()),
+    }),
+  ),
   tokens: z.object({
     input: z.int(),
     output: z.int(),

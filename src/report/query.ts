@@ -72,7 +72,14 @@ export type Agg = {
   comparable: number;
   cursor_runs: number;
 };
-export type Pair = { g: string | null; requested: string | null; served: string | null; runs: number };
+/** `corrected`: of `runs`, those whose dispatch tiergate corrected (decision records only). */
+export type Pair = {
+  g: string | null;
+  requested: string | null;
+  served: string | null;
+  runs: number;
+  corrected?: number;
+};
 /** `corrected`: dispatches tiergate corrected that never completed (absent from a source that does not count them). */
 export type OpenAgg = {
   g: string | null;
@@ -255,7 +262,7 @@ type Acc = Omit<
   cfPico: bigint | null;
   cfCostPico: bigint | null;
   cursorRuns: number;
-  pairs: Map<string, { requested: string | null; served: string | null; runs: number }>;
+  pairs: Map<string, { requested: string | null; served: string | null; runs: number; corrected?: number }>;
 };
 
 function emptyAcc(group: string | null): Acc {
@@ -297,11 +304,22 @@ function addMult(into: Acc, m: { runs: number; min: number; max: number } | null
 
 const addBig = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : a + b);
 
-function addPair(into: Acc, p: { requested: string | null; served: string | null; runs: number }): void {
+function addPair(
+  into: Acc,
+  p: { requested: string | null; served: string | null; runs: number; corrected?: number },
+): void {
   const k = `${p.requested}\u0000${p.served}`;
   const cur = into.pairs.get(k);
-  if (cur) cur.runs += p.runs;
-  else into.pairs.set(k, { requested: p.requested, served: p.served, runs: p.runs });
+  if (cur) {
+    cur.runs += p.runs;
+    if (p.corrected) cur.corrected = (cur.corrected ?? 0) + p.corrected;
+  } else
+    into.pairs.set(k, {
+      requested: p.requested,
+      served: p.served,
+      runs: p.runs,
+      ...(p.corrected ? { corrected: p.corrected } : {}),
+    });
 }
 
 function merge(into: Acc, from: Acc): void {
@@ -418,6 +436,7 @@ export function queryReport(
     decided,
     multipliers: multipliers(db, q, group.completion),
     correctedTo: correctedTo(db, q, group),
+    correctedPairs: correctedPairs(db, q, group.completion),
   });
 }
 
@@ -480,6 +499,18 @@ function correctedTo(db: SqlDriver, q: ReportQuery, group: ReturnType<typeof gro
   return [...done, ...open];
 }
 
+/** Runs per (group, requested, served) whose dispatch tiergate corrected: the chart tells them from mismatches. */
+function correctedPairs(db: SqlDriver, q: ReportQuery, col: string): Pair[] {
+  const w = scopeWhere(q, 'ended_at', q.since ?? null, q.until ?? null);
+  return db
+    .prepare(
+      `SELECT ${col} AS g, requested_model AS requested, served_model AS served, COUNT(*) AS corrected, 0 AS runs
+       FROM completions WHERE dispatch_id IN (SELECT dispatch_id FROM decisions WHERE kind IN ('correct', 'budget-downshift'))${w.sql ? ` AND ${w.sql.slice('WHERE '.length)}` : ''}
+       GROUP BY g, requested, served`,
+    )
+    .all<Pair>(...w.params);
+}
+
 /**
  * What a ledger's SQL returns for one report: per-group measures, model pairs, never-completed dispatches, ignored
  * corrections, and (where the source can price them) what the corrections saved.
@@ -490,6 +521,8 @@ export type ReportParts = Aggregates & {
   decided?: DecidedAgg[];
   multipliers?: MultiplierAgg[];
   correctedTo?: CorrectedToAgg[];
+  /** Runs per model pair whose dispatch tiergate corrected (`corrected` set, `runs` not counted again). */
+  correctedPairs?: Pair[];
 };
 
 /**
@@ -515,6 +548,7 @@ export function assembleRows(by: ReportBy, parts: ReportParts): ReportRow[] & { 
     a.corrected += r.corrected ?? 0;
     a.retried += r.retried ?? 0;
   }
+  for (const p of parts.correctedPairs ?? []) addPair(acc(p.g), { ...p, runs: 0 });
   for (const r of parts.correctedTo ?? []) {
     const a = acc(r.g);
     const v = r.value ?? '?';

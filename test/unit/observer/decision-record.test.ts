@@ -19,6 +19,11 @@ import { runObserver } from '../../../src/observer/drain.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { appendSpool, resetSpoolFile } from '../../../src/observer/spool.js';
 import { queryReport } from '../../../src/report/query.js';
+import { usd } from '../../../src/report/cells.js';
+import { formatHtml } from '../../../src/report/format-html.js';
+import { formatTable } from '../../../src/report/format-table.js';
+import { chartModel } from '../../../src/report/html/chart-model.js';
+import { buildHtmlData } from '../../../src/report/html/data.js';
 import { clearRuntimeCache } from '../../../src/runtime/context.js';
 import { routeDispatch } from '../../../src/runtime/dispatch.js';
 import { tempHome } from './helpers.js';
@@ -259,7 +264,7 @@ describe('decision record: every harness, a correction saves exactly the hand-co
         const asked = c.obs.requestedAgent ?? c.obs.subagentType ?? null;
         expect(rows.map((r) => r.group)).toEqual([asked]);
         expect(rows[0]!.correctedTo).toEqual([{ value: d.value, runs: 1 }]);
-        expect(rows[0]!.models).toEqual([{ requested: c.without, served: chosen, runs: 1 }]);
+        expect(rows[0]!.models).toEqual([{ requested: c.without, served: chosen, runs: 1, corrected: 1 }]);
       } finally {
         db.close();
       }
@@ -345,6 +350,44 @@ describe('decision record: joins, denials and ledgers from before it', () => {
       expect(t.savedEstimatedRuns).toBe(1);
       // The old estimate: the named model (opus) at today's catalog, here the same overrides: the same figure.
       expect(BigInt(t.saved.pico!)).toBe(1_050_000_000_000n);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('decision record: table, JSON and HTML from the same query', () => {
+  it('the HTML headline equals the table total; the requested -> served chart shows the corrections', () => {
+    const env = home();
+    let n = 0;
+    for (const c of CASES) {
+      const call = `call-${++n}`;
+      const d = routeDispatch({ ...observation(c, call, n * 10_000), sessionId: `S${n}` }, env);
+      if (d.action !== 'correct') throw new Error(`${c.name}: ${d.action}`);
+      const agentKind = c.how === 'agent switch';
+      const served = agentKind ? 'fake/parent' : (SERVED[d.value] ?? d.value);
+      complete(env, { ...c }, call, served, agentKind ? d.value : (c.obs.subagentType ?? null), n * 10_000 + 1);
+    }
+    // completions above were spooled with session S1; the join is by dispatch id, so the session does not matter.
+    const { db, pricer } = ledgerOf(env);
+    try {
+      const data = buildHtmlData(db, { by: 'agent' }, new Date(), pricer);
+      const t = data.main.totals;
+      // Hand-computed: 6 corrections to a parent-priced model ($1.05 each) and 2 Claude ones to sonnet ($1.05 each).
+      expect(BigInt(t.saved.pico!)).toBe(8n * 1_050_000_000_000n);
+      const html = formatHtml(data, { chartLib: '' });
+      expect(html).toContain(`data-total="saved" data-usd="${t.saved.usd}"`);
+      const table = formatTable(data.main, { width: 160, color: false });
+      const totalLine = table.split('\n').find((l) => l.startsWith('│ total'))!;
+      expect(totalLine).toContain(usd(t.saved)!);
+      const model = chartModel(data);
+      expect(model.models.correctedRuns).toBe(CASES.length);
+      expect(model.models.mismatchedRuns).toBe(0);
+      expect(model.models.pairs.find((p) => p.requested === 'fake/big' && p.served === 'fake/parent')).toMatchObject({
+        corrected: 6,
+        mismatch: false,
+      });
+      expect(html).toContain(`${CASES.length} runs corrected by tiergate`);
     } finally {
       db.close();
     }
