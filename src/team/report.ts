@@ -19,6 +19,7 @@ import {
   noUsageHarnesses,
   type Agg,
   type IgnoredAgg,
+  type CorrectedToAgg,
   type OpenAgg,
   type Pair,
   type ReportParts,
@@ -292,6 +293,7 @@ export async function teamReportParts(
   for (const [a, b] of from.raw) await rawParts(db, q, a, b, groups, pairs);
   if (from.rollup) await rollupParts(db, q, from.rollup[0], from.rollup[1], groups, pairs, table);
   const open = await openDispatches(db, q);
+  const record = await decisionParts(db, q);
   const ignored: IgnoredAgg[] = groups.filter((r) => r.not_honoured > 0).map((r) => ({ g: r.g, n: r.not_honoured }));
   const decided: DecidedAgg[] = groups
     .filter((r) => r.corrected > 0 || r.saved_runs > 0)
@@ -301,7 +303,43 @@ export async function teamReportParts(
       saved: r.saved_runs > 0 ? BigInt(r.saved) : null,
       savedRuns: r.saved_runs,
     }));
-  return { groups, pairs, open, ignored, decided };
+  for (const e of record.estimated) decided.push({ g: e.g, corrected: 0, saved: null, savedRuns: 0, estimated: e.n });
+  return { groups, pairs, open, ignored, decided, correctedTo: record.correctedTo };
+}
+
+/**
+ * The decision record's parts of a team report (team migration 3): what the corrections set, each dispatch once
+ * (completed ones grouped like their runs, open ones like the dispatches), and the runs whose saving is the old
+ * estimate (`saved_basis` not 'recorded': rows pushed before the record have none). From the tables, not the rollups: corrections are few. Rows pushed before the record carry NULLs.
+ */
+async function decisionParts(
+  db: TeamClient,
+  q: Scoped,
+): Promise<{ correctedTo: CorrectedToAgg[]; estimated: { g: string | null; n: number }[] }> {
+  const w = new Where();
+  w.add(() => 'corrected AND NOT followup');
+  if (q.since != null) w.add((p) => `ended_at >= ${p(iso(q.since!))}::timestamptz`);
+  if (q.until != null) w.add((p) => `ended_at < ${p(iso(q.until!))}::timestamptz`);
+  filters(q, w, { session: true, project: true });
+  const done = await db.query<CorrectedToAgg & { estimated: number }>(
+    `SELECT ${RAW_GROUP[q.by]} AS g, corrected_to AS value, COUNT(*)::float8 AS n,
+       COUNT(*) FILTER (WHERE saved_pico IS NOT NULL AND saved_basis IS DISTINCT FROM 'recorded')::float8 AS estimated
+     FROM ${S}.completions ${w.sql} GROUP BY 1, 2`,
+    w.params,
+  );
+  const wd = new Where();
+  wd.add(() => "NOT completed AND decision IN ('correct', 'budget-downshift')");
+  if (q.since != null) wd.add((p) => `at >= ${p(iso(q.since!))}::timestamptz`);
+  if (q.until != null) wd.add((p) => `at < ${p(iso(q.until!))}::timestamptz`);
+  filters(q, wd, { session: true, project: true });
+  const open = await db.query<CorrectedToAgg>(
+    `SELECT ${OPEN_GROUP[q.by]} AS g, to_value AS value, COUNT(*)::float8 AS n FROM ${S}.dispatches ${wd.sql} GROUP BY 1, 2`,
+    wd.params,
+  );
+  return {
+    correctedTo: [...done.filter((r) => r.value !== null), ...open],
+    estimated: done.filter((r) => r.estimated > 0).map((r) => ({ g: r.g, n: r.estimated })),
+  };
 }
 
 /**

@@ -374,7 +374,8 @@ export const MIGRATIONS: readonly string[] = [
   // model the child would have run on without tiergate, where that was read, the decision, the model or agent after
   // correction and both models' rates at decision time. Additive: dispatches from before it have no row and keep the
   // old estimate ("estimated (dispatch not recorded)"). A change to a decision gives its dispatch a new `rev` (setting
-  // it NULL, which the dispatch's own update trigger turns into the next number), so a push re-sends it.
+  // it NULL, which the dispatch's own update trigger turns into the next number), and its completions too (their
+  // saving is priced from it), so a push re-sends them.
   `
   CREATE TABLE decisions (
     dispatch_id     INTEGER PRIMARY KEY,
@@ -403,9 +404,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX decisions_kind ON decisions (kind, at) WHERE kind <> 'allow';
   CREATE TRIGGER decisions_rev_insert AFTER INSERT ON decisions BEGIN
     UPDATE dispatches SET rev = NULL WHERE id = NEW.dispatch_id;
+    UPDATE completions SET rev = NULL WHERE dispatch_id = NEW.dispatch_id;
   END;
   CREATE TRIGGER decisions_rev_update AFTER UPDATE ON decisions BEGIN
     UPDATE dispatches SET rev = NULL WHERE id = NEW.dispatch_id;
+    UPDATE completions SET rev = NULL WHERE dispatch_id = NEW.dispatch_id;
   END;
   `,
 ];
