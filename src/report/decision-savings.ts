@@ -65,6 +65,29 @@ export function rowFromRates(rates: string): PriceRow | null {
   };
 }
 
+/** One corrected run's saving and its basis (recorded: at its decision's rates; estimated: the old estimate). */
+export function savedOf(
+  r: Omit<CorrectedRun, 'g' | 'first'>,
+  pricer: Pricer | null,
+): { saved: bigint; basis: 'recorded' | 'estimated' } | null {
+  if (r.cost === null || r.input === null) return null;
+  const usage = {
+    input: r.input,
+    output: r.output ?? 0,
+    cacheRead: r.cache_read ?? 0,
+    cacheWrite5m: r.cache_write_5m ?? 0,
+    cacheWrite1h: r.cache_write_1h ?? 0,
+    reasoning: r.reasoning ?? 0,
+    requests: Math.max(1, r.requests ?? 1),
+  };
+  if (r.kind) {
+    const row = r.rates ? rowFromRates(r.rates) : null;
+    return row ? { saved: costOf(usage, row).picoUsd - BigInt(r.cost), basis: 'recorded' } : null;
+  }
+  const would = pricer && r.baseline ? pricer.price(r.baseline, r.harness, usage) : null;
+  return would ? { saved: would.picoUsd - BigInt(r.cost), basis: 'estimated' } : null;
+}
+
 export function priceDecisions(runs: readonly CorrectedRun[], pricer: Pricer | null): DecidedAgg[] {
   const out = new Map<string, DecidedAgg>();
   for (const r of runs) {
@@ -72,29 +95,12 @@ export function priceDecisions(runs: readonly CorrectedRun[], pricer: Pricer | n
     let a = out.get(k);
     if (!a) out.set(k, (a = { g: r.g, corrected: 0, saved: null, savedRuns: 0, budget: null, estimated: 0 }));
     a.corrected += r.first;
-    if (r.cost === null || r.input === null) continue;
-    const usage = {
-      input: r.input,
-      output: r.output ?? 0,
-      cacheRead: r.cache_read ?? 0,
-      cacheWrite5m: r.cache_write_5m ?? 0,
-      cacheWrite1h: r.cache_write_1h ?? 0,
-      reasoning: r.reasoning ?? 0,
-      requests: Math.max(1, r.requests ?? 1),
-    };
-    let would: bigint | null = null;
-    if (r.kind) {
-      const row = r.rates ? rowFromRates(r.rates) : null;
-      would = row ? costOf(usage, row).picoUsd : null;
-    } else if (pricer && r.baseline) {
-      would = pricer.price(r.baseline, r.harness, usage)?.picoUsd ?? null;
-      if (would !== null) a.estimated = (a.estimated ?? 0) + 1;
-    }
-    if (would === null) continue;
-    const saved = would - BigInt(r.cost);
-    a.saved = (a.saved ?? 0n) + saved;
+    const s = savedOf(r, pricer);
+    if (!s) continue;
+    if (s.basis === 'estimated') a.estimated = (a.estimated ?? 0) + 1;
+    a.saved = (a.saved ?? 0n) + s.saved;
     a.savedRuns++;
-    if (r.kind === 'budget-downshift') a.budget = (a.budget ?? 0n) + saved;
+    if (r.kind === 'budget-downshift') a.budget = (a.budget ?? 0n) + s.saved;
   }
   return [...out.values()];
 }

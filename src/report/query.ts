@@ -145,7 +145,7 @@ const rollupSums = (
  * The grouping expressions for completions and dispatches. `--by day` in a zone that is not UTC over the range groups
  * by that zone's day, computed from the rows (the `day` column and the rollups hold UTC days): `zoned` then.
  */
-function groupBy(db: SqlDriver, q: ReportQuery): { completion: string; dispatch: string; zoned: boolean } {
+export function groupBy(db: SqlDriver, q: ReportQuery): { completion: string; dispatch: string; zoned: boolean } {
   const plain = { completion: GROUP_COLUMN[q.by], dispatch: GROUP_DISPATCH[q.by], zoned: false };
   if (q.by !== 'day' || !q.timeZone) return plain;
   const span = ledgerSpan(db, q.since, q.until);

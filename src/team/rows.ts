@@ -13,8 +13,7 @@ import type { Harness } from '../contracts/harness.js';
 import type { SqlDriver } from '../observer/ledger/driver.js';
 import { VERIFIED_YES } from '../observer/ledger/schema.js';
 import type { Pricer } from '../observer/pricing.js';
-import { costOf } from '../prices/cost.js';
-import { rowFromRates } from '../report/decision-savings.js';
+import { savedOf } from '../report/decision-savings.js';
 
 /** A team column's type; `ms` is a timestamptz sent as epoch milliseconds. */
 export type PgType = 'text' | 'bigint' | 'boolean' | 'ms' | 'date';
@@ -156,28 +155,25 @@ function savedPico(x: unknown[] | null, pricer: Pricer): [string | null, string 
     | number
     | null
   )[];
-  if (cost === null || cost === undefined || input === null) return [null, null];
-  const n = (v: unknown) => (typeof v === 'number' ? v : 0);
-  const usage = {
-    input: n(input),
-    output: n(output),
-    cacheRead: n(cacheRead),
-    cacheWrite5m: n(cw5m),
-    cacheWrite1h: n(cw1h),
-    reasoning: n(reasoning),
-    requests: Math.max(1, n(requests) || 1),
-  };
-  let would: bigint | null = null;
-  let basis: string | null = null;
-  if (kind) {
-    const row = typeof rates === 'string' ? rowFromRates(rates) : null;
-    would = row ? costOf(usage, row).picoUsd : null;
-    basis = 'recorded';
-  } else if (baseline) {
-    would = pricer.price(String(baseline), harness as Harness, usage)?.picoUsd ?? null;
-    basis = 'estimated';
-  }
-  return would === null ? [null, null] : [(would - BigInt(String(cost))).toString(), basis];
+  const num = (v: unknown) => (typeof v === 'number' ? v : null);
+  const s = savedOf(
+    {
+      harness: harness as Harness,
+      baseline: baseline === null ? null : String(baseline),
+      cost: cost === null || cost === undefined ? null : String(cost),
+      input: num(input),
+      output: num(output),
+      cache_read: num(cacheRead),
+      cache_write_5m: num(cw5m),
+      cache_write_1h: num(cw1h),
+      reasoning: num(reasoning),
+      requests: num(requests),
+      kind: kind === null || kind === undefined ? null : String(kind),
+      rates: rates === null || rates === undefined ? null : String(rates),
+    },
+    pricer,
+  );
+  return s ? [s.saved.toString(), s.basis] : [null, null];
 }
 
 /** One local row as sent: its change number (the push's cursor), its key, and its line of COPY text (no newline). */

@@ -237,8 +237,12 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     const direct = await teamReport(urls.reader, { by: 'session', limit: 2 });
     expect(json.rows.map((r) => r.group)).toEqual(direct.rows.map((r) => r.group));
     expect(json.omittedRows).toBe(direct.omittedRows);
+    // One line per run of the kept sessions (issue 29), the totals line with --total.
     const csv = (await cli(['--csv', '--limit', '2'])).out.trim().split('\r\n');
-    expect(csv).toHaveLength(1 + 2 + 1);
+    expect(csv).toHaveLength(1 + json.rows.reduce((a, r) => a + r.runs, 0));
+    const withTotal = (await cli(['--csv', '--limit', '2', '--total'])).out.trim().split('\r\n');
+    expect(withTotal).toHaveLength(csv.length + 1);
+    expect(withTotal.at(-1)).toMatch(/^total,/);
     // The table: 50 rows by default (all of these), --limit N says how many more there are.
     const all = await cli([]);
     expect(all.code, all.err).toBe(0);
@@ -324,7 +328,7 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     expect(byGroup(filtered)).toEqual(byGroup(localReport(bob, { by: 'day', since: T0 + DAY })));
     const csv = await cli(['--csv', '--by', 'harness']);
     expect(csv.code, csv.err).toBe(0);
-    expect(csv.out.split('\r\n')[0]).toMatch(/^group,runs,/);
+    expect(csv.out.split('\r\n')[0]).toMatch(/^group,harness,session,agent,requested_model,served_model,/);
     expect(csv.out).toContain('\r\nclaude,');
     const table = await cli(['--by', 'user']);
     expect(table.code, table.err).toBe(0);
