@@ -11,14 +11,8 @@ import type { DecisionDetail, RateList } from '../../contracts/decision-record.j
 import type { DispatchObservation } from '../../contracts/observation.js';
 import type { SqlDriver } from './driver.js';
 
-export type JoinMethod = 'dispatch-id' | 'session-agent-order';
-
-/** Kinds under which the child ran on another model than it would have without tiergate. */
-export const SAVING_KINDS = ['correct', 'budget-downshift'] as const;
-export const DENY_KINDS = ['deny', 'budget-deny'] as const;
-
-export const rateText = (r: RateList | null): string | null => (r ? r.join(',') : null);
-export const rateList = (t: string | null): RateList | null => (t ? t.split(',') : null);
+/** Rates as stored: "input,output,cacheRead,cacheWrite5m,cacheWrite1h" (report/decision-savings.ts reads them). */
+const rateText = (r: RateList | null): string | null => (r ? r.join(',') : null);
 
 /** After its dispatch row (same key): a decision recorded again (a spool line re-read) replaces itself. */
 export function recordDecision(db: SqlDriver, dispatchKey: string, o: DispatchObservation, d: DecisionDetail): boolean {
