@@ -11,6 +11,7 @@ import { picoToUsd, type Pricer } from '../observer/pricing.js';
 import { savedOf } from './decision-savings.js';
 import { groupBy, type ReportQuery } from './query.js';
 import { scopeWhere } from './scope-sql.js';
+import { PENDING_GIVE_UP_MS } from '../observer/drain.js';
 
 export type RunRow = {
   group: string | null;
@@ -25,7 +26,10 @@ export type RunRow = {
   joinMethod: string | null;
   /** A correction's enforcement check (observer/enforcement.ts): honoured, ignored, … ; null when not checked. */
   enforcement: string | null;
-  /** A completion's status; `denied` or `open` (pending or lost) for a dispatch that never completed. */
+  /**
+   * A completion's status; for a dispatch that never completed: `denied`, `open` (its child may still be running), or
+   * `lost` (no completion after the observer's give-up time, drain.ts PENDING_GIVE_UP_MS).
+   */
   status: string;
   at: string;
   tokens: { input: number; output: number; cacheRead: number; cacheWrite: number };
@@ -91,13 +95,13 @@ export function queryRuns(db: SqlDriver, q: ReportQuery, pricer: Pricer | null =
       `SELECT d.g AS g, d.harness AS harness, d.session_id AS session_id,
          COALESCE(d.subagent_type, d.requested_agent) AS agent, COALESCE(o.without_model, d.requested_model) AS requested,
          NULL AS served, o.to_value AS to_value, o.kind AS kind, d.action AS action, NULL AS join_method, d.enforcement AS enforcement,
-         CASE WHEN d.action = 'deny' THEN 'denied' ELSE 'open' END AS status, d.at AS t, NULL AS input, NULL AS output,
+         CASE WHEN d.action = 'deny' THEN 'denied' WHEN d.at < ? THEN 'lost' ELSE 'open' END AS status, d.at AS t, NULL AS input, NULL AS output,
          NULL AS cache_read, NULL AS cache_write_5m, NULL AS cache_write_1h, NULL AS reasoning, NULL AS requests,
          NULL AS cost, NULL AS vs_parent, NULL AS rates, NULL AS baseline
        FROM (SELECT *, ${group.dispatch} AS g FROM dispatches ${wd.sql ? `${wd.sql} AND` : 'WHERE'} completion_id IS NULL) d
        LEFT JOIN decisions o ON o.dispatch_id = d.id ORDER BY d.at, d.id`,
     )
-    .all<Raw>(...wd.params);
+    .all<Raw>(Date.now() - PENDING_GIVE_UP_MS, ...wd.params);
   return [...done, ...open]
     .sort((a, b) => a.t - b.t)
     .map((r) => {

@@ -515,7 +515,8 @@ export async function teamRuns(db: TeamClient, q: Scoped): Promise<RunRow[]> {
     `SELECT ${OPEN_GROUP[q.by]} AS g, harness, session_id, COALESCE(subagent_type, requested_agent) AS agent,
        COALESCE(without_model, requested_model) AS requested, NULL AS served,
        CASE WHEN action = 'correct' THEN to_value END AS corrected_to, decision, action, NULL AS join_method, enforcement,
-       CASE WHEN action = 'deny' THEN 'denied' ELSE 'open' END AS status, (extract(epoch FROM at) * 1000)::float8 AS t,
+       CASE WHEN action = 'deny' THEN 'denied' WHEN at < now() - interval '7 days' THEN 'lost' ELSE 'open' END AS status,
+       (extract(epoch FROM at) * 1000)::float8 AS t,
        NULL::float8 AS input, NULL::float8 AS output, NULL::float8 AS cache_read, NULL::float8 AS cache_write,
        NULL::text AS cost, NULL::text AS vs_parent, NULL::text AS saved, NULL::text AS saved_basis
      FROM ${S}.dispatches ${wd.sql} ORDER BY at`,

@@ -26,6 +26,8 @@ import { chartModel } from '../../../src/report/html/chart-model.js';
 import { buildHtmlData } from '../../../src/report/html/data.js';
 import { clearRuntimeCache } from '../../../src/runtime/context.js';
 import { routeDispatch } from '../../../src/runtime/dispatch.js';
+import { agentLink, decisionKind } from '../../../src/runtime/decision-record.js';
+import { priceDecisions } from '../../../src/report/decision-savings.js';
 import { tempHome } from './helpers.js';
 
 afterEach(() => {
@@ -391,5 +393,51 @@ describe('decision record: table, JSON and HTML from the same query', () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe('decision kinds and the budget downshift label', () => {
+  it('reason codes map to the recorded kind', () => {
+    expect(decisionKind({ action: 'allow', reason: 'warn-only' })).toBe('warn');
+    expect(decisionKind({ action: 'correct', reason: 'budget-downshifted' })).toBe('budget-downshift');
+    expect(decisionKind({ action: 'deny', reason: 'budget-downshifted' })).toBe('budget-deny');
+    expect(decisionKind({ action: 'deny', reason: 'budget-denied' })).toBe('budget-deny');
+    expect(decisionKind({ action: 'correct', reason: 'over-ceiling-corrected' })).toBe('correct');
+    expect(decisionKind({ action: 'deny', reason: 'over-ceiling-denied' })).toBe('deny');
+  });
+
+  it('the agent-definition link is read from where the adapter found the model', () => {
+    expect(agentLink('/h/.claude/agents/x.md')).toBe('agent-file');
+    expect(agentLink('CLAUDE_CODE_SUBAGENT_MODEL')).toBe('environment');
+    expect(agentLink('opencode.json agent.pricey')).toBe('harness-config');
+    expect(agentLink(null)).toBe('harness-config');
+  });
+
+  it('a budget downshift saves, and its part is labelled apart', () => {
+    const run = {
+      g: 'a',
+      harness: 'claude' as const,
+      baseline: null,
+      cost: '450000000000', // $0.45: 100,000 in and 10,000 out at 3/15
+      first: 1,
+      input: 100_000,
+      output: 10_000,
+      cache_read: 0,
+      cache_write_5m: 0,
+      cache_write_1h: 0,
+      reasoning: 0,
+      requests: 1,
+      rates: '10,50,1,12.5,20',
+    };
+    const [agg] = priceDecisions(
+      [
+        { ...run, kind: 'budget-downshift' },
+        { ...run, kind: 'correct' },
+      ],
+      null,
+    );
+    expect(agg).toMatchObject({ corrected: 2, savedRuns: 2, estimated: 0 });
+    expect(agg!.saved).toBe(2n * 1_050_000_000_000n);
+    expect(agg!.budget).toBe(1_050_000_000_000n);
   });
 });
