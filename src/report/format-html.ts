@@ -117,15 +117,22 @@ function modelsHtml(r: ReportRow): string {
       const served = m.served ?? '?';
       const same = m.requested === null || m.requested === m.served;
       const text = same ? served : `${m.requested} → ${served}`;
+      // A pair tiergate corrected is the correction, not a mismatch (issue 29: requested is what the dispatch asked for).
+      const corrected = (m.corrected ?? 0) >= m.runs && m.runs > 0;
       // Pairs do not break inside unless one is too long for a column (a very long model id).
       const cls = [
         'pair',
         text.length > 40 ? 'long' : '',
-        !same && servedMatchesRequested(m.requested, m.served) === false ? 'mismatch' : '',
+        corrected ? 'corrected' : '',
+        !same && !corrected && servedMatchesRequested(m.requested, m.served) === false ? 'mismatch' : '',
       ]
         .filter(Boolean)
         .join(' ');
-      const title = cls.includes('mismatch') ? ' title="served model differs from the requested one"' : '';
+      const title = cls.includes('mismatch')
+        ? ' title="served model differs from the requested one"'
+        : corrected
+          ? ' title="corrected by tiergate"'
+          : '';
       return `<span class="${cls}"${title}>${h(text)}</span>`;
     })
     .join('<br>');
@@ -163,7 +170,10 @@ function tableHtml(report: Report): string {
       h(moneyText(r.savings)),
       count(r.runs),
       count(r.dispatches) + (r.denied ? ` <span class="note">(${count(r.denied)} denied)</span>` : ''),
-      count(r.corrected),
+      count(r.corrected) +
+        (r.correctedTo?.length
+          ? ` <span class="note">(→ ${r.correctedTo.map((t) => h(t.value)).join(', ')})</span>`
+          : ''),
       count(r.completed) + (r.pending ? ` <span class="note">(+${count(r.pending)} pending)</span>` : ''),
       count(r.verified),
       modelsHtml(r),
