@@ -14,14 +14,22 @@ import type { SqlDriver } from './driver.js';
 /** Rates as stored: "input,output,cacheRead,cacheWrite5m,cacheWrite1h" (report/decision-savings.ts reads them). */
 const rateText = (r: RateList | null): string | null => (r ? r.join(',') : null);
 
-/** After its dispatch row (same key): a decision recorded again (a spool line re-read) replaces itself. */
+/** Decisions older than this are not best-matched any more (a child that never reported is lost, drain.ts). */
+const MATCH_WINDOW_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * After its dispatch row (same key): a decision recorded again (a spool line re-read) replaces itself. A dispatch whose
+ * completion was joined before its decision was drained gives the decision its join here, and its runs their labels.
+ */
 export function recordDecision(db: SqlDriver, dispatchKey: string, o: DispatchObservation, d: DecisionDetail): boolean {
   const r = db
     .prepare(
       `INSERT INTO decisions (dispatch_id, harness, session_id, call_id, at, agent, requested_model, without_model,
        without_from, without_source, parent_model, parent_from, kind, reason, to_value, to_model, without_rates,
-       chosen_rates, budget)
-     SELECT id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, reason, ?, ?, ?, ?, ? FROM dispatches WHERE dedupe_key = ? AND source = 'spool'
+       chosen_rates, budget, completion_id, join_method)
+     SELECT id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, reason, ?, ?, ?, ?, ?, completion_id,
+       CASE WHEN completion_id IS NOT NULL THEN 'dispatch-id' END
+     FROM dispatches WHERE dedupe_key = ? AND source = 'spool'
      ON CONFLICT (dispatch_id) DO UPDATE SET kind = excluded.kind, to_value = excluded.to_value, to_model = excluded.to_model,
        without_model = excluded.without_model, without_from = excluded.without_from, without_source = excluded.without_source,
        without_rates = excluded.without_rates, chosen_rates = excluded.chosen_rates, budget = excluded.budget,
@@ -49,81 +57,82 @@ export function recordDecision(db: SqlDriver, dispatchKey: string, o: DispatchOb
       d.budget,
       dispatchKey,
     );
+  if (r.changes > 0) {
+    const id = db.prepare('SELECT id FROM dispatches WHERE dedupe_key = ?').get<{ id: number }>(dispatchKey);
+    if (id) labelRuns(db, id.id);
+  }
   return r.changes > 0;
 }
 
 /**
- * Best match for completions that carry no dispatch id: same harness and session, an open decision that let a child
- * run, dispatched no later than the child started, for the agent the child reports (asked for or corrected to);
- * earliest first, so children and dispatches pair up in order.
+ * A decided dispatch's runs are labelled with what was asked (the agent, and the model it would have run on without
+ * tiergate), so the report groups by the request and shows the correction beside it. Idempotent.
  */
-function joinBestMatch(db: SqlDriver, joined: number[]): void {
-  const orphans = db
-    .prepare(
-      `SELECT c.id AS id, c.harness AS harness, c.session_id AS session_id, c.subagent_type AS agent,
-         COALESCE(c.started_at, c.ended_at) AS t
-       FROM completions c
-       WHERE c.dispatch_id IS NULL AND c.call_id IS NULL AND c.session_id IS NOT NULL
-         AND EXISTS (SELECT 1 FROM decisions o WHERE o.completion_id IS NULL AND o.harness = c.harness
-           AND o.session_id = c.session_id)
-         AND NOT EXISTS (SELECT 1 FROM dispatches x WHERE x.harness = c.harness AND x.child_agent_id = c.agent_id)
-       ORDER BY t, c.id`,
-    )
-    .all<{ id: number; harness: string; session_id: string; agent: string | null; t: number }>();
-  if (orphans.length === 0) return;
-  const pick = db.prepare(
-    `SELECT o.dispatch_id AS id FROM decisions o JOIN dispatches d ON d.id = o.dispatch_id
-     WHERE o.completion_id IS NULL AND o.harness = ? AND o.session_id = ? AND o.at <= ?
-       AND o.kind NOT IN ('deny', 'budget-deny') AND d.completion_id IS NULL
-       AND (? IS NULL OR ? IN (o.agent, o.to_value, d.subagent_type))
-     ORDER BY o.at, o.dispatch_id LIMIT 1`,
-  );
-  const link = db.prepare(
-    `UPDATE completions SET dispatch_id = d.id, parent_model = COALESCE(completions.parent_model, d.parent_model),
-       tier = COALESCE(completions.tier, d.tier)
-     FROM dispatches d WHERE d.id = ? AND completions.id = ? AND completions.dispatch_id IS NULL`,
-  );
-  const close = db.prepare('UPDATE dispatches SET completion_id = ? WHERE id = ? AND completion_id IS NULL');
-  const method = db.prepare(
-    `UPDATE decisions SET completion_id = ?, join_method = 'session-agent-order' WHERE dispatch_id = ?`,
-  );
-  for (const c of orphans) {
-    const d = pick.get<{ id: number }>(c.harness, c.session_id, c.t, c.agent, c.agent);
-    if (!d) continue;
-    if (link.run(d.id, c.id).changes === 0) continue;
-    close.run(c.id, d.id);
-    method.run(c.id, d.id);
-    joined.push(d.id);
-  }
-}
-
-/**
- * After store.ts's exact-id join: open decisions whose dispatch found its completion take it (method dispatch-id),
- * then the best match runs, then every newly joined completion is labelled with what the dispatch asked for (the
- * agent, and the model it would have run on without tiergate), so the report groups by the request and shows the
- * correction beside it. A completion joined before its decision was drained gets the same labels here.
- */
-export function joinDecisions(db: SqlDriver): number {
-  const open = db
-    .prepare(
-      `SELECT o.dispatch_id AS id, d.completion_id AS completion FROM decisions o JOIN dispatches d ON d.id = o.dispatch_id
-       WHERE o.completion_id IS NULL AND d.completion_id IS NOT NULL`,
-    )
-    .all<{ id: number; completion: number }>();
-  const exact = db.prepare(
-    `UPDATE decisions SET completion_id = ?, join_method = COALESCE(join_method, 'dispatch-id') WHERE dispatch_id = ?`,
-  );
-  for (const o of open) exact.run(o.completion, o.id);
-  const joined = open.map((o) => o.id);
-  joinBestMatch(db, joined);
-  const label = db.prepare(
+function labelRuns(db: SqlDriver, dispatchId: number): void {
+  db.prepare(
     `UPDATE completions SET requested_model = COALESCE(o.without_model, completions.requested_model),
        subagent_type = COALESCE(o.agent, completions.subagent_type)
      FROM decisions o
      WHERE o.dispatch_id = ? AND completions.dispatch_id = o.dispatch_id
        AND (completions.requested_model IS NOT COALESCE(o.without_model, completions.requested_model)
          OR completions.subagent_type IS NOT COALESCE(o.agent, completions.subagent_type))`,
+  ).run(dispatchId);
+}
+
+/**
+ * Best match for completions that carry no dispatch id (store.ts joins the rest by id; a trigger copies that join onto
+ * the decision): each open decision that let a child run, oldest first, within the match window, takes the earliest
+ * unjoined completion of the same harness and session that started no earlier than it was dispatched, for the agent
+ * the child reports (asked for or corrected to); so children and dispatches pair up in order. Reads only open
+ * decisions and orphan completions, each through its partial index.
+ */
+export function joinDecisions(db: SqlDriver, now = Date.now()): number {
+  const open = db
+    .prepare(
+      `SELECT o.dispatch_id AS id, o.harness AS harness, o.session_id AS session, o.at AS at, o.agent AS agent,
+         o.to_value AS to_value, d.subagent_type AS subagent_type
+       FROM decisions o JOIN dispatches d ON d.id = o.dispatch_id
+       WHERE o.completion_id IS NULL AND o.kind NOT IN ('deny', 'budget-deny') AND o.at >= ?
+         AND o.session_id IS NOT NULL AND d.completion_id IS NULL
+         AND EXISTS (SELECT 1 FROM completions c WHERE c.dispatch_id IS NULL AND c.call_id IS NULL
+           AND c.harness = o.harness AND c.session_id = o.session_id)
+       ORDER BY o.at, o.dispatch_id`,
+    )
+    .all<{
+      id: number;
+      harness: string;
+      session: string;
+      at: number;
+      agent: string | null;
+      to_value: string | null;
+      subagent_type: string | null;
+    }>(now - MATCH_WINDOW_MS);
+  if (open.length === 0) return 0;
+  const pick = db.prepare(
+    `SELECT c.id AS id FROM completions c
+     WHERE c.dispatch_id IS NULL AND c.call_id IS NULL AND c.harness = ? AND c.session_id = ?
+       AND COALESCE(c.started_at, c.ended_at) >= ?
+       AND (c.subagent_type IS NULL OR c.subagent_type IN (?, ?, ?))
+       AND NOT EXISTS (SELECT 1 FROM dispatches x WHERE x.harness = c.harness AND x.child_agent_id = c.agent_id)
+     ORDER BY COALESCE(c.started_at, c.ended_at), c.id LIMIT 1`,
   );
-  for (const id of joined) label.run(id);
-  return joined.length;
+  const method = db.prepare(`UPDATE decisions SET join_method = 'session-agent-order' WHERE dispatch_id = ?`);
+  const link = db.prepare(
+    `UPDATE completions SET dispatch_id = d.id, parent_model = COALESCE(completions.parent_model, d.parent_model),
+       tier = COALESCE(completions.tier, d.tier)
+     FROM dispatches d WHERE d.id = ? AND completions.id = ? AND completions.dispatch_id IS NULL`,
+  );
+  // Its trigger (ledger migration 10) copies the join onto the decision, keeping the method set just before.
+  const close = db.prepare('UPDATE dispatches SET completion_id = ? WHERE id = ? AND completion_id IS NULL');
+  let n = 0;
+  for (const o of open) {
+    const c = pick.get<{ id: number }>(o.harness, o.session, o.at, o.agent, o.to_value, o.subagent_type);
+    if (!c) continue;
+    if (link.run(o.id, c.id).changes === 0) continue;
+    method.run(o.id);
+    close.run(c.id, o.id);
+    labelRuns(db, o.id);
+    n++;
+  }
+  return n;
 }

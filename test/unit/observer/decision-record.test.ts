@@ -17,6 +17,7 @@ import { paths } from '../../../src/io/paths.js';
 import { loadPricer } from '../../../src/observer/default-pricer.js';
 import { runObserver } from '../../../src/observer/drain.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
+import { reconcileCompletions, recordDispatch } from '../../../src/observer/ledger/store.js';
 import { appendSpool, resetSpoolFile } from '../../../src/observer/spool.js';
 import { queryReport } from '../../../src/report/query.js';
 import { usd } from '../../../src/report/cells.js';
@@ -279,11 +280,13 @@ describe('decision record: joins, denials and ledgers from before it', () => {
 
   it('a completion without a dispatch id joins by session + agent + order, and says so', () => {
     const env = home();
-    routeDispatch(observation(pi, 'call-a', 1_000), env);
-    routeDispatch(observation(pi, 'call-b', 5_000), env);
+    // Recent: the best match looks back over the observer's give-up window only.
+    const T = Date.now() - 60_000;
+    routeDispatch(observation(pi, 'call-a', T + 1_000), env);
+    routeDispatch(observation(pi, 'call-b', T + 5_000), env);
     // Both children report no call id; each pairs with the earliest open decision dispatched before it started.
-    complete(env, pi, null, 'fake/parent', 'tiergate-parent', 2_000);
-    complete(env, pi, null, 'fake/parent', 'tiergate-parent', 6_000);
+    complete(env, pi, null, 'fake/parent', 'tiergate-parent', T + 2_000);
+    complete(env, pi, null, 'fake/parent', 'tiergate-parent', T + 6_000);
     const { db } = ledgerOf(env);
     try {
       const rows = db
@@ -293,8 +296,8 @@ describe('decision record: joins, denials and ledgers from before it', () => {
         )
         .all();
       expect(rows).toEqual([
-        { call: 'call-a', method: 'session-agent-order', started: 2_000 },
-        { call: 'call-b', method: 'session-agent-order', started: 6_000 },
+        { call: 'call-a', method: 'session-agent-order', started: T + 2_000 },
+        { call: 'call-b', method: 'session-agent-order', started: T + 6_000 },
       ]);
     } finally {
       db.close();
@@ -391,7 +394,9 @@ describe('decision record: table, JSON and HTML from the same query', () => {
       });
       expect(html).toContain(`${CASES.length} runs corrected by tiergate`);
       // The table's pairs: a correction is shown as one, never as a mismatch; the corrected values beside the count.
-      expect(html).toContain('<span class="pair corrected" title="corrected by tiergate">fake/big → fake/parent</span>');
+      expect(html).toContain(
+        '<span class="pair corrected" title="corrected by tiergate">fake/big → fake/parent</span>',
+      );
       expect(html).not.toContain('class="pair mismatch"');
       expect(html).toContain('(→ tiergate-parent');
     } finally {
@@ -443,5 +448,63 @@ describe('decision kinds and the budget downshift label', () => {
     expect(agg).toMatchObject({ corrected: 2, savedRuns: 2, estimated: 0 });
     expect(agg!.saved).toBe(2n * 1_050_000_000_000n);
     expect(agg!.budget).toBe(1_050_000_000_000n);
+  });
+});
+
+describe('a decision drained after its completion was joined', () => {
+  it('takes the join (dispatch-id) and labels the run with what was asked', () => {
+    const env = home();
+    const pi = CASES.find((c) => c.harness === 'pi')!;
+    // The child completes and is joined by call id to a dispatch tiergate scan found first (no decision record).
+    complete(env, pi, 'call-late', 'fake/parent', 'tiergate-parent', Date.now() - 5_000);
+    const first = ledgerOf(env);
+    try {
+      recordDispatch(
+        first.db,
+        {
+          harness: 'pi',
+          sessionId: 'S1',
+          callId: 'call-late',
+          at: Date.now() - 6_000,
+          project: null,
+          parentModel: 'fake/parent',
+          parentModelSource: 'scan',
+          requestedModel: null,
+          requestedAgent: 'pricey',
+          requestedTier: null,
+          subagentType: 'pricey',
+          action: null,
+          reason: null,
+          tier: null,
+          effectiveModel: null,
+          catalogVersion: null,
+          escalationFrom: null,
+          childAgentId: null,
+          source: 'scan',
+        },
+        'x',
+      );
+      reconcileCompletions(first.db, first.pricer);
+      expect(first.db.prepare('SELECT subagent_type FROM completions').get()).toEqual({
+        subagent_type: 'tiergate-parent',
+      });
+    } finally {
+      first.db.close();
+    }
+    // Then the hook's line arrives: the decision takes the existing join and the run its labels.
+    routeDispatch(observation(pi, 'call-late', Date.now() - 6_000), env);
+    const { db } = ledgerOf(env);
+    try {
+      expect(db.prepare('SELECT join_method, completion_id IS NOT NULL AS joined FROM decisions').get()).toEqual({
+        join_method: 'dispatch-id',
+        joined: 1,
+      });
+      expect(db.prepare('SELECT subagent_type, requested_model FROM completions').get()).toEqual({
+        subagent_type: 'pricey',
+        requested_model: 'fake/big',
+      });
+    } finally {
+      db.close();
+    }
   });
 });
