@@ -80,13 +80,38 @@ function labelRuns(db: SqlDriver, dispatchId: number): void {
 }
 
 /**
+ * A best match whose completion has since learned its dispatch id (a late flush): the same dispatch's is a join by
+ * id after all; another's is undone, so the exact join of the next pass links the right one.
+ */
+function checkBestMatches(db: SqlDriver): void {
+  const learned = db
+    .prepare(
+      `SELECT o.dispatch_id AS id, o.completion_id AS completion, c.call_id = o.call_id AS same FROM decisions o
+       JOIN completions c ON c.id = o.completion_id
+       WHERE o.join_method = 'session-agent-order' AND c.call_id IS NOT NULL`,
+    )
+    .all<{ id: number; completion: number; same: number }>();
+  for (const m of learned) {
+    if (m.same) {
+      db.prepare(`UPDATE decisions SET join_method = 'dispatch-id' WHERE dispatch_id = ?`).run(m.id);
+      continue;
+    }
+    db.prepare('UPDATE decisions SET completion_id = NULL, join_method = NULL WHERE dispatch_id = ?').run(m.id);
+    db.prepare('UPDATE dispatches SET completion_id = NULL WHERE id = ?').run(m.id);
+    db.prepare('UPDATE completions SET dispatch_id = NULL WHERE id = ?').run(m.completion);
+  }
+}
+
+/**
  * Best match for completions that carry no dispatch id (store.ts joins the rest by id; a trigger copies that join onto
  * the decision): each open decision that let a child run, oldest first, within the match window, takes the earliest
  * unjoined completion of the same harness and session that started no earlier than it was dispatched, for the agent
- * the child reports (asked for or corrected to); so children and dispatches pair up in order. Reads only open
- * decisions and orphan completions, each through its partial index.
+ * the child reports (asked for or corrected to); so children and dispatches pair up in order. A pending completion
+ * waits: its transcript may still name its dispatch (Copilot CLI settles its children at session end). Reads only
+ * open decisions and orphan completions, each through its partial index.
  */
 export function joinDecisions(db: SqlDriver, now = Date.now()): number {
+  checkBestMatches(db);
   const open = db
     .prepare(
       `SELECT o.dispatch_id AS id, o.harness AS harness, o.session_id AS session, o.at AS at, o.agent AS agent,
@@ -95,7 +120,7 @@ export function joinDecisions(db: SqlDriver, now = Date.now()): number {
        WHERE o.completion_id IS NULL AND o.kind NOT IN ('deny', 'budget-deny') AND o.at >= ?
          AND o.session_id IS NOT NULL AND d.completion_id IS NULL
          AND EXISTS (SELECT 1 FROM completions c WHERE c.dispatch_id IS NULL AND c.call_id IS NULL
-           AND c.harness = o.harness AND c.session_id = o.session_id)
+           AND c.harness = o.harness AND c.session_id = o.session_id AND c.status <> 'pending')
        ORDER BY o.at, o.dispatch_id`,
     )
     .all<{
@@ -111,7 +136,7 @@ export function joinDecisions(db: SqlDriver, now = Date.now()): number {
   const pick = db.prepare(
     `SELECT c.id AS id FROM completions c
      WHERE c.dispatch_id IS NULL AND c.call_id IS NULL AND c.harness = ? AND c.session_id = ?
-       AND COALESCE(c.started_at, c.ended_at) >= ?
+       AND COALESCE(c.started_at, c.ended_at) >= ? AND c.status <> 'pending'
        AND (c.subagent_type IS NULL OR c.subagent_type IN (?, ?, ?))
        AND NOT EXISTS (SELECT 1 FROM dispatches x WHERE x.harness = c.harness AND x.child_agent_id = c.agent_id)
      ORDER BY COALESCE(c.started_at, c.ended_at), c.id LIMIT 1`,

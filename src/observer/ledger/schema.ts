@@ -404,6 +404,7 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX decisions_open ON decisions (at) WHERE completion_id IS NULL AND kind NOT IN ('deny', 'budget-deny');
   CREATE INDEX decisions_kind ON decisions (kind, at) WHERE kind <> 'allow';
+  CREATE INDEX decisions_matched ON decisions (completion_id) WHERE join_method = 'session-agent-order';
   CREATE INDEX completions_orphan ON completions (harness, session_id, ended_at)
     WHERE dispatch_id IS NULL AND call_id IS NULL;
   CREATE TRIGGER dispatches_decision_join AFTER UPDATE OF completion_id ON dispatches

@@ -202,6 +202,7 @@ function complete(
   served: string,
   agent: string | null,
   at: number,
+  agentId = `child-${callId ?? at}`,
 ) {
   const rec: SpoolRecord = {
     type: 'completion',
@@ -210,7 +211,7 @@ function complete(
       harness: c.harness,
       sessionId: 'S1',
       callId,
-      agentId: `child-${callId ?? at}`,
+      agentId,
       subagentType: agent,
       servedModel: served,
       usage: USAGE,
@@ -298,6 +299,37 @@ describe('decision record: joins, denials and ledgers from before it', () => {
       expect(rows).toEqual([
         { call: 'call-a', method: 'session-agent-order', started: T + 2_000 },
         { call: 'call-b', method: 'session-agent-order', started: T + 6_000 },
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a best match whose completion later names its dispatch is corrected: joined by id to the right one', () => {
+    const env = home();
+    const T = Date.now() - 60_000;
+    routeDispatch(observation(pi, 'call-a', T + 1_000), env);
+    routeDispatch(observation(pi, 'call-b', T + 5_000), env);
+    complete(env, pi, null, 'fake/parent', 'tiergate-parent', T + 6_000, 'child-x');
+    const first = ledgerOf(env);
+    try {
+      // Order alone pairs it with the earlier dispatch.
+      expect(first.db.prepare('SELECT call_id FROM decisions WHERE completion_id IS NOT NULL').all()).toEqual([
+        { call_id: 'call-a' },
+      ]);
+    } finally {
+      first.db.close();
+    }
+    resetSpoolFile();
+    // The same child reported again, now with its dispatch's id (a late flush).
+    complete(env, pi, 'call-b', 'fake/parent', 'tiergate-parent', T + 6_000, 'child-x');
+    const second = ledgerOf(env); // the check undoes the match
+    second.db.close();
+    const { db } = ledgerOf(env); // and the exact join links the right dispatch
+    try {
+      expect(db.prepare('SELECT call_id, join_method FROM decisions ORDER BY at').all()).toEqual([
+        { call_id: 'call-a', join_method: null },
+        { call_id: 'call-b', join_method: 'dispatch-id' },
       ]);
     } finally {
       db.close();
