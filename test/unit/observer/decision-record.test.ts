@@ -6,7 +6,7 @@
  * rewrite, each against a figure computed by hand from the rates below.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { capabilityFor } from '../../../src/adapters/capabilities.js';
 import { DEFAULT_POLICY } from '../../../src/config/defaults.js';
@@ -17,7 +17,11 @@ import { paths } from '../../../src/io/paths.js';
 import { loadPricer } from '../../../src/observer/default-pricer.js';
 import { runObserver } from '../../../src/observer/drain.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
-import { reconcileCompletions, recordDispatch } from '../../../src/observer/ledger/store.js';
+import { reconcileCompletions, recordCompletion, recordDispatch } from '../../../src/observer/ledger/store.js';
+import { migrate } from '../../../src/observer/ledger/open.js';
+import { MIGRATIONS } from '../../../src/observer/ledger/schema.js';
+import { openBetterSqlite } from '../../../src/observer/ledger/driver-better-sqlite3.js';
+import { buildReport } from '../../../src/report/query.js';
 import { appendSpool, resetSpoolFile } from '../../../src/observer/spool.js';
 import { queryReport } from '../../../src/report/query.js';
 import { usd } from '../../../src/report/cells.js';
@@ -29,7 +33,7 @@ import { clearRuntimeCache } from '../../../src/runtime/context.js';
 import { routeDispatch } from '../../../src/runtime/dispatch.js';
 import { agentLink, decisionKind } from '../../../src/runtime/decision-record.js';
 import { priceDecisions } from '../../../src/report/decision-savings.js';
-import { tempHome } from './helpers.js';
+import { tempHome, testPricer } from './helpers.js';
 
 afterEach(() => {
   clearRuntimeCache();
@@ -535,6 +539,81 @@ describe('a decision drained after its completion was joined', () => {
         subagent_type: 'pricey',
         requested_model: 'fake/big',
       });
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('a ledger from before the decision record (schema 9)', () => {
+  it('migrates, keeps its rows, and reports their saving as the old estimate, marked', () => {
+    const { dir } = tempHome();
+    const db = openBetterSqlite(join(dir, 'v9.sqlite'), { busyTimeoutMs: 1000 });
+    const pricer = testPricer();
+    const usage = {
+      input: 1000,
+      output: 100,
+      cacheRead: 0,
+      cacheWrite5m: 0,
+      cacheWrite1h: 0,
+      reasoning: 0,
+      requests: 1,
+    };
+    try {
+      expect(migrate(db, MIGRATIONS.slice(0, 9))).toBe(9);
+      recordDispatch(
+        db,
+        {
+          harness: 'claude',
+          sessionId: 'S',
+          callId: 'toolu_old',
+          at: 1_000,
+          project: null,
+          parentModel: 'claude-sonnet-5-5',
+          parentModelSource: 'transcript-tail',
+          requestedModel: 'claude-opus-5-5',
+          requestedAgent: null,
+          requestedTier: null,
+          subagentType: 'general-purpose',
+          action: 'correct',
+          reason: 'over-ceiling-corrected',
+          tier: 'parent',
+          effectiveModel: 'sonnet',
+          catalogVersion: 'old',
+          escalationFrom: null,
+          childAgentId: null,
+          source: 'spool',
+        },
+        'k',
+      );
+      recordCompletion(db, {
+        harness: 'claude',
+        sessionId: 'S',
+        callId: 'toolu_old',
+        agentId: 'a-old',
+        subagentType: 'general-purpose',
+        project: null,
+        requestedModel: null,
+        servedModel: 'claude-sonnet-5-5',
+        usage,
+        status: 'ok',
+        outcome: { result: 'done', verified: 'yes', escalationFrom: null },
+        startedAt: 1_500,
+        endedAt: 2_000,
+        usageSource: 'transcript-tail',
+        transcriptPath: null,
+        incomplete: false,
+        fallbackKey: 'f',
+      });
+      expect(migrate(db)).toBe(MIGRATIONS.length - 9);
+      db.transaction(() => reconcileCompletions(db, pricer));
+      const report = buildReport(db, { by: 'agent' }, new Date(), pricer);
+      const t = report.totals;
+      expect(t.savedEstimatedRuns).toBe(1);
+      // opus 4/20 vs sonnet 2/10 (helpers.ts TEST_RATES): 1000 x $2/M + 100 x $10/M = $0.003.
+      expect(t.saved.pico).toBe('3000000000');
+      expect(formatTable(report)).toContain('estimated (dispatch not recorded): 1 of the 1 saved run');
+      expect(db.prepare('SELECT COUNT(*) AS n FROM decisions').get()).toEqual({ n: 0 });
     } finally {
       db.close();
     }
