@@ -109,6 +109,21 @@ function spendFor(obs: DispatchObservation, policy: Policy, env: Env): SpendStat
   return readSpend(env, obs.harness, obs.sessionId, obs.at, obs.sessionCostUsd ?? null);
 }
 
+/** The line with its decision record; without it (a fault building it) it reads as "estimated (dispatch not recorded)". */
+function withDetail(
+  rec: DispatchRecord,
+  detail: (() => DispatchRecord['decision']['detail']) | undefined,
+  env: Env,
+): DispatchRecord {
+  try {
+    const d = detail?.();
+    return d ? { ...rec, decision: { ...rec.decision, detail: d } } : rec;
+  } catch (err) {
+    diagnose('warn', 'spool', `decision record: ${errorText(err)}`, { callId: rec.observation.callId }, env);
+    return rec;
+  }
+}
+
 function record(
   obs: DispatchObservation,
   decision: Decision,
@@ -117,13 +132,6 @@ function record(
   defer?: Defer,
   detail?: () => DispatchRecord['decision']['detail'],
 ): void {
-  let decisionRecord: DispatchRecord['decision']['detail'];
-  try {
-    decisionRecord = detail?.();
-  } catch (err) {
-    // The record without its detail reads as "estimated (dispatch not recorded)": never blocks the dispatch line.
-    diagnose('warn', 'spool', `decision record: ${errorText(err)}`, { callId: obs.callId }, env);
-  }
   const rec: DispatchRecord = {
     type: 'dispatch',
     // The record keeps no prompt text; the decision above saw the whole input.
@@ -134,12 +142,12 @@ function record(
       tier: decision.tier,
       effectiveModel: effectiveModel(obs, decision),
       catalogVersion,
-      ...(decisionRecord ? { detail: decisionRecord } : {}),
     },
   };
+  // The decision record is built when the line is written: after the answer went out, where the runner defers it.
   const write = (delivery: Delivery) => {
     try {
-      appendSpool(recordAsDelivered(rec, obs, delivery), env);
+      appendSpool(recordAsDelivered(withDetail(rec, detail, env), obs, delivery), env);
     } catch (err) {
       diagnose('error', 'spool', errorText(err), { callId: obs.callId }, env);
     }
