@@ -12,12 +12,19 @@ import { paths } from '../io/paths.js';
 import { teamUrl } from '../team/config.js';
 import { buildTeamHtmlData } from '../team/html-data.js';
 import { connectTeam, TeamError } from '../team/pg.js';
-import { buildTeamReport, type TeamReportQuery } from '../team/report.js';
+import { buildTeamReport, teamRuns, type TeamReportQuery } from '../team/report.js';
 import { requireTeamSchema } from '../team/schema.js';
 import { UserError } from './args.js';
 import { TABLE_LIMIT, writeHtml } from './report-output.js';
 
-export type TeamReportOutput = { json: boolean; csv: boolean; html: string | null; limit: number | null };
+export type TeamReportOutput = {
+  json: boolean;
+  csv: boolean;
+  html: string | null;
+  limit: number | null;
+  /** --csv --total: a last line with the report's totals. */
+  total?: boolean;
+};
 
 export async function runTeamReport(
   q: {
@@ -55,7 +62,14 @@ export async function runTeamReport(
     const table = !out.json && !out.csv;
     // The limit goes into the query: --by session then ranks and builds only the sessions it keeps (as limitRows would).
     const report = await buildTeamReport(db, { ...query, limit: out.limit ?? (table ? TABLE_LIMIT : null) });
-    process.stdout.write(out.json ? formatJson(report) : out.csv ? formatCsv(report) : formatTable(report));
+    if (out.csv) {
+      const runs = await teamRuns(db, query);
+      const kept = new Set(report.rows.map((r) => r.group));
+      const shown = report.omittedRows ? runs.filter((r) => kept.has(r.group)) : runs;
+      process.stdout.write(formatCsv(report, shown, { total: out.total === true }));
+      return 0;
+    }
+    process.stdout.write(out.json ? formatJson(report) : formatTable(report));
     return 0;
   } catch (err) {
     // The server's own words (permission denied, a lost connection), one line: the user's to fix, not a tiergate fault.

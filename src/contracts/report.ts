@@ -31,8 +31,20 @@ export const ReportRowSchema = z.object({
   pending: z.int().check(z.nonnegative()),
   /** Completions whose `Verified:` token is affirmative (yes, true, pass, passed, tests, ok, verified). */
   verified: z.int().check(z.nonnegative()),
-  /** Requested (dispatched) model -> served model pairs, most frequent first (every pair; before issue 21 at most 5). */
-  models: z.array(z.object({ requested: z.nullable(z.string()), served: z.nullable(z.string()), runs: z.int() })),
+  /**
+   * Requested -> served model pairs, most frequent first (every pair). Requested is what the dispatch asked for: with a
+   * decision record, the model the child would have run on without tiergate (so a correction reads opus -> sonnet);
+   * before it, the model the dispatch was decided onto.
+   */
+  models: z.array(
+    z.object({
+      requested: z.nullable(z.string()),
+      served: z.nullable(z.string()),
+      runs: z.int(),
+      /** Of `runs`, those tiergate corrected (the pair is the correction, not a mismatch); absent when none. */
+      corrected: z.optional(z.int()),
+    }),
+  ),
   tokens: z.object({
     input: z.int(),
     output: z.int(),
@@ -66,6 +78,18 @@ export const ReportRowSchema = z.object({
    */
   saved: MoneySchema,
   savedRuns: z.int().check(z.nonnegative()),
+  /** The part of `saved` from budget downshifts (a spent budget moved the child to a cheaper tier). */
+  savedByBudget: z.optional(MoneySchema),
+  /**
+   * Runs in `savedRuns` priced by the old estimate, "estimated (dispatch not recorded)": corrections drained before
+   * the decision record existed (the model the dispatch named, else the parent's, at the current catalog). The rest are
+   * priced at the model the child would have run on without tiergate, at the rates its decision saw.
+   */
+  savedEstimatedRuns: z.optional(z.int().check(z.nonnegative())),
+  /** Of `denied`, those retried on a cheaper model (a later dispatch in the session ran). No spend avoided is claimed. */
+  deniedRetried: z.optional(z.int().check(z.nonnegative())),
+  /** What the corrections set (the agent or model the child ran as instead of the one asked for), each dispatch once. */
+  correctedTo: z.optional(z.array(z.object({ value: z.string(), runs: z.int() }))),
   /**
    * GitHub Copilot CLI runs billed by premium requests (GitHub-hosted models): how many, and the lowest and highest
    * multiplier Copilot reported for them (ledger migration 9). Absent when the row has none (every other harness, BYOK).

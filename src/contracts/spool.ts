@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { CompletionObservationSchema, DispatchObservationSchema } from './observation.js';
+import { DecisionDetailSchema } from './decision-record.js';
 
 /**
  * What hooks and in-process plugins hand to the ledger. Dispatch paths only append a line (no SQLite, no waiting);
@@ -16,6 +17,8 @@ export const SpoolRecordSchema = z.discriminatedUnion('type', [
       tier: z.nullable(z.string()),
       effectiveModel: z.nullable(z.string()),
       catalogVersion: z.nullable(z.string()),
+      /** The decision record (issue 29). Absent in spool lines written before it: those keep the old estimate. */
+      detail: z.optional(DecisionDetailSchema),
     }),
   }),
   z.object({

@@ -27,7 +27,7 @@ export function formatDemo(r: DemoResult, keep: boolean): string {
     'Dispatch decisions (a child may not cost more than its parent):',
     ...r.decisions.map(decisionLine),
     '',
-    'Per-subagent cost (tiergate report --by agent on the demo ledger):',
+    'Per-harness subagent cost and what tiergate saved (tiergate report --by harness on the demo ledger):',
     formatTable(r.report).trimEnd(),
     '',
     keep

@@ -27,7 +27,7 @@ export async function runDemo(opts: { keep: boolean; env?: Env }): Promise<DemoR
     try {
       const pricer = loadPricer(sb.env, sb.project);
       runObserver(sb.env, pricer, db);
-      report = buildReport(db, { by: 'agent' }, new Date(), pricer);
+      report = buildReport(db, { by: 'harness' }, new Date(), pricer);
     } finally {
       db.close();
     }

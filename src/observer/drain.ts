@@ -19,7 +19,9 @@ import { paths, type Env } from '../io/paths.js';
 import { RefusedFile } from '../io/read-capped.js';
 import type { SqlDriver } from './ledger/driver.js';
 import { busyWaitUntil, openLedger, setBusyTimeout } from './ledger/open.js';
+import { recordDecision } from './ledger/decisions.js';
 import {
+  dispatchKey,
   recordCompletion,
   recordDispatch,
   reconcileCompletions,
@@ -154,6 +156,14 @@ function ingestFile(db: SqlDriver, file: string, stats: DrainStats): void {
       for (const { rec, key } of batch) {
         if (rec.type === 'dispatch') {
           if (recordDispatch(db, dispatchFromSpool(rec), key)) stats.dispatches++;
+          const detail = rec.decision.detail;
+          if (detail)
+            recordDecision(
+              db,
+              dispatchKey(rec.observation.harness, rec.observation.callId, key),
+              rec.observation,
+              detail,
+            );
         } else if (recordCompletion(db, completionFromSpool(rec, key))) stats.completions++;
       }
     });

@@ -39,13 +39,28 @@ type Whole = NonNullable<Report['wholeUsage']>;
 type UsageFilters = ScopeFilters & { since?: number | null; until?: number | null };
 
 export function wholeUsage(db: SqlDriver, q: UsageFilters): Whole | undefined {
-  const { sql, params } = scopeWhere(q, 'at', q.since ?? null, q.until ?? null);
+  const byAt = scopeWhere(q, 'at', q.since ?? null, q.until ?? null);
+  const byEnd = scopeWhere(q, 'ended_at', q.since ?? null, q.until ?? null);
+  const and = (w: { sql: string }) => (w.sql ? `${w.sql} AND` : 'WHERE');
+  // A subagent's requests count on the table's time basis (issue 29): with the child whose completion ended in range,
+  // found by its key (store.ts completionKey: harness:agent:<id>, a turn's :turn:<id> after it); a subagent request
+  // no completion holds, and every parent request, by its own time.
+  const key = "r.harness || ':agent:' || r.agent_id";
+  const held = `EXISTS (SELECT 1 FROM completions c WHERE c.dedupe_key = ${key}
+    OR (c.dedupe_key > ${key} || ':turn:' AND c.dedupe_key < ${key} || ':turn;'))`;
   const r = db
     .prepare(
-      `SELECT COUNT(*) AS n, COALESCE(SUM(sidechain), 0) AS sub_n, COUNT(DISTINCT session_id) AS sessions,
+      `WITH x AS (
+         SELECT r.session_id, r.sidechain, r.cost_pico FROM requests r ${and(byAt)} (r.sidechain = 0 OR r.agent_id IS NULL OR NOT ${held})
+         UNION ALL
+         SELECT r.session_id, r.sidechain, r.cost_pico
+         FROM (SELECT DISTINCT harness, session_id, agent_id FROM completions ${and(byEnd)} agent_id IS NOT NULL) k
+         JOIN requests r ON r.harness = k.harness AND r.session_id = k.session_id AND r.agent_id = k.agent_id
+         WHERE r.sidechain = 1)
+       SELECT COUNT(*) AS n, COALESCE(SUM(sidechain), 0) AS sub_n, COUNT(DISTINCT session_id) AS sessions,
        CAST(COALESCE(SUM(cost_pico), 0) AS TEXT) AS cost, CAST(COALESCE(SUM(CASE WHEN sidechain = 1 THEN cost_pico END), 0) AS TEXT) AS sub_cost,
        COUNT(cost_pico) AS priced, SUM(sidechain = 1 AND cost_pico IS NOT NULL) AS sub_priced
-     FROM requests ${sql}`,
+     FROM x`,
     )
     .get<{
       n: number;
@@ -55,7 +70,7 @@ export function wholeUsage(db: SqlDriver, q: UsageFilters): Whole | undefined {
       sub_cost: string;
       priced: number;
       sub_priced: number | null;
-    }>(...params);
+    }>(...byAt.params, ...byEnd.params);
   if (!r || r.n === 0) return undefined;
   const money = (pico: string, priced: number) =>
     priced > 0 ? { usd: picoToUsd(BigInt(pico)), pico } : { usd: null, pico: null };

@@ -1,37 +1,34 @@
-/** CSV for `tiergate report --csv` (RFC 4180; numbers exact; money as decimal USD strings). */
-import type { Report, ReportRow } from '../contracts/report.js';
+/**
+ * CSV for `tiergate report --csv` (RFC 4180; numbers exact; money as decimal USD strings): one line per run (issue 29),
+ * each with its own requested -> served pair, from the same scope and time basis as the table (run-rows.ts), and with
+ * `--total` a last line of the report's totals (the table's total row).
+ */
+import type { Report } from '../contracts/report.js';
 import { csvText, plain } from './plain-text.js';
+import type { RunRow } from './run-rows.js';
 
 export const CSV_COLUMNS = [
   'group',
-  'runs',
-  'dispatches',
-  'denied',
-  'completed',
-  'pending',
-  'verified',
+  'harness',
+  'session',
+  'agent',
   'requested_model',
   'served_model',
+  'corrected_to',
+  'decision',
+  'join_method',
+  'enforcement',
+  'status',
+  'at',
   'input_tokens',
   'output_tokens',
   'cache_read_tokens',
   'cache_write_tokens',
   'total_tokens',
   'cost_usd',
-  'unpriced_runs',
-  'no_usage_runs',
-  'counterfactual_usd',
-  'savings_usd',
-  'comparable_runs',
-  'usage_not_reported',
-  'corrections_not_honoured',
-  // Issue 21, appended so the older columns keep their places: every model pair, what the corrections saved, sessions.
-  'model_pairs',
-  'corrected',
+  'vs_parent_usd',
   'saved_usd',
-  'saved_runs',
-  'project',
-  'last_activity',
+  'saved_basis',
 ] as const;
 
 function cell(v: string | number | boolean | null): string {
@@ -43,52 +40,66 @@ function cell(v: string | number | boolean | null): string {
 /** A ledger string (group, model names): no control characters, and never read as a formula (plain-text.ts). */
 const text = (s: string | null | undefined): string | null => (s == null ? null : csvText(plain(s)));
 
-/** Every requested -> served pair with its runs, most frequent first: `opus -> claude-sonnet-4-5 x3; claude-haiku-4-5 x2`. */
-function pairs(r: ReportRow): string {
-  return r.models
-    .map(
-      (m) =>
-        `${m.requested === null || m.requested === m.served ? (m.served ?? '?') : `${m.requested} -> ${m.served ?? '?'}`} x${m.runs}`,
-    )
-    .join('; ');
-}
-
-function line(r: ReportRow): string {
-  const top = r.models[0];
+function line(r: RunRow): string {
+  const t = r.tokens;
   return [
     text(r.group),
-    r.runs,
-    r.dispatches,
-    r.denied,
-    r.completed,
-    r.pending,
-    r.verified,
-    text(top?.requested),
-    text(top?.served),
-    r.tokens.input,
-    r.tokens.output,
-    r.tokens.cacheRead,
-    r.tokens.cacheWrite,
-    r.tokens.total,
+    text(r.harness),
+    text(r.session),
+    text(r.agent),
+    text(r.requested),
+    text(r.served),
+    text(r.correctedTo),
+    r.decision,
+    r.joinMethod,
+    r.enforcement,
+    r.status,
+    r.at,
+    t.input,
+    t.output,
+    t.cacheRead,
+    t.cacheWrite,
+    t.input + t.output + t.cacheRead + t.cacheWrite,
     r.cost.usd,
-    r.unpricedRuns,
-    r.noUsageRuns,
-    r.counterfactual.usd,
-    r.savings.usd,
-    r.comparableRuns,
-    r.usageNotReported,
-    r.correctionsNotHonoured,
-    text(pairs(r) || null),
-    r.corrected,
+    r.vsParent.usd,
     r.saved.usd,
-    r.savedRuns,
-    text(r.project),
-    r.lastActivity ?? null,
+    r.savedBasis,
   ]
     .map(cell)
     .join(',');
 }
 
-export function formatCsv(report: Report): string {
-  return `${[CSV_COLUMNS.join(','), ...report.rows.map(line), line(report.totals)].join('\r\n')}\r\n`;
+/** The report's totals under the same columns: runs in `status`, the table's figures for tokens, cost and saving. */
+function totalLine(report: Report): string {
+  const t = report.totals;
+  return [
+    'total',
+    null,
+    null,
+    null,
+    null,
+    null,
+    null,
+    null,
+    null,
+    t.correctionsNotHonoured ? `${t.correctionsNotHonoured} ignored` : null,
+    `${t.runs} runs`,
+    null,
+    t.tokens.input,
+    t.tokens.output,
+    t.tokens.cacheRead,
+    t.tokens.cacheWrite,
+    t.tokens.total,
+    t.cost.usd,
+    t.savings.usd,
+    t.saved.usd,
+    t.savedEstimatedRuns ? 'estimated in part' : null,
+  ]
+    .map(cell)
+    .join(',');
+}
+
+export function formatCsv(report: Report, runs: readonly RunRow[], opts: { total?: boolean } = {}): string {
+  const lines = [CSV_COLUMNS.join(','), ...runs.map(line), ...(opts.total ? [totalLine(report)] : [])];
+  return `${lines.join('\r\n')}\r\n`;
 }

@@ -37,6 +37,18 @@ function card(label: string, value: string, sub = ''): string {
   return `<div class="card"><div class="label">${h(label)}</div><div class="value">${value}</div>${sub ? `<div class="sub">${sub}</div>` : ''}</div>`;
 }
 
+/** Under the headline: the budget downshifts' part, the estimated runs and the denials, as the table's notes say. */
+function savedNotes(t: Report['totals']): string {
+  const out: string[] = [];
+  if (t.savedByBudget && t.savedByBudget.pico !== null) out.push(`budget downshifts: ${h(moneyText(t.savedByBudget))}`);
+  if (t.savedEstimatedRuns) out.push(`${plural(t.savedEstimatedRuns, 'run')} estimated (dispatch not recorded)`);
+  if (t.denied)
+    out.push(
+      `denied: ${count(t.denied)}, of which retried on a cheaper model: ${count(t.deniedRetried ?? 0)}, spend avoided: not claimed without usage`,
+    );
+  return out.map((x) => `<br>${x}`).join('');
+}
+
 /** The headline: what tiergate's corrections saved (the figure people came for), then the subagents' share. */
 function headlineCards(report: Report): string {
   const t = report.totals;
@@ -46,7 +58,7 @@ function headlineCards(report: Report): string {
     card(
       'Saved by tiergate',
       `<span class="${sav}">${moneySpan(t.saved, 'saved')}</span>`,
-      `${savedSub}<br>the model each dispatch asked for (or the parent's it would inherit), minus what ran`,
+      `${savedSub}<br>each corrected child's usage on the model it would have run on without tiergate, at the rates its decision saw, minus what it cost${savedNotes(t)}`,
     ),
   ];
   const w = report.wholeUsage;
@@ -105,15 +117,22 @@ function modelsHtml(r: ReportRow): string {
       const served = m.served ?? '?';
       const same = m.requested === null || m.requested === m.served;
       const text = same ? served : `${m.requested} → ${served}`;
+      // A pair tiergate corrected is the correction, not a mismatch (issue 29: requested is what the dispatch asked for).
+      const corrected = (m.corrected ?? 0) >= m.runs && m.runs > 0;
       // Pairs do not break inside unless one is too long for a column (a very long model id).
       const cls = [
         'pair',
         text.length > 40 ? 'long' : '',
-        !same && servedMatchesRequested(m.requested, m.served) === false ? 'mismatch' : '',
+        corrected ? 'corrected' : '',
+        !same && !corrected && servedMatchesRequested(m.requested, m.served) === false ? 'mismatch' : '',
       ]
         .filter(Boolean)
         .join(' ');
-      const title = cls.includes('mismatch') ? ' title="served model differs from the requested one"' : '';
+      const title = cls.includes('mismatch')
+        ? ' title="served model differs from the requested one"'
+        : corrected
+          ? ' title="corrected by tiergate"'
+          : '';
       return `<span class="${cls}"${title}>${h(text)}</span>`;
     })
     .join('<br>');
@@ -151,7 +170,10 @@ function tableHtml(report: Report): string {
       h(moneyText(r.savings)),
       count(r.runs),
       count(r.dispatches) + (r.denied ? ` <span class="note">(${count(r.denied)} denied)</span>` : ''),
-      count(r.corrected),
+      count(r.corrected) +
+        (r.correctedTo?.length
+          ? ` <span class="note">(→ ${r.correctedTo.map((t) => h(t.value)).join(', ')})</span>`
+          : ''),
       count(r.completed) + (r.pending ? ` <span class="note">(+${count(r.pending)} pending)</span>` : ''),
       count(r.verified),
       modelsHtml(r),
@@ -191,9 +213,14 @@ function chartsHtml(d: HtmlReportData, m: ReturnType<typeof chartModel>): string
   const unpriced = m.costByTier.unpricedRuns
     ? ` <span class="unpriced">${plural(m.costByTier.unpricedRuns, 'unpriced run')} (no price for the served model) ${m.costByTier.unpricedRuns === 1 ? 'is' : 'are'} not in the bars.</span>`
     : '';
+  const corr = m.models.correctedRuns
+    ? `${plural(m.models.correctedRuns, 'run')} corrected by tiergate (green: asked for the left model, ran on the right).`
+    : '';
   const mism = m.models.mismatchedRuns
     ? `<span class="mismatch">${plural(m.models.mismatchedRuns, 'run')} served by a different model than requested</span> (red).`
-    : 'Every run was served the model it requested.';
+    : m.models.correctedRuns
+      ? 'Every other run was served the model it requested.'
+      : 'Every run was served the model it requested.';
   const zone = h(d.main.filters.timeZone ?? 'UTC');
   // No run has a tier (a ledger filled by tiergate scan: transcripts record none): per-tier charts would be one grey bar.
   const tiers = hasTiers(d);
@@ -203,8 +230,8 @@ function chartsHtml(d: HtmlReportData, m: ReturnType<typeof chartModel>): string
 (runs read by <code>tiergate scan</code> carry none; tiergate's hooks set one when they route a dispatch).</p>`;
   return `<h2>Charts</h2>${noTier}<section class="charts" id="charts">
 ${tiers ? figure('chart-cost-by-tier', 'Cost per day by tier', `Days in ${zone}, ${plural(days, 'day')} shown.${omitted}${unpriced}`, 'Stacked bars: cost per day, one colour per tier') : ''}
-${figure('chart-savings', "Savings vs the parent's model", `Bars: actual cost and the same usage priced at the parent's model (runs priced on both sides), per day in ${zone}. Line: savings so far.`, 'Bars of actual and counterfactual cost per day, line of cumulative savings')}
-${figure('chart-models', 'Requested → served model', `Runs per requested → served pair (aliases such as <code>haiku</code> match their full id; "no model named": the dispatch named none). ${mism}`, 'Horizontal bars: runs per requested and served model pair')}
+${figure('chart-savings', "Savings vs the parent's model", `Bars: actual cost and the same usage priced at the parent's model (runs priced on both sides), per day in ${zone}. Line: savings so far (red below zero).`, 'Bars of actual and counterfactual cost per day, line of cumulative savings')}
+${figure('chart-models', 'Requested → served model', `Runs per requested → served pair (requested: the model the dispatch would have run on without tiergate; aliases such as <code>haiku</code> match their full id; "no model named": the dispatch named none). ${corr} ${mism}`, 'Horizontal bars: runs per requested and served model pair')}
 ${tiers ? figure('chart-outcomes', 'Outcome rates per tier', 'Share of runs that ran (denied dispatches excluded) reporting <code>Result:</code> done and <code>Verified:</code> yes.', 'Grouped bars: completed and verified percentage per tier') : ''}
 </section>`;
 }

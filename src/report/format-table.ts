@@ -82,7 +82,8 @@ function columns(report: Report, term: TableTerminal): Col[] {
   const runs = right('runs', (r) => num(r.runs));
   const done = right('done', (r) => num(r.completed));
   const verified = right('verified', (r) => num(r.verified));
-  const corrected = right('corrected', (r) => num(r.corrected));
+  // What the corrections set, beside their count: the rows are grouped by what the dispatch asked for.
+  const corrected: Col = { ...right('corrected', (r) => correctedCell(r, num, plain)), min: 9 };
   const denied = right('denied', (r) => num(r.denied));
   // Each pair cleaned on its own: plain() drops newlines, and the pairs are one per line.
   const models: Col = { head: 'requested → served', min: 20, cell: (r) => modelsCell(r, 3, '→', plain) };
@@ -96,6 +97,15 @@ function columns(report: Report, term: TableTerminal): Col[] {
   return term.width >= WIDE_FROM
     ? [group, runs, done, verified, corrected, denied, models, tokens, costCol, saved, vsParent]
     : [group, runs, corrected, denied, models, tokens, costCol, saved, vsParent];
+}
+
+/** "2" and, under it, what the corrections set: "→ sonnet" (two at most, then "+n more"). */
+export function correctedCell(r: ReportRow, num: (n: number) => string, clean: (s: string) => string): string {
+  const to = r.correctedTo ?? [];
+  if (r.corrected === 0 || to.length === 0) return num(r.corrected);
+  const shown = to.slice(0, 2).map((t) => `→ ${clean(t.value)}`);
+  if (to.length > 2) shown.push(`+${to.length - 2} more`);
+  return [num(r.corrected), ...shown].join('\n');
 }
 
 export function formatTable(report: Report, term: TableTerminal = { width: 120, color: false }): string {
@@ -157,9 +167,22 @@ function notes(report: Report, cols: readonly Col[], width: number): string[] {
       `corrections not honoured: ${n}${where.length ? ` (${where.join(', ')})` : ''}: the harness ran another model than tiergate set; see tiergate doctor.`,
     );
   }
+  const t = report.totals;
+  if (t.denied > 0)
+    out.push(
+      `denied: ${t.denied.toLocaleString('en-US')}, of which retried on a cheaper model: ${(t.deniedRetried ?? 0).toLocaleString('en-US')}, spend avoided: not claimed without usage.`,
+    );
+  if (t.savedByBudget && t.savedByBudget.pico !== null)
+    out.push(
+      `budget downshifts: ${usd(t.savedByBudget)} of the saving (a spent budget moved the child to a cheaper tier).`,
+    );
+  if (t.savedEstimatedRuns)
+    out.push(
+      `estimated (dispatch not recorded): ${t.savedEstimatedRuns.toLocaleString('en-US')} of the ${t.savedRuns.toLocaleString('en-US')} saved ${t.savedRuns === 1 ? 'run' : 'runs'}, recorded before tiergate kept its decisions, priced at the model the dispatch named (else the parent's) at today's catalog.`,
+    );
   const legend = [
     heads.has('saved')
-      ? "saved: what tiergate's corrections saved (the model the dispatch asked for, or the parent's it would inherit, minus what ran)"
+      ? "saved: what tiergate's corrections saved (the child's usage priced at the model it would have run on without tiergate, at the rates its decision saw, minus what it cost)"
       : '',
     heads.has('vs parent')
       ? "vs parent: the same usage priced at the parent's model, minus what ran (over runs priced both ways)"

@@ -72,9 +72,26 @@ export type Agg = {
   comparable: number;
   cursor_runs: number;
 };
-export type Pair = { g: string | null; requested: string | null; served: string | null; runs: number };
+/** `corrected`: of `runs`, those whose dispatch tiergate corrected (decision records only). */
+export type Pair = {
+  g: string | null;
+  requested: string | null;
+  served: string | null;
+  runs: number;
+  corrected?: number;
+};
 /** `corrected`: dispatches tiergate corrected that never completed (absent from a source that does not count them). */
-export type OpenAgg = { g: string | null; n: number; denied: number; cursor_runs: number; corrected?: number };
+export type OpenAgg = {
+  g: string | null;
+  n: number;
+  denied: number;
+  cursor_runs: number;
+  corrected?: number;
+  /** Denied dispatches followed in their session by a dispatch that ran (a retry on a cheaper model). */
+  retried?: number;
+};
+/** What corrections set (a model alias or an agent), per group, each dispatch once (decision records only). */
+export type CorrectedToAgg = { g: string | null; value: string | null; n: number };
 export type IgnoredAgg = { g: string | null; n: number };
 /** Runs with a premium-request multiplier (Copilot CLI, GitHub-hosted), per group. */
 type MultiplierAgg = { g: string | null; n: number; lo: number; hi: number };
@@ -128,7 +145,7 @@ const rollupSums = (
  * The grouping expressions for completions and dispatches. `--by day` in a zone that is not UTC over the range groups
  * by that zone's day, computed from the rows (the `day` column and the rollups hold UTC days): `zoned` then.
  */
-function groupBy(db: SqlDriver, q: ReportQuery): { completion: string; dispatch: string; zoned: boolean } {
+export function groupBy(db: SqlDriver, q: ReportQuery): { completion: string; dispatch: string; zoned: boolean } {
   const plain = { completion: GROUP_COLUMN[q.by], dispatch: GROUP_DISPATCH[q.by], zoned: false };
   if (q.by !== 'day' || !q.timeZone) return plain;
   const span = ledgerSpan(db, q.since, q.until);
@@ -229,7 +246,15 @@ type Acc = Omit<
   | 'correctionsNotHonoured'
   | 'saved'
   | 'multiplier'
+  | 'savedByBudget'
+  | 'savedEstimatedRuns'
+  | 'deniedRetried'
+  | 'correctedTo'
 > & {
+  budgetPico: bigint | null;
+  estimatedRuns: number;
+  retried: number;
+  correctedTo: Map<string, number>;
   mult: { runs: number; min: number; max: number } | null;
   notHonoured: number;
   savedPico: bigint | null;
@@ -237,7 +262,7 @@ type Acc = Omit<
   cfPico: bigint | null;
   cfCostPico: bigint | null;
   cursorRuns: number;
-  pairs: Map<string, { requested: string | null; served: string | null; runs: number }>;
+  pairs: Map<string, { requested: string | null; served: string | null; runs: number; corrected?: number }>;
 };
 
 function emptyAcc(group: string | null): Acc {
@@ -261,6 +286,10 @@ function emptyAcc(group: string | null): Acc {
     corrected: 0,
     savedPico: null,
     savedRuns: 0,
+    budgetPico: null,
+    estimatedRuns: 0,
+    retried: 0,
+    correctedTo: new Map(),
     pairs: new Map(),
     mult: null,
   };
@@ -275,11 +304,22 @@ function addMult(into: Acc, m: { runs: number; min: number; max: number } | null
 
 const addBig = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : a + b);
 
-function addPair(into: Acc, p: { requested: string | null; served: string | null; runs: number }): void {
+function addPair(
+  into: Acc,
+  p: { requested: string | null; served: string | null; runs: number; corrected?: number },
+): void {
   const k = `${p.requested}\u0000${p.served}`;
   const cur = into.pairs.get(k);
-  if (cur) cur.runs += p.runs;
-  else into.pairs.set(k, { requested: p.requested, served: p.served, runs: p.runs });
+  if (cur) {
+    cur.runs += p.runs;
+    if (p.corrected) cur.corrected = (cur.corrected ?? 0) + p.corrected;
+  } else
+    into.pairs.set(k, {
+      requested: p.requested,
+      served: p.served,
+      runs: p.runs,
+      ...(p.corrected ? { corrected: p.corrected } : {}),
+    });
 }
 
 function merge(into: Acc, from: Acc): void {
@@ -301,6 +341,10 @@ function merge(into: Acc, from: Acc): void {
   into.corrected += from.corrected;
   into.savedPico = addBig(into.savedPico, from.savedPico);
   into.savedRuns += from.savedRuns;
+  into.budgetPico = addBig(into.budgetPico, from.budgetPico);
+  into.estimatedRuns += from.estimatedRuns;
+  into.retried += from.retried;
+  for (const [v, n] of from.correctedTo) into.correctedTo.set(v, (into.correctedTo.get(v) ?? 0) + n);
   addMult(into, from.mult);
   for (const p of from.pairs.values()) addPair(into, p);
 }
@@ -353,6 +397,12 @@ function finish(a: Acc): ReportRow {
     corrected: a.corrected,
     saved: money(a.savedPico),
     savedRuns: a.savedRuns,
+    savedByBudget: money(a.budgetPico),
+    savedEstimatedRuns: a.estimatedRuns,
+    deniedRetried: a.retried,
+    correctedTo: [...a.correctedTo]
+      .map(([value, runs]) => ({ value, runs }))
+      .sort((x, y) => y.runs - x.runs || byKey.compare(x.value, y.value)),
     ...(a.mult ? { multiplier: a.mult } : {}),
   };
 }
@@ -374,7 +424,7 @@ export function queryReport(
   const open = db
     .prepare(
       `SELECT ${gd} AS g, COUNT(*) AS n, SUM(action = 'deny') AS denied, SUM(${isNoUsage(noUsage)}) AS cursor_runs,
-       SUM(action = 'correct') AS corrected
+       SUM(action = 'correct') AS corrected, SUM(action = 'deny' AND ${RETRIED}) AS retried
      FROM dispatches ${wd.sql ? `${wd.sql} AND` : 'WHERE'} completion_id IS NULL GROUP BY g`,
     )
     .all<OpenAgg>(...noUsage, ...wd.params);
@@ -385,12 +435,15 @@ export function queryReport(
     ignored: ignoredCorrections(db, q, group.completion),
     decided,
     multipliers: multipliers(db, q, group.completion),
+    correctedTo: correctedTo(db, q, group),
+    correctedPairs: correctedPairs(db, q, group.completion),
   });
 }
 
 /**
- * Every run of a dispatch tiergate corrected, with the model it would have run on without tiergate: the one the
- * dispatch named, else the parent's (inherited). Corrections only (their partial index), filtered and grouped like
+ * Every run of a dispatch tiergate corrected, with its decision record (the without-tiergate model's rates at decision
+ * time) or, for a dispatch recorded before the record existed, the old estimate's baseline: the model the dispatch
+ * named, else the parent's (inherited). Corrections only (their partial index), filtered and grouped like
  * every run of the row; a dispatch's follow-up turns ran on the corrected model too, so they count, once each.
  */
 function correctedRuns(db: SqlDriver, q: ReportQuery, col: string): CorrectedRun[] {
@@ -399,14 +452,63 @@ function correctedRuns(db: SqlDriver, q: ReportQuery, col: string): CorrectedRun
     .prepare(
       `SELECT x.g AS g, x.harness AS harness, COALESCE(d.requested_model, d.parent_model) AS baseline, x.cost AS cost,
        x.first AS first, x.input AS input, x.output AS output, x.cache_read AS cache_read, x.cache_write_5m AS cache_write_5m,
-       x.cache_write_1h AS cache_write_1h, x.reasoning AS reasoning, x.requests AS requests
+       x.cache_write_1h AS cache_write_1h, x.reasoning AS reasoning, x.requests AS requests, o.kind AS kind,
+       o.without_rates AS rates
      FROM (SELECT ${col} AS g, harness, CAST(cost_pico AS TEXT) AS cost, (followup = 0) AS first, input, output, cache_read,
              cache_write_5m, cache_write_1h, reasoning, requests, dispatch_id
            FROM completions
            WHERE dispatch_id IN (SELECT id FROM dispatches WHERE action = 'correct')${w.sql ? ` AND ${w.sql.slice('WHERE '.length)}` : ''}) x
-     JOIN dispatches d ON d.id = x.dispatch_id`,
+     JOIN dispatches d ON d.id = x.dispatch_id LEFT JOIN decisions o ON o.dispatch_id = x.dispatch_id`,
     )
     .all<CorrectedRun>(...w.params);
+}
+
+/**
+ * A denied dispatch retried on a cheaper model: a later decision in the same session (within the hour) that let a
+ * child run on another model than the denied one would have. A correlated test on the dispatch row: denials are few.
+ */
+const RETRIED = `EXISTS (SELECT 1 FROM decisions r JOIN decisions o ON o.dispatch_id = dispatches.id
+  WHERE r.harness = dispatches.harness AND r.session_id = dispatches.session_id AND r.dispatch_id <> dispatches.id
+    AND r.at >= dispatches.at AND r.at <= dispatches.at + 3600000 AND r.kind NOT IN ('deny', 'budget-deny')
+    AND r.to_model IS NOT o.without_model)`;
+
+/**
+ * What corrections set, per group, each dispatch once: completed ones grouped like their runs, open ones like the
+ * dispatches that never completed. From decision records only (older corrections are counted, not named).
+ */
+function correctedTo(db: SqlDriver, q: ReportQuery, group: ReturnType<typeof groupBy>): CorrectedToAgg[] {
+  const kinds = `kind IN ('correct', 'budget-downshift')`;
+  const w = scopeWhere(q, 'ended_at', q.since ?? null, q.until ?? null);
+  const wd = scopeWhere(q, 'at', q.since ?? null, q.until ?? null);
+  const done = db
+    .prepare(
+      `SELECT ${group.completion} AS g, (SELECT to_value FROM decisions o WHERE o.dispatch_id = completions.dispatch_id) AS value,
+         COUNT(*) AS n FROM completions
+       WHERE followup = 0 AND dispatch_id IN (SELECT dispatch_id FROM decisions WHERE ${kinds})${w.sql ? ` AND ${w.sql.slice('WHERE '.length)}` : ''}
+       GROUP BY g, value`,
+    )
+    .all<CorrectedToAgg>(...w.params);
+  const open = db
+    .prepare(
+      `SELECT ${group.dispatch} AS g, (SELECT to_value FROM decisions o WHERE o.dispatch_id = dispatches.id) AS value,
+         COUNT(*) AS n FROM dispatches
+       WHERE completion_id IS NULL AND id IN (SELECT dispatch_id FROM decisions WHERE ${kinds})${wd.sql ? ` AND ${wd.sql.slice('WHERE '.length)}` : ''}
+       GROUP BY g, value`,
+    )
+    .all<CorrectedToAgg>(...wd.params);
+  return [...done, ...open];
+}
+
+/** Runs per (group, requested, served) whose dispatch tiergate corrected: the chart tells them from mismatches. */
+function correctedPairs(db: SqlDriver, q: ReportQuery, col: string): Pair[] {
+  const w = scopeWhere(q, 'ended_at', q.since ?? null, q.until ?? null);
+  return db
+    .prepare(
+      `SELECT ${col} AS g, requested_model AS requested, served_model AS served, COUNT(*) AS corrected, 0 AS runs
+       FROM completions WHERE dispatch_id IN (SELECT dispatch_id FROM decisions WHERE kind IN ('correct', 'budget-downshift'))${w.sql ? ` AND ${w.sql.slice('WHERE '.length)}` : ''}
+       GROUP BY g, requested, served`,
+    )
+    .all<Pair>(...w.params);
 }
 
 /**
@@ -418,6 +520,9 @@ export type ReportParts = Aggregates & {
   ignored: IgnoredAgg[];
   decided?: DecidedAgg[];
   multipliers?: MultiplierAgg[];
+  correctedTo?: CorrectedToAgg[];
+  /** Runs per model pair whose dispatch tiergate corrected (`corrected` set, `runs` not counted again). */
+  correctedPairs?: Pair[];
 };
 
 /**
@@ -441,6 +546,13 @@ export function assembleRows(by: ReportBy, parts: ReportParts): ReportRow[] & { 
     a.denied += r.denied ?? 0;
     a.cursorRuns += r.cursor_runs ?? 0;
     a.corrected += r.corrected ?? 0;
+    a.retried += r.retried ?? 0;
+  }
+  for (const p of parts.correctedPairs ?? []) addPair(acc(p.g), { ...p, runs: 0 });
+  for (const r of parts.correctedTo ?? []) {
+    const a = acc(r.g);
+    const v = r.value ?? '?';
+    a.correctedTo.set(v, (a.correctedTo.get(v) ?? 0) + r.n);
   }
   for (const r of parts.ignored) acc(r.g).notHonoured += r.n;
   for (const r of parts.multipliers ?? []) addMult(acc(r.g), { runs: r.n, min: r.lo, max: r.hi });
@@ -449,6 +561,8 @@ export function assembleRows(by: ReportBy, parts: ReportParts): ReportRow[] & { 
     a.corrected += r.corrected;
     a.savedPico = addBig(a.savedPico, r.saved);
     a.savedRuns += r.savedRuns;
+    a.budgetPico = addBig(a.budgetPico, r.budget ?? null);
+    a.estimatedRuns += r.estimated ?? 0;
   }
   const accs = [...groups.values()];
   const total = emptyAcc('(total)');

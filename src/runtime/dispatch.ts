@@ -18,6 +18,7 @@ import type { PriceLookup } from '../contracts/prices.js';
 import { loadRuntime } from './context.js';
 import { effectiveModel } from './effective-model.js';
 import { withRewritePolicy } from '../observer/rewrite-marker.js';
+import { decisionDetail, undeliveredDetail } from './decision-record.js';
 
 // Pure, apart so Claude Code's hooks module (no Node) records the same value.
 export { effectiveModel };
@@ -47,6 +48,7 @@ export function recordAsDelivered(rec: DispatchRecord, obs: DispatchObservation,
       tier: null,
       effectiveModel: effectiveModel(obs, unchanged),
       catalogVersion: rec.decision.catalogVersion,
+      ...(rec.decision.detail ? { detail: undeliveredDetail(rec.decision.detail) } : {}),
     },
   };
 }
@@ -66,12 +68,16 @@ export function routeDispatch(
   let decision: Decision;
   let catalogVersion: string | null = null;
   let policyDiagnostics: string[] = [];
+  let detail: (() => DispatchRecord['decision']['detail']) | undefined;
   try {
     const rt = loadRuntime(env, obs.cwd);
     catalogVersion = rt.prices.catalogVersion;
     const prices = reprice ? reprice(rt.prices) : rt.prices;
     decision = decideWithSpend(withRewritePolicy(obs, rt.policy, env), rt.policy, prices, env);
     policyDiagnostics = rt.policyDiagnostics;
+    const decided = decision;
+    // Token rates, not Copilot's repriced ones: the ledger prices what the child cost by tokens.
+    detail = () => decisionDetail(obs, decided, rt.prices, rt.policy);
   } catch (err) {
     diagnose('error', `dispatch:${obs.harness}`, errorText(err), { callId: obs.callId }, env);
     decision = {
@@ -87,7 +93,7 @@ export function routeDispatch(
     for (const d of [...policyDiagnostics, ...decision.diagnostics]) {
       diagnose('warn', `dispatch:${obs.harness}`, d, { reason: decision.reason, callId: obs.callId }, env);
     }
-    record(obs, decision, catalogVersion, env, defer);
+    record(obs, decision, catalogVersion, env, defer, detail);
   } catch (err) {
     diagnose('error', 'spool', errorText(err), { callId: obs.callId }, env);
   }
@@ -109,12 +115,28 @@ function decideWithSpend(obs: DispatchObservation, policy: Policy, prices: Price
   );
 }
 
+/** The line with its decision record; without it (a fault building it) it reads as "estimated (dispatch not recorded)". */
+function withDetail(
+  rec: DispatchRecord,
+  detail: (() => DispatchRecord['decision']['detail']) | undefined,
+  env: Env,
+): DispatchRecord {
+  try {
+    const d = detail?.();
+    return d ? { ...rec, decision: { ...rec.decision, detail: d } } : rec;
+  } catch (err) {
+    diagnose('warn', 'spool', `decision record: ${errorText(err)}`, { callId: rec.observation.callId }, env);
+    return rec;
+  }
+}
+
 function record(
   obs: DispatchObservation,
   decision: Decision,
   catalogVersion: string | null,
   env: Env,
   defer?: Defer,
+  detail?: () => DispatchRecord['decision']['detail'],
 ): void {
   const rec: DispatchRecord = {
     type: 'dispatch',
@@ -128,9 +150,10 @@ function record(
       catalogVersion,
     },
   };
+  // The decision record is built when the line is written: after the answer went out, where the runner defers it.
   const write = (delivery: Delivery) => {
     try {
-      appendSpool(recordAsDelivered(rec, obs, delivery), env);
+      appendSpool(recordAsDelivered(withDetail(rec, detail, env), obs, delivery), env);
     } catch (err) {
       diagnose('error', 'spool', errorText(err), { callId: obs.callId }, env);
     }

@@ -19,11 +19,14 @@ import {
   noUsageHarnesses,
   type Agg,
   type IgnoredAgg,
+  type CorrectedToAgg,
   type OpenAgg,
   type Pair,
   type ReportParts,
 } from '../report/query.js';
 import type { TeamClient } from './pg.js';
+import { picoToUsd } from '../observer/pricing.js';
+import type { RunRow } from '../report/run-rows.js';
 import { ROLLUP_MEASURES, TEAM_SCHEMA } from './schema.js';
 
 export type TeamReportQuery = {
@@ -292,6 +295,7 @@ export async function teamReportParts(
   for (const [a, b] of from.raw) await rawParts(db, q, a, b, groups, pairs);
   if (from.rollup) await rollupParts(db, q, from.rollup[0], from.rollup[1], groups, pairs, table);
   const open = await openDispatches(db, q);
+  const record = await decisionParts(db, q);
   const ignored: IgnoredAgg[] = groups.filter((r) => r.not_honoured > 0).map((r) => ({ g: r.g, n: r.not_honoured }));
   const decided: DecidedAgg[] = groups
     .filter((r) => r.corrected > 0 || r.saved_runs > 0)
@@ -301,7 +305,43 @@ export async function teamReportParts(
       saved: r.saved_runs > 0 ? BigInt(r.saved) : null,
       savedRuns: r.saved_runs,
     }));
-  return { groups, pairs, open, ignored, decided };
+  for (const e of record.estimated) decided.push({ g: e.g, corrected: 0, saved: null, savedRuns: 0, estimated: e.n });
+  return { groups, pairs, open, ignored, decided, correctedTo: record.correctedTo };
+}
+
+/**
+ * The decision record's parts of a team report (team migration 3): what the corrections set, each dispatch once
+ * (completed ones grouped like their runs, open ones like the dispatches), and the runs whose saving is the old
+ * estimate (`saved_basis` not 'recorded': rows pushed before the record have none). From the tables, not the rollups: corrections are few. Rows pushed before the record carry NULLs.
+ */
+async function decisionParts(
+  db: TeamClient,
+  q: Scoped,
+): Promise<{ correctedTo: CorrectedToAgg[]; estimated: { g: string | null; n: number }[] }> {
+  const w = new Where();
+  w.add(() => 'corrected AND NOT followup');
+  if (q.since != null) w.add((p) => `ended_at >= ${p(iso(q.since!))}::timestamptz`);
+  if (q.until != null) w.add((p) => `ended_at < ${p(iso(q.until!))}::timestamptz`);
+  filters(q, w, { session: true, project: true });
+  const done = await db.query<CorrectedToAgg & { estimated: number }>(
+    `SELECT ${RAW_GROUP[q.by]} AS g, corrected_to AS value, COUNT(*)::float8 AS n,
+       COUNT(*) FILTER (WHERE saved_pico IS NOT NULL AND saved_basis IS DISTINCT FROM 'recorded')::float8 AS estimated
+     FROM ${S}.completions ${w.sql} GROUP BY 1, 2`,
+    w.params,
+  );
+  const wd = new Where();
+  wd.add(() => "NOT completed AND decision IN ('correct', 'budget-downshift')");
+  if (q.since != null) wd.add((p) => `at >= ${p(iso(q.since!))}::timestamptz`);
+  if (q.until != null) wd.add((p) => `at < ${p(iso(q.until!))}::timestamptz`);
+  filters(q, wd, { session: true, project: true });
+  const open = await db.query<CorrectedToAgg>(
+    `SELECT ${OPEN_GROUP[q.by]} AS g, to_value AS value, COUNT(*)::float8 AS n FROM ${S}.dispatches ${wd.sql} GROUP BY 1, 2`,
+    wd.params,
+  );
+  return {
+    correctedTo: [...done.filter((r) => r.value !== null), ...open],
+    estimated: done.filter((r) => r.estimated > 0).map((r) => ({ g: r.g, n: r.estimated })),
+  };
 }
 
 /**
@@ -443,3 +483,94 @@ export function teamReportFrom(q: TeamReportQuery, parts: ReportParts, now = new
     totals: rows.totals!,
   };
 }
+
+/**
+ * `report --team --csv`: one row per run, as the local ledger's (report/run-rows.ts), from the pushed tables: every
+ * completion in range and every dispatch that never completed, with the same filters and time basis as the report.
+ */
+export async function teamRuns(db: TeamClient, q: Scoped): Promise<RunRow[]> {
+  const cw = new Where();
+  if (q.since != null) cw.add((p) => `ended_at >= ${p(iso(q.since!))}::timestamptz`);
+  if (q.until != null) cw.add((p) => `ended_at < ${p(iso(q.until!))}::timestamptz`);
+  filters(q, cw, { session: true, project: true });
+  const done = await db.query<TeamRun>(
+    `SELECT c.g AS g, c.harness, c.session_id, c.subagent_type AS agent, c.requested_model AS requested,
+       c.served_model AS served, c.corrected_to, d.decision, d.action, d.join_method,
+       CASE WHEN NOT c.followup THEN d.enforcement END AS enforcement, c.status,
+       (extract(epoch FROM c.ended_at) * 1000)::float8 AS t, c.input::float8 AS input, c.output::float8 AS output,
+       c.cache_read::float8 AS cache_read, (COALESCE(c.cache_write_5m, 0) + COALESCE(c.cache_write_1h, 0))::float8 AS cache_write,
+       c.cost_pico::text AS cost, (c.counterfactual_pico - c.cost_pico)::text AS vs_parent, c.saved_pico::text AS saved,
+       c.saved_basis
+     FROM (SELECT *, ${RAW_GROUP[q.by]} AS g FROM ${S}.completions ${cw.sql}) c
+     LEFT JOIN ${S}.dispatches d ON d.origin = c.origin AND d.completion_key = c.key
+     ORDER BY c.ended_at`,
+    cw.params,
+  );
+  const wd = new Where();
+  wd.add(() => 'NOT completed');
+  if (q.since != null) wd.add((p) => `at >= ${p(iso(q.since!))}::timestamptz`);
+  if (q.until != null) wd.add((p) => `at < ${p(iso(q.until!))}::timestamptz`);
+  filters(q, wd, { session: true, project: true });
+  const open = await db.query<TeamRun>(
+    `SELECT ${OPEN_GROUP[q.by]} AS g, harness, session_id, COALESCE(subagent_type, requested_agent) AS agent,
+       COALESCE(without_model, requested_model) AS requested, NULL AS served,
+       CASE WHEN action = 'correct' THEN to_value END AS corrected_to, decision, action, NULL AS join_method, enforcement,
+       CASE WHEN action = 'deny' THEN 'denied' WHEN at < now() - interval '7 days' THEN 'lost' ELSE 'open' END AS status,
+       (extract(epoch FROM at) * 1000)::float8 AS t,
+       NULL::float8 AS input, NULL::float8 AS output, NULL::float8 AS cache_read, NULL::float8 AS cache_write,
+       NULL::text AS cost, NULL::text AS vs_parent, NULL::text AS saved, NULL::text AS saved_basis
+     FROM ${S}.dispatches ${wd.sql} ORDER BY at`,
+    wd.params,
+  );
+  const money = (t: string | null) => (t === null ? { usd: null, pico: null } : { usd: picoToUsd(BigInt(t)), pico: t });
+  return [...done, ...open]
+    .sort((a, b) => a.t - b.t)
+    .map((r) => ({
+      group: r.g,
+      harness: r.harness,
+      session: r.session_id,
+      agent: r.agent,
+      requested: r.requested,
+      served: r.served,
+      correctedTo: r.corrected_to,
+      decision: r.decision ?? r.action,
+      joinMethod: r.join_method,
+      enforcement: r.enforcement,
+      status: r.status,
+      at: new Date(r.t).toISOString(),
+      tokens: {
+        input: r.input ?? 0,
+        output: r.output ?? 0,
+        cacheRead: r.cache_read ?? 0,
+        cacheWrite: r.cache_write ?? 0,
+      },
+      cost: money(r.cost),
+      vsParent: money(r.vs_parent),
+      saved: money(r.saved),
+      savedBasis: r.saved_basis === 'recorded' || r.saved_basis === 'estimated' ? r.saved_basis : null,
+    }));
+}
+
+type TeamRun = {
+  g: string | null;
+  harness: string;
+  session_id: string | null;
+  agent: string | null;
+  requested: string | null;
+  served: string | null;
+  corrected_to: string | null;
+  decision: string | null;
+  action: string | null;
+  join_method: string | null;
+  enforcement: string | null;
+  status: string;
+  t: number;
+  input: number | null;
+  output: number | null;
+  cache_read: number | null;
+  cache_write: number | null;
+  cost: string | null;
+  vs_parent: string | null;
+  saved: string | null;
+  saved_basis: string | null;
+};

@@ -14,6 +14,7 @@ import type { SqlDriver } from '../observer/ledger/driver.js';
 import { VERIFIED_YES } from '../observer/ledger/schema.js';
 import type { Pricer } from '../observer/pricing.js';
 import { ledgerText } from '../observer/ledger/text.js';
+import { savedOf } from '../report/decision-savings.js';
 
 /** A team column's type; `ms` is a timestamptz sent as epoch milliseconds. */
 export type PgType = 'text' | 'bigint' | 'boolean' | 'ms' | 'date';
@@ -41,7 +42,7 @@ const VERIFIED = VERIFIED_YES.map((v) => `'${v}'`).join(', ');
 export const COMPLETIONS: RecordKind = {
   kind: 0,
   table: 'completions',
-  from: 'completions c LEFT JOIN dispatches d ON d.id = c.dispatch_id',
+  from: 'completions c LEFT JOIN dispatches d ON d.id = c.dispatch_id LEFT JOIN decisions o ON o.dispatch_id = c.dispatch_id',
   columns: [
     c('harness', 'text'),
     c('session_id', 'text'),
@@ -62,7 +63,11 @@ export const COMPLETIONS: RecordKind = {
       "EXISTS (SELECT 1 FROM dispatches i WHERE i.completion_id = c.id AND i.enforcement = 'ignored')",
     ),
     c('corrected', 'boolean', "COALESCE(d.action = 'correct', 0)"),
-    c('baseline_model', 'text', "CASE WHEN d.action = 'correct' THEN COALESCE(d.requested_model, d.parent_model) END"),
+    c(
+      'baseline_model',
+      'text',
+      "CASE WHEN d.action = 'correct' THEN COALESCE(o.without_model, d.requested_model, d.parent_model) END",
+    ),
     c('input', 'bigint'),
     c('output', 'bigint'),
     c('cache_read', 'bigint'),
@@ -77,21 +82,27 @@ export const COMPLETIONS: RecordKind = {
     c('day', 'date'),
     c('duration_ms', 'bigint'),
     c('usage_source', 'text'),
+    c('corrected_to', 'text', "CASE WHEN d.action = 'correct' THEN o.to_value END"),
   ],
   // A corrected run's saving is priced here (report/decision-savings.ts prices it the same way), from what SQLite
-  // hands over for corrected runs only.
+  // hands over for corrected runs only: at its decision record's rates, else (dispatches from before the record) by the
+  // old estimate at the catalog in effect now.
   derived: {
-    columns: [{ name: 'saved_pico', type: 'bigint' }],
+    columns: [
+      { name: 'saved_pico', type: 'bigint' },
+      { name: 'saved_basis', type: 'text' },
+    ],
     extra: `CASE WHEN d.action = 'correct' THEN json_array(COALESCE(d.requested_model, d.parent_model), c.harness,
-      c.input, c.output, c.cache_read, c.cache_write_5m, c.cache_write_1h, c.reasoning, c.requests, CAST(c.cost_pico AS TEXT)) END`,
-    derive: (x, pricer) => [savedPico(x, pricer)],
+      c.input, c.output, c.cache_read, c.cache_write_5m, c.cache_write_1h, c.reasoning, c.requests, CAST(c.cost_pico AS TEXT),
+      o.kind, o.without_rates) END`,
+    derive: (x, pricer) => savedPico(x, pricer),
   },
 };
 
 export const DISPATCHES: RecordKind = {
   kind: 1,
   table: 'dispatches',
-  from: 'dispatches c LEFT JOIN completions d ON d.id = c.completion_id',
+  from: 'dispatches c LEFT JOIN completions d ON d.id = c.completion_id LEFT JOIN decisions o ON o.dispatch_id = c.id',
   columns: [
     c('harness', 'text'),
     c('session_id', 'text'),
@@ -111,6 +122,16 @@ export const DISPATCHES: RecordKind = {
     c('source', 'text'),
     c('completed', 'boolean', '(c.completion_id IS NOT NULL)'),
     c('completion_key', 'text', 'd.dedupe_key'),
+    c('without_model', 'text', 'o.without_model'),
+    c('without_from', 'text', 'o.without_from'),
+    c('parent_from', 'text', 'o.parent_from'),
+    c('decision', 'text', 'o.kind'),
+    c('to_value', 'text', 'o.to_value'),
+    c('to_model', 'text', 'o.to_model'),
+    c('without_rates', 'text', 'o.without_rates'),
+    c('chosen_rates', 'text', 'o.chosen_rates'),
+    c('budget', 'text', 'o.budget'),
+    c('join_method', 'text', 'o.join_method'),
   ],
 };
 
@@ -123,29 +144,37 @@ export const sentColumns = (kind: RecordKind): Omit<Column, 'sql'>[] => [
 ];
 
 /**
- * A corrected run's saving: its usage at the model the dispatch named (else the parent's) minus what it cost, priced
- * with the catalog in effect at the push (prices that change later send every corrected run again: pricingSignature).
- * Null when either side cannot be priced.
+ * A corrected run's saving and its basis, as the local report prices it (report/decision-savings.ts): with a decision
+ * record, its usage at the without-tiergate model's rates at decision time ("recorded"); before the record, at the
+ * model the dispatch named (else the parent's) with the catalog in effect at the push ("estimated"; prices that change
+ * later send every corrected run again: pricingSignature). Null when either side cannot be priced.
  */
-function savedPico(x: unknown[] | null, pricer: Pricer): string | null {
-  if (!x) return null;
-  const [baseline, harness, input, output, cacheRead, cw5m, cw1h, reasoning, requests, cost] = x as (
+function savedPico(x: unknown[] | null, pricer: Pricer): [string | null, string | null] {
+  if (!x) return [null, null];
+  const [baseline, harness, input, output, cacheRead, cw5m, cw1h, reasoning, requests, cost, kind, rates] = x as (
     | string
     | number
     | null
   )[];
-  if (cost === null || cost === undefined || input === null || !baseline) return null;
-  const n = (v: unknown) => (typeof v === 'number' ? v : 0);
-  const would = pricer.price(String(baseline), harness as Harness, {
-    input: n(input),
-    output: n(output),
-    cacheRead: n(cacheRead),
-    cacheWrite5m: n(cw5m),
-    cacheWrite1h: n(cw1h),
-    reasoning: n(reasoning),
-    requests: Math.max(1, n(requests) || 1),
-  });
-  return would ? (would.picoUsd - BigInt(String(cost))).toString() : null;
+  const num = (v: unknown) => (typeof v === 'number' ? v : null);
+  const s = savedOf(
+    {
+      harness: harness as Harness,
+      baseline: baseline === null ? null : String(baseline),
+      cost: cost === null || cost === undefined ? null : String(cost),
+      input: num(input),
+      output: num(output),
+      cache_read: num(cacheRead),
+      cache_write_5m: num(cw5m),
+      cache_write_1h: num(cw1h),
+      reasoning: num(reasoning),
+      requests: num(requests),
+      kind: kind === null || kind === undefined ? null : String(kind),
+      rates: rates === null || rates === undefined ? null : String(rates),
+    },
+    pricer,
+  );
+  return s ? [s.saved.toString(), s.basis] : [null, null];
 }
 
 /** One local row as sent: its change number (the push's cursor), its key, and its line of COPY text (no newline). */

@@ -282,6 +282,16 @@ export const TEAM_MIGRATIONS: readonly string[] = [
   ALTER TABLE ${TEAM_SCHEMA}.completion_rollup DROP COLUMN cursor_runs;
   ALTER TABLE ${TEAM_SCHEMA}.session_rollup DROP COLUMN cursor_runs;
   `,
+  // 3: the decision record (issue 29; the local ledger's migration 10): on each dispatch, the model the child would
+  // have run on without tiergate and the link that gave it, the decision, what a correction set and both models' rates
+  // at decision time, and how its completion was joined; on each completion, whether its saving was priced from the
+  // record or by the old estimate. Additive, nullable: rows pushed before keep NULL (their saving is the estimate).
+  `
+  ALTER TABLE ${TEAM_SCHEMA}.dispatches ADD COLUMN without_model text, ADD COLUMN without_from text,
+    ADD COLUMN parent_from text, ADD COLUMN decision text, ADD COLUMN to_value text, ADD COLUMN to_model text,
+    ADD COLUMN without_rates text, ADD COLUMN chosen_rates text, ADD COLUMN budget text, ADD COLUMN join_method text;
+  ALTER TABLE ${TEAM_SCHEMA}.completions ADD COLUMN saved_basis text, ADD COLUMN corrected_to text;
+  `,
 ];
 
 export const TEAM_SCHEMA_VERSION = TEAM_MIGRATIONS.length;

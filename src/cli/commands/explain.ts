@@ -1,6 +1,7 @@
 /** `tiergate explain --harness <h> --parent <model> --child <model|tier> [--json]`: one decision, fully explained. */
 import { capabilityFor } from '../../adapters/capabilities.js';
-import { HARNESS_IDS, HarnessSchema, TierSchema, type Harness, type Tier } from '../../contracts/harness.js';
+import { HARNESS_IDS, HarnessSchema, TIERS, TierSchema, type Harness, type Tier } from '../../contracts/harness.js';
+import { tierAgentName } from '../../adapters/tier-agents.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import type { Decision } from '../../contracts/decision.js';
 import { decide } from '../../routing-engine/decide.js';
@@ -84,8 +85,15 @@ export async function run(
     cwd: process.cwd(),
     escalationFrom: null,
     at: Date.now(),
+    // The values the hook offers: tiergate's tier agents (`tiergate-<tier>`, each on its tier's model; `parent` on
+    // the parent's own), not the bare tier names, so the retry or correction shown is the one the hook gives.
     ...(agentKind
-      ? { candidates: (Object.entries(tiers) as [Tier, string][]).map(([t, model]) => ({ value: t, model, tier: t })) }
+      ? {
+          candidates: TIERS.flatMap((t) => {
+            const model = t === 'parent' ? (tiers.parent ?? values.parent) : tiers[t];
+            return model ? [{ value: tierAgentName(t), model, tier: t as Tier }] : [];
+          }),
+        }
       : {}),
   };
   const decision = decide(obs, rt.policy, rt.prices, explainSpend(rt.policy, harness.data, obs.at));

@@ -10,6 +10,7 @@ import type { SqlDriver } from '../../observer/ledger/driver.js';
 import { buildReport, type LocalReportBy, type ReportQuery } from '../../report/query.js';
 import { limitRows } from '../../report/limit.js';
 import { formatCsv } from '../../report/format-csv.js';
+import { queryRuns, type RunRow } from '../../report/run-rows.js';
 import { formatJson } from '../../report/format-json.js';
 import { formatTable } from '../../report/format-table.js';
 import { formatHtml } from '../../report/format-html.js';
@@ -28,7 +29,7 @@ const BY: readonly LocalReportBy[] = ['agent', 'session', 'tier', 'model', 'harn
 const TEAM_BY: readonly ReportBy[] = [...BY, 'user'];
 
 export const USAGE = `Usage: tiergate report [--by agent|session|tier|model|harness|day] [--since T] [--until T] [--timezone ZONE]
-                       [--harness H] [--session ID] [--project DIR] [--limit N] [--json | --csv | --html FILE] [--no-drain]
+                       [--harness H] [--session ID] [--project DIR] [--limit N] [--json | --csv [--total] | --html FILE] [--no-drain]
   --by         what one row is (default agent: the subagent type)
   --since, --until T
                ${TIME_HELP}
@@ -36,10 +37,18 @@ export const USAGE = `Usage: tiergate report [--by agent|session|tier|model|harn
   --session    a session id, or the start of one (as --by session shows it)
   --project    a project directory (and those under it), or the unique start of one the ledger knows
   --limit N    the N most expensive rows (table default ${TABLE_LIMIT}; --json/--csv all); 0 shows all
-  --json       the stable schema (src/contracts/report.ts); --csv: one line per row; --html FILE: a page with charts
+  --json       the stable schema (src/contracts/report.ts); --html FILE: a page with charts
+  --csv        one line per run (its own requested -> served pair, decision, cost, saving); --total adds the totals line
   --no-drain   report the ledger as it is, without first reading what the hooks recorded since the last run
   --team       report the team's ledger in PostgreSQL (team.url; every machine's pushed rows, UTC days) instead;
                with it: --by user, --user NAME and --origin ID (one person's or one machine's rows)`;
+
+/** With --limit, the runs of the rows kept (the totals line still covers every run, as the table's does). */
+function csvRuns(runs: RunRow[], report: { rows: { group: string | null }[]; omittedRows?: number }): RunRow[] {
+  if (!report.omittedRows) return runs;
+  const kept = new Set(report.rows.map((r) => r.group));
+  return runs.filter((r) => kept.has(r.group));
+}
 
 /** Where --html writes, checked before the ledger is read: a file (its directory is created when missing). */
 function htmlTarget(name: string): string {
@@ -84,6 +93,7 @@ export async function run(argv: string[]): Promise<number> {
     limit: { type: 'string' },
     json: { type: 'boolean' },
     csv: { type: 'boolean' },
+    total: { type: 'boolean' },
     html: { type: 'string' },
     'no-drain': { type: 'boolean' },
     team: { type: 'boolean' },
@@ -144,7 +154,13 @@ export async function run(argv: string[]): Promise<number> {
         user: values.user ?? null,
         origin: values.origin ?? null,
       },
-      { json: values.json ?? false, csv: values.csv ?? false, html, limit: limit ?? null },
+      {
+        json: values.json ?? false,
+        csv: values.csv ?? false,
+        html,
+        limit: limit ?? null,
+        total: values.total === true,
+      },
     );
   }
   if (by === 'user') return usageError('report', '--by user groups the team ledger only (report --team)');
@@ -170,7 +186,11 @@ export async function run(argv: string[]): Promise<number> {
     const report =
       limit !== null && limit !== undefined ? limitRows(full, limit) : table ? limitRows(full, TABLE_LIMIT) : full;
     process.stdout.write(
-      values.json ? formatJson(report) : values.csv ? formatCsv(report) : formatTable(report, terminal()),
+      values.json
+        ? formatJson(report)
+        : values.csv
+          ? formatCsv(full, csvRuns(queryRuns(db, query, pricer), report), { total: values.total === true })
+          : formatTable(report, terminal()),
     );
     if (table) process.stdout.write(reportBudgetText(process.env, process.cwd()));
     return 0;

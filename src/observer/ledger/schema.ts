@@ -370,6 +370,57 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE completions ADD COLUMN multiplier REAL;
   CREATE INDEX completions_multiplier ON completions (ended_at) WHERE multiplier IS NOT NULL;
   `,
+  // 10: the decision record (issue 29, observer/ledger/decisions.ts): one row per dispatch a hook decided, with the
+  // model the child would have run on without tiergate, where that was read, the decision, the model or agent after
+  // correction and both models' rates at decision time. Additive: dispatches from before it have no row and keep the
+  // old estimate ("estimated (dispatch not recorded)"). A dispatch's join (its completion_id) is copied onto its
+  // decision by trigger, so no pass scans open decisions; the best match for completions without an id reads recent
+  // open decisions and the orphan completions' partial index. A change to a decision gives its dispatch a new `rev` (setting
+  // it NULL, which the dispatch's own update trigger turns into the next number), and its completions too (their
+  // saving is priced from it), so a push re-sends them.
+  `
+  CREATE TABLE decisions (
+    dispatch_id     INTEGER PRIMARY KEY,
+    harness         TEXT NOT NULL,
+    session_id      TEXT,
+    call_id         TEXT,
+    at              INTEGER NOT NULL,
+    agent           TEXT,
+    requested_model TEXT,
+    without_model   TEXT,
+    without_from    TEXT NOT NULL,
+    without_source  TEXT,
+    parent_model    TEXT,
+    parent_from     TEXT,
+    kind            TEXT NOT NULL,
+    reason          TEXT,
+    to_value        TEXT,
+    to_model        TEXT,
+    without_rates   TEXT,
+    chosen_rates    TEXT,
+    budget          TEXT,
+    completion_id   INTEGER,
+    join_method     TEXT
+  );
+  CREATE INDEX decisions_open ON decisions (at) WHERE completion_id IS NULL AND kind NOT IN ('deny', 'budget-deny');
+  CREATE INDEX decisions_kind ON decisions (kind, at) WHERE kind <> 'allow';
+  CREATE INDEX decisions_matched ON decisions (completion_id) WHERE join_method = 'session-agent-order';
+  CREATE INDEX completions_orphan ON completions (harness, session_id, ended_at)
+    WHERE dispatch_id IS NULL AND call_id IS NULL;
+  CREATE TRIGGER dispatches_decision_join AFTER UPDATE OF completion_id ON dispatches
+    WHEN NEW.completion_id IS NOT NULL BEGIN
+    UPDATE decisions SET completion_id = NEW.completion_id, join_method = COALESCE(join_method, 'dispatch-id')
+      WHERE dispatch_id = NEW.id AND completion_id IS NOT NEW.completion_id;
+  END;
+  CREATE TRIGGER decisions_rev_insert AFTER INSERT ON decisions BEGIN
+    UPDATE dispatches SET rev = NULL WHERE id = NEW.dispatch_id;
+    UPDATE completions SET rev = NULL WHERE dispatch_id = NEW.dispatch_id;
+  END;
+  CREATE TRIGGER decisions_rev_update AFTER UPDATE ON decisions BEGIN
+    UPDATE dispatches SET rev = NULL WHERE id = NEW.dispatch_id;
+    UPDATE completions SET rev = NULL WHERE dispatch_id = NEW.dispatch_id;
+  END;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

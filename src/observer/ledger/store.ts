@@ -10,6 +10,7 @@ import type { Priced, Pricer } from '../pricing.js';
 import type { ChildSummary, TranscriptRequest } from '../transcripts.js';
 import type { SqlDriver, SqlValue } from './driver.js';
 import { ledgerParams, ledgerText } from './text.js';
+import { joinDecisions } from './decisions.js';
 
 export type DispatchRow = {
   harness: Harness;
@@ -204,9 +205,11 @@ export function recordCompletion(db: SqlDriver, c: CompletionRow): boolean {
      ON CONFLICT (dedupe_key) DO UPDATE SET
        session_id = COALESCE(excluded.session_id, completions.session_id),
        call_id = COALESCE(excluded.call_id, completions.call_id),
-       subagent_type = COALESCE(excluded.subagent_type, completions.subagent_type),
+       subagent_type = CASE WHEN completions.dispatch_id IS NULL
+         THEN COALESCE(excluded.subagent_type, completions.subagent_type) ELSE completions.subagent_type END,
        project = COALESCE(excluded.project, completions.project),
-       requested_model = COALESCE(excluded.requested_model, completions.requested_model),
+       requested_model = CASE WHEN completions.dispatch_id IS NULL
+         THEN COALESCE(excluded.requested_model, completions.requested_model) ELSE completions.requested_model END,
        served_model = COALESCE(excluded.served_model, completions.served_model),
        input = excluded.input, output = excluded.output, cache_read = excluded.cache_read,
        cache_write_5m = excluded.cache_write_5m, cache_write_1h = excluded.cache_write_1h,
@@ -328,6 +331,7 @@ export function reconcileCompletions(
   pricer: Pricer,
 ): { joined: number; priced: number; counterfactual: number } {
   const joined = joinCompletions(db);
+  joinDecisions(db);
   let priced = 0;
   const toPrice = db
     .prepare(
@@ -364,7 +368,9 @@ export function reconcileCompletions(
 }
 
 /**
- * Exact-id joins only: a Codex child learns its call id from the parent rollout's SubAgentActivity (child thread id);
+ * Exact-id joins (the decision record's best match for children without an id is observer/ledger/decisions.ts): a
+ * joined completion is labelled with what its dispatch asked for (the agent, and the model it would have run on without
+ * tiergate, from its decision record; else the dispatched model). A Codex child learns its call id from the parent rollout's SubAgentActivity (child thread id);
  * then every completion with a call id takes the dispatch's parent model, tier and dispatched model, and the dispatch
  * is marked completed.
  */
@@ -385,7 +391,9 @@ export function joinCompletions(db: SqlDriver): number {
       `UPDATE completions SET dispatch_id = d.id,
        parent_model = COALESCE(completions.parent_model, d.parent_model),
        tier = COALESCE(completions.tier, d.tier),
-       requested_model = COALESCE(d.effective_model, d.requested_model, completions.requested_model)
+       requested_model = COALESCE((SELECT o.without_model FROM decisions o WHERE o.dispatch_id = d.id),
+         d.effective_model, d.requested_model, completions.requested_model),
+       subagent_type = COALESCE((SELECT o.agent FROM decisions o WHERE o.dispatch_id = d.id), completions.subagent_type)
      FROM dispatches d
      WHERE completions.dispatch_id IS NULL AND completions.call_id IS NOT NULL
        AND d.harness = completions.harness AND d.call_id = completions.call_id`,

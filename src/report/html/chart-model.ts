@@ -37,8 +37,17 @@ export type ChartModel = {
     comparableRuns: number[];
   };
   models: {
-    pairs: { label: string; requested: string | null; served: string | null; runs: number; mismatch: boolean }[];
+    pairs: {
+      label: string;
+      requested: string | null;
+      served: string | null;
+      runs: number;
+      mismatch: boolean;
+      /** Runs of the pair tiergate corrected: asked for `requested`, moved to `served`. */
+      corrected: number;
+    }[];
     mismatchedRuns: number;
+    correctedRuns: number;
   };
   outcomes: {
     tiers: string[];
@@ -118,27 +127,34 @@ const modelLabel = (requested: string | null, served: string | null) =>
   `${clip(requested ?? 'no model named')} → ${clip(served ?? '(not known yet)')}`;
 
 function models(d: HtmlReportData): ChartModel['models'] {
-  const pairs = new Map<string, { requested: string | null; served: string | null; runs: number }>();
+  const pairs = new Map<string, { requested: string | null; served: string | null; runs: number; corrected: number }>();
   for (const row of d.byModel.rows) {
     for (const p of row.models) {
       const k = `${p.requested}\u0000${p.served}`;
       const cur = pairs.get(k);
-      if (cur) cur.runs += p.runs;
-      else pairs.set(k, { requested: p.requested, served: p.served, runs: p.runs });
+      if (cur) {
+        cur.runs += p.runs;
+        cur.corrected += p.corrected ?? 0;
+      } else pairs.set(k, { requested: p.requested, served: p.served, runs: p.runs, corrected: p.corrected ?? 0 });
     }
   }
   const all = [...pairs.values()]
     .map((p) => ({
       ...p,
       label: modelLabel(p.requested, p.served),
-      mismatch: servedMatchesRequested(p.requested, p.served) === false,
+      // A pair tiergate corrected is the correction showing, not a harness serving another model.
+      mismatch: p.corrected < p.runs && servedMatchesRequested(p.requested, p.served) === false,
     }))
     // Mismatches first among equals: they are what the chart is for.
     .sort((a, b) => b.runs - a.runs || Number(b.mismatch) - Number(a.mismatch) || a.label.localeCompare(b.label));
-  const mismatchedRuns = all.reduce((a, p) => a + (p.mismatch ? p.runs : 0), 0);
-  if (all.length <= MAX_MODEL_PAIRS) return { pairs: all, mismatchedRuns };
+  const mismatchedRuns = all.reduce((a, p) => a + (p.mismatch ? p.runs - p.corrected : 0), 0);
+  const correctedRuns = all.reduce((a, p) => a + p.corrected, 0);
+  if (all.length <= MAX_MODEL_PAIRS) return { pairs: all, mismatchedRuns, correctedRuns };
   // Keep every mismatch visible; fold the quietest matching pairs.
-  const keep = [...all.filter((p) => p.mismatch), ...all.filter((p) => !p.mismatch)].slice(0, MAX_MODEL_PAIRS - 1);
+  const keep = [
+    ...all.filter((p) => p.mismatch || p.corrected > 0),
+    ...all.filter((p) => !p.mismatch && p.corrected === 0),
+  ].slice(0, MAX_MODEL_PAIRS - 1);
   const kept = new Set(keep);
   const rest = all.filter((p) => !kept.has(p));
   const other = {
@@ -147,8 +163,9 @@ function models(d: HtmlReportData): ChartModel['models'] {
     served: null,
     runs: rest.reduce((a, p) => a + p.runs, 0),
     mismatch: rest.some((p) => p.mismatch),
+    corrected: rest.reduce((a, p) => a + p.corrected, 0),
   };
-  return { pairs: [...keep.sort((a, b) => b.runs - a.runs), other], mismatchedRuns };
+  return { pairs: [...keep.sort((a, b) => b.runs - a.runs), other], mismatchedRuns, correctedRuns };
 }
 
 function outcomes(d: HtmlReportData): ChartModel['outcomes'] {

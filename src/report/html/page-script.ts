@@ -128,6 +128,12 @@ export function pageMain(doc: Doc, Chart: ChartCtor | undefined, win: Win): void
           data: m.savings.cumulativeSavings,
           borderColor: '#59a14f',
           backgroundColor: '#59a14f',
+          // Red where the running total is below zero: the children cost more than the parent's model would have.
+          segment: {
+            borderColor: (c: { p1: { parsed: { y: number } } }) => (c.p1.parsed.y < 0 ? '#e15759' : '#59a14f'),
+          },
+          pointBackgroundColor: m.savings.cumulativeSavings.map((v) => (v !== null && v < 0 ? '#e15759' : '#59a14f')),
+          pointBorderColor: m.savings.cumulativeSavings.map((v) => (v !== null && v < 0 ? '#e15759' : '#59a14f')),
           yAxisID: 'y2',
           tension: 0.2,
           spanGaps: true,
@@ -174,7 +180,7 @@ export function pageMain(doc: Doc, Chart: ChartCtor | undefined, win: Win): void
         {
           label: 'runs',
           data: pairs.map((p) => p.runs),
-          backgroundColor: pairs.map((p) => (p.mismatch ? '#e15759' : '#4e79a7')),
+          backgroundColor: pairs.map((p) => (p.mismatch ? '#e15759' : p.corrected > 0 ? '#59a14f' : '#4e79a7')),
         },
       ],
     },
@@ -192,8 +198,15 @@ export function pageMain(doc: Doc, Chart: ChartCtor | undefined, win: Win): void
                 ? p.label
                 : `${p.requested ?? 'no model named'} → ${p.served ?? '(not known yet)'}`;
             },
-            label: (c: TipCtx) =>
-              `${c.raw} run${c.raw === 1 ? '' : 's'}${pairs[c.dataIndex]!.mismatch ? ': served model differs from the requested one' : ''}`,
+            label: (c: TipCtx) => {
+              const p = pairs[c.dataIndex]!;
+              const why = p.mismatch
+                ? ': served model differs from the requested one'
+                : p.corrected > 0
+                  ? `: ${p.corrected} corrected by tiergate`
+                  : '';
+              return `${c.raw} run${c.raw === 1 ? '' : 's'}${why}`;
+            },
           },
         },
       },

@@ -35,6 +35,7 @@ th.num { white-space: nowrap; }
 table { font-size: 13px; }
 tr.total td { font-weight: 600; border-top: 2px solid var(--line); }
 .mismatch { color: var(--bad); font-weight: 600; }
+.corrected { color: var(--good); }
 .unpriced { color: var(--bad); }
 .neg { color: var(--bad); }
 .pos { color: var(--good); }

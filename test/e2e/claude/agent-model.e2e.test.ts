@@ -27,6 +27,7 @@ import {
   type ClaudeSandbox,
 } from '../support/claude-run.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
+import { decisionRecord } from '../support/decision-record.js';
 import { drainSpool } from '../../../src/observer/drain.js';
 
 const root = join(import.meta.dirname, '../../..');
@@ -315,6 +316,24 @@ d('Claude Code 2.1.328: the model a child runs on, and tiergate on top of it', (
         effective_model: 'sonnet',
       });
       expect(rows.cheapo).toMatchObject({ action: 'allow', effective_model: 'haiku' });
+      // The decision record: each opus agent file is what the child would have run on, joined by its tool_use id
+      // (Explore, inheriting the sonnet parent, is the default tier's correction: its without-tiergate model is the parent's).
+      const corrected = decisionRecord({
+        TIERGATE_HOME: sb.tiergateHome,
+        HOME: sb.home,
+        CLAUDE_CONFIG_DIR: sb.configDir,
+      }).filter((r) => r.kind === 'correct' && r.without_from !== 'parent');
+      expect(corrected).toEqual(
+        [1, 2].map(() => ({
+          harness: 'claude',
+          without_model: 'opus',
+          without_from: 'agent-file',
+          kind: 'correct',
+          to_value: 'sonnet',
+          join_method: 'dispatch-id',
+          served_model: expect.stringMatching(/sonnet/),
+        })),
+      );
     });
 
     it("an installed plugin's agents (local marketplace): the haiku one stays, the opus one is corrected under a sonnet parent", async () => {

@@ -15,6 +15,7 @@ import {
 } from '../support/fake-anthropic-api.js';
 import { makeSandbox, runClaude, writeUserSettings, type ClaudeSandbox } from '../support/claude-run.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
+import { decisionRecord } from '../support/decision-record.js';
 import { drainSpool } from '../../../src/observer/drain.js';
 
 const root = join(import.meta.dirname, '../../..');
@@ -174,6 +175,18 @@ d('Claude Code end to end', () => {
     ]);
     // The served id is one no catalog lists: unpriced (NULL), never $0.
     expect(l.completions[0]!.cost_pico).toBeNull();
+    // The decision record: opus from the call, corrected to haiku, joined by the tool_use id (issue 29).
+    expect(decisionRecord({ TIERGATE_HOME: sb.tiergateHome, HOME: sb.home, CLAUDE_CONFIG_DIR: sb.configDir })).toEqual([
+      {
+        harness: 'claude',
+        without_model: 'opus',
+        without_from: 'call',
+        kind: 'correct',
+        to_value: 'haiku',
+        join_method: 'dispatch-id',
+        served_model: 'claude-haiku-5-5-served',
+      },
+    ]);
   });
 
   it('(2)+(7) module did not load -> the PreToolUse command hook corrects it from the parent transcript', async () => {
@@ -203,6 +216,18 @@ d('Claude Code end to end', () => {
       input: kids[0]!.usage.input_tokens,
       output: kids[0]!.usage.output_tokens,
     });
+    // The command hook's decision record: the same as the module's, joined by the tool_use id (issue 29).
+    expect(decisionRecord({ TIERGATE_HOME: sb.tiergateHome, HOME: sb.home, CLAUDE_CONFIG_DIR: sb.configDir })).toEqual([
+      {
+        harness: 'claude',
+        without_model: 'opus',
+        without_from: 'call',
+        kind: 'correct',
+        to_value: 'haiku',
+        join_method: 'dispatch-id',
+        served_model: 'claude-haiku-5-5',
+      },
+    ]);
   });
 
   it('(3) within the ceiling -> untouched, and decided exactly once', async () => {

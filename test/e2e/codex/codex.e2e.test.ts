@@ -6,6 +6,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { decisionRecord } from '../support/decision-record.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
 import {
@@ -165,6 +166,28 @@ describe.skipIf(!found.ok)('Codex CLI end to end', () => {
       { action: 'deny', requested_model: 'gpt-6-astra', parent_model: 'gpt-6-sol', call_id: 'call_spawn_1' },
       { action: 'allow', requested_model: 'gpt-6-luna', parent_model: 'gpt-6-sol', call_id: 'call_spawn_2' },
     ]);
+    // The decision record: the denial stays open (no completion); the retry joins its child by the call id.
+    const env = { TIERGATE_HOME: r.home.tiergateHome, HOME: r.home.home, CODEX_HOME: r.home.codexHome };
+    expect(decisionRecord(env)).toEqual([
+      {
+        harness: 'codex',
+        without_model: 'gpt-6-astra',
+        without_from: 'call',
+        kind: 'deny',
+        to_value: null,
+        join_method: null,
+        served_model: null,
+      },
+      {
+        harness: 'codex',
+        without_model: 'gpt-6-luna',
+        without_from: 'call',
+        kind: 'allow',
+        to_value: null,
+        join_method: 'dispatch-id',
+        served_model: 'gpt-6-luna',
+      },
+    ]);
   });
 
   it('codexRewrite on: the over-ceiling child is corrected and its requests use the parent-tier model', async () => {
@@ -174,6 +197,19 @@ describe.skipIf(!found.ok)('Codex CLI end to end', () => {
     const kids = children(r);
     expect(kids.length).toBeGreaterThan(0);
     expect(new Set(kids.map((q) => q.model))).toEqual(new Set(['gpt-6-sol']));
+    // The decision record: gpt-6-astra from the call, corrected to the parent tier, the child joined by the call id.
+    const env = { TIERGATE_HOME: r.home.tiergateHome, HOME: r.home.home, CODEX_HOME: r.home.codexHome };
+    expect(decisionRecord(env)).toEqual([
+      {
+        harness: 'codex',
+        without_model: 'gpt-6-astra',
+        without_from: 'call',
+        kind: 'correct',
+        to_value: 'gpt-6-sol',
+        join_method: 'dispatch-id',
+        served_model: 'gpt-6-sol',
+      },
+    ]);
   });
 
   it('within the ceiling: untouched; the completion lands in the ledger with model, exact usage and cost', async () => {

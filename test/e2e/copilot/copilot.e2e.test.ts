@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { decisionRecord } from '../support/decision-record.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   contentText,
@@ -178,6 +179,19 @@ describe.skipIf(!found.ok)('GitHub Copilot CLI 1.0.102 end to end', () => {
         call_id: 'call_e2e_1',
       },
     ]);
+    // The decision record: the call's model is what the child would have run on; its child joins by the call id.
+    const env = { TIERGATE_HOME: r.home.tiergateHome, HOME: r.home.home, COPILOT_HOME: r.home.copilotHome };
+    expect(decisionRecord(env)).toEqual([
+      {
+        harness: 'copilot',
+        without_model: 'claude-opus-4.8',
+        without_from: 'call',
+        kind: 'correct',
+        to_value: PARENT,
+        join_method: 'dispatch-id',
+        served_model: PARENT,
+      },
+    ]);
   });
 
   it("an agent defined on a pricier model is caught; report --json has the child's usage and served model", async () => {
@@ -198,7 +212,10 @@ describe.skipIf(!found.ok)('GitHub Copilot CLI 1.0.102 end to end', () => {
       pending: 0,
       verified: 1,
       corrected: 1,
-      models: [{ requested: PARENT, served: PARENT, runs: 1 }],
+      // Issue 29: the pair reads what the agent would have run on -> what ran, the correction beside it.
+      models: [{ requested: 'claude-opus-4.8', served: PARENT, runs: 1, corrected: 1 }],
+      correctedTo: [{ value: PARENT, runs: 1 }],
+      savedEstimatedRuns: 0,
       // Copilot's inputTokens is the wire's prompt_tokens, cached reads included: tiergate's input excludes them.
       tokens: {
         input: CHILD_USAGE.prompt - CHILD_USAGE.cached!,
@@ -207,12 +224,27 @@ describe.skipIf(!found.ok)('GitHub Copilot CLI 1.0.102 end to end', () => {
       },
     });
     expect(Number(row!.cost.pico)).toBeGreaterThan(0);
+    // A correction by the agent file's model saves: the usage at claude-opus-4.8's rates less what it cost.
+    expect(BigInt(row!.saved.pico)).toBeGreaterThan(0n);
     expect(
       ledger(
         r.home,
         'SELECT status, agent_id IS NOT NULL AS has_agent, dispatch_id IS NOT NULL AS joined FROM completions',
       ),
     ).toEqual([{ status: 'ok', has_agent: 1, joined: 1 }]);
+    expect(
+      decisionRecord({ TIERGATE_HOME: r.home.tiergateHome, HOME: r.home.home, COPILOT_HOME: r.home.copilotHome }),
+    ).toEqual([
+      {
+        harness: 'copilot',
+        without_model: 'claude-opus-4.8',
+        without_from: 'agent-file',
+        kind: 'correct',
+        to_value: PARENT,
+        join_method: 'dispatch-id',
+        served_model: PARENT,
+      },
+    ]);
     // Premium-request multipliers: offline (BYOK) Copilot reports none. Every usage record the binary wrote says
     // cost 0 and isByok true, so no multiplier is stored, reported or learned (docs/copilot-cli.md, Pricing).
     // session-state also holds a `.session-operation-locks` folder (seen): only session folders have events.jsonl.

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
+import { decisionRecord } from '../support/decision-record.js';
 import { readDiagnostics } from '../support/spool-read.js';
 import {
   CHILD_PROMPT,
@@ -132,6 +133,25 @@ describe.skipIf(!found.ok)('Gemini CLI end to end', () => {
     const [out] = seen(r);
     expect(out!.output).toMatch(/^Subagent 'tiergate-parent' finished\./);
     expect(out!.output).toContain('[System] Tool input parameters were modified by a hook before execution.');
+    // The decision record: the agent file's model as Gemini sends it, switched to the tier agent, joined by call id.
+    expect(decisionRecord({ TIERGATE_HOME: r.tiergateHome, HOME: installed.home })).toEqual([
+      {
+        harness: 'gemini',
+        without_model: 'gemini-3.1-pro-preview-customtools',
+        without_from: 'agent-file',
+        kind: 'correct',
+        to_value: 'tiergate-parent',
+        join_method: 'dispatch-id',
+        served_model: 'gemini-2.5-pro',
+      },
+    ]);
+    // Grouped under the agent asked for, the switch beside it, and a positive saving (issue 29).
+    const report = JSON.parse(tiergate(['report', '--json', '--by', 'agent'], tgEnv(installed, r.tiergateHome))) as {
+      rows: Array<Record<string, any>>;
+    };
+    const row = report.rows.find((x) => x.group === 'pricey')!;
+    expect(row).toMatchObject({ corrected: 1, correctedTo: [{ value: 'tiergate-parent', runs: 1 }] });
+    expect(BigInt(row.saved.pico)).toBeGreaterThan(0n);
   });
 
   it("within the ceiling: untouched, and the child's usage and model land in `tiergate report --json`", async () => {

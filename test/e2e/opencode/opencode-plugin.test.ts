@@ -14,6 +14,7 @@ import {
   type Reply,
 } from '../support/fake-chat-api.js';
 import { harnessBin } from '../support/harness-bin.js';
+import { decisionRecord } from '../support/decision-record.js';
 import { makeSandbox, runOpencode } from '../support/opencode-run.js';
 import { readDiagnostics, readSpool } from '../support/spool-read.js';
 
@@ -126,6 +127,31 @@ describe.skipIf(!bin.ok)('OpenCode 1.18.33 plugin (real binary)', () => {
       expect(
         readDiagnostics(sb.tiergateHome).filter((d) => String(d.where).includes('correction-not-applied')),
       ).toEqual([]);
+    });
+
+    it('the decision record: what each agent would have run on, the switch, and the join by call id (issue 29)', () => {
+      const rows = decisionRecord({ TIERGATE_HOME: sb.tiergateHome, HOME: String(sb.env.HOME) });
+      expect(rows.sort((a, b) => String(a.without_model).localeCompare(String(b.without_model)))).toEqual([
+        {
+          harness: 'opencode',
+          without_model: 'fake/big',
+          // The agent is defined in opencode.json: the harness's own config is the link.
+          without_from: 'harness-config',
+          kind: 'correct',
+          to_value: 'tiergate-parent',
+          join_method: 'dispatch-id',
+          served_model: 'fake/parent',
+        },
+        {
+          harness: 'opencode',
+          without_model: 'fake/small',
+          without_from: 'harness-config',
+          kind: 'allow',
+          to_value: null,
+          join_method: 'dispatch-id',
+          served_model: 'fake/small',
+        },
+      ]);
     });
   });
 

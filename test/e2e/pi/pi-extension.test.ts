@@ -17,6 +17,7 @@ import {
 import { harnessBin } from '../support/harness-bin.js';
 import { makePiSandbox, runPi, type PiSandbox } from '../support/pi-run.js';
 import { readDiagnostics, readSpool } from '../support/spool-read.js';
+import { decisionRecord } from '../support/decision-record.js';
 
 const root = join(import.meta.dirname, '../../..');
 const extension = join(root, 'dist/pi.js');
@@ -127,6 +128,28 @@ describe.skipIf(!bin.ok)('pi 0.73.1 extension (real binary, pi example subagent 
       tokens: { input: 3000, output: 400, cacheRead: 1000 },
       cost: { usd: '0.001275' },
     });
+    // The decision record: the pricey agent file's model, switched to tiergate-cheap; both children joined by call id.
+    const rows = decisionRecord({ TIERGATE_HOME: sb.tiergateHome, HOME: String(sb.env.HOME) });
+    expect(rows.sort((a, b) => String(a.without_model).localeCompare(String(b.without_model)))).toEqual([
+      {
+        harness: 'pi',
+        without_model: 'fake/big',
+        without_from: 'agent-file',
+        kind: 'correct',
+        to_value: 'tiergate-cheap',
+        join_method: 'dispatch-id',
+        served_model: 'fake/small',
+      },
+      {
+        harness: 'pi',
+        without_model: 'fake/small',
+        without_from: 'agent-file',
+        kind: 'allow',
+        to_value: null,
+        join_method: 'dispatch-id',
+        served_model: 'fake/small',
+      },
+    ]);
   });
 
   it('leaves a within-ceiling single dispatch untouched', async () => {

@@ -32,7 +32,10 @@ type Row = {
   dispatches: number;
   tokens: { total: number };
   cost: { pico: string | null };
-  models: { served: string | null }[];
+  models: { requested: string | null; served: string | null }[];
+  corrected: number;
+  saved: { pico: string | null };
+  correctedTo?: { value: string; runs: number }[];
 };
 type Doc = { decisions: Decision[]; report: { format: string; rows: Row[]; totals: Row }; ledger: string | null };
 
@@ -121,7 +124,7 @@ describe('tiergate demo --json', () => {
 
   it('the report is the `tiergate report --json` document; completions carry served model, tokens and a non-zero cost', () => {
     expect(doc.report.format).toBe('tiergate-report/1');
-    for (const group of ['general-purpose', 'default', 'tiergate-parent']) {
+    for (const group of ['claude', 'codex', 'opencode', 'pi', 'gemini', 'copilot']) {
       const row = doc.report.rows.find((r) => r.group === group);
       expect(row, group).toBeDefined();
       expect(row!.completed).toBeGreaterThan(0);
@@ -131,6 +134,24 @@ describe('tiergate demo --json', () => {
     }
     expect(doc.report.totals.dispatches).toBe(doc.decisions.length);
     expect(doc.ledger).toBeNull();
+  });
+
+  it('every correcting harness: the corrected child completes and the report shows a positive saving (issue 29)', () => {
+    const correcting = [...new Set(doc.decisions.filter((d) => d.action === 'correct').map((d) => d.harness))].sort();
+    expect(correcting).toEqual(['claude', 'copilot', 'gemini', 'opencode', 'pi']);
+    for (const h of correcting) {
+      const row = doc.report.rows.find((r) => r.group === h)!;
+      expect(row.corrected, h).toBe(1);
+      expect(BigInt(row.saved.pico ?? '0'), h).toBeGreaterThan(0n);
+      const to = doc.decisions.find((d) => d.harness === h && d.action === 'correct')!.newValue;
+      expect(row.correctedTo, h).toEqual([{ value: to, runs: 1 }]);
+    }
+    // Claude's opus -> sonnet correction, grouped under what was asked for and shown as the pair that ran.
+    const claude = doc.report.rows.find((r) => r.group === 'claude')!;
+    expect(claude.models).toContainEqual(expect.objectContaining({ requested: 'opus', served: 'claude-sonnet-5-5' }));
+    expect(BigInt(doc.report.totals.saved.pico!)).toBe(
+      doc.report.rows.reduce((a, r) => a + BigInt(r.saved.pico ?? '0'), 0n),
+    );
   });
 
   it('writes nothing outside its own temp dir, and removes that without --keep', () => {
@@ -162,7 +183,7 @@ describe('tiergate demo (table) and --keep', () => {
           'SELECT harness, served_model, input, output, cost_pico FROM completions WHERE harness != ? ORDER BY harness',
         )
         .all('cursor') as Record<string, any>[];
-      expect(rows.map((r) => r.harness)).toEqual(['claude', 'codex', 'copilot', 'gemini', 'opencode', 'pi']);
+      expect(rows.map((r) => r.harness)).toEqual(['claude', 'claude', 'codex', 'copilot', 'gemini', 'opencode', 'pi']);
       for (const r of rows) {
         expect(r.served_model).toBeTruthy();
         expect(r.input + r.output).toBeGreaterThan(0);

@@ -72,6 +72,14 @@ describe('a dispatch hook that misses its deadline', () => {
     expect(dispatches(e.TIERGATE_HOME)).toEqual([
       expect.objectContaining({ action: 'deny', reason: 'over-ceiling-denied', effectiveModel: null }),
     ]);
+    // The decision record (issue 29): the call's model is what would have run; the denial set nothing.
+    expect(dispatches(e.TIERGATE_HOME)[0]!.detail).toMatchObject({
+      kind: 'deny',
+      without: 'gpt-6-astra',
+      withoutFrom: 'call',
+      to: null,
+      toModel: null,
+    });
   });
 
   it('decided, then stalled past the deadline: nothing printed, recorded as allowed unchanged (reason deadline)', async () => {
@@ -84,6 +92,13 @@ describe('a dispatch hook that misses its deadline', () => {
     expect(dispatches(e.TIERGATE_HOME)).toEqual([
       expect.objectContaining({ action: 'allow', reason: 'deadline', effectiveModel: 'gpt-6-astra', tier: null }),
     ]);
+    // Its decision record says the same: nothing was changed, the child ran on what it would have without tiergate.
+    expect(dispatches(e.TIERGATE_HOME)[0]!.detail).toMatchObject({
+      kind: 'allow',
+      without: 'gpt-6-astra',
+      to: null,
+      toModel: 'gpt-6-astra',
+    });
 
     // In the ledger and the report: one dispatch, not denied, run on the model the child asked for.
     const db = openLedger(e);

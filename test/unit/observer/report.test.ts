@@ -12,6 +12,7 @@ import {
 } from '../../../src/observer/ledger/store.js';
 import { scanTranscripts } from '../../../src/observer/scan.js';
 import { CSV_COLUMNS, formatCsv } from '../../../src/report/format-csv.js';
+import { queryRuns } from '../../../src/report/run-rows.js';
 import { formatJson } from '../../../src/report/format-json.js';
 import { formatTable } from '../../../src/report/format-table.js';
 import { buildReport, queryReport } from '../../../src/report/query.js';
@@ -230,12 +231,16 @@ describe('report', () => {
       const parsed = ReportSchema.parse(JSON.parse(formatJson(report)));
       expect(parsed).toEqual(report);
       expect(parsed.filters.since).toBe('2026-12-01T10:00:00.000Z');
-      const csv = formatCsv(report).split('\r\n').filter(Boolean);
+      // One line per run (issue 29), each with its own pair; the totals line only with --total.
+      const runs = queryRuns(db, { by: 'model', since: DAY1 });
+      expect(runs).toHaveLength(report.totals.runs);
+      const csv = formatCsv(report, runs, { total: true }).split('\r\n').filter(Boolean);
       expect(csv[0]).toBe(CSV_COLUMNS.join(','));
-      expect(csv).toHaveLength(report.rows.length + 2);
+      expect(csv).toHaveLength(runs.length + 2);
       for (const line of csv.slice(1)) expect(line.split(',')).toHaveLength(CSV_COLUMNS.length);
-      expect(csv.at(-1)!.startsWith('(total),')).toBe(true);
+      expect(csv.at(-1)!.startsWith('total,')).toBe(true);
       expect(csv.some((l) => l.startsWith('gpt-6-luna,'))).toBe(true);
+      expect(formatCsv(report, runs).split('\r\n').filter(Boolean)).toHaveLength(runs.length + 1);
     } finally {
       db.close();
     }

@@ -132,8 +132,8 @@ describe('installed from the tarball', () => {
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout) as { decisions: { harness: string }[]; report: { totals: { completed: number } } };
     expect(new Set(out.decisions.map((d) => d.harness))).toEqual(new Set(HARNESS_IDS));
-    // One recorded child per harness.
-    expect(out.report.totals.completed).toBe(HARNESS_IDS.length);
+    // One recorded child per harness, and Claude's corrected one besides (issue 29: every correction completes).
+    expect(out.report.totals.completed).toBe(HARNESS_IDS.length + 1);
   });
 
   it('doctor runs from there and finds the bundled snapshot', () => {

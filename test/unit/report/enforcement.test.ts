@@ -8,6 +8,7 @@ import type { SqlDriver } from '../../../src/observer/ledger/driver.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { buildReport } from '../../../src/report/query.js';
 import { CSV_COLUMNS, formatCsv } from '../../../src/report/format-csv.js';
+import { queryRuns } from '../../../src/report/run-rows.js';
 import { formatJson } from '../../../src/report/format-json.js';
 import { formatTable } from '../../../src/report/format-table.js';
 import { tempHome } from '../observer/helpers.js';
@@ -119,9 +120,11 @@ describe('report: corrections not honoured', () => {
       expect(formatTable(report)).toMatch(
         /corrections not honoured: 3 \(claude 2, codex 1\): the harness ran another model than tiergate set/,
       );
-      const csv = formatCsv(report).split('\r\n').filter(Boolean);
-      const at = CSV_COLUMNS.indexOf('corrections_not_honoured');
-      expect(csv.at(-1)!.split(',')[at]).toBe('3');
+      const csv = formatCsv(report, queryRuns(db, { by: 'harness' }))
+        .split('\r\n')
+        .filter(Boolean);
+      const at = CSV_COLUMNS.indexOf('enforcement');
+      expect(csv.filter((l) => l.split(',')[at] === 'ignored')).toHaveLength(3);
       // Nothing ignored: no line at all.
       const none = buildReport(db, { by: 'harness', harness: 'claude', since: T0 - 1 });
       expect(none.totals.correctionsNotHonoured).toBe(1);

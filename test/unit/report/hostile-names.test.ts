@@ -106,7 +106,7 @@ describe('report with hostile agent and model names', () => {
     for (const g of groups) expect(g).not.toMatch(/^[=+\-@\t\r]/);
     const cells = rows.find((row) => row[0] === 'pricier-child')!;
     expect(cells[head!.indexOf('requested_model')]).toBe("'=cmd|' /C calc'!A0");
-    const savings = cells[head!.indexOf('savings_usd')]!;
+    const savings = cells[head!.indexOf('vs_parent_usd')]!;
     expect(savings).toMatch(/^-\d+\.\d+$/);
     expect(Number(savings)).toBeLessThan(0);
   });

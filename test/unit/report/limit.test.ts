@@ -107,8 +107,16 @@ describe('report --limit', () => {
     expect(limited.omittedRows).toBe(SESSIONS - 4);
     expect(limited.totals).toEqual(json.totals);
 
-    expect((await command(env, ['--csv'])).out.split('\r\n').filter(Boolean)).toHaveLength(SESSIONS + 2);
-    expect((await command(env, ['--csv', '--limit', '2'])).out.split('\r\n').filter(Boolean)).toHaveLength(4);
+    // One line per run; --limit keeps the runs of the rows it keeps; --total adds the totals line.
+    const runsOf = (rows: { runs: number }[]) => rows.reduce((a, r) => a + r.runs, 0);
+    expect((await command(env, ['--csv'])).out.split('\r\n').filter(Boolean)).toHaveLength(json.totals.runs + 1);
+    const top2 = ReportSchema.parse(JSON.parse((await command(env, ['--json', '--limit', '2'])).out));
+    expect((await command(env, ['--csv', '--limit', '2'])).out.split('\r\n').filter(Boolean)).toHaveLength(
+      runsOf(top2.rows) + 1,
+    );
+    expect((await command(env, ['--csv', '--limit', '2', '--total'])).out.split('\r\n').filter(Boolean)).toHaveLength(
+      runsOf(top2.rows) + 2,
+    );
     for (const bad of ['-1', 'ten', '1.5']) expect((await command(env, [`--limit=${bad}`])).code).toBe(2);
   });
 });

@@ -14,6 +14,11 @@ import { loadPricer } from '../../../src/observer/default-pricer.js';
 import { limitRows } from '../../../src/report/limit.js';
 import { clearRuntimeCache } from '../../../src/runtime/context.js';
 import { pushLedger } from '../../../src/team/push.js';
+import { capabilityFor } from '../../../src/adapters/capabilities.js';
+import { DEFAULT_POLICY } from '../../../src/config/defaults.js';
+import type { DispatchObservation } from '../../../src/contracts/observation.js';
+import { appendSpool, resetSpoolFile } from '../../../src/observer/spool.js';
+import { routeDispatch } from '../../../src/runtime/dispatch.js';
 import { connectTeam } from '../../../src/team/pg.js';
 import { migrateTeam, requireTeamSchema, TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION } from '../../../src/team/schema.js';
 import { readPushStatus } from '../../../src/team/status.js';
@@ -82,7 +87,7 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
       schema: 'tiergate',
     });
     const versions = await cluster.sql('SELECT version FROM tiergate.schema_version ORDER BY version', [], 'team');
-    expect(versions.rows.map((r) => r.version)).toEqual([1, 2]);
+    expect(versions.rows.map((r) => r.version)).toEqual(TEAM_MIGRATIONS.map((_, i) => i + 1));
   });
 
   it('migrations: an older schema is upgraded by the next migration only; a newer one is refused (upgrade tiergate), an absent one names team init', async () => {
@@ -232,8 +237,12 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     const direct = await teamReport(urls.reader, { by: 'session', limit: 2 });
     expect(json.rows.map((r) => r.group)).toEqual(direct.rows.map((r) => r.group));
     expect(json.omittedRows).toBe(direct.omittedRows);
+    // One line per run of the kept sessions (issue 29), the totals line with --total.
     const csv = (await cli(['--csv', '--limit', '2'])).out.trim().split('\r\n');
-    expect(csv).toHaveLength(1 + 2 + 1);
+    expect(csv).toHaveLength(1 + json.rows.reduce((a, r) => a + r.runs, 0));
+    const withTotal = (await cli(['--csv', '--limit', '2', '--total'])).out.trim().split('\r\n');
+    expect(withTotal).toHaveLength(csv.length + 1);
+    expect(withTotal.at(-1)).toMatch(/^total,/);
     // The table: 50 rows by default (all of these), --limit N says how many more there are.
     const all = await cli([]);
     expect(all.code, all.err).toBe(0);
@@ -319,7 +328,7 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     expect(byGroup(filtered)).toEqual(byGroup(localReport(bob, { by: 'day', since: T0 + DAY })));
     const csv = await cli(['--csv', '--by', 'harness']);
     expect(csv.code, csv.err).toBe(0);
-    expect(csv.out.split('\r\n')[0]).toMatch(/^group,runs,/);
+    expect(csv.out.split('\r\n')[0]).toMatch(/^group,harness,session,agent,requested_model,served_model,/);
     expect(csv.out).toContain('\r\nclaude,');
     const table = await cli(['--by', 'user']);
     expect(table.code, table.err).toBe(0);
@@ -411,6 +420,109 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     const walk = (d: string): string[] =>
       readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
     for (const f of walk(join(dana.dir, 'tg'))) expect(readFileSync(f).includes('push-pw'), f).toBe(false);
+  });
+
+  it('the decision record reaches the team ledger: report --team shows the same saving and corrections (issue 29)', async () => {
+    const zoe = home({ user: 'zoe', url: urls.pusher });
+    writeFileSync(
+      join(zoe.dir, 'tg', 'config', 'config.json'),
+      JSON.stringify({
+        team: { user: 'zoe' },
+        priceOverrides: { 'fake/big': { input: '10', output: '50' }, 'fake/parent': { input: '3', output: '15' } },
+      }),
+    );
+    clearRuntimeCache();
+    resetSpoolFile();
+    const obs: DispatchObservation = {
+      kind: 'dispatch',
+      harness: 'opencode',
+      sessionId: 'Z1',
+      callId: 'call-z1',
+      parentModel: 'fake/parent',
+      parentModelSource: 'chat.params',
+      requestedModel: null,
+      requestedAgent: 'pricey',
+      requestedTier: null,
+      agentModel: 'fake/big',
+      agentModelFrom: 'opencode.json agent.pricey',
+      subagentType: 'pricey',
+      capability: { ...capabilityFor('opencode', DEFAULT_POLICY), legalValues: ['tiergate-parent'] },
+      candidates: [{ value: 'tiergate-parent', model: 'fake/parent', tier: 'parent' }],
+      toolInput: { subagent_type: 'pricey' },
+      cwd: null,
+      escalationFrom: null,
+      at: T0,
+    };
+    expect(routeDispatch(obs, zoe.env).action).toBe('correct');
+    appendSpool(
+      {
+        type: 'completion',
+        observation: {
+          kind: 'completion',
+          harness: 'opencode',
+          sessionId: 'Z1',
+          callId: 'call-z1',
+          agentId: 'ses_child',
+          subagentType: 'tiergate-parent',
+          servedModel: 'fake/parent',
+          usage: {
+            input: 100_000,
+            output: 10_000,
+            cacheRead: 0,
+            cacheWrite5m: 0,
+            cacheWrite1h: 0,
+            reasoning: 0,
+            requests: 1,
+          },
+          status: 'ok',
+          outcome: { result: 'done', verified: 'yes', escalationFrom: null },
+          startedAt: T0 + 1,
+          endedAt: T0 + 1000,
+          usageSource: 'sdk',
+          dedupeKey: null,
+        },
+        transcriptPath: null,
+      },
+      zoe.env,
+    );
+    resetSpoolFile();
+    const r = await push(zoe);
+    expect(r.code, r.err).toBe(0);
+    const local = localReport(zoe, { by: 'agent' });
+    // By hand: $1.50 on fake/big less $0.45 on fake/parent.
+    expect(local.totals.saved.pico).toBe('1050000000000');
+    const team = await teamReport(urls.reader, { by: 'agent', user: 'zoe' });
+    expect(team.rows.map((x) => [x.group, x.saved.pico, x.correctedTo, x.savedEstimatedRuns])).toEqual([
+      ['pricey', '1050000000000', [{ value: 'tiergate-parent', runs: 1 }], 0],
+    ]);
+    const d = await cluster.sql(
+      `SELECT without_model, without_from, decision, to_value, to_model, join_method FROM tiergate.dispatches WHERE user_name = 'zoe'`,
+      [],
+      'team',
+    );
+    expect(d.rows).toEqual([
+      {
+        without_model: 'fake/big',
+        without_from: 'harness-config',
+        decision: 'correct',
+        to_value: 'tiergate-parent',
+        to_model: 'fake/parent',
+        join_method: 'dispatch-id',
+      },
+    ]);
+    const c = await cluster.sql(
+      `SELECT saved_basis, corrected_to, subagent_type, requested_model FROM tiergate.completions WHERE user_name = 'zoe'`,
+      [],
+      'team',
+    );
+    expect(c.rows).toEqual([
+      {
+        saved_basis: 'recorded',
+        corrected_to: 'tiergate-parent',
+        subagent_type: 'pricey',
+        requested_model: 'fake/big',
+      },
+    ]);
   });
 
   it('a hostile person label stays data: stored, grouped and shown as written', async () => {

@@ -27,6 +27,7 @@ import { spendEntry } from '../../../observer/spend-entry.js';
 import { pricerFromLookup } from '../../../observer/pricing.js';
 import { costOf } from '../../../prices/cost.js';
 import { effectiveModel } from '../../../runtime/effective-model.js';
+import { decisionDetail, undeliveredDetail } from '../../../runtime/decision-record.js';
 import { extractOutcome } from '../../../observer/outcome.js';
 import { claudeUsage } from '../usage.js';
 import { claudeDispatch } from '../observe.js';
@@ -271,7 +272,13 @@ export class ModuleCore {
       return { kind: 'proceed', record: null };
     }
     const prices = this.prices();
-    const record: SpoolRecord = {
+    let detail: ReturnType<typeof decisionDetail> | null = null;
+    try {
+      detail = decisionDetail(obs, decision, prices, this.policy);
+    } catch {
+      detail = null; // the line without it reads as "estimated (dispatch not recorded)"
+    }
+    const record: Extract<SpoolRecord, { type: 'dispatch' }> = {
       type: 'dispatch',
       observation: obs,
       decision: {
@@ -280,6 +287,7 @@ export class ModuleCore {
         tier: decision.tier,
         effectiveModel: effectiveModel(obs, decision),
         catalogVersion: prices.catalogVersion,
+        ...(detail ? { detail } : {}),
       },
     };
     if (decision.action === 'deny') return { kind: 'deny', message: decision.message, record };
@@ -290,7 +298,12 @@ export class ModuleCore {
           kind: 'proceed',
           record: {
             ...record,
-            decision: { ...record.decision, action: 'allow', effectiveModel: obs.requestedModel ?? obs.parentModel },
+            decision: {
+              ...record.decision,
+              action: 'allow',
+              effectiveModel: obs.requestedModel ?? obs.parentModel,
+              ...(detail ? { detail: undeliveredDetail(detail) } : {}),
+            },
           },
         };
       }

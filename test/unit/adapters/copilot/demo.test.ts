@@ -31,12 +31,15 @@ describe('tiergate demo: Copilot CLI', () => {
       }),
       expect.objectContaining({ requested: 'gpt-5.4-mini', action: 'allow', reason: 'within-ceiling', newValue: null }),
     ]);
-    const row = doc.report.rows.find((x) => x.group === 'pricey');
+    // The demo's report is by harness; the pair reads what the agent asked for -> what ran (issue 29).
+    const row = doc.report.rows.find((x) => x.group === 'copilot');
     expect(row).toMatchObject({
       completed: 1,
       corrected: 1,
-      models: [{ requested: 'gpt-5.4', served: 'gpt-5.4', runs: 1 }],
+      correctedTo: [{ value: 'gpt-5.4', runs: 1 }],
+      models: [{ requested: 'claude-opus-4.8', served: 'gpt-5.4', runs: 1 }],
     });
     expect(BigInt(row!.cost.pico)).toBeGreaterThan(0n);
+    expect(BigInt(row!.saved.pico)).toBeGreaterThan(0n);
   });
 });
