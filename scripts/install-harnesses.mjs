@@ -1,6 +1,6 @@
 // Installs the pinned harness binaries the e2e suite drives, into .cache/harnesses/<name> (outside the package's
 // node_modules: they are large and never dependencies of the published package).
-// Usage: node scripts/install-harnesses.mjs [claude|codex|opencode|pi|gemini|copilot|bun|node22|node24 ...]   (default: all)
+// Usage: node scripts/install-harnesses.mjs [claude|codex|opencode|pi|gemini|copilot|grok|bun|node22|node24 ...]   (default: all)
 // Prints one JSON line per harness: {name, ok, bin, error}. Outside CI a failed install exits 0 and the e2e tests
 // skip that harness with the printed reason; under CI (CI set, not "false"/"0") any failed install exits 1, so CI
 // cannot go green with every real-binary test skipped.
@@ -21,6 +21,9 @@ export const HARNESSES = {
   gemini: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
   // Unpacks ~235 MB into $COPILOT_PKG_CACHE_HOME on first start: the e2e tests point that at .cache/copilot-pkg.
   copilot: { pkg: '@github/copilot', version: '1.0.102', bin: 'copilot' },
+  // Its postinstall unpacks a 166 MB binary into $GROK_HOME/bin and writes $GROK_HOME/config.toml (1.0.41): pointed
+  // into the cache so the installer never touches the real ~/.grok; the bin entry then links the unpacked binary.
+  grok: { pkg: '@xai-official/grok', version: '1.0.41', bin: 'grok', home: 'GROK_HOME' },
   // OpenCode runs plugins in Bun: the ledger's bun:sqlite driver is tested under a real Bun.
   bun: { pkg: 'bun', version: '1.4.5', bin: 'bun' },
   // Not harnesses: Node 22 and 24 from the registry, so the command hook runs under the Nodes with a compile cache too
@@ -47,6 +50,7 @@ for (const name of wanted) {
       if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), '{"private":true}\n');
       execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', want], {
         cwd: dir,
+        env: h.home ? { ...process.env, [h.home]: join(dir, 'home') } : process.env,
         stdio: ['ignore', 'ignore', 'pipe'],
         timeout: 600_000,
       });
