@@ -8,6 +8,7 @@
  *  - SessionEnd of the child (`subagentType` set) runs after it: the usage of a background child.
  * A row still pending is settled by the drain's late-flush re-read of the child's folder (transcript.ts).
  */
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CompletionObservation } from '../../contracts/observation.js';
 import { isRecord } from '../../contracts/record.js';
@@ -62,14 +63,15 @@ export function completionFromPostToolUse(p: PostToolUsePayload, now: number): C
   if (!childId) return null;
   const parentDir = p.transcriptPath ? sessionDirOf(p.transcriptPath) : null;
   const meta = parentDir ? readChildMeta(parentDir, childId) : null;
-  // The child's folder sits under its own cwd's folder: the parent's unless the spawn set `cwd` (meta.child_cwd).
-  const elsewhere = meta?.childCwd && meta.childCwd !== p.cwd ? meta.childCwd : null;
-  const cwdDir = parentDir
-    ? elsewhere
-      ? join(dirname(dirname(parentDir)), encodeURIComponent(elsewhere))
-      : dirname(parentDir)
-    : null;
-  const childDir = cwdDir ? join(cwdDir, childId) : null;
+  // The child's folder sits beside the parent's (seen), or under its own cwd's folder when the spawn set `cwd`
+  // (meta.child_cwd, URL-encoded as Grok names the folders).
+  const places = parentDir
+    ? [
+        join(dirname(parentDir), childId),
+        ...(meta?.childCwd ? [join(dirname(dirname(parentDir)), encodeURIComponent(meta.childCwd), childId)] : []),
+      ]
+    : [];
+  const childDir = places.find((d) => existsSync(d)) ?? places[0] ?? null;
   const result = isRecord(p.toolResult) ? p.toolResult : {};
   const blocking = result.type === 'SubagentCompleted';
   const type = str(result.subagent_type) ?? str(p.toolInput?.subagent_type) ?? meta?.subagentType ?? null;

@@ -17,10 +17,6 @@ export const SESSION_FILE_MAX_BYTES = 4 * 1024 * 1024;
 /** A session's folder from the transcript path a hook payload gives (its updates.jsonl). */
 export const sessionDirOf = (transcriptPath: string): string => dirname(transcriptPath);
 
-/** The folder of another session of the same workspace (a child spawned in the parent's cwd). */
-export const siblingSessionDir = (transcriptPath: string, sessionId: string): string =>
-  join(dirname(dirname(transcriptPath)), sessionId);
-
 function readJson(path: string): Record<string, unknown> | null {
   try {
     const v: unknown = JSON.parse(readTextCapped(path, SESSION_FILE_MAX_BYTES));
