@@ -18,6 +18,8 @@ export const HARNESSES = {
   codex: { pkg: '@openai/codex', version: '0.169.0', bin: 'codex' },
   opencode: { pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
   pi: { pkg: '@mariozechner/pi-coding-agent', version: '0.73.1', bin: 'pi' },
+  // pi moved to @earendil-works (the old package stops at 0.73.1); 1.6.0 needs Node >= 22.19: its tests run it under node22.
+  pi16: { pkg: '@earendil-works/pi-coding-agent', version: '1.6.0', bin: 'pi', node: 'node22' },
   gemini: { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
   // Unpacks ~235 MB into $COPILOT_PKG_CACHE_HOME on first start: the e2e tests point that at .cache/copilot-pkg.
   copilot: { pkg: '@github/copilot', version: '1.0.102', bin: 'copilot' },
