@@ -79,7 +79,15 @@ for (const [name, row] of rows) {
 rmSync(dir, { recursive: true, force: true });
 
 const cols = ['harness', 'versions', 'passed', 'failed', 'skipped', 's', 'result'];
-const table = results.map((r) => [r.name, r.versions, r.passed, r.failed, r.skipped, r.seconds, r.ok ? 'PASS' : 'FAIL']);
+const table = results.map((r) => [
+  r.name,
+  r.versions,
+  r.passed,
+  r.failed,
+  r.skipped,
+  r.seconds,
+  r.ok ? 'PASS' : 'FAIL',
+]);
 const widths = cols.map((c, i) => Math.max(c.length, ...table.map((row) => String(row[i]).length)));
 const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`;
 console.log(`\n${line(cols)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);

@@ -182,7 +182,7 @@ for (const line of piLines()) {
 
   describe.skipIf(!line.ok)(`${line.label} with tiergate's own tier subagent tool (real binary)`, () => {
     const binPath = line.bin;
-      it("an over-ceiling tier is lowered to the parent's own model; the child is recorded once with its usage", async () => {
+    it("an over-ceiling tier is lowered to the parent's own model; the child is recorded once with its usage", async () => {
       const api = await startFakeChatApi(responder({ tier: 'premium', task: 'CHILD_TASK tiered' }));
       try {
         const sb = makePiSandbox({
