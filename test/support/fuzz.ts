@@ -13,13 +13,14 @@ import { fixturePayload } from './fixtures.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures');
 
-export type Harness = 'claude' | 'codex' | 'cursor';
+export type Harness = 'claude' | 'codex' | 'cursor' | 'grok';
 
 /** Every event each harness's command adapter handles (manifests register a subset; all are fuzzed). */
 export const EVENTS: Record<Harness, string[]> = {
   claude: ['PreToolUse', 'PostToolUse', 'SubagentStop', 'SessionStart', 'SessionEnd'],
   codex: ['PreToolUse', 'SessionStart', 'SubagentStop', 'SessionEnd'],
   cursor: ['preToolUse', 'subagentStart', 'subagentStop'],
+  grok: ['PreToolUse', 'PostToolUse', 'SubagentStop', 'SessionStart', 'SessionEnd'],
 };
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -27,6 +28,7 @@ const MANIFEST: Record<Harness, string> = {
   claude: 'hooks.json',
   codex: 'hooks-codex.json',
   cursor: 'hooks-cursor.json',
+  grok: 'hooks-grok.json',
 };
 
 type ManifestEntry = { command: string; timeout?: number };
@@ -99,6 +101,13 @@ const BASE_FIXTURE: Record<Harness, Record<string, string>> = {
     subagentStart: 'cursor/subagentStart.basic.json',
     subagentStop: 'cursor/subagentStop.completed.json',
   },
+  grok: {
+    PreToolUse: 'grok/PreToolUse.json',
+    PostToolUse: 'grok/PostToolUse.json',
+    SubagentStop: 'grok/SubagentStop.json',
+    SessionStart: 'grok/SessionStart.json',
+    SessionEnd: 'grok/SessionEnd.parent.json',
+  },
 };
 
 /** The base payload for an event, with paths pointing into `dir` (the Claude parent transcript is staged there). */
@@ -111,6 +120,8 @@ export function basePayload(harness: Harness, event: string, dir: string): Recor
     copyFileSync(join(FIXTURES, 'claude/transcripts/basic.parent.at-PreToolUse.jsonl'), to);
     p.transcript_path = to;
   }
+  // Grok's session folder as it would be, empty: its files are read beside transcriptPath (never the capture's).
+  if (harness === 'grok' && 'transcriptPath' in p) p.transcriptPath = join(dir, 'session', 'updates.jsonl');
   return p;
 }
 
