@@ -3,7 +3,7 @@
  * `tiergate install grok` ($GROK_HOME/hooks/tiergate.json -> dist/hook.cjs). Every assertion is on what the fake API
  * received (the model each child request named, the tool result the parent model read) and what tiergate recorded.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -220,15 +220,47 @@ describe.skipIf(!found.ok)('Grok Build 1.0.41 end to end', () => {
     ]);
   });
 
-  it("a role's pricier model (over the per-type pin) is caught: the child runs on the parent's", async () => {
-    const r = await run({
+  it("a role's pricier model (over the per-type pin) is caught: the child runs on the parent's (without tiergate, on the role's)", async () => {
+    const subagents =
+      '[subagents.models]\nexplore = "grok-4.3"\n\n[subagents.roles.explore]\nmodel = "claude-opus-4-1"\n';
+    // The control: Grok itself puts the role's model over the per-type pin.
+    const bare = await run({
       first: spawnArgs({ subagent_type: 'explore' }),
-      subagents: '[subagents.models]\nexplore = "grok-4.3"\n\n[subagents.roles.explore]\nmodel = "claude-opus-4-1"\n',
+      subagents,
+      setup: (h) => rmSync(join(h.grokHome, 'hooks', 'tiergate.json')),
     });
+    expect(children(bare).map((q) => q.model)).toEqual(['claude-opus-4-1']);
+    const r = await run({ first: spawnArgs({ subagent_type: 'explore' }), subagents });
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     expect(children(r).map((q) => q.model)).toEqual([PARENT]);
     expect(ledger(r.home, 'SELECT action, requested_model FROM dispatches')).toEqual([
       { action: 'correct', requested_model: null },
+    ]);
+  });
+
+  it("an agent file's pricier `model:` is caught: the child runs on the parent's (without tiergate, on the agent's)", async () => {
+    const agent = (h: GrokHome) => {
+      mkdirSync(join(h.grokHome, 'agents'), { recursive: true });
+      writeFileSync(
+        join(h.grokHome, 'agents', 'reviewer.md'),
+        '---\nname: reviewer\ndescription: Reviews code. Use for the e2e task.\nmodel: claude-opus-4-1\n---\nYou review.\n',
+      );
+    };
+    // The control: Grok itself runs this child on the agent file's model.
+    const bare = await run({
+      first: spawnArgs({ subagent_type: 'reviewer' }),
+      setup: (h) => {
+        agent(h);
+        rmSync(join(h.grokHome, 'hooks', 'tiergate.json'));
+      },
+    });
+    expect(bare.code, bare.stderr.slice(-2000)).toBe(0);
+    expect(children(bare).map((q) => q.model)).toEqual(['claude-opus-4-1']);
+    const r = await run({ first: spawnArgs({ subagent_type: 'reviewer' }), setup: agent });
+    expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    expect(children(r).map((q) => q.model)).toEqual([PARENT]);
+    expect(ledger(r.home, 'SELECT action, requested_model, subagent_type FROM dispatches')).toEqual([
+      { action: 'correct', requested_model: null, subagent_type: 'reviewer' },
     ]);
   });
 
