@@ -206,6 +206,11 @@ describe.skipIf(!found.ok)('Grok Build 1.0.41 end to end', () => {
     expect(ledger(r.home, 'SELECT status, served_model FROM completions')).toEqual([
       { status: 'ok', served_model: 'grok-4.5' },
     ]);
+    // `tiergate scan` reads the session folders: the parent's and the child's per-model records, all priced.
+    const scan = JSON.parse(tiergate(r.home, ['scan', '--harness', 'grok', '--json'])) as Record<string, any>;
+    expect(scan.roots).toEqual([join(r.home.grokHome, 'sessions')]);
+    expect(scan).toMatchObject({ failed: 0, requestsNew: 2 });
+    expect(scan.totals.unpricedRequests).toBe(0);
   });
 
   it('a cheap per-type default ([subagents.models]) is never raised to a pricier tier', async () => {

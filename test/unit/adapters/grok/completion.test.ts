@@ -103,7 +103,25 @@ describe('grok completions', () => {
     const t = stageSession(sb, PARENT);
     const p = parseGrokSession(t);
     expect(p).toMatchObject({ harness: 'grok', sessionId: PARENT, child: null });
+    // Without the child's folder its share cannot be told apart: the parent's usage.json as written.
     expect(p.requests.map((r) => [r.model, r.usage.requests])).toEqual([['fake-big', 3]]);
+    // With it: the blocking child finished before the parent's usage.json was written, which counts it too (1.0.41):
+    // the parent keeps its own two calls, the child's one is the child's.
+    stageSession(sb, CHILD);
+    expect(parseGrokSession(t).requests.map((r) => [r.model, r.usage])).toEqual([
+      [
+        'fake-big',
+        {
+          input: 2111 - 704,
+          output: 41 - 14,
+          cacheRead: 900 - 300,
+          cacheWrite5m: 0,
+          cacheWrite1h: 0,
+          reasoning: 8,
+          requests: 2,
+        },
+      ],
+    ]);
     expect(parseGrokSession(join(t, '..', 'events.jsonl')).requests).toEqual([]);
   });
 });
