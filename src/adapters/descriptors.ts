@@ -13,6 +13,7 @@ import { opencodeDescriptor } from './opencode/descriptor.js';
 import { piDescriptor } from './pi/descriptor.js';
 import { geminiDescriptor } from './gemini/descriptor.js';
 import { copilotDescriptor } from './copilot/descriptor.js';
+import { grokDescriptor } from './grok/descriptor.js';
 
 export const DESCRIPTORS: Readonly<Record<Harness, HarnessDescriptor>> = {
   claude: claudeDescriptor,
@@ -22,6 +23,7 @@ export const DESCRIPTORS: Readonly<Record<Harness, HarnessDescriptor>> = {
   pi: piDescriptor,
   gemini: geminiDescriptor,
   copilot: copilotDescriptor,
+  grok: grokDescriptor,
 };
 
 /** `<harness>:<event>` -> the hook runner's deadline for a lifecycle event with a short manifest timeout (eventDeadlinesMs). */

@@ -12,6 +12,7 @@ import { opencode } from './opencode/index.js';
 import { pi } from './pi/index.js';
 import { gemini } from './gemini/index.js';
 import { copilot } from './copilot/index.js';
+import { grok } from './grok/index.js';
 
 export type { HarnessModule } from './harness-module.js';
 
@@ -23,6 +24,7 @@ export const HARNESSES: Readonly<Record<Harness, HarnessModule>> = {
   pi,
   gemini,
   copilot,
+  grok,
 };
 
 /** Every harness module, in HARNESS_IDS order. */

@@ -1,7 +1,7 @@
 /**
  * The in-process fuzz of the command-hook runner (runHook with the real adapters, real routeDispatch, real spool):
- * malformed payloads over every event of Claude Code, Codex, Cursor, Gemini CLI and Copilot CLI. Each must end within
- * the runner's deadline
+ * malformed payloads over every event of Claude Code, Codex, Cursor, Gemini CLI, Copilot CLI and Grok Build. Each must end
+ * within the runner's deadline
  * (as the shipped manifest's command sets it, which must itself leave room under the manifest's timeout)
  * with nothing the harness would read as a decision, and the spool may record only the decisions actually delivered.
  * Used by test/unit/reliability/fuzz-hooks.test.ts (a quick share) and test/stress/fuzz-hooks.test.ts (>= 10,000).

@@ -14,7 +14,7 @@ import { fixturePayload } from './fixtures.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures');
 
-export type Harness = 'claude' | 'codex' | 'cursor' | 'gemini' | 'copilot';
+export type Harness = 'claude' | 'codex' | 'cursor' | 'gemini' | 'copilot' | 'grok';
 
 /** Every event each harness's command adapter handles (manifests register a subset; all are fuzzed). */
 export const EVENTS: Record<Harness, string[]> = {
@@ -23,6 +23,7 @@ export const EVENTS: Record<Harness, string[]> = {
   cursor: ['preToolUse', 'subagentStart', 'subagentStop'],
   gemini: ['BeforeTool', 'AfterTool', 'SessionStart', 'SessionEnd'],
   copilot: ['preToolUse', 'subagentStop', 'sessionStart', 'sessionEnd'],
+  grok: ['PreToolUse', 'PostToolUse', 'SubagentStop', 'SessionStart', 'SessionEnd'],
 };
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -33,6 +34,7 @@ const MANIFEST: Record<Harness, () => string> = {
   cursor: () => readFileSync(join(ROOT, 'hooks-cursor.json'), 'utf8'),
   gemini: () => hooksJson(ROOT),
   copilot: () => readFileSync(join(ROOT, 'hooks-copilot.json'), 'utf8'),
+  grok: () => readFileSync(join(ROOT, 'hooks-grok.json'), 'utf8'),
 };
 
 /** One hook command of a manifest: Claude/Codex/Cursor/Gemini `command`, Copilot `bash` (+ its `env`). */
@@ -148,6 +150,13 @@ const BASE_FIXTURE: Record<Harness, Record<string, string>> = {
     sessionStart: 'copilot/sessionStart.basic.json',
     sessionEnd: 'copilot/sessionEnd.basic.json',
   },
+  grok: {
+    PreToolUse: 'grok/PreToolUse.json',
+    PostToolUse: 'grok/PostToolUse.json',
+    SubagentStop: 'grok/SubagentStop.json',
+    SessionStart: 'grok/SessionStart.json',
+    SessionEnd: 'grok/SessionEnd.parent.json',
+  },
 };
 
 /** The base payload for an event, with paths pointing into `dir` (the Claude parent transcript is staged there). */
@@ -160,6 +169,8 @@ export function basePayload(harness: Harness, event: string, dir: string): Recor
     copyFileSync(join(FIXTURES, 'claude/transcripts/basic.parent.at-PreToolUse.jsonl'), to);
     p.transcript_path = to;
   }
+  // Grok's session folder as it would be, empty: its files are read beside transcriptPath (never the capture's).
+  if (harness === 'grok' && 'transcriptPath' in p) p.transcriptPath = join(dir, 'session', 'updates.jsonl');
   return p;
 }
 

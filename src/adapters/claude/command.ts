@@ -23,6 +23,7 @@ import { MODULE_LIVE_VAR, moduleLive, preToolUse } from './dispatch-command.js';
 import { SessionPayload, SubagentStopPayload } from './payloads.js';
 import { parseClaudeTranscript, readAgentMeta } from './transcript.js';
 import { drainModuleSpool } from './module-spool.js';
+import { standAsideForGrok } from './grok-guard.js';
 import { policySummary } from './policy-text.js';
 
 export { MODULE_LIVE_VAR };
@@ -132,8 +133,9 @@ const sessionEnd =
 export const createCommandAdapter = (services: HookServices): CommandAdapter => ({
   handlers: {
     PreToolUse: preToolUse,
-    SubagentStop: subagentStop,
-    SessionStart: sessionStart,
-    SessionEnd: sessionEnd(services),
+    // Grok Build runs Claude hooks too (grok-guard.ts): each one stands aside there.
+    SubagentStop: standAsideForGrok(subagentStop),
+    SessionStart: standAsideForGrok(sessionStart),
+    SessionEnd: standAsideForGrok(sessionEnd(services)),
   },
 });

@@ -11,6 +11,7 @@ import { agentLookup, resolveChildModel, type AgentPlaces, type ChildModel } fro
 import { nodeAgentFs } from './agent-fs-node.js';
 import { readParentModel } from './parent-model.js';
 import { readPreToolUse, SUBAGENT_TOOLS, type DispatchPayload } from './dispatch-payload.js';
+import { standAsideForGrok } from './grok-guard.js';
 
 export const MODULE_LIVE_VAR = 'TIERGATE_MODULE_LIVE';
 
@@ -28,7 +29,7 @@ function parentTranscript(p: DispatchPayload): string | null {
   return `${p.transcript_path.replace(/\.jsonl$/, '')}/subagents/agent-${p.agent_id}.jsonl`;
 }
 
-export const preToolUse: HookHandler = async (payload, ctx) => {
+export const preToolUse: HookHandler = standAsideForGrok(async (payload, ctx) => {
   if (moduleLive(ctx)) return null;
   const p = readPreToolUse(payload);
   if (!SUBAGENT_TOOLS.has(p.tool_name)) return null;
@@ -66,7 +67,7 @@ export const preToolUse: HookHandler = async (payload, ctx) => {
     diagnose('error', 'claude:PreToolUse', (err as Error).message, {}, ctx.env);
     return null;
   }
-};
+});
 
 /**
  * What Claude Code runs this child on without tiergate (agent-definitions.ts), from the project's and the user's agent

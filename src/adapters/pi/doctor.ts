@@ -8,6 +8,7 @@ import { harnessCheck as h } from '../../install/inspect.js';
 import type { InstallContext } from '../../install/plan.js';
 import * as pi from './install.js';
 import { agentsDir, agentsStatus } from './install-agents.js';
+import { NEW_PACKAGE, NEW_PACKAGE_NODE, nodeAtLeast, OLD_PACKAGE, piRelease } from './release.js';
 
 export function checkPi(ctx: InstallContext): Check {
   const file = pi.settingsFile(ctx);
@@ -70,4 +71,30 @@ export function checkPiAgents(ctx: InstallContext): Check {
   }
   const ours = list(['ours']);
   return h(name, 'ok', `${ours ? `${ours} in ${data.dir}` : `in ${data.dir}`}${mine}`, data);
+}
+
+/**
+ * Which pi is on PATH (release.ts): the old package name is worth knowing about (pi moved), and the new one on a Node
+ * older than it needs does not start at all.
+ */
+export function checkPiRelease(ctx: InstallContext, nodeVersion = process.versions.node): Check {
+  const name = 'pi release';
+  const r = piRelease(ctx.env);
+  if (!r) return h(name, 'info', `no pi on PATH (${NEW_PACKAGE}, or ${OLD_PACKAGE} up to 0.73.1)`);
+  const data = { ...r, node: nodeVersion };
+  if (r.name === OLD_PACKAGE)
+    return h(
+      name,
+      'info',
+      `pi ${r.version} from ${OLD_PACKAGE}, whose last release is 0.73.1: pi moved to ${NEW_PACKAGE} (npm i -g ${NEW_PACKAGE}); tiergate works with both`,
+      data,
+    );
+  if (!nodeAtLeast(nodeVersion, NEW_PACKAGE_NODE))
+    return h(
+      name,
+      'warn',
+      `pi ${r.version} from ${NEW_PACKAGE} needs Node >= ${NEW_PACKAGE_NODE.join('.')} (${r.engine ?? 'engines'}); this Node is ${nodeVersion}, on which it exits at load`,
+      data,
+    );
+  return h(name, 'ok', `pi ${r.version} from ${NEW_PACKAGE}`, data);
 }

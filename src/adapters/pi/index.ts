@@ -1,7 +1,7 @@
 /** pi: an in-process extension (extensions/pi -> dist/pi.js) in its settings' packages, and tiergate's tier agents. */
 import type { HarnessModule } from '../harness-module.js';
 import { piDescriptor } from './descriptor.js';
-import { checkPi, checkPiAgents } from './doctor.js';
+import { checkPi, checkPiAgents, checkPiRelease } from './doctor.js';
 import * as installer from './install.js';
 
 export const pi: HarnessModule = {
@@ -9,6 +9,6 @@ export const pi: HarnessModule = {
   // The extension sums pi's own per-message costs of the session.
   sessionCost: { via: 'pi' },
   installer,
-  doctor: [checkPi, checkPiAgents],
+  doctor: [checkPi, checkPiAgents, checkPiRelease],
   demo: async () => (await import('./demo.js')).demo,
 };

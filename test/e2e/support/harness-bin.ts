@@ -29,7 +29,7 @@ function install(name: string): Rec {
 }
 
 export function harnessBin(
-  name: 'claude' | 'codex' | 'opencode' | 'pi' | 'bun' | 'copilot' | 'gemini' | 'node22' | 'node24',
+  name: 'claude' | 'codex' | 'opencode' | 'pi' | 'pi16' | 'bun' | 'copilot' | 'gemini' | 'grok' | 'node22' | 'node24',
 ): HarnessBin {
   const rec = install(name);
   if (!rec.ok) {

@@ -1,5 +1,5 @@
 /**
- * Runs the real pi 0.73.1 headless (`--mode json -p`) in a throwaway agent dir against the fake chat API, with pi's
+ * Runs the real pi (0.73.1, or 1.6.0 under Node 22: pi-lines.ts) headless (`--mode json -p`) in a throwaway agent dir against the fake chat API, with pi's
  * own example `subagent` tool (-e) and tiergate installed the pi way (settings.json `extensions`), so child `pi`
  * processes load tiergate too. PI_OFFLINE, PI_SKIP_VERSION_CHECK and PI_TELEMETRY=0 keep it off the network (pi.md §1).
  */
@@ -31,6 +31,8 @@ export function makePiSandbox(opts: {
   extension: string;
   agents: Record<string, string | null>;
   tiergateConfig?: unknown;
+  /** The `node` pi runs under (pi-lines.ts); default: the test's own. */
+  nodeDir?: string;
 }): PiSandbox {
   const root = mkdtempSync(join(tmpdir(), 'tg-pi-'));
   const agentDir = join(root, 'pi-agent');
@@ -70,7 +72,7 @@ export function makePiSandbox(opts: {
   const home = join(root, 'home');
   mkdirSync(home, { recursive: true });
   const env: NodeJS.ProcessEnv = {
-    PATH: `${dirname(process.execPath)}:${process.env.PATH}`,
+    PATH: `${opts.nodeDir ?? dirname(process.execPath)}:${process.env.PATH}`,
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     PI_CODING_AGENT_DIR: agentDir,

@@ -68,6 +68,7 @@ describe('harness descriptors (the light half of the registry)', () => {
       pi: [],
       gemini: ['BeforeTool'],
       copilot: ['preToolUse'],
+      grok: ['PreToolUse'],
     });
   });
 

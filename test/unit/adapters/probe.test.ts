@@ -23,6 +23,7 @@ const HOME_DIRS: Record<Harness, string[]> = {
   pi: ['.pi', 'agent'],
   gemini: ['.gemini'],
   copilot: ['.copilot'],
+  grok: ['.grok'],
 };
 
 describe('install --all detection', () => {
@@ -43,6 +44,7 @@ describe('install --all detection', () => {
       ['opencode', 'OPENCODE_CONFIG_DIR'],
       ['pi', 'PI_CODING_AGENT_DIR'],
       ['copilot', 'COPILOT_HOME'],
+      ['grok', 'GROK_HOME'],
     ] as const) {
       expect(detectHarness(ctxIn(home, { [v]: moved }), h)).toEqual({ found: true, how: `${moved} exists` });
     }

@@ -88,7 +88,7 @@ const NAMES = [
   'no-such-model-anywhere',
   'x'.repeat(300),
 ];
-const HARNESSES: Harness[] = ['claude', 'codex', 'opencode', 'pi', 'gemini', 'copilot', 'cursor'];
+const HARNESSES: Harness[] = ['claude', 'codex', 'opencode', 'pi', 'gemini', 'copilot', 'grok', 'cursor'];
 
 describe('what the effective file holds prices as the files do', () => {
   it('every name, every harness: the same resolution, catalog version and date (overrides, refreshed, declared)', () => {

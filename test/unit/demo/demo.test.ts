@@ -80,7 +80,7 @@ describe('tiergate demo --json', () => {
 
   it('replays a dispatch of every harness; Cursor is marked documentation-only', () => {
     expect(new Set(doc.decisions.map((d) => d.harness))).toEqual(
-      new Set(['claude', 'codex', 'cursor', 'opencode', 'pi', 'gemini', 'copilot']),
+      new Set(['claude', 'codex', 'cursor', 'opencode', 'pi', 'gemini', 'copilot', 'grok']),
     );
     expect(doc.decisions.filter((d) => d.documentationOnly).map((d) => d.harness)).toEqual(['cursor']);
   });
@@ -171,7 +171,7 @@ describe('tiergate demo (table) and --keep', () => {
       /Codex +gpt-6-astra -> parent gpt-6-sol: DENY \(over-ceiling-denied\)\n +the model sees: tiergate: .*Retry/,
     );
     expect(out).toMatch(/Cursor \(documentation only\)/);
-    expect(out).toMatch(/│ total +│ +10 │/);
+    expect(out).toMatch(/│ total +│ +12 │/);
     const ledger = /Ledger kept at (\S+) /.exec(out)?.[1];
     expect(ledger && ledger.startsWith(box.tmp)).toBe(true);
     expect(tree(box.home)).toEqual([]);
@@ -183,7 +183,16 @@ describe('tiergate demo (table) and --keep', () => {
           'SELECT harness, served_model, input, output, cost_pico FROM completions WHERE harness != ? ORDER BY harness',
         )
         .all('cursor') as Record<string, any>[];
-      expect(rows.map((r) => r.harness)).toEqual(['claude', 'claude', 'codex', 'copilot', 'gemini', 'opencode', 'pi']);
+      expect(rows.map((r) => r.harness)).toEqual([
+        'claude',
+        'claude',
+        'codex',
+        'copilot',
+        'gemini',
+        'grok',
+        'opencode',
+        'pi',
+      ]);
       for (const r of rows) {
         expect(r.served_model).toBeTruthy();
         expect(r.input + r.output).toBeGreaterThan(0);

@@ -43,7 +43,7 @@ process.on('exit', () => process.stderr.write('\\nPROBE ' + JSON.stringify({
 describe('the dispatch bundles', () => {
   it("carries no zod (any harness's)", () => {
     // `_zod` is the property every zod schema keeps its internals under.
-    for (const h of ['claude', 'codex', 'copilot', 'cursor', 'gemini'])
+    for (const h of ['claude', 'codex', 'copilot', 'cursor', 'gemini', 'grok'])
       expect(readFileSync(join(dist, `hook-dispatch-${h}.cjs`), 'utf8')).not.toContain('_zod');
   });
 

@@ -11,6 +11,7 @@ import { install, uninstall } from '../../../src/install/apply.js';
 import { parseJsonText } from '../../../src/install/edit-json.js';
 import type { InstallContext } from '../../../src/install/plan.js';
 import { hookCommand } from '../../../src/adapters/cursor/install.js';
+import { hookCommand as grokCommand } from '../../../src/adapters/grok/install.js';
 import { sandbox, snapshot } from './support.js';
 
 type Target = {
@@ -48,6 +49,19 @@ const targets: Target[] = [
       }
       expect(hooks.preToolUse!.find((e) => e.command.includes('tiergate'))!.matcher).toBe('Task');
       expect(v.version).toBe(1);
+    },
+  },
+  {
+    harness: 'grok',
+    file: (ctx) => join(ctx.home, '.grok', 'hooks', 'tiergate.json'),
+    foreignArray: () =>
+      '{\n  "hooks": {\n    "PreToolUse": [ { "matcher": "run_terminal_command", "hooks": [ { "type": "command", "command": "./audit.sh" } ] } ]\n  }\n}\n',
+    installedIn: (ctx, v) => {
+      const hooks = v.hooks as Record<string, { matcher?: string; hooks: { command: string; timeout: number }[] }[]>;
+      for (const ev of ['PreToolUse', 'PostToolUse', 'SubagentStop', 'SessionStart', 'SessionEnd']) {
+        expect(hooks[ev]!.some((e) => e.hooks[0]!.command === grokCommand(ctx, ev))).toBe(true);
+      }
+      expect(hooks.PreToolUse!.find((e) => e.hooks[0]!.command.includes('tiergate'))!.matcher).toBe('spawn_subagent');
     },
   },
 ];

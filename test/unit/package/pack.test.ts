@@ -42,7 +42,14 @@ function referencedFiles(): string[] {
     const manifest = JSON.parse(readFileSync(join(root, m), 'utf8'));
     if (typeof manifest.hooks === 'string') refs.add(manifest.hooks.replace(/^\.\//, ''));
   }
-  for (const h of ['hooks.json', 'hooks-codex.json', 'hooks-cursor.json', 'hooks-copilot.json', 'hooks/hooks.json']) {
+  for (const h of [
+    'hooks.json',
+    'hooks-codex.json',
+    'hooks-cursor.json',
+    'hooks-copilot.json',
+    'hooks-grok.json',
+    'hooks/hooks.json',
+  ]) {
     if (!existsSync(join(root, h))) continue;
     refs.add(h);
     const text = readFileSync(join(root, h), 'utf8');
