@@ -11,7 +11,7 @@ import type { Env } from '../io/paths.js';
 import { appendSpool } from '../observer/spool.js';
 import { redactToolInput } from '../observer/redact.js';
 import { decide } from '../routing-engine/decide.js';
-import { hasBudget } from '../routing-engine/budget.js';
+import { hasBudget, type SpendState } from '../routing-engine/budget.js';
 import { decideReserving } from '../observer/spend-reserve.js';
 import type { Policy } from '../contracts/config.js';
 import type { PriceLookup } from '../contracts/prices.js';
@@ -106,14 +106,27 @@ export function routeDispatch(
  */
 function decideWithSpend(obs: DispatchObservation, policy: Policy, prices: PriceLookup, env: Env): Decision {
   if (policy.mode === 'off' || !hasBudget(policy.budgets)) return decide(obs, policy, prices);
-  return decideReserving(
-    env,
-    obs,
-    policy.budgets,
-    (spend) => decide(obs, policy, prices, spend),
-    (d) => effectiveModel(obs, d),
-  );
+  try {
+    return decideReserving(
+      env,
+      obs,
+      policy.budgets,
+      (spend) => decide(obs, policy, prices, spend),
+      (d) => effectiveModel(obs, d),
+    );
+  } catch (err) {
+    // A fault reading or reserving the spend costs the budgets only: the price ceiling still decides (issue 28).
+    return decide(obs, policy, prices, unreadSpend(`the spend could not be read: ${errorText(err)}`));
+  }
 }
+
+const unreadSpend = (error: string): SpendState => ({
+  session: null,
+  day: { pico: 0n, unknown: 0 },
+  month: { pico: 0n, unknown: 0 },
+  sessionTotal: null,
+  error,
+});
 
 /** The line with its decision record; without it (a fault building it) it reads as "estimated (dispatch not recorded)". */
 function withDetail(
