@@ -19,6 +19,7 @@ import { hasBudget } from '../routing-engine/budget.js';
 import { loadPricer } from './default-pricer.js';
 import type { SqlDriver } from './ledger/driver.js';
 import { openLedger } from './ledger/open.js';
+import { ledgerText } from './ledger/text.js';
 import type { Pricer } from './pricing.js';
 import {
   countCompletion,
@@ -69,7 +70,8 @@ function mergeLocked(env: Env, now: number, fn: (f: SpendFile) => SpendFile, db?
       const ledger = (db ?? own)!;
       base = spendFromLedger(ledger, now, env.TZ ?? null);
       const known = ledger.prepare('SELECT 1 AS x FROM completions WHERE dedupe_key = ?');
-      entries = entries.filter((e) => !known.get(e.k));
+      // The ledger stores its keys cleaned (ledger/text.ts): a key with a NUL must be looked up cleaned, or counted twice.
+      entries = entries.filter((e) => !known.get(ledgerText(e.k)));
     } finally {
       own?.close();
     }
