@@ -124,7 +124,7 @@ describe('tiergate demo --json', () => {
 
   it('the report is the `tiergate report --json` document; completions carry served model, tokens and a non-zero cost', () => {
     expect(doc.report.format).toBe('tiergate-report/1');
-    for (const group of ['claude', 'codex', 'opencode', 'pi', 'gemini', 'copilot']) {
+    for (const group of ['claude', 'codex', 'opencode', 'pi', 'gemini', 'copilot', 'grok']) {
       const row = doc.report.rows.find((r) => r.group === group);
       expect(row, group).toBeDefined();
       expect(row!.completed).toBeGreaterThan(0);
@@ -138,7 +138,7 @@ describe('tiergate demo --json', () => {
 
   it('every correcting harness: the corrected child completes and the report shows a positive saving (issue 29)', () => {
     const correcting = [...new Set(doc.decisions.filter((d) => d.action === 'correct').map((d) => d.harness))].sort();
-    expect(correcting).toEqual(['claude', 'copilot', 'gemini', 'opencode', 'pi']);
+    expect(correcting).toEqual(['claude', 'copilot', 'gemini', 'grok', 'opencode', 'pi']);
     for (const h of correcting) {
       const row = doc.report.rows.find((r) => r.group === h)!;
       expect(row.corrected, h).toBe(1);
