@@ -294,6 +294,9 @@ describe.skipIf(!found.ok)('GitHub Copilot CLI 1.0.102 end to end', () => {
     expect(ledger(r.home, 'SELECT action, reason FROM dispatches')).toEqual([
       { action: 'allow', reason: 'within-ceiling' },
     ]);
+    // Copilot 1.0.102 writes events.jsonl behind its hooks: at sessionEnd the child's usage may not be there yet and
+    // the run stays pending until the next drain (README: "settled once the session ends"). The CLI drains first.
+    cli(r.home, ['report', '--json', '--harness', 'copilot']);
     expect(ledger(r.home, 'SELECT status, served_model FROM completions')).toEqual([
       { status: 'ok', served_model: 'gpt-5.4-mini' },
     ]);
