@@ -107,29 +107,68 @@ export function queryRuns(db: SqlDriver, q: ReportQuery, pricer: Pricer | null =
     .map((r) => {
       const corrected = r.action === 'correct';
       const s = corrected ? savedOf(r, pricer) : null;
-      return {
-        group: r.g,
-        harness: r.harness,
-        session: r.session_id,
-        agent: r.agent,
-        requested: r.requested,
-        served: r.served,
-        correctedTo: corrected ? r.to_value : null,
-        decision: r.kind ?? r.action,
-        joinMethod: r.join_method,
-        enforcement: r.enforcement,
-        status: r.status,
-        at: new Date(r.t).toISOString(),
-        tokens: {
-          input: r.input ?? 0,
-          output: r.output ?? 0,
-          cacheRead: r.cache_read ?? 0,
-          cacheWrite: (r.cache_write_5m ?? 0) + (r.cache_write_1h ?? 0),
-        },
-        cost: money(r.cost === null ? null : BigInt(r.cost)),
-        vsParent: money(r.vs_parent === null ? null : BigInt(r.vs_parent)),
-        saved: money(s ? s.saved : null),
-        savedBasis: s ? s.basis : null,
-      };
+      return runRow({
+        ...r,
+        corrected_to: corrected ? r.to_value : null,
+        decision: r.kind,
+        cache_write: (r.cache_write_5m ?? 0) + (r.cache_write_1h ?? 0),
+        cost: r.cost === null ? null : BigInt(r.cost),
+        vs_parent: r.vs_parent === null ? null : BigInt(r.vs_parent),
+        saved: s ? s.saved : null,
+        saved_basis: s ? s.basis : null,
+      });
     });
+}
+
+/** The fields of one run as the local ledger's and the team store's queries both give them (pico-USD as bigint). */
+export type RunFields = {
+  g: string | null;
+  harness: string;
+  session_id: string | null;
+  agent: string | null;
+  requested: string | null;
+  served: string | null;
+  corrected_to: string | null;
+  decision: string | null;
+  action: string | null;
+  join_method: string | null;
+  enforcement: string | null;
+  status: string;
+  t: number;
+  input: number | null;
+  output: number | null;
+  cache_read: number | null;
+  cache_write: number | null;
+  cost: bigint | null;
+  vs_parent: bigint | null;
+  saved: bigint | null;
+  saved_basis: string | null;
+};
+
+/** One CSV run, the same for `report --csv` and `report --team --csv`. */
+export function runRow(r: RunFields): RunRow {
+  return {
+    group: r.g,
+    harness: r.harness,
+    session: r.session_id,
+    agent: r.agent,
+    requested: r.requested,
+    served: r.served,
+    correctedTo: r.corrected_to,
+    decision: r.decision ?? r.action,
+    joinMethod: r.join_method,
+    enforcement: r.enforcement,
+    status: r.status,
+    at: new Date(r.t).toISOString(),
+    tokens: {
+      input: r.input ?? 0,
+      output: r.output ?? 0,
+      cacheRead: r.cache_read ?? 0,
+      cacheWrite: r.cache_write ?? 0,
+    },
+    cost: money(r.cost),
+    vsParent: money(r.vs_parent),
+    saved: money(r.saved),
+    savedBasis: r.saved_basis === 'recorded' || r.saved_basis === 'estimated' ? r.saved_basis : null,
+  };
 }

@@ -25,8 +25,7 @@ import {
   type ReportParts,
 } from '../report/query.js';
 import type { TeamClient } from './pg.js';
-import { picoToUsd } from '../observer/pricing.js';
-import type { RunRow } from '../report/run-rows.js';
+import { runRow, type RunRow } from '../report/run-rows.js';
 import { ROLLUP_MEASURES, TEAM_SCHEMA } from './schema.js';
 
 export type TeamReportQuery = {
@@ -522,33 +521,10 @@ export async function teamRuns(db: TeamClient, q: Scoped): Promise<RunRow[]> {
      FROM ${S}.dispatches ${wd.sql} ORDER BY at`,
     wd.params,
   );
-  const money = (t: string | null) => (t === null ? { usd: null, pico: null } : { usd: picoToUsd(BigInt(t)), pico: t });
+  const pico = (t: string | null) => (t === null ? null : BigInt(t));
   return [...done, ...open]
     .sort((a, b) => a.t - b.t)
-    .map((r) => ({
-      group: r.g,
-      harness: r.harness,
-      session: r.session_id,
-      agent: r.agent,
-      requested: r.requested,
-      served: r.served,
-      correctedTo: r.corrected_to,
-      decision: r.decision ?? r.action,
-      joinMethod: r.join_method,
-      enforcement: r.enforcement,
-      status: r.status,
-      at: new Date(r.t).toISOString(),
-      tokens: {
-        input: r.input ?? 0,
-        output: r.output ?? 0,
-        cacheRead: r.cache_read ?? 0,
-        cacheWrite: r.cache_write ?? 0,
-      },
-      cost: money(r.cost),
-      vsParent: money(r.vs_parent),
-      saved: money(r.saved),
-      savedBasis: r.saved_basis === 'recorded' || r.saved_basis === 'estimated' ? r.saved_basis : null,
-    }));
+    .map((r) => runRow({ ...r, cost: pico(r.cost), vs_parent: pico(r.vs_parent), saved: pico(r.saved) }));
 }
 
 type TeamRun = {
