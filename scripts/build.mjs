@@ -141,7 +141,7 @@ await buildHook({
 const lazyPolicyLoad = {
   name: 'policy-load-lazy',
   setup: (b) =>
-    b.onResolve({ filter: /\/config\/policy-load\.js$/ }, () => ({
+    b.onResolve({ filter: /(^|\/)policy-load\.js$/ }, () => ({
       path: join(root, 'src/config/shims/policy-load-lazy.ts'),
     })),
 };

@@ -15,7 +15,7 @@ import {
 import type { Env } from '../../io/paths.js';
 import { loadPolicy } from '../../config/load.js';
 import { spoolRecord } from '../../observer/spend-record.js';
-import { loadRuntime } from '../../runtime/context.js';
+import { loadRuntime } from '../../config/runtime.js';
 import { routeDispatch } from '../../runtime/dispatch.js';
 import { contextAnswer } from './answer.js';
 import { createCodexPreToolUse, cwdOf, type CodexDispatchDeps } from './dispatch-command.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createCodexHandlers, type CodexDeps } from '../../../src/adapters/codex/command.js';
-import { loadRuntime } from '../../../src/runtime/context.js';
+import { loadRuntime } from '../../../src/config/runtime.js';
 import { routeDispatch } from '../../../src/runtime/dispatch.js';
 import { COMMAND_ADAPTERS } from '../../../src/wiring/command-hooks.js';
 import { runHook } from '../../../src/wiring/command-hooks.js';

@@ -29,7 +29,7 @@ import { formatHtml } from '../../../src/report/format-html.js';
 import { formatTable } from '../../../src/report/format-table.js';
 import { chartModel } from '../../../src/report/html/chart-model.js';
 import { buildHtmlData } from '../../../src/report/html/data.js';
-import { clearRuntimeCache } from '../../../src/runtime/context.js';
+import { clearRuntimeCache } from '../../../src/config/runtime.js';
 import { routeDispatch } from '../../../src/runtime/dispatch.js';
 import { agentLink, decisionKind } from '../../../src/runtime/decision-record.js';
 import { priceDecisions } from '../../../src/report/decision-savings.js';

@@ -32,7 +32,7 @@ import { openLedger } from '../../../src/observer/ledger/open.js';
 import { resetSpoolFile } from '../../../src/observer/spool.js';
 import { loadCachedCatalogs } from '../../../src/prices/load.js';
 import { effectivePath } from '../../../src/config/effective-file.js';
-import { clearRuntimeCache, loadRuntime } from '../../../src/runtime/context.js';
+import { clearRuntimeCache, loadRuntime } from '../../../src/config/runtime.js';
 import { testPricer } from '../observer/helpers.js';
 
 function sandbox() {
