@@ -11,13 +11,13 @@ const LAYERS = [
   // Files, processes, paths, diagnostics, bounded reads.
   { name: 'io', paths: ['^src/io/'] },
   // Prices (catalogs, lookup, cost) and the pure routing decision.
-  { name: 'pricing', paths: ['^src/prices/(?!refresh/)', '^src/routing-engine/'] },
+  { name: 'pricing', paths: ['^src/prices/', '^src/routing-engine/'] },
   // The policy file, layered and checked.
   { name: 'config', paths: ['^src/config/'] },
   // The dispatch runtime, the observer's pieces (spool, tails, ledger store) and the background price refresh.
   {
     name: 'services',
-    paths: ['^src/runtime/', '^src/observer/(?!(drain|drain-hook|scan)\\.ts$)', '^src/prices/refresh/'],
+    paths: ['^src/runtime/', '^src/observer/(?!(drain|drain-hook|scan)\\.ts$)', '^src/refresh/'],
   },
   // Generic machinery harnesses plug into: the command-hook runner, the install kit.
   { name: 'kits', paths: ['^src/hook-runner/', '^src/install/(?!(apply|format|detect|cli)\\.ts$)'] },

@@ -79,7 +79,7 @@ export const createCommandAdapter = (services: HookServices): CommandAdapter => 
     now: Date.now,
     runtime: loadRuntime,
     // Lazy: child_process and crypto stay out of the dispatch hook process.
-    refresh: async (env) => void (await import('../../prices/refresh/trigger.js')).triggerRefresh(env),
+    refresh: async (env) => void (await import('../../refresh/trigger.js')).triggerRefresh(env),
     observe: services.observe,
     push: services.push,
   }),

@@ -79,7 +79,7 @@ export function createCommandAdapter(services: HookServices): CommandAdapter {
         SessionPayloadSchema.parse(payload);
         // Background price refresh: returns at once (detached process, lock, TTL). Imported here: child_process and
         // crypto would otherwise load in every hook process.
-        (await import('../../prices/refresh/trigger.js')).triggerRefresh(ctx.env);
+        (await import('../../refresh/trigger.js')).triggerRefresh(ctx.env);
         return null;
       },
       // The drain settles the children this session left pending from its file, bounded by the hook's deadline; what

@@ -1,6 +1,6 @@
 /** The refresh section of the user's policy. */
-import { loadPolicy } from '../../config/load.js';
-import type { Env } from '../../io/paths.js';
+import { loadPolicy } from '../config/load.js';
+import type { Env } from '../io/paths.js';
 import type { RefreshConfig } from './settings.js';
 
 /**

@@ -7,14 +7,14 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import piExtension from '../../../../extensions/pi/index.js';
-import { Tiergate } from '../../../../plugins/opencode/index.js';
-import { refreshOnce } from '../../../../src/adapters/in-process/refresh.js';
-import { paths } from '../../../../src/io/paths.js';
-import { catalogPath } from '../../../../src/prices/refresh/run.js';
+import piExtension from '../../../extensions/pi/index.js';
+import { Tiergate } from '../../../plugins/opencode/index.js';
+import { refreshOnce } from '../../../src/adapters/in-process/refresh.js';
+import { paths } from '../../../src/io/paths.js';
+import { catalogPath } from '../../../src/refresh/run.js';
 import { PriceServer, json, makeCert, type Tls } from './support/server.js';
 
-const root = join(import.meta.dirname, '../../../..');
+const root = join(import.meta.dirname, '../../..');
 const FIXTURE = readFileSync(join(root, 'test/fixtures/prices/openrouter-api-models.json'), 'utf8');
 
 let tls: Tls;

@@ -1,9 +1,9 @@
 /** What `tiergate prices status` shows: one row per configured source, from the status file and the catalogs on disk. */
 import { existsSync } from 'node:fs';
-import { CatalogSchema } from '../../contracts/prices.js';
-import { paths, type Env } from '../../io/paths.js';
-import { readTextCapped } from '../../io/read-capped.js';
-import { MAX_CATALOG_BYTES } from '../load.js';
+import { CatalogSchema } from '../contracts/prices.js';
+import { paths, type Env } from '../io/paths.js';
+import { readTextCapped } from '../io/read-capped.js';
+import { MAX_CATALOG_BYTES } from '../prices/load.js';
 import { lockHeld, readLock } from './lock.js';
 import { catalogPath } from './due.js';
 import { nextDueAt } from './schedule.js';

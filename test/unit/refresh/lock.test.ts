@@ -10,7 +10,7 @@ import {
   lockHeld,
   readLock,
   releaseLock,
-} from '../../../../src/prices/refresh/lock.js';
+} from '../../../src/refresh/lock.js';
 
 let dir: string;
 let lock: string;

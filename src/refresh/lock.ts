@@ -5,8 +5,8 @@
  * process that adopts it).
  */
 import { randomBytes } from 'node:crypto';
-import { createExclusive, moveFile, removeFile, writeFileAtomic } from '../../io/files.js';
-import { readTextCapped } from '../../io/read-capped.js';
+import { createExclusive, moveFile, removeFile, writeFileAtomic } from '../io/files.js';
+import { readTextCapped } from '../io/read-capped.js';
 
 export const STALE_MS = 10 * 60_000;
 export const DEAD_PID_GRACE_MS = 30_000;

@@ -2,10 +2,10 @@
  * One seam between the refresh and the source-format converters (src/prices/formats/): parsed JSON in, price rows
  * out. The refresh re-validates every row it gets back, so a converter bug cannot poison the cache.
  */
-import type { PriceRow } from '../../contracts/prices.js';
-import { fromLiteLLM } from '../formats/litellm.js';
-import { fromModelsDev } from '../formats/models-dev.js';
-import { fromOpenRouter } from '../formats/openrouter.js';
+import type { PriceRow } from '../contracts/prices.js';
+import { fromLiteLLM } from '../prices/formats/litellm.js';
+import { fromModelsDev } from '../prices/formats/models-dev.js';
+import { fromOpenRouter } from '../prices/formats/openrouter.js';
 import type { RefreshSource } from './settings.js';
 
 export type Converted = { rows: PriceRow[]; skipped: number; notes: string[] };

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { paths, type Env } from '../../io/paths.js';
+import { paths, type Env } from '../io/paths.js';
 import { isDue } from './schedule.js';
 import type { RefreshConfig, RefreshSource } from './settings.js';
 import { readStatus } from './status.js';

@@ -1,6 +1,6 @@
 /** Which sources the background refresh fetches, how often, and whether it runs at all. */
-import { PolicySchema, type Policy } from '../../contracts/config.js';
-import type { Env } from '../../io/paths.js';
+import { PolicySchema, type Policy } from '../contracts/config.js';
+import type { Env } from '../io/paths.js';
 
 export type RefreshConfig = Policy['refresh'];
 export type RefreshSource = RefreshConfig['sources'][number];

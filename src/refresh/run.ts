@@ -3,14 +3,14 @@
  * catalog atomically as `<priceCacheDir>/<source>.catalog.json`. A failure leaves the previous catalog in place and
  * lands in the status file; one source failing does not stop the next.
  */
-import { CatalogSchema, PriceRowSchema, type Catalog, type PriceRow } from '../../contracts/prices.js';
-import { diagnose, errorText } from '../../io/diagnostics.js';
-import { writeFileAtomic } from '../../io/files.js';
-import { writeEffective } from '../../config/policy-load.js';
-import { readTextCapped } from '../../io/read-capped.js';
-import { MAX_CATALOG_BYTES } from '../load.js';
-import { serialiseCatalog } from '../merge.js';
-import { paths, type Env } from '../../io/paths.js';
+import { CatalogSchema, PriceRowSchema, type Catalog, type PriceRow } from '../contracts/prices.js';
+import { diagnose, errorText } from '../io/diagnostics.js';
+import { writeFileAtomic } from '../io/files.js';
+import { writeEffective } from '../config/policy-load.js';
+import { readTextCapped } from '../io/read-capped.js';
+import { MAX_CATALOG_BYTES } from '../prices/load.js';
+import { serialiseCatalog } from '../prices/merge.js';
+import { paths, type Env } from '../io/paths.js';
 import { convertSource, type Converter } from './convert.js';
 import { FetchError, fetchText, type FetchOptions } from './http.js';
 import { acquireLock, adoptLock, releaseLock } from './lock.js';

@@ -7,9 +7,9 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { diagnose, errorText } from '../../io/diagnostics.js';
-import { paths, type Env } from '../../io/paths.js';
-import { spawnDetached } from '../../io/processes.js';
+import { diagnose, errorText } from '../io/diagnostics.js';
+import { paths, type Env } from '../io/paths.js';
+import { spawnDetached } from '../io/processes.js';
 import { loadRefreshConfig } from './config.js';
 import { acquireLock, releaseLock } from './lock.js';
 import { dueSources } from './due.js';
@@ -73,7 +73,7 @@ function loadConfig(env: Env): RefreshConfig {
 /** Bundled, this module lives in dist/<entry>.js beside dist/refresh.js; from source (tests), look in dist/. */
 export function refreshScript(): string | null {
   const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [join(here, 'refresh.js'), join(here, '..', '..', '..', 'dist', 'refresh.js')];
+  const candidates = [join(here, 'refresh.js'), join(here, '..', '..', 'dist', 'refresh.js')];
   return candidates.find((p) => existsSync(p)) ?? null;
 }
 

@@ -7,16 +7,16 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CatalogSchema } from '../../../../src/contracts/prices.js';
-import { paths } from '../../../../src/io/paths.js';
-import { catalogPath } from '../../../../src/prices/refresh/run.js';
-import type { RefreshConfig } from '../../../../src/prices/refresh/settings.js';
-import { readStatus } from '../../../../src/prices/refresh/status.js';
-import { nodeBinary, triggerRefresh } from '../../../../src/prices/refresh/trigger.js';
+import { CatalogSchema } from '../../../src/contracts/prices.js';
+import { paths } from '../../../src/io/paths.js';
+import { catalogPath } from '../../../src/refresh/run.js';
+import type { RefreshConfig } from '../../../src/refresh/settings.js';
+import { readStatus } from '../../../src/refresh/status.js';
+import { nodeBinary, triggerRefresh } from '../../../src/refresh/trigger.js';
 import { PriceServer, json, makeCert, type Tls } from './support/server.js';
-import { fixturePayload } from '../../../support/fixtures.js';
+import { fixturePayload } from '../../support/fixtures.js';
 
-const root = join(import.meta.dirname, '../../../..');
+const root = join(import.meta.dirname, '../../..');
 const DIST_REFRESH = join(root, 'dist/refresh.js');
 const DIST_HOOK = join(root, 'dist/hook.cjs');
 const FIXTURE = readFileSync(join(root, 'test/fixtures/prices/openrouter-api-models.json'), 'utf8');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isDue, nextDueAt, retryAfterMs } from '../../../../src/prices/refresh/schedule.js';
-import { blankSourceStatus, type SourceStatus } from '../../../../src/prices/refresh/status.js';
+import { isDue, nextDueAt, retryAfterMs } from '../../../src/refresh/schedule.js';
+import { blankSourceStatus, type SourceStatus } from '../../../src/refresh/status.js';
 
 const H = 3_600_000;
 const TTL = 24 * H;

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FetchError, checkUrl, fetchText } from '../../../../src/prices/refresh/http.js';
+import { FetchError, checkUrl, fetchText } from '../../../src/refresh/http.js';
 import { PriceServer, json, makeCert, type Tls } from './support/server.js';
 
 let tls: Tls;

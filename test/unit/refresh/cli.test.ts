@@ -4,13 +4,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paths } from '../../../../src/io/paths.js';
-import { run as refreshCommand } from '../../../../src/cli/commands/prices-refresh.js';
-import { formatAge, formatOverview, run as statusCommand } from '../../../../src/cli/commands/prices-status.js';
-import { refreshOverview } from '../../../../src/prices/refresh/report.js';
+import { paths } from '../../../src/io/paths.js';
+import { run as refreshCommand } from '../../../src/cli/commands/prices-refresh.js';
+import { formatAge, formatOverview, run as statusCommand } from '../../../src/cli/commands/prices-status.js';
+import { refreshOverview } from '../../../src/refresh/report.js';
 import { PriceServer, json, makeCert, type Tls } from './support/server.js';
 
-const root = join(import.meta.dirname, '../../../..');
+const root = join(import.meta.dirname, '../../..');
 const CLI = join(root, 'dist/cli.js');
 const FIXTURE = readFileSync(join(root, 'test/fixtures/prices/openrouter-api-models.json'), 'utf8');
 

@@ -4,9 +4,9 @@
  * recorded before the fetch starts, so a run that dies half-way still counts and a failing source is not hammered.
  */
 import * as z from 'zod/mini';
-import { writeFileAtomic } from '../../io/files.js';
-import { paths, type Env } from '../../io/paths.js';
-import { readTextCapped } from '../../io/read-capped.js';
+import { writeFileAtomic } from '../io/files.js';
+import { paths, type Env } from '../io/paths.js';
+import { readTextCapped } from '../io/read-capped.js';
 
 /** A status file holds a few lines per source. */
 const STATUS_MAX_BYTES = 1024 * 1024;
