@@ -17,7 +17,7 @@ const LAYERS = [
   // The dispatch runtime, the observer's pieces (spool, tails, ledger store) and the background price refresh.
   {
     name: 'services',
-    paths: ['^src/runtime/', '^src/observer/(?!(drain|drain-hook|scan)\\.ts$)', '^src/refresh/'],
+    paths: ['^src/runtime/', '^src/observer/', '^src/refresh/'],
   },
   // Generic machinery harnesses plug into: the command-hook runner, the install kit.
   { name: 'kits', paths: ['^src/hook-runner/', '^src/install/(?!(apply|format|detect|cli)\\.ts$)'] },
@@ -26,13 +26,7 @@ const LAYERS = [
   // What reads the registry: the observer pass, scan, install/uninstall, doctor, report, team ledger.
   {
     name: 'consumers',
-    paths: [
-      '^src/observer/(drain|drain-hook|scan)\\.ts$',
-      '^src/install/(apply|format|detect)\\.ts$',
-      '^src/doctor/',
-      '^src/report/',
-      '^src/team/',
-    ],
+    paths: ['^src/collect/', '^src/install/(apply|format|detect)\\.ts$', '^src/doctor/', '^src/report/', '^src/team/'],
   },
   // The command hooks wired: the runner, the adapters and the services their lifecycle handlers start.
   { name: 'wiring', paths: ['^src/wiring/'] },

@@ -16,7 +16,7 @@ export type { RunOutcome, StdinSource } from '../hook-runner/core.js';
 
 /** Loaded only when a handler calls them: SQLite, the drain and child_process stay out of every other hook. */
 export const HOOK_SERVICES: HookServices = {
-  observe: async (env, cwd, hook) => (await import('../observer/drain-hook.js')).drainLedgerFromHook(env, cwd, hook),
+  observe: async (env, cwd, hook) => (await import('../collect/drain-hook.js')).drainLedgerFromHook(env, cwd, hook),
   push: async (env) => void (await import('../team/trigger.js')).triggerPush(env),
 };
 

@@ -15,7 +15,7 @@ import { routeDispatch } from '../../../src/runtime/dispatch.js';
 import { COMMAND_ADAPTERS } from '../../../src/wiring/command-hooks.js';
 import { runHook } from '../../../src/wiring/command-hooks.js';
 import { appendSpool, resetSpoolFile } from '../../../src/observer/spool.js';
-import { runObserver } from '../../../src/observer/drain.js';
+import { runObserver } from '../../../src/collect/drain.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { queryReport } from '../../../src/report/query.js';
 import { readSpool } from '../../e2e/support/spool-read.js';

@@ -15,7 +15,7 @@ import type { DispatchObservation } from '../../../src/contracts/observation.js'
 import type { SpoolRecord } from '../../../src/contracts/spool.js';
 import { paths } from '../../../src/io/paths.js';
 import { loadPricer } from '../../../src/observer/default-pricer.js';
-import { runObserver } from '../../../src/observer/drain.js';
+import { runObserver } from '../../../src/collect/drain.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { reconcileCompletions, recordCompletion, recordDispatch } from '../../../src/observer/ledger/store.js';
 import { migrate } from '../../../src/observer/ledger/open.js';

@@ -27,7 +27,7 @@ import { diagnose } from '../../../src/io/diagnostics.js';
 import { appendBounded, writeFileAtomic } from '../../../src/io/files.js';
 import { paths } from '../../../src/io/paths.js';
 import { RefusedFile } from '../../../src/io/read-capped.js';
-import { runObserver } from '../../../src/observer/drain.js';
+import { runObserver } from '../../../src/collect/drain.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { resetSpoolFile } from '../../../src/observer/spool.js';
 import { loadCachedCatalogs } from '../../../src/prices/load.js';

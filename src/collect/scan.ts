@@ -11,16 +11,16 @@ import { harnessList, HARNESSES } from '../adapters/index.js';
 import type { Harness } from '../contracts/harness.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import type { Env } from '../io/paths.js';
-import type { SqlDriver } from './ledger/driver.js';
+import type { SqlDriver } from '../observer/ledger/driver.js';
 import {
   reconcileCompletions,
   recordCompletion,
   recordDispatch,
   recordRequest,
   supersedeWholeChild,
-} from './ledger/store.js';
-import type { Priced, Pricer } from './pricing.js';
-import type { FileParse } from './transcripts.js';
+} from '../observer/ledger/store.js';
+import type { Priced, Pricer } from '../observer/pricing.js';
+import type { FileParse } from '../observer/transcripts.js';
 
 /** Rows (requests, plus one per file) per write transaction: long enough to amortise the commit, short enough that a
  * hook's drainer waiting on the lock (busy_timeout 2 s) is not starved. */

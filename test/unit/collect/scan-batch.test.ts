@@ -9,8 +9,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { paths } from '../../../src/io/paths.js';
 import type { SqlDriver } from '../../../src/observer/ledger/driver.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
-import { scanTranscripts, type ScanRoot } from '../../../src/observer/scan.js';
-import { tempHome, testPricer, writeLines } from './helpers.js';
+import { scanTranscripts, type ScanRoot } from '../../../src/collect/scan.js';
+import { tempHome, testPricer, writeLines } from '../observer/helpers.js';
 
 const BAD = 'bad-session';
 const POISON = 'poisoned row for the test';

@@ -17,9 +17,9 @@ import { diagnose, errorText } from '../io/diagnostics.js';
 import { existingPrivateDir, moveFile, removeFile } from '../io/files.js';
 import { paths, type Env } from '../io/paths.js';
 import { RefusedFile } from '../io/read-capped.js';
-import type { SqlDriver } from './ledger/driver.js';
-import { busyWaitUntil, openLedger, setBusyTimeout } from './ledger/open.js';
-import { recordDecision } from './ledger/decisions.js';
+import type { SqlDriver } from '../observer/ledger/driver.js';
+import { busyWaitUntil, openLedger, setBusyTimeout } from '../observer/ledger/open.js';
+import { recordDecision } from '../observer/ledger/decisions.js';
 import {
   dispatchKey,
   recordCompletion,
@@ -27,12 +27,12 @@ import {
   reconcileCompletions,
   settleCompletion,
   type CompletionRow,
-} from './ledger/store.js';
-import { checkEnforcement } from './enforcement.js';
-import { rebuildSpend } from './spend-record.js';
-import type { Pricer } from './pricing.js';
-import { readJsonLines } from './json-lines.js';
-import { tidyDataDir } from './tidy.js';
+} from '../observer/ledger/store.js';
+import { checkEnforcement } from '../observer/enforcement.js';
+import { rebuildSpend } from '../observer/spend-record.js';
+import type { Pricer } from '../observer/pricing.js';
+import { readJsonLines } from '../observer/json-lines.js';
+import { tidyDataDir } from '../observer/tidy.js';
 
 export const SPOOL_LINE_MAX_BYTES = 256 * 1024;
 export const SPOOL_FILE_MAX_BYTES = 64 * 1024 * 1024;

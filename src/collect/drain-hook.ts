@@ -5,7 +5,7 @@
  */
 import { timeLeft, type HookContext } from '../contracts/hook.js';
 import type { Env } from '../io/paths.js';
-import { loadPricer } from './default-pricer.js';
+import { loadPricer } from '../observer/default-pricer.js';
 import { runObserver } from './drain.js';
 
 /**

@@ -6,10 +6,18 @@ import { describe, expect, it } from 'vitest';
 import type { CompletionObservation, DispatchObservation } from '../../../src/contracts/observation.js';
 import type { SpoolRecord } from '../../../src/contracts/spool.js';
 import { paths } from '../../../src/io/paths.js';
-import { drainSpool, PENDING_GIVE_UP_MS, reconcilePending, runObserver } from '../../../src/observer/drain.js';
+import { drainSpool, PENDING_GIVE_UP_MS, reconcilePending, runObserver } from '../../../src/collect/drain.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { appendSpool, resetSpoolFile } from '../../../src/observer/spool.js';
-import { CLAUDE_AGENT, CLAUDE_SESSION, claudeConfigDir, FIXTURES, tempHome, testCost, testPricer } from './helpers.js';
+import {
+  CLAUDE_AGENT,
+  CLAUDE_SESSION,
+  claudeConfigDir,
+  FIXTURES,
+  tempHome,
+  testCost,
+  testPricer,
+} from '../observer/helpers.js';
 
 const CANARY = 'CANARY-7f3a-never-stored';
 

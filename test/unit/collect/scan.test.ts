@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseClaudeTranscript } from '../../../src/adapters/claude/transcript.js';
 import { parseCodexRollout } from '../../../src/adapters/codex/transcript.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
-import { scanTranscripts, type ScanRoot } from '../../../src/observer/scan.js';
+import { scanTranscripts, type ScanRoot } from '../../../src/collect/scan.js';
 import {
   CLAUDE_AGENT,
   CLAUDE_SESSION,
@@ -14,7 +14,7 @@ import {
   testCost,
   testPricer,
   writeLines,
-} from './helpers.js';
+} from '../observer/helpers.js';
 
 function setup() {
   const { dir, env } = tempHome();
