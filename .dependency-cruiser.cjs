@@ -20,18 +20,18 @@ const LAYERS = [
     paths: ['^src/runtime/', '^src/observer/', '^src/refresh/'],
   },
   // Generic machinery harnesses plug into: the command-hook runner, the install kit.
-  { name: 'kits', paths: ['^src/hook-runner/', '^src/install/(?!(apply|format|detect|cli)\\.ts$)'] },
+  { name: 'kits', paths: ['^src/hook-runner/', '^src/install/'] },
   // One folder per harness and the registry listing them.
   { name: 'adapters', paths: ['^src/adapters/(?!descriptors\\.ts$)(?![^/]+/descriptor\\.ts$)'] },
   // What reads the registry: the observer pass, scan, install/uninstall, doctor, report, team ledger.
   {
     name: 'consumers',
-    paths: ['^src/collect/', '^src/install/(apply|format|detect)\\.ts$', '^src/doctor/', '^src/report/', '^src/team/'],
+    paths: ['^src/collect/', '^src/doctor/', '^src/report/', '^src/team/'],
   },
   // The command hooks wired: the runner, the adapters and the services their lifecycle handlers start.
   { name: 'wiring', paths: ['^src/wiring/'] },
   { name: 'demo', paths: ['^src/demo/'] },
-  { name: 'cli', paths: ['^src/cli/', '^src/install/cli\\.ts$'] },
+  { name: 'cli', paths: ['^src/cli/'] },
   // What esbuild bundles: each file is one entry point (scripts/build.mjs).
   { name: 'entries', paths: ['^src/entries/', '^plugins/', '^extensions/'] },
 ];

@@ -1,6 +1,6 @@
 /** Prints install/uninstall outcomes for a person; `--json` prints the same rows as JSON. */
 import type { Outcome } from './apply.js';
-import { shJoin } from './shell.js';
+import { shJoin } from '../../install/shell.js';
 
 const LABEL: Record<Outcome['status'], string> = {
   done: 'done',

@@ -4,10 +4,10 @@
  * rest; naming a harness installs it regardless (a config prepared before the harness is installed).
  */
 import { existsSync } from 'node:fs';
-import { HARNESSES } from '../adapters/index.js';
-import type { Harness } from '../contracts/harness.js';
+import { HARNESSES } from '../../adapters/index.js';
+import type { Harness } from '../../contracts/harness.js';
 import { binaryFound } from './apply.js';
-import type { InstallContext } from './plan.js';
+import type { InstallContext } from '../../install/plan.js';
 
 export type Detection = { found: true; how: string } | { found: false; why: string };
 

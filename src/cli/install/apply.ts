@@ -4,18 +4,24 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
-import type { Harness } from '../contracts/harness.js';
-import { diagnose, errorText } from '../io/diagnostics.js';
-import { removeEmptyDir, removeFile } from '../io/files.js';
-import { runBounded } from '../io/processes.js';
-import { backUp, linkProblem, onlyEmptyResidue, readText, sha256, writeKeepingMode } from './backup.js';
-import { parseJsonText } from './edit-json.js';
-import { parseTomlText } from './edit-toml.js';
-import { applyUndo } from './json-entries.js';
-import { shJoin } from './shell.js';
-import { type CommandStep, type FileEditStep, type HarnessPlan, type InstallContext } from './plan.js';
-import { readRecord, writeRecord, type FileRecord, type HarnessRecord, type TouchRecord } from './record.js';
-import { HARNESSES } from '../adapters/index.js';
+import type { Harness } from '../../contracts/harness.js';
+import { diagnose, errorText } from '../../io/diagnostics.js';
+import { removeEmptyDir, removeFile } from '../../io/files.js';
+import { runBounded } from '../../io/processes.js';
+import { backUp, linkProblem, onlyEmptyResidue, readText, sha256, writeKeepingMode } from '../../install/backup.js';
+import { parseJsonText } from '../../install/edit-json.js';
+import { parseTomlText } from '../../install/edit-toml.js';
+import { applyUndo } from '../../install/json-entries.js';
+import { shJoin } from '../../install/shell.js';
+import { type CommandStep, type FileEditStep, type HarnessPlan, type InstallContext } from '../../install/plan.js';
+import {
+  readRecord,
+  writeRecord,
+  type FileRecord,
+  type HarnessRecord,
+  type TouchRecord,
+} from '../../install/record.js';
+import { HARNESSES } from '../../adapters/index.js';
 
 export type Options = {
   dryRun: boolean;
@@ -32,7 +38,7 @@ export type Outcome = {
   target: string;
   /**
    * done: applied; unchanged: nothing to do; planned: --dry-run; manual: commands printed for the user; refused /
-   * failed; skipped: `--all` found no trace of the harness on this machine (install/detect.ts).
+   * failed; skipped: `--all` found no trace of the harness on this machine (cli/install/detect.ts).
    */
   status: 'done' | 'unchanged' | 'planned' | 'manual' | 'refused' | 'failed' | 'skipped';
   actions: string[];

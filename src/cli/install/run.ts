@@ -1,12 +1,12 @@
 /** Shared argument handling of `tiergate install` and `tiergate uninstall`. */
-import { HARNESS_IDS, HarnessSchema, type Harness } from '../contracts/harness.js';
+import { HARNESS_IDS, HarnessSchema, type Harness } from '../../contracts/harness.js';
 import { install, uninstall, type Outcome } from './apply.js';
-import { makeContext } from './context.js';
+import { makeContext } from '../../install/context.js';
 import { detectHarness } from './detect.js';
 import { formatOutcomes } from './format.js';
-import { transientWarning } from './transient.js';
-import { usageError } from '../cli/args.js';
-import { unknownValue } from '../cli/suggest.js';
+import { transientWarning } from '../../install/transient.js';
+import { usageError } from '../args.js';
+import { unknownValue } from '../suggest.js';
 
 export const USAGE = (verb: string) =>
   `Usage: tiergate ${verb} <${HARNESS_IDS.join('|')} ...> | --all [--dry-run] [--run] [--force] [--json]\n` +
