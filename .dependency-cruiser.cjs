@@ -6,10 +6,9 @@
 const LAYERS = [
   // Types and zod schemas every part shares; no imports outside contracts.
   { name: 'contracts', paths: ['^src/contracts/'] },
-  // Each harness's light facts (descriptor.ts) and their list: pure data over contracts, read by the policy defaults,
-  // the price aliases and the dispatch path. The one layer that is not a folder, on purpose: a harness is one folder
-  // (src/adapters/<id>/), and every harness's descriptor.ts has this fixed name in it (docs/architecture.md, Layers).
-  { name: 'descriptors', paths: ['^src/adapters/descriptors\\.ts$', '^src/adapters/[^/]+/descriptor\\.ts$'] },
+  // Each harness's light facts (descriptors/<id>.ts) and their list: pure data over contracts, read by the policy
+  // defaults, the price aliases and the dispatch path without loading an adapter.
+  { name: 'descriptors', paths: ['^src/descriptors/'] },
   // Files, processes, paths, diagnostics, bounded reads.
   { name: 'io', paths: ['^src/io/'] },
   // Prices (catalogs, lookup, cost) and the pure routing decision.
@@ -23,8 +22,8 @@ const LAYERS = [
   { name: 'dispatch', paths: ['^src/runtime/'] },
   // Generic machinery harnesses plug into: the command-hook runner, the install kit.
   { name: 'kits', paths: ['^src/hook-runner/', '^src/install/'] },
-  // One folder per harness (but its descriptor.ts) and the registry listing them.
-  { name: 'adapters', paths: ['^src/adapters/(?!descriptors\\.ts$)(?![^/]+/descriptor\\.ts$)'] },
+  // One folder per harness and the registry listing them.
+  { name: 'adapters', paths: ['^src/adapters/'] },
   // What reads the registry: the observer pass and scan, doctor, report, team ledger.
   {
     name: 'consumers',

@@ -159,7 +159,7 @@ await buildHook({
   banner: {},
 });
 // dist/hook.cjs gets the descriptors' table of dispatch events as a literal, not the descriptors' code.
-const { DISPATCH_EVENTS } = await tsImport('../src/adapters/descriptors.ts', import.meta.url);
+const { DISPATCH_EVENTS } = await tsImport('../src/descriptors/index.ts', import.meta.url);
 await buildHook({
   ...hookCommon,
   entryPoints: [join(root, 'src/entries/hook.ts')],

@@ -5,7 +5,7 @@
  * the demo and benches drive it in-process through runHook. Each dispatch bundle wires its one harness's dispatch
  * adapter itself (src/entries/hook-dispatch-<harness>.ts).
  */
-import { DESCRIPTORS, EVENT_DEADLINE_CAPS } from '../adapters/descriptors.js';
+import { DESCRIPTORS, EVENT_DEADLINE_CAPS } from '../descriptors/index.js';
 import type { Env } from '../contracts/env.js';
 import { HARNESS_IDS } from '../contracts/harness-ids.js';
 import type { AdapterTable, CommandAdapterFactory, HookServices } from '../contracts/hook.js';

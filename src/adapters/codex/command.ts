@@ -46,7 +46,7 @@ export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler
     },
 
     // Codex clamps SessionEnd hooks to 3 s (0.169.0, seen): the manifest's timeout is 3, the runner's deadline inside it
-    // (descriptor.ts eventDeadlinesMs) and the drain inside that; a drain cut short leaves its spool to the next pass.
+    // (descriptors/codex.ts eventDeadlinesMs) and the drain inside that; a drain cut short leaves its spool to the next pass.
     async SessionEnd(payload: unknown, ctx: HookContext): Promise<HookAnswer> {
       const p = SessionEndPayloadSchema.parse(payload);
       await deps.observe(ctx.env, p.cwd ?? null, ctx);

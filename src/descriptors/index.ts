@@ -6,14 +6,14 @@
  */
 import type { HarnessDescriptor } from '../contracts/harness.js';
 import { HARNESS_IDS, type Harness } from '../contracts/harness-ids.js';
-import { claudeDescriptor } from './claude/descriptor.js';
-import { codexDescriptor } from './codex/descriptor.js';
-import { cursorDescriptor } from './cursor/descriptor.js';
-import { opencodeDescriptor } from './opencode/descriptor.js';
-import { piDescriptor } from './pi/descriptor.js';
-import { geminiDescriptor } from './gemini/descriptor.js';
-import { copilotDescriptor } from './copilot/descriptor.js';
-import { grokDescriptor } from './grok/descriptor.js';
+import { claudeDescriptor } from './claude.js';
+import { codexDescriptor } from './codex.js';
+import { cursorDescriptor } from './cursor.js';
+import { opencodeDescriptor } from './opencode.js';
+import { piDescriptor } from './pi.js';
+import { geminiDescriptor } from './gemini.js';
+import { copilotDescriptor } from './copilot.js';
+import { grokDescriptor } from './grok.js';
 
 export const DESCRIPTORS: Readonly<Record<Harness, HarnessDescriptor>> = {
   claude: claudeDescriptor,

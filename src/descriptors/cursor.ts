@@ -1,5 +1,5 @@
 /** Cursor, as the dispatch path and the policy know it (contracts/harness.ts HarnessDescriptor). Documentation only. */
-import type { HarnessDescriptor } from '../../contracts/harness.js';
+import type { HarnessDescriptor } from '../contracts/harness.js';
 
 export const cursorDescriptor: HarnessDescriptor = {
   id: 'cursor',

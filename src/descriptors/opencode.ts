@@ -1,5 +1,5 @@
 /** OpenCode, as the dispatch path and the policy know it (contracts/harness.ts HarnessDescriptor). */
-import type { HarnessDescriptor } from '../../contracts/harness.js';
+import type { HarnessDescriptor } from '../contracts/harness.js';
 
 export const opencodeDescriptor: HarnessDescriptor = {
   id: 'opencode',

@@ -1,6 +1,6 @@
 /** Claude Code, as the dispatch path and the policy know it (contracts/harness.ts HarnessDescriptor). */
-import type { HarnessDescriptor } from '../../contracts/harness.js';
-import { CLAUDE_MODEL_ALIASES } from '../../contracts/aliases.js';
+import type { HarnessDescriptor } from '../contracts/harness.js';
+import { CLAUDE_MODEL_ALIASES } from '../contracts/aliases.js';
 
 /** The catalog's alias table for Claude Code on a provider (prices/formats/harness-catalog.ts writes one per provider). */
 export const claudeAliasTable = (provider: string): string =>

@@ -1,5 +1,5 @@
 /** GitHub Copilot CLI, as the dispatch path and the policy know it (contracts/harness.ts HarnessDescriptor). */
-import type { HarnessDescriptor } from '../../contracts/harness.js';
+import type { HarnessDescriptor } from '../contracts/harness.js';
 
 export const copilotDescriptor: HarnessDescriptor = {
   id: 'copilot',

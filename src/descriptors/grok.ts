@@ -1,5 +1,5 @@
 /** Grok Build (xAI's `grok`), as the dispatch path and the policy know it (contracts/harness.ts HarnessDescriptor). */
-import type { HarnessDescriptor } from '../../contracts/harness.js';
+import type { HarnessDescriptor } from '../contracts/harness.js';
 
 export const grokDescriptor: HarnessDescriptor = {
   id: 'grok',
