@@ -6,38 +6,34 @@
 const LAYERS = [
   // Types and zod schemas every part shares; no imports outside contracts.
   { name: 'contracts', paths: ['^src/contracts/'] },
-  // Each harness's light facts (descriptor.ts) and their list: pure data over contracts, read by the dispatch path.
-  { name: 'descriptors', paths: ['^src/adapters/descriptors\\.ts$', '^src/adapters/[^/]+/descriptor\\.ts$'] },
+  // Each harness's light facts (descriptors/<id>.ts) and their list: pure data over contracts, read by the policy
+  // defaults, the price aliases and the dispatch path without loading an adapter.
+  { name: 'descriptors', paths: ['^src/descriptors/'] },
   // Files, processes, paths, diagnostics, bounded reads.
   { name: 'io', paths: ['^src/io/'] },
   // Prices (catalogs, lookup, cost) and the pure routing decision.
-  { name: 'pricing', paths: ['^src/prices/(?!refresh/)', '^src/routing-engine/'] },
+  { name: 'pricing', paths: ['^src/prices/', '^src/routing-engine/'] },
   // The policy file, layered and checked.
   { name: 'config', paths: ['^src/config/'] },
-  // The dispatch runtime, the observer's pieces (spool, tails, ledger store) and the background price refresh.
-  {
-    name: 'services',
-    paths: ['^src/runtime/', '^src/observer/(?!(drain|drain-hook|scan)\\.ts$)', '^src/prices/refresh/'],
-  },
+  // The observer's parts (spool, redaction, spend journal and reservation, rewrite marker, tails, ledger store) and the
+  // background price refresh: what a dispatch and the observer pass both use, below both.
+  { name: 'services', paths: ['^src/observer/', '^src/refresh/'] },
+  // The dispatch runtime: one decision from a payload, over the observer's parts.
+  { name: 'dispatch', paths: ['^src/runtime/'] },
   // Generic machinery harnesses plug into: the command-hook runner, the install kit.
-  { name: 'kits', paths: ['^src/hook-runner/', '^src/install/(?!(apply|format|detect|cli)\\.ts$)'] },
+  { name: 'kits', paths: ['^src/hook-runner/', '^src/install/'] },
   // One folder per harness and the registry listing them.
-  { name: 'adapters', paths: ['^src/adapters/(?!descriptors\\.ts$)(?![^/]+/descriptor\\.ts$)'] },
-  // What reads the registry: the observer pass, scan, install/uninstall, doctor, report, team ledger.
+  { name: 'adapters', paths: ['^src/adapters/'] },
+  // What reads the registry: the observer pass and scan, doctor, report, team ledger.
   {
     name: 'consumers',
-    paths: [
-      '^src/observer/(drain|drain-hook|scan)\\.ts$',
-      '^src/install/(apply|format|detect)\\.ts$',
-      '^src/doctor/',
-      '^src/report/',
-      '^src/team/',
-    ],
+    paths: ['^src/collect/', '^src/doctor/', '^src/report/', '^src/team/'],
   },
   // The command hooks wired: the runner, the adapters and the services their lifecycle handlers start.
   { name: 'wiring', paths: ['^src/wiring/'] },
   { name: 'demo', paths: ['^src/demo/'] },
-  { name: 'cli', paths: ['^src/cli/', '^src/install/cli\\.ts$'] },
+  // Commands, and the install/uninstall run over the registry (cli/install/).
+  { name: 'cli', paths: ['^src/cli/'] },
   // What esbuild bundles: each file is one entry point (scripts/build.mjs).
   { name: 'entries', paths: ['^src/entries/', '^plugins/', '^extensions/'] },
 ];

@@ -15,11 +15,11 @@ import { loadPolicy } from '../src/config/load.js';
 import { paths } from '../src/io/paths.js';
 import { spawnDetached } from '../src/io/processes.js';
 import { loadCatalogLayers, resetBundledCatalogCache } from '../src/prices/load.js';
-import { fetchText } from '../src/prices/refresh/http.js';
-import { runRefresh } from '../src/prices/refresh/run.js';
-import type { RefreshConfig, RefreshSource } from '../src/prices/refresh/settings.js';
-import { triggerRefresh } from '../src/prices/refresh/trigger.js';
-import { PriceServer, json, makeCert } from '../test/unit/prices/refresh/support/server.js';
+import { fetchText } from '../src/refresh/http.js';
+import { runRefresh } from '../src/refresh/run.js';
+import type { RefreshConfig, RefreshSource } from '../src/refresh/settings.js';
+import { triggerRefresh } from '../src/refresh/trigger.js';
+import { PriceServer, json, makeCert } from '../test/unit/refresh/support/server.js';
 
 const runs = Number(process.argv[2] ?? 21);
 const root = new URL('..', import.meta.url).pathname;

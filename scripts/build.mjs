@@ -141,7 +141,7 @@ await buildHook({
 const lazyPolicyLoad = {
   name: 'policy-load-lazy',
   setup: (b) =>
-    b.onResolve({ filter: /\/config\/policy-load\.js$/ }, () => ({
+    b.onResolve({ filter: /(^|\/)policy-load\.js$/ }, () => ({
       path: join(root, 'src/config/shims/policy-load-lazy.ts'),
     })),
 };
@@ -159,7 +159,7 @@ await buildHook({
   banner: {},
 });
 // dist/hook.cjs gets the descriptors' table of dispatch events as a literal, not the descriptors' code.
-const { DISPATCH_EVENTS } = await tsImport('../src/adapters/descriptors.ts', import.meta.url);
+const { DISPATCH_EVENTS } = await tsImport('../src/descriptors/index.ts', import.meta.url);
 await buildHook({
   ...hookCommon,
   entryPoints: [join(root, 'src/entries/hook.ts')],

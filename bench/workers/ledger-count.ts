@@ -1,6 +1,6 @@
 /** Final drain of whatever the writers left in the spool, then the ledger's completion rows as JSON (ledger-concurrency). */
 import { loadPricer } from '../../src/observer/default-pricer.js';
-import { runObserver } from '../../src/observer/drain.js';
+import { runObserver } from '../../src/collect/drain.js';
 import { openLedger } from '../../src/observer/ledger/open.js';
 
 const db = openLedger(process.env, { busyTimeoutMs: 30_000 });

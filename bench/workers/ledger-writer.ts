@@ -7,7 +7,7 @@
 import { Readable } from 'node:stream';
 import { runHook } from '../../src/wiring/command-hooks.js';
 import { loadPricer } from '../../src/observer/default-pricer.js';
-import { runObserver } from '../../src/observer/drain.js';
+import { runObserver } from '../../src/collect/drain.js';
 import { openLedger } from '../../src/observer/ledger/open.js';
 
 const [lane = '0', count = '50', drainEvery = '10', rollout = '', turnId = ''] = process.argv.slice(2);

@@ -7,7 +7,7 @@ import { isPiChild } from '../../src/adapters/pi/extension.js';
 import { createTierSubagentTool } from '../../src/adapters/pi/subagent-tool.js';
 import { diagnose, errorText } from '../../src/io/diagnostics.js';
 import { runCollect } from '../../src/io/processes.js';
-import { loadRuntime } from '../../src/runtime/context.js';
+import { loadRuntime } from '../../src/config/runtime.js';
 
 type Api = { registerTool(tool: unknown): void };
 

@@ -4,7 +4,7 @@
  * members and never switches on a harness's name. No hook process loads this for its handlers: a harness with command
  * hooks (its descriptor names dispatch events) has `command.ts` exporting `createCommandAdapter` (CommandAdapterFactory,
  * contracts/hook.ts), which the command-hook wiring loads by id (src/wiring/command-hooks.ts) and its dispatch entry
- * (src/entries/hook-dispatch-<id>.ts) bypasses for `dispatch-command.ts`; the policy defaults read only descriptor.ts.
+ * (src/entries/hook-dispatch-<id>.ts) bypasses for `dispatch-command.ts`; the policy defaults read only its descriptor (src/descriptors/<id>.ts).
  * (Installers and doctor checks load jsonc-parser, smol-toml and zod schemas: tens of ms a hook has no use for.)
  */
 import type { Check } from '../contracts/check.js';

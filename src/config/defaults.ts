@@ -1,9 +1,9 @@
-import { DESCRIPTORS } from '../adapters/descriptors.js';
+import { DESCRIPTORS } from '../descriptors/index.js';
 import type { Policy } from '../contracts/config.js';
 import { HARNESS_IDS } from '../contracts/harness-ids.js';
 
 /**
- * Each harness's tiers as its descriptor gives them (src/adapters/<harness>/descriptor.ts, from what the harness
+ * Each harness's tiers as its descriptor gives them (src/descriptors/<harness>.ts, from what the harness
  * accepts, seen): Claude Code's Agent tool takes only aliases; Codex and the others take model ids; OpenCode, pi and
  * Cursor route by agent or by the user's own model names, so theirs are empty until configured (tiergate install
  * writes tier agents). Copied, so nothing that edits a policy reaches a descriptor.

@@ -9,7 +9,7 @@
  * writer read it: the user policy file (edited by hand), the bundled snapshot and the slow-path bundle beside it (an
  * upgrade or a rebuild), and the price cache directory (every catalog or declared-price write renames a file into it,
  * which changes the directory; so does a catalog placed there by hand). A project file is never in it: its presence is
- * asked on every dispatch and, when present, it is read and applied over the user's policy (runtime/context.ts).
+ * asked on every dispatch and, when present, it is read and applied over the user's policy (config/runtime.ts).
  *
  * Layout: one JSON line (format, inputs, policy, diagnostics, the length of each layer), then each layer's text in
  * catalog-lines layout (prices/catalog-lines.ts), so a dispatch parses only the rows it looks up.

@@ -196,7 +196,7 @@ export const PROJECT_RULES: { readonly [S in Section]: ProjectRule<S> } = {
   // deny stops correcting a harness seen ignoring rewrites: stricter, so a project may only move toward it.
   onIgnoredRewrite: ordered<'onIgnoredRewrite'>(['correct', 'deny'], 'stricter'),
   claudeProvider: { kind: 'trusted-only', why: "it changes what Claude Code's aliases cost" },
-  // The refresh reads the user file only (prices/refresh/config.ts): its catalogs are shared by every project, so no
+  // The refresh reads the user file only (refresh/config.ts): its catalogs are shared by every project, so no
   // project, trusted or not, picks the feeds. Nothing else reads this section.
   refresh: { kind: 'user-only', why: 'the price refresh is shared by every project' },
   observer,

@@ -2,9 +2,9 @@ import * as z from 'zod/mini';
 import { HARNESS_IDS, TIERS, type Harness } from './harness-ids.js';
 
 /**
- * Every harness tiergate plugs into, by id: the one list. What each one is lives in its folder, src/adapters/<id>/
- * (descriptor.ts: the facts the dispatch path and the policy need; index.ts: the whole HarnessModule), listed once in
- * src/adapters/descriptors.ts and src/adapters/index.ts.
+ * Every harness tiergate plugs into, by id: the one list. What each one is lives in src/descriptors/<id>.ts (the facts
+ * the dispatch path and the policy need) and its folder src/adapters/<id>/ (index.ts: the whole HarnessModule), listed
+ * once in src/descriptors/index.ts and src/adapters/index.ts.
  */
 export { HARNESS_IDS, TIERS, type Harness };
 export const HarnessSchema = z.enum(HARNESS_IDS);
@@ -37,7 +37,7 @@ export type Capability = z.infer<typeof CapabilitySchema>;
 export type TierMap = Partial<Record<Tier, string>>;
 
 /**
- * What any part of tiergate may know about a harness without loading its adapter (src/adapters/<id>/descriptor.ts):
+ * What any part of tiergate may know about a harness without loading its adapter (src/descriptors/<id>.ts):
  * pure data and functions of the policy, importing nothing but contracts, because the dispatch hook's policy defaults
  * and dist/hook.cjs's choice of bundle read it.
  */

@@ -1,5 +1,5 @@
 /** `tiergate demo` output: one line per dispatch decision, then the report table, then where the ledger was. */
-import { DESCRIPTORS } from '../adapters/descriptors.js';
+import { DESCRIPTORS } from '../descriptors/index.js';
 import { HARNESS_IDS } from '../contracts/harness.js';
 import { formatTable } from '../report/format-table.js';
 import type { DemoDecision } from './replay.js';

@@ -7,7 +7,7 @@ import type { Report } from '../contracts/report.js';
 import type { Env } from '../io/paths.js';
 import { paths } from '../io/paths.js';
 import { loadPricer } from '../observer/default-pricer.js';
-import { runObserver } from '../observer/drain.js';
+import { runObserver } from '../collect/drain.js';
 import { openLedger } from '../observer/ledger/open.js';
 import { buildReport } from '../report/query.js';
 import { Replay, type DemoDecision } from './replay.js';

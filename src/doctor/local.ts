@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { loadPolicy } from '../config/load.js';
 import { CatalogSchema } from '../contracts/prices.js';
-import { RefreshStatusSchema } from '../prices/refresh/status.js';
+import { RefreshStatusSchema } from '../refresh/status.js';
 import { readText } from '../install/backup.js';
 import { paths, type Env } from '../io/paths.js';
 import type { Check } from './check.js';

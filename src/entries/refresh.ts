@@ -4,9 +4,9 @@
  * status file, problems to the diagnostic log. A watchdog ends the process even if a socket refuses to close.
  */
 import { diagnose, errorText } from '../io/diagnostics.js';
-import { loadRefreshConfig } from '../prices/refresh/config.js';
-import { runRefresh } from '../prices/refresh/run.js';
-import { configFromEnv, FORCE_ENV, LOCK_ENV } from '../prices/refresh/settings.js';
+import { loadRefreshConfig } from '../refresh/config.js';
+import { runRefresh } from '../refresh/run.js';
+import { configFromEnv, FORCE_ENV, LOCK_ENV } from '../refresh/settings.js';
 
 const WATCHDOG_MS = 5 * 60_000;
 

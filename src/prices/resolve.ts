@@ -9,7 +9,7 @@
  *   5. unknown: no price. Never $0.
  */
 import type { Catalog, PriceRow, Resolution } from '../contracts/prices.js';
-import { DESCRIPTORS } from '../adapters/descriptors.js';
+import { DESCRIPTORS } from '../descriptors/index.js';
 import type { Harness, HarnessDescriptor, PriceAliasOptions, PriceAliases } from '../contracts/harness.js';
 import {
   alternateIds,

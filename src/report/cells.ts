@@ -2,7 +2,7 @@
  * Human cells shared by the terminal table, CSV and the HTML page: one wording for money, unpriced, runs without
  * reported usage, savings.
  */
-import { DESCRIPTORS } from '../adapters/descriptors.js';
+import { DESCRIPTORS } from '../descriptors/index.js';
 import { HARNESS_IDS } from '../contracts/harness.js';
 import type { Money, ReportRow } from '../contracts/report.js';
 

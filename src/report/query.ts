@@ -2,7 +2,7 @@
  * The rows behind every report view. Pure SQL aggregation over the ledger (completions carry the fields copied from
  * their dispatch at join time, so no join runs here); formatting lives in format-*.ts.
  */
-import { DESCRIPTORS } from '../adapters/descriptors.js';
+import { DESCRIPTORS } from '../descriptors/index.js';
 import { HARNESS_IDS, type Harness, type HarnessDescriptor } from '../contracts/harness.js';
 import type { Money, Report, ReportBy, ReportFilters, ReportRow } from '../contracts/report.js';
 import type { SqlDriver, SqlValue } from '../observer/ledger/driver.js';

@@ -11,7 +11,7 @@ import { picoToUsd, type Pricer } from '../observer/pricing.js';
 import { savedOf } from './decision-savings.js';
 import { groupBy, type ReportQuery } from './query.js';
 import { scopeWhere } from './scope-sql.js';
-import { PENDING_GIVE_UP_MS } from '../observer/drain.js';
+import { PENDING_GIVE_UP_MS } from '../collect/drain.js';
 
 export type RunRow = {
   group: string | null;

@@ -15,7 +15,7 @@ import { hasBudget, type SpendState } from '../routing-engine/budget.js';
 import { decideReserving } from '../observer/spend-reserve.js';
 import type { Policy } from '../contracts/config.js';
 import type { PriceLookup } from '../contracts/prices.js';
-import { loadRuntime } from './context.js';
+import { loadRuntime } from '../config/runtime.js';
 import { effectiveModel } from './effective-model.js';
 import { withRewritePolicy } from '../observer/rewrite-marker.js';
 import { decisionDetail, undeliveredDetail } from './decision-record.js';

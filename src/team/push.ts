@@ -13,7 +13,7 @@
  */
 import { diagnose } from '../io/diagnostics.js';
 import { loadPricer } from '../observer/default-pricer.js';
-import { runObserver } from '../observer/drain.js';
+import { runObserver } from '../collect/drain.js';
 import type { SqlDriver } from '../observer/ledger/driver.js';
 import type { Pricer } from '../observer/pricing.js';
 import { openLedger } from '../observer/ledger/open.js';

@@ -1,6 +1,6 @@
 /**
  * The background push at session end: when a team ledger is configured, starts `node dist/cli.js push --background`
- * detached and returns at once (like the price refresh, prices/refresh/trigger.ts). The lock is taken here and handed
+ * detached and returns at once (like the price refresh, refresh/trigger.ts). The lock is taken here and handed
  * to the child by nonce, so many sessions ending together start one push. The child is bounded (a watchdog in the push
  * command); a failed push leaves its error in the push status and is retried by the next session end.
  * Never throws, never touches the network itself: SessionEnd hooks call this.
@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import type { Env } from '../io/paths.js';
 import { spawnDetached } from '../io/processes.js';
-import { acquireLock, releaseLock } from '../prices/refresh/lock.js';
-import { nodeBinary } from '../prices/refresh/trigger.js';
+import { acquireLock, releaseLock } from '../refresh/lock.js';
+import { nodeBinary } from '../refresh/trigger.js';
 import { teamPaths, teamUrl } from './config.js';
 
 /** The environment variable carrying the lock's nonce to the detached push. */

@@ -5,7 +5,7 @@
  * the demo and benches drive it in-process through runHook. Each dispatch bundle wires its one harness's dispatch
  * adapter itself (src/entries/hook-dispatch-<harness>.ts).
  */
-import { DESCRIPTORS, EVENT_DEADLINE_CAPS } from '../adapters/descriptors.js';
+import { DESCRIPTORS, EVENT_DEADLINE_CAPS } from '../descriptors/index.js';
 import type { Env } from '../contracts/env.js';
 import { HARNESS_IDS } from '../contracts/harness-ids.js';
 import type { AdapterTable, CommandAdapterFactory, HookServices } from '../contracts/hook.js';
@@ -16,7 +16,7 @@ export type { RunOutcome, StdinSource } from '../hook-runner/core.js';
 
 /** Loaded only when a handler calls them: SQLite, the drain and child_process stay out of every other hook. */
 export const HOOK_SERVICES: HookServices = {
-  observe: async (env, cwd, hook) => (await import('../observer/drain-hook.js')).drainLedgerFromHook(env, cwd, hook),
+  observe: async (env, cwd, hook) => (await import('../collect/drain-hook.js')).drainLedgerFromHook(env, cwd, hook),
   push: async (env) => void (await import('../team/trigger.js')).triggerPush(env),
 };
 

@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { EVENT_DEADLINE_CAPS, runHook } from '../../src/wiring/command-hooks.js';
 import { deadlineFor } from '../../src/hook-runner/core.js';
 import { resetSpoolFile } from '../../src/observer/spool.js';
-import { clearRuntimeCache } from '../../src/runtime/context.js';
+import { clearRuntimeCache } from '../../src/config/runtime.js';
 import {
   EVENTS,
   basePayload,

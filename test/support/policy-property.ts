@@ -1,7 +1,7 @@
 /**
  * Issue 28 item 1, as a property: random JSON in every key of a project's .tiergate.json never turns an over-ceiling
  * dispatch into an allow. Each case writes the file, loads it over the user's policy as a dispatch does
- * (applyProjectFile over the effective policy: runtime/context.ts) and decides (routing-engine/decide.ts) three
+ * (applyProjectFile over the effective policy: config/runtime.ts) and decides (routing-engine/decide.ts) three
  * over-ceiling dispatches (Claude, Codex, Cursor) against a random spend. A throw anywhere counts as an allow, because
  * that is what the dispatch makes of one (runtime/dispatch.ts: internal-error, allowed). The cases that reached the
  * decision are counted, so a generator that only produced files the loader throws away could not pass.
@@ -20,7 +20,7 @@ import { HARNESS_IDS } from '../../src/contracts/harness-ids.js';
 import type { DispatchObservation } from '../../src/contracts/observation.js';
 import { hasBudget, type SpendState } from '../../src/routing-engine/budget.js';
 import { decide } from '../../src/routing-engine/decide.js';
-import { clearRuntimeCache, loadRuntime, type Runtime } from '../../src/runtime/context.js';
+import { clearRuntimeCache, loadRuntime, type Runtime } from '../../src/config/runtime.js';
 import { claudeDispatch, codexDispatch } from '../unit/routing-engine/observations.js';
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261205);

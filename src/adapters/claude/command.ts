@@ -107,7 +107,7 @@ const sessionStart: HookHandler = async (payload, ctx) => {
   }
   // Background price refresh: returns at once (detached process, lock, TTL); never on the dispatch path. Imported
   // here, not at the top: child_process and crypto would otherwise load in every PreToolUse hook process.
-  (await import('../../prices/refresh/trigger.js')).triggerRefresh(ctx.env);
+  (await import('../../refresh/trigger.js')).triggerRefresh(ctx.env);
   const text = policySummary(policy);
   return text ? jsonAnswer(sessionStartAnswer(text)) : null;
 };

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import type { HarnessModule } from '../harness-module.js';
-import { claudeDescriptor } from './descriptor.js';
+import { claudeDescriptor } from '../../descriptors/claude.js';
 import { checkClaude } from './doctor.js';
 import * as installer from './install.js';
 import { drainModuleSpool } from './module-spool.js';

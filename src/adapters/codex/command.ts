@@ -15,7 +15,7 @@ import {
 import type { Env } from '../../io/paths.js';
 import { loadPolicy } from '../../config/load.js';
 import { spoolRecord } from '../../observer/spend-record.js';
-import { loadRuntime } from '../../runtime/context.js';
+import { loadRuntime } from '../../config/runtime.js';
 import { routeDispatch } from '../../runtime/dispatch.js';
 import { contextAnswer } from './answer.js';
 import { createCodexPreToolUse, cwdOf, type CodexDispatchDeps } from './dispatch-command.js';
@@ -46,7 +46,7 @@ export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler
     },
 
     // Codex clamps SessionEnd hooks to 3 s (0.169.0, seen): the manifest's timeout is 3, the runner's deadline inside it
-    // (descriptor.ts eventDeadlinesMs) and the drain inside that; a drain cut short leaves its spool to the next pass.
+    // (descriptors/codex.ts eventDeadlinesMs) and the drain inside that; a drain cut short leaves its spool to the next pass.
     async SessionEnd(payload: unknown, ctx: HookContext): Promise<HookAnswer> {
       const p = SessionEndPayloadSchema.parse(payload);
       await deps.observe(ctx.env, p.cwd ?? null, ctx);
@@ -79,7 +79,7 @@ export const createCommandAdapter = (services: HookServices): CommandAdapter => 
     now: Date.now,
     runtime: loadRuntime,
     // Lazy: child_process and crypto stay out of the dispatch hook process.
-    refresh: async (env) => void (await import('../../prices/refresh/trigger.js')).triggerRefresh(env),
+    refresh: async (env) => void (await import('../../refresh/trigger.js')).triggerRefresh(env),
     observe: services.observe,
     push: services.push,
   }),

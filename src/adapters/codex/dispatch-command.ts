@@ -14,7 +14,7 @@ import {
   type HookHandler,
 } from '../../contracts/hook.js';
 import type { Env } from '../../io/paths.js';
-import { loadRuntime } from '../../runtime/context.js';
+import { loadRuntime } from '../../config/runtime.js';
 import { routeDispatch } from '../../runtime/dispatch.js';
 import { answerFor } from './answer.js';
 import { observeDispatch } from './observe.js';

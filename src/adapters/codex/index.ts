@@ -1,7 +1,7 @@
 /** Codex CLI: command hooks (hooks-codex.json), rollout transcripts, a plugin in Codex's marketplace. */
 import { join } from 'node:path';
 import type { HarnessModule } from '../harness-module.js';
-import { codexDescriptor } from './descriptor.js';
+import { codexDescriptor } from '../../descriptors/codex.js';
 import { checkCodex } from './doctor.js';
 import * as installer from './install.js';
 import { codexTranscripts } from './transcript.js';

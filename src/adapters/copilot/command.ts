@@ -3,7 +3,7 @@
  * plugin's .plugin/plugin.json). Dispatch (preToolUse on `task`) is decided by dispatch-command.ts; the child's
  * completion is read from the session file at subagentStop and spooled as pending (Copilot writes the child's
  * `subagent.completed` only after that hook, seen on 1.0.102), and the drain at sessionEnd, or at the next run of any
- * tiergate command, settles it from the file (late flush, observer/drain.ts). Nothing here waits on the network.
+ * tiergate command, settles it from the file (late flush, collect/drain.ts). Nothing here waits on the network.
  *
  * Copilot CLI 1.0.102 takes a hook's exit 1 as a denial (seen): every failure here is the runner's fail-open (no
  * output, exit 0), whatever the event.
@@ -79,7 +79,7 @@ export function createCommandAdapter(services: HookServices): CommandAdapter {
         SessionPayloadSchema.parse(payload);
         // Background price refresh: returns at once (detached process, lock, TTL). Imported here: child_process and
         // crypto would otherwise load in every hook process.
-        (await import('../../prices/refresh/trigger.js')).triggerRefresh(ctx.env);
+        (await import('../../refresh/trigger.js')).triggerRefresh(ctx.env);
         return null;
       },
       // The drain settles the children this session left pending from its file, bounded by the hook's deadline; what

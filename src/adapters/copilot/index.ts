@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import type { HarnessModule } from '../harness-module.js';
-import { copilotDescriptor } from './descriptor.js';
+import { copilotDescriptor } from '../../descriptors/copilot.js';
 import { checkCopilot, checkCopilotMultipliers } from './doctor.js';
 import * as installer from './install.js';
 import { copilotTranscripts } from './transcript.js';

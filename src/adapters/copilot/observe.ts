@@ -2,7 +2,7 @@
 import type { Capability } from '../../contracts/harness.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import { extractEscalation } from '../../observer/outcome.js';
-import { copilotDescriptor } from './descriptor.js';
+import { copilotDescriptor } from '../../descriptors/copilot.js';
 import type { CopilotChild } from './agents.js';
 import type { DispatchContext } from './parent-model.js';
 import type { DispatchPayload } from './dispatch-payload.js';

@@ -1,5 +1,5 @@
-/** Cursor's capability (descriptor.ts); it does not depend on the policy. */
-import { cursorDescriptor } from './descriptor.js';
+/** Cursor's capability (src/descriptors/cursor.ts); it does not depend on the policy. */
+import { cursorDescriptor } from '../../descriptors/cursor.js';
 
 export const CURSOR_CAPABILITY = cursorDescriptor.capability({ codexRewrite: false });
 

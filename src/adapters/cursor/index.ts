@@ -1,6 +1,6 @@
 /** Cursor (documentation only): command hooks in ~/.cursor/hooks.json; its hooks carry no usage. */
 import type { HarnessModule } from '../harness-module.js';
-import { cursorDescriptor } from './descriptor.js';
+import { cursorDescriptor } from '../../descriptors/cursor.js';
 import { checkCursor } from './doctor.js';
 import * as installer from './install.js';
 

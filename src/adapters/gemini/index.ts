@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { HarnessModule } from '../harness-module.js';
 import { geminiDir } from './agents.js';
-import { geminiDescriptor } from './descriptor.js';
+import { geminiDescriptor } from '../../descriptors/gemini.js';
 import { checkGemini } from './doctor.js';
 import * as installer from './install.js';
 import { geminiTranscripts } from './transcript.js';

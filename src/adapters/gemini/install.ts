@@ -59,7 +59,7 @@ export function staleFiles(ctx: InstallContext, files: readonly ExtensionFile[])
   return files.filter((f) => readText(join(installedDir(ctx), f.rel)) !== f.text).map((f) => f.rel);
 }
 
-/** An absolute path that exists, or a bare name found on PATH (install/apply.ts binaryFound, which imports the registry). */
+/** An absolute path that exists, or a bare name found on PATH (cli/install/apply.ts binaryFound, which imports the registry). */
 function found(ctx: InstallContext, name: string): boolean {
   if (name.includes('/')) return existsSync(name);
   return (ctx.env.PATH ?? '').split(delimiter).some((d) => d !== '' && existsSync(join(d, name)));

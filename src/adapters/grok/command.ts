@@ -38,7 +38,7 @@ export function createCommandAdapter(services: HookServices): CommandAdapter {
       async SessionStart(payload, ctx) {
         SessionPayloadSchema.parse(payload);
         // Lazy: child_process stays out of every other hook process.
-        (await import('../../prices/refresh/trigger.js')).triggerRefresh(ctx.env);
+        (await import('../../refresh/trigger.js')).triggerRefresh(ctx.env);
         return null;
       },
 

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { HarnessModule } from '../harness-module.js';
 import { grokHome } from './catalog.js';
-import { grokDescriptor } from './descriptor.js';
+import { grokDescriptor } from '../../descriptors/grok.js';
 import { checkGrok } from './doctor.js';
 import * as installer from './install.js';
 import { grokTranscripts } from './transcript.js';

@@ -2,7 +2,7 @@
 import type { DispatchObservation } from '../../contracts/observation.js';
 import { extractEscalation } from '../../observer/outcome.js';
 import type { GrokChild } from './catalog.js';
-import { grokDescriptor } from './descriptor.js';
+import { grokDescriptor } from '../../descriptors/grok.js';
 import type { DispatchPayload } from './dispatch-payload.js';
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);

@@ -6,7 +6,7 @@
  */
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import { paths, type Env } from '../../io/paths.js';
-import { triggerRefresh, type TriggerResult } from '../../prices/refresh/trigger.js';
+import { triggerRefresh, type TriggerResult } from '../../refresh/trigger.js';
 
 const started = new Set<string>();
 

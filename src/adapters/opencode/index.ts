@@ -1,6 +1,6 @@
 /** OpenCode: an in-process plugin (plugins/opencode -> dist/opencode.js) listed in its config. */
 import type { HarnessModule } from '../harness-module.js';
-import { opencodeDescriptor } from './descriptor.js';
+import { opencodeDescriptor } from '../../descriptors/opencode.js';
 import { checkOpencode } from './doctor.js';
 import * as installer from './install.js';
 

@@ -6,7 +6,7 @@
 import type { Decision } from '../../contracts/decision.js';
 import type { DispatchObservation, CompletionObservation } from '../../contracts/observation.js';
 import type { Policy } from '../../contracts/config.js';
-import { declareModelPrices, loadRuntime } from '../../runtime/context.js';
+import { declareModelPrices, loadRuntime } from '../../config/runtime.js';
 import { diagnose } from '../../io/diagnostics.js';
 import type { Env } from '../../io/paths.js';
 import { spoolRecord } from '../../observer/spend-record.js';

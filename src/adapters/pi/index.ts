@@ -1,6 +1,6 @@
 /** pi: an in-process extension (extensions/pi -> dist/pi.js) in its settings' packages, and tiergate's tier agents. */
 import type { HarnessModule } from '../harness-module.js';
-import { piDescriptor } from './descriptor.js';
+import { piDescriptor } from '../../descriptors/pi.js';
 import { checkPi, checkPiAgents, checkPiRelease } from './doctor.js';
 import * as installer from './install.js';
 

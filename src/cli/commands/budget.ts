@@ -6,7 +6,7 @@
 import { loadPolicy } from '../../config/load.js';
 import { paths } from '../../io/paths.js';
 import { loadPricer } from '../../observer/default-pricer.js';
-import { runObserver } from '../../observer/drain.js';
+import { runObserver } from '../../collect/drain.js';
 import { openLedger } from '../../observer/ledger/open.js';
 import { readSpendFile } from '../../observer/spend-read.js';
 import { budgetReport, budgetTextLines } from '../../report/budget-lines.js';

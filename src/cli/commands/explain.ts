@@ -5,7 +5,7 @@ import { tierAgentName } from '../../adapters/tier-agents.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import type { Decision } from '../../contracts/decision.js';
 import { decide } from '../../routing-engine/decide.js';
-import { loadRuntime } from '../../runtime/context.js';
+import { loadRuntime } from '../../config/runtime.js';
 import { parseCommandFlags, usageError } from '../args.js';
 import { explainProjectPolicy } from '../project-policy.js';
 import { unknownValue } from '../suggest.js';

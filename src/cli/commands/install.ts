@@ -1,5 +1,5 @@
 import { writeEffective } from '../../config/policy-load.js';
-import { runInstallCli, USAGE as usageFor } from '../../install/cli.js';
+import { runInstallCli, USAGE as usageFor } from '../install/run.js';
 
 export const USAGE = usageFor('install');
 

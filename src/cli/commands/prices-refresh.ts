@@ -1,7 +1,7 @@
 /** `tiergate prices refresh [--wait] [--json]`: start a price refresh now (TTL ignored; the lock still applies). */
-import { loadRefreshConfig } from '../../prices/refresh/config.js';
-import { runRefresh, type RefreshReport } from '../../prices/refresh/run.js';
-import { triggerRefresh, type TriggerResult } from '../../prices/refresh/trigger.js';
+import { loadRefreshConfig } from '../../refresh/config.js';
+import { runRefresh, type RefreshReport } from '../../refresh/run.js';
+import { triggerRefresh, type TriggerResult } from '../../refresh/trigger.js';
 import { parseCommandFlags } from '../args.js';
 
 export const USAGE = `Usage: tiergate prices refresh [--wait] [--json]

@@ -1,6 +1,6 @@
 /** `tiergate prices status [--json]`: per price source, the cached catalog's age and size, and the last error. */
-import { loadRefreshConfig } from '../../prices/refresh/config.js';
-import { refreshOverview, type RefreshOverview } from '../../prices/refresh/report.js';
+import { loadRefreshConfig } from '../../refresh/config.js';
+import { refreshOverview, type RefreshOverview } from '../../refresh/report.js';
 import { parseCommandFlags } from '../args.js';
 
 export const USAGE = `Usage: tiergate prices status [--json]

@@ -5,7 +5,7 @@
  */
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import { findPackageRoot, packageVersion } from '../../install/context.js';
-import { acquireLock, adoptLock, releaseLock } from '../../prices/refresh/lock.js';
+import { acquireLock, adoptLock, releaseLock } from '../../refresh/lock.js';
 import { describeTeamError, serverOf, TeamError } from '../../team/pg.js';
 import { pushLedger, showKey, type PushResult } from '../../team/push.js';
 import { RECORD_KINDS } from '../../team/rows.js';

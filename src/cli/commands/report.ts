@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { HARNESS_IDS, HarnessSchema } from '../../contracts/harness.js';
 import type { ReportBy } from '../../contracts/report.js';
 import { loadPricer } from '../../observer/default-pricer.js';
-import { runObserver } from '../../observer/drain.js';
+import { runObserver } from '../../collect/drain.js';
 import { openLedger } from '../../observer/ledger/open.js';
 import type { SqlDriver } from '../../observer/ledger/driver.js';
 import { buildReport, type LocalReportBy, type ReportQuery } from '../../report/query.js';

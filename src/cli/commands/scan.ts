@@ -2,7 +2,7 @@
 import cliProgress from 'cli-progress';
 import { harnessList } from '../../adapters/index.js';
 import { loadPricer } from '../../observer/default-pricer.js';
-import { runObserver } from '../../observer/drain.js';
+import { runObserver } from '../../collect/drain.js';
 import { openLedger } from '../../observer/ledger/open.js';
 import { picoToUsd } from '../../observer/pricing.js';
 import {
@@ -11,7 +11,7 @@ import {
   scanTranscripts,
   type ScanRoot,
   type ScanSummary,
-} from '../../observer/scan.js';
+} from '../../collect/scan.js';
 import { parseCommandFlags, usageError } from '../args.js';
 import { unknownValue } from '../suggest.js';
 import { parseTime } from '../time.js';

@@ -1,4 +1,4 @@
-import { runInstallCli, USAGE as usageFor } from '../../install/cli.js';
+import { runInstallCli, USAGE as usageFor } from '../install/run.js';
 
 export const USAGE = usageFor('uninstall');
 

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import type { LongContextTier, Rates } from '../../contracts/prices.js';
-import { claudeAliasTable } from '../../adapters/claude/descriptor.js';
+import { claudeAliasTable } from '../../descriptors/claude.js';
 import { tierRule, tierThreshold } from '../long-context-rules.js';
 import { makerOf } from '../makers.js';
 import { canonicalId } from '../normalise.js';

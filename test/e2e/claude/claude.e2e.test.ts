@@ -16,7 +16,7 @@ import {
 import { makeSandbox, runClaude, writeUserSettings, type ClaudeSandbox } from '../support/claude-run.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { decisionRecord } from '../support/decision-record.js';
-import { drainSpool } from '../../../src/observer/drain.js';
+import { drainSpool } from '../../../src/collect/drain.js';
 
 const root = join(import.meta.dirname, '../../..');
 const bin = harnessBin('claude');

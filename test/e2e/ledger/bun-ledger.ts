@@ -1,6 +1,6 @@
 // Runs inside Bun (OpenCode's plugin runtime): opens the ledger through the runtime's driver choice, drains the spool,
 // records one completion of its own, and prints what it sees.
-import { drainSpool } from '../../../src/observer/drain.js';
+import { drainSpool } from '../../../src/collect/drain.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { recordCompletion } from '../../../src/observer/ledger/store.js';
 

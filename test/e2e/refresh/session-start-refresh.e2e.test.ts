@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogSchema } from '../../../src/contracts/prices.js';
 import { paths } from '../../../src/io/paths.js';
-import { readStatus } from '../../../src/prices/refresh/status.js';
+import { readStatus } from '../../../src/refresh/status.js';
 import { makeSandbox, runClaude } from '../support/claude-run.js';
 import { startFakeAnthropic } from '../support/fake-anthropic-api.js';
 import {
@@ -26,7 +26,7 @@ import { harnessBin } from '../support/harness-bin.js';
 import { lastMessage, startFakeChatApi } from '../support/fake-chat-api.js';
 import { makePiSandbox, runPi } from '../support/pi-run.js';
 import { makeSandbox as makeOpencodeSandbox, runOpencode } from '../support/opencode-run.js';
-import { PriceServer, json, makeCert, type Tls } from '../../unit/prices/refresh/support/server.js';
+import { PriceServer, json, makeCert, type Tls } from '../../unit/refresh/support/server.js';
 
 const repo = join(import.meta.dirname, '../../..');
 const found = harnessBin('codex');

@@ -4,7 +4,7 @@
  * gave it, what the decision set, how its completion was joined and the model that served it.
  */
 import { loadPricer } from '../../../src/observer/default-pricer.js';
-import { runObserver } from '../../../src/observer/drain.js';
+import { runObserver } from '../../../src/collect/drain.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 
 export type DecisionRow = {

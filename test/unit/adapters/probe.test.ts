@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HARNESS_IDS, type Harness } from '../../../src/contracts/harness.js';
-import { detectHarness } from '../../../src/install/detect.js';
+import { detectHarness } from '../../../src/cli/install/detect.js';
 import type { InstallContext } from '../../../src/install/plan.js';
 
 const ctxIn = (home: string, env: Record<string, string> = {}): InstallContext => ({

@@ -18,7 +18,7 @@ type Output = { inputs?: Record<string, { bytesInOutput: number }> };
 type Metafile = { inputs: Record<string, { imports: Import[] }>; outputs: Record<string, Output> };
 
 const ALLOWED_SPAWNERS = new Set(['src/io/processes.ts']);
-const ALLOWED_HTTP = new Set(['src/prices/refresh/http.ts']);
+const ALLOWED_HTTP = new Set(['src/refresh/http.ts']);
 /** The team ledger's PostgreSQL client (pg: node:net, node:tls), and nothing else that speaks HTTP. */
 const ALLOWED_PG = new Set(['src/team/pg.ts']);
 const PG_PACKAGES = new Set(['pg', 'pg-connection-string', 'pgpass', 'pg-protocol', 'pg-pool', 'pg-types']);
@@ -147,7 +147,7 @@ describe('side-effect boundaries in the built bundles (esbuild metafile)', () =>
     expect(bundles.filter((b) => !outputs.has(b))).toEqual([]);
     // The modules the rules name are in it, reaching what they are there to reach.
     expect(r.get('src/io/processes.ts')?.builtins.has('child_process')).toBe(true);
-    expect(r.get('src/prices/refresh/http.ts')?.packages.has('undici')).toBe(true);
+    expect(r.get('src/refresh/http.ts')?.packages.has('undici')).toBe(true);
     expect(r.get('src/io/files.ts')?.builtins.has('fs')).toBe(true);
   });
 

@@ -37,7 +37,7 @@ const FILE_WRITERS =
 const GLOBAL_FETCH = /\bfetch\(/;
 
 const ALLOWED_WRITERS = new Set(['src/io/files.ts']);
-const ALLOWED_HTTP = new Set(['src/prices/refresh/http.ts']);
+const ALLOWED_HTTP = new Set(['src/refresh/http.ts']);
 
 describe('side-effect boundaries', () => {
   const files = sources();

@@ -11,7 +11,7 @@ import type { AgentExplainInput, HarnessModule } from '../../../src/adapters/har
 import { HARNESSES } from '../../../src/adapters/index.js';
 import type { Harness } from '../../../src/contracts/harness.js';
 import { run as explainCommand } from '../../../src/cli/commands/explain.js';
-import { clearRuntimeCache } from '../../../src/runtime/context.js';
+import { clearRuntimeCache } from '../../../src/config/runtime.js';
 import { runCaptured } from '../../support/cli.js';
 
 const dirs: string[] = [];

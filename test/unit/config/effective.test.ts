@@ -1,5 +1,5 @@
 /**
- * The effective file (src/config/effective-file.ts, policy-load.ts, runtime/context.ts): what it holds prices exactly as
+ * The effective file (src/config/effective-file.ts, policy-load.ts, config/runtime.ts): what it holds prices exactly as
  * the files do; every input it stands for is detected as changed by stat (the user policy edited by hand, the snapshot
  * or the slow-path bundle replaced, the price directory written); damage is diagnosed and rebuilt; the writers write it.
  */
@@ -19,7 +19,7 @@ import { resetDeclaredMemo } from '../../../src/prices/declared.js';
 import { loadCatalogLayers } from '../../../src/prices/load.js';
 import { createPriceLookup } from '../../../src/prices/lookup.js';
 import { serialiseCatalog } from '../../../src/prices/merge.js';
-import { clearRuntimeCache, declareModelPrices, loadRuntime } from '../../../src/runtime/context.js';
+import { clearRuntimeCache, declareModelPrices, loadRuntime } from '../../../src/config/runtime.js';
 import { runCaptured } from '../../support/cli.js';
 import { bundled } from '../prices/catalog.js';
 

@@ -21,7 +21,7 @@ import { applyLayer, DEFAULT_POLICY, loadPolicy } from '../../../src/config/load
 import { PROJECT_RULES } from '../../../src/config/project-layer.js';
 import { PolicySchema, type Policy } from '../../../src/contracts/config.js';
 import { effectivePath } from '../../../src/config/effective-file.js';
-import { clearRuntimeCache, loadRuntime } from '../../../src/runtime/context.js';
+import { clearRuntimeCache, loadRuntime } from '../../../src/config/runtime.js';
 import { fixture, hook, sandbox as claudeSandbox, stageTranscript } from '../adapters/claude/support.js';
 
 function sandbox(user?: Record<string, unknown>, project?: (root: string) => Record<string, unknown>) {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { run as configCommand } from '../../../src/cli/commands/config.js';
 import { run as explainCommand } from '../../../src/cli/commands/explain.js';
-import { clearRuntimeCache } from '../../../src/runtime/context.js';
+import { clearRuntimeCache } from '../../../src/config/runtime.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();

@@ -1,6 +1,6 @@
 /**
  * The price refresh reads the user's policy file only, never the project's `.tiergate.json`, even in a project root
- * the user trusts: refreshed catalogs are shared by every project (src/prices/refresh/config.ts). Two loopback feeds:
+ * the user trusts: refreshed catalogs are shared by every project (src/refresh/config.ts). Two loopback feeds:
  * the user's and the one a repository names. Reading the project file at all shows as a diagnostic naming it (the
  * loader refuses its refresh section), so the tests fail on the read itself, not only on the feed it would reach.
  * The CLI and the detached refresh run as processes whose working directory is the repository, as a hook starts them.
@@ -10,8 +10,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadRefreshConfig } from '../../../src/prices/refresh/config.js';
-import { PriceServer, json, makeCert, type Tls } from '../prices/refresh/support/server.js';
+import { loadRefreshConfig } from '../../../src/refresh/config.js';
+import { PriceServer, json, makeCert, type Tls } from '../refresh/support/server.js';
 
 const root = join(import.meta.dirname, '../../..');
 const FIXTURE = readFileSync(join(root, 'test/fixtures/prices/openrouter-api-models.json'), 'utf8');

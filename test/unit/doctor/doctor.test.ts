@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Check } from '../../../src/doctor/check.js';
 import { formatDoctor, runDoctor } from '../../../src/doctor/run.js';
-import { install } from '../../../src/install/apply.js';
+import { install } from '../../../src/cli/install/apply.js';
 import { diagnose } from '../../../src/io/diagnostics.js';
 import { sandbox } from '../install/support.js';
 

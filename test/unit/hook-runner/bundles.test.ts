@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_ADAPTERS } from '../../../src/wiring/command-hooks.js';
-import { DISPATCH_EVENTS } from '../../../src/adapters/descriptors.js';
+import { DISPATCH_EVENTS } from '../../../src/descriptors/index.js';
 import { bundleFor as bundleForEvents } from '../../../src/hook-runner/bundles.js';
 import type { CommandAdapter } from '../../../src/contracts/hook.js';
 

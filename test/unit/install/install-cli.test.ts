@@ -19,9 +19,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runInstallCli } from '../../../src/install/cli.js';
-import { install, uninstall } from '../../../src/install/apply.js';
-import { detectHarness } from '../../../src/install/detect.js';
+import { runInstallCli } from '../../../src/cli/install/run.js';
+import { install, uninstall } from '../../../src/cli/install/apply.js';
+import { detectHarness } from '../../../src/cli/install/detect.js';
 import { transientCheckout } from '../../../src/install/transient.js';
 import { runCaptured } from '../../support/cli.js';
 import { sandbox } from './support.js';

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Harness } from '../../../src/contracts/harness.js';
-import { install, uninstall } from '../../../src/install/apply.js';
+import { install, uninstall } from '../../../src/cli/install/apply.js';
 import { parseJsonText } from '../../../src/install/edit-json.js';
 import type { InstallContext } from '../../../src/install/plan.js';
 import { hookCommand } from '../../../src/adapters/cursor/install.js';

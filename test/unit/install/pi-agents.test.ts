@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clearPiAgentCache, loadPiAgents } from '../../../src/adapters/pi/agents.js';
-import { install, uninstall } from '../../../src/install/apply.js';
+import { install, uninstall } from '../../../src/cli/install/apply.js';
 import { agentFile, agentText, MARKER } from '../../../src/adapters/pi/install-agents.js';
 import { checkPiAgents } from '../../../src/adapters/pi/doctor.js';
 import { sandbox } from './support.js';

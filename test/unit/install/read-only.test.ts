@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Harness } from '../../../src/contracts/harness.js';
-import { install, uninstall } from '../../../src/install/apply.js';
+import { install, uninstall } from '../../../src/cli/install/apply.js';
 import type { InstallContext } from '../../../src/install/plan.js';
 import { sandbox, snapshot } from './support.js';
 

@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { install, uninstall } from '../../../src/install/apply.js';
+import { install, uninstall } from '../../../src/cli/install/apply.js';
 import { hookCommand, parseHookCommand } from '../../../src/adapters/cursor/install.js';
 import type { InstallContext } from '../../../src/install/plan.js';
 import { shJoin, shSplit } from '../../../src/install/shell.js';

@@ -17,7 +17,7 @@ import {
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Harness } from '../../../src/contracts/harness.js';
-import { install, uninstall } from '../../../src/install/apply.js';
+import { install, uninstall } from '../../../src/cli/install/apply.js';
 import type { InstallContext } from '../../../src/install/plan.js';
 import { sandbox } from './support.js';
 

@@ -46,7 +46,7 @@ vi.mock('node:fs', async (importOriginal) => {
 });
 
 const { pruneTempFiles, writeFileAtomic } = await import('../../../src/io/files.js');
-const { runObserver } = await import('../../../src/observer/drain.js');
+const { runObserver } = await import('../../../src/collect/drain.js');
 const { openLedger } = await import('../../../src/observer/ledger/open.js');
 const { paths } = await import('../../../src/io/paths.js');
 const { testPricer } = await import('../observer/helpers.js');

@@ -15,7 +15,7 @@ import type { DispatchObservation } from '../../../src/contracts/observation.js'
 import type { SpoolRecord } from '../../../src/contracts/spool.js';
 import { paths } from '../../../src/io/paths.js';
 import { loadPricer } from '../../../src/observer/default-pricer.js';
-import { runObserver } from '../../../src/observer/drain.js';
+import { runObserver } from '../../../src/collect/drain.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { reconcileCompletions, recordCompletion, recordDispatch } from '../../../src/observer/ledger/store.js';
 import { migrate } from '../../../src/observer/ledger/open.js';
@@ -29,7 +29,7 @@ import { formatHtml } from '../../../src/report/format-html.js';
 import { formatTable } from '../../../src/report/format-table.js';
 import { chartModel } from '../../../src/report/html/chart-model.js';
 import { buildHtmlData } from '../../../src/report/html/data.js';
-import { clearRuntimeCache } from '../../../src/runtime/context.js';
+import { clearRuntimeCache } from '../../../src/config/runtime.js';
 import { routeDispatch } from '../../../src/runtime/dispatch.js';
 import { agentLink, decisionKind } from '../../../src/runtime/decision-record.js';
 import { priceDecisions } from '../../../src/report/decision-savings.js';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { CompletionObservation, DispatchObservation } from '../../../src/contracts/observation.js';
 import type { SpoolRecord } from '../../../src/contracts/spool.js';
 import { paths } from '../../../src/io/paths.js';
-import { runObserver } from '../../../src/observer/drain.js';
+import { runObserver } from '../../../src/collect/drain.js';
 import { checkEnforcement, classifyEnforcement, type EnforcementInput } from '../../../src/observer/enforcement.js';
 import { loadPricer } from '../../../src/observer/default-pricer.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../../src/config/defaults.js';
 import type { DispatchObservation } from '../../../src/contracts/observation.js';
 import { paths } from '../../../src/io/paths.js';
-import { clearRuntimeCache } from '../../../src/runtime/context.js';
+import { clearRuntimeCache } from '../../../src/config/runtime.js';
 import { routeDispatch } from '../../../src/runtime/dispatch.js';
 import {
   MAX_MARKER_BYTES,

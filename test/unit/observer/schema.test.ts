@@ -5,7 +5,7 @@ import { migrate, openLedger, schemaVersion } from '../../../src/observer/ledger
 import { MIGRATIONS, SCHEMA_VERSION } from '../../../src/observer/ledger/schema.js';
 import { paths } from '../../../src/io/paths.js';
 import { openBetterSqlite } from '../../../src/observer/ledger/driver-better-sqlite3.js';
-import { reconcilePending } from '../../../src/observer/drain.js';
+import { reconcilePending } from '../../../src/collect/drain.js';
 import { recordCompletion, type CompletionRow } from '../../../src/observer/ledger/store.js';
 import { checkEnforcement } from '../../../src/observer/enforcement.js';
 import { loadPricer } from '../../../src/observer/default-pricer.js';

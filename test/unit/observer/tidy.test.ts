@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { paths } from '../../../src/io/paths.js';
-import { runObserver } from '../../../src/observer/drain.js';
+import { runObserver } from '../../../src/collect/drain.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { COMPILE_CACHE_MAX_AGE_MS, OLD_MEMO_DIR, tidyDataDir } from '../../../src/observer/tidy.js';
 import { testPricer } from './helpers.js';

@@ -3,7 +3,7 @@
  * a harness name in the lookup: a new harness with a table of its own in the catalog only needs the registry entry.
  */
 import { describe, expect, it } from 'vitest';
-import { DESCRIPTORS } from '../../../src/adapters/descriptors.js';
+import { DESCRIPTORS } from '../../../src/descriptors/index.js';
 import type { Harness } from '../../../src/contracts/harness.js';
 import { createPriceLookup } from '../../../src/prices/lookup.js';
 import { bundled } from './catalog.js';

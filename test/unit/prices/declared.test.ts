@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadPricer } from '../../../src/observer/default-pricer.js';
 import { decimalOf, loadDeclaredCatalog, ratesFromCost, resetDeclaredMemo } from '../../../src/prices/declared.js';
-import { clearRuntimeCache, declareModelPrices, loadRuntime } from '../../../src/runtime/context.js';
+import { clearRuntimeCache, declareModelPrices, loadRuntime } from '../../../src/config/runtime.js';
 import { createHooks } from '../../../src/adapters/opencode/plugin.js';
 import { routeDispatch } from '../../../src/runtime/dispatch.js';
 import { fixture, policyWith } from '../support/in-process.js';

@@ -27,12 +27,12 @@ import { diagnose } from '../../../src/io/diagnostics.js';
 import { appendBounded, writeFileAtomic } from '../../../src/io/files.js';
 import { paths } from '../../../src/io/paths.js';
 import { RefusedFile } from '../../../src/io/read-capped.js';
-import { runObserver } from '../../../src/observer/drain.js';
+import { runObserver } from '../../../src/collect/drain.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { resetSpoolFile } from '../../../src/observer/spool.js';
 import { loadCachedCatalogs } from '../../../src/prices/load.js';
 import { effectivePath } from '../../../src/config/effective-file.js';
-import { clearRuntimeCache, loadRuntime } from '../../../src/runtime/context.js';
+import { clearRuntimeCache, loadRuntime } from '../../../src/config/runtime.js';
 import { testPricer } from '../observer/helpers.js';
 
 function sandbox() {

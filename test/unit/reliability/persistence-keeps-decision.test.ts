@@ -47,7 +47,7 @@ vi.mock('../../../src/observer/spool.js', async (importOriginal) => {
 });
 
 const { routeDispatch } = await import('../../../src/runtime/dispatch.js');
-const { clearRuntimeCache } = await import('../../../src/runtime/context.js');
+const { clearRuntimeCache } = await import('../../../src/config/runtime.js');
 const { makeCursorAdapter } = await import('../../../src/adapters/cursor/handlers.js');
 const { appendSpool } = await import('../../../src/observer/spool.js');
 

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { EVENT_DEADLINE_CAPS } from '../../../src/adapters/descriptors.js';
+import { EVENT_DEADLINE_CAPS } from '../../../src/descriptors/index.js';
 import { deadlineFor as deadlineWithCaps } from '../../../src/hook-runner/core.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { fixturePayload } from '../../support/fixtures.js';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DESCRIPTORS } from '../../../src/adapters/descriptors.js';
+import { DESCRIPTORS } from '../../../src/descriptors/index.js';
 import { HARNESS_IDS, type Harness } from '../../../src/contracts/harness.js';
 import type { SqlDriver } from '../../../src/observer/ledger/driver.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';

@@ -16,7 +16,7 @@ import {
   type CompletionRow,
   type DispatchRow,
 } from '../../../src/observer/ledger/store.js';
-import { scanTranscripts } from '../../../src/observer/scan.js';
+import { scanTranscripts } from '../../../src/collect/scan.js';
 import { CSV_COLUMNS, formatCsv } from '../../../src/report/format-csv.js';
 import { queryRuns } from '../../../src/report/run-rows.js';
 import { formatJson } from '../../../src/report/format-json.js';

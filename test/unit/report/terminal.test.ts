@@ -20,7 +20,7 @@ import {
   type CompletionRow,
   type DispatchRow,
 } from '../../../src/observer/ledger/store.js';
-import { scanTranscripts } from '../../../src/observer/scan.js';
+import { scanTranscripts } from '../../../src/collect/scan.js';
 import { usd } from '../../../src/report/cells.js';
 import { formatTable } from '../../../src/report/format-table.js';
 import { buildReport, type LocalReportBy } from '../../../src/report/query.js';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runHook } from '../../../src/wiring/command-hooks.js';
-import { readLock } from '../../../src/prices/refresh/lock.js';
+import { readLock } from '../../../src/refresh/lock.js';
 import { teamPaths } from '../../../src/team/config.js';
 import { readPushStatus } from '../../../src/team/status.js';
 import { PUSH_LOCK_ENV, triggerPush } from '../../../src/team/trigger.js';

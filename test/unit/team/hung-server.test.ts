@@ -8,7 +8,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireLock } from '../../../src/prices/refresh/lock.js';
+import { acquireLock } from '../../../src/refresh/lock.js';
 import { teamPaths } from '../../../src/team/config.js';
 import { TeamError } from '../../../src/team/pg.js';
 import { pushLedger } from '../../../src/team/push.js';

@@ -12,7 +12,7 @@ import { main } from '../../../src/cli/main.js';
 import { ReportSchema, type ReportBy, type ReportRow } from '../../../src/contracts/report.js';
 import { loadPricer } from '../../../src/observer/default-pricer.js';
 import { limitRows } from '../../../src/report/limit.js';
-import { clearRuntimeCache } from '../../../src/runtime/context.js';
+import { clearRuntimeCache } from '../../../src/config/runtime.js';
 import { pushLedger } from '../../../src/team/push.js';
 import { capabilityFor } from '../../../src/adapters/capabilities.js';
 import { DEFAULT_POLICY } from '../../../src/config/defaults.js';

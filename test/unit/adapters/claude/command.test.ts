@@ -315,7 +315,7 @@ describe('SessionStart / SessionEnd and the module hand-off', () => {
     mkdirSync(join(handoff, '..'), { recursive: true });
     writeFileSync(handoff, '{}');
     await hook(sb, 'SessionEnd', { ...fixture('SessionEnd.basic.json'), session_id: 'sess-1' });
-    // The common spool is drained into the SQLite ledger at SessionEnd (src/observer/drain-hook.ts).
+    // The common spool is drained into the SQLite ledger at SessionEnd (src/collect/drain-hook.ts).
     expect(spool(sb)).toEqual([]);
     const db = openLedger(sb.env);
     try {

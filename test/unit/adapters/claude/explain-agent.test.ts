@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { run as explainCommand } from '../../../../src/cli/commands/explain.js';
-import { clearRuntimeCache } from '../../../../src/runtime/context.js';
+import { clearRuntimeCache } from '../../../../src/config/runtime.js';
 import { runCaptured } from '../../../support/cli.js';
 
 afterEach(() => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { runHook } from '../../../../src/wiring/command-hooks.js';
 import { resetSpoolFile } from '../../../../src/observer/spool.js';
-import { clearRuntimeCache } from '../../../../src/runtime/context.js';
+import { clearRuntimeCache } from '../../../../src/config/runtime.js';
 import type { SpoolRecord } from '../../../../src/contracts/spool.js';
 import { fixturePayload } from '../../../support/fixtures.js';
 

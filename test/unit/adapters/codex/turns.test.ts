@@ -11,13 +11,13 @@ import { observeCompletion } from '../../../../src/adapters/codex/completion.js'
 import { parseCodexRollout } from '../../../../src/adapters/codex/transcript.js';
 import { DEFAULT_POLICY } from '../../../../src/config/load.js';
 import type { SpoolRecord } from '../../../../src/contracts/spool.js';
-import { runObserver } from '../../../../src/observer/drain.js';
+import { runObserver } from '../../../../src/collect/drain.js';
 import type { SqlDriver } from '../../../../src/observer/ledger/driver.js';
 import { openBetterSqlite } from '../../../../src/observer/ledger/driver-better-sqlite3.js';
 import { migrate, openLedger } from '../../../../src/observer/ledger/open.js';
 import { MIGRATIONS } from '../../../../src/observer/ledger/schema.js';
 import { reconcileCompletions, recordDispatch } from '../../../../src/observer/ledger/store.js';
-import { scanTranscripts } from '../../../../src/observer/scan.js';
+import { scanTranscripts } from '../../../../src/collect/scan.js';
 import { appendSpool, resetSpoolFile } from '../../../../src/observer/spool.js';
 import { queryReport } from '../../../../src/report/query.js';
 import { tempHome, testCost, testPricer } from '../../observer/helpers.js';

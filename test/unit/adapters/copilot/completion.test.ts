@@ -11,9 +11,9 @@ import { createCommandAdapter as createCopilotAdapter } from '../../../../src/ad
 import { parseCopilotEvents } from '../../../../src/adapters/copilot/transcript.js';
 import type { HookContext } from '../../../../src/contracts/hook.js';
 import { loadPricer } from '../../../../src/observer/default-pricer.js';
-import { runObserver } from '../../../../src/observer/drain.js';
+import { runObserver } from '../../../../src/collect/drain.js';
 import { openLedger } from '../../../../src/observer/ledger/open.js';
-import { defaultScanRoots, scanTranscripts } from '../../../../src/observer/scan.js';
+import { defaultScanRoots, scanTranscripts } from '../../../../src/collect/scan.js';
 import { resetSpoolFile } from '../../../../src/observer/spool.js';
 import { fixture, linesThrough, sandbox, SESSIONS, sessionLines, writeSession, type Sandbox } from './support.js';
 

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planInstall, planUninstall, settingsFile, tidyTouched } from '../../../../src/adapters/copilot/install.js';
-import { detectHarness } from '../../../../src/install/detect.js';
+import { detectHarness } from '../../../../src/cli/install/detect.js';
 import { sandbox } from '../../install/support.js';
 
 const settings = (ctx: ReturnType<typeof sandbox>['ctx'], text: string) => {

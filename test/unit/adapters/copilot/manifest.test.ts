@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DEADLINE_MS } from '../../../../src/hook-runner/core.js';
-import { DISPATCH_EVENTS } from '../../../../src/adapters/descriptors.js';
+import { DISPATCH_EVENTS } from '../../../../src/descriptors/index.js';
 import { bundleFor as bundleForEvents } from '../../../../src/hook-runner/bundles.js';
 import { fixture } from './support.js';
 

@@ -31,9 +31,9 @@ import { openLedger } from '../../../../src/observer/ledger/open.js';
 import { formatJson } from '../../../../src/report/format-json.js';
 import { formatTable } from '../../../../src/report/format-table.js';
 import { buildReport } from '../../../../src/report/query.js';
-import { reconcilePending, runObserver } from '../../../../src/observer/drain.js';
+import { reconcilePending, runObserver } from '../../../../src/collect/drain.js';
 import { loadPricer } from '../../../../src/observer/default-pricer.js';
-import { defaultScanRoots, scanTranscripts } from '../../../../src/observer/scan.js';
+import { defaultScanRoots, scanTranscripts } from '../../../../src/collect/scan.js';
 import { resetSpoolFile } from '../../../../src/observer/spool.js';
 import { linesThrough, sandbox, sessionLines, writeAgent, writeSession, type Sandbox } from './support.js';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HARNESSES } from '../../../../src/adapters/index.js';
 import { run as explainCommand } from '../../../../src/cli/commands/explain.js';
-import { clearRuntimeCache } from '../../../../src/runtime/context.js';
+import { clearRuntimeCache } from '../../../../src/config/runtime.js';
 import { runCaptured } from '../../../support/cli.js';
 
 const dirs: string[] = [];

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkGrok } from '../../../../src/adapters/grok/doctor.js';
 import { GROK_EVENTS, hooksFile, spec } from '../../../../src/adapters/grok/install.js';
-import { install, uninstall } from '../../../../src/install/apply.js';
+import { install, uninstall } from '../../../../src/cli/install/apply.js';
 import { sandbox } from '../../install/support.js';
 
 const root = join(import.meta.dirname, '../../../..');

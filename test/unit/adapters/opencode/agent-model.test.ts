@@ -12,7 +12,7 @@ import type { DispatchObservation } from '../../../../src/contracts/observation.
 import { agentFile, agentSources, opencodeConfigDirs } from '../../../../src/adapters/opencode/agent-files.js';
 import { createHooks } from '../../../../src/adapters/opencode/plugin.js';
 import { resetDeclaredMemo } from '../../../../src/prices/declared.js';
-import { clearRuntimeCache } from '../../../../src/runtime/context.js';
+import { clearRuntimeCache } from '../../../../src/config/runtime.js';
 import { routeDispatch } from '../../../../src/runtime/dispatch.js';
 import { fixture, policyWith } from '../../support/in-process.js';
 

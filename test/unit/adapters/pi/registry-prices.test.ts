@@ -14,7 +14,7 @@ import { registerTiergate, type PiDeps } from '../../../../src/adapters/pi/exten
 import { observePiDispatch } from '../../../../src/adapters/pi/observe.js';
 import { MAX_NAMES, registryModel, registryPrices } from '../../../../src/adapters/pi/registry-prices.js';
 import { resetDeclaredMemo } from '../../../../src/prices/declared.js';
-import { clearRuntimeCache, loadRuntime } from '../../../../src/runtime/context.js';
+import { clearRuntimeCache, loadRuntime } from '../../../../src/config/runtime.js';
 import { routeDispatch } from '../../../../src/runtime/dispatch.js';
 import { policyWith } from '../../support/in-process.js';
 

@@ -1,0 +1,59 @@
+/**
+ * Policy and prices for this process, from the effective file (config/effective-file.ts) when it describes the inputs,
+ * else from the files (config/policy-load.ts, which rewrites it). Hooks are short-lived; in-process plugins reuse them.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Policy } from '../contracts/config.js';
+import type { Harness } from '../contracts/harness.js';
+import { currentInputs, PROJECT_CONFIG_FILE, readEffective, type Inputs } from './effective-file.js';
+import { applyProjectFile, declarePrices, rebuildEffective } from './policy-load.js';
+import type { Env } from '../io/paths.js';
+import { createPriceLookup, type PriceLookup } from '../prices/lookup.js';
+import { overridesCatalog } from '../prices/overrides.js';
+
+export type Runtime = { policy: Policy; policyDiagnostics: string[]; prices: PriceLookup };
+
+/** In-process hosts (OpenCode, pi) pick up policy edits within this long. */
+const TTL_MS = 30_000;
+const cache = new Map<string, { at: number; rt: Runtime }>();
+
+export function loadRuntime(env: Env, cwd: string | null): Runtime {
+  const key = cwd ?? '';
+  const hit = cache.get(key);
+  if (hit && Date.now() - hit.at < TTL_MS) return hit.rt;
+  let inputs: Inputs | null = null;
+  try {
+    inputs = currentInputs(env);
+  } catch {
+    // rebuildEffective diagnoses it.
+  }
+  const eff = (inputs && readEffective(env, inputs)) ?? rebuildEffective(env);
+  // A project file is rare: asked for on every dispatch, read and validated only when there.
+  const project = cwd && existsSync(join(cwd, PROJECT_CONFIG_FILE)) ? applyProjectFile(eff.policy, cwd, env) : null;
+  const policy = project?.policy ?? eff.policy;
+  const diagnostics = project ? [...eff.diagnostics, ...project.diagnostics] : eff.diagnostics;
+  const overrides = overridesCatalog(policy.priceOverrides);
+  const prices = createPriceLookup(overrides ? [overrides, ...eff.layers] : eff.layers, {
+    claudeProvider: policy.claudeProvider,
+  });
+  const rt = { policy, policyDiagnostics: diagnostics, prices };
+  cache.set(key, { at: Date.now(), rt });
+  return rt;
+}
+
+/**
+ * Prices a harness declared for its models (OpenCode model.cost, pi ctx.model.cost): kept as the lowest price layer
+ * (prices/declared.ts); a new one rewrites the effective file and drops the cached runtimes.
+ */
+export function declareModelPrices(
+  env: Env,
+  harness: Harness,
+  declared: readonly { model: string | null; cost: unknown }[],
+): void {
+  if (declarePrices(env, harness, declared)) cache.clear();
+}
+
+export function clearRuntimeCache(): void {
+  cache.clear();
+}
