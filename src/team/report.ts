@@ -25,7 +25,7 @@ import {
   type ReportParts,
 } from '../report/query.js';
 import type { TeamClient } from './pg.js';
-import { runRow, type RunRow } from '../report/run-rows.js';
+import { runRow, type RunFields, type RunRow } from '../report/run-rows.js';
 import { ROLLUP_MEASURES, TEAM_SCHEMA } from './schema.js';
 
 export type TeamReportQuery = {
@@ -527,26 +527,9 @@ export async function teamRuns(db: TeamClient, q: Scoped): Promise<RunRow[]> {
     .map((r) => runRow({ ...r, cost: pico(r.cost), vs_parent: pico(r.vs_parent), saved: pico(r.saved) }));
 }
 
-type TeamRun = {
-  g: string | null;
-  harness: string;
-  session_id: string | null;
-  agent: string | null;
-  requested: string | null;
-  served: string | null;
-  corrected_to: string | null;
-  decision: string | null;
-  action: string | null;
-  join_method: string | null;
-  enforcement: string | null;
-  status: string;
-  t: number;
-  input: number | null;
-  output: number | null;
-  cache_read: number | null;
-  cache_write: number | null;
+/** A run as PostgreSQL returns it: RunFields with money as integer text. */
+type TeamRun = Omit<RunFields, 'cost' | 'vs_parent' | 'saved'> & {
   cost: string | null;
   vs_parent: string | null;
   saved: string | null;
-  saved_basis: string | null;
 };
