@@ -136,6 +136,11 @@ function runCommand(ctx: InstallContext, step: CommandStep, opts: Options): stri
   return null;
 }
 
+/** What a harness whose installer could not even plan reports: failed, with the reason. */
+function planFailed(harness: Harness, err: unknown): Outcome {
+  return { harness, target: '', status: 'failed', actions: [], commands: [], problems: [errorText(err)], notes: [] };
+}
+
 /** Plans and applies installs for the named harnesses; one harness's refusal never stops the others. */
 export function install(ctx: InstallContext, harnesses: Harness[], opts: Options): Outcome[] {
   const rec = readRecord(ctx.env);
@@ -145,15 +150,7 @@ export function install(ctx: InstallContext, harnesses: Harness[], opts: Options
     try {
       plan = HARNESSES[h].installer.planInstall(ctx);
     } catch (err) {
-      out.push({
-        harness: h,
-        target: '',
-        status: 'failed',
-        actions: [],
-        commands: [],
-        problems: [errorText(err)],
-        notes: [],
-      });
+      out.push(planFailed(h, err));
       continue;
     }
     const o = outcome(plan);
@@ -296,15 +293,7 @@ export function uninstall(ctx: InstallContext, harnesses: Harness[], opts: Optio
     try {
       plan = HARNESSES[h].installer.planUninstall(ctx);
     } catch (err) {
-      out.push({
-        harness: h,
-        target: '',
-        status: 'failed',
-        actions: [],
-        commands: [],
-        problems: [errorText(err)],
-        notes: [],
-      });
+      out.push(planFailed(h, err));
       continue;
     }
     const o = outcome(plan);
