@@ -19,6 +19,7 @@ import {
   writeRecord,
   type FileRecord,
   type HarnessRecord,
+  type InstallRecord,
   type TouchRecord,
 } from '../../install/record.js';
 import { HARNESSES } from '../../adapters/index.js';
@@ -141,40 +142,84 @@ function planFailed(harness: Harness, err: unknown): Outcome {
   return { harness, target: '', status: 'failed', actions: [], commands: [], problems: [errorText(err)], notes: [] };
 }
 
-/** Plans and applies installs for the named harnesses; one harness's refusal never stops the others. */
-export function install(ctx: InstallContext, harnesses: Harness[], opts: Options): Outcome[] {
+type Direction = 'install' | 'uninstall';
+type Body = (h: Harness, plan: HarnessPlan, o: Outcome, rec: InstallRecord) => void;
+
+/**
+ * The one loop install and uninstall share: plan each harness, refuse it whole on a link or read-only problem (one
+ * harness's refusal never stops the others), else hand it to the direction's body; a throw there fails that harness
+ * only, with a diagnostic. `recordedFiles` are the files the install record names, judged with the plan's own.
+ */
+function eachHarness(
+  ctx: InstallContext,
+  harnesses: Harness[],
+  opts: Options,
+  direction: Direction,
+  body: Body,
+): Outcome[] {
   const rec = readRecord(ctx.env);
   const out: Outcome[] = [];
   for (const h of harnesses) {
     let plan: HarnessPlan;
     try {
-      plan = HARNESSES[h].installer.planInstall(ctx);
+      const installer = HARNESSES[h].installer;
+      plan = direction === 'install' ? installer.planInstall(ctx) : installer.planUninstall(ctx);
     } catch (err) {
       out.push(planFailed(h, err));
       continue;
     }
     const o = outcome(plan);
     out.push(o);
-    o.problems.push(...linkRefusals(plan));
-    readOnlyCheck(o, readOnlyFiles(plan, [], opts.run), opts);
-    if (o.problems.length) {
+    const hr = direction === 'uninstall' ? rec.harnesses[h] : undefined;
+    // An install refuses on the plan's own refusals too; an uninstall may still restore what the record names.
+    const known = direction === 'install' ? 0 : o.problems.length;
+    o.problems.push(
+      ...linkRefusals(
+        plan,
+        [...(hr?.files ?? []), ...(hr?.touched ?? [])].map((f) => f.file),
+      ),
+    );
+    readOnlyCheck(
+      o,
+      readOnlyFiles(
+        plan,
+        (hr?.files ?? []).map((f) => f.file),
+        opts.run,
+      ),
+      opts,
+    );
+    if (o.problems.length > known) {
       o.status = 'refused';
       continue;
     }
+    try {
+      body(h, plan, o, rec);
+    } catch (err) {
+      o.status = 'failed';
+      o.problems.push(errorText(err));
+      diagnose('error', `${direction}:${h}`, errorText(err));
+    }
+    if (o.status !== 'refused' && o.status !== 'planned' && o.status !== 'unchanged') writeRecord(ctx.env, rec);
+  }
+  return out;
+}
+
+/** Plans and applies installs for the named harnesses. */
+export function install(ctx: InstallContext, harnesses: Harness[], opts: Options): Outcome[] {
+  return eachHarness(ctx, harnesses, opts, 'install', (h, plan, o, rec) => {
     if (plan.steps.length === 0) {
       o.status = 'unchanged';
       o.actions.push('already installed');
-      continue;
+      return;
     }
     const commands = plan.steps.filter((s): s is CommandStep => s.kind === 'command');
     const edits = plan.steps.filter((s): s is FileEditStep => s.kind === 'edit');
     o.actions.push(...edits.map(fileAction), ...commands.map((c) => `run: ${shJoin(c.argv)}  (${c.description})`));
     if (opts.dryRun) {
       o.status = 'planned';
-      continue;
+      return;
     }
-    const prev = rec.harnesses[h];
-    const hr: HarnessRecord = prev ?? {
+    const hr: HarnessRecord = rec.harnesses[h] ?? {
       installedAt: new Date().toISOString(),
       version: ctx.version,
       pkgRoot: ctx.pkgRoot,
@@ -184,37 +229,41 @@ export function install(ctx: InstallContext, harnesses: Harness[], opts: Options
     };
     try {
       for (const s of edits) applyInstallEdit(hr, s);
-      if (commands.length && !opts.run) {
-        printOnce(o, commands);
-      } else {
-        for (const [i, c] of commands.entries()) {
-          if (i === 0 && !binaryFound(ctx, c.argv[0]!)) {
-            // The harness is not installed here: nothing to fail, the commands are printed for wherever it is.
-            printOnce(o, commands);
-            o.notes.push(
-              `\`${c.argv[0]}\` is not on PATH (set TIERGATE_${plan.harness.toUpperCase()}_BIN to its path, or run these where it is installed).`,
-            );
-            break;
-          }
-          for (const t of c.touches) recordTouch(hr, t.file, t.format);
-          const err = runCommand(ctx, c, opts);
-          hr.commands.push(c.argv);
-          if (err) {
-            o.problems.push(err);
-            o.status = 'failed';
-            break;
-          }
-        }
-      }
-    } catch (err) {
-      o.status = 'failed';
-      o.problems.push(errorText(err));
-      diagnose('error', `install:${h}`, errorText(err));
+      if (commands.length && !opts.run) printOnce(o, commands);
+      else runInstallCommands(ctx, plan, commands, hr, o, opts);
+    } finally {
+      // What was written before a failure is recorded all the same, so uninstall can take it back.
+      if (hr.files.length || hr.touched.length) rec.harnesses[h] = hr;
     }
-    if (hr.files.length || hr.touched.length) rec.harnesses[h] = hr;
-    writeRecord(ctx.env, rec);
+  });
+}
+
+function runInstallCommands(
+  ctx: InstallContext,
+  plan: HarnessPlan,
+  commands: CommandStep[],
+  hr: HarnessRecord,
+  o: Outcome,
+  opts: Options,
+): void {
+  for (const [i, c] of commands.entries()) {
+    if (i === 0 && !binaryFound(ctx, c.argv[0]!)) {
+      // The harness is not installed here: nothing to fail, the commands are printed for wherever it is.
+      printOnce(o, commands);
+      o.notes.push(
+        `\`${c.argv[0]}\` is not on PATH (set TIERGATE_${plan.harness.toUpperCase()}_BIN to its path, or run these where it is installed).`,
+      );
+      return;
+    }
+    for (const t of c.touches) recordTouch(hr, t.file, t.format);
+    const err = runCommand(ctx, c, opts);
+    hr.commands.push(c.argv);
+    if (err) {
+      o.problems.push(err);
+      o.status = 'failed';
+      return;
+    }
   }
-  return out;
 }
 
 /** Commands left to the user are listed once, as commands to run, not also among the actions. */
@@ -286,38 +335,8 @@ export function restoredText(f: FileRecord, current: string): { text: string | n
 }
 
 export function uninstall(ctx: InstallContext, harnesses: Harness[], opts: Options): Outcome[] {
-  const rec = readRecord(ctx.env);
-  const out: Outcome[] = [];
-  for (const h of harnesses) {
-    let plan: HarnessPlan;
-    try {
-      plan = HARNESSES[h].installer.planUninstall(ctx);
-    } catch (err) {
-      out.push(planFailed(h, err));
-      continue;
-    }
-    const o = outcome(plan);
-    out.push(o);
+  return eachHarness(ctx, harnesses, opts, 'uninstall', (h, plan, o, rec) => {
     const hr = rec.harnesses[h];
-    const links = linkRefusals(
-      plan,
-      [...(hr?.files ?? []), ...(hr?.touched ?? [])].map((f) => f.file),
-    );
-    const known = o.problems.length;
-    o.problems.push(...links);
-    readOnlyCheck(
-      o,
-      readOnlyFiles(
-        plan,
-        [...(hr?.files ?? [])].map((f) => f.file),
-        opts.run,
-      ),
-      opts,
-    );
-    if (o.problems.length > known) {
-      o.status = 'refused';
-      continue;
-    }
     // A recorded file is put back from the record; the structural plan (its steps and its notes, which start with
     // the file's path) covers files tiergate has no record of.
     const isRecorded = (file: string) => !!hr?.files.some((f) => f.file === file);
@@ -336,7 +355,7 @@ export function uninstall(ctx: InstallContext, harnesses: Harness[], opts: Optio
     const commands = plan.steps.filter((s): s is CommandStep => s.kind === 'command');
     if (plan.refused.length && !recorded.length && !commands.length) {
       o.status = 'refused';
-      continue;
+      return;
     }
     o.actions.push(
       ...edits.map(fileAction),
@@ -344,48 +363,41 @@ export function uninstall(ctx: InstallContext, harnesses: Harness[], opts: Optio
       ...commands.map((c) => `run: ${shJoin(c.argv)}  (${c.description})`),
     );
     if (!o.actions.length) {
-      o.status = 'unchanged';
       o.actions.push('not installed');
       if (hr) delete rec.harnesses[h];
-      if (!opts.dryRun) writeRecord(ctx.env, rec);
-      continue;
+      // 'unchanged' skips the record write; a stale entry just dropped is written here (not on a dry run).
+      o.status = 'unchanged';
+      if (!opts.dryRun && hr) writeRecord(ctx.env, rec);
+      return;
     }
     if (opts.dryRun) {
       o.status = 'planned';
-      continue;
+      return;
     }
-    try {
-      for (const s of edits) writeOrDelete(s.file, s.after);
-      for (const r of recorded) writeOrDelete(r.f.file, r.text);
-      if (commands.length && !opts.run) {
-        printOnce(o, commands);
-      } else {
-        for (const c of commands) {
-          const err = runCommand(ctx, c, opts);
-          if (err) {
-            o.problems.push(err);
-            o.status = 'failed';
-            break;
-          }
+    for (const s of edits) writeOrDelete(s.file, s.after);
+    for (const r of recorded) writeOrDelete(r.f.file, r.text);
+    if (commands.length && !opts.run) {
+      printOnce(o, commands);
+    } else {
+      for (const c of commands) {
+        const err = runCommand(ctx, c, opts);
+        if (err) {
+          o.problems.push(err);
+          o.status = 'failed';
+          break;
         }
-        if (o.status !== 'failed') for (const t of hr?.touched ?? []) o.actions.push(restoreTouched(ctx, h, t));
       }
-      if (o.status === 'done' && hr) {
-        for (const f of hr.files) if (f.backup) removeFile(f.backup);
-        for (const t of hr.touched) if (t.backup) removeFile(t.backup);
-        // The folders install created, deepest first, each only if nothing else is in it now.
-        for (const d of [...(hr.dirs ?? [])].reverse())
-          if (removeEmptyDir(d)) o.actions.push(`${d}: removed (install created it)`);
-        delete rec.harnesses[h];
-      }
-    } catch (err) {
-      o.status = 'failed';
-      o.problems.push(errorText(err));
-      diagnose('error', `uninstall:${h}`, errorText(err));
+      if (o.status !== 'failed') for (const t of hr?.touched ?? []) o.actions.push(restoreTouched(ctx, h, t));
     }
-    writeRecord(ctx.env, rec);
-  }
-  return out;
+    if (o.status === 'done' && hr) {
+      for (const f of hr.files) if (f.backup) removeFile(f.backup);
+      for (const t of hr.touched) if (t.backup) removeFile(t.backup);
+      // The folders install created, deepest first, each only if nothing else is in it now.
+      for (const d of [...(hr.dirs ?? [])].reverse())
+        if (removeEmptyDir(d)) o.actions.push(`${d}: removed (install created it)`);
+      delete rec.harnesses[h];
+    }
+  });
 }
 
 function writeOrDelete(file: string, text: string | null): void {
