@@ -44,3 +44,38 @@ export function startMarketplacePlan(
   }
   return { plan, market: m };
 }
+
+/**
+ * The uninstall every marketplace harness takes through its own commands: remove the plugin when the harness's config
+ * still lists it (Claude Code and Copilot CLI say `plugin uninstall`, Codex 0.169+ `plugin remove`), then the
+ * marketplace when it is still known. Each command is recorded as touching the config file it rewrites.
+ */
+export function pushMarketplaceRemoval(
+  plan: HarnessPlan,
+  m: Extract<Marketplace, { ok: true }>,
+  how: {
+    bin: string;
+    removeVerb: 'uninstall' | 'remove';
+    touches: { file: string; format: 'json' | 'toml' };
+    pluginListed: boolean;
+    marketListed: boolean;
+  },
+): HarnessPlan {
+  const id = `${m.plugin}@${m.market}`;
+  const touches = [how.touches];
+  if (how.pluginListed)
+    plan.steps.push({
+      kind: 'command',
+      argv: [how.bin, 'plugin', how.removeVerb, id],
+      description: `${how.removeVerb} ${id}`,
+      touches,
+    });
+  if (how.marketListed)
+    plan.steps.push({
+      kind: 'command',
+      argv: [how.bin, 'plugin', 'marketplace', 'remove', m.market],
+      description: `remove the ${m.market} marketplace`,
+      touches,
+    });
+  return plan;
+}

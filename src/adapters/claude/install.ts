@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { readText } from '../../install/backup.js';
 import { parseJsonText } from '../../install/edit-json.js';
-import { startMarketplacePlan } from '../../install/marketplace.js';
+import { pushMarketplaceRemoval, startMarketplacePlan } from '../../install/marketplace.js';
 import type { HarnessPlan, InstallContext } from '../../install/plan.js';
 
 export const MARKETPLACE_MANIFEST = '.claude-plugin/marketplace.json';
@@ -86,23 +86,13 @@ export function planUninstall(ctx: InstallContext): HarnessPlan {
   const { plan, market: m } = startMarketplacePlan('claude', settingsFile(ctx), ctx.pkgRoot, MARKETPLACE_MANIFEST);
   if (!m) return plan;
   const st = settingsState(ctx);
-  const id = `${m.plugin}@${m.market}`;
-  const touches = [{ file: settingsFile(ctx), format: 'json' as const }];
-  if (st.enabled.includes(id))
-    plan.steps.push({
-      kind: 'command',
-      argv: [bin(ctx), 'plugin', 'uninstall', id],
-      description: `uninstall ${id}`,
-      touches,
-    });
-  if (m.market in st.markets)
-    plan.steps.push({
-      kind: 'command',
-      argv: [bin(ctx), 'plugin', 'marketplace', 'remove', m.market],
-      description: `remove the ${m.market} marketplace`,
-      touches,
-    });
-  return plan;
+  return pushMarketplaceRemoval(plan, m, {
+    bin: bin(ctx),
+    removeVerb: 'uninstall',
+    touches: { file: settingsFile(ctx), format: 'json' },
+    pluginListed: st.enabled.includes(`${m.plugin}@${m.market}`),
+    marketListed: m.market in st.markets,
+  });
 }
 
 /** Claude Code is on this machine (install --all): its command, or its config dir. */

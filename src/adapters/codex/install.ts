@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { readText } from '../../install/backup.js';
 import { parseTomlText, removeTable, tomlGet } from '../../install/edit-toml.js';
-import { readMarketplace, startMarketplacePlan } from '../../install/marketplace.js';
+import { pushMarketplaceRemoval, readMarketplace, startMarketplacePlan } from '../../install/marketplace.js';
 import type { HarnessPlan, InstallContext } from '../../install/plan.js';
 
 export const MARKETPLACE_MANIFEST = '.agents/plugins/marketplace.json';
@@ -80,23 +80,13 @@ export function planUninstall(ctx: InstallContext): HarnessPlan {
     plan.refused.push(`${configFile(ctx)}: cannot parse (${cfg.error}); left untouched`);
     return plan;
   }
-  const id = `${m.plugin}@${m.market}`;
-  const touches = [{ file: configFile(ctx), format: 'toml' as const }];
-  if (tomlGet(cfg.parsed, ['plugins', id]) !== undefined)
-    plan.steps.push({
-      kind: 'command',
-      argv: [bin(ctx), 'plugin', 'remove', id],
-      description: `remove ${id}`,
-      touches,
-    });
-  if (tomlGet(cfg.parsed, ['marketplaces', m.market]) !== undefined)
-    plan.steps.push({
-      kind: 'command',
-      argv: [bin(ctx), 'plugin', 'marketplace', 'remove', m.market],
-      description: `remove the ${m.market} marketplace`,
-      touches,
-    });
-  return plan;
+  return pushMarketplaceRemoval(plan, m, {
+    bin: bin(ctx),
+    removeVerb: 'remove',
+    touches: { file: configFile(ctx), format: 'toml' },
+    pluginListed: tomlGet(cfg.parsed, ['plugins', `${m.plugin}@${m.market}`]) !== undefined,
+    marketListed: tomlGet(cfg.parsed, ['marketplaces', m.market]) !== undefined,
+  });
 }
 
 /** Tables a Codex uninstall must not leave behind (removed textually when its own commands did not). */

@@ -11,7 +11,7 @@
 import { join } from 'node:path';
 import { readText } from '../../install/backup.js';
 import { parseJsonText, removeAt } from '../../install/edit-json.js';
-import { readMarketplace } from '../../install/marketplace.js';
+import { pushMarketplaceRemoval, readMarketplace } from '../../install/marketplace.js';
 import { emptyPlan, type HarnessPlan, type InstallContext } from '../../install/plan.js';
 
 /** The marketplace manifest Copilot CLI reads in the package (Claude Code's, shared: same plugin name and source). */
@@ -94,23 +94,13 @@ export function planUninstall(ctx: InstallContext): HarnessPlan {
     plan.refused.push(`${settingsFile(ctx)}: cannot parse (${st.error}); left untouched`);
     return plan;
   }
-  const id = `${m.plugin}@${m.market}`;
-  const touches = [{ file: settingsFile(ctx), format: 'json' as const }];
-  if (st.enabled[id] === true)
-    plan.steps.push({
-      kind: 'command',
-      argv: [bin(ctx), 'plugin', 'uninstall', id],
-      description: `uninstall ${id}`,
-      touches,
-    });
-  if (m.market in st.markets)
-    plan.steps.push({
-      kind: 'command',
-      argv: [bin(ctx), 'plugin', 'marketplace', 'remove', m.market],
-      description: `remove the ${m.market} marketplace`,
-      touches,
-    });
-  return plan;
+  return pushMarketplaceRemoval(plan, m, {
+    bin: bin(ctx),
+    removeVerb: 'uninstall',
+    touches: { file: settingsFile(ctx), format: 'json' },
+    pluginListed: st.enabled[`${m.plugin}@${m.market}`] === true,
+    marketListed: m.market in st.markets,
+  });
 }
 
 /** After `copilot plugin uninstall`: settings.json without the `false` it leaves for tiergate (installer.tidyTouched). */
