@@ -5,6 +5,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, read, readSync } from 'node:fs';
 import { timeLeft } from '../contracts/hook.js';
+import { DeadlineExceeded, withDeadline } from '../io/deadline.js';
 import type { AdapterTable, CommandAdapter, Delivery, HookAnswer, HookContext } from '../contracts/hook.js';
 import { diagnose, errorText, setDiagnosticFallback } from '../io/diagnostics.js';
 import { appendBounded, writeToDescriptor } from '../io/files.js';
@@ -188,11 +189,6 @@ export async function runHookWith(
     settle('deadline');
     return out;
   };
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<RunOutcome>((resolve) => {
-    timer = setTimeout(() => resolve(missedDeadline()), deadlineMs);
-  });
-
   const work = (async (): Promise<RunOutcome> => {
     const load = Object.hasOwn(adapters, harness) ? adapters[harness] : undefined;
     if (!load) return failOpen(`no adapter for harness '${harness}'`);
@@ -217,16 +213,15 @@ export async function runHookWith(
     }),
   );
 
-  try {
-    let out = await Promise.race([work, deadline]);
-    // A handler that never yielded to the event loop finishes before the timer can fire: an answer past the deadline
-    // is dropped all the same, so the deadline means what it says.
-    if (out.failed === null && timeLeft({ startedAt, deadlineMs }, Date.now()) < 0) out = missedDeadline();
-    settle(out.failed === null ? 'delivered' : 'failed');
-    return out;
-  } finally {
-    clearTimeout(timer);
-  }
+  // `work` settles every fault into a fail-open outcome itself: only the deadline rejects here.
+  let out = await withDeadline(work, deadlineMs, where).catch((err: unknown) =>
+    err instanceof DeadlineExceeded ? missedDeadline() : failOpen(errorText(err)),
+  );
+  // A handler that never yielded to the event loop finishes before the timer can fire: an answer past the deadline
+  // is dropped all the same, so the deadline means what it says.
+  if (out.failed === null && timeLeft({ startedAt, deadlineMs }, Date.now()) < 0) out = missedDeadline();
+  settle(out.failed === null ? 'delivered' : 'failed');
+  return out;
 }
 
 /** Entry: runs the hook, prints its answer and returns the exit code. Never lets an exception reach the harness. */

@@ -1,39 +1,13 @@
 /**
  * Deadlines for in-process callbacks. Neither OpenCode 1.18.33 nor pi 0.73.1 times out a plugin callback (a 240 s hang
- * stalled both, reference opencode.md §7, pi.md §7), so tiergate bounds its own work and falls back to a default.
+ * stalled both, reference opencode.md §7, pi.md §7), so tiergate bounds its own work (io/deadline.ts, the one deadline) and falls back to a default.
  */
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import type { Env } from '../../io/paths.js';
+import { DeadlineExceeded, withDeadline } from '../../io/deadline.js';
 
 export const DISPATCH_DEADLINE_MS = 2_000;
 export const COMPLETION_DEADLINE_MS = 5_000;
-
-export class DeadlineExceeded extends Error {
-  constructor(where: string, ms: number) {
-    super(`${where}: no answer within ${ms} ms`);
-    this.name = 'DeadlineExceeded';
-  }
-}
-
-/**
- * Resolves with `work`'s value, or rejects with DeadlineExceeded after `ms`. The timer is deliberately NOT unref'd:
- * pi 0.73.1 (Node) exited mid-turn with code 0 when a stuck handler held no handle and only an unref'd timer was left.
- */
-export function withDeadline<T>(work: Promise<T> | T, ms: number, where: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new DeadlineExceeded(where, ms)), ms);
-    Promise.resolve(work).then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    );
-  });
-}
 
 /**
  * Runs a callback body under a deadline and swallows every failure into one diagnostic line: the fail-open wrapper

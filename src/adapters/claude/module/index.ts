@@ -37,6 +37,7 @@ import {
 } from '../../../observer/spend-summary.js';
 import type { SpendState } from '../../../routing-engine/budget.js';
 import { numberToDecimal } from '../../../prices/decimal.js';
+import { waitAtMost, withDeadline } from '../../../io/deadline.js';
 
 type Next = (e: unknown) => Promise<unknown>;
 // The `$` API as this module uses it. Typed loosely on purpose: the declarations are the binary's own (EARLY ACCESS).
@@ -71,10 +72,7 @@ async function writeSpool($: Dollar, body: Parameters<typeof spoolFileText>[0]):
         await $.ui.log('tiergate: module spool full; completions wait until the next drain', { to: 'debug' });
       return;
     }
-    await Promise.race([
-      $.fs.write(path, spoolFileText(body)),
-      new Promise((resolve) => setTimeout(resolve, WRITE_WAIT_MS)),
-    ]);
+    await waitAtMost($.fs.write(path, spoolFileText(body)), WRITE_WAIT_MS);
   } catch {
     // A record lost is a ledger gap, never a blocked dispatch.
   }
@@ -149,15 +147,8 @@ async function init($: Dollar): Promise<void> {
 }
 
 /** A `$` call cut at the lookup's deadline: a LookupDeadline then, never a silent "absent". */
-function within<T>(p: Promise<T>, deadline: number): Promise<T> {
-  const left = deadline - Date.now();
-  if (left <= 0) return Promise.reject(new LookupDeadline());
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([
-    p,
-    new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new LookupDeadline()), left))),
-  ]).finally(() => clearTimeout(timer));
-}
+const within = <T>(p: Promise<T>, deadline: number): Promise<T> =>
+  withDeadline(p, deadline - Date.now(), 'claude-module:lookup', () => new LookupDeadline());
 
 /**
  * The agent lookup's file operations through `$.fs` (2.1.328: list -> [{ name, kind: file|dir|other, isLink, … }],
@@ -377,7 +368,7 @@ export function register(on: On): void {
     }
     // Time in `$` calls does not count against the hook's budget, so a stuck init must not hold the dispatch: past
     // this wait the decision uses whatever init has set (the built-in defaults at worst).
-    await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, INIT_WAIT_MS))]);
+    await waitAtMost(ready, INIT_WAIT_MS);
     const now = Date.now();
     let child: ChildModel;
     try {

@@ -381,6 +381,22 @@ describe('hooks module (agent.spawn)', () => {
     ]);
   });
 
+  it('a stuck init and a stuck record write (io/deadline.ts waitAtMost): the spawn is still corrected, bounded', async () => {
+    const hooks = load(source);
+    const f = fakeDollar({ tree: new Map([git]) });
+    const never = () => new Promise<never>(() => {});
+    // No session.start: init runs at the dispatch, and its first `$` call never answers; no record write ever does.
+    (f.$.process as { hookEnv: () => Promise<unknown> }).hookEnv = never;
+    (f.$.fs as { write: (p: string, t: string) => Promise<unknown> }).write = never;
+    const t0 = Date.now();
+    const { model: _m, ...e } = fixture('modules/agent.spawn.parent-sonnet.json');
+    const { passed } = await spawn(hooks, f.$, { ...e, model: 'opus' });
+    // INIT_WAIT_MS (300) for the init, WRITE_WAIT_MS (2000) at most for the record: never the harness's 10 s.
+    expect(Date.now() - t0).toBeLessThan(4000);
+    expect(passed).not.toBeNull();
+    expect(passed!.model).toBe('sonnet');
+  });
+
   it('a FIFO in an agent folder is never read (not a regular file)', async () => {
     const hooks = load(source);
     const f = fakeDollar({

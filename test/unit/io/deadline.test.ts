@@ -2,13 +2,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  DeadlineExceeded,
-  deadlineFromEnv,
-  failOpen,
-  withDeadline,
-} from '../../../../src/adapters/in-process/deadline.js';
-import { runCollect } from '../../../../src/io/processes.js';
+import { deadlineFromEnv, failOpen } from '../../../src/adapters/in-process/deadline.js';
+import { DeadlineExceeded, waitAtMost, withDeadline } from '../../../src/io/deadline.js';
+import { runCollect } from '../../../src/io/processes.js';
 
 describe('in-process deadlines', () => {
   it('passes a value through and rejects a hang at the deadline', async () => {
@@ -16,6 +12,20 @@ describe('in-process deadlines', () => {
     const t0 = Date.now();
     await expect(withDeadline(new Promise(() => undefined), 60, 'slow')).rejects.toBeInstanceOf(DeadlineExceeded);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(55);
+  });
+
+  it("rejects at once when no time is left, with the caller's own error when it names one", async () => {
+    class Late extends Error {}
+    await expect(withDeadline(new Promise(() => undefined), 0, 'none')).rejects.toBeInstanceOf(DeadlineExceeded);
+    await expect(withDeadline(new Promise(() => undefined), 20, 'own', () => new Late())).rejects.toBeInstanceOf(Late);
+    await expect(withDeadline(Promise.reject(new Late()), 50, 'thrown')).rejects.toBeInstanceOf(Late);
+  });
+
+  it('waitAtMost stops waiting at its bound and never rejects', async () => {
+    const t0 = Date.now();
+    await expect(waitAtMost(new Promise(() => undefined), 40)).resolves.toBeUndefined();
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(35);
+    await expect(waitAtMost(Promise.reject(new Error('lost')), 40)).resolves.toBeUndefined();
   });
 
   it('failOpen returns the fallback and writes one diagnostic line per failure', async () => {
