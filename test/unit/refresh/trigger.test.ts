@@ -12,7 +12,8 @@ import { paths } from '../../../src/io/paths.js';
 import { catalogPath } from '../../../src/refresh/run.js';
 import type { RefreshConfig } from '../../../src/refresh/settings.js';
 import { readStatus } from '../../../src/refresh/status.js';
-import { nodeBinary, triggerRefresh } from '../../../src/refresh/trigger.js';
+import { nodeBinary } from '../../../src/refresh/background.js';
+import { triggerRefresh } from '../../../src/refresh/trigger.js';
 import { PriceServer, json, makeCert, type Tls } from './support/server.js';
 import { fixturePayload } from '../../support/fixtures.js';
 
