@@ -12,6 +12,16 @@ import {
   type TailResult,
 } from './tail.js';
 
+/**
+ * A `keep` test: the raw line holds one of the markers (each a JSON fragment such as `"type":"session_meta"`). The lines
+ * a parser reads are a few kinds among many large ones (instructions, tool catalogs, system messages): the rest are
+ * skipped unparsed.
+ */
+export function linesWith(...markers: readonly string[]): (line: Buffer) => boolean {
+  const bytes = markers.map((m) => Buffer.from(m));
+  return (line) => bytes.some((b) => line.indexOf(b) >= 0);
+}
+
 /** One line's JSON value; undefined when the line is not JSON. */
 export function parseJsonLine(text: string): unknown {
   try {

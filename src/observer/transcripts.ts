@@ -118,6 +118,26 @@ export function dominantModel(requests: readonly TranscriptRequest[]): string | 
   return best;
 }
 
+/** What a child's own lines say; what is not said is absent (null, false), and the rest is read off its requests. */
+export type ChildFacts = Pick<ChildSummary, 'agentId' | 'outcome' | 'complete' | 'startedAt' | 'endedAt'> &
+  Partial<Omit<ChildSummary, 'usage'>>;
+
+/**
+ * A child as its requests tell it: served by the model of the most output among them (else the model its lines named,
+ * `facts.servedModel`), their usage summed. Every parser builds its children here, so a field means the same for all.
+ */
+export function childSummary(requests: readonly TranscriptRequest[], facts: ChildFacts): ChildSummary {
+  return {
+    callId: null,
+    subagentType: null,
+    requestedModel: null,
+    incomplete: false,
+    ...facts,
+    servedModel: dominantModel(requests) ?? facts.servedModel ?? null,
+    usage: sumUsage(requests),
+  };
+}
+
 export const asString = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 export const asCount = (v: unknown): number =>
   typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0;

@@ -14,17 +14,14 @@ import { claudeUsage } from './usage.js';
 import { extractEscalation, extractOutcome, tailText } from '../../observer/outcome.js';
 import { readJsonLines } from '../../observer/json-lines.js';
 import { isRecord } from '../../contracts/record.js';
-import {
-  asString,
-  asTime,
-  dominantModel,
-  sumUsage,
-  type ChildSummary,
-  type FileParse,
-  type ParseOptions,
-  type TranscriptDispatch,
-  type TranscriptParser,
-  type TranscriptRequest,
+import { asString, asTime, childSummary } from '../../observer/transcripts.js';
+import type {
+  ChildSummary,
+  FileParse,
+  ParseOptions,
+  TranscriptDispatch,
+  TranscriptParser,
+  TranscriptRequest,
 } from '../../observer/transcripts.js';
 
 const ASSISTANT = Buffer.from('"type":"assistant"');
@@ -151,19 +148,17 @@ export function parseClaudeTranscript(path: string, opts: ParseOptions = {}): Fi
   let child: ChildSummary | null = null;
   if (sidechainSeen && agentId) {
     const meta = readAgentMeta(path);
-    child = {
+    child = childSummary(requests, {
       agentId,
       callId: meta?.toolUseId ?? null,
       subagentType: meta?.agentType ?? null,
       requestedModel: meta?.model ?? null,
-      servedModel: dominantModel(requests),
-      usage: sumUsage(requests),
       outcome: extractOutcome(lastContent ? finalText(lastContent) : null),
       complete: lastStop,
       incomplete: requests.some((r) => !r.final),
       startedAt: firstAt,
       endedAt: lastAt,
-    };
+    });
   }
   lastContent = null; // the text goes no further than this function
   return {

@@ -7,36 +7,32 @@
 import type { Usage } from '../../contracts/usage.js';
 import type { Outcome } from '../../contracts/observation.js';
 import { extractEscalation, extractOutcome, tailText } from '../../observer/outcome.js';
-import { readJsonLines } from '../../observer/json-lines.js';
+import { linesWith, readJsonLines } from '../../observer/json-lines.js';
 import { isRecord } from '../../contracts/record.js';
 import { codexUsage, decodeRolloutRecord } from './records.js';
-import {
-  asCount,
-  asString,
-  asTime,
-  dominantModel,
-  sumUsage,
-  type ChildSummary,
-  type FileParse,
-  type ParseOptions,
-  type TranscriptDispatch,
-  type TranscriptParser,
-  type TranscriptRequest,
+import { asCount, asString, asTime, childSummary } from '../../observer/transcripts.js';
+import type {
+  ChildSummary,
+  FileParse,
+  ParseOptions,
+  TranscriptDispatch,
+  TranscriptParser,
+  TranscriptRequest,
 } from '../../observer/transcripts.js';
 
 export const CODEX_PARSE_MAX_BYTES = 2 * 1024 * 1024 * 1024;
 /** Lines that can hold what is read here are small; instructions and tool catalogs (20+ KB) are skipped unparsed. */
-const INTERESTING = [
-  Buffer.from('"type":"session_meta"'),
-  Buffer.from('"type":"turn_context"'),
-  Buffer.from('"type":"token_usage_record"'),
-  Buffer.from('"token_count"'),
-  Buffer.from('"task_complete"'),
-  Buffer.from('"spawn_agent"'),
-  Buffer.from('"SubAgentActivity"'),
-  Buffer.from('"role":"assistant"'),
-];
-const SESSION_META = INTERESTING[0]!;
+const interesting = linesWith(
+  '"type":"session_meta"',
+  '"type":"turn_context"',
+  '"type":"token_usage_record"',
+  '"token_count"',
+  '"task_complete"',
+  '"spawn_agent"',
+  '"SubAgentActivity"',
+  '"role":"assistant"',
+);
+const sessionMeta = linesWith('"type":"session_meta"');
 
 type Obj = Record<string, unknown>;
 
@@ -70,21 +66,18 @@ type Turn = {
 };
 
 function turnSummary(t: Turn, agentId: string, requests: readonly TranscriptRequest[]): ChildSummary {
-  const mine = requests.filter((r) => r.turnId === t.turnId);
-  return {
-    agentId,
-    callId: null,
-    subagentType: null,
-    requestedModel: null,
-    servedModel: dominantModel(mine) ?? t.model,
-    usage: sumUsage(mine),
-    outcome: t.outcome ?? extractOutcome(t.finalText),
-    complete: t.complete || t.usageAfterStart,
-    incomplete: false,
-    startedAt: t.startedAt,
-    endedAt: t.endedAt,
-    turnId: t.turnId,
-  };
+  return childSummary(
+    requests.filter((r) => r.turnId === t.turnId),
+    {
+      agentId,
+      servedModel: t.model,
+      outcome: t.outcome ?? extractOutcome(t.finalText),
+      complete: t.complete || t.usageAfterStart,
+      startedAt: t.startedAt,
+      endedAt: t.endedAt,
+      turnId: t.turnId,
+    },
+  );
 }
 
 export function parseCodexRollout(path: string, opts: ParseOptions = {}): FileParse {
@@ -109,8 +102,7 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
   const turnOf = (id: string | null): Turn | null => (id ? (turns.get(id) ?? null) : current);
 
   // session_meta lines are large (base instructions) but come first and carry the ids.
-  const keep = (line: Buffer) =>
-    (line.length <= 16 * 1024 || line.indexOf(SESSION_META) >= 0) && INTERESTING.some((p) => line.indexOf(p) >= 0);
+  const keep = (line: Buffer) => (line.length <= 16 * 1024 || sessionMeta(line)) && interesting(line);
   const res = readJsonLines(path, { maxBytes: opts.maxBytes ?? CODEX_PARSE_MAX_BYTES, keep }, (value) => {
     const rec = decodeRolloutRecord(value);
     if (!rec) return;
@@ -256,19 +248,13 @@ export function parseCodexRollout(path: string, opts: ParseOptions = {}): FilePa
     dispatches: [...dispatches.values()],
     child:
       isChild && threadId
-        ? {
+        ? childSummary(requests, {
             agentId: threadId,
-            callId: null,
-            subagentType: null,
-            requestedModel: null,
-            servedModel: dominantModel(requests),
-            usage: sumUsage(requests),
             outcome,
             complete: taskComplete || usageAfterTurn,
-            incomplete: false,
             startedAt: firstAt,
             endedAt: lastAt,
-          }
+          })
         : null,
     ...(childTurns ? { childTurns } : {}),
     bytesRead: res.bytesRead,

@@ -8,6 +8,7 @@ import type { Usage } from '../../contracts/usage.js';
 import type { Env } from '../../contracts/env.js';
 import { isRecord } from '../../contracts/record.js';
 import { usageWithCacheInInput } from '../../observer/transcripts.js';
+import { parseJsonLine } from '../../observer/json-lines.js';
 
 export type EventLine = {
   type: string;
@@ -17,13 +18,10 @@ export type EventLine = {
 };
 
 /** One line as an event, or null (torn mid-write, not JSON, not an event). */
-export function parseEventLine(line: string): EventLine | null {
-  let v: unknown;
-  try {
-    v = JSON.parse(line);
-  } catch {
-    return null;
-  }
+export const parseEventLine = (line: string): EventLine | null => eventOf(parseJsonLine(line));
+
+/** A parsed line as an event, or null (not an event). */
+export function eventOf(v: unknown): EventLine | null {
   if (!isRecord(v) || typeof v.type !== 'string') return null;
   return {
     type: v.type,

@@ -14,30 +14,28 @@
  */
 import type { Outcome } from '../../contracts/observation.js';
 import { extractEscalation, extractOutcome, tailText } from '../../observer/outcome.js';
-import { readLinesForward } from '../../observer/tail.js';
-import {
-  asTime,
-  dominantModel,
-  sumUsage,
-  type ChildSummary,
-  type FileParse,
-  type ParseOptions,
-  type TranscriptDispatch,
-  type TranscriptParser,
-  type TranscriptRequest,
+import { linesWith, readJsonLines } from '../../observer/json-lines.js';
+import { asTime, childSummary } from '../../observer/transcripts.js';
+import type {
+  ChildSummary,
+  FileParse,
+  ParseOptions,
+  TranscriptDispatch,
+  TranscriptParser,
+  TranscriptRequest,
 } from '../../observer/transcripts.js';
-import { multiplierOf, parseEventLine, usageFromRecord } from './events.js';
+import { eventOf, multiplierOf, usageFromRecord } from './events.js';
 import { learnFromFile } from './multipliers.js';
 
 export const COPILOT_PARSE_MAX_BYTES = 2 * 1024 * 1024 * 1024;
 /** Lines worth parsing; system messages (~28 KB each) and the rest are skipped unparsed. */
-const INTERESTING = [
-  Buffer.from('"session.start"'),
-  Buffer.from('"session.usage_record"'),
-  Buffer.from('"tool.execution_start"'),
-  Buffer.from('"subagent.'),
-  Buffer.from('"assistant.message"'),
-];
+const interesting = linesWith(
+  '"session.start"',
+  '"session.usage_record"',
+  '"tool.execution_start"',
+  '"subagent.',
+  '"assistant.message"',
+);
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
@@ -68,13 +66,15 @@ export function parseCopilotEvents(path: string, opts: ParseOptions & { startOff
   const children = new Map<string, Child>();
   let n = 0;
 
-  const res = readLinesForward(
+  const res = readJsonLines(
     path,
-    { maxBytes: opts.maxBytes ?? COPILOT_PARSE_MAX_BYTES, startOffset: opts.startOffset ?? 0 },
-    (buf, start, end) => {
-      const line = buf.subarray(start, end);
-      if (!INTERESTING.some((m) => line.indexOf(m) >= 0)) return;
-      const e = parseEventLine(line.toString());
+    {
+      maxBytes: opts.maxBytes ?? COPILOT_PARSE_MAX_BYTES,
+      startOffset: opts.startOffset ?? 0,
+      keep: interesting,
+    },
+    (value) => {
+      const e = eventOf(value);
       if (!e) return;
       const at = asTime(e.timestamp);
       const d = e.data;
@@ -172,20 +172,18 @@ export function parseCopilotEvents(path: string, opts: ParseOptions & { startOff
     const billed = mine.map((r) => multipliers.get(r.key)).filter((m): m is number => m !== undefined);
     const outcome: Outcome = extractOutcome(c.finalText);
     c.finalText = null;
-    return {
+    return childSummary(mine, {
       agentId: c.agentId,
       callId: c.callId,
       subagentType: c.subagentType,
       requestedModel: c.requestedModel,
-      servedModel: dominantModel(mine) ?? c.requestedModel,
-      usage: sumUsage(mine),
+      servedModel: c.requestedModel,
       outcome,
       complete: c.done,
-      incomplete: false,
       startedAt: c.startedAt,
       endedAt: c.endedAt,
       multiplier: billed.length ? Math.max(...billed) : null,
-    };
+    });
   });
   return {
     harness: 'copilot',

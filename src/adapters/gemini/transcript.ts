@@ -8,18 +8,15 @@ import { basename, dirname, join } from 'node:path';
 import type { Outcome } from '../../contracts/observation.js';
 import { extractEscalation, extractOutcome, tailText } from '../../observer/outcome.js';
 import { readTextHead } from '../../io/read-capped.js';
-import { readLinesForward } from '../../observer/tail.js';
-import {
-  asString,
-  asTime,
-  dominantModel,
-  sumUsage,
-  type ChildSummary,
-  type FileParse,
-  type ParseOptions,
-  type TranscriptDispatch,
-  type TranscriptParser,
-  type TranscriptRequest,
+import { readJsonLines } from '../../observer/json-lines.js';
+import { asString, asTime, childSummary } from '../../observer/transcripts.js';
+import type {
+  ChildSummary,
+  FileParse,
+  ParseOptions,
+  TranscriptDispatch,
+  TranscriptParser,
+  TranscriptRequest,
 } from '../../observer/transcripts.js';
 import { dispatchCallId, geminiUsage } from './chat-file.js';
 import { DISPATCH_TOOL } from './dispatch-payload.js';
@@ -43,16 +40,10 @@ export function parseGeminiChat(path: string, opts: ParseOptions = {}): FilePars
   let header: Obj | null = null;
   const messages = new Map<string, Obj>();
   let summary: string | null = null;
-  const res = readLinesForward(
+  const res = readJsonLines(
     path,
     { maxBytes: opts.maxBytes ?? GEMINI_PARSE_MAX_BYTES, maxLineBytes: 16 * 1024 * 1024 },
-    (buf, start, end) => {
-      let rec: unknown;
-      try {
-        rec = JSON.parse(buf.toString('utf8', start, end));
-      } catch {
-        return;
-      }
+    (rec) => {
       if (!isRecord(rec)) return;
       if (header === null && typeof rec.sessionId === 'string' && typeof rec.kind === 'string') {
         header = rec;
@@ -112,19 +103,13 @@ export function parseGeminiChat(path: string, opts: ParseOptions = {}): FilePars
   if (isChild && agentId) {
     const times = requests.map((r) => r.at).filter((t): t is number => t !== null);
     const outcome: Outcome = extractOutcome(summary);
-    child = {
+    child = childSummary(requests, {
       agentId,
-      callId: null,
-      subagentType: null,
-      requestedModel: null,
-      servedModel: dominantModel(requests),
-      usage: sumUsage(requests),
       outcome,
       complete: summary !== null,
-      incomplete: false,
       startedAt: asTime(head?.startTime) ?? (times.length ? Math.min(...times) : null),
       endedAt: times.length ? Math.max(...times) : null,
-    };
+    });
   }
   return {
     harness: 'gemini',
