@@ -1,7 +1,8 @@
 /**
- * The pieces of the dispatch hooks' payload guards (src/adapters/<id>/dispatch-payload.ts). A dispatch bundle carries no
- * zod: each guard checks, by hand, only the fields its dispatch path reads, with the verdict its zod schema gives those
- * fields (z.pick of the schema; test/unit/adapters/<id>/dispatch-payload.test.ts holds each guard to its schema).
+ * The dispatch hooks' payload guards (src/adapters/<id>/dispatch-payload.ts). A dispatch bundle carries no zod: each
+ * guard is a table of the fields its dispatch path reads and the check the zod schema makes of each, and one function
+ * runs any table. test/unit/adapters/<id>/dispatch-payload.test.ts reads the table off the schema (z.pick to those
+ * fields) and holds the guard's verdicts to the schema's, so the table is the schema's, never a second definition.
  */
 import { isRecord } from './record.js';
 
@@ -23,21 +24,47 @@ export function payloadObject(raw: unknown): Record<string, unknown> {
 }
 
 /** z.string() */
-export function requireString(p: Record<string, unknown>, key: string): void {
+function requireString(p: Record<string, unknown>, key: string): void {
   if (typeof p[key] !== 'string') throw new PayloadError(key, 'string');
 }
 
 /** z.optional(z.string()) */
-export function optionalString(p: Record<string, unknown>, key: string): void {
+function optionalString(p: Record<string, unknown>, key: string): void {
   if (p[key] !== undefined) requireString(p, key);
 }
 
 /** z.nullish(z.string()) */
-export function nullishString(p: Record<string, unknown>, key: string): void {
+function nullishString(p: Record<string, unknown>, key: string): void {
   if (p[key] !== undefined && p[key] !== null) requireString(p, key);
 }
 
 /** z.record(z.string(), z.unknown()) */
-export function requireRecord(p: Record<string, unknown>, key: string): void {
+function requireRecord(p: Record<string, unknown>, key: string): void {
   if (!isRecord(p[key])) throw new PayloadError(key, 'object');
+}
+
+/** A field's check, named by the zod schema it mirrors. */
+const CHECKS = {
+  /** z.string() */
+  string: requireString,
+  /** z.optional(z.string()) */
+  'optional string': optionalString,
+  /** z.nullish(z.string()) */
+  'nullish string': nullishString,
+  /** z.record(z.string(), z.unknown()) */
+  record: requireRecord,
+} as const;
+
+export type FieldCheck = keyof typeof CHECKS;
+/** Field -> its check, in the order checked (a payload with several faults is refused at the first). */
+export type GuardSpec = Readonly<Record<string, FieldCheck>>;
+
+/** The guard a table describes: throws PayloadError (the field, never its value) where the schema would refuse one. */
+export function payloadGuard<T>(spec: GuardSpec): (raw: unknown) => T {
+  const checks = Object.entries(spec).map(([key, check]) => [key, CHECKS[check]] as const);
+  return (raw) => {
+    const p = payloadObject(raw);
+    for (const [key, check] of checks) check(p, key);
+    return p as T;
+  };
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
-import { PayloadError } from '../../src/contracts/payload-guard.js';
+import { PayloadError, type GuardSpec } from '../../src/contracts/payload-guard.js';
 import { fixturePayload } from './fixtures.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures');
@@ -32,6 +32,8 @@ export type GuardCase = {
   guard: (raw: unknown) => unknown;
   schema: LooseObject;
   fields: readonly string[];
+  /** The guard's table (dispatch-payload.ts DISPATCH_CHECKS): it must be the one the schema gives. */
+  checks: GuardSpec;
   payloads: { name: string; payload: Record<string, unknown> }[];
 };
 
@@ -72,6 +74,27 @@ function mutated(seed: Record<string, unknown>, keys: string[]): fc.Arbitrary<Re
   return fc.array(edit, { minLength: 1, maxLength: 3 }).map((edits) => edits.reduce((o, e) => e(o), seed));
 }
 
+type Def = {
+  type: string;
+  innerType?: { _zod: { def: Def } };
+  keyType?: { _zod: { def: Def } };
+  valueType?: { _zod: { def: Def } };
+};
+const defOf = (s: unknown): Def => (s as { _zod: { def: Def } })._zod.def;
+
+/** The guard check a field's zod schema calls for (the kinds payload-guard.ts mirrors), or what it is instead. */
+function checkOf(schema: unknown): string {
+  const d = defOf(schema);
+  const inner = d.innerType ? d.innerType._zod.def : null;
+  if (d.type === 'string') return 'string';
+  if (d.type === 'optional' && inner?.type === 'string') return 'optional string';
+  if (d.type === 'optional' && inner?.type === 'nullable' && inner.innerType?._zod.def.type === 'string')
+    return 'nullish string';
+  if (d.type === 'record' && d.keyType?._zod.def.type === 'string' && d.valueType?._zod.def.type === 'unknown')
+    return 'record';
+  return `unsupported zod ${d.type}`;
+}
+
 export function guardSuite(title: string, c: GuardCase): void {
   const picked = z.pick(
     c.schema,
@@ -94,6 +117,12 @@ export function guardSuite(title: string, c: GuardCase): void {
     it('checks fields of the schema only', () => {
       expect(c.fields.length).toBeGreaterThan(0);
       expect(c.fields.filter((f) => !Object.hasOwn(c.schema.shape, f))).toEqual([]);
+    });
+
+    it("its table is the schema's: each field's check is the one its zod type calls for", () => {
+      expect(Object.keys(c.checks)).toEqual([...c.fields]);
+      const fromSchema = Object.fromEntries(c.fields.map((f) => [f, checkOf(c.schema.shape[f])]));
+      expect(c.checks).toEqual(fromSchema);
     });
 
     it('accepts every captured payload, as the schema does, with the same value', () => {

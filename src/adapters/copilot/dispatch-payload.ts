@@ -1,20 +1,31 @@
 /**
- * preToolUse as Copilot CLI's dispatch hook reads it: a hand-written guard over the fields the dispatch path reads, with
+ * preToolUse as Copilot CLI's dispatch hook reads it: a guard table over the fields the dispatch path reads, with
  * the verdicts of PreToolUsePayloadSchema (payloads.ts) on those fields, so the dispatch bundle never loads zod
  * (test/unit/adapters/copilot/dispatch-payload.test.ts holds the two to each other). The type comes from the schema.
  * Copilot CLI 1.0.102 fires preToolUse for every tool (no matcher in the camelCase format), so the tool name is looked
  * at first and everything else only for `task`.
  */
 import { isRecord } from '../../contracts/record.js';
-import { optionalString, payloadObject, requireRecord, requireString } from '../../contracts/payload-guard.js';
+import { payloadGuard, type GuardSpec } from '../../contracts/payload-guard.js';
 import type { PreToolUsePayload } from './payloads.js';
 
 /** The subagent tool's name in camelCase payloads (a PascalCase hooks file names it `Agent`; tiergate ships camelCase). */
 export const TASK_TOOL = 'task';
 
-/** The fields the dispatch path reads: the type below allows no other, the test picks these from the schema. */
-export const DISPATCH_FIELDS = ['sessionId', 'toolName', 'toolArgs', 'cwd', 'agentId', 'parentAgentId'] as const;
-export type DispatchPayload = Pick<PreToolUsePayload, (typeof DISPATCH_FIELDS)[number]>;
+/**
+ * The fields the dispatch path reads and the check the schema makes of each: the test reads this table off
+ * PreToolUsePayload picked to them. The type below allows no other field.
+ */
+export const DISPATCH_CHECKS = {
+  sessionId: 'string',
+  toolName: 'string',
+  toolArgs: 'record',
+  cwd: 'optional string',
+  agentId: 'optional string',
+  parentAgentId: 'optional string',
+} as const satisfies GuardSpec;
+export const DISPATCH_FIELDS = Object.keys(DISPATCH_CHECKS) as readonly (keyof typeof DISPATCH_CHECKS)[];
+export type DispatchPayload = Pick<PreToolUsePayload, keyof typeof DISPATCH_CHECKS>;
 
 /** The tool the payload names, or null when it names none (read before anything else: most calls are not `task`). */
 export function toolNameOf(raw: unknown): string | null {
@@ -25,11 +36,4 @@ export function toolNameOf(raw: unknown): string | null {
 export const isTaskCall = (raw: unknown): boolean => toolNameOf(raw) === TASK_TOOL;
 
 /** Throws PayloadError (the field, never its value) where the schema would reject one of DISPATCH_FIELDS. */
-export function readPreToolUse(raw: unknown): DispatchPayload {
-  const p = payloadObject(raw);
-  requireString(p, 'sessionId');
-  requireString(p, 'toolName');
-  requireRecord(p, 'toolArgs');
-  for (const k of ['cwd', 'agentId', 'parentAgentId']) optionalString(p, k);
-  return p as DispatchPayload;
-}
+export const readPreToolUse = payloadGuard<DispatchPayload>(DISPATCH_CHECKS);

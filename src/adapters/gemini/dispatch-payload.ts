@@ -1,24 +1,27 @@
 /**
- * BeforeTool as Gemini CLI's dispatch hook reads it: a hand-written guard over the fields the dispatch path reads, with
+ * BeforeTool as Gemini CLI's dispatch hook reads it: a guard table over the fields the dispatch path reads, with
  * the verdicts of BeforeToolPayloadSchema (payloads.ts) on those fields, so the dispatch bundle never loads zod
  * (test/unit/adapters/gemini/dispatch-payload.test.ts holds the two to each other). The type comes from the schema.
  */
-import { nullishString, payloadObject, requireRecord, requireString } from '../../contracts/payload-guard.js';
+import { payloadGuard, type GuardSpec } from '../../contracts/payload-guard.js';
 import type { BeforeToolPayload } from './payloads.js';
 
 /** The one tool every subagent dispatch goes through (0.61.0: one generic tool, the agent named in agent_name). */
 export const DISPATCH_TOOL = 'invoke_agent';
 
-/** The fields the dispatch path reads: the type below allows no other, the test picks these from the schema. */
-export const DISPATCH_FIELDS = ['session_id', 'transcript_path', 'cwd', 'tool_name', 'tool_input'] as const;
-export type DispatchPayload = Pick<BeforeToolPayload, (typeof DISPATCH_FIELDS)[number]>;
+/**
+ * The fields the dispatch path reads and the check the schema makes of each: the test reads this table off
+ * BeforeToolPayload picked to them. The type below allows no other field.
+ */
+export const DISPATCH_CHECKS = {
+  tool_name: 'string',
+  session_id: 'string',
+  tool_input: 'record',
+  transcript_path: 'nullish string',
+  cwd: 'nullish string',
+} as const satisfies GuardSpec;
+export const DISPATCH_FIELDS = Object.keys(DISPATCH_CHECKS) as readonly (keyof typeof DISPATCH_CHECKS)[];
+export type DispatchPayload = Pick<BeforeToolPayload, keyof typeof DISPATCH_CHECKS>;
 
 /** Throws PayloadError (the field, never its value) where the schema would reject one of DISPATCH_FIELDS. */
-export function readBeforeTool(raw: unknown): DispatchPayload {
-  const p = payloadObject(raw);
-  requireString(p, 'tool_name');
-  requireString(p, 'session_id');
-  requireRecord(p, 'tool_input');
-  for (const k of ['transcript_path', 'cwd']) nullishString(p, k);
-  return p as DispatchPayload;
-}
+export const readBeforeTool = payloadGuard<DispatchPayload>(DISPATCH_CHECKS);

@@ -1,33 +1,29 @@
 /**
- * PreToolUse as Grok Build's dispatch hook reads it: a hand-written guard over the fields the dispatch path reads, with
+ * PreToolUse as Grok Build's dispatch hook reads it: a guard table over the fields the dispatch path reads, with
  * the verdicts of PreToolUsePayloadSchema (payloads.ts) on those fields, so the dispatch bundle never loads zod
  * (test/unit/adapters/grok/dispatch-payload.test.ts holds the two to each other). The type comes from the schema.
  */
-import { optionalString, payloadObject, requireRecord, requireString } from '../../contracts/payload-guard.js';
+import { payloadGuard, type GuardSpec } from '../../contracts/payload-guard.js';
 import type { PreToolUsePayload } from './payloads.js';
 
 /** The subagent tool (1.0.41; a hooks-file matcher `Task` aliases to it). */
 export const DISPATCH_TOOL = 'spawn_subagent';
 
-/** The fields the dispatch path reads: the type below allows no other, the test picks these from the schema. */
-export const DISPATCH_FIELDS = [
-  'hookEventName',
-  'sessionId',
-  'cwd',
-  'transcriptPath',
-  'toolName',
-  'toolInput',
-  'toolUseId',
-] as const;
-export type DispatchPayload = Pick<PreToolUsePayload, (typeof DISPATCH_FIELDS)[number]>;
+/**
+ * The fields the dispatch path reads and the check the schema makes of each: the test reads this table off
+ * PreToolUsePayload picked to them. The type below allows no other field.
+ */
+export const DISPATCH_CHECKS = {
+  hookEventName: 'string',
+  sessionId: 'string',
+  toolName: 'string',
+  toolInput: 'record',
+  cwd: 'optional string',
+  transcriptPath: 'optional string',
+  toolUseId: 'optional string',
+} as const satisfies GuardSpec;
+export const DISPATCH_FIELDS = Object.keys(DISPATCH_CHECKS) as readonly (keyof typeof DISPATCH_CHECKS)[];
+export type DispatchPayload = Pick<PreToolUsePayload, keyof typeof DISPATCH_CHECKS>;
 
 /** Throws PayloadError (the field, never its value) where the schema would reject one of DISPATCH_FIELDS. */
-export function readPreToolUse(raw: unknown): DispatchPayload {
-  const p = payloadObject(raw);
-  requireString(p, 'hookEventName');
-  requireString(p, 'sessionId');
-  requireString(p, 'toolName');
-  requireRecord(p, 'toolInput');
-  for (const k of ['cwd', 'transcriptPath', 'toolUseId']) optionalString(p, k);
-  return p as DispatchPayload;
-}
+export const readPreToolUse = payloadGuard<DispatchPayload>(DISPATCH_CHECKS);

@@ -1,6 +1,7 @@
 /** The preToolUse guard of Copilot CLI's dispatch hook (dispatch-payload.ts) against PreToolUsePayloadSchema (payloads.ts). */
 import { describe, expect, it } from 'vitest';
 import {
+  DISPATCH_CHECKS,
   DISPATCH_FIELDS,
   isTaskCall,
   readPreToolUse,
@@ -15,6 +16,7 @@ guardSuite('copilot preToolUse payload guard', {
   guard: readPreToolUse,
   schema: PreToolUsePayloadSchema,
   fields: DISPATCH_FIELDS,
+  checks: DISPATCH_CHECKS,
   payloads,
 });
 
