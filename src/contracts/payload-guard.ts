@@ -59,6 +59,20 @@ export type FieldCheck = keyof typeof CHECKS;
 /** Field -> its check, in the order checked (a payload with several faults is refused at the first). */
 export type GuardSpec = Readonly<Record<string, FieldCheck>>;
 
+/** A guard's fields grouped by their check, each group in the order checked: `{ string: ['tool_name'], ... }`. */
+type Groups = Partial<Record<FieldCheck, readonly string[]>>;
+type FieldsOf<G extends Groups> = {
+  [C in keyof G]: G[C] extends readonly (infer F extends string)[] ? F : never;
+}[keyof G];
+
+/** The table of a guard written by groups (groups in the order written, then fields in each). */
+export function guardSpec<const G extends Groups>(groups: G): Readonly<Record<FieldsOf<G>, FieldCheck>> {
+  const spec: Record<string, FieldCheck> = {};
+  for (const [check, fields] of Object.entries(groups) as [FieldCheck, readonly string[]][])
+    for (const f of fields) spec[f] = check;
+  return spec as Record<FieldsOf<G>, FieldCheck>;
+}
+
 /** The guard a table describes: throws PayloadError (the field, never its value) where the schema would refuse one. */
 export function payloadGuard<T>(spec: GuardSpec): (raw: unknown) => T {
   const checks = Object.entries(spec).map(([key, check]) => [key, CHECKS[check]] as const);

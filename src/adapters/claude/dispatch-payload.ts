@@ -3,7 +3,7 @@
  * the verdicts of PreToolUsePayload (payloads.ts) on those fields, so the dispatch bundle never loads zod
  * (test/unit/adapters/claude/dispatch-payload.test.ts holds the two to each other). The type comes from the schema.
  */
-import { payloadGuard, type GuardSpec } from '../../contracts/payload-guard.js';
+import { guardSpec, payloadGuard } from '../../contracts/payload-guard.js';
 import type { PreToolUsePayload } from './payloads.js';
 
 /** The subagent tool: `Agent` on 2.1.328; `Task` on older builds and reportedly some later ones (#95769). */
@@ -13,15 +13,11 @@ export const SUBAGENT_TOOLS: ReadonlySet<string> = new Set(['Agent', 'Task']);
  * The fields the dispatch path reads and the check the schema makes of each: the test reads this table off
  * PreToolUsePayload picked to them. The type below allows no other field.
  */
-export const DISPATCH_CHECKS = {
-  tool_name: 'string',
-  tool_input: 'record',
-  session_id: 'optional string',
-  transcript_path: 'optional string',
-  cwd: 'optional string',
-  agent_id: 'optional string',
-  tool_use_id: 'optional string',
-} as const satisfies GuardSpec;
+export const DISPATCH_CHECKS = guardSpec({
+  string: ['tool_name'],
+  record: ['tool_input'],
+  'optional string': ['session_id', 'transcript_path', 'cwd', 'agent_id', 'tool_use_id'],
+});
 export const DISPATCH_FIELDS = Object.keys(DISPATCH_CHECKS) as readonly (keyof typeof DISPATCH_CHECKS)[];
 export type DispatchPayload = Pick<PreToolUsePayload, keyof typeof DISPATCH_CHECKS>;
 

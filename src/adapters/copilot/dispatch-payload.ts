@@ -6,7 +6,7 @@
  * at first and everything else only for `task`.
  */
 import { isRecord } from '../../contracts/record.js';
-import { payloadGuard, type GuardSpec } from '../../contracts/payload-guard.js';
+import { guardSpec, payloadGuard } from '../../contracts/payload-guard.js';
 import type { PreToolUsePayload } from './payloads.js';
 
 /** The subagent tool's name in camelCase payloads (a PascalCase hooks file names it `Agent`; tiergate ships camelCase). */
@@ -16,14 +16,11 @@ export const TASK_TOOL = 'task';
  * The fields the dispatch path reads and the check the schema makes of each: the test reads this table off
  * PreToolUsePayload picked to them. The type below allows no other field.
  */
-export const DISPATCH_CHECKS = {
-  sessionId: 'string',
-  toolName: 'string',
-  toolArgs: 'record',
-  cwd: 'optional string',
-  agentId: 'optional string',
-  parentAgentId: 'optional string',
-} as const satisfies GuardSpec;
+export const DISPATCH_CHECKS = guardSpec({
+  string: ['sessionId', 'toolName'],
+  record: ['toolArgs'],
+  'optional string': ['cwd', 'agentId', 'parentAgentId'],
+});
 export const DISPATCH_FIELDS = Object.keys(DISPATCH_CHECKS) as readonly (keyof typeof DISPATCH_CHECKS)[];
 export type DispatchPayload = Pick<PreToolUsePayload, keyof typeof DISPATCH_CHECKS>;
 
