@@ -7,8 +7,8 @@ export const codexDescriptor: HarnessDescriptor = {
   documentationOnly: false,
   // Codex 0.169.0 honours updatedInput only with permissionDecision "allow"; off unless the policy opts in.
   capability: (policy) => ({
-    canRewrite: policy.codexRewrite,
-    rewriteField: policy.codexRewrite ? 'model' : null,
+    canRewrite: policy.codexRewrite === true,
+    rewriteField: policy.codexRewrite === true ? 'model' : null,
     rewriteKind: 'model',
     legalValues: null,
     canDeny: true,
@@ -19,4 +19,9 @@ export const codexDescriptor: HarnessDescriptor = {
   dispatchEvents: ['PreToolUse'],
   // Codex clamps SessionEnd hooks to 3 s (0.169.0, seen; hooks-codex.json).
   eventDeadlinesMs: { SessionEnd: 1900 },
+  options: {
+    // Codex honours a rewrite only with permissionDecision "allow" (docs/codex.md): off by default, deny-with-retry
+    // instead. true grants more, so a project file may only move it toward false.
+    codexRewrite: { values: [true, false], default: false, project: { kind: 'tighten', stricter: 'stricter' } },
+  },
 };

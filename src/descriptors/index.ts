@@ -4,7 +4,7 @@
  * scripts/build.mjs). The whole modules are in ./index.ts. Typed by the id list, so a harness added there and missing
  * here does not compile.
  */
-import type { HarnessDescriptor } from '../contracts/harness.js';
+import type { HarnessDescriptor, HarnessOption } from '../contracts/harness.js';
 import { HARNESS_IDS, type Harness } from '../contracts/harness-ids.js';
 import { claudeDescriptor } from './claude.js';
 import { codexDescriptor } from './codex.js';
@@ -37,4 +37,9 @@ export const EVENT_DEADLINE_CAPS: Readonly<Record<string, number>> = Object.from
  * writes it into dist/hook.cjs as a literal. */
 export const DISPATCH_EVENTS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
   HARNESS_IDS.filter((h) => DESCRIPTORS[h].dispatchEvents.length > 0).map((h) => [h, DESCRIPTORS[h].dispatchEvents]),
+);
+
+/** Policy key -> the harness option it is (HarnessDescriptor.options): what config/ validates, defaults and judges. */
+export const HARNESS_OPTIONS: Readonly<Record<string, HarnessOption>> = Object.fromEntries(
+  HARNESS_IDS.flatMap((h) => Object.entries(DESCRIPTORS[h].options ?? {})),
 );

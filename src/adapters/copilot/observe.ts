@@ -7,7 +7,7 @@ import type { CopilotChild } from './agents.js';
 import type { DispatchContext } from './parent-model.js';
 import type { DispatchPayload } from './dispatch-payload.js';
 
-export const COPILOT_CAPABILITY: Capability = copilotDescriptor.capability({ codexRewrite: false });
+export const COPILOT_CAPABILITY: Capability = copilotDescriptor.capability({});
 /** Where what Copilot will run is unknown: no rewrite at all, since a default tier written over it could raise the cost. */
 const NO_REWRITE: Capability = { ...COPILOT_CAPABILITY, canRewrite: false, rewriteField: null };
 

@@ -80,7 +80,7 @@ export function observeDispatch(
     agentModelFrom: child.from,
     subagentType: name,
     capability: {
-      ...geminiDescriptor.capability({ codexRewrite: false }),
+      ...geminiDescriptor.capability({}),
       canRewrite,
       legalValues: candidates.map((c) => c.value),
     },

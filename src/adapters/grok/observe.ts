@@ -33,7 +33,7 @@ export function observeSpawn(
     agentModel: child.agentModel,
     agentModelFrom: child.agentModelFrom,
     subagentType: type,
-    capability: { ...grokDescriptor.capability({ codexRewrite: false }), legalValues: legal },
+    capability: { ...grokDescriptor.capability({}), legalValues: legal },
     toolInput: input,
     cwd: p.cwd ?? null,
     escalationFrom: extractEscalation(str(input.prompt)),
