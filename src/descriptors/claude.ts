@@ -1,5 +1,6 @@
 /** Claude Code, as the dispatch path and the policy know it (contracts/harness.ts HarnessDescriptor). */
-import type { HarnessDescriptor, HarnessOptionValues } from '../contracts/harness.js';
+import type { HarnessOptionValues } from '../contracts/harness.js';
+import { defineHarness } from './define.js';
 import { CLAUDE_MODEL_ALIASES } from '../contracts/aliases.js';
 
 /**
@@ -19,19 +20,12 @@ export const claudeProvider = (policy: HarnessOptionValues): ClaudeProvider => {
 export const claudeAliasTable = (provider: string): string =>
   provider === 'anthropic' ? 'claude' : `claude@${provider}`;
 
-export const claudeDescriptor: HarnessDescriptor = {
+export const claudeDescriptor = defineHarness({
   id: 'claude',
   name: 'Claude Code',
-  documentationOnly: false,
   // Claude Code 2.1.328: updatedInput (whole input) and the module's next({...e, model}) are honoured; the Agent tool's
   // model enum accepts only the aliases.
-  capability: () => ({
-    canRewrite: true,
-    rewriteField: 'model',
-    rewriteKind: 'model',
-    legalValues: [...CLAUDE_MODEL_ALIASES],
-    canDeny: true,
-  }),
+  rewrite: { field: 'model', kind: 'model', legalValues: CLAUDE_MODEL_ALIASES },
   // The Agent tool takes only aliases.
   defaultTiers: { cheap: 'haiku', standard: 'sonnet', premium: 'opus' },
   reportsUsage: true,
@@ -57,4 +51,4 @@ export const claudeDescriptor: HarnessDescriptor = {
       project: { kind: 'trusted-only', why: "it changes what Claude Code's aliases cost" },
     },
   },
-};
+});

@@ -1,18 +1,11 @@
 /** Codex CLI, as the dispatch path and the policy know it (contracts/harness.ts HarnessDescriptor). */
-import type { HarnessDescriptor } from '../contracts/harness.js';
+import { defineHarness } from './define.js';
 
-export const codexDescriptor: HarnessDescriptor = {
+export const codexDescriptor = defineHarness({
   id: 'codex',
   name: 'Codex',
-  documentationOnly: false,
   // Codex 0.169.0 honours updatedInput only with permissionDecision "allow"; off unless the policy opts in.
-  capability: (policy) => ({
-    canRewrite: policy.codexRewrite === true,
-    rewriteField: policy.codexRewrite === true ? 'model' : null,
-    rewriteKind: 'model',
-    legalValues: null,
-    canDeny: true,
-  }),
+  rewrite: (policy) => (policy.codexRewrite === true ? { field: 'model', kind: 'model' } : null),
   // Codex 0.169.0 lists gpt-6.1-sol, gpt-6-astra, gpt-6-sol, gpt-6-luna, gpt-5.6-sol as allowed spawn overrides.
   defaultTiers: { cheap: 'gpt-6-luna', standard: 'gpt-6-sol', premium: 'gpt-6-astra' },
   reportsUsage: true,
@@ -24,4 +17,4 @@ export const codexDescriptor: HarnessDescriptor = {
     // instead. true grants more, so a project file may only move it toward false.
     codexRewrite: { values: [true, false], default: false, project: { kind: 'tighten', stricter: 'stricter' } },
   },
-};
+});
