@@ -138,6 +138,6 @@ export const PolicySchema = z.object({
     ),
   }),
 });
-/** The shared sections; the keys each harness owns (`claudeProvider`, `codexRewrite`) come from its descriptor's `options`. */
+/** The shared sections; the keys each harness owns come from its descriptor's `options` (src/descriptors/<id>.ts). */
 export type SharedPolicy = z.infer<typeof PolicySchema>;
 export type Policy = SharedPolicy & HarnessOptionValues;

@@ -47,7 +47,7 @@ export type HarnessDescriptor = {
   name: string;
   /** No binary of it was run: its support follows its documentation only (Cursor). */
   documentationOnly: boolean;
-  /** What it honours at dispatch under this policy (its own `options` only: Codex's `codexRewrite`). */
+  /** What it honours at dispatch under this policy (it reads only its own `options`: Codex's rewrite switch). */
   capability(policy: HarnessOptionValues): Capability;
   /** The built-in policy's tiers for it (config/defaults.ts); empty where it routes by the user's own agents. */
   defaultTiers: TierMap;
@@ -66,7 +66,7 @@ export type HarnessDescriptor = {
    */
   priceAliases?(opts: PriceAliasOptions): PriceAliases;
   /**
-   * Top-level policy keys this harness owns, each named `<id><Name>` (`claudeProvider`): config/ validates, defaults
+   * Top-level policy keys this harness owns, each named `<id><Name>` (Claude Code's provider): config/ validates, defaults
    * and judges them from here (config/harness-options.ts), and only this harness reads them (through its own accessor).
    */
   options?: Readonly<Record<string, HarnessOption>>;
@@ -90,8 +90,8 @@ export type HarnessOptionValues = { readonly [key: `${Harness}${Capitalize<strin
 
 /**
  * What the price lookup knows when it asks a harness for its alias tables: the policy (a harness reads its own keys:
- * Claude Code's `claudeProvider`) and what the harness's environment adds under its own keys (Claude Code's
- * `claudeAliasOverrides`, from ANTHROPIC_DEFAULT_*_MODEL).
+ * Claude Code's provider) and what the harness's environment adds under its own keys (Claude Code's alias overrides,
+ * from ANTHROPIC_DEFAULT_*_MODEL).
  */
 export type PriceAliasOptions = HarnessOptionValues;
 

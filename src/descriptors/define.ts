@@ -9,7 +9,7 @@ import type { Capability, HarnessDescriptor, HarnessOptionValues } from '../cont
 export type Rewrite = { field: string; kind: Capability['rewriteKind']; legalValues?: readonly string[] } | null;
 
 export type HarnessFacts = Omit<HarnessDescriptor, 'capability' | 'documentationOnly' | 'reportsUsage'> & {
-  /** The rewrite it honours, or a function of the policy's keys the harness owns (Codex's `codexRewrite`). */
+  /** The rewrite it honours, or a function of the policy's keys the harness owns (Codex's rewrite switch). */
   rewrite: Rewrite | ((policy: HarnessOptionValues) => Rewrite);
   documentationOnly?: boolean;
   /** Default true: its completions carry token usage. */
