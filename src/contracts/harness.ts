@@ -70,6 +70,11 @@ export type HarnessDescriptor = {
    * and judges them from here (config/harness-options.ts), and only this harness reads them (through its own accessor).
    */
   options?: Readonly<Record<string, HarnessOption>>;
+  /**
+   * It may bill a child by request at a multiplier instead of by token (its completions carry `multiplier`, ledger
+   * migration 9): what the unit is called and who bills it, for the report's line about those runs.
+   */
+  requestBilling?: { unit: string; by: string };
 };
 
 /**

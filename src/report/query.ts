@@ -93,7 +93,7 @@ export type OpenAgg = {
 /** What corrections set (a model alias or an agent), per group, each dispatch once (decision records only). */
 export type CorrectedToAgg = { g: string | null; value: string | null; n: number };
 export type IgnoredAgg = { g: string | null; n: number };
-/** Runs with a premium-request multiplier (Copilot CLI, GitHub-hosted), per group. */
+/** Runs billed by request at a multiplier (descriptor requestBilling), per group. */
 type MultiplierAgg = { g: string | null; n: number; lo: number; hi: number };
 
 /**
@@ -592,8 +592,8 @@ function ignoredCorrections(db: SqlDriver, q: ReportQuery, col: string): Ignored
 }
 
 /**
- * Runs billed by premium-request multiplier (ledger migration 9), per group: not a rollup measure, since only Copilot
- * CLI's GitHub-hosted runs have one; the partial index holds exactly those rows.
+ * Runs billed by request at a multiplier (ledger migration 9), per group: not a rollup measure, since few runs have
+ * one (a harness that bills by request); the partial index holds exactly those rows.
  */
 function multipliers(db: SqlDriver, q: ReportQuery, col: string): MultiplierAgg[] {
   const w = scopeWhere(q, 'ended_at', q.since ?? null, q.until ?? null);
