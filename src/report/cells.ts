@@ -15,7 +15,7 @@ export const NO_USAGE_TEXT = NO_USAGE_NAMES ? `usage not reported by ${NO_USAGE_
 
 /**
  * The report's line on runs billed by request at a multiplier (Report totals.multiplier), worded by the registry's
- * harnesses that bill so (descriptor requestBilling: "premium requests", "GitHub"), not by name.
+ * harnesses that bill so (each descriptor's requestBilling: the unit, who bills), not by name.
  */
 export function requestBillingText(m: { runs: number; min: number; max: number }): string {
   const billers = HARNESS_IDS.map((h) => DESCRIPTORS[h]).filter((d) => d.requestBilling);
