@@ -288,7 +288,7 @@ describe('a project file may tighten without trust', () => {
 });
 
 describe('every policy section has a project rule', () => {
-  it('PROJECT_RULES covers exactly the sections of PolicySchema, the harnesses\' own keys and the defaults', () => {
+  it("PROJECT_RULES covers exactly the sections of PolicySchema, the harnesses' own keys and the defaults", () => {
     const rules = Object.keys(PROJECT_RULES).sort();
     expect(rules).toEqual([...Object.keys(PolicySchema.shape), ...Object.keys(HARNESS_OPTIONS)].sort());
     expect(rules).toEqual(Object.keys(DEFAULT_POLICY).sort());
