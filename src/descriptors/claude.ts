@@ -20,8 +20,7 @@ export const claudeProvider = (policy: HarnessOptionValues): ClaudeProvider => {
 export const claudeAliasTable = (provider: string): string =>
   provider === 'anthropic' ? 'claude' : `claude@${provider}`;
 
-export const claudeDescriptor = defineHarness({
-  id: 'claude',
+export const claudeHarness = defineHarness({
   name: 'Claude Code',
   // Claude Code 2.1.328: updatedInput (whole input) and the module's next({...e, model}) are honoured; the Agent tool's
   // model enum accepts only the aliases.

@@ -1,8 +1,7 @@
 /** Codex CLI, as the dispatch path and the policy know it (contracts/harness.ts HarnessDescriptor). */
 import { defineHarness } from './define.js';
 
-export const codexDescriptor = defineHarness({
-  id: 'codex',
+export const codexHarness = defineHarness({
   name: 'Codex',
   // Codex 0.169.0 honours updatedInput only with permissionDecision "allow"; off unless the policy opts in.
   rewrite: (policy) => (policy.codexRewrite === true ? { field: 'model', kind: 'model' } : null),

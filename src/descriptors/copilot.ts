@@ -1,8 +1,7 @@
 /** GitHub Copilot CLI, as the dispatch path and the policy know it (contracts/harness.ts HarnessDescriptor). */
 import { defineHarness } from './define.js';
 
-export const copilotDescriptor = defineHarness({
-  id: 'copilot',
+export const copilotHarness = defineHarness({
   name: 'GitHub Copilot CLI',
   // Copilot CLI 1.0.102 honours `modifiedArgs` carrying the whole `task` arguments with a new `model` (any string is
   // sent to the provider verbatim under BYOK, seen), and shows a preToolUse deny reason to the model (seen).

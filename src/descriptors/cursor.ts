@@ -1,8 +1,7 @@
 /** Cursor, as the dispatch path and the policy know it (contracts/harness.ts HarnessDescriptor). Documentation only. */
 import { defineHarness } from './define.js';
 
-export const cursorDescriptor = defineHarness({
-  id: 'cursor',
+export const cursorHarness = defineHarness({
   name: 'Cursor',
   documentationOnly: true,
   // Documentation only: subagentStart can allow or deny, never rewrite.

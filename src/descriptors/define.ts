@@ -8,7 +8,10 @@ import type { Capability, HarnessDescriptor, HarnessOptionValues } from '../cont
 /** The field a correction sets and what it names; null: the harness honours no rewrite (deny-with-retry only). */
 export type Rewrite = { field: string; kind: Capability['rewriteKind']; legalValues?: readonly string[] } | null;
 
-export type HarnessFacts = Omit<HarnessDescriptor, 'capability' | 'documentationOnly' | 'reportsUsage'> & {
+/** A descriptor less its id: the registry line (descriptors/index.ts) names the harness. */
+export type HarnessFacts = Omit<HarnessDescriptor, 'id'>;
+
+type Declared = Omit<HarnessFacts, 'capability' | 'documentationOnly' | 'reportsUsage'> & {
   /** The rewrite it honours, or a function of the policy's keys the harness owns (Codex's rewrite switch). */
   rewrite: Rewrite | ((policy: HarnessOptionValues) => Rewrite);
   documentationOnly?: boolean;
@@ -21,7 +24,7 @@ export function defineHarness({
   documentationOnly = false,
   reportsUsage = true,
   ...facts
-}: HarnessFacts): HarnessDescriptor {
+}: Declared): HarnessFacts {
   const capability = (policy: HarnessOptionValues): Capability => {
     const r = typeof rewrite === 'function' ? rewrite(policy) : rewrite;
     return {

@@ -1,8 +1,7 @@
 /** Gemini CLI, as the dispatch path and the policy know it (contracts/harness.ts HarnessDescriptor). */
 import { defineHarness } from './define.js';
 
-export const geminiDescriptor = defineHarness({
-  id: 'gemini',
+export const geminiHarness = defineHarness({
   name: 'Gemini CLI',
   // Gemini CLI 0.61.0: invoke_agent has no model argument; a BeforeTool answer's whole tool_input replaces the call's,
   // and a new agent_name is honoured (seen). So a correction switches the dispatch to one of tiergate's tier agents,

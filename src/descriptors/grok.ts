@@ -1,8 +1,7 @@
 /** Grok Build (xAI's `grok`), as the dispatch path and the policy know it (contracts/harness.ts HarnessDescriptor). */
 import { defineHarness } from './define.js';
 
-export const grokDescriptor = defineHarness({
-  id: 'grok',
+export const grokHarness = defineHarness({
   name: 'Grok Build',
   // Grok 1.0.41 honours a PreToolUse `updatedInput` holding the whole spawn_subagent input with a new `model` (the
   // child's request named it, seen), and shows a `{"decision":"deny"}` reason to the model as the tool result (seen).

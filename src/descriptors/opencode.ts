@@ -1,8 +1,7 @@
 /** OpenCode, as the dispatch path and the policy know it (contracts/harness.ts HarnessDescriptor). */
 import { defineHarness } from './define.js';
 
-export const opencodeDescriptor = defineHarness({
-  id: 'opencode',
+export const opencodeHarness = defineHarness({
   name: 'OpenCode',
   // OpenCode 1.18.33: in-place mutation of output.args.subagent_type is honoured; the task tool has no model arg.
   rewrite: { field: 'subagent_type', kind: 'agent' },
