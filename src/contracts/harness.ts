@@ -13,8 +13,6 @@ export const HarnessSchema = z.enum(HARNESS_IDS);
 export const TierSchema = z.enum(TIERS);
 export type Tier = z.infer<typeof TierSchema>;
 
-export { CLAUDE_MODEL_ALIASES } from './aliases.js';
-
 /**
  * What a harness lets tiergate do with a dispatch. The engine reads only this, never the harness name, to decide
  * whether it may correct or must deny.

@@ -1,7 +1,12 @@
 /** Claude Code, as the dispatch path and the policy know it (contracts/harness.ts HarnessDescriptor). */
 import type { HarnessOptionValues } from '../contracts/harness.js';
 import { defineHarness } from './define.js';
-import { CLAUDE_MODEL_ALIASES } from '../contracts/aliases.js';
+
+/**
+ * Claude Code's Agent tool validates `model` against this enum (2.1.328, seen): full ids fail validation. Plain data:
+ * the hooks module bundle imports it (a zod schema there adds ~700 KB Claude Code reads at every session start).
+ */
+export const CLAUDE_MODEL_ALIASES = ['haiku', 'sonnet', 'opus', 'fable'] as const;
 
 /**
  * Where Claude Code runs, as the policy's `claudeProvider` may name it: decides what its aliases resolve to

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HARNESS_IDS } from '../../../src/contracts/harness.js';
 import { DESCRIPTORS } from '../../../src/descriptors/index.js';
 import { capabilityFor } from '../../../src/adapters/capabilities.js';
-import { CLAUDE_MODEL_ALIASES } from '../../../src/contracts/aliases.js';
+import { CLAUDE_MODEL_ALIASES } from '../../../src/descriptors/claude.js';
 import { DEFAULT_POLICY } from '../../../src/config/defaults.js';
 
 describe('harness descriptors (the light half of the registry)', () => {

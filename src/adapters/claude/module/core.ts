@@ -8,7 +8,7 @@ import type { Decision } from '../../../contracts/decision.js';
 import type { Policy } from '../../../contracts/config.js';
 import type { CompletionObservation, DispatchObservation } from '../../../contracts/observation.js';
 import type { SpoolRecord } from '../../../contracts/spool.js';
-import { CLAUDE_MODEL_ALIASES } from '../../../contracts/aliases.js';
+import { CLAUDE_MODEL_ALIASES } from '../../../descriptors/claude.js';
 import { DEFAULT_POLICY } from '../../../config/defaults.js';
 import { paths } from '../../../io/paths.js';
 import { join } from 'node:path';
