@@ -90,9 +90,6 @@ function rollupMeasures(r: string, version: RollupVersion = 11): [string, string
   ];
 }
 
-/** The rollups' measures today (migration 11). */
-export const ROLLUP_MEASURES = rollupMeasures('c').map(([m]) => m);
-
 function rollupUpsert(table: string, keys: Keys, r: 'NEW' | 'OLD', sign: 1 | -1, version: RollupVersion): string {
   const measures = rollupMeasures(r, version);
   return `INSERT INTO ${table} (${[...keys, ...measures.map(([m]) => m)].join(', ')})
