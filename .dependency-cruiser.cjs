@@ -20,8 +20,9 @@ const LAYERS = [
   { name: 'services', paths: ['^src/observer/', '^src/refresh/'] },
   // The dispatch runtime: one decision from a payload, over the observer's parts.
   { name: 'dispatch', paths: ['^src/runtime/'] },
-  // Generic machinery harnesses plug into: the command-hook runner, the install kit.
-  { name: 'kits', paths: ['^src/hook-runner/', '^src/install/'] },
+  // Generic machinery harnesses plug into: the command-hook runner, the install kit, the agent-file lookup's parts
+  // (file access, frontmatter head) that the harnesses keeping agents in Markdown share.
+  { name: 'kits', paths: ['^src/hook-runner/', '^src/install/', '^src/agent-files/'] },
   // One folder per harness and the registry listing them.
   { name: 'adapters', paths: ['^src/adapters/'] },
   // What reads the registry: the observer pass and scan, doctor, report, team ledger.

@@ -31,7 +31,7 @@ export function closest(typed: string, known: readonly string[]): string | null 
   return best;
 }
 
-/** `unknown --harness 'claud' (one of claude, codex, …); did you mean 'claude'?` */
+/** `unknown --by 'projetc': did you mean 'project'?` or, with none near, `unknown --by 'x' (one of day, …)`. */
 export function unknownValue(what: string, typed: string, known: readonly string[]): string {
   const near = closest(typed, known);
   return `unknown ${what} '${typed}'${near ? `: did you mean '${near}'?` : ` (one of ${known.join(', ')})`}`;

@@ -1,4 +1,4 @@
-import { DESCRIPTORS } from '../descriptors/index.js';
+import { DESCRIPTORS, HARNESS_OPTIONS } from '../descriptors/index.js';
 import type { Policy } from '../contracts/config.js';
 import { HARNESS_IDS } from '../contracts/harness-ids.js';
 
@@ -19,9 +19,7 @@ export const DEFAULT_POLICY: Policy = {
   defaultTier: 'standard',
   tiers: defaultTiers(),
   priceOverrides: {},
-  codexRewrite: false,
   onIgnoredRewrite: 'correct',
-  claudeProvider: 'anthropic',
   refresh: {
     enabled: true,
     ttlHours: 24,
@@ -39,4 +37,6 @@ export const DEFAULT_POLICY: Policy = {
   budgets: { action: 'downshift', warnAt: 0.8 },
   trustedProjects: [],
   team: {},
+  // The keys harnesses own (HarnessDescriptor.options): their defaults.
+  ...Object.fromEntries(Object.entries(HARNESS_OPTIONS).map(([key, o]) => [key, o.default])),
 };

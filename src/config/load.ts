@@ -9,7 +9,9 @@
  */
 import { existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
+import type * as z from 'zod/mini';
 import { PolicySchema, type Policy } from '../contracts/config.js';
+import { HARNESS_OPTION_SCHEMAS } from './harness-options.js';
 import { paths, type Env } from '../io/paths.js';
 import { readTextCapped, RefusedFile, TooLarge } from '../io/read-capped.js';
 import { withoutBom } from '../io/text.js';
@@ -71,7 +73,7 @@ export function applyLayer(base: Policy, layer: unknown, label: string, project?
     return { policy: base, diagnostics: [`${label}: not a JSON object; ignored`], effects };
   }
   const next: Record<string, unknown> = { ...base };
-  const sections = PolicySchema.shape;
+  const sections: Readonly<Record<string, z.ZodMiniType>> = { ...PolicySchema.shape, ...HARNESS_OPTION_SCHEMAS };
   for (const [key, value] of Object.entries(layer as Record<string, unknown>)) {
     if (key === '$schema') continue;
     if (!Object.hasOwn(sections, key)) {
@@ -79,9 +81,9 @@ export function applyLayer(base: Policy, layer: unknown, label: string, project?
       effects.push({ key: keyName(key), applied: false, why: 'unknown key' });
       continue;
     }
-    const section = key as Section;
+    const section = key as keyof Policy & Section;
     const candidate = mergeSection(section, base[section], value);
-    const parsed = sections[section].safeParse(candidate);
+    const parsed = sections[section]!.safeParse(candidate);
     if (!parsed.success) {
       const issue = parsed.error.issues[0] as Issue;
       diagnostics.push(`${label}: invalid '${section}' (${issueText(section, issue)}); kept the previous value`);
@@ -108,7 +110,7 @@ export function applyLayer(base: Policy, layer: unknown, label: string, project?
       effects.push(e);
       if (e.applied) continue;
       diagnostics.push(
-        PROJECT_RULES[section].kind === 'user-only'
+        PROJECT_RULES[section]?.kind === 'user-only'
           ? `${label}: ignored '${e.key}' (${e.why}): set it in ${project.userFile}`
           : `${label}: ignored '${e.key}' (${e.why}): a project file may only tighten; add this project to trustedProjects in ${project.userFile} to allow`,
       );

@@ -3,19 +3,21 @@
  * user's policy. Loosening or repricing needs the user's opt-in: the project's root listed in `trustedProjects` in the
  * user file (no project file can set that key, trusted or not).
  *
- * Every PolicySchema section has exactly one rule in PROJECT_RULES (the type demands one per section, and a test walks
- * the schema): a section added later cannot be merged from a project file until someone says how.
+ * Every PolicySchema section has exactly one rule in PROJECT_RULES (the type demands one per section, a harness's own
+ * key brings its rule from its descriptor, and a test walks the schema): a section added later cannot be merged from a project file until someone says how.
  *
  * Tier maps are judged without prices (the policy loads before the catalogs, and prices depend on the policy): an
  * untrusted project may map a tier only to a value the user's merged map already uses for that tier or a cheaper one,
  * in the order cheap < standard < premium (the names' promise); `parent` may only keep the user's value, since the
  * parent's own model is not a fixed point in that order.
  */
-import type { Policy } from '../contracts/config.js';
-import type { Harness } from '../contracts/harness.js';
+import type { Policy, SharedPolicy } from '../contracts/config.js';
+import type { Harness, HarnessOption } from '../contracts/harness.js';
+import { HARNESS_OPTIONS } from '../descriptors/index.js';
 import { compareDecimal } from '../prices/decimal.js';
 
-export type Section = keyof Policy;
+/** A top-level key: a shared section (PolicySchema), or a harness's own key (HarnessDescriptor.options). */
+export type Section = keyof SharedPolicy | `${Harness}${Capitalize<string>}`;
 
 /** One thing a project file asked for, and whether it took effect. `key` is a section or a dotted path inside one. */
 export type ProjectEffect = { key: string; applied: boolean; why: string };
@@ -184,18 +186,20 @@ const budgets: ProjectRule<'budgets'> = {
   },
 };
 
-export const PROJECT_RULES: { readonly [S in Section]: ProjectRule<S> } = {
+/** The rule a harness declared for a key it owns (HarnessOption.project). */
+function harnessRule(o: HarnessOption): ProjectRule<Section> {
+  return o.project.kind === 'tighten' ? ordered(o.values as never, o.project.stricter) : o.project;
+}
+
+const SHARED_RULES: { readonly [S in keyof SharedPolicy]: ProjectRule<S> } = {
   mode: ordered<'mode'>(['off', 'warn', 'on'], 'stricter'),
   unknownPrice: ordered<'unknownPrice'>(['allow', 'deny'], 'stricter'),
   // `parent` is the loosest: the child keeps the parent's model; every other tier is capped by it.
   defaultTier: ordered<'defaultTier'>(['parent', 'premium', 'standard', 'cheap'], 'cheaper'),
   tiers,
   priceOverrides: { kind: 'trusted-only', why: 'it reprices models (a free model passes every ceiling)' },
-  // true answers Codex with permissionDecision "allow" to carry a rewrite (docs/codex.md): a grant, so only toward false.
-  codexRewrite: ordered<'codexRewrite'>([true, false], 'stricter'),
   // deny stops correcting a harness seen ignoring rewrites: stricter, so a project may only move toward it.
   onIgnoredRewrite: ordered<'onIgnoredRewrite'>(['correct', 'deny'], 'stricter'),
-  claudeProvider: { kind: 'trusted-only', why: "it changes what Claude Code's aliases cost" },
   // The refresh reads the user file only (refresh/config.ts): its catalogs are shared by every project, so no
   // project, trusted or not, picks the feeds. Nothing else reads this section.
   refresh: { kind: 'user-only', why: 'the price refresh is shared by every project' },
@@ -204,6 +208,12 @@ export const PROJECT_RULES: { readonly [S in Section]: ProjectRule<S> } = {
   trustedProjects: { kind: 'user-only', why: "trust is the user's to give" },
   // A repository must not send the user's ledger to its own database, nor relabel the user's rows.
   team: { kind: 'user-only', why: "where the ledger is pushed, and as whom, is the user's to say" },
+};
+
+/** Every top-level key's rule: the shared sections', then each harness's own keys' (as its descriptor declares). */
+export const PROJECT_RULES: Readonly<Record<string, ProjectRule<Section>>> = {
+  ...(SHARED_RULES as Record<string, ProjectRule<Section>>),
+  ...Object.fromEntries(Object.entries(HARNESS_OPTIONS).map(([key, o]) => [key, harnessRule(o)])),
 };
 
 /** Deep equality of two validated policy values (JSON data). */
@@ -232,7 +242,7 @@ export function judgeSection<S extends Section>(
   project: Policy[S],
   trusted: boolean,
 ): Judged<S> {
-  const rule = PROJECT_RULES[section] as ProjectRule<S>;
+  const rule = PROJECT_RULES[section] as unknown as ProjectRule<S>;
   if (same(user, project))
     return { value: user, effects: [{ key: section, applied: true, why: "same as the user's" }] };
   if (rule.kind === 'user-only')

@@ -34,9 +34,8 @@ export function loadRuntime(env: Env, cwd: string | null): Runtime {
   const policy = project?.policy ?? eff.policy;
   const diagnostics = project ? [...eff.diagnostics, ...project.diagnostics] : eff.diagnostics;
   const overrides = overridesCatalog(policy.priceOverrides);
-  const prices = createPriceLookup(overrides ? [overrides, ...eff.layers] : eff.layers, {
-    claudeProvider: policy.claudeProvider,
-  });
+  // The policy carries each harness's own keys (its alias tables read them: Claude Code's provider).
+  const prices = createPriceLookup(overrides ? [overrides, ...eff.layers] : eff.layers, policy);
   const rt = { policy, policyDiagnostics: diagnostics, prices };
   cache.set(key, { at: Date.now(), rt });
   return rt;

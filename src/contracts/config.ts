@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { HARNESS_IDS, TIERS, type Harness } from './harness-ids.js';
+import type { HarnessOptionValues } from './harness.js';
 import { DecimalSchema } from './prices.js';
 
 /**
@@ -55,7 +56,8 @@ export const TierMapSchema = z.object({
 });
 
 /**
- * The policy file (user: $XDG_CONFIG_HOME/tiergate/config.json; project: .tiergate.json). Every section is optional
+ * The policy file (user: $XDG_CONFIG_HOME/tiergate/config.json; project: .tiergate.json), less the keys harnesses
+ * declare (HarnessDescriptor.options, added by config/harness-options.ts). Every section is optional
  * and validated on its own: an invalid section falls back to its default and the decision carries a diagnostic. A
  * project file may only tighten the user's policy unless its root is in trustedProjects (config/project-layer.ts).
  */
@@ -72,15 +74,11 @@ export const PolicySchema = z.object({
   ),
   /** Negotiated rates (USD per 1M tokens), keyed by model id; beat every catalog. */
   priceOverrides: z.record(z.string(), MoneyRatesSchema),
-  /** Codex honours a rewrite only with permissionDecision "allow"; off by default: deny-with-retry instead. */
-  codexRewrite: z.boolean(),
   /**
    * A harness seen running another model than a correction set (observer/enforcement.ts leaves a marker): keep
    * correcting it (and counting), or deny-with-retry from then on, which it cannot ignore.
    */
   onIgnoredRewrite: z.enum(['correct', 'deny']),
-  /** Which provider Claude Code runs on: decides what its aliases resolve to (reference/pricing.md §2.4). */
-  claudeProvider: z.enum(['anthropic', 'bedrock', 'vertex', 'foundry', 'gateway']),
   refresh: z.object({
     enabled: z.boolean(),
     // At most a year: a larger TTL only overflows the date arithmetic.
@@ -140,4 +138,6 @@ export const PolicySchema = z.object({
     ),
   }),
 });
-export type Policy = z.infer<typeof PolicySchema>;
+/** The shared sections; the keys each harness owns come from its descriptor's `options` (src/descriptors/<id>.ts). */
+export type SharedPolicy = z.infer<typeof PolicySchema>;
+export type Policy = SharedPolicy & HarnessOptionValues;

@@ -13,8 +13,6 @@ export const HarnessSchema = z.enum(HARNESS_IDS);
 export const TierSchema = z.enum(TIERS);
 export type Tier = z.infer<typeof TierSchema>;
 
-export { CLAUDE_MODEL_ALIASES } from './aliases.js';
-
 /**
  * What a harness lets tiergate do with a dispatch. The engine reads only this, never the harness name, to decide
  * whether it may correct or must deny.
@@ -47,8 +45,8 @@ export type HarnessDescriptor = {
   name: string;
   /** No binary of it was run: its support follows its documentation only (Cursor). */
   documentationOnly: boolean;
-  /** What it honours at dispatch under this policy (only `codexRewrite` matters today). */
-  capability(policy: { codexRewrite: boolean }): Capability;
+  /** What it honours at dispatch under this policy (it reads only its own `options`: Codex's rewrite switch). */
+  capability(policy: HarnessOptionValues): Capability;
   /** The built-in policy's tiers for it (config/defaults.ts); empty where it routes by the user's own agents. */
   defaultTiers: TierMap;
   /** Its completions carry token usage. false: the ledger counts its runs but can price none (the report says so). */
@@ -65,14 +63,40 @@ export type HarnessDescriptor = {
    * explain a hit. Absent: the table named by its id (`<id> alias`).
    */
   priceAliases?(opts: PriceAliasOptions): PriceAliases;
+  /**
+   * Top-level policy keys this harness owns, each named `<id><Name>` (Claude Code's provider): config/ validates, defaults
+   * and judges them from here (config/harness-options.ts), and only this harness reads them (through its own accessor).
+   */
+  options?: Readonly<Record<string, HarnessOption>>;
+  /**
+   * It may bill a child by request at a multiplier instead of by token (its completions carry `multiplier`, ledger
+   * migration 9): what the unit is called and who bills it, for the report's line about those runs.
+   */
+  requestBilling?: { unit: string; by: string };
 };
 
-/** What the price lookup knows when it asks a harness for its alias tables: the policy's provider, Claude Code's env. */
-export type PriceAliasOptions = {
-  claudeProvider: string;
-  /** Claude Code's ANTHROPIC_DEFAULT_{OPUS,SONNET,HAIKU,FABLE}_MODEL: alias -> model id, beating the catalog table. */
-  claudeAliasOverrides?: Partial<Record<string, string>>;
+/**
+ * One policy key a harness owns. Its legal values are listed loosest first: a project file (not trusted) may only move
+ * the user's value to the right (`tighten`), or not at all (`trusted-only`: it reprices, in some direction).
+ */
+export type HarnessOption = {
+  values: readonly string[] | readonly boolean[];
+  default: string | boolean;
+  project: { kind: 'tighten'; stricter: string } | { kind: 'trusted-only'; why: string };
 };
+
+/**
+ * The policy as a harness's own keys see it: `<id><Name>` -> value (contracts/config.ts Policy carries them). Unknown
+ * here: only the harness that owns a key reads it, through its own accessor, which checks it.
+ */
+export type HarnessOptionValues = { readonly [key: `${Harness}${Capitalize<string>}`]: unknown };
+
+/**
+ * What the price lookup knows when it asks a harness for its alias tables: the policy (a harness reads its own keys:
+ * Claude Code's provider) and what the harness's environment adds under its own keys (Claude Code's alias overrides,
+ * from ANTHROPIC_DEFAULT_*_MODEL).
+ */
+export type PriceAliasOptions = HarnessOptionValues;
 
 export type PriceAliases = {
   /** Keys of the catalog's `aliases`, best first. */

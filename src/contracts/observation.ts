@@ -93,8 +93,8 @@ export const CompletionObservationSchema = z.object({
    */
   turnId: z.optional(z.nullable(z.string())),
   /**
-   * GitHub Copilot CLI: the premium-request multiplier the child's GitHub-hosted requests reported (`cost` on its
-   * usage records). Absent for every other harness, under BYOK, and in spool lines written before it existed.
+   * The multiplier a harness that bills by request (its descriptor's requestBilling) reported for the child's requests.
+   * Absent where it bills by token, and in spool lines written before it existed.
    */
   multiplier: z.optional(z.nullable(z.number())),
 });

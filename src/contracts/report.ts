@@ -91,8 +91,8 @@ export const ReportRowSchema = z.object({
   /** What the corrections set (the agent or model the child ran as instead of the one asked for), each dispatch once. */
   correctedTo: z.optional(z.array(z.object({ value: z.string(), runs: z.int() }))),
   /**
-   * GitHub Copilot CLI runs billed by premium requests (GitHub-hosted models): how many, and the lowest and highest
-   * multiplier Copilot reported for them (ledger migration 9). Absent when the row has none (every other harness, BYOK).
+   * Runs billed by request (a harness whose descriptor has requestBilling): how many, and the lowest and highest
+   * multiplier reported for them (ledger migration 9). Absent when the row has none (runs billed by token).
    */
   multiplier: z.optional(z.object({ runs: z.int().check(z.positive()), min: z.number(), max: z.number() })),
   /** `--by session` only: the session's project directory and its last recorded activity (ISO), when known. */

@@ -1,15 +1,14 @@
 /** Cursor, as the dispatch path and the policy know it (contracts/harness.ts HarnessDescriptor). Documentation only. */
-import type { HarnessDescriptor } from '../contracts/harness.js';
+import { defineHarness } from './define.js';
 
-export const cursorDescriptor: HarnessDescriptor = {
-  id: 'cursor',
+export const cursorHarness = defineHarness({
   name: 'Cursor',
   documentationOnly: true,
   // Documentation only: subagentStart can allow or deny, never rewrite.
-  capability: () => ({ canRewrite: false, rewriteField: null, rewriteKind: 'model', legalValues: null, canDeny: true }),
+  rewrite: null,
   // Routes by the user's own model names: empty until configured.
   defaultTiers: {},
   // Its hooks carry no token usage (cursor.md): its runs are counted, never priced.
   reportsUsage: false,
   dispatchEvents: ['preToolUse', 'subagentStart'],
-};
+});

@@ -1,21 +1,11 @@
 /** pi, as the dispatch path and the policy know it (contracts/harness.ts HarnessDescriptor). */
-import type { HarnessDescriptor } from '../contracts/harness.js';
+import { defineHarness } from './define.js';
 
-export const piDescriptor: HarnessDescriptor = {
-  id: 'pi',
+export const piHarness = defineHarness({
   name: 'pi',
-  documentationOnly: false,
-  // pi 0.73.1: in-place mutation of event.input.agent is honoured.
-  capability: () => ({
-    canRewrite: true,
-    rewriteField: 'agent',
-    rewriteKind: 'agent',
-    legalValues: null,
-    canDeny: true,
-  }),
-  // Routes by agent: empty until configured (tiergate install writes tier agents).
+  // pi 0.73.1: in-place mutation of event.input.agent is honoured. An in-process extension (dist/pi.js): no command
+  // hook. Routes by agent: no tiers until configured (tiergate install writes tier agents).
+  rewrite: { field: 'agent', kind: 'agent' },
   defaultTiers: {},
-  reportsUsage: true,
-  // An in-process extension (dist/pi.js): no command hook.
   dispatchEvents: [],
-};
+});

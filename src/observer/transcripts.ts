@@ -53,7 +53,7 @@ export type ChildSummary = {
   endedAt: number | null;
   /** Set on a per-turn summary (FileParse.childTurns). */
   turnId?: string | null;
-  /** Copilot CLI: the premium-request multiplier its GitHub-hosted requests were billed at (absent elsewhere). */
+  /** The multiplier a harness that bills by request (descriptor requestBilling) billed the child at; absent elsewhere. */
   multiplier?: number | null;
 };
 
@@ -86,8 +86,8 @@ export interface TranscriptParser {
   readonly oneChildPerFile?: boolean;
   parseFile(path: string, opts?: ParseOptions): FileParse;
   /**
-   * What the harness keeps from a file it read, besides the ledger's rows (Copilot CLI: the premium-request multipliers
-   * the dispatch hook compares): called by `tiergate scan` after each file it parses. Diagnoses its own failures.
+   * What the harness keeps from a file it read, besides the ledger's rows (what its dispatch hook reprices with): called
+   * by `tiergate scan` after each file it parses. Diagnoses its own failures.
    */
   learn?(parse: FileParse, env: Env): void;
 }

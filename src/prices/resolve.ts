@@ -20,11 +20,8 @@ import {
   withoutContextSuffix,
 } from './normalise.js';
 
-export type ClaudeProvider = 'anthropic' | 'bedrock' | 'vertex' | 'foundry' | 'gateway';
-
-export interface ResolveOptions extends PriceAliasOptions {
-  claudeProvider: ClaudeProvider;
-}
+/** The policy's harness keys (and the env's), as each harness's alias tables read them (HarnessDescriptor.priceAliases). */
+export type ResolveOptions = PriceAliasOptions;
 
 /** Where a harness's aliases come from: the registry's descriptors (HarnessDescriptor.priceAliases). */
 export type AliasRegistry = Readonly<Partial<Record<string, Pick<HarnessDescriptor, 'priceAliases'>>>>;

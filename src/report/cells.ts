@@ -14,6 +14,19 @@ export const NO_USAGE_NAMES = HARNESS_IDS.filter((h) => !DESCRIPTORS[h].reportsU
 export const NO_USAGE_TEXT = NO_USAGE_NAMES ? `usage not reported by ${NO_USAGE_NAMES}` : 'usage not reported';
 
 /**
+ * The report's line on runs billed by request at a multiplier (Report totals.multiplier), worded by the registry's
+ * harnesses that bill so (each descriptor's requestBilling: the unit, who bills), not by name.
+ */
+export function requestBillingText(m: { runs: number; min: number; max: number }): string {
+  const billers = HARNESS_IDS.map((h) => DESCRIPTORS[h]).filter((d) => d.requestBilling);
+  const list = (f: (b: { unit: string; by: string }) => string) =>
+    [...new Set(billers.map((d) => f(d.requestBilling!)))].join(' or ');
+  const range = m.min === m.max ? `${m.min}x` : `${m.min}x–${m.max}x`;
+  const names = billers.map((d) => d.name).join(' or ');
+  return `${list((b) => b.unit) || 'requests'}: ${m.runs.toLocaleString('en-US')} ${names ? `${names} ` : ''}${m.runs === 1 ? 'run was' : 'runs were'} billed${billers.length ? ` by ${list((b) => b.by)}` : ''} at a ${range} multiplier (cost above: per-token prices of the same models).`;
+}
+
+/**
  * Money as people read it: 2 decimals with thousands separators ($1,248.00); below a cent, 4 decimals ($0.0042), and
  * `<$0.0001` for less (never a $0.00 that is not zero). Rounded half up on the exact decimal text, away from zero for
  * negatives. Null when unpriced.

@@ -4,7 +4,7 @@
  * columns (ccusage's convention) instead of a wide table wrapping into noise. The notes under it wrap to the width.
  */
 import type { Report, ReportRow } from '../contracts/report.js';
-import { compactCount, costCell, modelsCell, NO_USAGE_NAMES, NO_USAGE_TEXT, usd } from './cells.js';
+import { compactCount, costCell, modelsCell, NO_USAGE_NAMES, NO_USAGE_TEXT, requestBillingText, usd } from './cells.js';
 import { filterText, periodText } from './period.js';
 import { plain } from './plain-text.js';
 import { renderTable, wrapText, type Column } from './terminal-table.js';
@@ -151,13 +151,7 @@ function notes(report: Report, cols: readonly Col[], width: number): string[] {
     out.push(
       `${pending.toLocaleString('en-US')} ${pending === 1 ? 'run is' : 'runs are'} pending: the transcript had not flushed; the next report reads ${pending === 1 ? 'it' : 'them'}.`,
     );
-  const m = report.totals.multiplier;
-  if (m) {
-    const range = m.min === m.max ? `${m.min}x` : `${m.min}x–${m.max}x`;
-    out.push(
-      `premium requests: ${m.runs.toLocaleString('en-US')} GitHub Copilot CLI ${m.runs === 1 ? 'run was' : 'runs were'} billed by GitHub at a ${range} multiplier (cost above: per-token prices of the same models).`,
-    );
-  }
+  if (report.totals.multiplier) out.push(requestBillingText(report.totals.multiplier));
   const n = report.totals.correctionsNotHonoured;
   if (n > 0) {
     const where = report.rows

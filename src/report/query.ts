@@ -70,7 +70,7 @@ export type Agg = {
   cf: string;
   cf_cost: string;
   comparable: number;
-  cursor_runs: number;
+  usage_unreported: number;
 };
 /** `corrected`: of `runs`, those whose dispatch tiergate corrected (decision records only). */
 export type Pair = {
@@ -85,7 +85,7 @@ export type OpenAgg = {
   g: string | null;
   n: number;
   denied: number;
-  cursor_runs: number;
+  usage_unreported: number;
   corrected?: number;
   /** Denied dispatches followed in their session by a dispatch that ran (a retry on a cheaper model). */
   retried?: number;
@@ -93,7 +93,7 @@ export type OpenAgg = {
 /** What corrections set (a model alias or an agent), per group, each dispatch once (decision records only). */
 export type CorrectedToAgg = { g: string | null; value: string | null; n: number };
 export type IgnoredAgg = { g: string | null; n: number };
-/** Runs with a premium-request multiplier (Copilot CLI, GitHub-hosted), per group. */
+/** Runs billed by request at a multiplier (descriptor requestBilling), per group. */
 type MultiplierAgg = { g: string | null; n: number; lo: number; hi: number };
 
 /**
@@ -126,11 +126,11 @@ const rawMeasures = (noUsage: readonly string[]) => `COUNT(*) AS runs,
   SUM(cost_pico IS NULL AND input IS NOT NULL) AS unpriced, SUM(input IS NULL) AS no_usage,
   CAST(COALESCE(SUM(CASE WHEN counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL THEN counterfactual_pico END), 0) AS TEXT) AS cf,
   CAST(COALESCE(SUM(CASE WHEN counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL THEN cost_pico END), 0) AS TEXT) AS cf_cost,
-  SUM(counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL) AS comparable, SUM(${isNoUsage(noUsage)}) AS cursor_runs`;
+  SUM(counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL) AS comparable, SUM(${isNoUsage(noUsage)}) AS usage_unreported`;
 
 /**
- * The rollups are keyed by harness, so their runs without usage are summed by the registry's ids here, not read from
- * their cursor_runs measure: that one is fixed at `harness = 'cursor'` by a shipped migration.
+ * The rollups are keyed by harness, so their runs without usage (`usage_unreported`) are summed by the registry's ids
+ * here: no rollup column names a harness (ledger migration 11 dropped the one that did).
  */
 const rollupSums = (
   noUsage: readonly string[],
@@ -139,7 +139,7 @@ const rollupSums = (
   SUM(cache_write) AS cache_write, CAST(SUM(cost_pico) AS TEXT) AS cost, SUM(priced_runs) AS priced_runs,
   SUM(unpriced) AS unpriced, SUM(no_usage) AS no_usage, CAST(SUM(cf_pico) AS TEXT) AS cf,
   CAST(SUM(cf_cost_pico) AS TEXT) AS cf_cost, SUM(comparable) AS comparable,
-  SUM(CASE WHEN ${isNoUsage(noUsage)} THEN runs ELSE 0 END) AS cursor_runs`;
+  SUM(CASE WHEN ${isNoUsage(noUsage)} THEN runs ELSE 0 END) AS usage_unreported`;
 
 /**
  * The grouping expressions for completions and dispatches. `--by day` in a zone that is not UTC over the range groups
@@ -261,7 +261,7 @@ type Acc = Omit<
   costPico: bigint | null;
   cfPico: bigint | null;
   cfCostPico: bigint | null;
-  cursorRuns: number;
+  usageUnreported: number;
   pairs: Map<string, { requested: string | null; served: string | null; runs: number; corrected?: number }>;
 };
 
@@ -281,7 +281,7 @@ function emptyAcc(group: string | null): Acc {
     costPico: null,
     cfPico: null,
     cfCostPico: null,
-    cursorRuns: 0,
+    usageUnreported: 0,
     notHonoured: 0,
     corrected: 0,
     savedPico: null,
@@ -336,7 +336,7 @@ function merge(into: Acc, from: Acc): void {
   into.costPico = addBig(into.costPico, from.costPico);
   into.cfPico = addBig(into.cfPico, from.cfPico);
   into.cfCostPico = addBig(into.cfCostPico, from.cfCostPico);
-  into.cursorRuns += from.cursorRuns;
+  into.usageUnreported += from.usageUnreported;
   into.notHonoured += from.notHonoured;
   into.corrected += from.corrected;
   into.savedPico = addBig(into.savedPico, from.savedPico);
@@ -369,7 +369,7 @@ function addAgg(into: Acc, r: Agg): void {
     into.cfPico = addBig(into.cfPico, BigInt(r.cf));
     into.cfCostPico = addBig(into.cfCostPico, BigInt(r.cf_cost));
   }
-  into.cursorRuns += r.cursor_runs ?? 0;
+  into.usageUnreported += r.usage_unreported ?? 0;
 }
 
 function finish(a: Acc): ReportRow {
@@ -392,7 +392,7 @@ function finish(a: Acc): ReportRow {
     counterfactual: money(a.cfPico),
     savings: money(savings),
     comparableRuns: a.comparableRuns,
-    usageNotReported: a.runs > 0 && a.cursorRuns === a.runs,
+    usageNotReported: a.runs > 0 && a.usageUnreported === a.runs,
     correctionsNotHonoured: a.notHonoured,
     corrected: a.corrected,
     saved: money(a.savedPico),
@@ -423,7 +423,7 @@ export function queryReport(
   const wd = scopeWhere(q, 'at', q.since ?? null, q.until ?? null);
   const open = db
     .prepare(
-      `SELECT ${gd} AS g, COUNT(*) AS n, SUM(action = 'deny') AS denied, SUM(${isNoUsage(noUsage)}) AS cursor_runs,
+      `SELECT ${gd} AS g, COUNT(*) AS n, SUM(action = 'deny') AS denied, SUM(${isNoUsage(noUsage)}) AS usage_unreported,
        SUM(action = 'correct') AS corrected, SUM(action = 'deny' AND ${RETRIED}) AS retried
      FROM dispatches ${wd.sql ? `${wd.sql} AND` : 'WHERE'} completion_id IS NULL GROUP BY g`,
     )
@@ -544,7 +544,7 @@ export function assembleRows(by: ReportBy, parts: ReportParts): ReportRow[] & { 
     a.runs += r.n;
     a.dispatches += r.n;
     a.denied += r.denied ?? 0;
-    a.cursorRuns += r.cursor_runs ?? 0;
+    a.usageUnreported += r.usage_unreported ?? 0;
     a.corrected += r.corrected ?? 0;
     a.retried += r.retried ?? 0;
   }
@@ -592,8 +592,8 @@ function ignoredCorrections(db: SqlDriver, q: ReportQuery, col: string): Ignored
 }
 
 /**
- * Runs billed by premium-request multiplier (ledger migration 9), per group: not a rollup measure, since only Copilot
- * CLI's GitHub-hosted runs have one; the partial index holds exactly those rows.
+ * Runs billed by request at a multiplier (ledger migration 9), per group: not a rollup measure, since few runs have
+ * one (a harness that bills by request); the partial index holds exactly those rows.
  */
 function multipliers(db: SqlDriver, q: ReportQuery, col: string): MultiplierAgg[] {
   const w = scopeWhere(q, 'ended_at', q.since ?? null, q.until ?? null);

@@ -62,7 +62,7 @@ export function routeDispatch(
   obs: DispatchObservation,
   env: Env = process.env,
   defer?: Defer,
-  /** How this dispatch is priced when the harness bills otherwise than per token (Copilot's multipliers). */
+  /** How this dispatch is priced when the harness bills otherwise than per token (its adapter's, by request). */
   reprice?: (prices: PriceLookup) => PriceLookup,
 ): Decision {
   let decision: Decision;
@@ -76,7 +76,7 @@ export function routeDispatch(
     decision = decideWithSpend(withRewritePolicy(obs, rt.policy, env), rt.policy, prices, env);
     policyDiagnostics = rt.policyDiagnostics;
     const decided = decision;
-    // Token rates, not Copilot's repriced ones: the ledger prices what the child cost by tokens.
+    // Token rates, not the adapter's repriced ones: the ledger prices what the child cost by tokens.
     detail = () => decisionDetail(obs, decided, rt.prices, rt.policy);
   } catch (err) {
     diagnose('error', `dispatch:${obs.harness}`, errorText(err), { callId: obs.callId }, env);

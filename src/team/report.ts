@@ -89,23 +89,23 @@ const rawPairMeasures = (noUsage: string) => `COUNT(*) AS runs, COUNT(*) FILTER 
   COALESCE(SUM(counterfactual_pico) FILTER (WHERE counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL), 0) AS cf_pico,
   COALESCE(SUM(cost_pico) FILTER (WHERE counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL), 0) AS cf_cost_pico,
   COUNT(*) FILTER (WHERE counterfactual_pico IS NOT NULL AND cost_pico IS NOT NULL) AS comparable,
-  COUNT(*) FILTER (WHERE harness = ANY(${noUsage})) AS cursor_runs, COUNT(*) FILTER (WHERE not_honoured) AS not_honoured,
+  COUNT(*) FILTER (WHERE harness = ANY(${noUsage})) AS usage_unreported, COUNT(*) FILTER (WHERE not_honoured) AS not_honoured,
   COUNT(*) FILTER (WHERE corrected AND NOT followup) AS corrected, COALESCE(SUM(saved_pico), 0) AS saved_pico,
   COUNT(saved_pico) AS saved_runs`;
 
 /** The rollups' sums; runs without usage by their harness key (`noUsage`: the placeholder of the registry's list). */
 const rollupPairMeasures = (noUsage: string) =>
-  `${ROLLUP_MEASURES.map((m) => `SUM(${m}) AS ${m}`).join(', ')}, SUM(runs) FILTER (WHERE harness = ANY(${noUsage})) AS cursor_runs`;
+  `${ROLLUP_MEASURES.map((m) => `SUM(${m}) AS ${m}`).join(', ')}, SUM(runs) FILTER (WHERE harness = ANY(${noUsage})) AS usage_unreported`;
 
-/** A group's sums of (group, pair) measures (`cursorRuns`: its runs without usage). Counts come back as float8 (exact to 2^53, and a JS number without parsing); money as integer text. */
+/** A group's sums of (group, pair) measures (`usageUnreported`: its runs without usage). Counts come back as float8 (exact to 2^53, and a JS number without parsing); money as integer text. */
 const grouped_ = (
-  cursorRuns: string,
+  usageUnreported: string,
 ) => `SUM(runs)::float8 AS runs, SUM(dispatched)::float8 AS dispatched, SUM(completed)::float8 AS completed,
   SUM(pending)::float8 AS pending, SUM(verified)::float8 AS verified, SUM(input)::float8 AS input, SUM(output)::float8 AS output,
   SUM(cache_read)::float8 AS cache_read, SUM(cache_write)::float8 AS cache_write, SUM(cost_pico)::text AS cost,
   SUM(priced_runs)::float8 AS priced_runs, SUM(unpriced)::float8 AS unpriced, SUM(no_usage)::float8 AS no_usage,
   SUM(cf_pico)::text AS cf, SUM(cf_cost_pico)::text AS cf_cost, SUM(comparable)::float8 AS comparable,
-  (${cursorRuns})::float8 AS cursor_runs, SUM(not_honoured)::float8 AS not_honoured, SUM(corrected)::float8 AS corrected,
+  (${usageUnreported})::float8 AS usage_unreported, SUM(not_honoured)::float8 AS not_honoured, SUM(corrected)::float8 AS corrected,
   SUM(saved_pico)::text AS saved, SUM(saved_runs)::float8 AS saved_runs`;
 /** A group's pairs as one JSON array (requested, served, runs): one row per group comes back, not one per pair. */
 const PAIRS_JSON = 'json_agg(json_build_array(requested, served, runs::float8)) FILTER (WHERE runs <> 0) AS pairs';
@@ -162,7 +162,7 @@ const day = (ms: number) => iso(ms).slice(0, 10);
 /** Measures per (group, model pair) in `inner`, summed per group in the same query, the pairs as JSON. */
 async function grouped(db: TeamClient, inner: string, params: unknown[], out: Row[], pairs: Pair[]): Promise<void> {
   for (const r of await db.query<Row>(
-    `WITH p AS (${inner}) SELECT g, ${grouped_('SUM(cursor_runs)')}, ${PAIRS_JSON} FROM p GROUP BY g HAVING SUM(runs) <> 0`,
+    `WITH p AS (${inner}) SELECT g, ${grouped_('SUM(usage_unreported)')}, ${PAIRS_JSON} FROM p GROUP BY g HAVING SUM(runs) <> 0`,
     params,
   )) {
     out.push(r);
@@ -256,7 +256,7 @@ async function openDispatches(db: TeamClient, q: Scoped): Promise<OpenAgg[]> {
   filters(q, w, { session: true, project: true });
   return db.query<OpenAgg>(
     `SELECT ${OPEN_GROUP[q.by]} AS g, COUNT(*)::float8 AS n, COUNT(*) FILTER (WHERE action = 'deny')::float8 AS denied,
-       COUNT(*) FILTER (WHERE harness = ANY(${noUsage}))::float8 AS cursor_runs, COUNT(*) FILTER (WHERE action = 'correct')::float8 AS corrected
+       COUNT(*) FILTER (WHERE harness = ANY(${noUsage}))::float8 AS usage_unreported, COUNT(*) FILTER (WHERE action = 'correct')::float8 AS corrected
      FROM ${S}.dispatches ${w.sql} GROUP BY 1`,
     w.params,
   );

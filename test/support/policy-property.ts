@@ -8,6 +8,7 @@
  * Used by test/unit/config/project-property.test.ts (a quick share) and test/stress/project-property.test.ts (>= 10,000).
  * Reproduce a failure with PROPERTY_SEED=<seed in the suite name>.
  */
+import { HARNESS_OPTIONS } from '../../src/descriptors/index.js';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,20 +60,21 @@ const leaf = fc.oneof(
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
 );
 
-type Shape = (typeof PolicySchema)['shape'];
-const SECTIONS = Object.keys(PolicySchema.shape) as (keyof Shape)[];
+// The shared sections and the keys harnesses own (HarnessDescriptor.options: codexRewrite, claudeProvider).
+type Shape = (typeof PolicySchema)['shape'] & Record<string, unknown>;
+const SECTIONS = [...Object.keys(PolicySchema.shape), ...Object.keys(HARNESS_OPTIONS)] as (keyof Shape)[];
 /** A section's own field names (an object section), so random values land on the keys the loader reads. */
 function fieldsOf(section: keyof Shape): string[] {
-  const s = PolicySchema.shape[section] as unknown as { shape?: Record<string, unknown> };
+  const s = (PolicySchema.shape as Shape)[section] as unknown as { shape?: Record<string, unknown> } | undefined;
+  if (!s) return [];
   return s.shape ? Object.keys(s.shape) : [];
 }
 const ENUMS: Partial<Record<keyof Shape, unknown[]>> = {
   mode: ['on', 'warn', 'off'],
   unknownPrice: ['allow', 'deny'],
   defaultTier: ['cheap', 'standard', 'premium', 'parent'],
-  codexRewrite: [true, false],
   onIgnoredRewrite: ['correct', 'deny'],
-  claudeProvider: ['anthropic', 'bedrock', 'vertex', 'foundry', 'gateway'],
+  ...Object.fromEntries(Object.entries(HARNESS_OPTIONS).map(([k, o]) => [k, [...o.values]])),
 };
 
 /** Values a field's own type could take (valid or just past a limit), so a fair share of the files tighten something. */

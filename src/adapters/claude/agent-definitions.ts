@@ -14,109 +14,17 @@
  * `$.fs` (module/index.ts). Bounded: at most MAX_AGENT_FILES heads of AGENT_HEAD_BYTES each, MAX_DIR_ENTRIES entries a
  * folder, MAX_DEPTH folders deep, MAX_PROJECT_LEVELS parents. What cannot be read or found is "unknown", never a guess.
  */
-import { frontmatterEntries } from '../../io/frontmatter.js';
-
-/** Thrown by an AgentFs whose time is up: the lookup stops and says "unknown" (never "absent", which could pick a lower definition). */
-export class LookupDeadline extends Error {
-  constructor() {
-    super('agent lookup ran past its deadline');
-    this.name = 'LookupDeadline';
-  }
-}
-
-export type AgentFsEntry = { name: string; kind: 'file' | 'dir' | 'other' };
-
-/** The few file operations the lookup needs, as each runtime provides them. */
-export interface AgentFs {
-  /** A folder's entries (symbolic links resolved to what they point at), or null when it cannot be listed (absent…). */
-  list(dir: string): Promise<AgentFsEntry[] | null>;
-  /** The first `maxBytes` of a regular file as text; rejects when it is absent, not a regular file, or unreadable. */
-  head(path: string, maxBytes: number): Promise<string>;
-  /** Whether anything exists at the path (`.git` is a folder, or a file in a worktree). */
-  exists(path: string): Promise<boolean>;
-}
-
-/**
- * Claude Code refuses a frontmatter over 65,536 characters from an untrusted source (2.1.328, source); a little more
- * than that is read so the closing `---` of the longest frontmatter it accepts is inside the head.
- */
-export const AGENT_HEAD_BYTES = 64 * 1024 + 1024;
-export const MAX_AGENT_FILES = 64;
-export const MAX_DIR_ENTRIES = 512;
-export const MAX_DEPTH = 4;
-export const MAX_PROJECT_LEVELS = 32;
-
-/** Claude Code's own frontmatter pattern (2.1.328): the block ends at the first `---` after the opening one. */
-const FRONTMATTER = /^---\s*\n([\s\S]*?)---\s*\n?/;
-const OPENING = /^---\s*\n/;
-
-/** A YAML value as this reader sees it: a string, something that is not a string, or a shape it does not read. */
-type Scalar = { kind: 'string'; value: string } | { kind: 'other' } | { kind: 'opaque' };
-
-const NOT_STRING =
-  /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|0x[0-9a-fA-F]+|0o[0-7]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
-
-function scalar(raw: string, continued: boolean): Scalar {
-  if (raw === '') return continued ? { kind: 'opaque' } : { kind: 'other' };
-  const c = raw[0]!;
-  if (c === '"') {
-    const m = /^"((?:[^"\\]|\\.)*)"\s*(?:#.*)?$/.exec(raw);
-    if (!m) return { kind: 'opaque' };
-    return {
-      kind: 'string',
-      value: m[1]!
-        .replace(/\\(["\\/])/g, '$1')
-        .replace(/\\t/g, '\t')
-        .replace(/\\n/g, '\n'),
-    };
-  }
-  if (c === "'") {
-    const m = /^'((?:[^']|'')*)'\s*(?:#.*)?$/.exec(raw);
-    return m ? { kind: 'string', value: m[1]!.replace(/''/g, "'") } : { kind: 'opaque' };
-  }
-  if (c === '[' || c === '{') return { kind: 'other' };
-  if (c === '|' || c === '>' || c === '&' || c === '*' || c === '!') return { kind: 'opaque' };
-  const plain = raw.replace(/[ \t]#.*$/, '').trim();
-  if (continued) return { kind: 'opaque' };
-  return NOT_STRING.test(plain) ? { kind: 'other' } : { kind: 'string', value: plain };
-}
-
-/** The top-level keys of a frontmatter block (io/frontmatter.ts; a later duplicate wins, as in Claude Code 2.1.328). */
-function topLevel(block: string): Map<string, Scalar> {
-  return new Map([...frontmatterEntries(block)].map(([key, e]) => [key, scalar(e.raw, e.more.length > 0)]));
-}
-
-/** What an agent file's head says: its name and model, or that it is no agent, or that its frontmatter is cut or unreadable. */
-export type AgentFileHead =
-  | { kind: 'agent'; name: string | null; model: string | null; hasDescription: boolean }
-  | { kind: 'none' }
-  | { kind: 'unreadable'; why: string };
-
-/**
- * Reads the frontmatter of an agent file's head. `truncated`: the head stops before the end of the file. A `model` that
- * is not a string is no model (Claude Code then goes on down the chain); `inherit` (any case) is returned as `inherit`.
- */
-export function parseAgentHead(text: string, truncated: boolean): AgentFileHead {
-  const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const m = t.indexOf('---', 3) < 0 ? null : FRONTMATTER.exec(t);
-  if (!m)
-    return truncated && OPENING.test(t)
-      ? { kind: 'unreadable', why: `frontmatter longer than ${AGENT_HEAD_BYTES} bytes` }
-      : { kind: 'none' };
-  const keys = topLevel(m[1] ?? '');
-  const name = keys.get('name');
-  const model = keys.get('model');
-  const description = keys.get('description');
-  if (name?.kind === 'opaque' || model?.kind === 'opaque')
-    return { kind: 'unreadable', why: 'frontmatter `name` or `model` in a form tiergate does not read' };
-  const modelText = model?.kind === 'string' ? model.value.trim() : '';
-  return {
-    kind: 'agent',
-    name: name?.kind === 'string' ? name.value : null,
-    model: modelText === '' ? null : modelText.toLowerCase() === 'inherit' ? 'inherit' : modelText,
-    hasDescription: description !== undefined && description.kind !== 'other',
-  };
-}
+import {
+  AGENT_HEAD_BYTES,
+  LookupDeadline,
+  MAX_AGENT_FILES,
+  MAX_DEPTH,
+  MAX_DIR_ENTRIES,
+  MAX_PROJECT_LEVELS,
+  type AgentFs,
+  type AgentFsEntry,
+} from '../../agent-files/fs.js';
+import { parseAgentHead } from '../../agent-files/head.js';
 
 export type AgentSource = 'managed' | 'project' | 'user' | 'plugin' | 'built-in';
 

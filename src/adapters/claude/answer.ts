@@ -1,7 +1,7 @@
 /**
  * Decision -> Claude Code's native PreToolUse answer (2.1.328, reference claude-code.md §5).
  */
-import { CLAUDE_MODEL_ALIASES } from '../../contracts/aliases.js';
+import { CLAUDE_MODEL_ALIASES } from '../../descriptors/claude.js';
 import type { Decision } from '../../contracts/decision.js';
 
 export type PreToolUseAnswer = { hookSpecificOutput: Record<string, unknown> } | null;

@@ -8,7 +8,7 @@ import { routeDispatch } from '../../runtime/dispatch.js';
 import { preToolUseAnswer } from './answer.js';
 import { observePreToolUse, preToolUseCall } from './observe.js';
 import { agentLookup, resolveChildModel, type AgentPlaces, type ChildModel } from './agent-definitions.js';
-import { nodeAgentFs } from './agent-fs-node.js';
+import { nodeAgentFs } from '../../agent-files/fs-node.js';
 import { readParentModel } from './parent-model.js';
 import { readPreToolUse, SUBAGENT_TOOLS, type DispatchPayload } from './dispatch-payload.js';
 import { standAsideForGrok } from './grok-guard.js';

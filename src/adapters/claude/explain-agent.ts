@@ -16,7 +16,7 @@ import {
   type AgentPlaces,
   type ChildModel,
 } from './agent-definitions.js';
-import { nodeAgentFs } from './agent-fs-node.js';
+import { nodeAgentFs } from '../../agent-files/fs-node.js';
 import { claudeDispatch, FORK } from './observe.js';
 
 export type AgentExplanation = { observation: DispatchObservation; child: ChildModel; definition: AgentLookup | null };

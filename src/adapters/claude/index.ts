@@ -4,14 +4,14 @@
  */
 import { join } from 'node:path';
 import type { HarnessModule } from '../harness-module.js';
-import { claudeDescriptor } from '../../descriptors/claude.js';
+import { DESCRIPTORS } from '../../descriptors/index.js';
 import { checkClaude } from './doctor.js';
 import * as installer from './install.js';
 import { drainModuleSpool } from './module-spool.js';
 import { claudeTranscripts } from './transcript.js';
 
 export const claude: HarnessModule = {
-  ...claudeDescriptor,
+  ...DESCRIPTORS.claude,
   transcripts: claudeTranscripts,
   // CLAUDE_CONFIG_DIR (comma-separated), else ~/.claude and $XDG_CONFIG_HOME/claude: projects/** in each.
   scanRoots: (env, home) => {

@@ -15,7 +15,7 @@ export function codexSessionContext(policy: Policy, parentModel: string | null):
   const enforcement =
     policy.mode === 'warn'
       ? 'Over-ceiling spawns are logged.'
-      : policy.codexRewrite
+      : policy.codexRewrite === true
         ? 'Over-ceiling spawns are corrected to a model within the ceiling.'
         : 'Over-ceiling spawns are denied with the model to retry with.';
   return `tiergate: a subagent may not cost more than its parent. When spawn_agent sets model, pick one priced no higher than ${you}; omit model to run the child on yours.${tiers ? ` Tiers: ${tiers}.` : ''} ${enforcement}`;

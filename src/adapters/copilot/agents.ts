@@ -11,7 +11,7 @@
  * agents ran on the parent's model under BYOK whatever their definitions list (seen); with GitHub's own models a
  * built-in's list may apply, which tiergate cannot tell offline: unknown there.
  *
- * Bounded like Claude Code's lookup (claude/agent-definitions.ts, whose file access it shares): at most MAX_AGENT_FILES
+ * Bounded like Claude Code's lookup (agent-files/fs.ts, the file access it shares with Claude Code's): at most MAX_AGENT_FILES
  * heads of AGENT_HEAD_BYTES, MAX_DIR_ENTRIES entries a folder, MAX_DEPTH folders deep, MAX_PROJECT_LEVELS parents.
  */
 import { frontmatterBlock, frontmatterEntries, frontmatterScalar } from '../../io/frontmatter.js';
@@ -22,7 +22,7 @@ import {
   MAX_DIR_ENTRIES,
   MAX_PROJECT_LEVELS,
   type AgentFs,
-} from '../claude/agent-definitions.js';
+} from '../../agent-files/fs.js';
 
 /** A frontmatter `model:` as Copilot CLI reads it. */
 export type AgentModelField =

@@ -10,7 +10,7 @@
 import { jsonAnswer, type CommandAdapter, type HookContext, type HookHandler } from '../../contracts/hook.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import { routeDispatch } from '../../runtime/dispatch.js';
-import { nodeAgentFs } from '../claude/agent-fs-node.js';
+import { nodeAgentFs } from '../../agent-files/fs-node.js';
 import { lookupCopilotAgent, resolveCopilotChild, type AgentPlaces } from './agents.js';
 import { answerFor } from './answer.js';
 import { isTaskCall, readPreToolUse, type DispatchPayload } from './dispatch-payload.js';

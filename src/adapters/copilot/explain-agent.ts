@@ -11,7 +11,7 @@ import { outcomeText, pricedAgainstParent } from '../../routing-engine/explain-t
 import type { Decision } from '../../contracts/decision.js';
 import type { PriceLookup } from '../../contracts/prices.js';
 import type { AgentExplained, AgentExplainInput } from '../harness-module.js';
-import { nodeAgentFs } from '../claude/agent-fs-node.js';
+import { nodeAgentFs } from '../../agent-files/fs-node.js';
 import { lookupCopilotAgent, resolveCopilotChild, type CopilotAgentLookup, type CopilotChild } from './agents.js';
 import { copilotHome } from './events.js';
 import { observeTask } from './observe.js';

@@ -4,13 +4,13 @@
  */
 import { join } from 'node:path';
 import type { HarnessModule } from '../harness-module.js';
-import { copilotDescriptor } from '../../descriptors/copilot.js';
+import { DESCRIPTORS } from '../../descriptors/index.js';
 import { checkCopilot, checkCopilotMultipliers } from './doctor.js';
 import * as installer from './install.js';
 import { copilotTranscripts } from './transcript.js';
 
 export const copilot: HarnessModule = {
-  ...copilotDescriptor,
+  ...DESCRIPTORS.copilot,
   transcripts: copilotTranscripts,
   // $COPILOT_HOME/session-state/<session>/events.jsonl (1.0.102: COPILOT_HOME, else ~/.copilot).
   scanRoots: (env, home) => [join(env.COPILOT_HOME || join(home, '.copilot'), 'session-state')],

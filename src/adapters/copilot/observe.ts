@@ -2,12 +2,12 @@
 import type { Capability } from '../../contracts/harness.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import { extractEscalation } from '../../observer/outcome.js';
-import { copilotDescriptor } from '../../descriptors/copilot.js';
+import { DESCRIPTORS } from '../../descriptors/index.js';
 import type { CopilotChild } from './agents.js';
 import type { DispatchContext } from './parent-model.js';
 import type { DispatchPayload } from './dispatch-payload.js';
 
-export const COPILOT_CAPABILITY: Capability = copilotDescriptor.capability({ codexRewrite: false });
+export const COPILOT_CAPABILITY: Capability = DESCRIPTORS.copilot.capability({});
 /** Where what Copilot will run is unknown: no rewrite at all, since a default tier written over it could raise the cost. */
 const NO_REWRITE: Capability = { ...COPILOT_CAPABILITY, canRewrite: false, rewriteField: null };
 

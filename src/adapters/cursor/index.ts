@@ -1,11 +1,11 @@
 /** Cursor (documentation only): command hooks in ~/.cursor/hooks.json; its hooks carry no usage. */
 import type { HarnessModule } from '../harness-module.js';
-import { cursorDescriptor } from '../../descriptors/cursor.js';
+import { DESCRIPTORS } from '../../descriptors/index.js';
 import { checkCursor } from './doctor.js';
 import * as installer from './install.js';
 
 export const cursor: HarnessModule = {
-  ...cursorDescriptor,
+  ...DESCRIPTORS.cursor,
   installer,
   doctor: [checkCursor],
   demo: async () => (await import('./demo.js')).demo,

@@ -21,7 +21,7 @@ import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { parseAgentHead } from '../claude/agent-definitions.js';
+import { parseAgentHead } from '../../agent-files/head.js';
 import type { Env } from '../../contracts/env.js';
 import { frontmatterBlock, frontmatterEntries, frontmatterScalar } from '../../io/frontmatter.js';
 import { readTextHead, readTextCapped } from '../../io/read-capped.js';

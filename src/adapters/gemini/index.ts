@@ -5,13 +5,13 @@
 import { join } from 'node:path';
 import type { HarnessModule } from '../harness-module.js';
 import { geminiDir } from './agents.js';
-import { geminiDescriptor } from '../../descriptors/gemini.js';
+import { DESCRIPTORS } from '../../descriptors/index.js';
 import { checkGemini } from './doctor.js';
 import * as installer from './install.js';
 import { geminiTranscripts } from './transcript.js';
 
 export const gemini: HarnessModule = {
-  ...geminiDescriptor,
+  ...DESCRIPTORS.gemini,
   transcripts: geminiTranscripts,
   // $GEMINI_CLI_HOME/.gemini (else ~/.gemini) tmp/<project>/chats/** (0.61.0).
   scanRoots: (env, home) => [join(geminiDir({ ...env, HOME: env.HOME || home }), 'tmp')],

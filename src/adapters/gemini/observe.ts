@@ -13,7 +13,7 @@ import { extractEscalation } from '../../observer/outcome.js';
 import { tierAgentName } from '../tier-agents.js';
 import type { AgentTable, GeminiAgent } from './agents.js';
 import { dispatchCallId, type ParentTurn } from './chat-file.js';
-import { geminiDescriptor } from '../../descriptors/gemini.js';
+import { DESCRIPTORS } from '../../descriptors/index.js';
 import { INHERIT, wireModel } from './models.js';
 import { DISPATCH_TOOL, type DispatchPayload } from './dispatch-payload.js';
 
@@ -80,7 +80,7 @@ export function observeDispatch(
     agentModelFrom: child.from,
     subagentType: name,
     capability: {
-      ...geminiDescriptor.capability({ codexRewrite: false }),
+      ...DESCRIPTORS.gemini.capability({}),
       canRewrite,
       legalValues: candidates.map((c) => c.value),
     },

@@ -12,7 +12,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Env } from '../../contracts/env.js';
 import { readTextCapped, readTextHead } from '../../io/read-capped.js';
-import { AGENT_HEAD_BYTES, parseAgentHead } from '../claude/agent-definitions.js';
+import { AGENT_HEAD_BYTES } from '../../agent-files/fs.js';
+import { parseAgentHead } from '../../agent-files/head.js';
 import { tomlStrings } from '../codex/roles.js';
 
 export const CONFIG_MAX_BYTES = 512 * 1024;

@@ -5,13 +5,13 @@
 import { join } from 'node:path';
 import type { HarnessModule } from '../harness-module.js';
 import { grokHome } from './catalog.js';
-import { grokDescriptor } from '../../descriptors/grok.js';
+import { DESCRIPTORS } from '../../descriptors/index.js';
 import { checkGrok } from './doctor.js';
 import * as installer from './install.js';
 import { grokTranscripts } from './transcript.js';
 
 export const grok: HarnessModule = {
-  ...grokDescriptor,
+  ...DESCRIPTORS.grok,
   transcripts: grokTranscripts,
   // $GROK_HOME/sessions/<url-encoded cwd>/<session id>/updates.jsonl (1.0.41: GROK_HOME, else ~/.grok).
   scanRoots: (env, home) => [join(grokHome({ ...env, HOME: env.HOME || home }), 'sessions')],

@@ -2,7 +2,7 @@
 import type { DispatchObservation } from '../../contracts/observation.js';
 import { extractEscalation } from '../../observer/outcome.js';
 import type { GrokChild } from './catalog.js';
-import { grokDescriptor } from '../../descriptors/grok.js';
+import { DESCRIPTORS } from '../../descriptors/index.js';
 import type { DispatchPayload } from './dispatch-payload.js';
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
@@ -33,7 +33,7 @@ export function observeSpawn(
     agentModel: child.agentModel,
     agentModelFrom: child.agentModelFrom,
     subagentType: type,
-    capability: { ...grokDescriptor.capability({ codexRewrite: false }), legalValues: legal },
+    capability: { ...DESCRIPTORS.grok.capability({}), legalValues: legal },
     toolInput: input,
     cwd: p.cwd ?? null,
     escalationFrom: extractEscalation(str(input.prompt)),

@@ -1,11 +1,11 @@
 /** pi: an in-process extension (extensions/pi -> dist/pi.js) in its settings' packages, and tiergate's tier agents. */
 import type { HarnessModule } from '../harness-module.js';
-import { piDescriptor } from '../../descriptors/pi.js';
+import { DESCRIPTORS } from '../../descriptors/index.js';
 import { checkPi, checkPiAgents, checkPiRelease } from './doctor.js';
 import * as installer from './install.js';
 
 export const pi: HarnessModule = {
-  ...piDescriptor,
+  ...DESCRIPTORS.pi,
   // The extension sums pi's own per-message costs of the session.
   sessionCost: { via: 'pi' },
   installer,

@@ -10,7 +10,6 @@ import { budgetPolicyLine } from '../../report/budget-lines.js';
 import { loadCatalogLayers } from '../../prices/load.js';
 import { createPriceLookup } from '../../prices/lookup.js';
 import { listPrices } from '../../prices/query.js';
-import type { ClaudeProvider } from '../../prices/resolve.js';
 import { parseCommandFlags, usageError } from '../args.js';
 import { projectPolicyLines } from '../project-policy.js';
 import { unknownValue } from '../suggest.js';
@@ -29,7 +28,7 @@ export async function run(argv: string[]): Promise<number> {
   // What the dispatch hooks read (config/effective-file.ts), rewritten from the files just checked.
   writeEffective(process.env);
   const layers = loadCatalogLayers(process.env, loaded.policy);
-  const prices = createPriceLookup(layers, { claudeProvider: loaded.policy.claudeProvider as ClaudeProvider });
+  const prices = createPriceLookup(layers, loaded.policy);
   const tierProblems = checkTierValues(
     loaded.policy,
     prices,

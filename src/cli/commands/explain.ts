@@ -1,6 +1,6 @@
 /** `tiergate explain --harness <h> --parent <model> --child <model|tier> [--json]`: one decision, fully explained. */
 import { capabilityFor } from '../../adapters/capabilities.js';
-import { HARNESS_IDS, HarnessSchema, TIERS, TierSchema, type Harness, type Tier } from '../../contracts/harness.js';
+import { HARNESS_IDS, TIERS, TierSchema, type Harness, type Tier } from '../../contracts/harness.js';
 import { tierAgentName } from '../../adapters/tier-agents.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import type { Decision } from '../../contracts/decision.js';
@@ -8,20 +8,22 @@ import { decide } from '../../routing-engine/decide.js';
 import { loadRuntime } from '../../config/runtime.js';
 import { parseCommandFlags, usageError } from '../args.js';
 import { explainProjectPolicy } from '../project-policy.js';
-import { unknownValue } from '../suggest.js';
+import { chooseHarness, harnessesKnowing, terminalAsk, type Ask, type HarnessChoice } from '../harness-choice.js';
 import { HARNESSES } from '../../adapters/index.js';
 import type { HarnessModule } from '../../adapters/harness-module.js';
 import { explainBudgetLines, explainSpend } from '../../report/budget-lines.js';
 
 export const USAGE = `Usage: tiergate explain [--harness ${HARNESS_IDS.join('|')}] --parent <model> [--child <model|tier>] [--json]
        tiergate explain --agent <name> [--cwd <project dir>] --parent <model> [--child <model>] [--json]
-  What tiergate would decide for one dispatch, with the whole price comparison (--harness defaults to claude).
+  What tiergate would decide for one dispatch, with the whole price comparison (no --harness: the one
+  harness whose tiers or aliases name the models; asked on a terminal when several or none do).
   --agent: the model the named agent runs on, where that comes from, and what tiergate does with it (for the harnesses
   whose module resolves agents: ${harnessesWithAgents(HARNESSES).join(', ')}).`;
 
 export async function run(
   argv: string[],
   registry: Readonly<Record<Harness, HarnessModule>> = HARNESSES,
+  ask: Ask | null = terminalAsk(),
 ): Promise<number> {
   const parsed = parseCommandFlags(
     'explain',
@@ -39,11 +41,13 @@ export async function run(
   );
   if (!parsed) return 2;
   const { values } = parsed;
-  const harness = HarnessSchema.safeParse(values.harness ?? 'claude');
-  if (!harness.success)
-    return usageError('explain', unknownValue('--harness', String(values.harness), HarnessSchema.options));
+  const named = values.harness === undefined ? null : await chooseHarness(values.harness, [], [], null);
+  if (named && 'error' in named) return usageError('explain', named.error);
   if (values.parent === undefined)
     return usageError('explain', '--parent <model> is required (the model the parent session runs on)');
+  const chosen = named ?? (await inferHarness(values.parent, values.child, ask));
+  if ('error' in chosen) return usageError('explain', chosen.error);
+  const harness = { data: chosen.harness };
   if (values.agent !== undefined) {
     const module = registry[harness.data];
     const explainAgent = module.explainAgent;
@@ -185,6 +189,13 @@ function describe(d: Decision, catalogVersion: string): string {
 }
 
 /** The registry's harnesses whose module resolves a named agent (HarnessModule.explainAgent). */
+/** No --harness: the one harness whose tiers or aliases name the child (unless a tier) or the parent, else ask. */
+function inferHarness(parent: string, child: string | undefined, ask: Ask | null): Promise<HarnessChoice> {
+  const models = [child, parent].filter((m): m is string => !!m && !TierSchema.safeParse(m).success);
+  const rt = loadRuntime(process.env, process.cwd());
+  return chooseHarness(undefined, models, harnessesKnowing(models, rt.policy.tiers, rt.prices), ask);
+}
+
 function harnessesWithAgents(registry: Readonly<Record<Harness, HarnessModule>>): string[] {
   return HARNESS_IDS.filter((h) => registry[h].explainAgent !== undefined);
 }

@@ -5,26 +5,31 @@
 import Table from 'cli-table3';
 import { renderTable, wrapText, type Column } from '../../report/terminal-table.js';
 import { loadPolicy } from '../../config/load.js';
-import { HARNESS_IDS, HarnessSchema, type Harness } from '../../contracts/harness.js';
+import { HARNESS_IDS, type Harness } from '../../contracts/harness.js';
 import type { PriceRow, Rates, Resolution } from '../../contracts/prices.js';
 import { effectiveRates } from '../../prices/cost.js';
 import { loadCatalogLayers } from '../../prices/load.js';
 import { createPriceLookup } from '../../prices/lookup.js';
 import { listPrices, showPrices, type ListedRow } from '../../prices/query.js';
-import type { ClaudeProvider } from '../../prices/resolve.js';
+import { HARNESS_OPTIONS } from '../../descriptors/index.js';
 import { parseCommandFlags, usageError } from '../args.js';
+import { chooseHarness, harnessesKnowing, terminalAsk, type Ask } from '../harness-choice.js';
 import { unknownValue } from '../suggest.js';
 import { terminal, type Terminal } from '../terminal.js';
 import { USAGE as REFRESH_USAGE } from './prices-refresh.js';
 import { USAGE as STATUS_USAGE } from './prices-status.js';
 
+/** The policy key `--provider` sets: the one harness option named `<id>Provider` (Claude Code's, descriptors/claude.ts). */
+const PROVIDER_KEY = Object.keys(HARNESS_OPTIONS).find((k) => k.endsWith('Provider'));
+const PROVIDERS = PROVIDER_KEY ? (HARNESS_OPTIONS[PROVIDER_KEY]!.values as readonly string[]) : [];
 const SHOW_USAGE = `Usage: tiergate prices show <model…> [--harness ${HARNESS_IDS.join('|')}] [--provider P] [--json]
   The price tiergate uses for each model, how the name resolved, and its long-context tiers.
-  --provider  where Claude models run: anthropic, bedrock, vertex, foundry or gateway (default: the policy's)`;
+  --harness   whose aliases resolve the names (default: the one harness whose tiers or aliases name them; asked on
+              a terminal when several or none do)
+  --provider  where Claude models run: ${PROVIDERS.join(', ')} (default: the policy's)`;
 const LIST_USAGE = `Usage: tiergate prices list [--family TEXT] [--provider MAKER] [--json]
   Every priced model of every catalog layer, USD per 1M tokens. Columns fit the terminal (--width N to choose).`;
 const SUBCOMMANDS = ['show', 'list', 'refresh', 'status'];
-const CLAUDE_PROVIDERS = ['anthropic', 'bedrock', 'vertex', 'foundry', 'gateway'];
 
 /** `tiergate prices --help`, or one subcommand's. */
 export function usage(argv: string[]): string {
@@ -44,7 +49,7 @@ export function usage(argv: string[]): string {
 Run 'tiergate prices <subcommand> --help' for its options.`;
 }
 
-export async function run(argv: string[]): Promise<number> {
+export async function run(argv: string[], ask: Ask | null = terminalAsk()): Promise<number> {
   const [sub, ...rest] = argv;
   // The refresh subcommands live in their own files (src/cli/commands/prices-refresh.ts, prices-status.ts).
   if (sub === 'refresh') return (await import('./prices-refresh.js')).run(rest);
@@ -75,13 +80,15 @@ export async function run(argv: string[]): Promise<number> {
   if (sub === 'show') {
     if (positional.length === 0)
       return usageError('prices show', 'name at least one model, e.g. tiergate prices show sonnet');
-    const harness = HarnessSchema.safeParse(flags.harness ?? 'claude');
-    if (!harness.success)
-      return usageError('prices show', unknownValue('--harness', String(flags.harness), HarnessSchema.options));
-    const provider = flags.provider ?? policy.claudeProvider;
-    if (!CLAUDE_PROVIDERS.includes(provider))
-      return usageError('prices show', unknownValue('--provider', provider, CLAUDE_PROVIDERS));
-    const lookup = createPriceLookup(layers, { claudeProvider: provider as ClaudeProvider });
+    if (flags.provider !== undefined && !PROVIDERS.includes(flags.provider))
+      return usageError('prices show', unknownValue('--provider', flags.provider, PROVIDERS));
+    const options =
+      flags.provider !== undefined && PROVIDER_KEY ? { ...policy, [PROVIDER_KEY]: flags.provider } : policy;
+    const lookup = createPriceLookup(layers, options);
+    const known = flags.harness === undefined ? harnessesKnowing(positional, policy.tiers, lookup) : [];
+    const chosen = await chooseHarness(flags.harness, positional, known, ask);
+    if ('error' in chosen) return usageError('prices show', chosen.error);
+    const harness = { data: chosen.harness };
     const rows = showPrices(positional, harness.data, lookup);
     process.stdout.write(
       flags.json ? `${JSON.stringify(rows, null, 2)}\n` : formatShow(rows, harness.data, lookup.catalogVersion),

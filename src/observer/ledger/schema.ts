@@ -55,12 +55,13 @@ type Keys = readonly string[];
 
 /**
  * Rollup definitions by the migration that built them: 2 counted every joined completion as a dispatch; 4 counts a
- * child's follow-up turns (Codex followup_task) as runs of the same dispatch, not as more dispatches.
+ * child's follow-up turns (Codex followup_task) as runs of the same dispatch, not as more dispatches; 11 drops the
+ * measure that counted one harness by name (reports count runs without usage by the rollups' harness key instead).
  */
-type RollupVersion = 2 | 4;
+type RollupVersion = 2 | 4 | 11;
 
 /** Measure -> its contribution from one completion row `r`. Sums of pico-USD stay integers (int64 holds $9.2M). */
-function rollupMeasures(r: string, version: RollupVersion = 4): [string, string][] {
+function rollupMeasures(r: string, version: RollupVersion = 11): [string, string][] {
   const verified = VERIFIED_YES.map((v) => `'${v}'`).join(', ');
   const both = `(${r}.cost_pico IS NOT NULL AND ${r}.counterfactual_pico IS NOT NULL)`;
   return [
@@ -83,11 +84,11 @@ function rollupMeasures(r: string, version: RollupVersion = 4): [string, string]
     ['cf_pico', `CASE WHEN ${both} THEN ${r}.counterfactual_pico ELSE 0 END`],
     ['cf_cost_pico', `CASE WHEN ${both} THEN ${r}.cost_pico ELSE 0 END`],
     ['comparable', `${both}`],
-    ['cursor_runs', `(${r}.harness = 'cursor')`],
+    // Shipped in migrations 2 to 10 (frozen text): runs of the one harness without usage then, by name. Migration 11
+    // drops it.
+    ...(version < 11 ? ([['cursor_runs', `(${r}.harness = 'cursor')`]] as [string, string][]) : []),
   ];
 }
-
-export const ROLLUP_MEASURES = rollupMeasures('c').map(([m]) => m);
 
 function rollupUpsert(table: string, keys: Keys, r: 'NEW' | 'OLD', sign: 1 | -1, version: RollupVersion): string {
   const measures = rollupMeasures(r, version);
@@ -96,7 +97,7 @@ function rollupUpsert(table: string, keys: Keys, r: 'NEW' | 'OLD', sign: 1 | -1,
     ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${measures.map(([m]) => `${m} = ${m} + excluded.${m}`).join(', ')};`;
 }
 
-function rollupDdl(table: string, keys: Keys, version: RollupVersion = 4): string {
+function rollupDdl(table: string, keys: Keys, version: RollupVersion): string {
   const measures = rollupMeasures('c', version);
   return `
   CREATE TABLE ${table} (
@@ -134,9 +135,10 @@ function rollupMigration(version: RollupVersion): string {
 function sessionRollupMigration(): string {
   const keys = SESSION_ROLLUP_KEYS.join(', ');
   const upsert = (r: 'NEW' | 'OLD', sign: 1 | -1) => rollupUpsert('session_rollup', SESSION_ROLLUP_KEYS, r, sign, 4);
-  return `${rollupDdl('session_rollup', SESSION_ROLLUP_KEYS)}
-  INSERT INTO session_rollup (${keys}, ${ROLLUP_MEASURES.join(', ')})
-    SELECT ${keys}, ${ROLLUP_MEASURES.map((m) => `SUM(${m})`).join(', ')}
+  const measures = rollupMeasures('c', 4).map(([m]) => m);
+  return `${rollupDdl('session_rollup', SESSION_ROLLUP_KEYS, 4)}
+  INSERT INTO session_rollup (${keys}, ${measures.join(', ')})
+    SELECT ${keys}, ${measures.map((m) => `SUM(${m})`).join(', ')}
     FROM completion_rollup GROUP BY ${keys} HAVING SUM(runs) <> 0;
   CREATE TRIGGER completions_session_rollup_insert AFTER INSERT ON completions BEGIN ${upsert('NEW', 1)} END;
   CREATE TRIGGER completions_session_rollup_delete AFTER DELETE ON completions BEGIN ${upsert('OLD', -1)} END;
@@ -193,6 +195,36 @@ function changeCounterMigration(): string {
     WHEN ${LINKED.map((c) => `NEW.${c} IS NOT OLD.${c}`).join(' OR ')} BEGIN
     UPDATE completions SET rev = NULL WHERE dispatch_id = NEW.id OR id = NEW.completion_id OR id = OLD.completion_id;
   END;
+  `;
+}
+
+/**
+ * Migration 11: the rollups' `cursor_runs` measure (one harness's runs, by name) goes; reports count runs without usage
+ * from the rollups' harness key and the registry's list of harnesses that report none (report/query.ts), as the team
+ * ledger has since its migration 2. Every rollup trigger names the column, so they are dropped first and rebuilt as
+ * they were (migration 4's measures, migration 8's narrowed update triggers) without it. The rollups' other sums are
+ * untouched: dropping a column of a few thousand rollup rows, no completion is read.
+ */
+function noHarnessMeasureMigration(): string {
+  const both = (r: 'NEW' | 'OLD', sign: 1 | -1) =>
+    `${rollupUpsert('completion_rollup', ROLLUP_KEYS, r, sign, 11)} ${rollupUpsert('completion_rollup_global', GLOBAL_ROLLUP_KEYS, r, sign, 11)}`;
+  const session = (r: 'NEW' | 'OLD', sign: 1 | -1) => rollupUpsert('session_rollup', SESSION_ROLLUP_KEYS, r, sign, 11);
+  const triggers = ['rollup', 'session_rollup'].flatMap((t) =>
+    ['insert', 'delete', 'update'].map((op) => `DROP TRIGGER completions_${t}_${op};`),
+  );
+  return `
+  ${triggers.join('\n  ')}
+  ALTER TABLE completion_rollup DROP COLUMN cursor_runs;
+  ALTER TABLE completion_rollup_global DROP COLUMN cursor_runs;
+  ALTER TABLE session_rollup DROP COLUMN cursor_runs;
+  CREATE TRIGGER completions_rollup_insert AFTER INSERT ON completions BEGIN ${both('NEW', 1)} END;
+  CREATE TRIGGER completions_rollup_delete AFTER DELETE ON completions BEGIN ${both('OLD', -1)} END;
+  CREATE TRIGGER completions_rollup_update AFTER UPDATE OF ${ROLLUP_INPUTS.join(', ')} ON completions
+    BEGIN ${both('OLD', -1)} ${both('NEW', 1)} END;
+  CREATE TRIGGER completions_session_rollup_insert AFTER INSERT ON completions BEGIN ${session('NEW', 1)} END;
+  CREATE TRIGGER completions_session_rollup_delete AFTER DELETE ON completions BEGIN ${session('OLD', -1)} END;
+  CREATE TRIGGER completions_session_rollup_update AFTER UPDATE OF ${SESSION_ROLLUP_INPUTS.join(', ')} ON completions
+    BEGIN ${session('OLD', -1)} ${session('NEW', 1)} END;
   `;
 }
 
@@ -421,6 +453,8 @@ export const MIGRATIONS: readonly string[] = [
     UPDATE completions SET rev = NULL WHERE dispatch_id = NEW.dispatch_id;
   END;
   `,
+  // 11: the rollups stop counting one harness by name (cursor_runs): see noHarnessMeasureMigration
+  noHarnessMeasureMigration(),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -58,7 +58,7 @@ export type CompletionRow = {
   fallbackKey: string;
   /** The child's turn, for harnesses whose children run several turns (Codex follow-up tasks): one row per turn. */
   turnId?: string | null;
-  /** Copilot CLI's premium-request multiplier for the child (ledger migration 9); absent elsewhere. */
+  /** The child's request multiplier (ledger migration 9; descriptor requestBilling); absent where billed by token. */
   multiplier?: number | null;
 };
 
@@ -452,8 +452,8 @@ function markFollowups(db: SqlDriver, dispatchIds: readonly number[]): void {
 }
 
 /**
- * The multiplier (migration 9) in its own statement, run only for a row that has one (Copilot CLI's GitHub-hosted
- * children): every other row is written as before this column existed.
+ * The multiplier (migration 9) in its own statement, run only for a row that has one (a child billed by request):
+ * every other row is written as before this column existed.
  */
 function setMultiplier(db: SqlDriver, by: 'dedupe_key' | 'id', key: SqlValue, multiplier: number): void {
   db.prepare(`UPDATE completions SET multiplier = ? WHERE ${by} = ? AND multiplier IS NOT ?`).run(

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import type { LongContextTier, Rates } from '../../contracts/prices.js';
-import { claudeAliasTable } from '../../descriptors/claude.js';
+import { CLAUDE_PROVIDERS, claudeAliasTable } from '../../descriptors/claude.js';
 import { tierRule, tierThreshold } from '../long-context-rules.js';
 import { makerOf } from '../makers.js';
 import { canonicalId } from '../normalise.js';
@@ -63,16 +63,8 @@ export interface HarnessCatalogResult extends ConvertResult {
   unpriced: string[];
 }
 
-/** Claude Code providers tiergate's policy can name (`claudeProvider`), plus the ones the catalog lists. */
-export const CLAUDE_PROVIDERS = [
-  'anthropic',
-  'bedrock',
-  'vertex',
-  'foundry',
-  'gateway',
-  'mantle',
-  'anthropic_aws',
-] as const;
+/** Claude Code providers the policy can name (descriptors/claude.ts), plus the ones only the catalog lists. */
+export const CATALOG_PROVIDERS = [...CLAUDE_PROVIDERS, 'mantle', 'anthropic_aws'] as const;
 
 export function fromHarnessCatalog(json: unknown, opts: ConvertOptions): HarnessCatalogResult {
   const out = new RowCollector();
@@ -122,7 +114,7 @@ export function fromHarnessCatalog(json: unknown, opts: ConvertOptions): Harness
   const aliases: Record<string, Record<string, string>> = {};
   const claude = parsed.data.harnesses?.['claude-code'];
   if (claude) {
-    for (const provider of CLAUDE_PROVIDERS) {
+    for (const provider of CATALOG_PROVIDERS) {
       const table: Record<string, string> = {};
       for (const [alias, a] of Object.entries(claude.aliases)) {
         table[alias] = canonicalId(a.per_provider?.[provider] ?? a.first_party);

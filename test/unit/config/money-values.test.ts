@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyLayer, DEFAULT_POLICY, loadPolicy } from '../../../src/config/load.js';
 import { rebuildEffective } from '../../../src/config/policy-load.js';
-import { MIN_TAIL_BYTES, type Policy } from '../../../src/contracts/config.js';
+import { MIN_TAIL_BYTES, type Policy, type SharedPolicy } from '../../../src/contracts/config.js';
 import { parseDecimal } from '../../../src/prices/decimal.js';
 
 const USER_BUDGETS: Policy['budgets'] = { session: '5', day: '40', action: 'downshift', warnAt: 0.8 };
@@ -44,7 +44,7 @@ const INVALID: [string, Record<string, unknown>, string][] = [
 
 describe('values the money type cannot hold are invalid at load', () => {
   for (const [what, layer, key] of INVALID) {
-    const section = key.split('.')[0] as keyof Policy;
+    const section = key.split('.')[0] as keyof SharedPolicy;
     it(`${what}: invalid, the diagnostic names ${key}, the previous value stands`, () => {
       const r = applyLayer(USER, layer, 'f');
       expect(r.diagnostics).toEqual([expect.stringContaining(`f: invalid '${section}' (${key}: expected `)]);

@@ -19,6 +19,7 @@ import { describe, expect, it } from 'vitest';
 import { policyFromHandoff, policyHandoffPath } from '../../../src/adapters/claude/module/core.js';
 import { applyLayer, DEFAULT_POLICY, loadPolicy } from '../../../src/config/load.js';
 import { PROJECT_RULES } from '../../../src/config/project-layer.js';
+import { HARNESS_OPTIONS } from '../../../src/descriptors/index.js';
 import { PolicySchema, type Policy } from '../../../src/contracts/config.js';
 import { effectivePath } from '../../../src/config/effective-file.js';
 import { clearRuntimeCache, loadRuntime } from '../../../src/config/runtime.js';
@@ -287,9 +288,9 @@ describe('a project file may tighten without trust', () => {
 });
 
 describe('every policy section has a project rule', () => {
-  it('PROJECT_RULES covers exactly the sections of PolicySchema and of the defaults', () => {
+  it("PROJECT_RULES covers exactly the sections of PolicySchema, the harnesses' own keys and the defaults", () => {
     const rules = Object.keys(PROJECT_RULES).sort();
-    expect(rules).toEqual(Object.keys(PolicySchema.shape).sort());
+    expect(rules).toEqual([...Object.keys(PolicySchema.shape), ...Object.keys(HARNESS_OPTIONS)].sort());
     expect(rules).toEqual(Object.keys(DEFAULT_POLICY).sort());
   });
 

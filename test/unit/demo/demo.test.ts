@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLAUDE_MODEL_ALIASES } from '../../../src/contracts/aliases.js';
+import { CLAUDE_MODEL_ALIASES } from '../../../src/descriptors/claude.js';
 import { DEFAULT_POLICY } from '../../../src/config/defaults.js';
 
 const root = join(import.meta.dirname, '../../..');

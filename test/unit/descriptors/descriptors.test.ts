@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HARNESS_IDS } from '../../../src/contracts/harness.js';
 import { DESCRIPTORS } from '../../../src/descriptors/index.js';
 import { capabilityFor } from '../../../src/adapters/capabilities.js';
-import { CLAUDE_MODEL_ALIASES } from '../../../src/contracts/aliases.js';
+import { CLAUDE_MODEL_ALIASES } from '../../../src/descriptors/claude.js';
 import { DEFAULT_POLICY } from '../../../src/config/defaults.js';
 
 describe('harness descriptors (the light half of the registry)', () => {
@@ -72,9 +72,8 @@ describe('harness descriptors (the light half of the registry)', () => {
     });
   });
 
-  // The report counts these runs as "usage not reported" from the registry (report/query.ts), and the ledger's rollups
-  // from the shipped migration's `harness = 'cursor'` (observer/ledger/schema.ts): another harness here needs a new
-  // migration recomputing cursor_runs, or the two would disagree. This test is the reminder.
+  // The report counts these runs as "usage not reported" from the registry (report/query.ts `usage_unreported`), summing
+  // the rollups by their harness key: no ledger column names a harness since ledger migration 11.
   it('says which harnesses report no usage (the report counts their runs unpriced)', () => {
     expect(HARNESS_IDS.filter((h) => !DESCRIPTORS[h].reportsUsage)).toEqual(['cursor']);
   });

@@ -9,6 +9,7 @@ import { reconcilePending } from '../../../src/collect/drain.js';
 import { recordCompletion, type CompletionRow } from '../../../src/observer/ledger/store.js';
 import { checkEnforcement } from '../../../src/observer/enforcement.js';
 import { loadPricer } from '../../../src/observer/default-pricer.js';
+import { queryReport } from '../../../src/report/query.js';
 import { tempHome } from './helpers.js';
 
 const mode = (p: string) => statSync(p).mode & 0o777;
@@ -215,6 +216,79 @@ describe('ledger schema and file', () => {
         { call_id: 't1', enforcement: 'ignored' },
         { call_id: 't2', enforcement: null },
       ]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('upgrades a schema-10 ledger to 11: the rollups lose cursor_runs, keep their sums and stay kept by triggers; the report still reads runs without usage', () => {
+    const { dir } = tempHome();
+    const db = openBetterSqlite(join(dir, 'v10.sqlite'), { busyTimeoutMs: 1000 });
+    try {
+      expect(migrate(db, MIGRATIONS.slice(0, 10))).toBe(10);
+      const row = (harness: string, agentId: string, input: number | null): CompletionRow => ({
+        harness: harness as CompletionRow['harness'],
+        sessionId: `S-${harness}`,
+        callId: null,
+        agentId,
+        subagentType: 'Explore',
+        project: '/w',
+        requestedModel: null,
+        servedModel: 'm1',
+        status: 'ok',
+        startedAt: 1,
+        endedAt: Date.now(),
+        usage:
+          input === null
+            ? null
+            : { input, output: 1, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 },
+        outcome: { result: null, verified: null, escalationFrom: null },
+        usageSource: 't',
+        transcriptPath: null,
+        incomplete: false,
+        fallbackKey: agentId,
+      });
+      db.transaction(() => {
+        recordCompletion(db, row('claude', 'a', 10));
+        recordCompletion(db, row('cursor', 'b', null));
+        recordCompletion(db, row('cursor', 'c', null));
+      });
+      const columns = (table: string) =>
+        db
+          .prepare(`SELECT name FROM pragma_table_info('${table}')`)
+          .all<{ name: string }>()
+          .map((r) => r.name);
+      const ROLLUPS = ['completion_rollup', 'completion_rollup_global', 'session_rollup'];
+      for (const t of ROLLUPS) expect(columns(t)).toContain('cursor_runs');
+      const sums = (table: string) =>
+        db
+          .prepare(`SELECT harness, SUM(runs) AS runs, SUM(input) AS input, SUM(no_usage) AS no_usage FROM ${table}
+          GROUP BY harness HAVING SUM(runs) <> 0 ORDER BY harness`)
+          .all();
+      const before = ROLLUPS.map(sums);
+
+      expect(migrate(db)).toBe(MIGRATIONS.length - 10);
+      expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
+      for (const t of ROLLUPS) expect(columns(t)).not.toContain('cursor_runs');
+      expect(ROLLUPS.map(sums)).toEqual(before);
+      expect(before[0]).toEqual([
+        { harness: 'claude', runs: 1, input: 10, no_usage: 0 },
+        { harness: 'cursor', runs: 2, input: 0, no_usage: 2 },
+      ]);
+      // Kept by the rebuilt triggers: an insert, an update of a summed column, a deletion.
+      db.transaction(() => {
+        recordCompletion(db, row('cursor', 'd', null));
+        db.prepare(`UPDATE completions SET input = 5 WHERE agent_id = 'a'`).run();
+        db.prepare(`DELETE FROM completions WHERE agent_id = 'b'`).run();
+      });
+      const fromRows = db
+        .prepare(`SELECT harness, COUNT(*) AS runs, SUM(COALESCE(input, 0)) AS input, SUM(input IS NULL) AS no_usage
+          FROM completions GROUP BY harness ORDER BY harness`)
+        .all();
+      for (const t of ROLLUPS) expect(sums(t)).toEqual(fromRows);
+      const byHarness = queryReport(db, { by: 'harness' });
+      expect(byHarness.find((r) => r.group === 'cursor')!.usageNotReported).toBe(true);
+      expect(byHarness.find((r) => r.group === 'claude')!.usageNotReported).toBe(false);
     } finally {
       db.close();
     }

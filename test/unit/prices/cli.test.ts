@@ -35,7 +35,7 @@ describe('tiergate prices', () => {
   });
 
   it('show: a table with rates, tiers and source; exit 1 when a name is unknown', async () => {
-    expect(await main(['prices', 'show', 'claude-haiku-5-5', 'fake/big'])).toBe(1);
+    expect(await main(['prices', 'show', 'claude-haiku-5-5', 'fake/big', '--harness', 'claude'])).toBe(1);
     expect(out).toMatch(/claude-haiku-5-5 \(exact\)/);
     expect(out).toMatch(/prompt > 100000/);
     expect(out).toMatch(/0\.625/);

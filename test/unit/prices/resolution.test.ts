@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Harness } from '../../../src/contracts/harness.js';
 import { createPriceLookup } from '../../../src/prices/lookup.js';
-import type { ClaudeProvider } from '../../../src/prices/resolve.js';
+import type { ClaudeProvider } from '../../../src/descriptors/claude.js';
 import { compareDecimal } from '../../../src/prices/decimal.js';
 import { bundled, ROOT } from './catalog.js';
 

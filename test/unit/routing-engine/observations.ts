@@ -1,5 +1,5 @@
 import type { DispatchObservation } from '../../../src/contracts/observation.js';
-import { CLAUDE_MODEL_ALIASES } from '../../../src/contracts/harness.js';
+import { CLAUDE_MODEL_ALIASES } from '../../../src/descriptors/claude.js';
 
 /** Builds a dispatch observation; capabilities mirror what each harness honours (reference, seen). */
 export function claudeDispatch(parentModel: string | null, model: string | null): DispatchObservation {

@@ -8,7 +8,7 @@ import type { Decision } from '../../../contracts/decision.js';
 import type { Policy } from '../../../contracts/config.js';
 import type { CompletionObservation, DispatchObservation } from '../../../contracts/observation.js';
 import type { SpoolRecord } from '../../../contracts/spool.js';
-import { CLAUDE_MODEL_ALIASES } from '../../../contracts/aliases.js';
+import { CLAUDE_MODEL_ALIASES } from '../../../descriptors/claude.js';
 import { DEFAULT_POLICY } from '../../../config/defaults.js';
 import { paths } from '../../../io/paths.js';
 import { join } from 'node:path';
@@ -32,7 +32,7 @@ import { extractOutcome } from '../../../observer/outcome.js';
 import { claudeUsage } from '../usage.js';
 import { claudeDispatch } from '../observe.js';
 import type { AgentPlaces, ChildModel, ClaudeModelEnv } from '../agent-definitions.js';
-import type { AgentFsSnapshot } from '../agent-fs-snapshot.js';
+import type { AgentFsSnapshot } from '../../../agent-files/fs-snapshot.js';
 
 /** The module's spool: one small JSON file per record, since `$.fs.write` writes whole files and cannot append. */
 export const MODULE_SPOOL_FORMAT = 'tiergate-claude-module/1';

@@ -16,15 +16,13 @@ import { ModuleCore, spoolFileText, type ModuleEnv, type SpawnEvent, type TurnCo
 import { bundledLookup } from './prices.js';
 import {
   agentLookup,
-  LookupDeadline,
   resolveChildModel,
   warmUpAgentLookup,
-  type AgentFs,
-  type AgentFsEntry,
   type ChildModel,
   type ClaudeModelEnv,
 } from '../agent-definitions.js';
-import { AgentFsSnapshot } from '../agent-fs-snapshot.js';
+import { LookupDeadline, type AgentFs, type AgentFsEntry } from '../../../agent-files/fs.js';
+import { AgentFsSnapshot } from '../../../agent-files/fs-snapshot.js';
 import {
   emptySpend,
   foldJournal,

@@ -16,9 +16,7 @@ let memo: { policy: Policy; lookup: PriceLookup } | null = null;
 export function bundledLookup(policy: Policy): PriceLookup {
   if (memo && memo.policy === policy) return memo.lookup;
   const override = overridesCatalog(policy.priceOverrides);
-  const lookup = createPriceLookup(override ? [override, bundled] : [bundled], {
-    claudeProvider: policy.claudeProvider,
-  });
+  const lookup = createPriceLookup(override ? [override, bundled] : [bundled], policy);
   memo = { policy, lookup };
   return lookup;
 }

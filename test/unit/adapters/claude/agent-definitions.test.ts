@@ -9,18 +9,17 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  AGENT_HEAD_BYTES,
   agentLookup,
   exploreCap,
   lookupAgent,
-  MAX_AGENT_FILES,
-  parseAgentHead,
   resolveChildModel,
   type AgentLookup,
   type AgentPlaces,
   type ClaudeModelEnv,
 } from '../../../../src/adapters/claude/agent-definitions.js';
-import { nodeAgentFs } from '../../../../src/adapters/claude/agent-fs-node.js';
+import { nodeAgentFs } from '../../../../src/agent-files/fs-node.js';
+import { AGENT_HEAD_BYTES, MAX_AGENT_FILES } from '../../../../src/agent-files/fs.js';
+import { parseAgentHead } from '../../../../src/agent-files/head.js';
 
 const agent = (name: string | null, model?: string, extra = '') =>
   `---\n${name !== null ? `name: ${name}\n` : ''}description: test agent\n${model !== undefined ? `model: ${model}\n` : ''}${extra}---\nYou are ${name}.\n`;

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { nodeAgentFs } from '../../../../src/adapters/claude/agent-fs-node.js';
+import { nodeAgentFs } from '../../../../src/agent-files/fs-node.js';
 import {
   lookupCopilotAgent,
   parseCopilotAgentHead,

@@ -5,7 +5,7 @@
  * reads the session's agent folders once (at session start, and again after a parent turn when the copy is old) and
  * looks agents up in this copy; only what the copy lacks (a plugin's agent folder) is read at the dispatch.
  */
-import { LookupDeadline, type AgentFs, type AgentFsEntry } from './agent-definitions.js';
+import { LookupDeadline, type AgentFs, type AgentFsEntry } from './fs.js';
 
 type Head = { text: string } | { error: string };
 

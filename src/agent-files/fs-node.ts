@@ -4,8 +4,8 @@
  * is refused, never waited on); folder listings stop after MAX_DIR_ENTRIES + 1 entries.
  */
 import { existsSync, opendirSync, statSync, type Dirent } from 'node:fs';
-import { readTextHead } from '../../io/read-capped.js';
-import { MAX_DIR_ENTRIES, type AgentFs, type AgentFsEntry } from './agent-definitions.js';
+import { readTextHead } from '../io/read-capped.js';
+import { MAX_DIR_ENTRIES, type AgentFs, type AgentFsEntry } from './fs.js';
 
 function kind(dir: string, e: Dirent): AgentFsEntry['kind'] {
   if (e.isFile()) return 'file';
