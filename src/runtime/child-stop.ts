@@ -1,0 +1,97 @@
+/**
+ * `budgets.action: "stop"` inside a running child (issue 33): at each of the child's own tool calls, the spend of
+ * finished children (the spend summary, without reservations: this child's own estimate would count it twice) plus
+ * what this child has spent so far (its transcript, read incrementally: observer/child-spend.ts) is checked against
+ * the budgets. Past one, the tool call is denied with a message telling the child to stop and report what it has.
+ *
+ * Fail open: any fault (no transcript, an unreadable offset file, a price that does not load) lets the tool call
+ * proceed with one diagnostic. Only a budget that is over denies.
+ */
+import type { Harness } from '../contracts/harness.js';
+import { loadRuntime } from '../config/runtime.js';
+import { diagnose, errorText } from '../io/diagnostics.js';
+import type { Env } from '../io/paths.js';
+import { readChildSpend, type LineCost } from '../observer/child-spend.js';
+import { pricerFromLookup, type Pricer } from '../observer/pricing.js';
+import { readSpendFile } from '../observer/spend-read.js';
+import { spendStateFrom } from '../observer/spend-summary.js';
+import { costOf } from '../prices/cost.js';
+import { budgetNote, hasBudget, lineText, showUsd, type SpendFigure } from '../routing-engine/budget.js';
+
+/** New transcript bytes one check reads at most; the rest is read by the next check (the offset moves on). */
+export const CHILD_READ_MAX_BYTES = 16 * 1024 * 1024;
+/** How long one check may read: far inside a command hook's deadline, and a tool call waits on it. */
+export const CHILD_READ_MS = 250;
+
+export type ChildToolCall = {
+  harness: Harness;
+  sessionId: string | null;
+  /** The child's own transcript (its spend so far); null: only finished children count. */
+  transcript: string | null;
+  cwd: string | null;
+  /** One line of that transcript -> its cost, with the pricer in effect. */
+  lineCost: (pricer: Pricer) => LineCost;
+  /**
+   * The tool call being checked: the check re-reads (new bytes only) until the line holding it is in, for at most
+   * CHILD_WAIT_MS, since a harness may run the hook before it writes that line (Claude Code 2.1.328, reference §6.1).
+   */
+  callId?: string | null;
+};
+
+/** How long a check waits for the line of the call it checks, then decides on what is in. */
+export const CHILD_WAIT_MS = 400;
+const POLL_MS = 20;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const plus = (f: SpendFigure, pico: bigint, unknown: number): SpendFigure => ({
+  pico: f.pico + pico,
+  unknown: f.unknown + unknown,
+});
+
+/** The deny message for the child's next tool call, or null (go on). Never throws. */
+export async function childStopMessage(call: ChildToolCall, env: Env, now = Date.now()): Promise<string | null> {
+  try {
+    const rt = loadRuntime(env, call.cwd);
+    const budgets = rt.policy.budgets;
+    if (rt.policy.mode !== 'on' || budgets.action !== 'stop' || !hasBudget(budgets)) return null;
+    const read = readSpendFile(env, now);
+    const finished = { ...read, file: read.file ? { ...read.file, reserved: [] } : null };
+    const state = spendStateFrom(finished, call.harness, call.sessionId, now);
+    if (state.error !== null) {
+      diagnose('warn', `child-stop:${call.harness}`, `budgets not checked: ${state.error}`, {}, env);
+      return null;
+    }
+    let own = { pico: 0n, unknown: 0 };
+    if (call.transcript) {
+      const cost = call.lineCost(pricerFromLookup(rt.prices, costOf));
+      const waitUntil = now + CHILD_WAIT_MS;
+      for (;;) {
+        const r = readChildSpend(env, call.transcript, cost, {
+          maxBytes: CHILD_READ_MAX_BYTES,
+          deadline: Date.now() + CHILD_READ_MS,
+        });
+        own = r;
+        if (!call.callId || r.calls.includes(call.callId) || Date.now() >= waitUntil) break;
+        await sleep(POLL_MS);
+      }
+    }
+    const withOwn = {
+      ...state,
+      session: state.session ? plus(state.session, own.pico, own.unknown) : null,
+      day: plus(state.day, own.pico, own.unknown),
+      month: plus(state.month, own.pico, own.unknown),
+    };
+    const note = budgetNote(budgets, withOwn);
+    if (note.status !== 'over') return null;
+    const over = note.lines.filter((l) => l.status === 'over');
+    const keys = over.map((l) => `budgets.${l.kind}`).join(' or ');
+    return (
+      `tiergate: ${over.map(lineText).join(' and ')} is spent, ${showUsd(own.pico)} of it by this subagent so far. ` +
+      'Stop now: make no more tool calls, and reply with what you have found so far, saying that the budget stopped ' +
+      `you. (To go on, the user can raise ${keys} in the tiergate config.)`
+    );
+  } catch (err) {
+    diagnose('warn', `child-stop:${call.harness}`, `budgets not checked in the child: ${errorText(err)}`, {}, env);
+    return null;
+  }
+}
