@@ -48,6 +48,19 @@ const plus = (f: SpendFigure, pico: bigint, unknown: number): SpendFigure => ({
   unknown: f.unknown + unknown,
 });
 
+/** The child's spend so far; null while its transcript does not exist yet. */
+function readOwn(env: Env, transcript: string, cost: LineCost) {
+  try {
+    return readChildSpend(env, transcript, cost, {
+      maxBytes: CHILD_READ_MAX_BYTES,
+      deadline: Date.now() + CHILD_READ_MS,
+    });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
 /** The deny message for the child's next tool call, or null (go on). Never throws. */
 export async function childStopMessage(call: ChildToolCall, env: Env, now = Date.now()): Promise<string | null> {
   try {
@@ -66,12 +79,12 @@ export async function childStopMessage(call: ChildToolCall, env: Env, now = Date
       const cost = call.lineCost(pricerFromLookup(rt.prices, costOf));
       const waitUntil = now + CHILD_WAIT_MS;
       for (;;) {
-        const r = readChildSpend(env, call.transcript, cost, {
-          maxBytes: CHILD_READ_MAX_BYTES,
-          deadline: Date.now() + CHILD_READ_MS,
-        });
-        own = r;
-        if (!call.callId || r.calls.includes(call.callId) || Date.now() >= waitUntil) break;
+        const r = readOwn(env, call.transcript, cost);
+        if (r) own = r;
+        const late = Date.now() >= waitUntil;
+        // Claude Code 2.1.328 creates a child's transcript after its first tool call's PreToolUse has started.
+        if (!r && late) throw new Error(`the child's transcript did not appear within ${CHILD_WAIT_MS} ms`);
+        if (r && (!call.callId || r.calls.includes(call.callId) || late)) break;
         await sleep(POLL_MS);
       }
     }

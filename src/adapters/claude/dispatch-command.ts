@@ -32,9 +32,11 @@ function parentTranscript(p: DispatchPayload): string | null {
 }
 
 export const preToolUse: HookHandler = standAsideForGrok(async (payload, ctx) => {
-  if (moduleLive(ctx)) return null;
   const p = readPreToolUse(payload);
   if (!SUBAGENT_TOOLS.has(p.tool_name)) return p.agent_id ? childToolCall(p, ctx) : null;
+  // The hooks module decides dispatches; this hook runs beside it only for children's tool calls: the module sets
+  // TIERGATE_CHILD_STOP under `budgets.action: "stop"`, and hooks.json then starts it for every tool call.
+  if (moduleLive(ctx)) return null;
   // Absent (or null) means "names no model" and gets the default tier; any other non-string is a malformed payload,
   // and garbage must never turn into a correction (found by test/unit/reliability/fuzz-hooks.test.ts).
   const model = p.tool_input.model;
