@@ -8,6 +8,7 @@
  * proceed with one diagnostic. Only a budget that is over denies.
  */
 import type { Harness } from '../contracts/harness.js';
+import type { Policy } from '../contracts/config.js';
 import { loadRuntime } from '../config/runtime.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import type { Env } from '../io/paths.js';
@@ -61,20 +62,48 @@ function readOwn(env: Env, transcript: string, cost: LineCost) {
   }
 }
 
+/** Whether the policy in effect stops running children (`budgets.action: "stop"` with a budget set, mode on). */
+export const stopsChildren = (policy: Policy): boolean =>
+  policy.mode === 'on' && policy.budgets.action === 'stop' && hasBudget(policy.budgets);
+
+/**
+ * The deny message when finished children's spend (the summary, without reservations) plus `own` (this running
+ * child's so far) is past a budget; null otherwise. Throws on a fault (the caller fails open).
+ */
+export function overBudgetMessage(
+  policy: Policy,
+  env: Env,
+  harness: Harness,
+  sessionId: string | null,
+  own: SpendFigure,
+  now: number,
+): string | null {
+  const read = readSpendFile(env, now);
+  const finished = { ...read, file: read.file ? { ...read.file, reserved: [] } : null };
+  const state = spendStateFrom(finished, harness, sessionId, now);
+  if (state.error !== null) throw new Error(`budgets not checked: ${state.error}`);
+  const note = budgetNote(policy.budgets, {
+    ...state,
+    session: state.session ? plus(state.session, own.pico, own.unknown) : null,
+    day: plus(state.day, own.pico, own.unknown),
+    month: plus(state.month, own.pico, own.unknown),
+  });
+  if (note.status !== 'over') return null;
+  const over = note.lines.filter((l) => l.status === 'over');
+  const keys = over.map((l) => `budgets.${l.kind}`).join(' or ');
+  return (
+    `tiergate: ${over.map(lineText).join(' and ')} is spent, ${showUsd(own.pico)} of it by this subagent so far. ` +
+    'Stop now: make no more tool calls, and reply with what you have found so far, saying that the budget stopped ' +
+    `you. (To go on, the user can raise ${keys} in the tiergate config.)`
+  );
+}
+
 /** The deny message for the child's next tool call, or null (go on). Never throws. */
 export async function childStopMessage(call: ChildToolCall, env: Env, now = Date.now()): Promise<string | null> {
   try {
     const rt = loadRuntime(env, call.cwd);
-    const budgets = rt.policy.budgets;
-    if (rt.policy.mode !== 'on' || budgets.action !== 'stop' || !hasBudget(budgets)) return null;
-    const read = readSpendFile(env, now);
-    const finished = { ...read, file: read.file ? { ...read.file, reserved: [] } : null };
-    const state = spendStateFrom(finished, call.harness, call.sessionId, now);
-    if (state.error !== null) {
-      diagnose('warn', `child-stop:${call.harness}`, `budgets not checked: ${state.error}`, {}, env);
-      return null;
-    }
-    let own = { pico: 0n, unknown: 0 };
+    if (!stopsChildren(rt.policy)) return null;
+    let own: SpendFigure = { pico: 0n, unknown: 0 };
     if (call.transcript) {
       const cost = call.lineCost(pricerFromLookup(rt.prices, costOf));
       const waitUntil = now + CHILD_WAIT_MS;
@@ -88,21 +117,7 @@ export async function childStopMessage(call: ChildToolCall, env: Env, now = Date
         await sleep(POLL_MS);
       }
     }
-    const withOwn = {
-      ...state,
-      session: state.session ? plus(state.session, own.pico, own.unknown) : null,
-      day: plus(state.day, own.pico, own.unknown),
-      month: plus(state.month, own.pico, own.unknown),
-    };
-    const note = budgetNote(budgets, withOwn);
-    if (note.status !== 'over') return null;
-    const over = note.lines.filter((l) => l.status === 'over');
-    const keys = over.map((l) => `budgets.${l.kind}`).join(' or ');
-    return (
-      `tiergate: ${over.map(lineText).join(' and ')} is spent, ${showUsd(own.pico)} of it by this subagent so far. ` +
-      'Stop now: make no more tool calls, and reply with what you have found so far, saying that the budget stopped ' +
-      `you. (To go on, the user can raise ${keys} in the tiergate config.)`
-    );
+    return overBudgetMessage(rt.policy, env, call.harness, call.sessionId, own, Date.now());
   } catch (err) {
     diagnose('warn', `child-stop:${call.harness}`, `budgets not checked in the child: ${errorText(err)}`, {}, env);
     return null;
