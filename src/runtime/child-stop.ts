@@ -10,8 +10,10 @@
 import type { Harness } from '../contracts/harness.js';
 import type { Policy } from '../contracts/config.js';
 import { loadRuntime } from '../config/runtime.js';
+import { join } from 'node:path';
 import { diagnose, errorText } from '../io/diagnostics.js';
-import type { Env } from '../io/paths.js';
+import { removeNoFollow, writeFileAtomic } from '../io/files.js';
+import { paths, type Env } from '../io/paths.js';
 import { readChildSpend, type LineCost } from '../observer/child-spend.js';
 import { pricerFromLookup, type Pricer } from '../observer/pricing.js';
 import { readSpendFile } from '../observer/spend-read.js';
@@ -121,5 +123,23 @@ export async function childStopMessage(call: ChildToolCall, env: Env, now = Date
   } catch (err) {
     diagnose('warn', `child-stop:${call.harness}`, `budgets not checked in the child: ${errorText(err)}`, {}, env);
     return null;
+  }
+}
+
+/**
+ * A file in the data dir whose presence says "the user's policy stops running children". A harness whose hook
+ * manifest has no in-process point runs its every-tool-call hook behind a shell test of it (hooks-codex.json), so
+ * without `stop` a tool call costs a `[ -e ]`, not a Node start. Kept by the harness's SessionStart hook.
+ */
+export const CHILD_STOP_MARKER = 'child-stop.on';
+
+/** Creates or removes the marker to match the policy; a fault costs the marker only (one diagnostic). */
+export function markChildStop(env: Env, policy: Policy): void {
+  try {
+    const file = join(paths(env).data, CHILD_STOP_MARKER);
+    if (stopsChildren(policy)) writeFileAtomic(file, '', { durable: false });
+    else removeNoFollow(file);
+  } catch (err) {
+    diagnose('warn', 'child-stop', `marker not kept: ${errorText(err)}`, {}, env);
   }
 }
