@@ -79,6 +79,8 @@ export function overBudgetMessage(
   sessionId: string | null,
   own: SpendFigure,
   now: number,
+  /** `request`: the child is stopped before a model request (it cannot answer; its parent reads this). */
+  at: 'tool-call' | 'request' = 'tool-call',
 ): string | null {
   const read = readSpendFile(env, now);
   const finished = { ...read, file: read.file ? { ...read.file, reserved: [] } : null };
@@ -93,10 +95,12 @@ export function overBudgetMessage(
   if (note.status !== 'over') return null;
   const over = note.lines.filter((l) => l.status === 'over');
   const keys = over.map((l) => `budgets.${l.kind}`).join(' or ');
+  const spent = `${over.map(lineText).join(' and ')} is spent, ${showUsd(own.pico)} of it by this subagent so far`;
+  const goOn = `(To go on, the user can raise ${keys} in the tiergate config.)`;
+  if (at === 'request') return `tiergate: this subagent was stopped before its next model request: ${spent}. ${goOn}`;
   return (
-    `tiergate: ${over.map(lineText).join(' and ')} is spent, ${showUsd(own.pico)} of it by this subagent so far. ` +
-    'Stop now: make no more tool calls, and reply with what you have found so far, saying that the budget stopped ' +
-    `you. (To go on, the user can raise ${keys} in the tiergate config.)`
+    `tiergate: ${spent}. Stop now: make no more tool calls, and reply with what you have found so far, saying that ` +
+    `the budget stopped you. ${goOn}`
   );
 }
 
