@@ -41,6 +41,8 @@ const STATE_MAX_BYTES = 64 * 1024;
 const CHUNK = 1024 * 1024;
 /** Response keys remembered so a snapshot line of one response repeated later is not counted twice. */
 const MAX_KEYS = 64;
+/** Bytes of the file's start kept to tell a rewritten file from the one counted. */
+const HEAD_BYTES = 64;
 
 type State = {
   format: typeof FORMAT;
@@ -48,6 +50,8 @@ type State = {
   dev: number;
   ino: number;
   offset: number;
+  /** The file's first bytes (hex) when counted: another file truncated and rewritten under the same inode differs. */
+  head: string;
   pico: string;
   unknown: number;
   /** Recent response keys and the cost counted for each (largest so far), newest last. */
@@ -61,6 +65,7 @@ const fresh = (path: string, dev: number, ino: number): State => ({
   dev,
   ino,
   offset: 0,
+  head: '',
   pico: '0',
   unknown: 0,
   keys: [],
@@ -86,6 +91,7 @@ function readState(file: string, transcript: string, dev: number, ino: number): 
     s.path === transcript &&
     Number.isSafeInteger(s.offset) &&
     s.offset >= 0 &&
+    typeof s.head === 'string' &&
     /^\d+$/.test(s.pico) &&
     Number.isSafeInteger(s.unknown) &&
     Array.isArray(s.keys) &&
@@ -143,7 +149,11 @@ export function readChildSpend(env: Env, transcript: string, cost: LineCost, lim
     if (!st.isFile()) throw new Error('transcript is not a regular file');
     const file = childSpendStatePath(env, transcript);
     state = readState(file, transcript, st.dev, st.ino);
-    if (st.size < state.offset) state = fresh(transcript, st.dev, st.ino);
+    const head = Buffer.alloc(Math.min(HEAD_BYTES, st.size));
+    readSync(fd, head, 0, head.length, 0);
+    const headHex = head.toString('hex');
+    if (st.size < state.offset || !headHex.startsWith(state.head)) state = fresh(transcript, st.dev, st.ino);
+    if (state.head.length < headHex.length) state.head = headHex;
     sum.pico = BigInt(state.pico);
     sum.unknown = state.unknown;
     const end = Math.min(st.size, state.offset + limits.maxBytes);
