@@ -7,12 +7,15 @@
  * is read whole next time. A line longer than the window is skipped (its fragments do not parse). A file replaced or
  * truncated (another inode, or shorter than the offset) is counted again from its start.
  *
+ * The offset file is a cache, overwritten in place (a rename per tool call cost ~1 ms here); one torn or damaged is
+ * ignored and the transcript counted again from its start (bounded per check like any read).
+ *
  * The harness's line format is the caller's (`LineCost`): this module knows bytes, offsets and sums.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, writeFileAtomic } from '../io/files.js';
+import { ensurePrivateDir, overwriteCache } from '../io/files.js';
 import { paths, type Env } from '../io/paths.js';
 import { READ_FLAGS, readTextCapped } from '../io/read-capped.js';
 
@@ -85,7 +88,13 @@ function readState(file: string, transcript: string, dev: number, ino: number): 
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return fresh(transcript, dev, ino);
     throw err;
   }
-  const s = JSON.parse(text) as State;
+  let s: State;
+  try {
+    s = JSON.parse(text) as State;
+  } catch {
+    // Torn by a writer in place (overwriteCache) or damaged: counted again from the start, never trusted.
+    return fresh(transcript, dev, ino);
+  }
   const ok =
     s?.format === FORMAT &&
     s.path === transcript &&
@@ -159,7 +168,9 @@ export function readChildSpend(env: Env, transcript: string, cost: LineCost, lim
     const end = Math.min(st.size, state.offset + limits.maxBytes);
     const buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(0, end - state.offset)));
     let pos = state.offset;
-    let carry: Buffer | null = null;
+    // The unfinished line so far, as the chunks it spans (copied out of the reused buffer): joined once, at its newline.
+    let carry: Buffer[] = [];
+    let carryLen = 0;
     while (pos < end) {
       if (now() > limits.deadline) {
         complete = false;
@@ -169,30 +180,33 @@ export function readChildSpend(env: Env, transcript: string, cost: LineCost, lim
       if (n === 0) break;
       pos += n;
       read += n;
-      let chunk = buf.subarray(0, n);
-      if (carry) {
-        chunk = Buffer.concat([carry, chunk]);
-        carry = null;
-      }
+      const chunk = buf.subarray(0, n);
       let start = 0;
-      for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
-        countLine(state, chunk.toString('utf8', start, nl), cost, sum);
+      for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
+        const text = carryLen
+          ? Buffer.concat([...carry, chunk.subarray(0, nl)]).toString('utf8')
+          : chunk.toString('utf8', start, nl);
+        carry = [];
+        carryLen = 0;
+        countLine(state, text, cost, sum);
         start = nl + 1;
       }
-      const lineStart = pos - (chunk.length - start);
-      state.offset = lineStart;
-      if (start < chunk.length) carry = Buffer.from(chunk.subarray(start));
+      if (start < n) {
+        carry.push(Buffer.from(chunk.subarray(start)));
+        carryLen += n - start;
+      }
+      state.offset = pos - carryLen;
     }
     if (pos < st.size) complete = false;
     // A window with no newline in it at all is one line longer than the window: skipped, so the file moves on.
-    if (carry && carry.length >= limits.maxBytes) {
-      state.offset += carry.length;
-      skipped += carry.length;
+    if (carryLen >= limits.maxBytes) {
+      state.offset += carryLen;
+      skipped += carryLen;
     }
     state.pico = sum.pico.toString();
     state.unknown = sum.unknown;
     ensurePrivateDir(join(paths(env).data, CHILD_SPEND_DIR));
-    writeFileAtomic(file, JSON.stringify(state), { durable: false });
+    overwriteCache(file, JSON.stringify(state));
   } finally {
     closeSync(fd);
   }

@@ -114,6 +114,15 @@ describe('readChildSpend', () => {
     t.done();
   });
 
+  it('counts again from the start when the offset file is torn or damaged', () => {
+    const t = setup();
+    writeFileSync(t.file, line('a', 5) + line('b', 6));
+    expect(t.read().pico).toBe(11n);
+    writeFileSync(childSpendStatePath(t.env, t.file), '{"format":"tiergate-child-spend/1","pa');
+    expect(t.read()).toMatchObject({ pico: 11n, read: readFileSync(t.file).length });
+    t.done();
+  });
+
   it('never writes through a link planted as the offset file', () => {
     const t = setup();
     writeFileSync(t.file, line('a', 1));
