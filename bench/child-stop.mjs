@@ -8,7 +8,6 @@
 //     check timed, for N from 1 KiB to 8 MiB; the same N on a 1 MiB transcript. The cost follows N, not the file.
 // Usage: npm run build && node bench/child-stop.mjs [calls=2000] [hookRuns=31]. Prints one JSON line.
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import {
   appendFileSync,
   closeSync,
@@ -16,6 +15,7 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -189,9 +189,14 @@ const commandHooks = {
 
 // ---- 3. O(new bytes) on a 1 GiB transcript ----
 const incremental = {};
+// The offset file of `file` (one per transcript; the bench's only transcripts are these three).
 const offsetOf = (file) => {
-  const name = createHash('sha256').update(file).digest('hex').slice(0, 32);
-  return JSON.parse(readFileSync(join(home, 'data', 'child-spend', `${name}.json`), 'utf8')).offset;
+  const dir = join(home, 'data', 'child-spend');
+  for (const f of readdirSync(dir)) {
+    const st = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+    if (st.path === file) return st.offset;
+  }
+  return 0;
 };
 try {
   const big = childFile('big');

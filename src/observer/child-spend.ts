@@ -12,7 +12,6 @@
  *
  * The harness's line format is the caller's (`LineCost`): this module knows bytes, offsets and sums.
  */
-import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir, overwriteCache } from '../io/files.js';
@@ -75,8 +74,23 @@ const fresh = (path: string, dev: number, ino: number): State => ({
   calls: [],
 });
 
+/**
+ * FNV-1a, twice (two offsets): a file name per transcript path without loading node:crypto into a command hook (its
+ * load costs a cold process milliseconds). A collision costs a recount only: the offset file names its path.
+ */
+function pathName(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x01000193) >>> 0;
+  }
+  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
+}
+
 export function childSpendStatePath(env: Env, transcript: string): string {
-  const name = createHash('sha256').update(transcript).digest('hex').slice(0, 32);
+  const name = pathName(transcript);
   return join(paths(env).data, CHILD_SPEND_DIR, `${name}.json`);
 }
 
