@@ -118,7 +118,7 @@ const observer: ProjectRule<'observer'> = {
 
 /**
  * Per field, so a field added to `budgets` must be classified here too. Amounts: a project may lower one or add one the
- * user has not set (a cap where there was none), never raise or drop one; `action` only toward deny; `warnAt` only
+ * user has not set (a cap where there was none), never raise or drop one; `action` only stricter (downshift, deny, stop); `warnAt` only
  * lower (warn earlier). Compared exactly (decimal strings), never as floats.
  */
 type BudgetField = keyof Policy['budgets'];
@@ -132,6 +132,8 @@ const BUDGET_RULES: Record<BudgetField, 'amount' | 'action' | 'at-most' | 'at-le
   // What a dispatch holds against the budgets until its cost is known: larger is stricter, so only up (or added).
   reserve: 'at-least-amount',
 };
+/** `stop` denies what `deny` does and also stops running children: the strictest. */
+const ACTION_STRICTNESS: readonly string[] = ['downshift', 'deny', 'stop'];
 const budgets: ProjectRule<'budgets'> = {
   kind: 'tighten',
   judge: (user, project, key) => {
@@ -169,9 +171,9 @@ const budgets: ProjectRule<'budgets'> = {
           }
           break;
         case 'action':
-          ok = theirs === 'deny';
+          ok = ACTION_STRICTNESS.indexOf(theirs as string) > ACTION_STRICTNESS.indexOf(mine as string);
           why = ok
-            ? `"deny" is stricter than ${show(mine)}`
+            ? `${show(theirs)} is stricter than ${show(mine)}`
             : `${show(theirs)} is looser than the user's ${show(mine)}`;
           break;
         default:

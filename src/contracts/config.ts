@@ -100,7 +100,8 @@ export const PolicySchema = z.object({
    * Spend budgets in USD of subagent spend as tiergate records it (routing-engine/budget.ts, docs/budgets.md): per
    * harness session, per local calendar day and per calendar month across every harness and project. `sessionTotal`
    * caps the whole session's cost where the harness reports it in process (Claude Code's hooks module, OpenCode, pi).
-   * Past a budget: `downshift` moves the child to the cheap tier (never to a pricier model), `deny` refuses it. Within
+   * Past a budget: `downshift` moves the child to the cheap tier (never to a pricier model), `deny` refuses it, `stop`
+   * refuses it and denies running children's next tool call (runtime/child-stop.ts, issue 33). Within
    * `warnAt` (a fraction of a budget) the dispatch proceeds and the decision records a warning. Each amount optional.
    */
   budgets: z.object({
@@ -108,7 +109,7 @@ export const PolicySchema = z.object({
     day: z.optional(MoneySchema),
     month: z.optional(MoneySchema),
     sessionTotal: z.optional(MoneySchema),
-    action: z.enum(['downshift', 'deny']),
+    action: z.enum(['downshift', 'deny', 'stop']),
     // Multiplied into a budget in the same fixed point: 1e-300 is positive but no fraction the money type holds.
     warnAt: z.number().check(
       z.positive(),

@@ -13,8 +13,13 @@ import { budgetReport } from '../report/budget-lines.js';
 import { showUsd } from '../routing-engine/budget.js';
 import { parseDecimal } from '../prices/decimal.js';
 import type { Check } from './check.js';
+import { checkChildStop } from './child-stop.js';
 
 export function checkBudgets(env: Env, cwd: string, now: number): Check[] {
+  return [...budgetChecks(env, cwd, now), ...checkChildStop(env, cwd)];
+}
+
+function budgetChecks(env: Env, cwd: string, now: number): Check[] {
   const { policy } = loadPolicy(env, cwd);
   const read = readSpendFile(env);
   const r = budgetReport(policy, read, now);

@@ -162,7 +162,7 @@ export function applyBudget(decision: Decision, input: BudgetInput, state: Spend
     summary: `${note.summary}; denied`,
     message: `${spent}; ${why}. ${howToGoOn(over)}`,
   });
-  if (budgets.action === 'deny') return denied('no more subagents run under it');
+  if (budgets.action === 'deny' || budgets.action === 'stop') return denied('no more subagents run under it');
   // Already refused by the ceiling: a deny is the cheapest outcome there is; its own retry stands.
   if (decision.action === 'deny') return base;
 

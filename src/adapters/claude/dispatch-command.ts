@@ -12,6 +12,8 @@ import { nodeAgentFs } from '../../agent-files/fs-node.js';
 import { readParentModel } from './parent-model.js';
 import { readPreToolUse, SUBAGENT_TOOLS, type DispatchPayload } from './dispatch-payload.js';
 import { standAsideForGrok } from './grok-guard.js';
+import { childStopMessage } from '../../runtime/child-stop.js';
+import { claudeLineCost } from './child-cost.js';
 
 export const MODULE_LIVE_VAR = 'TIERGATE_MODULE_LIVE';
 
@@ -30,9 +32,11 @@ function parentTranscript(p: DispatchPayload): string | null {
 }
 
 export const preToolUse: HookHandler = standAsideForGrok(async (payload, ctx) => {
-  if (moduleLive(ctx)) return null;
   const p = readPreToolUse(payload);
-  if (!SUBAGENT_TOOLS.has(p.tool_name)) return null;
+  if (!SUBAGENT_TOOLS.has(p.tool_name)) return p.agent_id ? childToolCall(p, ctx) : null;
+  // The hooks module decides dispatches; this hook runs beside it only for children's tool calls: the module sets
+  // TIERGATE_CHILD_STOP under `budgets.action: "stop"`, and hooks.json then starts it for every tool call.
+  if (moduleLive(ctx)) return null;
   // Absent (or null) means "names no model" and gets the default tier; any other non-string is a malformed payload,
   // and garbage must never turn into a correction (found by test/unit/reliability/fuzz-hooks.test.ts).
   const model = p.tool_input.model;
@@ -68,6 +72,28 @@ export const preToolUse: HookHandler = standAsideForGrok(async (payload, ctx) =>
     return null;
   }
 });
+
+/**
+ * A tool call inside a running child (its PreToolUse carries agent_id): under `budgets.action: "stop"`, denied once a
+ * budget is spent, counting what this child has spent so far (runtime/child-stop.ts). Any other tool call is left alone.
+ */
+async function childToolCall(p: DispatchPayload, ctx: HookContext) {
+  const message = await childStopMessage(
+    {
+      harness: 'claude',
+      sessionId: p.session_id ?? null,
+      transcript: parentTranscript(p),
+      cwd: ctx.env.CLAUDE_PROJECT_DIR || p.cwd || null,
+      lineCost: claudeLineCost,
+      callId: p.tool_use_id ?? null,
+    },
+    ctx.env,
+  );
+  if (message === null) return null;
+  return jsonAnswer({
+    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: message },
+  });
+}
 
 /**
  * What Claude Code runs this child on without tiergate (agent-definitions.ts), from the project's and the user's agent

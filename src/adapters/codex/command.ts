@@ -18,7 +18,8 @@ import { spoolRecord } from '../../observer/spend-record.js';
 import { loadRuntime } from '../../config/runtime.js';
 import { routeDispatch } from '../../runtime/dispatch.js';
 import { contextAnswer } from './answer.js';
-import { createCodexPreToolUse, cwdOf, type CodexDispatchDeps } from './dispatch-command.js';
+import { childToolUse, createCodexPreToolUse, cwdOf, type CodexDispatchDeps } from './dispatch-command.js';
+import { markChildStop } from '../../runtime/child-stop.js';
 import { observeCompletion } from './completion.js';
 import { SessionEndPayloadSchema, SessionStartPayloadSchema } from './payloads.js';
 import { codexSessionContext } from './session-context.js';
@@ -36,11 +37,13 @@ export type CodexDeps = CodexDispatchDeps & {
 export function createCodexHandlers(deps: CodexDeps): Record<string, HookHandler> {
   return {
     PreToolUse: createCodexPreToolUse(deps),
+    ChildToolUse: childToolUse,
 
     async SessionStart(payload: unknown, ctx: HookContext): Promise<HookAnswer> {
       const p = SessionStartPayloadSchema.parse(payload);
       await deps.refresh(ctx.env);
       const { policy } = loadPolicy(ctx.env, p.cwd ?? null);
+      markChildStop(ctx.env, policy);
       const text = codexSessionContext(policy, p.model ?? null);
       return text ? jsonAnswer(contextAnswer('SessionStart', text)) : null;
     },

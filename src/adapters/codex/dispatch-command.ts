@@ -18,6 +18,9 @@ import { loadRuntime } from '../../config/runtime.js';
 import { routeDispatch } from '../../runtime/dispatch.js';
 import { answerFor } from './answer.js';
 import { observeDispatch } from './observe.js';
+import { childStopMessage } from '../../runtime/child-stop.js';
+import { codexLineCost } from './child-cost.js';
+import { SPAWN_TOOL_NAME } from './dispatch-payload.js';
 
 export type CodexDispatchDeps = {
   route: (obs: DispatchObservation, env: Env, defer?: Defer) => Decision | Promise<Decision>;
@@ -40,6 +43,39 @@ export function createCodexPreToolUse(deps: CodexDispatchDeps): HookHandler {
   };
 }
 
+/**
+ * Every tool call (hooks-codex.json `ChildToolUse`, behind the child-stop marker): in a child thread (its payload
+ * carries agent_id and the child's own rollout), under `budgets.action: "stop"`, denied once a budget is spent.
+ */
+export const childToolUse: HookHandler = async (payload: unknown, ctx: HookContext): Promise<HookAnswer> => {
+  const p = payload as Record<string, unknown> | null;
+  const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+  if (!p || !str(p.agent_id) || str(p.tool_name) === SPAWN_TOOL_NAME) return null;
+  const message = await childStopMessage(
+    {
+      harness: 'codex',
+      sessionId: str(p.session_id),
+      transcript: str(p.transcript_path),
+      cwd: cwdOf(p),
+      lineCost: codexLineCost(str(p.model)),
+      callId: str(p.tool_use_id),
+    },
+    ctx.env,
+  );
+  return message === null
+    ? null
+    : jsonAnswer({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'deny',
+          permissionDecisionReason: message,
+        },
+      });
+};
+
 export const dispatchAdapter: CommandAdapter = {
-  handlers: { PreToolUse: createCodexPreToolUse({ route: routeDispatch, now: Date.now, runtime: loadRuntime }) },
+  handlers: {
+    PreToolUse: createCodexPreToolUse({ route: routeDispatch, now: Date.now, runtime: loadRuntime }),
+    ChildToolUse: childToolUse,
+  },
 };

@@ -24,6 +24,7 @@ import {
 } from './complete.js';
 import { configuredCosts, modelName, observeDispatch, readChatParams, readConfig } from './observe.js';
 import { OpencodeState } from './state.js';
+import { OpencodeChildSpend } from './child-stop.js';
 import { agentSources } from './agent-files.js';
 import { injectTierAgents } from './tier-agents.js';
 
@@ -65,6 +66,7 @@ export function createHooks(
 ) {
   const state = new OpencodeState();
   const childCosts = new ChildSessionCosts();
+  const running = new OpencodeChildSpend();
   const cwd = typeof input.directory === 'string' ? input.directory : null;
   const worktree = typeof input.worktree === 'string' ? input.worktree : null;
   const dispatchMs = deadlineFromEnv(deps.env, DISPATCH_DEADLINE_MS);
@@ -109,6 +111,27 @@ export function createHooks(
         },
         deps.env,
       );
+      // A child past a budget (`budgets.action: "stop"`): its next request is not made (child-stop.ts says why here).
+      const sid = (i as { sessionID?: unknown } | null)?.sessionID;
+      const stop = await failOpen<string | null>(
+        'opencode:chat.params',
+        dispatchMs,
+        null,
+        () => running.stopMessage(sid, deps.env, cwd, deps.now(), 'request'),
+        deps.env,
+      );
+      if (stop) throw new Error(stop);
+    },
+
+    // Child sessions and their assistant messages, for `budgets.action: "stop"` (child-stop.ts).
+    event: async (i: unknown): Promise<void> => {
+      await failOpen(
+        'opencode:event',
+        completionMs,
+        undefined,
+        () => running.onEvent((i as { event?: unknown } | null)?.event, deps.env, cwd),
+        deps.env,
+      );
     },
 
     'tool.execute.before': async (i: unknown, o: unknown): Promise<void> => {
@@ -117,6 +140,8 @@ export function createHooks(
         dispatchMs,
         null,
         async () => {
+          const stop = running.stopMessage((i as { sessionID?: unknown } | null)?.sessionID, deps.env, cwd, deps.now());
+          if (stop) return stop;
           const obs = observeDispatch(i, o, state, deps.now(), cwd);
           if (!obs) return null;
           // budgets.sessionTotal: OpenCode's own figures (the parent session's cost and its finished children's), asked

@@ -15,7 +15,15 @@ import { refreshOnce } from '../in-process/refresh.js';
 import { piSessionCost } from '../in-process/session-cost.js';
 import { routeDispatch } from '../in-process/route.js';
 import { loadPiAgents, piDefault, type PiAgent, type PiDefault } from './agents.js';
-import { observePiCompletions, observePiDispatch, piModelName, type PiCtx, type PiSlot } from './observe.js';
+import {
+  observePiCompletions,
+  observePiDispatch,
+  piModelName,
+  piSessionId,
+  type PiCtx,
+  type PiSlot,
+} from './observe.js';
+import { PARENT_SESSION_VAR, PiChildSpend } from './child-stop.js';
 import { registryPrices } from './registry-prices.js';
 
 export type PiApi = { on(event: string, handler: (event: any, ctx: any) => unknown): void };
@@ -86,6 +94,14 @@ export function registerTiergate(pi: PiApi, deps: PiDeps): void {
   // counted twice. The child flag only labels diagnostics.
   const child = isPiChild(deps.argv, deps.env);
 
+  const childSpend = child ? new PiChildSpend() : null;
+  if (childSpend)
+    pi.on('message_end', async (event: unknown, ctx: PiCtx): Promise<undefined> => {
+      const cwd = typeof ctx?.cwd === 'string' ? ctx.cwd : null;
+      await failOpen('pi:message_end', completionMs, undefined, () => childSpend.add(event, deps.env, cwd), deps.env);
+      return undefined;
+    });
+
   pi.on('tool_call', async (event: unknown, ctx: PiCtx): Promise<Gate> => {
     const denial = await failOpen<string | null>(
       'pi:tool_call',
@@ -93,6 +109,12 @@ export function registerTiergate(pi: PiApi, deps: PiDeps): void {
       null,
       async () => {
         const cwd = typeof ctx?.cwd === 'string' ? ctx.cwd : null;
+        // A child under `budgets.action: "stop"`: any tool call past a budget is refused (child-stop.ts).
+        const stop = childSpend?.stopMessage(deps.env, cwd, deps.now());
+        if (stop) return stop;
+        // The parent's session, for the children this call may start (their session budget counts with it).
+        const session = child ? null : piSessionId(ctx ?? {});
+        if (session) deps.env[PARENT_SESSION_VAR] = session;
         const policy = deps.policy(deps.env, cwd);
         const def = deps.defaultModel(deps.env, cwd);
         const { model: defaultModel, from: defaultModelFrom } =

@@ -89,6 +89,11 @@ const HOSTILE: [string, (root: string) => Record<string, unknown>, Record<string
     () => ({ budgets: { action: 'downshift' } }),
     { budgets: { day: '40', action: 'deny' } },
   ],
+  [
+    "budget action deny over the user's stop",
+    () => ({ budgets: { action: 'deny' } }),
+    { budgets: { day: '40', action: 'stop' } },
+  ],
   ['a later budget warning', () => ({ budgets: { warnAt: 0.95 } }), { budgets: { session: '5', warnAt: 0.5 } }],
   // A smaller reserve lets more parallel children past a budget before their costs are known.
   [
@@ -188,6 +193,12 @@ describe('a project file may tighten without trust', () => {
       { budgets: { session: '5.00', month: '400' } },
       { budgets: { session: '2.5', day: '10', action: 'deny', warnAt: 0.5 } },
       { budgets: { session: '2.5', day: '10', month: '400', action: 'deny', warnAt: 0.5 } },
+    ],
+    [
+      "stop over the user's deny (stop is the strictest action)",
+      { budgets: { day: '40', action: 'deny' } },
+      { budgets: { action: 'stop' } },
+      { budgets: { day: '40', action: 'stop', warnAt: 0.8 } },
     ],
     [
       'a larger budget reserve, or one the user has not set',

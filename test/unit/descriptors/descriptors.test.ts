@@ -62,7 +62,7 @@ describe('harness descriptors (the light half of the registry)', () => {
     const events = Object.fromEntries(HARNESS_IDS.map((h) => [h, DESCRIPTORS[h].dispatchEvents]));
     expect(events).toEqual({
       claude: ['PreToolUse'],
-      codex: ['PreToolUse'],
+      codex: ['PreToolUse', 'ChildToolUse'],
       cursor: ['preToolUse', 'subagentStart'],
       opencode: [],
       pi: [],

@@ -33,7 +33,7 @@ import {
   type ReadSpend,
   type RecentEntry,
 } from '../../../observer/spend-summary.js';
-import type { SpendState } from '../../../routing-engine/budget.js';
+import { hasBudget, type SpendState } from '../../../routing-engine/budget.js';
 import { numberToDecimal } from '../../../prices/decimal.js';
 import { waitAtMost, withDeadline } from '../../../io/deadline.js';
 
@@ -132,6 +132,15 @@ async function init($: Dollar): Promise<void> {
     text = null;
   }
   core.usePolicy(text);
+  // The module sees no child's own tool call (2.1.328: `tool.call` carries no agentId), so under `budgets.action:
+  // "stop"` it arms the PreToolUse command hook for every tool call of this session (hooks.json) to check children.
+  if (core.policy.mode === 'on' && core.policy.budgets.action === 'stop' && hasBudget(core.policy.budgets)) {
+    try {
+      await $.env.set('TIERGATE_CHILD_STOP', '1');
+    } catch {
+      /* children are then stopped only at their next dispatch */
+    }
+  }
   const dir = core.spoolDir();
   if (dir) {
     try {

@@ -1,0 +1,62 @@
+/**
+ * `budgets.action: "stop"` in a pi child process (issue 33). pi 0.73.1 runs each child as its own `pi` process, which
+ * loads tiergate's extension when it is installed globally (pi.md §6). The child sees its own assistant messages
+ * (`message_end`, before the `tool_call` of the tools they ask for, seen), so its spend so far is kept in memory: no
+ * file is read. The parent's session id reaches the child through the environment the parent's extension sets before
+ * a dispatch (a `--no-session` child has no link to its parent otherwise, seen), so a session budget counts both.
+ */
+import { isRecord } from '../../contracts/record.js';
+import type { Env } from '../../io/paths.js';
+import { costOf } from '../../prices/cost.js';
+import { numberToDecimal, parseDecimal } from '../../prices/decimal.js';
+import { loadRuntime } from '../../config/runtime.js';
+import { pricerFromLookup } from '../../observer/pricing.js';
+import type { SpendFigure } from '../../routing-engine/budget.js';
+import { overBudgetMessage, stopsChildren } from '../../runtime/child-stop.js';
+import { piUsage } from './observe.js';
+
+/** Set by a parent pi's extension to its session id; read by the child's. */
+export const PARENT_SESSION_VAR = 'TIERGATE_PI_PARENT_SESSION';
+
+const ATTO_PER_PICO = 1_000_000n;
+
+/** What this child process has spent so far, from its own `message_end` events. */
+export class PiChildSpend {
+  private figure: SpendFigure = { pico: 0n, unknown: 0 };
+  private readonly seen = new Set<string>();
+
+  get spent(): SpendFigure {
+    return this.figure;
+  }
+
+  /** One `message_end`: an assistant message's usage priced by tiergate, else pi's own cost figure, else unpriced. */
+  add(event: unknown, env: Env, cwd: string | null): void {
+    const m = isRecord(event) && isRecord(event.message) ? event.message : null;
+    if (!m || m.role !== 'assistant' || !isRecord(m.usage)) return;
+    const id = typeof m.responseId === 'string' ? m.responseId : null;
+    if (id !== null) {
+      if (this.seen.has(id)) return;
+      this.seen.add(id);
+    }
+    const usage = piUsage(m.usage);
+    const model =
+      typeof m.model === 'string' ? (typeof m.provider === 'string' ? `${m.provider}/${m.model}` : m.model) : null;
+    const priced = usage ? pricerFromLookup(loadRuntime(env, cwd).prices, costOf).price(model, 'pi', usage) : null;
+    let pico = priced?.picoUsd ?? null;
+    if (pico === null) {
+      const own = isRecord(m.usage.cost) ? numberToDecimal(m.usage.cost.total as number) : null;
+      if (own !== null && own !== '0') pico = parseDecimal(own) / ATTO_PER_PICO;
+    }
+    this.figure =
+      pico === null
+        ? { pico: this.figure.pico, unknown: this.figure.unknown + 1 }
+        : { pico: this.figure.pico + pico, unknown: this.figure.unknown };
+  }
+
+  /** The deny message for this child's next tool call, or null. Throws on a fault (the caller fails open). */
+  stopMessage(env: Env, cwd: string | null, now: number): string | null {
+    const policy = loadRuntime(env, cwd).policy;
+    if (!stopsChildren(policy)) return null;
+    return overBudgetMessage(policy, env, 'pi', env[PARENT_SESSION_VAR] || null, this.figure, now);
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * `budgets.action: "stop"` inside the real pi 0.73.1 (pi's example `subagent` tool; tiergate installed the pi way, so
+ * each child `pi` process loads it) against the fake chat API on 127.0.0.1 (issue 33). The parent dispatches the
+ * `worker` agent (fake/parent); the child's first response carries usage (1500 input, 600 cached, 210 output: $0.0078
+ * at fake/parent's price) that crosses a $0.005 session budget, and a bash call. The fake child obeys a stop and
+ * otherwise keeps calling bash, six requests in all. With `stop` the child's extension denies that bash call (its
+ * spend from its own message_end, the parent's session from the environment), so the child makes exactly one request
+ * after the crossing; with `deny` (the control) it runs all six. The parent's second dispatch is refused either way.
+ */
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  contentText,
+  startFakeChatApi,
+  type FakeChatApi,
+  type RecordedRequest,
+  type Reply,
+} from '../support/fake-chat-api.js';
+import { harnessBin } from '../support/harness-bin.js';
+import { makePiSandbox, runPi } from '../support/pi-run.js';
+
+const root = join(import.meta.dirname, '../../..');
+const extension = join(root, 'dist/pi.js');
+const bin = harnessBin('pi');
+const exampleTool = bin.ok
+  ? join(bin.bin, '../../@mariozechner/pi-coding-agent/examples/extensions/subagent/index.ts')
+  : '';
+
+const PRICES = { 'fake/parent': { input: '3', output: '15', cacheRead: '0.3', cacheWrite5m: '3.75' } };
+const CHILD_STEPS = 6;
+const isChild = (req: RecordedRequest) => !req.tools.includes('subagent');
+const toolTexts = (req: RecordedRequest) =>
+  req.messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content));
+
+const script = (req: RecordedRequest): Reply => {
+  if (isChild(req)) {
+    const results = toolTexts(req);
+    if (/Stop now/.test(results.at(-1) ?? ''))
+      return { text: 'Result: stopped by the budget', usage: { prompt: 100, completion: 10 } };
+    if (results.length >= CHILD_STEPS - 1) return { text: 'Result: done', usage: { prompt: 100, completion: 10 } };
+    return {
+      toolCalls: [
+        { name: 'bash', id: `call_step_${results.length}`, args: { command: `echo tg-step-${results.length}` } },
+      ],
+      usage: { prompt: 2100, completion: 210, cached: 600 },
+    };
+  }
+  const results = toolTexts(req).length;
+  if (results < 2)
+    return {
+      toolCalls: [
+        { name: 'subagent', id: `call_${results}`, args: { agent: 'worker', task: `CHILD_TASK ${results}` } },
+      ],
+      usage: { prompt: 300, completion: 30 },
+    };
+  return { text: 'PARENT_FINAL', usage: { prompt: 300, completion: 30 } };
+};
+
+describe.skipIf(!bin.ok)('pi 0.73.1: budgets.action stop stops a running child (real binary)', () => {
+  const binPath = bin.ok ? bin.bin : '';
+  const apis: FakeChatApi[] = [];
+  afterAll(async () => {
+    await Promise.all(apis.map((a) => a.close()));
+  });
+
+  async function run(action: 'stop' | 'deny') {
+    const api = await startFakeChatApi(script);
+    apis.push(api);
+    const sb = makePiSandbox({
+      baseURL: api.baseURL,
+      extension,
+      agents: { worker: 'fake/parent' },
+      tiergateConfig: { priceOverrides: PRICES, budgets: { session: '0.005', action } },
+    });
+    const res = await runPi(binPath, sb, ['-e', exampleTool], 'PARENT_GO: delegate twice');
+    expect(res.code, res.stderr.slice(-2000)).toBe(0);
+    const child = api.requests.filter(isChild);
+    const parentResults = toolTexts(api.requests.filter((r) => !isChild(r)).at(-1)!);
+    return { child, parentResults };
+  }
+
+  it('the child crossing the budget makes one more request, told to stop with the money', async () => {
+    const { child, parentResults } = await run('stop');
+    expect(child).toHaveLength(2);
+    expect(toolTexts(child[1]!).at(-1)).toMatch(
+      /^tiergate: the session budget of \$0\.005 \(\$0\.0078 spent\) is spent, \$0\.0078 of it by this subagent so far\. Stop now/,
+    );
+    expect(parentResults[1]).toMatch(
+      /^tiergate: the session budget of \$0\.005 \(\$0\.0\d+ spent\) is spent; no more subagents/,
+    );
+  });
+
+  it('control: with action deny the running child is not stopped (all its steps run)', async () => {
+    const { child, parentResults } = await run('deny');
+    expect(child).toHaveLength(CHILD_STEPS);
+    expect(parentResults[1]).toMatch(/no more subagents run under it/);
+  });
+});
