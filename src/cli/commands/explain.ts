@@ -1,4 +1,5 @@
 /** `tiergate explain --harness <h> --parent <model> --child <model|tier> [--json]`: one decision, fully explained. */
+import { wrapped } from '../terminal.js';
 import { capabilityFor } from '../../adapters/capabilities.js';
 import { HARNESS_IDS, HarnessSchema, TIERS, TierSchema, type Harness, type Tier } from '../../contracts/harness.js';
 import { tierAgentName } from '../../adapters/tier-agents.js';
@@ -103,7 +104,7 @@ export async function run(
       `${JSON.stringify({ observation: obs, decision, catalogVersion: rt.prices.catalogVersion, projectPolicy: projectPolicy.project }, null, 2)}\n`,
     );
   } else {
-    process.stdout.write(describe(decision, rt.prices.catalogVersion) + projectPolicy.text);
+    process.stdout.write(wrapped(describe(decision, rt.prices.catalogVersion) + projectPolicy.text));
   }
   return 0;
 }
@@ -150,7 +151,7 @@ async function explainNamedAgent(
       )}\n`,
     );
   } else {
-    process.stdout.write(`${line}\n${describe(decision, rt.prices.catalogVersion)}${projectPolicy.text}`);
+    process.stdout.write(wrapped(`${line}\n${describe(decision, rt.prices.catalogVersion)}${projectPolicy.text}`));
   }
   return 0;
 }

@@ -1,0 +1,43 @@
+/**
+ * Terminal text wrapped at word boundaries to a width, line by line: a word is never cut (a path longer than the width
+ * keeps a line of its own), and a continued line hangs under its own text: under the second column of a two-column
+ * line ("  info claude     not installed ..."), else two past the line's indent. Lines that fit are left as they are
+ * (tables, which are laid out for the width already). Shared by help, doctor, install, explain and the demo.
+ */
+import { displayWidth } from './terminal-table.js';
+
+/** Where a continued line starts: the column after a gap of 2+ spaces in the line's first half, else indent + 2. */
+function hangOf(line: string, width: number): number {
+  const indent = line.length - line.trimStart().length;
+  const gap = /^(\s*\S(?:\S| (?! ))*? {2,})\S/.exec(line);
+  if (gap && gap[1]!.length <= width / 2) return gap[1]!.length;
+  return indent === 0 ? 0 : Math.min(indent + 2, Math.floor(width / 2));
+}
+
+function wrapLine(line: string, width: number): string[] {
+  if (displayWidth(line) <= width) return [line];
+  const hang = hangOf(line, width);
+  const indent = line.length - line.trimStart().length;
+  const head = line.slice(0, indent);
+  // Keep runs of spaces inside the first line (column padding); split only where a word boundary is.
+  const tokens = line.slice(indent).split(/(?<= )(?=\S)/);
+  const out: string[] = [];
+  let cur = head;
+  let first = true;
+  for (const word of tokens) {
+    if (!first && displayWidth(cur + word.trimEnd()) > width) {
+      out.push(cur.trimEnd());
+      cur = ' '.repeat(hang) + word;
+    } else cur += word;
+    first = false;
+  }
+  out.push(cur.trimEnd());
+  return out;
+}
+
+export function wrapLines(text: string, width: number): string {
+  return text
+    .split('\n')
+    .flatMap((l) => wrapLine(l, width))
+    .join('\n');
+}
