@@ -45,11 +45,13 @@ const MARK: Record<Check['status'], string> = { ok: 'ok  ', info: 'info', warn: 
 
 export function formatDoctor(checks: Check[], version: string, pkgRoot: string): string {
   const lines = [`tiergate ${version} (${pkgRoot})`];
+  // The longest name sets the column (a gap of 2+ spaces before the detail lets a wrapped detail hang under itself).
+  const nameWidth = Math.max(18, ...checks.map((c) => c.name.length + 1));
   let section = '';
   for (const c of checks) {
     if (c.section !== section) lines.push('', `${c.section}:`);
     section = c.section;
-    lines.push(`  ${MARK[c.status]} ${c.name.padEnd(18)} ${c.detail}`);
+    lines.push(`  ${MARK[c.status]} ${c.name.padEnd(nameWidth)} ${c.detail}`);
   }
   const errors = checks.filter((c) => c.status === 'error').length;
   lines.push('', errors ? `${errors} problem(s) found.` : 'no problems found.');

@@ -1,7 +1,7 @@
 /**
  * Terminal text wrapped at word boundaries to a width, line by line: a word is never cut (a path longer than the width
  * keeps a line of its own), and a continued line hangs under its own text: under the second column of a two-column
- * line ("  info claude     not installed ..."), else two past the line's indent. Lines that fit are left as they are
+ * line ("  info claude     not installed ..."), else two past the line's indent (or a "label:" line's label). Lines that fit are left as they are
  * (tables, which are laid out for the width already). Shared by help, doctor, install, explain and the demo.
  */
 import { displayWidth } from './terminal-table.js';
@@ -11,7 +11,9 @@ function hangOf(line: string, width: number): number {
   const indent = line.length - line.trimStart().length;
   const gap = /^(\s*\S(?:\S| (?! ))*? {2,})\S/.exec(line);
   if (gap && gap[1]!.length <= width / 2) return gap[1]!.length;
-  return indent === 0 ? 0 : Math.min(indent + 2, Math.floor(width / 2));
+  // An unindented "label: text" line continues under its text, an unindented paragraph at the margin.
+  if (indent === 0) return /^[\w .-]{1,24}: /.test(line) ? 2 : 0;
+  return Math.min(indent + 2, Math.floor(width / 2));
 }
 
 function wrapLine(line: string, width: number): string[] {

@@ -12,7 +12,8 @@ import { paths } from '../../../src/io/paths.js';
 import { runCaptured } from '../../support/cli.js';
 
 let home: string;
-const env = () => ({ TIERGATE_HOME: home, TIERGATE_PRICE_REFRESH: 'off' });
+// Wide enough that each message stays on one line: these tests read the messages, the wrapping has its own tests.
+const env = () => ({ TIERGATE_HOME: home, TIERGATE_PRICE_REFRESH: 'off', COLUMNS: '400' });
 const write = (text: string) => {
   mkdirSync(join(home, 'config'), { recursive: true });
   writeFileSync(paths(env()).config, text);
