@@ -6,11 +6,18 @@
  */
 import { displayWidth } from './terminal-table.js';
 
-/** Where a continued line starts: the column after a gap of 2+ spaces in the line's first half, else indent + 2. */
+/**
+ * Where a continued line starts: after the last gap of 2+ spaces in the line's first half (the detail column of
+ * "  ok   name      detail"), else indent + 2.
+ */
 function hangOf(line: string, width: number): number {
   const indent = line.length - line.trimStart().length;
-  const gap = /^(\s*\S(?:\S| (?! ))*? {2,})\S/.exec(line);
-  if (gap && gap[1]!.length <= width / 2) return gap[1]!.length;
+  let column = 0;
+  for (const g of line.slice(indent).matchAll(/ {2,}(?=\S)/g)) {
+    const end = indent + g.index + g[0].length;
+    if (end <= width / 2) column = end;
+  }
+  if (column > 0) return column;
   // An unindented "label: text" line continues under its text, an unindented paragraph at the margin.
   if (indent === 0) return /^[\w .-]{1,24}: /.test(line) ? 2 : 0;
   return Math.min(indent + 2, Math.floor(width / 2));
