@@ -56,8 +56,7 @@ function harnessNames(): string {
  */
 export function formatDemo(r: DemoResult, keep: boolean, term: TableTerminal = { width: 120, color: false }): string {
   const out = [
-    `tiergate demo: recorded subagent dispatches from ${harnessNames()}, replayed through`,
-    'the same hook code, into a temporary ledger (offline; your own config and ledger are not touched).',
+    `tiergate demo: recorded subagent dispatches from ${harnessNames()}, replayed through the same hook code, into a temporary ledger (offline; your own config and ledger are not touched).`,
     '',
     'Dispatch decisions (a child may not cost more than its parent):',
     ...decisionLines(r.decisions, term.width),

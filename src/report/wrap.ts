@@ -1,8 +1,9 @@
 /**
  * Terminal text wrapped at word boundaries to a width, line by line: a word is never cut (a path longer than the width
  * keeps a line of its own), and a continued line hangs under its own text: under the second column of a two-column
- * line ("  info claude     not installed ..."), else two past the line's indent (or a "label:" line's label). Lines that fit are left as they are
- * (tables, which are laid out for the width already). Shared by help, doctor, install, explain and the demo.
+ * line ("  info claude     not installed ..."), else two past the line's indent (or past a "label:" line's margin).
+ * Lines that fit are left as they are (tables, laid out for the width already). Shared by help, doctor, install,
+ * explain, config check and the demo.
  */
 import { displayWidth } from './terminal-table.js';
 
@@ -19,7 +20,7 @@ function hangOf(line: string, width: number): number {
   }
   if (column > 0) return column;
   // An unindented "label: text" line continues under its text, an unindented paragraph at the margin.
-  if (indent === 0) return /^[\w .-]{1,24}: /.test(line) ? 2 : 0;
+  if (indent === 0) return /^[\w.-]{1,24}: /.test(line) ? 2 : 0;
   return Math.min(indent + 2, Math.floor(width / 2));
 }
 
@@ -36,7 +37,8 @@ function wrapLine(line: string, width: number): string[] {
   for (const word of tokens) {
     if (!first && displayWidth(cur + word.trimEnd()) > width) {
       out.push(cur.trimEnd());
-      cur = ' '.repeat(hang) + word;
+      // A long word (a path) moves left of the hang rather than past the right edge, when that is enough.
+      cur = ' '.repeat(Math.max(0, Math.min(hang, width - displayWidth(word.trimEnd())))) + word;
     } else cur += word;
     first = false;
   }
