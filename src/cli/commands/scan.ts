@@ -121,7 +121,8 @@ export function summaryJson(s: ScanSummary, roots: readonly ScanRoot[]) {
   };
 }
 
-function formatSummary(s: ScanSummary, roots: readonly ScanRoot[]): string {
+/** The text summary: counts and money as people read them (separators, one request, two requests). */
+export function formatSummary(s: ScanSummary, roots: readonly ScanRoot[]): string {
   const n = (x: number) => x.toLocaleString('en-US');
   const total = usd({ usd: picoToUsd(s.totals.pricedPico), pico: s.totals.pricedPico.toString() });
   const lines = [
