@@ -5,7 +5,9 @@ import type { ScanSummary } from '../../../src/collect/scan.js';
 
 const PICO_PER_USD = 10n ** 12n;
 
-function summary(over: Partial<ScanSummary> & { totals?: Partial<ScanSummary['totals']> }): ScanSummary {
+function summary(
+  over: Partial<Omit<ScanSummary, 'totals'>> & { totals?: Partial<ScanSummary['totals']> },
+): ScanSummary {
   return {
     files: 1,
     skippedBySince: 0,
