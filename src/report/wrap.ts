@@ -5,7 +5,12 @@
  * Lines that fit are left as they are (tables, laid out for the width already). Shared by help, doctor, install,
  * explain, config check and the demo.
  */
-import { displayWidth } from './terminal-table.js';
+import { stripVTControlCharacters } from 'node:util';
+
+/** Columns a line takes on a terminal: control sequences (colour) none. Not terminal-table's: that loads cli-table3. */
+function displayWidth(line: string): number {
+  return [...stripVTControlCharacters(line)].length;
+}
 
 /**
  * Where a continued line starts: after the last gap of 2+ spaces in the line's first half (the detail column of
