@@ -5,7 +5,7 @@ import { paths } from '../io/paths.js';
 import { findPackageRoot, packageVersion } from '../install/context.js';
 import { UsageError, UserError, usageLine, wholeNumber } from './args.js';
 import { closest } from './suggest.js';
-import { setTerminalChoice } from './terminal.js';
+import { setTerminalChoice, wrapped } from './terminal.js';
 import { HARNESS_IDS } from '../contracts/harness-ids.js';
 
 /** What a command module exports: run(), and its help text (usage(argv) for one with subcommands, else USAGE). */
@@ -73,8 +73,10 @@ function version(): string {
 }
 
 const GLOBAL_OPTIONS = `Options for every command:
-  -h, --help          the command's options        --color, --no-color  colour on or off (default: on a terminal, not NO_COLOR)
-  -v, --version       tiergate's version           --width N            lay tables out for N columns (default: the terminal's)`;
+  -h, --help           the command's options
+  -v, --version        tiergate's version (also: tiergate version)
+  --color, --no-color  colour on or off (default: on a terminal, not NO_COLOR)
+  --width N            lay tables and text out for N columns (default: the terminal's, else $COLUMNS, else 120)`;
 
 function overview(): string {
   const visible = Object.entries(COMMANDS).filter(([, c]) => !c.hidden);
@@ -83,11 +85,12 @@ function overview(): string {
 }
 
 async function help(argv: string[]): Promise<number> {
-  const [name] = argv;
-  if (!name) return (process.stdout.write(overview()), 0);
+  // `help --help` is a request for this same list, not a command named --help.
+  const [name] = argv.filter((a) => a !== '--help' && a !== '-h');
+  if (!name) return (process.stdout.write(wrapped(overview())), 0);
   const command = COMMANDS[name];
   if (!command) return unknownCommand(name);
-  process.stdout.write(usageOf(await command.load(), argv.slice(1)));
+  process.stdout.write(wrapped(usageOf(await command.load(), argv.slice(1))));
   return 0;
 }
 
@@ -97,10 +100,7 @@ function usageOf(mod: CommandModule, argv: string[]): string {
 }
 
 function unknownCommand(name: string): 2 {
-  const near = closest(
-    name,
-    Object.keys(COMMANDS).filter((n) => !COMMANDS[n]!.hidden),
-  );
+  const near = closest(name, [...Object.keys(COMMANDS).filter((n) => !COMMANDS[n]!.hidden), 'version']);
   process.stderr.write(
     `tiergate: unknown command '${name}'${near ? `: did you mean 'tiergate ${near}'?` : ''} Run 'tiergate help' for the list.\n`,
   );
@@ -160,7 +160,9 @@ function dataDirProblem(env: NodeJS.ProcessEnv = process.env): string | null {
 
 export async function main(argv: string[]): Promise<number> {
   const [first = 'help', ...args] = argv;
-  if (first === '--version' || first === '-v') return (process.stdout.write(`${version()}\n`), 0);
+  // `tiergate version` is what many CLIs accept (git, docker, go): it works rather than being a typo to correct.
+  if (first === '--version' || first === '-v' || first === 'version')
+    return (process.stdout.write(`${version()}\n`), 0);
   const name = first === '--help' || first === '-h' ? 'help' : first;
   const command = COMMANDS[name];
   if (!command) return unknownCommand(name);
@@ -169,9 +171,11 @@ export async function main(argv: string[]): Promise<number> {
     const mod = await command.load();
     if (name !== 'help' && asksHelp(rest)) {
       process.stdout.write(
-        usageOf(
-          mod,
-          rest.filter((a) => a !== '--help' && a !== '-h'),
+        wrapped(
+          usageOf(
+            mod,
+            rest.filter((a) => a !== '--help' && a !== '-h'),
+          ),
         ),
       );
       return 0;

@@ -13,14 +13,23 @@ const PATH_ERRORS: Record<string, string> = {
   ENOTDIR: 'a part of the path is a file, not a directory',
   EISDIR: 'it is a directory',
   EEXIST: 'a part of the path is a file',
+  ENOENT: 'the file system there takes no new files, as /proc does not',
+  EINVAL: 'the file system does not take this file name',
+  ENAMETOOLONG: 'the name is too long',
+  EDQUOT: 'disk quota exceeded',
 };
 
 export function writeHtml(file: string, text: string): void {
   try {
     writeFileAtomic(file, text);
   } catch (err) {
-    const why = PATH_ERRORS[String((err as NodeJS.ErrnoException).code)];
-    if (why) throw new UserError(`cannot write ${file} (${why}): choose another --html file`);
+    // Any system error writing the user's chosen path is about that path (not a tiergate fault): one line naming the
+    // path and the reason, never the temp file name writeFileAtomic used.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (typeof code === 'string') {
+      const why = PATH_ERRORS[code] ?? code;
+      throw new UserError(`cannot write ${file} (${why}): choose another --html file`);
+    }
     throw err;
   }
 }

@@ -1,8 +1,11 @@
 /**
- * How wide and how colourful the terminal output is. Width: --width, else $COLUMNS, else the terminal's own width;
- * output that is not a terminal (a pipe, a file) gets 120 columns, the full table. Colour: --color/--no-color, else
+ * How wide and how colourful the terminal output is. Width: --width, else the terminal's own width (it follows a
+ * resize; an exported $COLUMNS may be stale), else $COLUMNS (a pipe into a pager the user sized), else 120 columns
+ * for a pipe or a file, the full table. Text that is not a table is wrapped to the width at word boundaries (wrap). Colour: --color/--no-color, else
  * none when NO_COLOR is set (no-color.org), else FORCE_COLOR, else only on a terminal (TERM=dumb is none).
  */
+import { wrapLines } from '../report/wrap.js';
+
 export type Terminal = { width: number; color: boolean };
 
 type Choice = { color?: boolean; width?: number };
@@ -22,7 +25,7 @@ type EnvLike = Record<string, string | undefined>;
 
 export function terminalWidth(stream: Stream = process.stdout, env: EnvLike = process.env): number {
   const cols = env.COLUMNS && /^\d+$/.test(env.COLUMNS) ? Number(env.COLUMNS) : undefined;
-  const w = choice.width ?? cols ?? (stream.isTTY && stream.columns ? stream.columns : PIPE_WIDTH);
+  const w = choice.width ?? (stream.isTTY && stream.columns ? stream.columns : undefined) ?? cols ?? PIPE_WIDTH;
   return Math.max(MIN_WIDTH, w);
 }
 
@@ -35,4 +38,9 @@ export function useColor(stream: Stream = process.stdout, env: EnvLike = process
 
 export function terminal(stream: Stream = process.stdout, env: EnvLike = process.env): Terminal {
   return { width: terminalWidth(stream, env), color: useColor(stream, env) };
+}
+
+/** Text for stdout wrapped to the terminal's width at word boundaries. */
+export function wrapped(text: string, stream: Stream = process.stdout, env: EnvLike = process.env): string {
+  return wrapLines(text, terminalWidth(stream, env));
 }

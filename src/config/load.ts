@@ -37,6 +37,15 @@ type Issue = {
   message?: string;
 };
 
+/**
+ * What a string of the wrong form should be, in the schema's own words ('a non-negative decimal string', 'an http(s)
+ * URL'): a raw regex means nothing to a person editing a config file.
+ */
+function formatText(i: Issue): string {
+  const own = i.message && !i.message.startsWith('Invalid') && !(i.pattern && i.message.includes(i.pattern));
+  return own ? i.message! : 'a string of the documented form (docs/policy.md)';
+}
+
 /** A zod issue as `path: expected what`, never the value (a policy file may be a link to any file). */
 function issueText(section: Section, i: Issue): string {
   const where = [section, ...i.path.map(String)].join('.');
@@ -45,8 +54,8 @@ function issueText(section: Section, i: Issue): string {
       ? i.expected
       : i.code === 'invalid_value'
         ? `one of ${JSON.stringify(i.values)}`
-        : i.code === 'invalid_format' && i.pattern
-          ? `string matching ${i.pattern}`
+        : i.code === 'invalid_format'
+          ? formatText(i)
           : i.code === 'too_small'
             ? `number ${i.inclusive ? '>=' : '>'} ${String(i.minimum)}`
             : i.code === 'too_big'

@@ -15,7 +15,8 @@ import { createSandbox } from './sandbox.js';
 
 export type DemoResult = { decisions: DemoDecision[]; report: Report; ledger: string; home: string; ms: number };
 
-export async function runDemo(opts: { keep: boolean; env?: Env }): Promise<DemoResult> {
+/** timeZone: the zone the report's period is shown in (the CLI passes the user's own); absent: UTC. */
+export async function runDemo(opts: { keep: boolean; env?: Env; timeZone?: string }): Promise<DemoResult> {
   const t0 = Date.now();
   const sb = createSandbox(opts.env);
   const restore = overlayProcessEnv(sb.env);
@@ -27,7 +28,7 @@ export async function runDemo(opts: { keep: boolean; env?: Env }): Promise<DemoR
     try {
       const pricer = loadPricer(sb.env, sb.project);
       runObserver(sb.env, pricer, db);
-      report = buildReport(db, { by: 'harness' }, new Date(), pricer);
+      report = buildReport(db, { by: 'harness', timeZone: opts.timeZone ?? null }, new Date(), pricer);
     } finally {
       db.close();
     }

@@ -3,7 +3,7 @@ import type { InstallContext } from '../install/plan.js';
 import type { Check } from './check.js';
 import { checkBudgets } from './budget.js';
 import { checkEnforcement } from './enforcement.js';
-import { checkHarnesses } from './harnesses.js';
+import { checkHarnesses, type Presence } from './harnesses.js';
 import {
   checkCodeCache,
   checkConfig,
@@ -13,7 +13,8 @@ import {
   checkPrices,
 } from './local.js';
 
-export function runDoctor(ctx: InstallContext, cwd: string, now: number): Check[] {
+/** presence: which harnesses are on this machine (the CLI's detection); without it every absent one is offered an install. */
+export function runDoctor(ctx: InstallContext, cwd: string, now: number, presence?: Presence): Check[] {
   const guard = (section: Check['section'], f: () => Check[]): Check[] => {
     try {
       return f();
@@ -29,7 +30,7 @@ export function runDoctor(ctx: InstallContext, cwd: string, now: number): Check[
     }
   };
   return [
-    ...guard('harness', () => checkHarnesses(ctx)),
+    ...guard('harness', () => checkHarnesses(ctx, presence)),
     ...guard('config', () => checkConfig(ctx.env, cwd)),
     ...guard('prices', () => checkPrices(ctx.env, ctx.pkgRoot, now)),
     ...guard('ledger', () => checkLedger(ctx.env)),
@@ -45,11 +46,13 @@ const MARK: Record<Check['status'], string> = { ok: 'ok  ', info: 'info', warn: 
 
 export function formatDoctor(checks: Check[], version: string, pkgRoot: string): string {
   const lines = [`tiergate ${version} (${pkgRoot})`];
+  // The longest name sets the column (a gap of 2+ spaces before the detail lets a wrapped detail hang under itself).
+  const nameWidth = Math.max(18, ...checks.map((c) => c.name.length + 1));
   let section = '';
   for (const c of checks) {
     if (c.section !== section) lines.push('', `${c.section}:`);
     section = c.section;
-    lines.push(`  ${MARK[c.status]} ${c.name.padEnd(18)} ${c.detail}`);
+    lines.push(`  ${MARK[c.status]} ${c.name.padEnd(nameWidth)} ${c.detail}`);
   }
   const errors = checks.filter((c) => c.status === 'error').length;
   lines.push('', errors ? `${errors} problem(s) found.` : 'no problems found.');

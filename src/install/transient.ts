@@ -1,7 +1,8 @@
 /**
  * Where an install points the harnesses: the package directory this tiergate runs from. From a temporary directory,
  * npx's cache or a git checkout (a clone tried out, a worktree) the harnesses lose tiergate when it is deleted or
- * moved, or change with whatever is checked out; the installed package (npm install -g tiergate) stays put.
+ * moved, or change with whatever is checked out; a package installed from its tarball (npm pack) stays put. (`npm
+ * install -g .` does not: npm links the folder itself.)
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,7 +36,8 @@ export function transientWarning(pkgRoot: string, env: Env): string | null {
   if (!why) return null;
   return (
     `warning: the harnesses will load tiergate from ${pkgRoot}, ${why}: if it is moved, deleted or checked out` +
-    ' at another version, they lose tiergate or run that. Install the package (npm install -g tiergate) and run' +
-    ' tiergate install from it.'
+    ' at another version, they lose tiergate or run that. Install a copy that stays put and run tiergate install from' +
+    ' it: in the checkout, npm pack, then npm install -g ./tiergate-<version>.tgz (npm install -g . links the' +
+    ' checkout itself; npm install -g tiergate once tiergate is published).'
   );
 }

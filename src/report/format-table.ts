@@ -9,6 +9,7 @@ import { filterText, periodText } from './period.js';
 import { plain } from './plain-text.js';
 import { renderTable, wrapText, type Column } from './terminal-table.js';
 import { dayIn } from './zone.js';
+import { counted } from './count-text.js';
 
 /** The cost cell of a row whose runs report no usage: "n/a (Cursor)". */
 const NO_USAGE_NA = `n/a${NO_USAGE_NAMES ? ` (${NO_USAGE_NAMES})` : ''}`;
@@ -136,7 +137,7 @@ function notes(report: Report, cols: readonly Col[], width: number): string[] {
     const share = Number((BigInt(whole.subagentCost.pico) * 1000n) / BigInt(whole.cost.pico)) / 10;
     out.push(
       `subagents: ${usd(whole.subagentCost)} of the ${usd(whole.cost)} the scanned sessions spent (${share}%; ` +
-        `${whole.sessions.toLocaleString('en-US')} sessions read by tiergate scan${whole.unpricedRequests ? `, ${whole.unpricedRequests.toLocaleString('en-US')} requests unpriced` : ''}).`,
+        `${counted(whole.sessions, 'session')} read by tiergate scan${whole.unpricedRequests ? `, ${whole.unpricedRequests.toLocaleString('en-US')} requests unpriced` : ''}).`,
     );
   }
   if (report.by === 'tier' && report.rows.some((r) => r.group === null)) {

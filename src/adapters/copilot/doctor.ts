@@ -26,6 +26,14 @@ export function checkCopilot(ctx: InstallContext): Check {
       data,
     );
   // Copilot loads a directory marketplace's plugin live from the folder (nothing is copied): it must be this package.
+  // A folder that is gone (the package moved) runs no hook at all: broken, not merely elsewhere.
+  if (from !== ctx.pkgRoot && !existsSync(from))
+    return h(
+      'copilot',
+      'error',
+      `${id} is loaded from ${from}, which no longer exists (moved or deleted): Copilot CLI runs no tiergate hook. Fix: tiergate install copilot`,
+      data,
+    );
   if (from !== ctx.pkgRoot)
     return h(
       'copilot',

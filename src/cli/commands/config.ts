@@ -2,6 +2,7 @@
  * `tiergate config check [--json]`: which policy files apply, what the project file changed (applied or ignored), the
  * merged policy, and every problem found. Rewrites the effective file the dispatch hooks read.
  */
+import { wrapped } from '../terminal.js';
 import { loadPolicy } from '../../config/load.js';
 import { writeEffective } from '../../config/policy-load.js';
 import { paths } from '../../io/paths.js';
@@ -42,22 +43,23 @@ export async function run(argv: string[]): Promise<number> {
       `${JSON.stringify(withoutSecrets({ ok, files: loaded.files, project: loaded.project, diagnostics: loaded.diagnostics, tierProblems, policy: loaded.policy }), null, 2)}\n`,
     );
   } else {
-    process.stdout.write(
+    const write = (text: string) => process.stdout.write(wrapped(text));
+    write(
       loaded.files.length
         ? `policy files:\n${loaded.files.map((f) => `  ${f}`).join('\n')}\n`
         : 'policy files: none (built-in defaults)\n',
     );
-    process.stdout.write(`${projectPolicyLines(loaded.project, paths(process.env).config).join('\n')}\n`);
-    process.stdout.write(
+    write(`${projectPolicyLines(loaded.project, paths(process.env).config).join('\n')}\n`);
+    write(
       ok
         ? 'ok: no problems found\n'
         : `problems (each section named keeps its previous value; a tier value as written is used):\n${errors.map((d) => `  - ${d}`).join('\n')}\n`,
     );
-    if (warnings.length) process.stdout.write(`warnings:\n${warnings.map((w) => `  - ${w}`).join('\n')}\n`);
-    process.stdout.write(
+    if (warnings.length) write(`warnings:\n${warnings.map((w) => `  - ${w}`).join('\n')}\n`);
+    write(
       `mode ${loaded.policy.mode}, unknown prices ${loaded.policy.unknownPrice}, default tier ${loaded.policy.defaultTier}\n`,
     );
-    process.stdout.write(`${budgetPolicyLine(loaded.policy)}\n`);
+    write(`${budgetPolicyLine(loaded.policy)}\n`);
   }
   return ok ? 0 : 1;
 }

@@ -2,9 +2,17 @@
 import { formatDemo } from '../../demo/format.js';
 import { runDemo } from '../../demo/run.js';
 import { formatJson } from '../../report/format-json.js';
+import { localZone } from '../../report/zone.js';
 import { parseCommandFlags } from '../args.js';
+import { terminal, wrapped } from '../terminal.js';
 
-export const USAGE = 'Usage: tiergate demo [--json] [--keep]';
+export const USAGE = `Usage: tiergate demo [--json] [--keep]
+  Shows what tiergate does without installing anything: recorded subagent dispatches from every supported harness
+  go through the same hook code a real install runs, into a temporary ledger, offline (no model is called; your own
+  config and ledger are not touched). Prints each dispatch decision (allowed, corrected to a cheaper model, or
+  denied) and the report \`tiergate report --by harness\` would show, in your time zone.
+  --json    the decisions and the report as JSON
+  --keep    keep the temporary ledger and say where it is, to try \`tiergate report\` on it`;
 
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseCommandFlags('demo', USAGE, argv, {
@@ -14,8 +22,8 @@ export async function run(argv: string[]): Promise<number> {
   });
   if (!parsed) return 2;
   const { values } = parsed;
-  if (values.help) return (process.stdout.write(`${USAGE}\n`), 0);
-  const result = await runDemo({ keep: values.keep === true });
+  if (values.help) return (process.stdout.write(wrapped(`${USAGE}\n`)), 0);
+  const result = await runDemo({ keep: values.keep === true, timeZone: localZone() });
   if (values.json) {
     const doc = {
       decisions: result.decisions,
@@ -23,6 +31,6 @@ export async function run(argv: string[]): Promise<number> {
       ledger: values.keep ? result.ledger : null,
     };
     process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
-  } else process.stdout.write(formatDemo(result, values.keep === true));
+  } else process.stdout.write(formatDemo(result, values.keep === true, terminal()));
   return 0;
 }

@@ -1,9 +1,10 @@
 /** `tiergate explain --harness <h> --parent <model> --child <model|tier> [--json]`: one decision, fully explained. */
+import { wrapped } from '../terminal.js';
 import { capabilityFor } from '../../adapters/capabilities.js';
 import { HARNESS_IDS, TIERS, TierSchema, type Harness, type Tier } from '../../contracts/harness.js';
 import { tierAgentName } from '../../adapters/tier-agents.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
-import type { Decision } from '../../contracts/decision.js';
+import type { Decision, PricePoint } from '../../contracts/decision.js';
 import { decide } from '../../routing-engine/decide.js';
 import { loadRuntime } from '../../config/runtime.js';
 import { parseCommandFlags, usageError } from '../args.js';
@@ -107,7 +108,7 @@ export async function run(
       `${JSON.stringify({ observation: obs, decision, catalogVersion: rt.prices.catalogVersion, projectPolicy: projectPolicy.project }, null, 2)}\n`,
     );
   } else {
-    process.stdout.write(describe(decision, rt.prices.catalogVersion) + projectPolicy.text);
+    process.stdout.write(wrapped(describe(decision, rt.prices.catalogVersion) + projectPolicy.text));
   }
   return 0;
 }
@@ -154,7 +155,7 @@ async function explainNamedAgent(
       )}\n`,
     );
   } else {
-    process.stdout.write(`${line}\n${describe(decision, rt.prices.catalogVersion)}${projectPolicy.text}`);
+    process.stdout.write(wrapped(`${line}\n${describe(decision, rt.prices.catalogVersion)}${projectPolicy.text}`));
   }
   return 0;
 }
@@ -174,18 +175,30 @@ function describe(d: Decision, catalogVersion: string): string {
       );
     }
     lines.push(`verdict: child is ${c.verdict} (catalog ${catalogVersion}, data as of ${c.catalogDate})`);
-    if (c.points.length) {
-      lines.push('  rate (USD / 1M tokens)      at prompt   parent      child       child is');
-      for (const p of c.points) {
-        lines.push(
-          `  ${p.kind.padEnd(26)} ${String(p.atPromptTokens).padStart(9)}   ${String(p.parent).padEnd(11)} ${String(p.child).padEnd(11)} ${p.order}`,
-        );
-      }
-    }
+    if (c.points.length) lines.push(...rateTable(c.points));
   }
   if (d.budget) lines.push(...explainBudgetLines(d.budget));
   for (const diag of d.diagnostics) lines.push(`note: ${diag}`);
   return `${lines.join('\n')}\n`;
+}
+
+const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/**
+ * The rates compared, one row per kind and prompt size. A size above 0 is where a long-context tier of either model
+ * starts (compare.ts checkpoints): said in words ("prompts from 272,001 tokens"), not as a bare number.
+ */
+function rateTable(points: readonly PricePoint[]): string[] {
+  const tiered = points.some((p) => p.atPromptTokens > 0);
+  const size = (at: number) =>
+    at === 0 ? (tiered ? 'shorter prompts' : 'any prompt') : `from ${thousands(at)} tokens`;
+  const out = ['  rate (USD / 1M tokens)  prompt size           parent      child       child is'];
+  for (const p of points)
+    out.push(
+      `  ${p.kind.padEnd(23)} ${size(p.atPromptTokens).padEnd(21)} ${String(p.parent).padEnd(11)} ${String(p.child).padEnd(11)} ${p.order}`,
+    );
+  if (tiered) out.push('  (from N tokens: a long-context rate, charged once a prompt reaches N tokens)');
+  return out;
 }
 
 /** The registry's harnesses whose module resolves a named agent (HarnessModule.explainAgent). */

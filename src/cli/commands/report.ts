@@ -1,6 +1,6 @@
 /** `tiergate report`: per-subagent cost and outcome, grouped; terminal table, --json, --csv or an --html page. */
 import { statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { HARNESS_IDS, HarnessSchema } from '../../contracts/harness.js';
 import type { ReportBy } from '../../contracts/report.js';
 import { loadPricer } from '../../observer/default-pricer.js';
@@ -50,9 +50,25 @@ function csvRuns(runs: RunRow[], report: { rows: { group: string | null }[]; omi
   return runs.filter((r) => kept.has(r.group));
 }
 
-/** Where --html writes, checked before the ledger is read: a file (its directory is created when missing). */
+/**
+ * Where --html writes, checked before the ledger is read: a file in a folder that exists. A missing folder is not
+ * made: a typo in the path would otherwise leave the page somewhere the user never looks.
+ */
 function htmlTarget(name: string): string {
   const file = resolve(name);
+  const folder = dirname(file);
+  let folderIs: 'dir' | 'other' | 'missing' = 'missing';
+  try {
+    folderIs = statSync(folder).isDirectory() ? 'dir' : 'other';
+  } catch {
+    /* missing, or not reachable: said below */
+  }
+  if (folderIs !== 'dir')
+    throw new UserError(
+      folderIs === 'other'
+        ? `--html ${name}: ${folder} is a file, not a folder: give a path in an existing folder`
+        : `--html ${name}: the folder ${folder} does not exist: create it first (mkdir -p ${folder}) or give a path in an existing folder`,
+    );
   let dir = false;
   try {
     dir = statSync(file).isDirectory();

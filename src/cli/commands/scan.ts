@@ -16,6 +16,8 @@ import { parseCommandFlags, usageError } from '../args.js';
 import { unknownValue } from '../suggest.js';
 import { parseTime } from '../time.js';
 import { canonicalZone, localZone } from '../../report/zone.js';
+import { usd } from '../../report/cells.js';
+import { counted } from '../../report/count-text.js';
 
 /** The harnesses whose transcripts scan reads (their modules have a parser and scan roots). */
 const SCANNABLE: string[] = harnessList()
@@ -119,16 +121,19 @@ export function summaryJson(s: ScanSummary, roots: readonly ScanRoot[]) {
   };
 }
 
-function formatSummary(s: ScanSummary, roots: readonly ScanRoot[]): string {
+/** The text summary: counts and money as people read them (separators, one request, two requests). */
+export function formatSummary(s: ScanSummary, roots: readonly ScanRoot[]): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const total = usd({ usd: picoToUsd(s.totals.pricedPico), pico: s.totals.pricedPico.toString() });
   const lines = [
-    `scanned ${s.parsed} of ${s.files} transcript files (${(s.bytes / 1e6).toFixed(1)} MB) in ${(s.ms / 1000).toFixed(1)} s`,
-    `  skipped: ${s.unchanged} unchanged since last scan, ${s.skippedBySince} older than --since, ${s.failed} unreadable`,
-    `  requests: ${s.requestsSeen} read, ${s.requestsNew} new; subagent dispatches ${s.dispatches} new, completions ${s.completions} new`,
-    `  total over all scanned requests: $${picoToUsd(s.totals.pricedPico, 2)} (${s.totals.requests} requests)`,
+    `scanned ${n(s.parsed)} of ${counted(s.files, 'transcript file')} (${(s.bytes / 1e6).toFixed(1)} MB) in ${(s.ms / 1000).toFixed(1)} s`,
+    `  skipped: ${n(s.unchanged)} unchanged since last scan, ${n(s.skippedBySince)} older than --since, ${n(s.failed)} unreadable`,
+    `  requests: ${n(s.requestsSeen)} read, ${n(s.requestsNew)} new; subagent dispatches ${n(s.dispatches)} new, completions ${n(s.completions)} new`,
+    `  total over all scanned requests: ${total} (${counted(s.totals.requests, 'request')})`,
   ];
   if (s.totals.unpricedRequests > 0) {
     lines.push(
-      `  unpriced: ${s.totals.unpricedRequests} requests on ${s.totals.unpricedModels.join(', ')} (not counted as $0)`,
+      `  unpriced: ${counted(s.totals.unpricedRequests, 'request')} on ${s.totals.unpricedModels.join(', ')} (not counted as $0)`,
     );
   }
   if (s.files === 0) lines.push(`  no transcripts under ${roots.map((r) => r.dir).join(', ')}`);

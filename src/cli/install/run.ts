@@ -1,4 +1,5 @@
 /** Shared argument handling of `tiergate install` and `tiergate uninstall`. */
+import { wrapped } from '../terminal.js';
 import { HARNESS_IDS, HarnessSchema, type Harness } from '../../contracts/harness.js';
 import { install, uninstall, type Outcome } from './apply.js';
 import { makeContext } from '../../install/context.js';
@@ -27,7 +28,7 @@ export async function runInstallCli(verb: 'install' | 'uninstall', argv: string[
   const known = new Set(['--all', '--dry-run', '--run', '--force', '--json', '--help']);
   const unknown = [...flags].filter((f) => !known.has(f));
   if (flags.has('--help')) {
-    process.stdout.write(USAGE(verb));
+    process.stdout.write(wrapped(USAGE(verb)));
     return 0;
   }
   const bad = names.filter((n) => !HarnessSchema.safeParse(n).success);
@@ -70,7 +71,7 @@ export async function runInstallCli(verb: 'install' | 'uninstall', argv: string[
   process.stdout.write(
     json
       ? `${JSON.stringify({ command: verb, dryRun: opts.dryRun, version: ctx.version, packageRoot: ctx.pkgRoot, warnings, harnesses: rows }, null, 2)}\n`
-      : formatOutcomes(verb, rows, opts.dryRun, warnings),
+      : wrapped(formatOutcomes(verb, rows, opts.dryRun, warnings)),
   );
   return rows.some((r) => r.status === 'refused' || r.status === 'failed') ? 1 : 0;
 }

@@ -45,6 +45,7 @@ describe.skipIf('reason' in chromium)('tiergate report --html in headless Chromi
   it("the page from dist/cli.js draws every chart, logs no error, fetches nothing, and shows --json's totals", async () => {
     const home = seededHome((env) => loadPricer(env));
     const out = join(home.dir, 'out', 'report.html');
+    mkdirSync(join(home.dir, 'out'));
     const w = cli(home.env, ['--html', out]);
     expect(w).toMatchObject({ code: 0, stderr: '' });
     expect(w.stdout).toContain(out);

@@ -25,6 +25,8 @@ function home(budgets: Record<string, unknown> | null) {
     PATH: process.env.PATH ?? '',
     TIERGATE_PRICE_REFRESH: 'off',
     TZ: 'UTC',
+    // One line per statement: these tests read the text; wrapping to the terminal is tested in terminal-width.test.ts.
+    COLUMNS: '400',
   };
   mkdirSync(join(dir, 'tg', 'config'), { recursive: true });
   if (budgets) writeFileSync(join(dir, 'tg', 'config', 'config.json'), JSON.stringify({ budgets }));

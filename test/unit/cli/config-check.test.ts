@@ -12,7 +12,8 @@ import { paths } from '../../../src/io/paths.js';
 import { runCaptured } from '../../support/cli.js';
 
 let home: string;
-const env = () => ({ TIERGATE_HOME: home, TIERGATE_PRICE_REFRESH: 'off' });
+// Wide enough that each message stays on one line: these tests read the messages, the wrapping has its own tests.
+const env = () => ({ TIERGATE_HOME: home, TIERGATE_PRICE_REFRESH: 'off', COLUMNS: '400' });
 const write = (text: string) => {
   mkdirSync(join(home, 'config'), { recursive: true });
   writeFileSync(paths(env()).config, text);
@@ -72,5 +73,25 @@ describe('config check: a file that is not JSON', () => {
     const r = await check();
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/not valid JSON \(at line 4, column \d+\)/);
+  });
+});
+
+describe('config check: a value of the wrong form', () => {
+  it('says what the value should be in words, never as a raw regex', async () => {
+    write(
+      JSON.stringify({
+        budgets: { day: '12.x' },
+        team: { url: 'http://db.example' },
+        trustedProjects: ['relative/dir'],
+        refresh: { enabled: true, ttlHours: 24, sources: [{ name: 'a', url: 'ftp://x', format: 'litellm' }] },
+      }),
+    );
+    const r = await check();
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('budgets.day: expected a non-negative decimal string');
+    expect(r.out).toContain('team.url: expected a postgres:// URL');
+    expect(r.out).toContain('trustedProjects.0: expected an absolute path');
+    expect(r.out).toContain('refresh.sources.0.url: expected an http(s) URL');
+    expect(r.out).not.toMatch(/matching|\/\^/);
   });
 });

@@ -50,9 +50,43 @@ describe('tiergate --version and help', () => {
     }
   });
 
+  it('`tiergate version` prints the version as --version does; a typo of it gets a suggestion', async () => {
+    expect(await cli('version')).toBe(0);
+    expect(out).toBe(`${VERSION}\n`);
+    expect(await cli('verison')).toBe(2);
+    expect(err).toContain("did you mean 'tiergate version'?");
+  });
+
+  it('`help --help` and `help -h` show the command list and exit 0', async () => {
+    for (const flag of ['--help', '-h']) {
+      expect(await cli('help', flag)).toBe(0);
+      expect(out).toContain('Commands:');
+      expect(err).toBe('');
+    }
+  });
+
+  it('`demo --help` says what the demo does, not only its flags', async () => {
+    expect(await cli('demo', '--help')).toBe(0);
+    const text = out.replace(/\n\s*/g, ' ');
+    expect(text).toContain('Usage: tiergate demo');
+    expect(text).toMatch(/without installing anything/);
+    expect(text).toMatch(/temporary ledger, offline/);
+    expect(text).toMatch(/--keep/);
+  });
+
+  it('help text wraps to COLUMNS at word boundaries: every word of the 400-column text, no line past 80', async () => {
+    const wide = await runCaptured(main, ['help'], { TIERGATE_HOME: home, COLUMNS: '400' }, home);
+    const narrow = await runCaptured(main, ['help'], { TIERGATE_HOME: home, COLUMNS: '80' }, home);
+    expect(Math.max(...wide.out.split('\n').map((l) => l.length))).toBeGreaterThan(80);
+    expect(Math.max(...narrow.out.split('\n').map((l) => l.length))).toBeLessThanOrEqual(80);
+    // Same words in the same order: nothing cut inside a word.
+    expect(narrow.out.split(/\s+/)).toEqual(wide.out.split(/\s+/));
+  });
+
   it('lists the commands with report first and help last, without the old prices-* names', async () => {
     expect(await cli('help')).toBe(0);
-    const names = [...out.matchAll(/^ {2}([a-z-]+) +\S/gm)].map((m) => m[1]);
+    const commands = out.slice(out.indexOf('Commands:'), out.indexOf('Options for every command'));
+    const names = [...commands.matchAll(/^ {2}([a-z-]+) +\S/gm)].map((m) => m[1]);
     expect(names[0]).toBe('report');
     expect(names.at(-1)).toBe('help');
     expect(names).not.toContain('prices-refresh');
@@ -163,7 +197,25 @@ describe("a user's mistake is one line, no stack, and no tiergate fault", () => 
     writeFileSync(join(home, 'afile'), 'x');
     expect(await cli('report', '--no-drain', '--html', join(home, 'afile', 'r.html'))).toBe(1);
     oneLine(err);
-    expect(err).toContain(`cannot write ${join(home, 'afile', 'r.html')} (a part of the path is a file`);
+    expect(err).toContain(`${join(home, 'afile')} is a file, not a folder`);
+    expect(faults()).toBe('');
+  });
+
+  it('--html in a folder that does not exist says so and creates nothing (exit 1)', async () => {
+    const page = join(home, 'no-such-folder', 'deeper', 'r.html');
+    expect(await cli('report', '--no-drain', '--html', page)).toBe(1);
+    oneLine(err);
+    expect(err).toContain(`the folder ${join(home, 'no-such-folder', 'deeper')} does not exist`);
+    expect(existsSync(join(home, 'no-such-folder'))).toBe(false);
+    expect(faults()).toBe('');
+  });
+
+  it('--html where the file system refuses the file names the path and why, not a temp file or a fault', async () => {
+    // /proc exists and is a folder, but takes no new file: the temp file's open fails with ENOENT.
+    expect(await cli('report', '--no-drain', '--html', '/proc/tiergate-report.html')).toBe(1);
+    oneLine(err);
+    expect(err).toContain('cannot write /proc/tiergate-report.html (');
+    expect(err).not.toMatch(/\.tmp-|tiergate fault/);
     expect(faults()).toBe('');
   });
 

@@ -21,6 +21,8 @@ async function inDir(
 ): Promise<{ code: number; out: string }> {
   vi.stubEnv('TIERGATE_HOME', home);
   vi.stubEnv('TIERGATE_PRICE_REFRESH', 'off');
+  // One line per message: these tests read the text; wrapping to the terminal has its own tests.
+  vi.stubEnv('COLUMNS', '400');
   const was = process.cwd();
   let out = '';
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((out += String(chunk)), true));

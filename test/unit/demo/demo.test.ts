@@ -163,7 +163,8 @@ describe('tiergate demo --json', () => {
 describe('tiergate demo (table) and --keep', () => {
   it('prints one line per decision, the cost table with its totals row, and keeps the ledger with --keep', () => {
     const box = isolated();
-    const out = box.run('--keep');
+    // Wide enough for the one-line layout (the 80 and 120 column layouts: demo-terminal.test.ts).
+    const out = box.run('--keep', '--width', '200');
     expect(out).toMatch(
       /Claude Code +opus -> parent claude-sonnet-5-5: CORRECT \(over-ceiling-corrected\)\n +now runs as: sonnet/,
     );

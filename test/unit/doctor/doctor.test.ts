@@ -1,11 +1,13 @@
 /** `tiergate doctor` checks against throwaway homes: each problem it must catch, and a clean install it must pass. */
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Check } from '../../../src/doctor/check.js';
 import { formatDoctor, runDoctor } from '../../../src/doctor/run.js';
 import { install } from '../../../src/cli/install/apply.js';
+import { detectHarness } from '../../../src/cli/install/detect.js';
+import { transientCheckout } from '../../../src/install/transient.js';
 import { diagnose } from '../../../src/io/diagnostics.js';
 import { sandbox } from '../install/support.js';
 
@@ -206,5 +208,72 @@ describe('doctor: price refresh', () => {
     expect(find(checks, 'refreshed catalog')).toMatchObject({ status: 'ok', data: { ageDays: 0 } });
     expect(find(checks, 'refresh litellm')).toMatchObject({ status: 'warn' });
     expect(find(checks, 'refresh litellm').detail).toMatch(/3 failed attempt\(s\).*timeout/);
+  });
+});
+
+describe('doctor: which harnesses are here, and installs whose package moved', () => {
+  /** PATH without any harness binary, so only the config directories tell a harness is on this machine. */
+  function bare() {
+    const s = pkgSandbox();
+    const bin = join(s.root, 'empty-bin');
+    mkdirSync(bin);
+    s.ctx.env.PATH = bin;
+    const present = (ctx: typeof s.ctx) => runDoctor(ctx, ctx.home, NOW, (h) => detectHarness(ctx, h));
+    return { ...s, present };
+  }
+
+  it('suggests `tiergate install <h>` only for a harness on this machine; an absent one is said to be absent', () => {
+    const { ctx, present } = bare();
+    mkdirSync(join(ctx.home, '.codex'));
+    const checks = present(ctx);
+    expect(find(checks, 'codex').detail).toContain('run: tiergate install codex');
+    for (const h of ['claude', 'cursor', 'opencode', 'pi', 'gemini', 'copilot', 'grok']) {
+      expect(find(checks, h).detail).not.toContain(`tiergate install ${h}`);
+      expect(find(checks, h).detail).toMatch(/is not on this machine \(no `[\w-]+`( or `[\w-]+`)* on PATH and no /);
+    }
+  });
+
+  it('after the package directory moves, pi (installed from it) is an error with the fix, not "not installed"', () => {
+    const { ctx, root } = bare();
+    install(ctx, ['pi', 'opencode', 'cursor'], { dryRun: false, run: false });
+    const moved = join(root, 'moved');
+    renameSync(join(root, 'pkg'), moved);
+    const now = { ...ctx, pkgRoot: join(moved, 'node_modules', 'tiergate') };
+    const checks = run(now);
+    expect(find(checks, 'pi')).toMatchObject({ status: 'error' });
+    expect(find(checks, 'pi').detail).toContain(`installed from ${ctx.pkgRoot}, which no longer exists`);
+    expect(find(checks, 'pi').detail).toContain(`Fix: tiergate install pi (from this package, ${now.pkgRoot})`);
+    // Cursor's and OpenCode's own checks saw the missing file: they keep their words and get the fix.
+    for (const h of ['cursor', 'opencode']) {
+      expect(find(checks, h)).toMatchObject({ status: 'error' });
+      expect(find(checks, h).detail).toMatch(new RegExp(`which does not exist\\. Fix: tiergate install ${h}`));
+    }
+  });
+
+  it('Copilot loading its plugin from a folder that is gone is an error with the fix, not a warning', () => {
+    const { ctx } = bare();
+    put(
+      join(ctx.home, '.copilot', 'settings.json'),
+      JSON.stringify({
+        enabledPlugins: { 'tiergate@tiergate': true },
+        extraKnownMarketplaces: { tiergate: { source: { source: 'directory', path: join(ctx.home, 'gone') } } },
+      }),
+    );
+    const c = find(run(ctx), 'copilot');
+    expect(c.status).toBe('error');
+    expect(c.detail).toContain(`${join(ctx.home, 'gone')}, which no longer exists`);
+    expect(c.detail).toContain('Fix: tiergate install copilot');
+  });
+
+  it("repeats install's warning when this package is in a temporary directory; a package that stays gets none", () => {
+    const { ctx } = bare();
+    const warn = find(run(ctx), 'package dir');
+    expect(warn.status).toBe('warn');
+    expect(warn.detail).toContain(`load tiergate from ${ctx.pkgRoot}, a temporary directory`);
+    // The same package under a home that is not a temp dir, a checkout or npx's cache: no warning.
+    const stays = { ...ctx, env: { ...ctx.env, TMPDIR: join(ctx.home, 'elsewhere') } };
+    expect(transientCheckout(stays.pkgRoot, stays.env) === null).toBe(
+      run(stays).every((c) => c.name !== 'package dir'),
+    );
   });
 });

@@ -172,13 +172,16 @@ describe('install output', () => {
       ['opencode', '--dry-run'],
       ctx.env as Record<string, string>,
     );
-    // runInstallCli installs from the package it runs in: this repository, a git checkout.
-    expect(r.out.split('\n')[0]).toBe(
+    // runInstallCli installs from the package it runs in: this repository, a git checkout. The output is wrapped to the
+    // terminal (120 columns for captured output): the first paragraph, joined again, is the warning.
+    const first = r.out.split('\n\n')[0]!;
+    expect(Math.max(...first.split('\n').map((l) => l.length))).toBeLessThanOrEqual(120);
+    expect(first.replace(/\n\s*/g, ' ')).toBe(
       `warning: the harnesses will load tiergate from ${repo}, ${transientCheckout(repo, {})}: if it is moved,` +
-        ' deleted or checked out at another version, they lose tiergate or run that. Install the package (npm install -g tiergate) and run' +
-        ' tiergate install from it.',
+        ' deleted or checked out at another version, they lose tiergate or run that. Install a copy that stays put and' +
+        ' run tiergate install from it: in the checkout, npm pack, then npm install -g ./tiergate-<version>.tgz (npm' +
+        ' install -g . links the checkout itself; npm install -g tiergate once tiergate is published).',
     );
-    expect(r.out).toContain('npm install -g tiergate');
   });
 });
 

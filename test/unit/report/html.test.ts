@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run as reportCommand } from '../../../src/cli/commands/report.js';
@@ -274,6 +274,7 @@ describe('tiergate report --html (command)', () => {
   it("writes the page 0600 through the atomic writer, with --json's report inside; rejects --html with --json/--csv", async () => {
     const home = seededHome((env) => loadPricer(env));
     const file = join(home.dir, 'pages', 'r.html');
+    mkdirSync(join(home.dir, 'pages'));
     const w = await command(home.env, ['--html', file, '--since', '2026-11-26']);
     expect(w).toMatchObject({ code: 0, err: '' });
     expect(w.out).toBe(`tiergate report: wrote ${file}\n`);

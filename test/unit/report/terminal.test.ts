@@ -245,7 +245,7 @@ describe('report table at 80 and 120 columns', () => {
     expect(t).toMatch(/\(none\): runs with no tier: every run read by tiergate scan/);
     expect(formatTable(report('agent'), { width: 120, color: false })).not.toMatch(/\(none\): runs with no tier/);
     expect(s).toMatch(
-      /subagents: \$[\d,.]+ of the \$[\d,.]+ the scanned sessions spent \(\d+(\.\d)?%; 1 sessions read by tiergate scan/,
+      /subagents: \$[\d,.]+ of the \$[\d,.]+ the scanned sessions spent \(\d+(\.\d)?%; 1 session read by tiergate scan/,
     );
     expect(s).toMatch(/period: all recorded time \(UTC\)/);
   });
@@ -281,7 +281,9 @@ describe('colour and width', () => {
     expect(useColor(tty, {})).toBe(false);
     setTerminalChoice({});
     expect(terminalWidth(tty, {})).toBe(90);
-    expect(terminalWidth(tty, { COLUMNS: '132' })).toBe(132);
+    // The terminal's own width follows a resize; an exported COLUMNS may be stale. A pipe takes COLUMNS, else 120.
+    expect(terminalWidth(tty, { COLUMNS: '132' })).toBe(90);
+    expect(terminalWidth({ isTTY: false }, { COLUMNS: '132' })).toBe(132);
     expect(terminalWidth({ isTTY: false }, {})).toBe(120);
     setTerminalChoice({ width: 80 });
     expect(terminal(tty, { COLUMNS: '132' }).width).toBe(80);

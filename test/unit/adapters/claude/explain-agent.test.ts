@@ -33,6 +33,8 @@ function setup() {
   vi.stubEnv('CLAUDE_CODE_SUBAGENT_MODEL_FORCE', '');
   vi.stubEnv('TIERGATE_HOME', join(dir, 'tg'));
   vi.stubEnv('TIERGATE_PRICE_REFRESH', 'off');
+  // The chain stays one line: wrapping to the terminal is tested in test/unit/cli/terminal-width.test.ts.
+  vi.stubEnv('COLUMNS', '400');
   return { dir, project };
 }
 

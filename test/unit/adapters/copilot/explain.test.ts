@@ -26,6 +26,8 @@ function sandbox(): string {
   vi.stubEnv('COPILOT_HOME', join(dir, 'home', '.copilot'));
   vi.stubEnv('TIERGATE_HOME', join(dir, 'tg'));
   vi.stubEnv('TIERGATE_PRICE_REFRESH', 'off');
+  // The chain stays one line: wrapping to the terminal is tested in test/unit/cli/terminal-width.test.ts.
+  vi.stubEnv('COLUMNS', '400');
   mkdirSync(join(dir, 'home', '.copilot', 'agents'), { recursive: true });
   mkdirSync(join(dir, 'project', '.git'), { recursive: true });
   return dir;

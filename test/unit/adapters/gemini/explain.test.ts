@@ -31,6 +31,8 @@ function sandbox(tierAgents: boolean): { root: string; project: string } {
   vi.stubEnv('GEMINI_CLI_HOME', '');
   vi.stubEnv('TIERGATE_HOME', join(root, 'tg'));
   vi.stubEnv('TIERGATE_PRICE_REFRESH', 'off');
+  // The chain stays one line: wrapping to the terminal is tested in test/unit/cli/terminal-width.test.ts.
+  vi.stubEnv('COLUMNS', '400');
   agent(
     join(root, 'home', '.gemini', 'agents'),
     'pricey.md',

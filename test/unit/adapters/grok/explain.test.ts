@@ -25,6 +25,8 @@ function sandbox(config: string): string {
   vi.stubEnv('GROK_HOME', join(dir, 'home', '.grok'));
   vi.stubEnv('TIERGATE_HOME', join(dir, 'tg'));
   vi.stubEnv('TIERGATE_PRICE_REFRESH', 'off');
+  // The chain stays one line: wrapping to the terminal is tested in test/unit/cli/terminal-width.test.ts.
+  vi.stubEnv('COLUMNS', '400');
   mkdirSync(join(dir, 'home', '.grok'), { recursive: true });
   writeFileSync(join(dir, 'home', '.grok', 'config.toml'), config);
   mkdirSync(join(dir, 'project', '.git'), { recursive: true });
