@@ -14,6 +14,7 @@ import { piDescriptor } from './pi.js';
 import { geminiDescriptor } from './gemini.js';
 import { copilotDescriptor } from './copilot.js';
 import { grokDescriptor } from './grok.js';
+import { hermesDescriptor } from './hermes.js';
 
 export const DESCRIPTORS: Readonly<Record<Harness, HarnessDescriptor>> = {
   claude: claudeDescriptor,
@@ -24,6 +25,7 @@ export const DESCRIPTORS: Readonly<Record<Harness, HarnessDescriptor>> = {
   gemini: geminiDescriptor,
   copilot: copilotDescriptor,
   grok: grokDescriptor,
+  hermes: hermesDescriptor,
 };
 
 /** `<harness>:<event>` -> the hook runner's deadline for a lifecycle event with a short manifest timeout (eventDeadlinesMs). */
