@@ -1,0 +1,14 @@
+/**
+ * Hermes Agent (NousResearch `hermes-agent` 0.19.0, PyPI): a Python plugin in $HERMES_HOME/plugins/tiergate (install.ts)
+ * that asks the dispatch hook at delegate_task and spools the children's completions itself.
+ */
+import type { HarnessModule } from '../harness-module.js';
+import { hermesDescriptor } from '../../descriptors/hermes.js';
+import { checkHermes } from './doctor.js';
+import * as installer from './install.js';
+
+export const hermes: HarnessModule = {
+  ...hermesDescriptor,
+  installer,
+  doctor: [checkHermes],
+};
