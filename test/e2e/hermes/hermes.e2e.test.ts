@@ -57,9 +57,13 @@ function responder(): (req: RecordedRequest) => Reply {
 type Run = { api: FakeChatApi; home: HermesHome; code: number | null; stderr: string };
 const homes: HermesHome[] = [];
 
-async function run(o: { delegation: Record<string, string>; setup?: (h: HermesHome) => void }): Promise<Run> {
+async function run(o: {
+  delegation: Record<string, string>;
+  policy?: unknown;
+  setup?: (h: HermesHome) => void;
+}): Promise<Run> {
   const api = await startFakeChatApi(responder());
-  const home = makeHermesHome(POLICY);
+  const home = makeHermesHome(o.policy ?? POLICY);
   homes.push(home);
   const delegation = { ...o.delegation };
   if (delegation.base_url === 'API') delegation.base_url = api.baseURL;
@@ -164,8 +168,10 @@ describe.skipIf(!bin)('Hermes Agent 0.19.0 end to end', () => {
     ]);
   });
 
-  it("no delegation.model: the child inherits the parent's model, untouched", async () => {
-    const r = await run({ delegation: {} });
+  // Under the default policy a child that inherits is moved down to the default tier (default-tier-applied, as for
+  // every harness); with `defaultTier: parent` tiergate leaves an inheriting child alone.
+  it("no delegation.model, defaultTier parent: the child inherits the parent's model, untouched", async () => {
+    const r = await run({ delegation: {}, policy: { ...POLICY, defaultTier: 'parent' } });
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     expect(new Set(children(r).map((q) => q.model))).toEqual(new Set([PARENT]));
     expect(ledger(r.home, 'SELECT action, effective_model FROM dispatches')).toEqual([
