@@ -5,10 +5,10 @@
 import type { HarnessModule } from '../harness-module.js';
 import { hermesDescriptor } from '../../descriptors/hermes.js';
 import { checkHermes } from './doctor.js';
-import * as installer from './install.js';
+import { planInstall, planUninstall, probe } from './install.js';
 
 export const hermes: HarnessModule = {
   ...hermesDescriptor,
-  installer,
+  installer: { planInstall, planUninstall, probe },
   doctor: [checkHermes],
 };
