@@ -10,14 +10,14 @@ const ruff = join(root, '.cache', 'hermes-venv', 'bin', 'ruff');
 const ci =
   process.env.TIERGATE_STRICT === '1' ||
   (Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0');
-const targets = ['plugins/hermes', 'test/python'];
+const targets = ['hermes', 'test/python'];
 if (!existsSync(ruff)) {
   console.error(
     `lint:py: ${ruff} absent (python3 -m venv .cache/hermes-venv && .cache/hermes-venv/bin/pip install ruff)`,
   );
   process.exit(ci ? 1 : 0);
 }
-const config = ['--config', join(root, 'plugins', 'hermes', 'ruff.toml')];
+const config = ['--config', join(root, 'hermes', 'ruff.toml')];
 try {
   execFileSync(ruff, ['check', ...config, ...targets], { cwd: root, stdio: 'inherit' });
   execFileSync(ruff, ['format', '--check', ...config, ...targets], { cwd: root, stdio: 'inherit' });

@@ -1,4 +1,4 @@
-"""Unit tests of tiergate's Hermes plugin (plugins/hermes/tiergate), without Hermes: run by test/unit/hermes-python.
+"""Unit tests of tiergate's Hermes plugin (hermes/tiergate), without Hermes: run by test/unit/hermes-python.
 
 Each hook fails open (returns None, raises nothing); completions reach tiergate's spool as one 0600 JSON line with
 the outcome tokens and never the child's text; a link in the spool's place is never followed.
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-PLUGIN = ROOT / "plugins" / "hermes" / "tiergate" / "__init__.py"
+PLUGIN = ROOT / "hermes" / "tiergate" / "__init__.py"
 
 
 def load() -> Any:

@@ -1,5 +1,5 @@
 /**
- * Decision -> what tiergate's Hermes plugin acts on (plugins/hermes/tiergate/__init__.py), for Hermes 0.19.0:
+ * Decision -> what tiergate's Hermes plugin acts on (hermes/tiergate/__init__.py), for Hermes 0.19.0:
  *  - deny: `{"action":"block","message"}`, which the plugin returns from pre_tool_call as is; Hermes hands the model
  *    `{"error": message}` as the delegate_task result and starts no child (seen).
  *  - correct: `{"action":"correct","model"}`: delegate_task has no model argument, so the plugin rewrites `model` on

@@ -1,5 +1,5 @@
 /**
- * What tiergate's Hermes plugin (plugins/hermes/tiergate/__init__.py) writes on the dispatch hook's stdin for a
+ * What tiergate's Hermes plugin (hermes/tiergate/__init__.py) writes on the dispatch hook's stdin for a
  * `pre_tool_call` on `delegate_task`: Hermes 0.19.0's own kwargs (tool_name, args, session_id, tool_call_id) plus what
  * the plugin tracked or read itself, as Hermes passes neither: the parent's model (on_session_start /
  * post_api_request) and config.yaml's `delegation` block. A hand-written guard so the dispatch bundle carries no zod.

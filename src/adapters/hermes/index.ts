@@ -11,4 +11,5 @@ export const hermes: HarnessModule = {
   ...hermesDescriptor,
   installer: { planInstall, planUninstall, probe },
   doctor: [checkHermes],
+  demo: async () => (await import('./demo.js')).demo,
 };

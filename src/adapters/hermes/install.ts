@@ -1,7 +1,7 @@
 /**
  * Hermes Agent: tiergate's Python plugin in `$HERMES_HOME/plugins/tiergate/` (HERMES_HOME defaults to ~/.hermes), and
  * `tiergate` in config.yaml's `plugins.enabled` (Hermes 0.19.0 loads a user plugin only when listed there, seen).
- * The plugin's files are the package's plugins/hermes/tiergate/ plus tiergate.json (this node, this dist/hook.cjs);
+ * The plugin's files are the package's hermes/tiergate/ plus tiergate.json (this node, this dist/hook.cjs);
  * config.yaml is edited as text (config-yaml.ts), so uninstall gives it back byte for byte.
  */
 import { homedir } from 'node:os';
@@ -27,7 +27,7 @@ function wanted(ctx: InstallContext): { file: string; text: string | null }[] {
   return [
     ...PLUGIN_FILES.map((f) => ({
       file: join(pluginDir(ctx), f),
-      text: readText(join(ctx.pkgRoot, 'plugins', 'hermes', PLUGIN_NAME, f)),
+      text: readText(join(ctx.pkgRoot, 'hermes', PLUGIN_NAME, f)),
     })),
     { file: join(pluginDir(ctx), SETTINGS_FILE), text: settingsText(ctx) },
   ];
@@ -47,7 +47,7 @@ export function planInstall(ctx: InstallContext): HarnessPlan {
   const plan = emptyPlan('hermes', pluginDir(ctx));
   for (const w of wanted(ctx)) {
     if (w.text === null) {
-      plan.refused.push(`the package has no ${w.file.split('/').pop()} for Hermes (plugins/hermes/${PLUGIN_NAME})`);
+      plan.refused.push(`the package has no ${w.file.split('/').pop()} for Hermes (hermes/${PLUGIN_NAME})`);
       return plan;
     }
     const before = readText(w.file);

@@ -32,7 +32,7 @@ describe('tiergate install hermes', () => {
     tiergate(h, ['install', 'hermes']);
     const dir = join(h.hermesHome, 'plugins', 'tiergate');
     expect(readFileSync(join(dir, '__init__.py'), 'utf8')).toBe(
-      readFileSync(join(REPO, 'plugins/hermes/tiergate/__init__.py'), 'utf8'),
+      readFileSync(join(REPO, 'hermes/tiergate/__init__.py'), 'utf8'),
     );
     expect(JSON.parse(readFileSync(join(dir, 'tiergate.json'), 'utf8'))).toMatchObject({
       node: process.execPath,
