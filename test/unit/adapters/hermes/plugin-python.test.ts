@@ -16,11 +16,11 @@ describe('the Hermes plugin (Python)', () => {
     let out = '';
     let code = 0;
     try {
-      out = execFileSync(python, ['-m', 'unittest', 'discover', '-s', join(root, 'test', 'python'), '-v'], {
+      out = execFileSync(python, ['-B', '-m', 'unittest', 'discover', '-s', join(root, 'test', 'python'), '-v'], {
         cwd: root,
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { PATH: process.env.PATH, HOME: process.env.HOME },
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, PYTHONDONTWRITEBYTECODE: '1' },
         timeout: 60_000,
       });
     } catch (err) {
