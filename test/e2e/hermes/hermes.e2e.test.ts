@@ -179,6 +179,15 @@ describe.skipIf(!bin)('Hermes Agent 0.19.0 end to end', () => {
     ]);
   });
 
+  it('no delegation.model, default policy: the inheriting child is moved down to the cheap tier', async () => {
+    const r = await run({ delegation: {} });
+    expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    expect(new Set(children(r).map((q) => q.model))).toEqual(new Set([CHEAP]));
+    expect(ledger(r.home, 'SELECT action, reason, effective_model FROM dispatches')).toEqual([
+      { action: 'correct', reason: 'default-tier-applied', effective_model: CHEAP },
+    ]);
+  });
+
   it('a plugin that cannot start node fails open: the pricey delegation proceeds', async () => {
     const r = await run({
       delegation: { model: PRICEY },
