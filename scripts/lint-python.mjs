@@ -12,9 +12,7 @@ const ci =
   (Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0');
 const targets = ['hermes', 'test/python'];
 if (!existsSync(ruff)) {
-  console.error(
-    `lint:py: ${ruff} absent (python3 -m venv .cache/hermes-venv && .cache/hermes-venv/bin/pip install ruff)`,
-  );
+  console.error(`lint:py: ${ruff} absent (node scripts/install-hermes.mjs)`);
   process.exit(ci ? 1 : 0);
 }
 const config = ['--config', join(root, 'hermes', 'ruff.toml')];

@@ -22,10 +22,7 @@ const VENV_BIN = join(REPO, '.cache', 'hermes-venv', 'bin');
 export function hermesBin(): string | null {
   const bin = join(VENV_BIN, 'hermes');
   if (existsSync(bin)) return bin;
-  missing(
-    '[e2e] hermes',
-    `${bin} absent: python3 -m venv .cache/hermes-venv && pip install hermes-agent==${HERMES_VERSION}`,
-  );
+  missing('[e2e] hermes', `${bin} absent: node scripts/install-hermes.mjs (hermes-agent==${HERMES_VERSION})`);
   return null;
 }
 
