@@ -13,6 +13,7 @@ import { pi } from './pi/index.js';
 import { gemini } from './gemini/index.js';
 import { copilot } from './copilot/index.js';
 import { grok } from './grok/index.js';
+import { hermes } from './hermes/index.js';
 
 export type { HarnessModule } from './harness-module.js';
 
@@ -25,6 +26,7 @@ export const HARNESSES: Readonly<Record<Harness, HarnessModule>> = {
   gemini,
   copilot,
   grok,
+  hermes,
 };
 
 /** Every harness module, in HARNESS_IDS order. */

@@ -19,6 +19,7 @@ import { piHarness } from './pi.js';
 import { geminiHarness } from './gemini.js';
 import { copilotHarness } from './copilot.js';
 import { grokHarness } from './grok.js';
+import { hermesHarness } from './hermes.js';
 
 const FACTS: Readonly<Record<Harness, HarnessFacts>> = {
   claude: claudeHarness,
@@ -29,6 +30,7 @@ const FACTS: Readonly<Record<Harness, HarnessFacts>> = {
   gemini: geminiHarness,
   copilot: copilotHarness,
   grok: grokHarness,
+  hermes: hermesHarness,
 };
 
 export const DESCRIPTORS = Object.fromEntries(HARNESS_IDS.map((h) => [h, { id: h, ...FACTS[h] }])) as Readonly<

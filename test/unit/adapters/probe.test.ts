@@ -24,6 +24,7 @@ const HOME_DIRS: Record<Harness, string[]> = {
   gemini: ['.gemini'],
   copilot: ['.copilot'],
   grok: ['.grok'],
+  hermes: ['.hermes'],
 };
 
 describe('install --all detection', () => {

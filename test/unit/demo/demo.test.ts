@@ -80,7 +80,7 @@ describe('tiergate demo --json', () => {
 
   it('replays a dispatch of every harness; Cursor is marked documentation-only', () => {
     expect(new Set(doc.decisions.map((d) => d.harness))).toEqual(
-      new Set(['claude', 'codex', 'cursor', 'opencode', 'pi', 'gemini', 'copilot', 'grok']),
+      new Set(['claude', 'codex', 'cursor', 'opencode', 'pi', 'gemini', 'copilot', 'grok', 'hermes']),
     );
     expect(doc.decisions.filter((d) => d.documentationOnly).map((d) => d.harness)).toEqual(['cursor']);
   });
@@ -124,7 +124,7 @@ describe('tiergate demo --json', () => {
 
   it('the report is the `tiergate report --json` document; completions carry served model, tokens and a non-zero cost', () => {
     expect(doc.report.format).toBe('tiergate-report/1');
-    for (const group of ['claude', 'codex', 'opencode', 'pi', 'gemini', 'copilot', 'grok']) {
+    for (const group of ['claude', 'codex', 'opencode', 'pi', 'gemini', 'copilot', 'grok', 'hermes']) {
       const row = doc.report.rows.find((r) => r.group === group);
       expect(row, group).toBeDefined();
       expect(row!.completed).toBeGreaterThan(0);
@@ -138,7 +138,7 @@ describe('tiergate demo --json', () => {
 
   it('every correcting harness: the corrected child completes and the report shows a positive saving (issue 29)', () => {
     const correcting = [...new Set(doc.decisions.filter((d) => d.action === 'correct').map((d) => d.harness))].sort();
-    expect(correcting).toEqual(['claude', 'copilot', 'gemini', 'grok', 'opencode', 'pi']);
+    expect(correcting).toEqual(['claude', 'copilot', 'gemini', 'grok', 'hermes', 'opencode', 'pi']);
     for (const h of correcting) {
       const row = doc.report.rows.find((r) => r.group === h)!;
       expect(row.corrected, h).toBe(1);
@@ -172,7 +172,7 @@ describe('tiergate demo (table) and --keep', () => {
       /Codex +gpt-6-astra -> parent gpt-6-sol: DENY \(over-ceiling-denied\)\n +the model sees: tiergate: .*Retry/,
     );
     expect(out).toMatch(/Cursor \(documentation only\)/);
-    expect(out).toMatch(/│ total +│ +12 │/);
+    expect(out).toMatch(/│ total +│ +14 │/);
     const ledger = /Ledger kept at (\S+) /.exec(out)?.[1];
     expect(ledger && ledger.startsWith(box.tmp)).toBe(true);
     expect(tree(box.home)).toEqual([]);
@@ -191,6 +191,7 @@ describe('tiergate demo (table) and --keep', () => {
         'copilot',
         'gemini',
         'grok',
+        'hermes',
         'opencode',
         'pi',
       ]);

@@ -69,6 +69,7 @@ describe('harness descriptors (the light half of the registry)', () => {
       gemini: ['BeforeTool'],
       copilot: ['preToolUse'],
       grok: ['PreToolUse'],
+      hermes: ['pre_tool_call'],
     });
   });
 

@@ -1,0 +1,123 @@
+/**
+ * Runs the real Hermes Agent (hermes-agent 0.19.0 from PyPI, in the venv .ci/run makes at .cache/hermes-venv) headless
+ * (`hermes chat -Q -q … --yolo`) in a throwaway HERMES_HOME against a fake chat-completions API on 127.0.0.1.
+ * Off the network (seen in a loopback-only network namespace, docs/harnesses/hermes.md): tirith is off
+ * (`security.tirith_enabled`, not the reference's `approval.`), title generation and the memory nudge are off, and the
+ * OpenRouter metadata and models.dev caches are seeded fresh, so neither is fetched (0.19.0 fetched
+ * openrouter.ai/api/v1/models at start without the first, which the reference does not list). Proxies point at a
+ * closed loopback port for anything left over, so no attempt can leave 127.0.0.1.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { missing } from '../../support/ci.js';
+import { hostEnv, runProcess, tiergateEnv, writeTiergateConfig, type ProcessRun } from '../support/sandbox.js';
+
+export const REPO = join(import.meta.dirname, '../../..');
+export const HERMES_VERSION = '0.19.0';
+const VENV_BIN = join(REPO, '.cache', 'hermes-venv', 'bin');
+
+/** The venv's `hermes`, else a skip outside CI and a failure under it (test/support/ci.ts). */
+export function hermesBin(): string | null {
+  const bin = join(VENV_BIN, 'hermes');
+  if (existsSync(bin)) return bin;
+  missing('[e2e] hermes', `${bin} absent: node scripts/install-hermes.mjs (hermes-agent==${HERMES_VERSION})`);
+  return null;
+}
+
+export type HermesHome = {
+  root: string;
+  home: string;
+  hermesHome: string;
+  project: string;
+  tiergateHome: string;
+  cleanup(): void;
+};
+
+export function makeHermesHome(tiergateConfig?: unknown): HermesHome {
+  const root = mkdtempSync(join(tmpdir(), 'tg-hermes-e2e-'));
+  const home = join(root, 'home');
+  const hermesHome = join(home, '.hermes');
+  const project = join(root, 'project');
+  const tiergateHome = join(root, 'tiergate');
+  for (const d of [join(hermesHome, 'cache'), project, tiergateHome]) mkdirSync(d, { recursive: true });
+  writeTiergateConfig(tiergateHome, tiergateConfig);
+  // Fresh (mtime now) and non-empty: Hermes 0.19.0 reads these instead of fetching openrouter.ai and models.dev.
+  writeFileSync(
+    join(hermesHome, 'cache', 'openrouter_model_metadata.json'),
+    JSON.stringify({
+      'tiergate-e2e': { context_length: 128000, max_completion_tokens: 4096, name: 'e2e', pricing: {} },
+    }),
+  );
+  writeFileSync(
+    join(hermesHome, 'models_dev_cache.json'),
+    JSON.stringify({ 'tiergate-e2e': { id: 'tiergate-e2e', models: {} } }),
+  );
+  writeFileSync(join(hermesHome, '.env'), 'OPENAI_API_KEY=sk-test\n');
+  return {
+    root,
+    home,
+    hermesHome,
+    project,
+    tiergateHome,
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+/** config.yaml: the parent on the fake API, `delegation` as given, the start-up downloads and side calls off. */
+export function hermesConfig(apiUrl: string, parent: string, delegation: Record<string, string>): string {
+  const deleg = Object.entries(delegation);
+  return [
+    '# e2e config (a comment install and uninstall must keep)',
+    'model:',
+    '  provider: custom',
+    `  default: ${parent}`,
+    `  base_url: "${apiUrl}"`,
+    '  api_key: sk-test',
+    ...(deleg.length ? ['delegation:', ...deleg.map(([k, v]) => `  ${k}: "${v}"`)] : []),
+    'security:',
+    '  tirith_enabled: false',
+    'auxiliary:',
+    '  title_generation:',
+    '    enabled: false',
+    'memory:',
+    '  nudge_interval: 0',
+    '',
+  ].join('\n');
+}
+
+const CLOSED = 'http://127.0.0.1:9';
+
+export function hermesEnv(h: HermesHome, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...hostEnv(['PATH', 'LANG', 'TMPDIR']),
+    TERM: 'dumb',
+    HOME: h.home,
+    HERMES_HOME: h.hermesHome,
+    TIRITH_ENABLED: '0',
+    ...tiergateEnv(h.tiergateHome),
+    HTTPS_PROXY: CLOSED,
+    HTTP_PROXY: CLOSED,
+    ALL_PROXY: CLOSED,
+    https_proxy: CLOSED,
+    http_proxy: CLOSED,
+    all_proxy: CLOSED,
+    NO_PROXY: '127.0.0.1,localhost,::1',
+    no_proxy: '127.0.0.1,localhost,::1',
+    ...extra,
+  };
+}
+
+export function runHermes(bin: string, h: HermesHome, prompt: string, env: NodeJS.ProcessEnv): Promise<ProcessRun> {
+  return runProcess(bin, ['chat', '-Q', '-q', prompt, '--yolo'], { cwd: h.project, env, timeoutMs: 150_000 });
+}
+
+/** tiergate's own CLI in the sandbox (install, uninstall, report). */
+export function tiergate(h: HermesHome, args: string[], env: NodeJS.ProcessEnv = {}): string {
+  return execFileSync(process.execPath, [join(REPO, 'dist/cli.js'), ...args], {
+    encoding: 'utf8',
+    cwd: h.project,
+    env: { ...hostEnv(), HOME: h.home, HERMES_HOME: h.hermesHome, ...tiergateEnv(h.tiergateHome), ...env },
+  });
+}
