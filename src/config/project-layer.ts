@@ -184,6 +184,34 @@ const budgets: ProjectRule<'budgets'> = {
   },
 };
 
+/**
+ * Fan-out limits: a project may lower one or add one the user has not set (a cap where there was none), never raise or
+ * drop one.
+ */
+const limits: ProjectRule<'limits'> = {
+  kind: 'tighten',
+  judge: (user, project, key) => {
+    const value: Policy['limits'] = { ...user };
+    const effects: ProjectEffect[] = [];
+    for (const field of ['concurrentSubagents', 'subagentsPerSession'] as const) {
+      const mine = user[field];
+      const theirs = project[field];
+      if (theirs === mine) continue;
+      const ok = theirs !== undefined && (mine === undefined || theirs < mine);
+      const why =
+        theirs === undefined
+          ? `removing the user's ${show(mine)} would lift the limit`
+          : mine === undefined
+            ? `${theirs} adds a limit the user has not set`
+            : `${theirs} is ${ok ? 'below' : 'above'} the user's ${mine}`;
+      if (ok) value[field] = theirs;
+      effects.push({ key: `${key}.${field}`, applied: ok, why });
+    }
+    if (effects.length === 0) effects.push({ key, applied: true, why: "same as the user's" });
+    return { value, effects };
+  },
+};
+
 export const PROJECT_RULES: { readonly [S in Section]: ProjectRule<S> } = {
   mode: ordered<'mode'>(['off', 'warn', 'on'], 'stricter'),
   unknownPrice: ordered<'unknownPrice'>(['allow', 'deny'], 'stricter'),
@@ -201,6 +229,7 @@ export const PROJECT_RULES: { readonly [S in Section]: ProjectRule<S> } = {
   refresh: { kind: 'user-only', why: 'the price refresh is shared by every project' },
   observer,
   budgets,
+  limits,
   trustedProjects: { kind: 'user-only', why: "trust is the user's to give" },
   // A repository must not send the user's ledger to its own database, nor relabel the user's rows.
   team: { kind: 'user-only', why: "where the ledger is pushed, and as whom, is the user's to say" },

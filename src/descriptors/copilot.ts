@@ -18,5 +18,6 @@ export const copilotDescriptor: HarnessDescriptor = {
   // (definitions/task.agent.yaml); gpt-5.4 is its BYOK default in the reference runs; claude-opus-4.8 a custom agent's.
   defaultTiers: { cheap: 'gpt-5.4-mini', standard: 'gpt-5.4', premium: 'claude-opus-4.8' },
   reportsUsage: true,
+  childEndEvent: 'subagentStop',
   dispatchEvents: ['preToolUse'],
 };

@@ -19,5 +19,6 @@ export const geminiDescriptor: HarnessDescriptor = {
   // the bundled catalog as it goes on the wire (models.ts).
   defaultTiers: { cheap: 'gemini-2.5-flash', standard: 'gemini-2.5-pro', premium: 'gemini-3.1-pro-preview' },
   reportsUsage: true,
+  childEndEvent: 'AfterTool[invoke_agent]',
   dispatchEvents: ['BeforeTool'],
 };

@@ -21,5 +21,6 @@ export const grokDescriptor: HarnessDescriptor = {
   // from a correction's choices by the catalog filter, never sent.
   defaultTiers: { cheap: 'grok-4.3', standard: 'grok-4.6', premium: 'grok-4.7' },
   reportsUsage: true,
+  childEndEvent: 'PostToolUse[spawn_subagent] / SubagentStop',
   dispatchEvents: ['PreToolUse'],
 };

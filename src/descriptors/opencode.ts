@@ -16,6 +16,7 @@ export const opencodeDescriptor: HarnessDescriptor = {
   // Routes by agent: empty until configured (tiergate install writes tier agents).
   defaultTiers: {},
   reportsUsage: true,
+  childEndEvent: 'tool.execute.after[task]',
   // An in-process plugin (dist/opencode.js): no command hook.
   dispatchEvents: [],
 };

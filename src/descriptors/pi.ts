@@ -16,6 +16,7 @@ export const piDescriptor: HarnessDescriptor = {
   // Routes by agent: empty until configured (tiergate install writes tier agents).
   defaultTiers: {},
   reportsUsage: true,
+  childEndEvent: 'tool_result[subagent]',
   // An in-process extension (dist/pi.js): no command hook.
   dispatchEvents: [],
 };
