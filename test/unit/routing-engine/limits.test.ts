@@ -12,7 +12,7 @@ import { DecisionSchema } from '../../../src/contracts/decision.js';
 import type { SpendState } from '../../../src/routing-engine/budget.js';
 import { decide } from '../../../src/routing-engine/decide.js';
 import { decisionKind } from '../../../src/runtime/decision-record.js';
-import { claudeDispatch } from './observations.js';
+import { claudeDispatch, codexDispatch } from './observations.js';
 import { testLookup } from './price-table.js';
 
 const prices = testLookup();
@@ -71,8 +71,7 @@ describe('limits.concurrentSubagents', () => {
   });
 
   it('an over-ceiling refusal stands as the ceiling wrote it (a limit never replaces its retry)', () => {
-    const o = claudeDispatch({ parentModel: 'claude-haiku-5-5', requestedModel: 'opus' });
-    const noRewrite = { ...o, capability: { ...o.capability, canRewrite: false } };
+    const noRewrite = codexDispatch('gpt-6-sol', 'gpt-6-astra');
     const ceiling = decide(noRewrite, policy({}), prices);
     expect(ceiling).toMatchObject({ action: 'deny', reason: 'over-ceiling-denied' });
     expect(decide(noRewrite, policy({ concurrentSubagents: 1 }), prices, state(4, 4))).toMatchObject({
