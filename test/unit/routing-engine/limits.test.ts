@@ -33,7 +33,7 @@ const state = (running: number, started: number, s: Partial<SpendState> = {}): S
   ...s,
 });
 // Opus parent, sonnet child: within the ceiling, so only a limit can refuse it.
-const obs = () => claudeDispatch({ parentModel: 'claude-opus-5-5', requestedModel: 'sonnet' });
+const obs = () => claudeDispatch('claude-opus-5-5', 'sonnet');
 
 describe('limits.concurrentSubagents', () => {
   it('at the limit: denied, stating the count, the limit, the spend, the budget and the estimate', () => {
