@@ -35,6 +35,8 @@ export const DEFAULT_POLICY: Policy = {
   observer: { tailBytes: 4 * 1024 * 1024 },
   // No amount: no budget is enforced until the user sets one (docs/budgets.md).
   budgets: { action: 'downshift', warnAt: 0.8 },
+  // No limit until the user sets one.
+  limits: {},
   trustedProjects: [],
   team: {},
   // The keys harnesses own (HarnessDescriptor.options): their defaults.

@@ -188,6 +188,34 @@ const budgets: ProjectRule<'budgets'> = {
   },
 };
 
+/**
+ * Fan-out limits: a project may lower one or add one the user has not set (a cap where there was none), never raise or
+ * drop one.
+ */
+const limits: ProjectRule<'limits'> = {
+  kind: 'tighten',
+  judge: (user, project, key) => {
+    const value: Policy['limits'] = { ...user };
+    const effects: ProjectEffect[] = [];
+    for (const field of ['concurrentSubagents', 'subagentsPerSession'] as const) {
+      const mine = user[field];
+      const theirs = project[field];
+      if (theirs === mine) continue;
+      const ok = theirs !== undefined && (mine === undefined || theirs < mine);
+      const why =
+        theirs === undefined
+          ? `removing the user's ${show(mine)} would lift the limit`
+          : mine === undefined
+            ? `${theirs} adds a limit the user has not set`
+            : `${theirs} is ${ok ? 'below' : 'above'} the user's ${mine}`;
+      if (ok) value[field] = theirs;
+      effects.push({ key: `${key}.${field}`, applied: ok, why });
+    }
+    if (effects.length === 0) effects.push({ key, applied: true, why: "same as the user's" });
+    return { value, effects };
+  },
+};
+
 /** The rule a harness declared for a key it owns (HarnessOption.project). */
 function harnessRule(o: HarnessOption): ProjectRule<Section> {
   return o.project.kind === 'tighten' ? ordered(o.values as never, o.project.stricter) : o.project;
@@ -207,6 +235,7 @@ const SHARED_RULES: { readonly [S in keyof SharedPolicy]: ProjectRule<S> } = {
   refresh: { kind: 'user-only', why: 'the price refresh is shared by every project' },
   observer,
   budgets,
+  limits,
   trustedProjects: { kind: 'user-only', why: "trust is the user's to give" },
   // A repository must not send the user's ledger to its own database, nor relabel the user's rows.
   team: { kind: 'user-only', why: "where the ledger is pushed, and as whom, is the user's to say" },

@@ -123,6 +123,15 @@ export const PolicySchema = z.object({
     reserve: z.optional(MoneySchema),
   }),
   /**
+   * Fan-out limits per harness session (routing-engine/limits.ts, docs/budgets.md): at most `concurrentSubagents`
+   * children running at once and `subagentsPerSession` started in all. Counted only where the harness tells tiergate
+   * when a child ends (descriptors' `reportsChildEnd`); elsewhere not counted, and doctor says so. Each optional.
+   */
+  limits: z.object({
+    concurrentSubagents: z.optional(z.int().check(z.positive(), z.lte(10_000))),
+    subagentsPerSession: z.optional(z.int().check(z.positive(), z.lte(1_000_000))),
+  }),
+  /**
    * USER FILE ONLY: project roots (absolute paths of directories holding a .tiergate.json) whose file may loosen this
    * policy. Any other project file may only tighten it (config/project-layer.ts); no project file can set this key.
    */

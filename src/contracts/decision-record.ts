@@ -6,7 +6,20 @@ import { DecimalSchema } from './prices.js';
  * read, what the decision made of it, and the rates it saw. Small on purpose (the dispatch hook writes it); the
  * observation beside it already carries the session, the call id, the agent and model asked for and the parent model.
  */
-export const DecisionKindSchema = z.enum(['allow', 'correct', 'deny', 'budget-downshift', 'budget-deny', 'warn']);
+/**
+ * `limit-deny`: refused by a fan-out limit (limits.*). `stopped`: a running child told to stop when a budget ran out
+ * (issue 33 item 1 writes it). Both are refusals: never joined to a completion as the dispatch that started a child.
+ */
+export const DecisionKindSchema = z.enum([
+  'allow',
+  'correct',
+  'deny',
+  'budget-downshift',
+  'budget-deny',
+  'warn',
+  'limit-deny',
+  'stopped',
+]);
 export type DecisionKind = z.infer<typeof DecisionKindSchema>;
 
 /** The link of the harness's resolution chain that gave the model the child runs on without tiergate. */

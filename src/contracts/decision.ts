@@ -19,6 +19,8 @@ export const ReasonCodeSchema = z.enum([
   'budget-downshifted', // a spend budget is spent, action downshift: the child moved to the cheap tier (or denied with a retry naming it)
   'budget-denied', // a spend budget is spent, action deny (or no cheap tier to move to): denied, naming the budget
   'budget-warning', // within warnAt of a budget (or unpriced children make the spend unknown): allowed, recorded
+  'limit-denied', // a fan-out limit (limits.concurrentSubagents / subagentsPerSession) is reached: denied, naming it
+  'child-stopped', // recorded only: a running child was told to stop because a budget ran out (budgets.action stop)
 ]);
 export type ReasonCode = z.infer<typeof ReasonCodeSchema>;
 

@@ -51,6 +51,11 @@ export type HarnessDescriptor = {
   defaultTiers: TierMap;
   /** Its completions carry token usage. false: the ledger counts its runs but can price none (the report says so). */
   reportsUsage: boolean;
+  /**
+   * The event that tells tiergate, while the parent runs, that a child ended (it settles the child's place in the spend
+   * summary). Absent: none does, so the fan-out limits (routing-engine/limits.ts) are not counted for it.
+   */
+  childEndEvent?: string;
   /** Native command-hook events its dispatch bundle (dist/hook-dispatch-<id>.cjs) serves; empty: no command hook dispatch. */
   dispatchEvents: readonly string[];
   /**

@@ -33,6 +33,7 @@ export const claudeHarness = defineHarness({
   // The Agent tool takes only aliases.
   defaultTiers: { cheap: 'haiku', standard: 'sonnet', premium: 'opus' },
   reportsUsage: true,
+  childEndEvent: 'SubagentStop (command hook)',
   dispatchEvents: ['PreToolUse'],
   // SessionEnd's timeout is 5 s (hooks.json).
   eventDeadlinesMs: { SessionEnd: 3500 },

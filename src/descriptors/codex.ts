@@ -8,6 +8,7 @@ export const codexHarness = defineHarness({
   // Codex 0.169.0 lists gpt-6.1-sol, gpt-6-astra, gpt-6-sol, gpt-6-luna, gpt-5.6-sol as allowed spawn overrides.
   defaultTiers: { cheap: 'gpt-6-luna', standard: 'gpt-6-sol', premium: 'gpt-6-astra' },
   reportsUsage: true,
+  childEndEvent: 'SubagentStop',
   dispatchEvents: ['PreToolUse', 'ChildToolUse'],
   // Codex clamps SessionEnd hooks to 3 s (0.169.0, seen; hooks-codex.json).
   eventDeadlinesMs: { SessionEnd: 1900 },

@@ -10,5 +10,6 @@ export const cursorHarness = defineHarness({
   defaultTiers: {},
   // Its hooks carry no token usage (cursor.md): its runs are counted, never priced.
   reportsUsage: false,
+  // Its stop hook reaches only the spool (drained later), not the spend summary: no child end while the parent runs.
   dispatchEvents: ['preToolUse', 'subagentStart'],
 });

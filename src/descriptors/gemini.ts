@@ -10,5 +10,6 @@ export const geminiHarness = defineHarness({
   // The models tiergate's tier agents are written with at install (extension.ts): Gemini CLI's own ids, each priced in
   // the bundled catalog as it goes on the wire (models.ts).
   defaultTiers: { cheap: 'gemini-2.5-flash', standard: 'gemini-2.5-pro', premium: 'gemini-3.1-pro-preview' },
+  childEndEvent: 'AfterTool[invoke_agent]',
   dispatchEvents: ['BeforeTool'],
 });

@@ -12,5 +12,6 @@ export const grokHarness = defineHarness({
   // grok-4.3 and grok-4.7 are xAI's cheaper and newer ids in the bundled prices. A tier Grok does not know is dropped
   // from a correction's choices by the catalog filter, never sent.
   defaultTiers: { cheap: 'grok-4.3', standard: 'grok-4.6', premium: 'grok-4.7' },
+  childEndEvent: 'PostToolUse[spawn_subagent] / SubagentStop',
   dispatchEvents: ['PreToolUse'],
 });

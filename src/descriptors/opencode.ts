@@ -7,6 +7,7 @@ export const opencodeHarness = defineHarness({
   rewrite: { field: 'subagent_type', kind: 'agent' },
   // Routes by agent: empty until configured (tiergate install writes tier agents).
   defaultTiers: {},
+  childEndEvent: 'tool.execute.after[task]',
   // An in-process plugin (dist/opencode.js): no command hook.
   dispatchEvents: [],
 });

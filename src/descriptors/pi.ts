@@ -7,5 +7,6 @@ export const piHarness = defineHarness({
   // hook. Routes by agent: no tiers until configured (tiergate install writes tier agents).
   rewrite: { field: 'agent', kind: 'agent' },
   defaultTiers: {},
+  childEndEvent: 'tool_result[subagent]',
   dispatchEvents: [],
 });

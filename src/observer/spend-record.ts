@@ -244,6 +244,8 @@ export function rebuildSpend(db: SqlDriver, env: Env, now = Date.now()): void {
           // (a harness whose completions reach only the spool): its reservation is settled here.
           const done = db.prepare('SELECT 1 AS x FROM completions WHERE harness = ? AND call_id = ? LIMIT 1');
           next.reserved = liveReservations(old, now).filter((r) => !(r.c && r.h && done.get(r.h, r.c)));
+          // Counted at dispatch only (fan-out limits): the ledger has no such figure.
+          if (old.started) next.started = old.started;
           return trim(rollTo(next, now), now);
         },
         db,

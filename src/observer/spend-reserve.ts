@@ -22,12 +22,14 @@ import { tryWithSpendLock } from './spend-lock.js';
 import { readSpendWith } from './spend-read.js';
 import {
   addReservation,
+  countStarted,
   emptySpend,
   estimateCost,
   RESERVATION_TTL_MS,
   sessionKey,
   spendPath,
   spendStateFrom,
+  type ReadSpend,
   type Reservation,
   type SpendFile,
 } from './spend-summary.js';
@@ -55,8 +57,31 @@ export function reservationFor(
 }
 
 /**
- * `decideWith(state)` under the lock, reserving the child's expected cost when the decision lets it run. A spend that
- * cannot be read (state.error) reserves nothing and writes nothing: the budgets fail open for this dispatch.
+ * The budgets' and limits' input from a read: the spend, this child's estimate, and this session's children counted
+ * (`fanout`) only where `countsChildren` (the harness reports a child's end: descriptors' childEndEvent).
+ */
+function stateOf(
+  read: ReadSpend,
+  obs: DispatchObservation,
+  budgets: Policy['budgets'],
+  now: number,
+  countsChildren: boolean,
+): SpendState {
+  const state = spendStateFrom(read, obs.harness, obs.sessionId, now, obs.sessionCostUsd ?? null);
+  if (!countsChildren) delete state.fanout;
+  if (read.error !== null) return state;
+  const f = read.file ?? emptySpend(now);
+  const session = obs.sessionId ? sessionKey(obs.harness, obs.sessionId) : null;
+  const reserve = budgets.reserve === undefined ? null : parseDecimal(budgets.reserve) / 1_000_000n;
+  const model = obs.requestedModel ?? obs.agentModel ?? obs.parentModel;
+  state.estimate = estimateCost(f, { session, agent: obs.subagentType, model, reserve });
+  return state;
+}
+
+/**
+ * `decideWith(state)` under the lock, reserving the child's expected cost when the decision lets it run (the reservation
+ * is also what counts it as running for the fan-out limits, and its session's started count goes up by one). A spend that
+ * cannot be read (state.error) reserves nothing and writes nothing: the budgets and limits fail open for this dispatch.
  */
 export function decideReserving(
   env: Env,
@@ -64,14 +89,14 @@ export function decideReserving(
   budgets: Policy['budgets'],
   decideWith: (state: SpendState) => Decision,
   runsOn: (d: Decision) => string | null,
+  countsChildren = false,
 ): Decision {
   const now = obs.at;
-  const total = obs.sessionCostUsd ?? null;
   const note = (d: Decision, why: string): Decision => ({ ...d, diagnostics: [...d.diagnostics, why] });
   // First without the lock: a refusal needs no reservation, and the spend it read only grows until a child finishes,
   // so it stands; once a budget is spent, parallel dispatches are refused without queueing for the lock. This also
   // warms the decision's code, so the one made under the lock holds it briefly.
-  const first = decideWith(spendStateFrom(readSpendWith(env, now), obs.harness, obs.sessionId, now, total));
+  const first = decideWith(stateOf(readSpendWith(env, now), obs, budgets, now, countsChildren));
   if (first.action === 'deny') return first;
   let decided: Decision | null = null;
   let fault: string | null = null;
@@ -80,7 +105,7 @@ export function decideReserving(
     const got = tryWithSpendLock(env, DISPATCH_LOCK_WAIT_MS, () => {
       const read = readSpendWith(env, now);
       try {
-        decided = decideWith(spendStateFrom(read, obs.harness, obs.sessionId, now, total));
+        decided = decideWith(stateOf(read, obs, budgets, now, countsChildren));
       } catch (err) {
         failed = { err }; // the decision's own fault: the caller's, not the lock's
         return;
@@ -90,6 +115,8 @@ export function decideReserving(
       if (!runs && read.journal.names.length === 0) return;
       let file = read.file ?? emptySpend(now, env.TZ ?? null);
       if (runs) file = addReservation(file, reservationFor(file, obs, budgets, runsOn(decided), now), now);
+      if (runs && countsChildren && obs.sessionId)
+        file = countStarted(file, sessionKey(obs.harness, obs.sessionId), now);
       // A cache the ledger rebuilds: no fsync on the dispatch path.
       writeFileAtomic(spendPath(env), JSON.stringify(file), { durable: false });
       dropJournal(env, read.journal.names);
@@ -102,8 +129,5 @@ export function decideReserving(
   }
   if (failed) throw (failed as { err: unknown }).err;
   if (decided) return fault ? note(decided, `budget: ${fault}`) : decided;
-  return note(
-    decideWith(spendStateFrom(readSpendWith(env, now), obs.harness, obs.sessionId, now, total)),
-    `budget: ${fault}`,
-  );
+  return note(decideWith(stateOf(readSpendWith(env, now), obs, budgets, now, countsChildren)), `budget: ${fault}`);
 }

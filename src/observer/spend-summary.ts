@@ -77,7 +77,14 @@ export type SpendFile = {
   recent: RecentEntry[];
   /** Running children's expected costs (absent in a summary written before reservations). */
   reserved?: Reservation[];
+  /**
+   * Children started per session (the fan-out limit `subagentsPerSession`), counted by the dispatch that let each run,
+   * under the lock. Not in the ledger's rebuild: carried over by it (spend-record.ts). Absent before limits.
+   */
+  started?: Record<string, StartedCount>;
 };
+
+export type StartedCount = { n: number; last: number };
 
 export const spendPath = (env: Env): string => join(paths(env).data, SPEND_FILE);
 export const sessionKey = (harness: Harness | string, sessionId: string): string => `${harness}:${sessionId}`;
@@ -131,6 +138,11 @@ const isPeriod = (v: unknown): v is Period => {
   );
 };
 
+const isStarted = (v: unknown): boolean =>
+  !!v &&
+  typeof v === 'object' &&
+  Object.values(v).every((c: StartedCount) => !!c && typeof c === 'object' && isInt(c.n) && c.n >= 0 && isInt(c.last));
+
 const isReservation = (v: unknown): v is Reservation => {
   const r = v as Reservation;
   return !!r && typeof r === 'object' && isInt(r.at) && isInt(r.until) && isPico(r.pico);
@@ -152,7 +164,8 @@ export function parseSpend(text: string): SpendFile | string {
     !f.sessions ||
     typeof f.sessions !== 'object' ||
     !Array.isArray(f.recent) ||
-    (f.reserved !== undefined && !(Array.isArray(f.reserved) && f.reserved.every(isReservation)))
+    (f.reserved !== undefined && !(Array.isArray(f.reserved) && f.reserved.every(isReservation))) ||
+    (f.started !== undefined && !isStarted(f.started))
   ) {
     return 'spend summary is malformed';
   }
@@ -197,10 +210,22 @@ export function spendStateFrom(
 ): SpendState {
   if (read.error !== null) return { session: null, day: ZERO, month: ZERO, sessionTotal, error: read.error };
   const f = read.file;
-  if (!f) return { session: sessionId ? ZERO : null, day: ZERO, month: ZERO, sessionTotal, error: null };
+  if (!f)
+    return {
+      session: sessionId ? ZERO : null,
+      day: ZERO,
+      month: ZERO,
+      sessionTotal,
+      error: null,
+      fanout: { running: 0, started: 0 },
+    };
   const key = sessionId && harness ? sessionKey(harness, sessionId) : null;
   const s = key ? f.sessions[key] : undefined;
   const held = liveReservations(f, now);
+  const fanout = {
+    running: key === null ? 0 : held.filter((r) => r.s === key).length,
+    started: key === null ? 0 : (f.started?.[key]?.n ?? 0),
+  };
   const session = !sessionId
     ? null
     : withReserved(
@@ -217,6 +242,7 @@ export function spendStateFrom(
     month: withReserved(periodFigure(f.month, now), inPeriod(p?.month)),
     sessionTotal,
     error: null,
+    fanout,
   };
 }
 
@@ -262,7 +288,11 @@ export function trim(f: SpendFile, now = f.updatedAt): SpendFile {
     .slice(0, MAX_SESSIONS);
   const recent = [...f.recent].sort((a, b) => b.at - a.at).slice(0, MAX_RECENT);
   const reserved = liveReservations(f, now).slice(-MAX_RESERVED);
-  return { ...f, sessions: Object.fromEntries(sessions), recent, reserved };
+  if (!f.started) return { ...f, sessions: Object.fromEntries(sessions), recent, reserved };
+  const started = Object.entries(f.started)
+    .sort((a, b) => b[1].last - a[1].last)
+    .slice(0, MAX_SESSIONS);
+  return { ...f, sessions: Object.fromEntries(sessions), recent, reserved, started: Object.fromEntries(started) };
 }
 
 /**
@@ -305,6 +335,12 @@ export function addReservation(f: SpendFile, r: Reservation, now: number): Spend
   next.reserved = [...liveReservations(next, now), r];
   next.updatedAt = now;
   return trim(next, now);
+}
+
+/** `f` counting one more child started in session `key` (a fan-out limit's count), at `now`. */
+export function countStarted(f: SpendFile, key: string, now: number): SpendFile {
+  const started = { ...f.started, [key]: { n: (f.started?.[key]?.n ?? 0) + 1, last: now } };
+  return trim({ ...f, started, updatedAt: now }, now);
 }
 
 const median = (xs: bigint[]): bigint | null => {

@@ -469,7 +469,7 @@ function correctedRuns(db: SqlDriver, q: ReportQuery, col: string): CorrectedRun
  */
 const RETRIED = `EXISTS (SELECT 1 FROM decisions r JOIN decisions o ON o.dispatch_id = dispatches.id
   WHERE r.harness = dispatches.harness AND r.session_id = dispatches.session_id AND r.dispatch_id <> dispatches.id
-    AND r.at >= dispatches.at AND r.at <= dispatches.at + 3600000 AND r.kind NOT IN ('deny', 'budget-deny')
+    AND r.at >= dispatches.at AND r.at <= dispatches.at + 3600000 AND r.kind NOT IN ('deny', 'budget-deny', 'limit-deny', 'stopped')
     AND r.to_model IS NOT o.without_model)`;
 
 /**

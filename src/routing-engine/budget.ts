@@ -32,6 +32,16 @@ export type SpendState = {
   sessionTotal: string | null;
   /** Why the spend could not be read: the budgets are then not enforced for this dispatch (fail open, diagnosed). */
   error: string | null;
+  /**
+   * This session's children (routing-engine/limits.ts): running (dispatched, not yet reported ended, not expired) and
+   * started in all. Absent where nothing was read for the limits.
+   */
+  fanout?: { running: number; started: number };
+  /**
+   * What this child is expected to cost, pico-USD, from the children recorded (spend-summary.ts estimateCost: this
+   * session's, else this agent type's median, …); null: nothing to go by; absent: not worked out.
+   */
+  estimate?: bigint | null;
 };
 
 export type BudgetKind = BudgetLine['kind'];
@@ -118,6 +128,14 @@ export function budgetNote(budgets: Budgets, state: SpendState): BudgetNote {
   return { status: 'ok', lines, summary: 'within every budget' };
 }
 
+/** This child's estimate as a message states it; '' where none was worked out. */
+export function estimateText(state: SpendState): string {
+  if (state.estimate === undefined) return '';
+  return state.estimate === null
+    ? 'No estimate for this child yet (no finished child to go by).'
+    : `This child is estimated at ${showUsd(state.estimate)} (from the children recorded so far: an estimate).`;
+}
+
 /** The advice every budget message ends with: how to go on. */
 function howToGoOn(over: BudgetLine[]): string {
   const keys = join(over.map((l) => `budgets.${l.kind}`));
@@ -160,7 +178,7 @@ export function applyBudget(decision: Decision, input: BudgetInput, state: Spend
     reason: 'budget-denied',
     tier: null,
     summary: `${note.summary}; denied`,
-    message: `${spent}; ${why}. ${howToGoOn(over)}`,
+    message: [`${spent}; ${why}.`, howToGoOn(over), estimateText(state)].filter(Boolean).join(' '),
   });
   if (budgets.action === 'deny' || budgets.action === 'stop') return denied('no more subagents run under it');
   // Already refused by the ceiling: a deny is the cheapest outcome there is; its own retry stands.

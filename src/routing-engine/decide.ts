@@ -18,6 +18,7 @@ import type { PriceLookup, Resolution } from '../contracts/prices.js';
 import { comparePrices, withinCeiling } from './compare.js';
 import { agentName, denyMessage, unknownPriceMessage } from './retry-text.js';
 import { applyBudget, hasBudget, type SpendState } from './budget.js';
+import { applyLimits } from './limits.js';
 
 // Kept importable from here for the callers that still name them so; they live in src/contracts.
 export type { Candidate, PriceLookup };
@@ -281,6 +282,23 @@ function withBudget(
   }
 }
 
+/**
+ * The fan-out limits (limits.ts), counted where `spend.fanout` was read: a fault in them fails open for the limits only
+ * (diagnosed), and the ceiling's and budgets' decision stands.
+ */
+function withLimits(
+  decision: Decision,
+  obs: DispatchObservation,
+  policy: Policy,
+  spend: SpendState | undefined,
+): Decision {
+  try {
+    return spend ? applyLimits(decision, obs, policy, spend) : decision;
+  } catch (err) {
+    return { ...decision, diagnostics: [...decision.diagnostics, `limits not checked: ${budgetFault(err)}`] };
+  }
+}
+
 /** A fault's message, bounded: it may quote the value that caused it. */
 function budgetFault(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
@@ -302,7 +320,12 @@ export function decide(obs: DispatchObservation, policy: Policy, prices: PriceLo
       diagnostics: [],
     };
   }
-  const decision = withBudget(decideInner({ obs, policy, prices, diagnostics: [] }), obs, policy, prices, spend);
+  const decision = withLimits(
+    withBudget(decideInner({ obs, policy, prices, diagnostics: [] }), obs, policy, prices, spend),
+    obs,
+    policy,
+    spend,
+  );
   if (policy.mode === 'warn' && decision.action !== 'allow') {
     return {
       action: 'allow',

@@ -15,6 +15,8 @@ import { effectiveModel } from './effective-model.js';
 export function decisionKind(d: Pick<Decision, 'action' | 'reason'>): DecisionKind {
   if (d.reason === 'warn-only') return 'warn';
   if (d.reason === 'budget-denied') return 'budget-deny';
+  if (d.reason === 'limit-denied') return 'limit-deny';
+  if (d.reason === 'child-stopped') return 'stopped';
   if (d.reason === 'budget-downshifted') return d.action === 'deny' ? 'budget-deny' : 'budget-downshift';
   return d.action;
 }

@@ -13,6 +13,8 @@ import { redactToolInput } from '../observer/redact.js';
 import { decide } from '../routing-engine/decide.js';
 import { hasBudget, type SpendState } from '../routing-engine/budget.js';
 import { decideReserving } from '../observer/spend-reserve.js';
+import { hasLimits } from '../routing-engine/limits.js';
+import { DESCRIPTORS } from '../descriptors/index.js';
 import type { Policy } from '../contracts/config.js';
 import type { PriceLookup } from '../contracts/prices.js';
 import { loadRuntime } from '../config/runtime.js';
@@ -101,11 +103,13 @@ export function routeDispatch(
 }
 
 /**
- * The decision, with the budgets when the policy sets one: the spend read and this child's expected cost reserved
- * under one lock (observer/spend-reserve.ts; never SQLite). Without a budget nothing is read, locked or written.
+ * The decision, with the budgets and fan-out limits when the policy sets one: the spend and this session's children
+ * read, and this child's expected cost reserved, under one lock (observer/spend-reserve.ts; never SQLite). Without a
+ * budget or a limit nothing is read, locked or written. Limits count only where the harness reports a child's end.
  */
 function decideWithSpend(obs: DispatchObservation, policy: Policy, prices: PriceLookup, env: Env): Decision {
-  if (policy.mode === 'off' || !hasBudget(policy.budgets)) return decide(obs, policy, prices);
+  const limited = hasLimits(policy.limits) && DESCRIPTORS[obs.harness].childEndEvent !== undefined;
+  if (policy.mode === 'off' || !(hasBudget(policy.budgets) || limited)) return decide(obs, policy, prices);
   try {
     return decideReserving(
       env,
@@ -113,6 +117,7 @@ function decideWithSpend(obs: DispatchObservation, policy: Policy, prices: Price
       policy.budgets,
       (spend) => decide(obs, policy, prices, spend),
       (d) => effectiveModel(obs, d),
+      limited,
     );
   } catch (err) {
     // A fault reading or reserving the spend costs the budgets only: the price ceiling still decides (issue 28).

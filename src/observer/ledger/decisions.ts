@@ -116,12 +116,13 @@ function checkBestMatches(db: SqlDriver): void {
  */
 export function joinDecisions(db: SqlDriver, now = Date.now()): number {
   checkBestMatches(db);
+  // The refusals added later in their own term: the first stays word for word the partial index's (decisions_open).
   const open = db
     .prepare(
       `SELECT o.dispatch_id AS id, o.harness AS harness, o.session_id AS session, o.at AS at, o.agent AS agent,
          o.to_value AS to_value, d.subagent_type AS subagent_type
        FROM decisions o JOIN dispatches d ON d.id = o.dispatch_id
-       WHERE o.completion_id IS NULL AND o.kind NOT IN ('deny', 'budget-deny') AND o.at >= ?
+       WHERE o.completion_id IS NULL AND o.kind NOT IN ('deny', 'budget-deny') AND o.kind NOT IN ('limit-deny', 'stopped') AND o.at >= ?
          AND o.session_id IS NOT NULL AND d.completion_id IS NULL
          AND EXISTS (SELECT 1 FROM completions c WHERE c.dispatch_id IS NULL AND c.call_id IS NULL
            AND c.harness = o.harness AND c.session_id = o.session_id AND c.status <> 'pending')

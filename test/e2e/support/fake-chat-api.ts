@@ -27,7 +27,8 @@ export type RecordedRequest = {
 export type ScriptedUsage = { prompt: number; completion: number; cached?: number };
 
 export type Reply =
-  | { text: string; usage?: ScriptedUsage }
+  /** `delayMs`: answered that much later (a child kept running while the parent dispatches more). */
+  | { text: string; usage?: ScriptedUsage; delayMs?: number }
   | { toolCalls: Array<{ name: string; args: Record<string, unknown>; id?: string }>; usage?: ScriptedUsage }
   | { status: number; error: string };
 
@@ -116,6 +117,7 @@ export async function startFakeChatApi(respond: Responder): Promise<FakeChatApi>
       } catch (err) {
         reply = { status: 500, error: `responder threw: ${String(err)}` };
       }
+      if ('text' in reply && reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
       if ('status' in reply) {
         res
           .writeHead(reply.status, { 'content-type': 'application/json' })

@@ -13,7 +13,8 @@ export type FunctionCallReply = {
   args: Record<string, unknown>;
   callId?: string;
 };
-export type TextReply = { type: 'text'; text: string };
+/** `delayMs`: answered that much later (a child kept running while the parent dispatches more). */
+export type TextReply = { type: 'text'; text: string; delayMs?: number };
 export type Reply = FunctionCallReply | TextReply | { type: 'error'; status: number };
 
 export type RecordedRequest = {
@@ -199,7 +200,8 @@ export async function startFakeResponsesApi(script: Script): Promise<FakeRespons
       } catch (err) {
         rep = { type: 'text', text: `fake api script error: ${String(err)}` };
       }
-      reply(res, r, rep);
+      if (rep.type === 'text' && rep.delayMs) setTimeout(() => reply(res, r, rep), rep.delayMs);
+      else reply(res, r, rep);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -319,6 +319,7 @@ describe('every policy section has a project rule', () => {
       refresh: 'user-only',
       observer: 'tighten',
       budgets: 'tighten',
+      limits: 'tighten',
       trustedProjects: 'user-only',
       team: 'user-only',
     });

@@ -181,6 +181,8 @@ describe('the file a dispatch reads', () => {
       month: { pico: 2n * OPUS, unknown: 0 },
       sessionTotal: null,
       error: null,
+      // Nothing dispatched under a limit in this session: none running, none started.
+      fanout: { running: 0, started: 0 },
     });
     // Sessions are per harness: the same id under another harness is another session.
     expect(readSpend(env, 'codex', 'sess-1', Date.now()).session).toEqual({ pico: 0n, unknown: 0 });

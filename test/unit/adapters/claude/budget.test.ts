@@ -66,7 +66,9 @@ describe('Claude command hooks: a session budget', () => {
     expect(answer?.hookSpecificOutput.permissionDecision).toBe('deny');
     expect(answer?.hookSpecificOutput.permissionDecisionReason).toBe(
       'tiergate: the session budget of $0.005 ($0.0061 spent) is spent; no more subagents run under it. ' +
-        "To go on, raise budgets.session in your tiergate config ('tiergate budget' shows every budget) or start a new session.",
+        "To go on, raise budgets.session in your tiergate config ('tiergate budget' shows every budget) or start a new session. " +
+        // The one child so far (issue 33 item 4: every message states the estimate).
+        'This child is estimated at $0.0061 (from the children recorded so far: an estimate).',
     );
     expect(rec?.type === 'dispatch' && rec.decision.reason).toBe('budget-denied');
   });
