@@ -27,7 +27,13 @@ async function buildWithMeta(options) {
 const DISPATCH_BUNDLES = readdirSync(join(root, 'src/entries'))
   .filter((f) => /^hook-dispatch-[a-z]+\.ts$/.test(f))
   .map((f) => basename(f, '.ts'));
-const HOOK_ENTRIES = ['hook.ts', 'code-cache.ts', 'hook-events.ts', ...DISPATCH_BUNDLES.map((b) => `${b}.ts`)];
+const HOOK_ENTRIES = [
+  'hook.ts',
+  'code-cache.ts',
+  'hook-events.ts',
+  'statusline.ts',
+  ...DISPATCH_BUNDLES.map((b) => `${b}.ts`),
+];
 const nodeEntries = readdirSync(join(root, 'src/entries'))
   .filter((f) => f.endsWith('.ts') && !HOOK_ENTRIES.includes(f))
   .map((f) => ({ in: join(root, 'src/entries', f), out: basename(f, '.ts') }));
@@ -157,6 +163,12 @@ await buildHook({
   entryPoints: [join(root, 'src/entries/code-cache.ts')],
   outfile: join(out, 'code-cache.cjs'),
   banner: {},
+});
+// A harness's status bar runs `tiergate statusline` every few hundred ms: started like a hook (src/entries/statusline.ts).
+await buildHook({
+  ...hookCommon,
+  entryPoints: [join(root, 'src/entries/statusline.ts')],
+  outfile: join(out, 'statusline.cjs'),
 });
 // dist/hook.cjs gets the descriptors' table of dispatch events as a literal, not the descriptors' code.
 const { DISPATCH_EVENTS } = await tsImport('../src/descriptors/index.ts', import.meta.url);

@@ -72,6 +72,10 @@ async function readCapped(chunks: AsyncIterable<string | Buffer>, maxBytes: numb
   return { raw, payload: () => parsePayload(raw) };
 }
 
+/** stdin's bytes up to `maxBytes` and the payload they hold, read as a hook reads them (`tiergate statusline` too). */
+export const readStdin = (stdin: StdinSource, maxBytes: number): Promise<Stdin> =>
+  readCapped('on' in stdin ? stdin : fdChunks(stdin.fd), maxBytes);
+
 /** Reads of stdin still blocked in libuv's thread pool: the process cannot exit normally (see hookMain). */
 let pendingPoolReads = 0;
 

@@ -1,0 +1,77 @@
+/**
+ * `tiergate statusline`: the current session's subagent spend, budget left and corrections, one line, for a harness's
+ * status bar (report/statusline.ts). Claude Code sends its session on stdin (session_id, cost.total_cost_usd); without
+ * a payload (a terminal, or none within STDIN_WAIT_MS) the line covers today's budgets only. Built on its own as
+ * dist/statusline.cjs (scripts/build.mjs) so the harness starts no more than a hook does.
+ */
+import { HARNESS_IDS, type Harness } from '../../contracts/harness-ids.js';
+import { isRecord } from '../../contracts/record.js';
+import { diagnose, errorText } from '../../io/diagnostics.js';
+import { readStdin } from '../../hook-runner/core.js';
+import { numberToDecimal } from '../../prices/decimal.js';
+import { statusLine, type StatusInput } from '../../report/statusline.js';
+import { parseCommandFlags, usageError } from '../args.js';
+
+export const USAGE = `Usage: tiergate statusline [--harness H] [--session ID]
+  Prints one line for a harness's status bar: this session's subagent spend, the corrections tiergate made and the
+  budget with the least left. Claude Code passes the session as JSON on stdin ('tiergate install claude --statusline'
+  sets it up); --session names one by hand. Reads only small files; writes nothing.
+  --harness    whose session (default claude): ${HARNESS_IDS.join(', ')}`;
+
+/** Claude Code writes the payload at once; a status bar must not wait on a stdin nobody writes to. */
+const STDIN_WAIT_MS = 1_000;
+const STDIN_MAX_BYTES = 256 * 1024;
+const MAX_SESSION_ID = 256;
+
+/** The session id and the harness's own session cost from a status-line payload, each when it is usable. */
+export function fromPayload(payload: unknown): { sessionId: string | null; sessionTotalUsd: string | null } {
+  if (!isRecord(payload)) return { sessionId: null, sessionTotalUsd: null };
+  const id = payload.session_id;
+  const cost = isRecord(payload.cost) ? payload.cost.total_cost_usd : undefined;
+  return {
+    sessionId: typeof id === 'string' && id.length > 0 && id.length <= MAX_SESSION_ID ? id : null,
+    sessionTotalUsd: typeof cost === 'number' ? numberToDecimal(cost) : null,
+  };
+}
+
+async function payloadFromStdin(): Promise<unknown> {
+  if (process.stdin.isTTY) return null;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const read = readStdin({ fd: 0 }, STDIN_MAX_BYTES).then((s) => (s.raw.length ? s.payload() : null));
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), STDIN_WAIT_MS);
+    });
+    return await Promise.race([read, late]);
+  } catch {
+    return null; // not JSON, too large, closed: the line without a session
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const parsed = parseCommandFlags('statusline', USAGE, argv, {
+    harness: { type: 'string', default: 'claude' },
+    session: { type: 'string' },
+  });
+  if (!parsed) return 2;
+  const harness = HARNESS_IDS.find((h) => h === parsed.values.harness);
+  if (!harness) return usageError('statusline', `unknown --harness '${parsed.values.harness}'`);
+  const given = fromPayload(parsed.values.session === undefined ? await payloadFromStdin() : null);
+  const input: StatusInput = {
+    harness: harness as Harness,
+    sessionId: parsed.values.session ?? given.sessionId,
+    sessionTotalUsd: given.sessionTotalUsd,
+  };
+  let line: string;
+  try {
+    line = statusLine(process.env, input);
+  } catch (err) {
+    // A bug here must not put a stack in the status bar: the bare name, and the log says why.
+    diagnose('error', 'statusline', errorText(err), {}, process.env);
+    line = 'tiergate';
+  }
+  process.stdout.write(`${line}\n`);
+  return 0;
+}
