@@ -183,6 +183,11 @@ export function install(ctx: InstallContext, harnesses: Harness[], opts: Options
       commands: [],
     };
     try {
+      // A file both edited here and written by the harness's own commands (Claude Code's settings.json with
+      // --statusline) is backed up before the edit, so uninstall can put back the user's bytes, not tiergate's.
+      if (opts.run && commands.length && binaryFound(ctx, commands[0]!.argv[0]!))
+        for (const t of commands.flatMap((c) => c.touches))
+          if (edits.some((e) => e.file === t.file)) recordTouch(hr, t.file, t.format);
       for (const s of edits) applyInstallEdit(hr, s);
       if (commands.length && !opts.run) {
         printOnce(o, commands);
