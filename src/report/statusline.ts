@@ -6,7 +6,6 @@
  * SQLite, no zod, no write: every read is capped, a missing or damaged file drops its part of the line.
  */
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Policy } from '../contracts/config.js';
 import { isRecord } from '../contracts/record.js';
 import type { Harness } from '../contracts/harness.js';
@@ -50,9 +49,10 @@ function readBudgets(env: Env): Policy['budgets'] | null {
  * ledger; the summary counts them once the drain has rebuilt it.
  */
 export function pendingCorrections(env: Env, harness: Harness, sessionId: string): number {
+  const dir = paths(env).spoolDir;
   let names: string[];
   try {
-    names = readdirSync(paths(env).spoolDir).filter((n) => n.endsWith('.jsonl'));
+    names = readdirSync(dir).filter((n) => n.endsWith('.jsonl'));
   } catch {
     return 0;
   }
@@ -61,7 +61,7 @@ export function pendingCorrections(env: Env, harness: Harness, sessionId: string
   for (const name of names.slice(0, MAX_SPOOL_FILES)) {
     let text: string;
     try {
-      text = readTextHead(join(paths(env).spoolDir, name), SPOOL_FILE_HEAD_BYTES, { follow: false });
+      text = readTextHead(`${dir}/${name}`, SPOOL_FILE_HEAD_BYTES, { follow: false });
     } catch {
       continue;
     }

@@ -4,6 +4,7 @@
  * a payload (a terminal, or none within STDIN_WAIT_MS) the line covers today's budgets only. Built on its own as
  * dist/statusline.cjs (scripts/build.mjs) so the harness starts no more than a hook does.
  */
+import { fstatSync } from 'node:fs';
 import { HARNESS_IDS, type Harness } from '../../contracts/harness-ids.js';
 import { isRecord } from '../../contracts/record.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
@@ -34,8 +35,17 @@ export function fromPayload(payload: unknown): { sessionId: string | null; sessi
   };
 }
 
+/** A terminal on stdin (someone typing the command): no payload. By fstat: `process.stdin` costs a hook's start-up. */
+function stdinIsTerminal(): boolean {
+  try {
+    return fstatSync(0).isCharacterDevice();
+  } catch {
+    return true; // no stdin at all
+  }
+}
+
 async function payloadFromStdin(): Promise<unknown> {
-  if (process.stdin.isTTY) return null;
+  if (stdinIsTerminal()) return null;
   let timer: NodeJS.Timeout | undefined;
   try {
     const read = readStdin({ fd: 0 }, STDIN_MAX_BYTES).then((s) => (s.raw.length ? s.payload() : null));
