@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { readText } from '../../install/backup.js';
 import { deepEqual, getAt, newJsonText, parseJsonText, removeAt, setAt } from '../../install/edit-json.js';
-import { startMarketplacePlan } from '../../install/marketplace.js';
+import { readMarketplace, startMarketplacePlan } from '../../install/marketplace.js';
 import type { HarnessPlan, InstallContext } from '../../install/plan.js';
 import { shJoin } from '../../install/shell.js';
 
@@ -151,6 +151,22 @@ export function planUninstall(ctx: InstallContext): HarnessPlan {
       emptyTextWhenAbsent: null,
     });
   return plan;
+}
+
+/**
+ * `claude plugin install` copies the plugin into `plugins/cache/<market>/<plugin>/<version>/` (it runs the hooks from
+ * the marketplace source in place; reference claude-code.md §8), and `claude plugin uninstall` leaves that copy
+ * (2.1.332): install caused it, so uninstall removes it, every version of tiergate's from this market.
+ */
+export function leftovers(ctx: InstallContext): { dir: string; what: string }[] {
+  const m = readMarketplace(ctx.pkgRoot, MARKETPLACE_MANIFEST);
+  if (!m.ok) return [];
+  return [
+    {
+      dir: join(configDir(ctx), 'plugins', 'cache', m.market, m.plugin),
+      what: "Claude Code's copy of the plugin, which its uninstall keeps",
+    },
+  ];
 }
 
 /** Claude Code is on this machine (install --all): its command, or its config dir. */

@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import type { Harness } from '../../contracts/harness.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
-import { removeEmptyDir, removeFile } from '../../io/files.js';
+import { removeEmptyDir, removeFile, removeNoFollow } from '../../io/files.js';
 import { runBounded } from '../../io/processes.js';
 import { backUp, linkProblem, onlyEmptyResidue, readText, sha256, writeKeepingMode } from '../../install/backup.js';
 import { parseJsonText } from '../../install/edit-json.js';
@@ -374,7 +374,16 @@ export function uninstall(ctx: InstallContext, harnesses: Harness[], opts: Optio
           }
         }
         if (o.status !== 'failed') for (const t of hr?.touched ?? []) o.actions.push(restoreTouched(ctx, h, t));
+        if (o.status !== 'failed' && commands.length)
+          for (const l of HARNESSES[h].installer.leftovers?.(ctx) ?? [])
+            if (removeNoFollow(l.dir)) {
+              o.actions.push(`${l.dir}: removed (${l.what})`);
+              removeEmptyDir(dirname(l.dir));
+            }
       }
+      if (commands.length && !opts.run)
+        for (const l of HARNESSES[h].installer.leftovers?.(ctx) ?? [])
+          if (existsSync(l.dir)) o.notes.push(`after those commands, delete ${l.dir} (${l.what})`);
       if (o.status === 'done' && hr) {
         for (const f of hr.files) if (f.backup) removeFile(f.backup);
         for (const t of hr.touched) if (t.backup) removeFile(t.backup);
