@@ -309,8 +309,7 @@ d('Claude Code end to end', () => {
     const sb = makeSandbox();
     // The marketplace as the package ships it: its manifest, whose plugin is the slim payload npm run build makes.
     const market = join(makeSandbox('tg-market-').root, 'tiergate');
-    for (const p of ['.claude-plugin', 'harness-plugin'])
-      cpSync(join(root, p), join(market, p), { recursive: true });
+    for (const p of ['.claude-plugin', 'harness-plugin']) cpSync(join(root, p), join(market, p), { recursive: true });
     const env = { env: {} };
     const add = await runClaude(claude, sb, api.url, ['plugin', 'marketplace', 'add', market], env);
     expect(add.code, add.stdout + add.stderr).toBe(0);
