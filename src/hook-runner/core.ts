@@ -78,6 +78,8 @@ export const readStdin = (stdin: StdinSource, maxBytes: number): Promise<Stdin> 
 
 /** Reads of stdin still blocked in libuv's thread pool: the process cannot exit normally (see hookMain). */
 let pendingPoolReads = 0;
+/** A read of a socket stdin nobody writes to is still blocked: the process ends itself (hookMain, statusline). */
+export const stdinReadPending = (): boolean => pendingPoolReads > 0;
 
 const readPooled = (fd: number, buf: Buffer) =>
   new Promise<number>((resolve, reject) => {

@@ -8,7 +8,8 @@ import { fstatSync } from 'node:fs';
 import { HARNESS_IDS, type Harness } from '../../contracts/harness-ids.js';
 import { isRecord } from '../../contracts/record.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
-import { readStdin } from '../../hook-runner/core.js';
+import { writeToDescriptor } from '../../io/files.js';
+import { readStdin, stdinReadPending } from '../../hook-runner/core.js';
 import { numberToDecimal } from '../../prices/decimal.js';
 import { statusLine, type StatusInput } from '../../report/statusline.js';
 import { parseCommandFlags, usageError } from '../args.js';
@@ -82,6 +83,11 @@ export async function run(argv: string[]): Promise<number> {
     diagnose('error', 'statusline', errorText(err), {}, process.env);
     line = 'tiergate';
   }
-  process.stdout.write(`${line}\n`);
+  // Synchronously: a stdin never closed (below) ends the process before a stream write would have flushed.
+  const rest = writeToDescriptor(1, `${line}\n`);
+  if (rest) await new Promise<void>((resolve) => process.stdout.write(rest, () => resolve()));
+  // A socket stdin nobody wrote to (Claude Code's, had it sent nothing) keeps a read blocked in the thread pool, and
+  // a normal exit waits for it: the line is out, so the process ends itself, as a hook does (hook-runner/core.ts).
+  if (stdinReadPending()) process.kill(process.pid, 'SIGTERM');
   return 0;
 }

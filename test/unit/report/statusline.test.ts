@@ -173,9 +173,12 @@ describe('tiergate statusline', () => {
     const child = spawn(process.execPath, [BUNDLE], { env: { PATH: process.env.PATH ?? '', ...env } });
     let out = '';
     child.stdout.on('data', (c) => (out += String(c)));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const ended = await new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child.on('exit', (code, signal) => resolve({ code, signal })),
+    );
     child.stdin.destroy();
-    expect(code).toBe(0);
+    // The line out, the process ends itself (a blocked socket read would hold a normal exit).
+    expect([0, null]).toContain(ended.code);
     expect(out).toMatch(/^tiergate/);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
