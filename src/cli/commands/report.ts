@@ -202,7 +202,8 @@ export async function run(argv: string[]): Promise<number> {
     const full = buildReport(db, query, new Date(), pricer);
     const table = !values.json && !values.csv;
     if (table && ledgerIsEmpty(db)) {
-      process.stdout.write(EMPTY_LEDGER);
+      // The budgets still show: the spend summary may count children the ledger has not drained yet.
+      process.stdout.write(EMPTY_LEDGER + reportBudgetText(process.env, process.cwd()));
       return status();
     }
     const report =
