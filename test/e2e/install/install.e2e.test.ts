@@ -159,6 +159,35 @@ describe('Claude Code', () => {
     expect(left.filter((p) => !p.id.endsWith('@builtin'))).toEqual([]);
   });
 
+  it('--statusline: Claude Code keeps the statusLine install set, and uninstall gives back the exact bytes', () => {
+    if (!b.ok) throw new Error(b.reason);
+    const sb = home({
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_TELEMETRY: '1',
+      DISABLE_AUTOUPDATER: '1',
+      TIERGATE_CLAUDE_BIN: b.bin,
+    });
+    sb.env.CLAUDE_CONFIG_DIR = join(sb.home, 'claude-cfg');
+    const settings = join(sb.env.CLAUDE_CONFIG_DIR, 'settings.json');
+    const original = '{\n\t"model": "sonnet"\n}\n';
+    put(settings, original);
+    const ins = tiergate(sb.env, 'install', 'claude', '--run', '--statusline');
+    expect(ins.out.harnesses![0]!.status, ins.out.harnesses![0]!.problems.join('; ')).toBe('done');
+    // After Claude Code's own commands rewrote the file, the statusLine is still there, running the package's bundle.
+    const line = JSON.parse(readFileSync(settings, 'utf8')).statusLine as { type: string; command: string };
+    expect(line.type).toBe('command');
+    expect(line.command).toContain(join(installed, 'dist', 'statusline.cjs'));
+    const shown = spawnSync('sh', ['-c', line.command], {
+      input: JSON.stringify({ session_id: 'e2e-session' }),
+      env: sb.env,
+      encoding: 'utf8',
+    });
+    expect(shown.stdout).toMatch(/^tiergate: subagents \$0 · 0 corrected\n$/);
+    const un = tiergate(sb.env, 'uninstall', 'claude', '--run');
+    expect(un.out.harnesses![0]!.status, un.out.harnesses![0]!.problems.join('; ')).toBe('done');
+    expect(readFileSync(settings, 'utf8')).toBe(original);
+  });
+
   it('with no settings.json before, uninstall leaves none', () => {
     if (!b.ok) throw new Error(b.reason);
     const sb = home({
