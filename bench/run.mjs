@@ -39,6 +39,14 @@ const BENCHES = [
     what: 'node dist/hook.cjs claude|codex PreToolUse vs bare node -e 0 (target <= 1.15x), peak RSS',
   },
   {
+    name: 'statusline',
+    file: 'statusline.mjs',
+    args: ['31'],
+    quick: { args: ['5'] },
+    timeoutMin: 10,
+    what: 'node dist/statusline.cjs (a used data dir, 200 spool files) vs bare node -e 0 and the dispatch hook',
+  },
+  {
     name: 'codex-hook',
     file: 'codex-hook.mjs',
     args: ['21'],

@@ -1,7 +1,7 @@
 // Bundles every entry point into one self-contained file in dist/.
 // Entries: each src/entries/<name>.ts -> dist/<name>.js (Node ESM), plus the harness-loaded bundles below.
 import { build } from 'esbuild';
-import { readdirSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, basename, dirname } from 'node:path';
 import { tsImport } from 'tsx/esm/api';
@@ -27,7 +27,13 @@ async function buildWithMeta(options) {
 const DISPATCH_BUNDLES = readdirSync(join(root, 'src/entries'))
   .filter((f) => /^hook-dispatch-[a-z]+\.ts$/.test(f))
   .map((f) => basename(f, '.ts'));
-const HOOK_ENTRIES = ['hook.ts', 'code-cache.ts', 'hook-events.ts', ...DISPATCH_BUNDLES.map((b) => `${b}.ts`)];
+const HOOK_ENTRIES = [
+  'hook.ts',
+  'code-cache.ts',
+  'hook-events.ts',
+  'statusline.ts',
+  ...DISPATCH_BUNDLES.map((b) => `${b}.ts`),
+];
 const nodeEntries = readdirSync(join(root, 'src/entries'))
   .filter((f) => f.endsWith('.ts') && !HOOK_ENTRIES.includes(f))
   .map((f) => ({ in: join(root, 'src/entries', f), out: basename(f, '.ts') }));
@@ -158,6 +164,12 @@ await buildHook({
   outfile: join(out, 'code-cache.cjs'),
   banner: {},
 });
+// A harness's status bar runs `tiergate statusline` every few hundred ms: started like a hook (src/entries/statusline.ts).
+await buildHook({
+  ...hookCommon,
+  entryPoints: [join(root, 'src/entries/statusline.ts')],
+  outfile: join(out, 'statusline.cjs'),
+});
 // dist/hook.cjs gets the descriptors' table of dispatch events as a literal, not the descriptors' code.
 const { DISPATCH_EVENTS } = await tsImport('../src/descriptors/index.ts', import.meta.url);
 await buildHook({
@@ -171,3 +183,47 @@ await buildHook({
 const metaDir = join(root, '.cache', 'build');
 mkdirSync(metaDir, { recursive: true });
 writeFileSync(join(metaDir, 'metafile.json'), JSON.stringify({ builds: metafiles }) + '\n');
+
+// The plugin payload Claude Code and Codex install (their marketplaces' `source`: .claude-plugin/marketplace.json,
+// .agents/plugins/marketplace.json). Both copy the source directory into their plugin cache (Codex runs the hooks from
+// that copy); pointed at the package root, that copy was the whole package with node_modules (52 MB). This directory
+// holds only what the hooks load at run time: the manifests, the hook files, the bundles they start (the dispatch and
+// event bundles, the policy slow path, the Claude hooks module, the background price refresh and the team push, which
+// run dist/refresh.js and dist/cli.js), the price snapshot, and the one native module the event bundle requires
+// (better-sqlite3, for the ledger drain at session end) with the two packages it loads it through.
+const PLUGIN_DIR = 'harness-plugin';
+{
+  const plugin = join(root, PLUGIN_DIR);
+  rmSync(plugin, { recursive: true, force: true });
+  const put = (from, to = from) => cpSync(join(root, from), join(plugin, to), { recursive: true });
+  for (const f of ['.claude-plugin/plugin.json', '.codex-plugin/plugin.json', 'hooks.json', 'hooks-codex.json']) put(f);
+  put('data/prices-snapshot.json');
+  const HOOK_LOADED = [
+    'hook.cjs',
+    'code-cache.cjs',
+    'hook-events.cjs',
+    'policy-load.cjs',
+    'claude-module.js',
+    'refresh.js',
+    'cli.js',
+    ...DISPATCH_BUNDLES.map((b) => `${b}.cjs`),
+  ];
+  for (const f of HOOK_LOADED) put(`dist/${f}`);
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  // `type: module` makes dist/*.js ESM here as in the package; `name` lets findPackageRoot recognise it.
+  writeFileSync(
+    join(plugin, 'package.json'),
+    `${JSON.stringify({ name: pkg.name, version: pkg.version, private: true, type: 'module' }, null, 2)}\n`,
+  );
+  const requireFrom = (dir) => createRequire(join(dir, 'noop.js'));
+  const pkgDir = (req, name) => dirname(req.resolve(`${name}/package.json`));
+  const sqlite = pkgDir(requireFrom(root), 'better-sqlite3');
+  const bindings = pkgDir(requireFrom(sqlite), 'bindings');
+  const fileUri = pkgDir(requireFrom(bindings), 'file-uri-to-path');
+  const mod = (dir, name, parts) => {
+    for (const p of parts) cpSync(join(dir, p), join(plugin, 'node_modules', name, p), { recursive: true });
+  };
+  mod(sqlite, 'better-sqlite3', ['package.json', 'LICENSE', 'lib', 'build/Release/better_sqlite3.node']);
+  mod(bindings, 'bindings', ['package.json', 'LICENSE.md', 'bindings.js']);
+  mod(fileUri, 'file-uri-to-path', ['package.json', 'LICENSE', 'index.js']);
+}

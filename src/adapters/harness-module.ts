@@ -25,6 +25,11 @@ export type Installer = {
    * behind taken out (Codex's marketplace and plugin tables). Absent: the file is judged as the command left it.
    */
   tidyTouched?(ctx: InstallContext, format: 'json' | 'toml', text: string): string;
+  /**
+   * Directories of tiergate's that the harness's own uninstall command leaves behind (Claude Code's plugin cache copy),
+   * removed after it ran, each with what it is.
+   */
+  leftovers?(ctx: InstallContext): { dir: string; what: string }[];
   /** How `install --all` tells the harness is on this machine: any of these commands on PATH, or any of these dirs. */
   probe(ctx: InstallContext): { bins: string[]; dirs: string[] };
 };

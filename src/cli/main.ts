@@ -32,6 +32,10 @@ export const COMMANDS: Record<string, Command> = {
     load: () => import('./commands/budget.js'),
   },
   config: { summary: 'config check: validate the policy files', load: () => import('./commands/config.js') },
+  statusline: {
+    summary: "one line for a harness's status bar: this session's subagent spend, corrections, budget left",
+    load: () => import('./commands/statusline.js'),
+  },
   install: {
     summary: `install tiergate into ${HARNESS_IDS.join('|')}, or every one found (--all)`,
     load: () => import('./commands/install.js'),

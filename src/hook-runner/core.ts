@@ -73,8 +73,14 @@ async function readCapped(chunks: AsyncIterable<string | Buffer>, maxBytes: numb
   return { raw, payload: () => parsePayload(raw) };
 }
 
+/** stdin's bytes up to `maxBytes` and the payload they hold, read as a hook reads them (`tiergate statusline` too). */
+export const readStdin = (stdin: StdinSource, maxBytes: number): Promise<Stdin> =>
+  readCapped('on' in stdin ? stdin : fdChunks(stdin.fd), maxBytes);
+
 /** Reads of stdin still blocked in libuv's thread pool: the process cannot exit normally (see hookMain). */
 let pendingPoolReads = 0;
+/** A read of a socket stdin nobody writes to is still blocked: the process ends itself (hookMain, statusline). */
+export const stdinReadPending = (): boolean => pendingPoolReads > 0;
 
 const readPooled = (fd: number, buf: Buffer) =>
   new Promise<number>((resolve, reject) => {

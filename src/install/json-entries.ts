@@ -96,6 +96,8 @@ export function applyUndo(text: string, undo: UndoStep[]): string {
       const v = getAt(out, u.path);
       if (v === undefined) continue;
       const empty = v !== null && typeof v === 'object' && Object.keys(v as object).length === 0;
+      // A value the user has replaced since (their own status line) is theirs: left.
+      if (u.onlyIfEqual !== undefined && !deepEqual(v, u.onlyIfEqual)) continue;
       if (!u.onlyIfEmpty || empty) out = removeAt(out, u.path);
     }
   }

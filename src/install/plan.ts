@@ -9,12 +9,14 @@ export type InstallContext = {
   pkgRoot: string;
   version: string;
   home: string;
+  /** `install claude --statusline`: also show `tiergate statusline` in Claude Code's status bar, if it has none. */
+  statusline?: boolean;
 };
 
 /** How to take one edit back out when the file changed since install (structural, not byte restore). */
 export type UndoStep =
   | { op: 'remove-from-array'; path: JSONPath; value: unknown; dropIfEmpty: boolean }
-  | { op: 'remove-key'; path: JSONPath; onlyIfEmpty: boolean };
+  | { op: 'remove-key'; path: JSONPath; onlyIfEmpty: boolean; onlyIfEqual?: unknown };
 
 export type FileEditStep = {
   kind: 'edit';

@@ -9,7 +9,13 @@ import { readText } from './backup.js';
 const JsonPathSchema = z.array(z.union([z.string(), z.number()]));
 const UndoSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('remove-from-array'), path: JsonPathSchema, value: z.unknown(), dropIfEmpty: z.boolean() }),
-  z.object({ op: z.literal('remove-key'), path: JsonPathSchema, onlyIfEmpty: z.boolean() }),
+  // onlyIfEqual: removed only while it holds this value (the statusLine `install claude --statusline` set).
+  z.object({
+    op: z.literal('remove-key'),
+    path: JsonPathSchema,
+    onlyIfEmpty: z.boolean(),
+    onlyIfEqual: z.optional(z.unknown()),
+  }),
 ]);
 
 export const FileRecordSchema = z.object({

@@ -34,6 +34,7 @@ import {
   spendPath,
   trim,
   type RecentEntry,
+  type SessionSpend,
   type SpendFile,
 } from './spend-summary.js';
 import { spendEntry } from './spend-entry.js';
@@ -195,6 +196,16 @@ export function spendFromLedger(db: SqlDriver, now: number, zone: string | null)
      GROUP BY harness, session_id ORDER BY last DESC LIMIT ?`,
     )
     .all<SessionRow>(since, MAX_SESSIONS);
+  // For `tiergate statusline` (report/statusline.ts), which opens no SQLite: corrections from their partial index.
+  const corrected = new Map(
+    db
+      .prepare(
+        `SELECT harness, session_id, COUNT(*) AS n, MAX(at) AS last FROM dispatches
+       WHERE action = 'correct' AND at >= ? AND session_id IS NOT NULL GROUP BY harness, session_id`,
+      )
+      .all<{ harness: string; session_id: string; n: number; last: number }>(since)
+      .map((r) => [sessionKey(r.harness, r.session_id), r]),
+  );
   const recent = db
     .prepare(
       `SELECT dedupe_key AS k, harness, session_id, ended_at AS at, CAST(cost_pico AS TEXT) AS pico, call_id AS c,
@@ -206,12 +217,20 @@ export function spendFromLedger(db: SqlDriver, now: number, zone: string | null)
     ...emptySpend(now, zone),
     day: { ...p.day, pico: day.pico, unknown: Number(day.unknown) },
     month: { ...p.month, pico: month.pico, unknown: Number(month.unknown) },
-    sessions: Object.fromEntries(
-      sessions.map((s) => [
-        sessionKey(s.harness, s.session_id),
-        { pico: s.pico, unknown: Number(s.unknown), last: s.last },
-      ]),
-    ),
+    sessions: Object.fromEntries([
+      ...sessions.map((s): [string, SessionSpend] => {
+        const key = sessionKey(s.harness, s.session_id);
+        const n = corrected.get(key)?.n;
+        return [key, { pico: s.pico, unknown: Number(s.unknown), last: s.last, ...(n ? { corrected: n } : {}) }];
+      }),
+      // A session whose corrected children have not finished yet: no spend, its corrections all the same. Only
+      // into room left: one must never push a session with spend out of the summary (its budget would restart).
+      ...[...corrected]
+        .filter(([key]) => !sessions.some((s) => sessionKey(s.harness, s.session_id) === key))
+        .sort((a, b) => b[1].last - a[1].last)
+        .slice(0, MAX_SESSIONS - sessions.length)
+        .map(([key, r]): [string, SessionSpend] => [key, { pico: '0', unknown: 0, last: r.last, corrected: r.n }]),
+    ]),
     recent: recent.map((r) => ({
       k: r.k,
       s: r.session_id ? sessionKey(r.harness, r.session_id) : null,

@@ -35,7 +35,8 @@ export const RESERVATION_TTL_MS = 2 * 3600 * 1000;
 export const MAX_RESERVED = 512;
 
 export type Period = { start: number; end: number; pico: string; unknown: number };
-export type SessionSpend = { pico: string; unknown: number; last: number };
+/** `corrected`: dispatches of the session tiergate corrected, as the ledger held them when the summary was rebuilt. */
+export type SessionSpend = { pico: string; unknown: number; last: number; corrected?: number };
 /**
  * A completion counted: its ledger key, the session it counts for, when it ended, its cost (null: unpriced), and what
  * a reservation's estimate is drawn from: its call id (settles that dispatch's reservation), served model and agent type.

@@ -3,10 +3,24 @@
  * path stats it on every hook to tell whether the effective file (config/effective.ts) still describes it.
  */
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SNAPSHOT_FILE = 'prices-snapshot.json';
+/** The plugin payload directory inside the package (scripts/build.mjs), which Claude Code reads in place. */
+export const PLUGIN_DIR = 'harness-plugin';
+
+/**
+ * Hooks running from the package's own plugin payload (Claude Code reads its marketplace source in place) use the
+ * package's snapshot, not the payload's copy: the effective file names its inputs by path, and the CLI's are the
+ * package's, so a copy would make each side find the other's file stale and rebuild it. A copy elsewhere (Codex's
+ * plugin cache) keeps its own.
+ */
+function packageSnapshot(dir: string): string | null {
+  if (basename(dir) !== PLUGIN_DIR) return null;
+  const outer = join(dirname(dir), 'data', SNAPSHOT_FILE);
+  return existsSync(outer) ? outer : null;
+}
 
 /** This module's directory: `__dirname` in the CommonJS hook bundles (no URL round trip per hook), else from the URL. */
 const moduleDir = (): string => (typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url)));
@@ -19,7 +33,7 @@ export function findSnapshotPath(start = moduleDir()): string | null {
   let dir = start;
   for (let i = 0; i < 5; i++) {
     const candidate = join(dir, 'data', SNAPSHOT_FILE);
-    if (existsSync(candidate)) return candidate;
+    if (existsSync(candidate)) return packageSnapshot(dir) ?? candidate;
     const parent = dirname(dir);
     if (parent === dir) break;
     dir = parent;

@@ -33,8 +33,12 @@ function moneySpan(m: Money, key: string): string {
   return `<span ${attrs}>${h(moneyText(m))}</span>`;
 }
 
+/** A value past this many characters (a token count in the billions) gets two grid columns: never broken inside. */
+const WIDE_VALUE = 10;
+
 function card(label: string, value: string, sub = ''): string {
-  return `<div class="card"><div class="label">${h(label)}</div><div class="value">${value}</div>${sub ? `<div class="sub">${sub}</div>` : ''}</div>`;
+  const wide = value.replace(/<[^>]*>/g, '').length > WIDE_VALUE ? ' wide' : '';
+  return `<div class="card${wide}"><div class="label">${h(label)}</div><div class="value">${value}</div>${sub ? `<div class="sub">${sub}</div>` : ''}</div>`;
 }
 
 /** Under the headline: the budget downshifts' part, the estimated runs and the denials, as the table's notes say. */
@@ -133,7 +137,10 @@ function modelsHtml(r: ReportRow): string {
         : corrected
           ? ' title="corrected by tiergate"'
           : '';
-      return `<span class="${cls}"${title}>${h(text)}</span>`;
+      // Each id unbroken, the pair free to wrap after the arrow: the column stays narrow enough for 1280 px.
+      const id = (v: string) => `<span class="id">${h(v)}</span>`;
+      const inner = same ? id(served) : `${id(m.requested!)} → ${id(served)}`;
+      return `<span class="${cls}"${title}>${inner}</span>`;
     })
     .join('<br>');
 }

@@ -1,5 +1,5 @@
 /**
- * `--limit N`: keep the N most expensive groups (cost, then runs), in the view's own order. Thousands of sessions make
+ * `--limit N`: keep the N most expensive groups (not days: `--by day` shows every day of the period) (cost, then runs), in the view's own order. Thousands of sessions make
  * a terminal table nobody reads (and cli-table3 takes seconds to lay out); totals still cover every group.
  */
 import type { Report, ReportRow } from '../contracts/report.js';
@@ -7,7 +7,8 @@ import type { Report, ReportRow } from '../contracts/report.js';
 const pico = (r: ReportRow): bigint => (r.cost.pico === null ? -1n : BigInt(r.cost.pico));
 
 export function limitRows(report: Report, limit: number): Report {
-  if (limit <= 0 || report.rows.length <= limit) return { ...report, omittedRows: 0 };
+  // A timeline keeps every period: dropping the cheap days would leave holes in it.
+  if (report.by === 'day' || limit <= 0 || report.rows.length <= limit) return { ...report, omittedRows: 0 };
   const dearest = report.rows
     .map((r, i) => ({ i, cost: pico(r), runs: r.runs }))
     .sort((a, b) => (a.cost === b.cost ? b.runs - a.runs || a.i - b.i : a.cost > b.cost ? -1 : 1))

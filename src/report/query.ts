@@ -13,6 +13,7 @@ import { ledgerSpan, zonedDaySql } from './day-sql.js';
 import { withSessionDetails, wholeUsage } from './context.js';
 import { scopeFilters, scopeWhere } from './scope-sql.js';
 import { priceDecisions, type CorrectedRun, type DecidedAgg } from './decision-savings.js';
+import { fillDays } from './day-fill.js';
 
 /** The local ledger has one person's rows: `--by user` groups only the team's (src/team/report.ts). */
 export type LocalReportBy = Exclude<ReportBy, 'user'>;
@@ -606,6 +607,17 @@ function multipliers(db: SqlDriver, q: ReportQuery, col: string): MultiplierAgg[
     .all<MultiplierAgg>(...w.params);
 }
 
+/** A group with no runs: a day of the period nothing ran on (day-fill.ts). */
+export const emptyRow = (group: string): ReportRow => finish(emptyAcc(group));
+
+/** True when the ledger holds no run and no dispatch at all: the report says how to get some instead of zeros. */
+export function ledgerIsEmpty(db: SqlDriver): boolean {
+  const r = db
+    .prepare('SELECT EXISTS (SELECT 1 FROM completions) OR EXISTS (SELECT 1 FROM dispatches) AS any')
+    .get<{ any: number }>();
+  return !r?.any;
+}
+
 /** The collator String#localeCompare uses, built once: thousands of sessions sort in a fraction of the time. */
 const byKey = new Intl.Collator();
 
@@ -642,7 +654,16 @@ export function buildReport(
     generatedAt: now.toISOString(),
     by: q.by,
     filters,
-    rows: q.by === 'session' ? withSessionDetails(db, rows) : [...rows],
+    rows:
+      q.by === 'session'
+        ? withSessionDetails(db, rows)
+        : q.by === 'day' && !ledgerIsEmpty(db)
+          ? fillDays(
+              rows,
+              { since: q.since ?? null, until: q.until ?? null, zone: q.timeZone ?? 'UTC', now: now.getTime() },
+              emptyRow,
+            )
+          : [...rows],
     totals: rows.totals!,
     ...(whole ? { wholeUsage: whole } : {}),
   };

@@ -16,6 +16,7 @@ import type { DecidedAgg } from '../report/decision-savings.js';
 import { limitRows } from '../report/limit.js';
 import {
   assembleRows,
+  emptyRow,
   noUsageHarnesses,
   type Agg,
   type IgnoredAgg,
@@ -24,6 +25,7 @@ import {
   type Pair,
   type ReportParts,
 } from '../report/query.js';
+import { fillDays } from '../report/day-fill.js';
 import type { TeamClient } from './pg.js';
 import { runRow, type RunFields, type RunRow } from '../report/run-rows.js';
 import { ROLLUP_MEASURES, TEAM_SCHEMA } from './schema.js';
@@ -478,7 +480,11 @@ export function teamReportFrom(q: TeamReportQuery, parts: ReportParts, now = new
     by: q.by,
     source: 'team',
     filters,
-    rows: [...rows],
+    // A timeline without holes, as the local report's (report/day-fill.ts), in the team ledger's UTC days.
+    rows:
+      q.by === 'day' && (rows.length > 0 || q.since != null || q.until != null)
+        ? fillDays(rows, { since: q.since ?? null, until: q.until ?? null, zone: 'UTC', now: now.getTime() }, emptyRow)
+        : [...rows],
     totals: rows.totals!,
   };
 }

@@ -7,7 +7,7 @@ import { loadPricer } from '../../observer/default-pricer.js';
 import { runObserver } from '../../collect/drain.js';
 import { openLedger } from '../../observer/ledger/open.js';
 import type { SqlDriver } from '../../observer/ledger/driver.js';
-import { buildReport, type LocalReportBy, type ReportQuery } from '../../report/query.js';
+import { buildReport, ledgerIsEmpty, type LocalReportBy, type ReportQuery } from '../../report/query.js';
 import { limitRows } from '../../report/limit.js';
 import { formatCsv } from '../../report/format-csv.js';
 import { queryRuns, type RunRow } from '../../report/run-rows.js';
@@ -36,12 +36,23 @@ export const USAGE = `Usage: tiergate report [--by agent|session|tier|model|harn
   --harness    ${HARNESS_IDS.slice(0, -1).join(', ')} or ${HARNESS_IDS.at(-1)}
   --session    a session id, or the start of one (as --by session shows it)
   --project    a project directory (and those under it), or the unique start of one the ledger knows
-  --limit N    the N most expensive rows (table default ${TABLE_LIMIT}; --json/--csv all); 0 shows all
+  --limit N    the N most expensive rows (table default ${TABLE_LIMIT}; --json/--csv all); 0 shows all; --by day
+               always shows every day of the period, a day without runs as zeros
   --json       the stable schema (src/contracts/report.ts); --html FILE: a page with charts
   --csv        one line per run (its own requested -> served pair, decision, cost, saving); --total adds the totals line
   --no-drain   report the ledger as it is, without first reading what the hooks recorded since the last run
   --team       report the team's ledger in PostgreSQL (team.url; every machine's pushed rows, UTC days) instead;
-               with it: --by user, --user NAME and --origin ID (one person's or one machine's rows)`;
+               with it: --by user, --user NAME and --origin ID (one person's or one machine's rows)
+Exit status: 0 the report was printed; 1 the ledger was damaged: it was set aside (kept, named on stderr), a fresh one
+started, and the report printed covers only what was read since; 2 a usage error.`;
+
+/** What the table says instead of a page of zeros when nothing was ever recorded. */
+const EMPTY_LEDGER =
+  'No subagent runs recorded yet: run a harness with tiergate installed, or `tiergate scan` to backfill\n';
+
+/** A damaged ledger is set aside and a fresh one started (observer/ledger/open.ts): said here, with where it went. */
+const rebuiltText = (aside: string, why: string): string =>
+  `tiergate report: the ledger was damaged (${why}); it is kept at ${aside} and a fresh one was started, so this report covers only what was recorded since (\`tiergate scan\` backfills from the harnesses' transcripts)\n`;
 
 /** With --limit, the runs of the rows kept (the totals line still covers every run, as the table's does). */
 function csvRuns(runs: RunRow[], report: { rows: { group: string | null }[]; omittedRows?: number }): RunRow[] {
@@ -180,7 +191,14 @@ export async function run(argv: string[]): Promise<number> {
     );
   }
   if (by === 'user') return usageError('report', '--by user groups the team ledger only (report --team)');
-  const db = openLedger(process.env);
+  let rebuilt = false;
+  const db = openLedger(process.env, {
+    onRebuilt: (aside, why) => {
+      rebuilt = true;
+      process.stderr.write(rebuiltText(aside, why));
+    },
+  });
+  const status = () => (rebuilt ? 1 : 0);
   try {
     const pricer = loadPricer(process.env);
     if (!values['no-drain']) runObserver(process.env, pricer, db);
@@ -195,10 +213,15 @@ export async function run(argv: string[]): Promise<number> {
     if (html !== null) {
       writeHtml(html, formatHtml(withBudget(buildHtmlData(db, query, new Date(), pricer), process.env, process.cwd())));
       process.stdout.write(`tiergate report: wrote ${html}\n`);
-      return 0;
+      return status();
     }
     const full = buildReport(db, query, new Date(), pricer);
     const table = !values.json && !values.csv;
+    if (table && ledgerIsEmpty(db)) {
+      // The budgets still show: the spend summary may count children the ledger has not drained yet.
+      process.stdout.write(EMPTY_LEDGER + reportBudgetText(process.env, process.cwd()));
+      return status();
+    }
     const report =
       limit !== null && limit !== undefined ? limitRows(full, limit) : table ? limitRows(full, TABLE_LIMIT) : full;
     process.stdout.write(
@@ -209,7 +232,7 @@ export async function run(argv: string[]): Promise<number> {
           : formatTable(report, terminal()),
     );
     if (table) process.stdout.write(reportBudgetText(process.env, process.cwd()));
-    return 0;
+    return status();
   } finally {
     db.close();
   }

@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import type { Harness } from '../../contracts/harness.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
-import { removeEmptyDir, removeFile } from '../../io/files.js';
+import { removeEmptyDir, removeFile, removeNoFollow } from '../../io/files.js';
 import { runBounded } from '../../io/processes.js';
 import { backUp, linkProblem, onlyEmptyResidue, readText, sha256, writeKeepingMode } from '../../install/backup.js';
 import { parseJsonText } from '../../install/edit-json.js';
@@ -228,6 +228,11 @@ export function install(ctx: InstallContext, harnesses: Harness[], opts: Options
       commands: [],
     };
     try {
+      // A file both edited here and written by the harness's own commands (Claude Code's settings.json with
+      // --statusline) is backed up before the edit, so uninstall can put back the user's bytes, not tiergate's.
+      if (opts.run && commands.length && binaryFound(ctx, commands[0]!.argv[0]!))
+        for (const t of commands.flatMap((c) => c.touches))
+          if (edits.some((e) => e.file === t.file)) recordTouch(hr, t.file, t.format);
       for (const s of edits) applyInstallEdit(hr, s);
       if (commands.length && !opts.run) printOnce(o, commands);
       else runInstallCommands(ctx, plan, commands, hr, o, opts);
@@ -388,7 +393,16 @@ export function uninstall(ctx: InstallContext, harnesses: Harness[], opts: Optio
         }
       }
       if (o.status !== 'failed') for (const t of hr?.touched ?? []) o.actions.push(restoreTouched(ctx, h, t));
+      if (o.status !== 'failed' && commands.length)
+        for (const l of HARNESSES[h].installer.leftovers?.(ctx) ?? [])
+          if (removeNoFollow(l.dir)) {
+            o.actions.push(`${l.dir}: removed (${l.what})`);
+            removeEmptyDir(dirname(l.dir));
+          }
     }
+    if (commands.length && !opts.run)
+      for (const l of HARNESSES[h].installer.leftovers?.(ctx) ?? [])
+        if (existsSync(l.dir)) o.notes.push(`after those commands, delete ${l.dir} (${l.what})`);
     if (o.status === 'done' && hr) {
       for (const f of hr.files) if (f.backup) removeFile(f.backup);
       for (const t of hr.touched) if (t.backup) removeFile(t.backup);

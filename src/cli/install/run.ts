@@ -20,12 +20,24 @@ export const USAGE = (verb: string) =>
   `             Copilot CLI) instead of printing them\n` +
   `  --force    also write a settings file the user made read-only (its mode is kept); without it such a file\n` +
   `             refuses that harness, nothing of it written\n` +
-  `  --json     machine-readable output\n`;
+  `  --json     machine-readable output\n` +
+  (verb === 'install'
+    ? `  --statusline  Claude Code: also show \`tiergate statusline\` (session spend, corrections, budget left) in its\n` +
+      `             status bar, only if settings.json has no statusLine yet (yours is never replaced)\n`
+    : '');
 
 export async function runInstallCli(verb: 'install' | 'uninstall', argv: string[]): Promise<number> {
   const flags = new Set(argv.filter((a) => a.startsWith('--')));
   const names = argv.filter((a) => !a.startsWith('--'));
-  const known = new Set(['--all', '--dry-run', '--run', '--force', '--json', '--help']);
+  const known = new Set([
+    '--all',
+    '--dry-run',
+    '--run',
+    '--force',
+    '--json',
+    '--help',
+    ...(verb === 'install' ? ['--statusline'] : []),
+  ]);
   const unknown = [...flags].filter((f) => !known.has(f));
   if (flags.has('--help')) {
     process.stdout.write(wrapped(USAGE(verb)));
@@ -36,7 +48,7 @@ export async function runInstallCli(verb: 'install' | 'uninstall', argv: string[
   if (bad.length) return usageError(verb, unknownValue('harness', bad[0]!, HarnessSchema.options));
   if (!names.length && !flags.has('--all'))
     return usageError(verb, `name a harness (${HarnessSchema.options.join(', ')}) or --all`);
-  const ctx = makeContext(process.env);
+  const ctx = { ...makeContext(process.env), statusline: flags.has('--statusline') };
   const json = flags.has('--json');
   // --all installs where a harness is found; named harnesses are installed whether found or not (also with --all).
   const skipped: Outcome[] = [];

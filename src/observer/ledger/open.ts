@@ -31,6 +31,8 @@ export type LedgerOptions = {
   busyTimeoutMs?: number;
   /** Force a driver; default: bun:sqlite inside Bun, better-sqlite3 elsewhere. */
   driver?: 'better-sqlite3' | 'bun:sqlite';
+  /** Told when the file was corrupt and set aside: a command says so on stderr (a hook only diagnoses it). */
+  onRebuilt?: (aside: string, why: string) => void;
 };
 
 export function runtimeDriver(): 'better-sqlite3' | 'bun:sqlite' {
@@ -60,6 +62,8 @@ export function openLedger(env: Env = process.env, opts: LedgerOptions = {}): Sq
     for (const ext of ['', '-wal', '-shm']) {
       try {
         moveFile(`${file}${ext}`, `${aside}${ext}`);
+        // It keeps prompts' metadata: user-only, whatever mode an older tiergate or a copy gave the damaged file.
+        restrictToUser(`${aside}${ext}`);
       } catch {
         /* that part did not exist */
       }
@@ -71,7 +75,9 @@ export function openLedger(env: Env = process.env, opts: LedgerOptions = {}): Sq
       {},
       env,
     );
-    return openLedgerFile(env, file, opts);
+    const db = openLedgerFile(env, file, opts);
+    opts.onRebuilt?.(aside, errorText(err));
+    return db;
   }
 }
 

@@ -7,7 +7,7 @@
 import type { Report } from '../../contracts/report.js';
 import type { SqlDriver } from '../../observer/ledger/driver.js';
 import type { Pricer } from '../../observer/pricing.js';
-import { buildReport, type ReportQuery } from '../query.js';
+import { buildReport, emptyRow, type ReportQuery } from '../query.js';
 import { startOfDay, startOfNextDay } from '../zone.js';
 
 /** The daily charts show at most this many days (the most recent ones); totals always cover the whole range. */
@@ -46,7 +46,10 @@ export function buildHtmlData(
       .filter((g): g is string => g !== null && /^\d{4}-\d{2}-\d{2}$/.test(g))
       .sort();
     const shown = days.slice(-MAX_CHART_DAYS);
+    const ran = new Set(byDay.rows.filter((r) => r.runs > 0).map((r) => r.group));
     const dayTier = shown.map((day) => {
+      // A day without runs (day-fill.ts) has no tiers: no queries for it.
+      if (!ran.has(day)) return { day, report: { ...byDay, rows: [], totals: emptyRow('(total)') } };
       const start = startOfDay(zone, day)!;
       const end = startOfNextDay(zone, start);
       const since = Math.max(start, q.since ?? start);

@@ -10,9 +10,20 @@ type El = {
   querySelector(sel: string): El | null;
   setAttribute(name: string, value: string): void;
   style: { height: string };
+  clientWidth?: number;
 };
-type Doc = { getElementById(id: string): El | null; documentElement: El };
-type ChartCtor = (new (canvas: El, config: unknown) => unknown) & { defaults?: { color: string; borderColor: string } };
+type Ctx2d = { font: string; measureText(text: string): { width: number } };
+type Doc = {
+  getElementById(id: string): El | null;
+  documentElement: El;
+  createElement?(tag: 'canvas'): { getContext(kind: '2d'): Ctx2d | null };
+};
+type ChartCtor = (new (
+  canvas: El,
+  config: unknown,
+) => unknown) & {
+  defaults?: { color: string; borderColor: string; font?: { size?: number; family?: string } };
+};
 type Win = { matchMedia?: (q: string) => { matches: boolean } };
 type TipCtx = { datasetIndex: number; dataIndex: number; raw: unknown };
 
@@ -171,11 +182,36 @@ export function pageMain(doc: Doc, Chart: ChartCtor | undefined, win: Win): void
   const pairs = m.models.pairs;
   const modelsFig = doc.getElementById('chart-models');
   const modelsBox = modelsFig && modelsFig.querySelector('.canvas-box');
-  if (modelsBox) modelsBox.style.height = `${Math.max(160, 60 + 30 * pairs.length)}px`;
+  // Chart.js gives the label axis at most half the chart's width and draws a longer label past the canvas edge, cut
+  // off (issue 34: clipped at 390 px, and at any width for long model ids). So each label is made to fit that half,
+  // measured in the axis font: on one line when it fits, else requested and served on two lines, each shortened with
+  // an ellipsis only if it must be. The tooltip shows the whole pair.
+  const font = (Chart.defaults && Chart.defaults.font) || {};
+  const measurer = doc.createElement ? doc.createElement('canvas').getContext('2d') : null;
+  if (measurer) measurer.font = `${font.size || 12}px ${font.family || 'sans-serif'}`;
+  const textWidth = (t: string): number => (measurer ? measurer.measureText(t).width : t.length * 7);
+  const room = Math.max(48, ((modelsBox && modelsBox.clientWidth) || 600) / 2 - 24);
+  // Shortened in the middle: model ids differ at their ends (a date, a version, a preview number).
+  const fit = (t: string): string => {
+    if (textWidth(t) <= room) return t;
+    const cut = (n: number) => `${t.slice(0, Math.ceil(n * 0.4))}…${t.slice(t.length - Math.floor(n * 0.6))}`;
+    let n = t.length - 1;
+    while (n > 2 && textWidth(cut(n)) > room) n--;
+    return cut(n);
+  };
+  const labels = pairs.map((p): string | string[] => {
+    if (p.requested === null && p.served === null) return fit(p.label);
+    const requested = p.requested ?? 'no model named';
+    const served = p.served ?? '(not known yet)';
+    const one = `${requested} → ${served}`;
+    return textWidth(one) <= room ? one : [fit(`${requested} →`), fit(served)];
+  });
+  const twoLines = labels.some((l) => Array.isArray(l));
+  if (modelsBox) modelsBox.style.height = `${Math.max(160, 60 + (twoLines ? 40 : 30) * pairs.length)}px`;
   draw('chart-models', () => ({
     type: 'bar',
     data: {
-      labels: pairs.map((p) => p.label),
+      labels,
       datasets: [
         {
           label: 'runs',

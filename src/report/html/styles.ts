@@ -10,10 +10,10 @@ h2 { font-size: 16px; margin: 28px 0 10px; }
 .note { font-size: 12px; margin: 6px 0 0; }
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 160px), 1fr)); gap: 12px; margin-top: 16px; }
 .card { background: var(--card); border-radius: 8px; padding: 12px 14px; min-width: 0; }
-@media (min-width: 360px) { .card:first-child { grid-column: span 2; } }
+@media (min-width: 360px) { .card:first-child, .card.wide { grid-column: span 2; } }
 .card:first-child .value { font-size: 28px; }
 .card .label { color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .04em; }
-.card .value { font-size: 22px; font-weight: 600; margin-top: 2px; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
+.card .value { font-size: 22px; font-weight: 600; margin-top: 2px; font-variant-numeric: tabular-nums; overflow-wrap: break-word; }
 .card .sub { color: var(--muted); font-size: 12px; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 520px), 1fr)); gap: 16px; margin-top: 8px; }
 figure.chart { margin: 0; background: var(--card); border-radius: 8px; padding: 12px 14px; min-width: 0; }
@@ -25,13 +25,12 @@ table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nu
 th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-size: 12px; color: var(--muted); font-weight: 600; }
 td.num, th.num { text-align: right; }
-th.num { white-space: nowrap; }
 .table-box { overflow-x: auto; max-width: 100%; }
-.table-box th[scope=row] { position: sticky; left: 0; background: var(--bg); }
+.table-box th[scope=row] { position: sticky; left: 0; background: var(--bg); min-width: 8em; max-width: 18em; overflow-wrap: anywhere; }
 .scope { overflow-wrap: anywhere; }
 @media (max-width: 600px) { body { padding: 12px 10px; } h1 { font-size: 18px; } .card .value { font-size: 18px; } .card:first-child .value { font-size: 22px; } }
-.pair { white-space: nowrap; }
-.pair.long { white-space: normal; overflow-wrap: anywhere; }
+.pair .id { white-space: nowrap; }
+.pair.long .id { white-space: normal; overflow-wrap: anywhere; }
 table { font-size: 13px; }
 tr.total td { font-weight: 600; border-top: 2px solid var(--line); }
 .mismatch { color: var(--bad); font-weight: 600; }

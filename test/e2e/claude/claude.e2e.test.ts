@@ -307,7 +307,9 @@ d('Claude Code end to end', () => {
 
   it('(6) installed from a local marketplace (claude plugin marketplace add / install) -> corrects', async () => {
     const sb = makeSandbox();
-    const market = pluginCopy();
+    // The marketplace as the package ships it: its manifest, whose plugin is the slim payload npm run build makes.
+    const market = join(makeSandbox('tg-market-').root, 'tiergate');
+    for (const p of ['.claude-plugin', 'harness-plugin']) cpSync(join(root, p), join(market, p), { recursive: true });
     const env = { env: {} };
     const add = await runClaude(claude, sb, api.url, ['plugin', 'marketplace', 'add', market], env);
     expect(add.code, add.stdout + add.stderr).toBe(0);
@@ -316,9 +318,11 @@ d('Claude Code end to end', () => {
     const { res } = await run(dispatchScript(AGENT_INPUT('opus')), ['--model', 'haiku'], { sb });
     expect(res.code, res.stderr).toBe(0);
     expect(childRequests(api).map((k) => k.model)).toEqual(['claude-haiku-5-5']);
-    const dispatches = spooled(sb).filter((r) => r.type === 'dispatch');
+    // The payload carries the SQLite binding, so the session-end hook drained the spool into the ledger (a copy of
+    // dist/ alone could not open it, and left the records in the spool).
+    expect(spooled(sb).filter((r) => r.type === 'dispatch')).toEqual([]);
     expect(
-      dispatches.map((r) => r.observation.parentModelSource),
+      ledgerRows(sb).dispatches.map((r) => r.parent_model_source),
       diagnostics(sb),
     ).toEqual(['agent.spawn']);
   });

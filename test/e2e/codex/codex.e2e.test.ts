@@ -96,19 +96,9 @@ async function run(opts: {
 async function installFromMarketplace(h: CodexHome): Promise<void> {
   const market = join(h.root, 'market');
   mkdirSync(market, { recursive: true });
-  for (const p of ['.codex-plugin', '.agents', 'hooks-codex.json', 'dist', 'package.json'])
-    cpSync(join(repo, p), join(market, p), { recursive: true });
-  if (existsSync(join(repo, 'data'))) cpSync(join(repo, 'data'), join(market, 'data'), { recursive: true });
-  // What `npm install -g tiergate` leaves next to the package: its native dependency, nested under node_modules.
-  for (const dep of [
-    'better-sqlite3/package.json',
-    'better-sqlite3/lib',
-    'better-sqlite3/build/Release/better_sqlite3.node',
-    'bindings',
-    'file-uri-to-path',
-  ]) {
-    cpSync(join(repo, 'node_modules', dep), join(market, 'node_modules', dep), { recursive: true });
-  }
+  // The marketplace as the package ships it: its manifest, whose plugin is the slim payload npm run build makes (the
+  // hook bundles, the snapshot and the native SQLite binding the session-end drain loads), nothing else of the package.
+  for (const p of ['.agents', 'harness-plugin']) cpSync(join(repo, p), join(market, p), { recursive: true });
   const env = codexEnv(h);
   const add = await runCodex(bin, ['plugin', 'marketplace', 'add', market], { cwd: h.project, env, timeoutMs: 30_000 });
   expect(add.code).toBe(0);

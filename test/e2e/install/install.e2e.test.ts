@@ -6,7 +6,16 @@
  * at a closed loopback port so anything that slips through fails locally.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,6 +24,14 @@ import { harnessBin } from '../support/harness-bin.js';
 import { packAndInstall } from '../../support/packed.js';
 
 let installed = '';
+
+/** Bytes of every file under `dir` (links not followed). */
+function treeBytes(dir: string): number {
+  let n = 0;
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true }))
+    if (e.isFile()) n += lstatSync(join(e.parentPath, e.name)).size;
+  return n;
+}
 beforeAll(() => {
   installed = packAndInstall().installed;
 }, 600_000);
@@ -118,7 +135,14 @@ describe('Claude Code', () => {
       version: string;
     }[];
     const tg = list.find((p) => p.id.startsWith('tiergate@'));
-    expect(tg).toMatchObject({ enabled: true, readFromFolder: installed });
+    // The marketplace's plugin is the slim payload (issue 34 item 6), read in place; the copy Claude Code makes in its
+    // cache holds no more than it.
+    expect(tg).toMatchObject({ enabled: true, readFromFolder: join(installed, 'harness-plugin') });
+    const cache = join(sb.env.CLAUDE_CONFIG_DIR, 'plugins', 'cache', 'tiergate', 'tiergate');
+    expect(existsSync(cache)).toBe(true);
+    const cached = treeBytes(cache);
+    process.stdout.write(`claude plugin cache copy: ${(cached / 1e6).toFixed(1)} MB\n`);
+    expect(cached).toBeLessThan(10e6);
     expect(tg!.version).toBe(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).version);
     expect(JSON.parse(readFileSync(settings, 'utf8')).model).toBe('sonnet');
     expect(doctorFor(sb.env, 'claude').status).toBe('ok');
@@ -128,9 +152,40 @@ describe('Claude Code', () => {
     const un = tiergate(sb.env, 'uninstall', 'claude', '--run');
     expect(un.out.harnesses![0]!.status, un.out.harnesses![0]!.problems.join('; ')).toBe('done');
     expect(readFileSync(settings, 'utf8')).toBe(original);
+    expect(existsSync(cache)).toBe(false);
+    expect(JSON.stringify(un.out)).toContain("Claude Code's copy of the plugin");
     // Claude Code 2.1.332 lists its own built-in plugins (`cc-plugin-*@builtin`) too (seen; 2.1.328 listed none).
     const left = JSON.parse(run(b.bin, ['plugin', 'list', '--json'], sb.env).stdout) as { id: string }[];
     expect(left.filter((p) => !p.id.endsWith('@builtin'))).toEqual([]);
+  });
+
+  it('--statusline: Claude Code keeps the statusLine install set, and uninstall gives back the exact bytes', () => {
+    if (!b.ok) throw new Error(b.reason);
+    const sb = home({
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_TELEMETRY: '1',
+      DISABLE_AUTOUPDATER: '1',
+      TIERGATE_CLAUDE_BIN: b.bin,
+    });
+    sb.env.CLAUDE_CONFIG_DIR = join(sb.home, 'claude-cfg');
+    const settings = join(sb.env.CLAUDE_CONFIG_DIR, 'settings.json');
+    const original = '{\n\t"model": "sonnet"\n}\n';
+    put(settings, original);
+    const ins = tiergate(sb.env, 'install', 'claude', '--run', '--statusline');
+    expect(ins.out.harnesses![0]!.status, ins.out.harnesses![0]!.problems.join('; ')).toBe('done');
+    // After Claude Code's own commands rewrote the file, the statusLine is still there, running the package's bundle.
+    const line = JSON.parse(readFileSync(settings, 'utf8')).statusLine as { type: string; command: string };
+    expect(line.type).toBe('command');
+    expect(line.command).toContain(join(installed, 'dist', 'statusline.cjs'));
+    const shown = spawnSync('sh', ['-c', line.command], {
+      input: JSON.stringify({ session_id: 'e2e-session' }),
+      env: sb.env,
+      encoding: 'utf8',
+    });
+    expect(shown.stdout).toMatch(/^tiergate: subagents \$0 · 0 corrected\n$/);
+    const un = tiergate(sb.env, 'uninstall', 'claude', '--run');
+    expect(un.out.harnesses![0]!.status, un.out.harnesses![0]!.problems.join('; ')).toBe('done');
+    expect(readFileSync(settings, 'utf8')).toBe(original);
   });
 
   it('with no settings.json before, uninstall leaves none', () => {
@@ -170,8 +225,16 @@ describe('Codex', () => {
     };
     expect(list.installed.find((p) => p.pluginId.startsWith('tiergate@'))).toMatchObject({
       enabled: true,
-      source: { path: installed },
+      source: { path: join(installed, 'harness-plugin') },
     });
+    // Codex runs the hooks from its copy: the slim payload, with the SQLite binding its session-end drain loads.
+    const cache = join(sb.env.CODEX_HOME, 'plugins', 'cache', 'tiergate', 'tiergate');
+    const cached = treeBytes(cache);
+    process.stdout.write(`codex plugin cache copy: ${(cached / 1e6).toFixed(1)} MB\n`);
+    expect(cached).toBeLessThan(10e6);
+    expect(readdirSync(cache).some((v) => existsSync(join(cache, v, 'node_modules', 'better-sqlite3', 'lib')))).toBe(
+      true,
+    );
     // Trust is the user's: tiergate wrote no hook-trust state anywhere in config.toml.
     expect(readFileSync(cfg, 'utf8')).not.toMatch(/trust/i);
     expect(doctorFor(sb.env, 'codex').status).toBe('ok');
@@ -180,6 +243,7 @@ describe('Codex', () => {
     expect(un.out.harnesses![0]!.status, un.out.harnesses![0]!.problems.join('; ')).toBe('done');
     expect(readFileSync(cfg, 'utf8')).toBe(original);
     expect(JSON.parse(run(b.bin, ['plugin', 'list', '--json'], sb.env).stdout).installed).toEqual([]);
+    expect(existsSync(cache) ? treeBytes(cache) : 0).toBe(0);
   });
 });
 

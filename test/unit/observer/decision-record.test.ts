@@ -431,7 +431,7 @@ describe('decision record: table, JSON and HTML from the same query', () => {
       expect(html).toContain(`${CASES.length} runs corrected by tiergate`);
       // The table's pairs: a correction is shown as one, never as a mismatch; the corrected values beside the count.
       expect(html).toContain(
-        '<span class="pair corrected" title="corrected by tiergate">fake/big → fake/parent</span>',
+        '<span class="pair corrected" title="corrected by tiergate"><span class="id">fake/big</span> → <span class="id">fake/parent</span></span>',
       );
       expect(html).not.toContain('class="pair mismatch"');
       expect(html).toContain('(→ tiergate-parent');

@@ -160,7 +160,9 @@ describe('recovery from corrupted state files', () => {
     expect(dispatchDenies(sb)).toBe(true); // the dispatch path never opens the ledger
     completion(sb, 'agent-after');
     const report = cli(sb, ['report', '--json', '--by', 'harness']);
-    expect(report.status).toBe(0);
+    // The report met the damage: it says so on stderr, names where the file went, and exits 1 (issue 34 item 3).
+    expect(report.status).toBe(1);
+    expect(report.stderr).toMatch(/the ledger was damaged .* it is kept at .*ledger\.sqlite\.corrupt-/);
     // The fresh ledger holds the completion recorded after the damage (the old rows stay in the set-aside file).
     const rows = (JSON.parse(report.stdout) as { rows: { group: string; completed: number }[] }).rows;
     expect(rows.find((r) => r.group === 'codex')?.completed).toBe(1);
