@@ -66,7 +66,7 @@ describe('tiergate demo fits the terminal', () => {
     const text = lines.join('\n');
     expect(text).toContain('  Claude Code: opus -> parent claude-sonnet-5-5\n      CORRECT (over-ceiling-corrected)');
     expect(text).toMatch(/Compact columns for 80 columns/);
-    expect(text).toMatch(/│ total +│ +12 │/);
+    expect(text).toMatch(/│ total +│ +14 │/);
   });
 
   it('at 120 columns on a terminal: the table with corrections and denials, every line within 120', () => {

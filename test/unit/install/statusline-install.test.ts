@@ -35,7 +35,8 @@ function setup(settings: string | null) {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'settings.json');
   if (settings !== null) writeFileSync(file, settings);
-  const env = { ...ctx.env, TIERGATE_CLAUDE_BIN: fake } as Record<string, string>;
+  // Wide: the messages asserted on are one line each (output wraps to COLUMNS otherwise).
+  const env = { ...ctx.env, TIERGATE_CLAUDE_BIN: fake, COLUMNS: '1000' } as Record<string, string>;
   const cli = (verb: 'install' | 'uninstall', args: string[]) => runCaptured((a) => runInstallCli(verb, a), args, env);
   return { ctx, file, cli, read: () => readFileSync(file, 'utf8') };
 }
