@@ -184,7 +184,7 @@ const metaDir = join(root, '.cache', 'build');
 mkdirSync(metaDir, { recursive: true });
 writeFileSync(join(metaDir, 'metafile.json'), JSON.stringify({ builds: metafiles }) + '\n');
 
-// The plugin payload Claude Code and Codex install (their marketplaces' `source`: .claude-plugin/marketplace.json,
+// The plugin payload Claude Code, Codex and Copilot CLI install (their marketplaces' `source`: .claude-plugin/marketplace.json,
 // .agents/plugins/marketplace.json). Both copy the source directory into their plugin cache (Codex runs the hooks from
 // that copy); pointed at the package root, that copy was the whole package with node_modules (52 MB). This directory
 // holds only what the hooks load at run time: the manifests, the hook files, the bundles they start (the dispatch and
@@ -196,7 +196,17 @@ const PLUGIN_DIR = 'harness-plugin';
   const plugin = join(root, PLUGIN_DIR);
   rmSync(plugin, { recursive: true, force: true });
   const put = (from, to = from) => cpSync(join(root, from), join(plugin, to), { recursive: true });
-  for (const f of ['.claude-plugin/plugin.json', '.codex-plugin/plugin.json', 'hooks.json', 'hooks-codex.json']) put(f);
+  // Copilot CLI 1.0.102 installs from the same marketplace manifest as Claude Code (.claude-plugin/marketplace.json) and
+  // reads its own plugin manifest (.plugin/plugin.json -> hooks-copilot.json) in the source it names.
+  for (const f of [
+    '.claude-plugin/plugin.json',
+    '.codex-plugin/plugin.json',
+    '.plugin/plugin.json',
+    'hooks.json',
+    'hooks-codex.json',
+    'hooks-copilot.json',
+  ])
+    put(f);
   put('data/prices-snapshot.json');
   const HOOK_LOADED = [
     'hook.cjs',

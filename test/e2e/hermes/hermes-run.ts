@@ -118,6 +118,14 @@ export function tiergate(h: HermesHome, args: string[], env: NodeJS.ProcessEnv =
   return execFileSync(process.execPath, [join(REPO, 'dist/cli.js'), ...args], {
     encoding: 'utf8',
     cwd: h.project,
-    env: { ...hostEnv(), HOME: h.home, HERMES_HOME: h.hermesHome, ...tiergateEnv(h.tiergateHome), ...env },
+    // Wide: tests match one-line messages (output wraps to COLUMNS otherwise).
+    env: {
+      ...hostEnv(),
+      COLUMNS: '1000',
+      HOME: h.home,
+      HERMES_HOME: h.hermesHome,
+      ...tiergateEnv(h.tiergateHome),
+      ...env,
+    },
   });
 }

@@ -31,7 +31,7 @@ describe('the plugin payload (harness-plugin/)', () => {
 
   it("holds every file the manifests' hooks name and the bundles open, and stays small", () => {
     const have = new Set(files(payload));
-    for (const m of ['.claude-plugin/plugin.json', '.codex-plugin/plugin.json']) {
+    for (const m of ['.claude-plugin/plugin.json', '.codex-plugin/plugin.json', '.plugin/plugin.json']) {
       expect(have.has(m)).toBe(true);
       const hooks = String(JSON.parse(readFileSync(join(payload, m), 'utf8')).hooks).replace(/^\.\//, '');
       expect(have.has(hooks), hooks).toBe(true);
