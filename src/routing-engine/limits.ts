@@ -4,7 +4,7 @@
  * and the session's counts in (the caller reads them under the spend lock, observer/spend-reserve.ts); the decision
  * out. Applied after the budgets: a limit only ever turns a run into a refusal, never a refusal into a run.
  *
- * Counted only where the harness tells tiergate when a child ends (descriptors' reportsChildEnd): elsewhere a running
+ * Counted only where the harness tells tiergate when a child ends (descriptors' childEndEvent): elsewhere a running
  * child is never released, and a limit would refuse every dispatch after the first N.
  */
 import type { Decision } from '../contracts/decision.js';
