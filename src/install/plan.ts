@@ -31,6 +31,17 @@ export type FileEditStep = {
   emptyTextWhenAbsent: string | null;
 };
 
+/**
+ * A step that writes (or, after === null, deletes) a file as a whole: nothing to take out structurally, so uninstall
+ * puts the recorded bytes back (or deletes what tiergate created).
+ */
+export const wholeFileEdit = (
+  file: string,
+  description: string,
+  before: string | null,
+  after: string | null,
+): FileEditStep => ({ kind: 'edit', file, description, before, after, undo: [], emptyTextWhenAbsent: null });
+
 export type CommandStep = {
   kind: 'command';
   argv: string[];

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { readText } from '../../install/backup.js';
 import { deepEqual, getAt, newJsonText, parseJsonText, removeAt, setAt } from '../../install/edit-json.js';
 import { pushMarketplaceRemoval, readMarketplace, startMarketplacePlan } from '../../install/marketplace.js';
-import type { HarnessPlan, InstallContext } from '../../install/plan.js';
+import { type HarnessPlan, type InstallContext, wholeFileEdit } from '../../install/plan.js';
 import { shJoin } from '../../install/shell.js';
 
 export const MARKETPLACE_MANIFEST = '.claude-plugin/marketplace.json';
@@ -132,15 +132,14 @@ export function planUninstall(ctx: InstallContext): HarnessPlan {
   // Without an install record (apply.ts puts recorded edits back itself): tiergate's own statusLine, and only that.
   const text = readText(settingsFile(ctx));
   if (text !== null && parseJsonText(text).ok && deepEqual(getAt(text, ['statusLine']), statusLineSetting(ctx)))
-    plan.steps.unshift({
-      kind: 'edit',
-      file: settingsFile(ctx),
-      description: `edit ${settingsFile(ctx)}: remove tiergate's statusLine`,
-      before: text,
-      after: removeAt(text, ['statusLine']),
-      undo: [],
-      emptyTextWhenAbsent: null,
-    });
+    plan.steps.unshift(
+      wholeFileEdit(
+        settingsFile(ctx),
+        `edit ${settingsFile(ctx)}: remove tiergate's statusLine`,
+        text,
+        removeAt(text, ['statusLine']),
+      ),
+    );
   return plan;
 }
 

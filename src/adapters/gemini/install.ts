@@ -12,7 +12,13 @@ import type { Policy } from '../../contracts/config.js';
 import { loadPolicy } from '../../config/load.js';
 import { readText } from '../../install/backup.js';
 import { parseJsonText } from '../../install/edit-json.js';
-import { emptyPlan, type FileEditStep, type HarnessPlan, type InstallContext } from '../../install/plan.js';
+import {
+  emptyPlan,
+  type FileEditStep,
+  type HarnessPlan,
+  type InstallContext,
+  wholeFileEdit,
+} from '../../install/plan.js';
 import { dataDir } from '../../io/paths.js';
 import { geminiDir } from './agents.js';
 import { EXTENSION_NAME, extensionFiles, type ExtensionFile } from './extension.js';
@@ -97,16 +103,7 @@ export function planInstall(ctx: InstallContext): HarnessPlan {
     const file = join(stage, f.rel);
     const before = readText(file);
     if (before === f.text) continue;
-    const step: FileEditStep = {
-      kind: 'edit',
-      file,
-      description: `write ${f.rel} of the Gemini extension (${stage})`,
-      before,
-      after: f.text,
-      undo: [],
-      emptyTextWhenAbsent: null,
-    };
-    plan.steps.push(step);
+    plan.steps.push(wholeFileEdit(file, `write ${f.rel} of the Gemini extension (${stage})`, before, f.text));
   }
   const stale = staleFiles(ctx, files);
   if (from && stale.length === 0) {

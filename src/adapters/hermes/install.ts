@@ -8,7 +8,13 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Env } from '../../contracts/env.js';
 import { readText } from '../../install/backup.js';
-import { emptyPlan, type FileEditStep, type HarnessPlan, type InstallContext } from '../../install/plan.js';
+import {
+  emptyPlan,
+  type FileEditStep,
+  type HarnessPlan,
+  type InstallContext,
+  wholeFileEdit,
+} from '../../install/plan.js';
 import { addEnabled, PLUGIN_NAME, removeEnabled } from './config-yaml.js';
 
 export const PLUGIN_FILES = ['plugin.yaml', '__init__.py'] as const;
@@ -33,16 +39,6 @@ function wanted(ctx: InstallContext): { file: string; text: string | null }[] {
   ];
 }
 
-const edit = (file: string, description: string, before: string | null, after: string | null): FileEditStep => ({
-  kind: 'edit',
-  file,
-  description,
-  before,
-  after,
-  undo: [],
-  emptyTextWhenAbsent: null,
-});
-
 export function planInstall(ctx: InstallContext): HarnessPlan {
   const plan = emptyPlan('hermes', pluginDir(ctx));
   for (const w of wanted(ctx)) {
@@ -51,7 +47,7 @@ export function planInstall(ctx: InstallContext): HarnessPlan {
       return plan;
     }
     const before = readText(w.file);
-    if (before !== w.text) plan.steps.push(edit(w.file, `write ${w.file}`, before, w.text));
+    if (before !== w.text) plan.steps.push(wholeFileEdit(w.file, `write ${w.file}`, before, w.text));
   }
   const cfg = configFile(ctx);
   const before = readText(cfg);
@@ -60,7 +56,8 @@ export function planInstall(ctx: InstallContext): HarnessPlan {
     plan.refused.push(`${cfg}: ${added.reason}; enable it by hand: hermes plugins enable ${PLUGIN_NAME}`);
     return plan;
   }
-  if (!added.already) plan.steps.push(edit(cfg, `enable ${PLUGIN_NAME} in ${cfg} plugins.enabled`, before, added.text));
+  if (!added.already)
+    plan.steps.push(wholeFileEdit(cfg, `enable ${PLUGIN_NAME} in ${cfg} plugins.enabled`, before, added.text));
   plan.alreadyInstalled = plan.steps.length === 0;
   plan.notes.push('Hermes loads the plugin at its next start (`hermes plugins list` shows it).');
   return plan;
@@ -71,7 +68,7 @@ export function planUninstall(ctx: InstallContext): HarnessPlan {
   for (const f of [...PLUGIN_FILES, SETTINGS_FILE]) {
     const file = join(pluginDir(ctx), f);
     const before = readText(file);
-    if (before !== null) plan.steps.push(edit(file, `remove ${file}`, before, null));
+    if (before !== null) plan.steps.push(wholeFileEdit(file, `remove ${file}`, before, null));
   }
   const cfg = configFile(ctx);
   const before = readText(cfg);
@@ -79,7 +76,7 @@ export function planUninstall(ctx: InstallContext): HarnessPlan {
     const after = removeEnabled(before);
     if (after !== before)
       plan.steps.push(
-        edit(cfg, `take ${PLUGIN_NAME} out of ${cfg} plugins.enabled`, before, after === '' ? null : after),
+        wholeFileEdit(cfg, `take ${PLUGIN_NAME} out of ${cfg} plugins.enabled`, before, after === '' ? null : after),
       );
   }
   return plan;

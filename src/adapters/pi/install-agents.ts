@@ -16,7 +16,7 @@ import { loadPolicy } from '../../config/load.js';
 import { TIER_AGENT_PROMPT, tierAgentName } from '../tier-agents.js';
 import { parseAgentFile } from './agents.js';
 import { readText } from '../../install/backup.js';
-import type { FileEditStep, HarnessPlan, InstallContext } from '../../install/plan.js';
+import { type FileEditStep, type HarnessPlan, type InstallContext, wholeFileEdit } from '../../install/plan.js';
 import { frontmatterBlock } from '../../io/frontmatter.js';
 
 /** The frontmatter line that marks a file as tiergate's (pi ignores keys it does not know). */
@@ -77,16 +77,6 @@ export function wantedAgents(
   });
 }
 
-const edit = (file: string, description: string, before: string | null, after: string | null): FileEditStep => ({
-  kind: 'edit',
-  file,
-  description,
-  before,
-  after,
-  undo: [],
-  emptyTextWhenAbsent: null,
-});
-
 export function planAgentsInstall(plan: HarnessPlan, ctx: InstallContext): void {
   const { policy, diagnostics } = loadPolicy(ctx.env, null);
   for (const d of diagnostics) plan.notes.push(`tiergate config: ${d}`);
@@ -112,7 +102,7 @@ export function planAgentsInstall(plan: HarnessPlan, ctx: InstallContext): void 
       continue;
     }
     plan.steps.push(
-      edit(
+      wholeFileEdit(
         w.file,
         `${current === null ? 'write' : 'update'} ${w.file} (model ${policy.tiers.pi[w.tier]})`,
         current,
@@ -132,7 +122,7 @@ export function planAgentsUninstall(plan: HarnessPlan, ctx: InstallContext): voi
     const file = agentFile(ctx, tier);
     const current = readText(file);
     if (current === null || !isOurs(current)) continue;
-    if (current === wanted.get(file)) plan.steps.push(edit(file, `delete ${file}`, current, null));
+    if (current === wanted.get(file)) plan.steps.push(wholeFileEdit(file, `delete ${file}`, current, null));
     else
       plan.notes.push(
         `${file} changed since tiergate wrote it: left as it is (delete it yourself if you do not want it).`,
