@@ -20,6 +20,7 @@ import type { Decision } from '../../src/contracts/decision.js';
 import { HARNESS_IDS } from '../../src/contracts/harness-ids.js';
 import type { DispatchObservation } from '../../src/contracts/observation.js';
 import { hasBudget, type SpendState } from '../../src/routing-engine/budget.js';
+import { hasLimits } from '../../src/routing-engine/limits.js';
 import { decide } from '../../src/routing-engine/decide.js';
 import { clearRuntimeCache, loadRuntime, type Runtime } from '../../src/config/runtime.js';
 import { claudeDispatch, codexDispatch } from '../unit/routing-engine/observations.js';
@@ -83,8 +84,10 @@ const PLAUSIBLE: Record<string, fc.Arbitrary<unknown>> = {
   day: decimalText,
   month: decimalText,
   sessionTotal: decimalText,
-  action: fc.constantFrom('downshift', 'deny'),
+  action: fc.constantFrom('downshift', 'deny', 'stop'),
   warnAt: fc.oneof(fc.double({ min: 0, max: 1.5, noNaN: true }), oddNumber),
+  concurrentSubagents: fc.oneof(fc.integer({ min: -2, max: 12 }), fc.constantFrom(0, 1.5, 10_000, 10_001)),
+  subagentsPerSession: fc.oneof(fc.integer({ min: -2, max: 12 }), fc.constantFrom(0, 1.5, 1_000_000, 1_000_001)),
   tailBytes: fc.oneof(fc.integer({ min: -1, max: 300 * 1024 * 1024 }), fc.constantFrom(1, 65535, 65536, 4194304)),
 };
 const fieldValue = (field: string): fc.Arbitrary<unknown> =>
@@ -146,6 +149,8 @@ const spendState: fc.Arbitrary<SpendState> = fc.record({
   month: figure,
   sessionTotal: fc.option(fc.oneof(decimalText, oddText)),
   error: fc.option(fc.constantFrom('spend summary unreadable'), { freq: 8 }),
+  // This session's children as the reservation lock counted them (absent: the harness reports no child's end).
+  fanout: fc.option(fc.record({ running: fc.nat({ max: 12 }), started: fc.nat({ max: 12 }) }), { nil: undefined }),
 });
 
 /** The user: budgets of every kind near the spend, or none (then only a project's own budget can be checked). */
@@ -154,6 +159,7 @@ const USERS: { name: string; file: Record<string, unknown> }[] = [
     name: 'budgets',
     file: { budgets: { session: '5', day: '40', month: '400', sessionTotal: '10', action: 'downshift', warnAt: 0.8 } },
   },
+  { name: 'limits', file: { limits: { concurrentSubagents: 3, subagentsPerSession: 10 } } },
   { name: 'no budget', file: {} },
 ];
 
@@ -184,7 +190,8 @@ function dispatchOutcome(
     // An untrusted project cannot reprice (config/project-layer.ts), so the user's lookup is the one a dispatch uses.
     if (policy.priceOverrides !== rt.policy.priceOverrides || policy.claudeProvider !== rt.policy.claudeProvider)
       throw new Error('an untrusted project changed what prices apply');
-    const decision = decide({ ...obs, cwd: repo }, policy, rt.prices, hasBudget(policy.budgets) ? spend : undefined);
+    const counted = hasBudget(policy.budgets) || hasLimits(policy.limits);
+    const decision = decide({ ...obs, cwd: repo }, policy, rt.prices, counted ? spend : undefined);
     return { decision, policy, judged };
   } catch (err) {
     return {
@@ -214,6 +221,7 @@ export function projectPropertySuite(total: number): void {
 
         let reached = 0;
         let budgetChecked = 0;
+        let limitsChecked = 0;
         let changed = 0;
         let judged = 0;
         const cases = Math.ceil(TOTAL / USERS.length);
@@ -229,6 +237,7 @@ export function projectPropertySuite(total: number): void {
               if (policy === null) caseReached = false;
               else if (obs.harness === 'claude') {
                 if (hasBudget(policy.budgets)) budgetChecked++;
+                if (hasLimits(policy.limits)) limitsChecked++;
                 if (outcome.judged) judged++;
                 if (JSON.stringify(policy) !== JSON.stringify(rt.policy)) changed++;
               }
@@ -241,12 +250,14 @@ export function projectPropertySuite(total: number): void {
         // the loader: most had a key that passed validation and was judged, a real share changed the policy, and the
         // budget part ran (with the user's budgets, or a budget the project added where the user has none).
         console.log(
-          `${user.name}: ${cases} cases, ${reached} decided, ${judged} with a key judged, ${changed} changed the policy, ${budgetChecked} with budgets`,
+          `${user.name}: ${cases} cases, ${reached} decided, ${judged} with a key judged, ${changed} changed the policy, ${budgetChecked} with budgets, ${limitsChecked} with limits`,
         );
         expect(reached).toBe(cases);
         expect(judged / cases).toBeGreaterThanOrEqual(0.5);
         expect(changed / cases).toBeGreaterThanOrEqual(0.1);
         expect(budgetChecked / cases).toBeGreaterThanOrEqual(user.name === 'budgets' ? 0.99 : 0.05);
+        // The limits part ran (the user's limits, or limits a project added) with a random count of running children.
+        expect(limitsChecked / cases).toBeGreaterThanOrEqual(user.name === 'limits' ? 0.99 : 0.01);
       });
     }
   });
