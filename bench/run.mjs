@@ -36,7 +36,15 @@ const BENCHES = [
     args: ['61'],
     quick: { args: ['7'], env: { BENCH_RSS_RUNS: '2' } },
     timeoutMin: 20,
-    what: 'node dist/hook.cjs claude|codex PreToolUse vs bare node -e 0 (target <= 1.15x), peak RSS',
+    what: 'node dist/hook.cjs claude|codex PreToolUse vs bare node -e 0 (target <= 1.25x), peak RSS',
+  },
+  {
+    name: 'vm-code-cache',
+    file: 'vm-code-cache.mjs',
+    args: ['31'],
+    quick: { args: ['5'] },
+    timeoutMin: 10,
+    what: 'the Codex dispatch bundle loaded through vm.Script cachedData vs dist/hook.cjs and bare node -e 0',
   },
   {
     name: 'statusline',
