@@ -18,13 +18,25 @@ function who(d: DemoDecision): string {
   return `${DESCRIPTORS[d.harness].name}${d.documentationOnly ? ' (documentation only)' : ''}`;
 }
 
+/**
+ * What the call asked for; when it named nothing, the model the child would run on anyway and where the decision
+ * record read it (its source, else its link: "claude-opus-4-1 (config.yaml delegation.model)"), so a harness without a
+ * model argument (Hermes 0.19.0's delegate_task) does not read as "(none)". Inherited from the parent stays "(none)":
+ * the parent follows the arrow. The source, not "link: source", keeps Hermes' stacked line within 80 columns.
+ */
+function asked(d: DemoDecision): string {
+  if (d.requested) return d.requested;
+  if (!d.withoutFrom || d.withoutFrom === 'parent') return '(none)';
+  return `${d.without ?? 'unknown'} (${d.withoutSource ?? d.withoutFrom})`;
+}
+
 function verdict(d: DemoDecision): string {
   return `${d.action.toUpperCase()} (${d.reason})`;
 }
 
 /** One line per decision, harness names in a column: the layout for a terminal it fits. */
 export function decisionLine(d: DemoDecision): string {
-  const head = `  ${who(d).padEnd(32)} ${d.requested ?? '(none)'} -> parent ${d.parent ?? 'unknown'}: ${verdict(d)}`;
+  const head = `  ${who(d).padEnd(32)} ${asked(d)} -> parent ${d.parent ?? 'unknown'}: ${verdict(d)}`;
   const then = consequence(d);
   return then ? `${head}\n      ${then}` : head;
 }
@@ -32,7 +44,7 @@ export function decisionLine(d: DemoDecision): string {
 /** The same decision stacked, for a narrow terminal: who and what on one line, the verdict and its effect under it. */
 function decisionStacked(d: DemoDecision): string {
   const then = consequence(d);
-  const lines = [`  ${who(d)}: ${d.requested ?? '(none)'} -> parent ${d.parent ?? 'unknown'}`, `      ${verdict(d)}`];
+  const lines = [`  ${who(d)}: ${asked(d)} -> parent ${d.parent ?? 'unknown'}`, `      ${verdict(d)}`];
   if (then) lines.push(`      ${then}`);
   return lines.join('\n');
 }

@@ -4,6 +4,7 @@
  * `step` wraps an in-process plugin's callback. Only paths and the project dir are rewritten to the sandbox.
  */
 import { Readable } from 'node:stream';
+import type { DecisionDetail } from '../contracts/decision-record.js';
 import type { DemoEffect, DemoKit } from '../contracts/demo.js';
 import type { Harness } from '../contracts/harness.js';
 import type { HarnessModule } from '../adapters/index.js';
@@ -20,6 +21,14 @@ export type DemoDecision = {
   /** Cursor has no binary to record from: its payloads are the documented shapes. */
   documentationOnly: boolean;
   requested: string | null;
+  /**
+   * The decision record's model without tiergate and the link of the resolution chain that gave it (call, tier,
+   * agent-file, environment, harness-config, parent, unknown) with where it was read: what the child runs on when the
+   * call names nothing (Hermes' delegate_task has no model argument; config.yaml delegation.model decides).
+   */
+  without: string | null;
+  withoutFrom: DecisionDetail['withoutFrom'] | null;
+  withoutSource: string | null;
   parent: string | null;
   /** Where the adapter read the parent's model (transcript tail, payload, chat.params, ctx.model). */
   parentSource: string | null;
@@ -59,6 +68,9 @@ export class Replay {
         requested:
           o.requestedModel ??
           (o.requestedAgent ? `${o.requestedAgent}${o.agentModel ? ` (${o.agentModel})` : ''}` : o.requestedTier),
+        without: rec.decision.detail?.without ?? null,
+        withoutFrom: rec.decision.detail?.withoutFrom ?? null,
+        withoutSource: rec.decision.detail?.withoutSource ?? null,
         parent: o.parentModel,
         parentSource: o.parentModelSource,
         action: rec.decision.action,

@@ -29,7 +29,9 @@ export function decisionKind(d: Pick<Decision, 'action' | 'reason'>): DecisionKi
 export function agentLink(from: string | null | undefined): WithoutFrom {
   if (!from) return 'harness-config';
   if (/^[A-Z][A-Z0-9_]+\b/.test(from)) return 'environment';
-  if (/\.(md|toml|ya?ml)\b/i.test(from) && !/settings|opencode\.jsonc?|config\.json/i.test(from)) return 'agent-file';
+  // A harness's own config file (Hermes' config.yaml, Codex's and Grok's config.toml) is config, not an agent's file.
+  if (/\.(md|toml|ya?ml)\b/i.test(from) && !/settings|opencode\.jsonc?|config\.(jsonc?|toml|ya?ml)\b/i.test(from))
+    return 'agent-file';
   return 'harness-config';
 }
 

@@ -21,6 +21,9 @@ type Decision = {
   action: string;
   reason: string;
   requested: string | null;
+  without: string | null;
+  withoutFrom: string | null;
+  withoutSource: string | null;
   parent: string | null;
   modelSees: string | null;
   newValue: string | null;
@@ -112,6 +115,14 @@ describe('tiergate demo --json', () => {
     });
   });
 
+  it("Hermes: delegate_task names no model; the decision record says config.yaml delegation.model gave the child's", () => {
+    const hermes = doc.decisions.filter((x) => x.harness === 'hermes');
+    expect(hermes.map((d) => [d.requested, d.without, d.withoutFrom, d.withoutSource, d.action])).toEqual([
+      [null, 'claude-opus-4-1', 'harness-config', 'config.yaml delegation.model', 'correct'],
+      [null, 'gpt-4o-mini', 'harness-config', 'config.yaml delegation.model', 'allow'],
+    ]);
+  });
+
   it('OpenCode and pi: the pricey agent is corrected in place to a tier agent', () => {
     for (const h of ['opencode', 'pi']) {
       expect(doc.decisions.find((x) => x.harness === h)).toMatchObject({
@@ -172,6 +183,9 @@ describe('tiergate demo (table) and --keep', () => {
       /Codex +gpt-6-astra -> parent gpt-6-sol: DENY \(over-ceiling-denied\)\n +the model sees: tiergate: .*Retry/,
     );
     expect(out).toMatch(/Cursor \(documentation only\)/);
+    // Hermes' call names no model: the label shows the model config.yaml's delegation.model gave, not "(none)".
+    expect(out).toMatch(/Hermes Agent +claude-opus-4-1 \(config\.yaml delegation\.model\) -> parent gpt-4o: CORRECT/);
+    expect(out).not.toMatch(/Hermes Agent +\(none\)/);
     expect(out).toMatch(/│ total +│ +14 │/);
     const ledger = /Ledger kept at (\S+) /.exec(out)?.[1];
     expect(ledger && ledger.startsWith(box.tmp)).toBe(true);

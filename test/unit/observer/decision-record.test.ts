@@ -455,6 +455,11 @@ describe('decision kinds and the budget downshift label', () => {
     expect(agentLink('/h/.claude/agents/x.md')).toBe('agent-file');
     expect(agentLink('CLAUDE_CODE_SUBAGENT_MODEL')).toBe('environment');
     expect(agentLink('opencode.json agent.pricey')).toBe('harness-config');
+    // A harness's own config file is config even when it is YAML or TOML (Hermes, Codex, Grok).
+    expect(agentLink('config.yaml delegation.model')).toBe('harness-config');
+    expect(agentLink('/h/.codex/config.toml [agents.reviewer]')).toBe('harness-config');
+    expect(agentLink('/h/.grok/config.toml [subagents.models] explore')).toBe('harness-config');
+    expect(agentLink('/h/.codex/agents/reviewer.toml')).toBe('agent-file');
     expect(agentLink(null)).toBe('harness-config');
   });
 
