@@ -125,7 +125,8 @@ export const PolicySchema = z.object({
   /**
    * Fan-out limits per harness session (routing-engine/limits.ts, docs/budgets.md): at most `concurrentSubagents`
    * children running at once and `subagentsPerSession` started in all. Counted only where the harness tells tiergate
-   * when a child ends (descriptors' `childEndEvent`); elsewhere not counted (docs/budgets.md says where). Each optional.
+   * when a child ends (descriptors' `childEndEvent`); elsewhere not counted (docs/budgets.md and `tiergate doctor` say
+   * where). Each optional.
    */
   limits: z.object({
     concurrentSubagents: z.optional(z.int().check(z.positive(), z.lte(10_000))),

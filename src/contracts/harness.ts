@@ -56,6 +56,11 @@ export type HarnessDescriptor = {
    * summary). Absent: none does, so the fan-out limits (routing-engine/limits.ts) are not counted for it.
    */
   childEndEvent?: string;
+  /**
+   * Where a running child is stopped under `budgets.action: "stop"` (runtime/child-stop.ts), for doctor. Absent: no hook
+   * sees a child's own tool call or request as a child's, so its children are refused at dispatch only.
+   */
+  childStop?: string;
   /** Native command-hook events its dispatch bundle (dist/hook-dispatch-<id>.cjs) serves; empty: no command hook dispatch. */
   dispatchEvents: readonly string[];
   /**

@@ -34,6 +34,7 @@ export const claudeHarness = defineHarness({
   defaultTiers: { cheap: 'haiku', standard: 'sonnet', premium: 'opus' },
   reportsUsage: true,
   childEndEvent: 'SubagentStop (command hook)',
+  childStop: "the child's next tool call (PreToolUse with agent_id)",
   dispatchEvents: ['PreToolUse'],
   // SessionEnd's timeout is 5 s (hooks.json).
   eventDeadlinesMs: { SessionEnd: 3500 },

@@ -9,6 +9,7 @@ export const codexHarness = defineHarness({
   defaultTiers: { cheap: 'gpt-6-luna', standard: 'gpt-6-sol', premium: 'gpt-6-astra' },
   reportsUsage: true,
   childEndEvent: 'SubagentStop',
+  childStop: "the child's next tool call (PreToolUse of a child thread, armed by SessionStart)",
   dispatchEvents: ['PreToolUse', 'ChildToolUse'],
   // Codex clamps SessionEnd hooks to 3 s (0.169.0, seen; hooks-codex.json).
   eventDeadlinesMs: { SessionEnd: 1900 },

@@ -8,6 +8,7 @@ export const opencodeHarness = defineHarness({
   // Routes by agent: empty until configured (tiergate install writes tier agents).
   defaultTiers: {},
   childEndEvent: 'tool.execute.after[task]',
+  childStop: "the child's next model request or tool call (plugin, in process)",
   // An in-process plugin (dist/opencode.js): no command hook.
   dispatchEvents: [],
 });

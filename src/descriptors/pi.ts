@@ -8,5 +8,6 @@ export const piHarness = defineHarness({
   rewrite: { field: 'agent', kind: 'agent' },
   defaultTiers: {},
   childEndEvent: 'tool_result[subagent]',
+  childStop: "the child's next tool call (extension in the child pi process, installed globally)",
   dispatchEvents: [],
 });

@@ -13,10 +13,10 @@ import { budgetReport } from '../report/budget-lines.js';
 import { showUsd } from '../routing-engine/budget.js';
 import { parseDecimal } from '../prices/decimal.js';
 import type { Check } from './check.js';
-import { checkChildStop } from './child-stop.js';
+import { checkChildren } from './children.js';
 
 export function checkBudgets(env: Env, cwd: string, now: number): Check[] {
-  return [...budgetChecks(env, cwd, now), ...checkChildStop(env, cwd)];
+  return [...budgetChecks(env, cwd, now), ...checkChildren(env, cwd)];
 }
 
 function budgetChecks(env: Env, cwd: string, now: number): Check[] {

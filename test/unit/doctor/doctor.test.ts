@@ -276,4 +276,31 @@ describe('doctor: which harnesses are here, and installs whose package moved', (
       run(stays).every((c) => c.name !== 'package dir'),
     );
   });
+  it('limits and budgets.action "stop": each names, from the descriptors, the harnesses where it does not hold', () => {
+    const { ctx } = pkgSandbox();
+    const names = (extra: object) => {
+      put(join(ctx.env.TIERGATE_HOME!, 'config', 'config.json'), JSON.stringify(extra));
+      return run(ctx).map((c) => c.name);
+    };
+    expect(names({})).not.toContain('subagent limits');
+    expect(names({})).not.toContain('stop running children');
+
+    for (const limits of [{ concurrentSubagents: 2 }, { subagentsPerSession: 5 }]) {
+      names({ limits });
+      const c = find(run(ctx), 'subagent limits');
+      expect(c.status).toBe('warn');
+      expect(c.detail).toContain('Claude Code: SubagentStop (command hook)');
+      expect(c.detail).toMatch(/Not in Cursor, Hermes Agent: no event tells tiergate/);
+      expect(c.data).toMatchObject({ none: ['cursor', 'hermes'] });
+      expect(run(ctx).map((x) => x.name)).not.toContain('stop running children');
+    }
+
+    names({ mode: 'on', budgets: { day: '1', action: 'stop' } });
+    const stop = find(run(ctx), 'stop running children');
+    expect(stop.status).toBe('warn');
+    expect(stop.detail).toContain("OpenCode: the child's next model request or tool call");
+    expect(stop.data).toMatchObject({ covered: ['claude', 'codex', 'opencode', 'pi'] });
+    expect(stop.detail).toMatch(/Not in [^:]*Cursor[^:]*: no hook sees/);
+    expect(run(ctx).map((x) => x.name)).not.toContain('subagent limits');
+  });
 });

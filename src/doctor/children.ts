@@ -1,0 +1,58 @@
+/**
+ * Two policy settings about children hold only in some harnesses, each named in its descriptor; where one does not
+ * hold, doctor says so, so a user does not count on it (docs/budgets.md and each harness's docs page say why):
+ * - `budgets.action: "stop"` (runtime/child-stop.ts) stops a running child only where its own tool call or request
+ *   passes through a point tiergate has and is known there to be a child's (descriptors' `childStop`);
+ * - `limits` (routing-engine/limits.ts) are counted only where the harness tells tiergate, while the parent runs, that
+ *   a child ended (descriptors' `childEndEvent`).
+ */
+import { loadPolicy } from '../config/load.js';
+import type { HarnessDescriptor } from '../contracts/harness.js';
+import { HARNESS_IDS } from '../contracts/harness-ids.js';
+import { DESCRIPTORS } from '../descriptors/index.js';
+import type { Env } from '../io/paths.js';
+import { hasLimits } from '../routing-engine/limits.js';
+import { stopsChildren } from '../runtime/child-stop.js';
+import type { Check } from './check.js';
+
+export function checkChildren(env: Env, cwd: string): Check[] {
+  const { policy } = loadPolicy(env, cwd);
+  return [
+    ...(stopsChildren(policy)
+      ? [
+          coverage(
+            'stop running children',
+            'childStop',
+            'budgets.action "stop": running children are stopped at',
+            "no hook sees a child's own tool call as a child's there; their children are refused at dispatch only",
+          ),
+        ]
+      : []),
+    ...(hasLimits(policy.limits)
+      ? [
+          coverage(
+            'subagent limits',
+            'childEndEvent',
+            'limits: children are counted, their end seen at',
+            'no event tells tiergate, while the parent runs, that a child ended; their dispatches are not limited',
+          ),
+        ]
+      : []),
+  ];
+}
+
+/** One check: the harnesses whose descriptor states `field` (and what it says), and a warning naming the others. */
+function coverage(name: string, field: 'childStop' | 'childEndEvent', where: string, whyNot: string): Check {
+  const all: HarnessDescriptor[] = HARNESS_IDS.map((h) => DESCRIPTORS[h]);
+  const yes = all.filter((d) => d[field] !== undefined);
+  const none = all.filter((d) => d[field] === undefined);
+  return {
+    section: 'budget',
+    name,
+    status: none.length ? 'warn' : 'ok',
+    detail:
+      `${where} ${yes.map((d) => `${d.name}: ${d[field]}`).join('; ')}` +
+      (none.length ? `. Not in ${none.map((d) => d.name).join(', ')}: ${whyNot} (docs/budgets.md)` : ''),
+    data: { covered: yes.map((d) => d.id), none: none.map((d) => d.id) },
+  };
+}
