@@ -15,7 +15,7 @@ import type { HarnessDescriptor } from '../contracts/harness.js';
 import type { DispatchObservation } from '../contracts/observation.js';
 import type { PriceLookup } from '../contracts/prices.js';
 import type { HarnessPlan, InstallContext } from '../install/plan.js';
-import type { TranscriptParser } from '../observer/transcripts.js';
+import type { StoreReader, TranscriptParser } from '../observer/transcripts.js';
 
 export type Installer = {
   planInstall(ctx: InstallContext): HarnessPlan;
@@ -62,6 +62,8 @@ export type HarnessModule = HarnessDescriptor & {
   transcripts?: TranscriptParser;
   /** Where its transcripts are kept, for `tiergate scan` (the harness's documented environment variables). */
   scanRoots?(env: Env, home: string): string[];
+  /** A database of its own that records its children, read by `tiergate scan` beside (or instead of) transcripts. */
+  stores?: StoreReader;
   /** Moves what its in-process side could not append into the spool, before every drain (Claude Code's hooks module). */
   beforeDrain?(env: Env): void;
   installer: Installer;

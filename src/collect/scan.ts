@@ -4,7 +4,7 @@
  * file whose size and mtime did not change since the last scan is not opened again. `since` skips files by mtime
  * before opening them (a day's report does not read a year of history).
  */
-import { readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { harnessList, HARNESSES } from '../adapters/index.js';
@@ -27,6 +27,8 @@ import type { FileParse } from '../observer/transcripts.js';
 const BATCH_ROWS = 4000;
 
 export type ScanRoot = { harness: Harness; dir: string };
+/** A store of a harness's own (HarnessModule.stores: Hermes' state.db). */
+export type StoreFile = { harness: Harness; path: string };
 
 export type ScanOptions = {
   /** Epoch ms: files last modified before this are skipped unopened, and only requests at or after it count. */
@@ -34,6 +36,8 @@ export type ScanOptions = {
   /** Re-read files even when unchanged since the last scan. */
   full?: boolean;
   onFile?: (done: { path: string; bytes: number }) => void;
+  /** Stores read after the transcripts, each in one bounded read (defaultStoreFiles). */
+  stores?: readonly StoreFile[];
 };
 
 export type ScanSummary = {
@@ -47,6 +51,8 @@ export type ScanSummary = {
   requestsNew: number;
   dispatches: number;
   completions: number;
+  /** Each store read: its children stored, or why it was not read (also in the diagnostics log). */
+  stores: { harness: Harness; path: string; children: number; error: string | null }[];
   /** Over every request in the ledger for the scanned harnesses (since `since`): the figure to compare with peers. */
   totals: { requests: number; pricedPico: bigint; unpricedRequests: number; unpricedModels: string[] };
   ms: number;
@@ -58,6 +64,23 @@ export function defaultScanRoots(env: Env = process.env): ScanRoot[] {
   return harnessList().flatMap((m) =>
     m.transcripts && m.scanRoots ? m.scanRoots(env, home).map((dir) => ({ harness: m.id, dir })) : [],
   );
+}
+
+/** Where each harness with a store of its own keeps it (its module's stores.paths); absent files are left out. */
+export function defaultStoreFiles(env: Env = process.env): StoreFile[] {
+  const home = env.HOME || homedir();
+  return harnessList().flatMap((m) =>
+    m.stores ? m.stores.paths(env, home).flatMap((path) => (present(path) ? [{ harness: m.id, path }] : [])) : [],
+  );
+}
+
+function present(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export type FoundFile = { harness: Harness; path: string; size: number; mtimeMs: number };
@@ -135,13 +158,18 @@ function storeParse(db: SqlDriver, parse: FileParse, pricer: Pricer, summary: St
       .map((r) => pricedByKey.get(r.key) ?? null);
     const allPriced = childPrices.length > 0 && childPrices.every((p) => p !== null);
     const first = childPrices.find((p) => p !== null) ?? null;
-    const cost = allPriced
-      ? {
-          picoUsd: childPrices.reduce((a, p) => a + p!.picoUsd, 0n),
-          catalogVersion: first!.catalogVersion,
-          modelId: first!.modelId,
-        }
-      : { picoUsd: null, catalogVersion: pricer.catalogVersion, modelId: null };
+    // A store that sums the child's usage itself (Hermes' state.db) has no requests: the observer's pricing pass prices
+    // the sum at the served model, which may yet change (modelAsConfigured).
+    const cost =
+      childPrices.length === 0
+        ? null
+        : allPriced
+          ? {
+              picoUsd: childPrices.reduce((a, p) => a + p!.picoUsd, 0n),
+              catalogVersion: first!.catalogVersion,
+              modelId: first!.modelId,
+            }
+          : { picoUsd: null, catalogVersion: pricer.catalogVersion, modelId: null };
     const stored = recordCompletion(db, {
       harness: parse.harness,
       sessionId: parse.sessionId,
@@ -163,12 +191,43 @@ function storeParse(db: SqlDriver, parse: FileParse, pricer: Pricer, summary: St
       fallbackKey: c.agentId,
       turnId,
       multiplier: c.multiplier ?? null,
+      modelAsConfigured: c.modelAsConfigured ?? false,
     });
     if (stored) summary.completions++;
   }
   // The whole child read from its first line, turn by turn: a row from before per-turn keys covered the same turns.
   if (parse.childTurns?.length && parse.child && !parse.truncated)
     supersedeWholeChild(db, parse.harness, parse.child.agentId);
+}
+
+/**
+ * One store, read whole (the reader bounds it) and stored in one transaction; a store that cannot be read (refused,
+ * locked, damaged) is one diagnostic and one failed entry, and the scan goes on without it.
+ */
+function scanStore(
+  db: SqlDriver,
+  store: StoreFile,
+  pricer: Pricer,
+  since: number | null,
+  summary: ScanSummary,
+  env: Env,
+): void {
+  const reader = HARNESSES[store.harness].stores;
+  const counts: StoreCounts = { requestsSeen: 0, requestsNew: 0, dispatches: 0, completions: 0 };
+  summary.files++;
+  try {
+    if (!reader) throw new Error(`no store reader for ${store.harness}`);
+    const parses = reader.read(store.path, { since });
+    db.transaction(() => parses.forEach((p) => storeParse(db, p, pricer, counts)));
+    summary.parsed++;
+    summary.completions += counts.completions;
+    const children = parses.reduce((n, p) => n + (p.children?.length ?? 0), 0);
+    summary.stores.push({ harness: store.harness, path: store.path, children, error: null });
+  } catch (err) {
+    summary.failed++;
+    summary.stores.push({ harness: store.harness, path: store.path, children: 0, error: errorText(err) });
+    diagnose('warn', 'observer:scan', errorText(err), { harness: store.harness, path: store.path }, env);
+  }
 }
 
 export function scanTranscripts(
@@ -190,6 +249,7 @@ export function scanTranscripts(
     requestsNew: 0,
     dispatches: 0,
     completions: 0,
+    stores: [],
     totals: { requests: 0, pricedPico: 0n, unpricedRequests: 0, unpricedModels: [] },
     ms: 0,
   };
@@ -265,9 +325,10 @@ export function scanTranscripts(
     opts.onFile?.({ path: f.path, bytes: f.size });
   }
   flush();
+  for (const store of opts.stores ?? []) scanStore(db, store, pricer, opts.since ?? null, summary, env);
   db.transaction(() => reconcileCompletions(db, pricer));
 
-  const harnesses = [...new Set(roots.map((r) => r.harness))];
+  const harnesses = [...new Set([...roots, ...(opts.stores ?? [])].map((r) => r.harness))];
   const marks = harnesses.map(() => '?').join(', ');
   const since = opts.since ?? 0;
   const tot = db

@@ -55,6 +55,11 @@ export type ChildSummary = {
   turnId?: string | null;
   /** The multiplier a harness that bills by request (descriptor requestBilling) billed the child at; absent elsewhere. */
   multiplier?: number | null;
+  /**
+   * servedModel is the model the harness was configured with, not one a response named (Hermes' state.db keeps the
+   * configured name after tiergate corrected the child's requests): a served model already in the ledger wins.
+   */
+  modelAsConfigured?: boolean;
 };
 
 export type FileParse = {
@@ -90,6 +95,26 @@ export interface TranscriptParser {
    * by `tiergate scan` after each file it parses. Diagnoses its own failures.
    */
   learn?(parse: FileParse, env: Env): void;
+}
+
+export type StoreReadOptions = {
+  /** Epoch ms: only children that ended (else started) at or after it. */
+  since?: number | null;
+  /** At most this many children (the reader's own cap is the ceiling). */
+  maxRows?: number;
+  /** How long to wait on a lock the harness holds before giving up. */
+  busyTimeoutMs?: number;
+};
+
+/**
+ * A database of the harness's own that records its children (Hermes Agent's state.db), read by `tiergate scan` beside
+ * the transcripts: one FileParse per parent session, numbers, ids and model names only, bounded. Throws when the store
+ * cannot be read (refused, locked, damaged): the caller reports it once and goes on.
+ */
+export interface StoreReader {
+  /** Where the store is, per the harness's documented environment variables. */
+  paths(env: Env, home: string): string[];
+  read(path: string, opts?: StoreReadOptions): FileParse[];
 }
 
 /** Sum requests into one usage record (requests counted), or null when there are none. */

@@ -1,4 +1,4 @@
-/** `tiergate scan`: backfill the ledger from Claude Code and Codex transcripts on disk. */
+/** `tiergate scan`: backfill the ledger from the harnesses' transcripts and stores (Hermes' state.db) on disk. */
 import cliProgress from 'cli-progress';
 import { harnessList } from '../../adapters/index.js';
 import { loadPricer } from '../../observer/default-pricer.js';
@@ -7,6 +7,7 @@ import { openLedger } from '../../observer/ledger/open.js';
 import { picoToUsd } from '../../observer/pricing.js';
 import {
   defaultScanRoots,
+  defaultStoreFiles,
   listTranscripts,
   scanTranscripts,
   type ScanRoot,
@@ -19,13 +20,14 @@ import { canonicalZone, localZone } from '../../report/zone.js';
 import { usd } from '../../report/cells.js';
 import { counted } from '../../report/count-text.js';
 
-/** The harnesses whose transcripts scan reads (their modules have a parser and scan roots). */
+/** The harnesses whose transcripts or stores scan reads (their modules have a parser and scan roots, or a store). */
 const SCANNABLE: string[] = harnessList()
-  .filter((m) => m.transcripts && m.scanRoots)
+  .filter((m) => (m.transcripts && m.scanRoots) || m.stores)
   .map((m) => m.id);
 
 export const USAGE = `Usage: tiergate scan [--since T] [--timezone ZONE] [--harness ${SCANNABLE.join('|')}] [--full] [--json]
-  Reads ~/.claude/projects (or CLAUDE_CONFIG_DIR) and $CODEX_HOME/sessions.
+  Reads each harness's transcripts (~/.claude/projects or CLAUDE_CONFIG_DIR, $CODEX_HOME/sessions, …) and
+  Hermes Agent's $HERMES_HOME/state.db (its delegated children: ids, models and tokens only).
   --since T   skip files older than T unopened: a day (2026-03-01), a time (2026-03-01T14:00) or 7d / 12h / 30m;
               days and times in your local time zone unless --timezone names another (UTC, Europe/Berlin)
   --full      re-read files that did not change since the last scan`;
@@ -57,6 +59,7 @@ export async function run(argv: string[]): Promise<number> {
   const roots: ScanRoot[] = defaultScanRoots(process.env).filter(
     (r) => !values.harness || r.harness === values.harness,
   );
+  const stores = defaultStoreFiles(process.env).filter((s) => !values.harness || s.harness === values.harness);
   const pricer = loadPricer(process.env);
   const db = openLedger(process.env);
   let bar: cliProgress.SingleBar | null = null;
@@ -79,6 +82,7 @@ export async function run(argv: string[]): Promise<number> {
     const summary = scanTranscripts(db, roots, pricer, {
       since,
       full: values.full ?? false,
+      stores,
       onFile: ({ bytes: b }) => {
         bytes += b;
         files++;
@@ -100,6 +104,7 @@ export async function run(argv: string[]): Promise<number> {
 export function summaryJson(s: ScanSummary, roots: readonly ScanRoot[]) {
   return {
     roots: roots.map((r) => r.dir),
+    stores: s.stores,
     files: s.files,
     skippedBySince: s.skippedBySince,
     unchanged: s.unchanged,
@@ -136,6 +141,12 @@ export function formatSummary(s: ScanSummary, roots: readonly ScanRoot[]): strin
       `  unpriced: ${counted(s.totals.unpricedRequests, 'request')} on ${s.totals.unpricedModels.join(', ')} (not counted as $0)`,
     );
   }
+  for (const st of s.stores)
+    lines.push(
+      st.error
+        ? `  ${st.harness} store ${st.path}: not read (${st.error})`
+        : `  ${st.harness} store ${st.path}: ${counted(st.children, 'subagent run')} read`,
+    );
   if (s.files === 0) lines.push(`  no transcripts under ${roots.map((r) => r.dir).join(', ')}`);
   lines.push('Run `tiergate report` for per-subagent costs.');
   return `${lines.join('\n')}\n`;

@@ -60,6 +60,8 @@ export type CompletionRow = {
   turnId?: string | null;
   /** The child's request multiplier (ledger migration 9; descriptor requestBilling); absent where billed by token. */
   multiplier?: number | null;
+  /** servedModel is the harness's configured name (ChildSummary.modelAsConfigured): a served model recorded wins. */
+  modelAsConfigured?: boolean;
 };
 
 export function dispatchKey(harness: string, callId: string | null, fallback: string): string {
@@ -195,6 +197,7 @@ export function recordCompletion(db: SqlDriver, c: CompletionRow): boolean {
     c.incomplete ? 1 : 0,
     c.turnId ?? null,
   ]);
+  const asConfigured = c.modelAsConfigured ? 1 : 0;
   const r = db
     .prepare(
       `INSERT INTO completions (dedupe_key, harness, session_id, call_id, agent_id, subagent_type, project,
@@ -210,7 +213,8 @@ export function recordCompletion(db: SqlDriver, c: CompletionRow): boolean {
        project = COALESCE(excluded.project, completions.project),
        requested_model = CASE WHEN completions.dispatch_id IS NULL
          THEN COALESCE(excluded.requested_model, completions.requested_model) ELSE completions.requested_model END,
-       served_model = COALESCE(excluded.served_model, completions.served_model),
+       served_model = CASE WHEN ? = 1 THEN COALESCE(completions.served_model, excluded.served_model)
+         ELSE COALESCE(excluded.served_model, completions.served_model) END,
        input = excluded.input, output = excluded.output, cache_read = excluded.cache_read,
        cache_write_5m = excluded.cache_write_5m, cache_write_1h = excluded.cache_write_1h,
        reasoning = excluded.reasoning, requests = excluded.requests,
@@ -227,7 +231,7 @@ export function recordCompletion(db: SqlDriver, c: CompletionRow): boolean {
        completions.status = 'pending' OR completions.input IS NULL
        OR (completions.usage_source = 'scan' AND (excluded.usage_source <> 'scan' OR excluded.output >= completions.output)))`,
     )
-    .run(...params);
+    .run(...params, asConfigured);
   // Ids and outcome tokens from a report that brings no better usage still fill gaps.
   if (r.changes === 0) {
     db.prepare(

@@ -19,6 +19,7 @@ function summary(
     requestsNew: 1,
     dispatches: 0,
     completions: 0,
+    stores: [],
     ms: 1200,
     ...over,
     totals: { requests: 1, pricedPico: 0n, unpricedRequests: 0, unpricedModels: [], ...over.totals },
