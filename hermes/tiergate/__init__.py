@@ -1,8 +1,9 @@
 """tiergate's Hermes Agent plugin (Hermes 0.19.0; installed by `tiergate install hermes`).
 
 Dispatch: pre_tool_call on delegate_task asks tiergate's engine (`node dist/hook.cjs hermes pre_tool_call`, a short
-timeout) and blocks, corrects or lets go. Completion: each child's API requests (post_api_request) and its end
-(subagent_stop) are appended in Python to tiergate's spool; the drain prices them into the ledger.
+timeout) and blocks, corrects or lets go. Completion: each child's start (subagent_start, as pending), its API requests
+(post_api_request) and its end (subagent_stop) are appended in Python to tiergate's spool; the drain prices them into
+the ledger, and `tiergate scan` settles from Hermes' state.db a child whose end never came.
 
 Fail open here, always: Hermes 0.19.0 skips a raising hook, but later Hermes fails *closed* on a raised exception or a
 callback slower than 30 s, so every hook catches everything and returns None, and no wait exceeds DISPATCH_TIMEOUT_S.
@@ -124,20 +125,25 @@ def pre_tool_call(tool_name: str = "", args: Any = None, session_id: str = "", *
         return None
 
 
-def subagent_start(parent_session_id: str = "", child_session_id: str = "", **_: Any) -> None:
+def subagent_start(parent_session_id: str = "", child_session_id: str = "", **kw: Any) -> None:
+    """Marks the child; spools it as pending, so a child whose subagent_stop never comes (a background child cut off by
+    a one-shot parent's exit, 0.19.0) keeps its call id and corrected model for `tiergate scan` to settle from state.db,
+    where Hermes keeps the configured model name, not the one the middleware sent."""
     try:
         if not _str(child_session_id):
             return
         with _lock:
             call_id, corrected = _pending.get(parent_session_id, (None, None))
-            _children[child_session_id] = {
+            child = _children[child_session_id] = {
                 "parent": _str(parent_session_id),
                 "call_id": call_id,
                 "model": corrected,
+                "role": _str(kw.get("child_role")),
                 "started": int(time.time() * 1000),
                 "served": None,
                 "usage": None,
             }
+        append_spool(_completion(child_session_id, child, "pending", corrected, None), os.environ)
     except Exception:
         return
 
@@ -235,29 +241,38 @@ def subagent_stop(
             child = _children.pop(child_session_id, None)
         if child is None:
             return
-        record = {
-            "type": "completion",
-            "observation": {
-                "kind": "completion",
-                "harness": "hermes",
-                "sessionId": child["parent"] or _str(kw.get("parent_session_id")),
-                "callId": child["call_id"],
-                "agentId": child_session_id,
-                "subagentType": _str(kw.get("child_role")),
-                "servedModel": child["served"],
-                "usage": child["usage"],
-                "status": _STATUS.get(child_status, "unknown"),
-                "outcome": outcome_tokens(child_summary),
-                "startedAt": child["started"],
-                "endedAt": int(time.time() * 1000),
-                "usageSource": "hermes-plugin" if child["usage"] else "none",
-                "dedupeKey": f"hermes:{child_session_id}",
-            },
-            "transcriptPath": None,
-        }
+        child["parent"] = child["parent"] or _str(kw.get("parent_session_id"))
+        child["role"] = _str(kw.get("child_role")) or child.get("role")
+        status = _STATUS.get(child_status, "unknown")
+        record = _completion(child_session_id, child, status, child["served"], child_summary)
         append_spool(record, os.environ)
     except Exception:
         return
+
+
+def _completion(child_id: str, child: dict[str, Any], status: str, served: str | None, text: Any) -> dict[str, Any]:
+    """A spool line (src/contracts/spool.ts) for the child: the same ledger row (hermes:agent:<child id>) first as
+    pending at its start, then with its usage at its end."""
+    return {
+        "type": "completion",
+        "observation": {
+            "kind": "completion",
+            "harness": "hermes",
+            "sessionId": child["parent"],
+            "callId": child["call_id"],
+            "agentId": child_id,
+            "subagentType": child.get("role"),
+            "servedModel": served,
+            "usage": child["usage"],
+            "status": status,
+            "outcome": outcome_tokens(text),
+            "startedAt": child["started"],
+            "endedAt": child["started"] if status == "pending" else int(time.time() * 1000),
+            "usageSource": "hermes-plugin" if child["usage"] else "none",
+            "dedupeKey": f"hermes:{child_id}",
+        },
+        "transcriptPath": None,
+    }
 
 
 def on_session_finalize(session_id: str = "", **_: Any) -> None:

@@ -7,8 +7,9 @@
  * A writer still holding the old name when the rename happens appends to the claimed inode: the file is re-read from
  * where the drainer stopped just before it is removed.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { harnessList, HARNESSES } from '../adapters/index.js';
 import type { Harness } from '../contracts/harness.js';
@@ -33,6 +34,7 @@ import { rebuildSpend } from '../observer/spend-record.js';
 import type { Pricer } from '../observer/pricing.js';
 import { readJsonLines } from '../observer/json-lines.js';
 import { tidyDataDir } from '../observer/tidy.js';
+import { storeParse } from './scan.js';
 
 export const SPOOL_LINE_MAX_BYTES = 256 * 1024;
 export const SPOOL_FILE_MAX_BYTES = 64 * 1024 * 1024;
@@ -279,6 +281,53 @@ export function reconcilePending(db: SqlDriver, now = Date.now(), deadline = Inf
 }
 
 /**
+ * Late or lost ends of children a harness also records in a store of its own (Hermes: a background child cut off
+ * before its subagent_stop, a spool line that failed): a pending completion with no transcript to re-read is settled
+ * from that store (HarnessModule.stores) once the store says the child ended. The store is read only while such rows
+ * wait, from the oldest one's start on; a row still waiting after PENDING_GIVE_UP_MS becomes unknown.
+ */
+export function settleFromStores(
+  db: SqlDriver,
+  pricer: Pricer,
+  env: Env,
+  now = Date.now(),
+  deadline = Infinity,
+): number {
+  let settled = 0;
+  for (const m of harnessList()) {
+    if (!m.stores || Date.now() > deadline) continue;
+    const waiting = db
+      .prepare(
+        `SELECT agent_id, COALESCE(started_at, ended_at) AS at FROM completions
+         WHERE harness = ? AND status = 'pending' AND transcript_path IS NULL AND agent_id IS NOT NULL`,
+      )
+      .all<{ agent_id: string; at: number }>(m.id);
+    if (waiting.length === 0) continue;
+    const ids = new Set(waiting.map((w) => w.agent_id));
+    const since = waiting.reduce((a, w) => Math.min(a, w.at), Infinity);
+    for (const path of m.stores.paths(env, env.HOME || homedir())) {
+      if (!existsSync(path)) continue;
+      try {
+        const budget = Math.max(0, Math.min(500, deadline - Date.now()));
+        for (const parse of m.stores.read(path, { since, busyTimeoutMs: budget })) {
+          const ended = (parse.children ?? []).filter((c) => ids.has(c.agentId) && c.complete && c.usage);
+          const counts = { requestsSeen: 0, requestsNew: 0, dispatches: 0, completions: 0 };
+          if (ended.length > 0) db.transaction(() => storeParse(db, { ...parse, children: ended }, pricer, counts));
+          settled += counts.completions;
+        }
+      } catch (err) {
+        diagnose('warn', 'observer:store', errorText(err), { harness: m.id, path }, env);
+      }
+    }
+    db.prepare(
+      `UPDATE completions SET status = 'unknown' WHERE harness = ? AND status = 'pending' AND transcript_path IS NULL
+         AND COALESCE(started_at, ended_at) < ?`,
+    ).run(m.id, now - PENDING_GIVE_UP_MS);
+  }
+  return settled;
+}
+
+/**
  * The ledger as a bounded pass sees it: every write transaction waits on another writer's lock only as long as the
  * pass has left (SQLite's wait is synchronous: no timer ends it), so a busy ledger ends the pass at its deadline.
  */
@@ -297,7 +346,7 @@ function withinDeadline(db: SqlDriver, deadline: number): SqlDriver {
 }
 
 /**
- * The whole observer pass: drain spools, reconcile late flushes, join and price, check corrections (enforcement.ts).
+ * The whole observer pass: drain spools, reconcile late flushes (transcripts, stores), join and price, check corrections (enforcement.ts).
  * Opens and closes the ledger unless given one. `budgetMs` bounds the drain, the late-flush re-reads and the checks
  * (hooks run it inside their deadline); what is left waits for the next pass. Never throws: a failure is one diagnostic
  * line and a null result.
@@ -311,6 +360,7 @@ export function runObserver(env: Env, pricer: Pricer, db?: SqlDriver, budgetMs =
     const l = withinDeadline(ledger, deadline);
     const stats = drainSpool(l, env, deadline);
     stats.reconciledPending = l.transaction(() => reconcilePending(l, Date.now(), deadline));
+    stats.reconciledPending += settleFromStores(l, pricer, env, Date.now(), deadline);
     stats.priced = l.transaction(() => reconcileCompletions(l, pricer).priced);
     // After the join: a correction is checked once its completion is in (enforcement.ts; needs the resolver).
     if (pricer.identify) checkEnforcement(l, pricer.identify, env, deadline);

@@ -113,9 +113,9 @@ export function listTranscripts(roots: readonly ScanRoot[]): FoundFile[] {
   return out;
 }
 
-type StoreCounts = Pick<ScanSummary, 'requestsSeen' | 'requestsNew' | 'dispatches' | 'completions'>;
+export type StoreCounts = Pick<ScanSummary, 'requestsSeen' | 'requestsNew' | 'dispatches' | 'completions'>;
 
-function storeParse(db: SqlDriver, parse: FileParse, pricer: Pricer, summary: StoreCounts): void {
+export function storeParse(db: SqlDriver, parse: FileParse, pricer: Pricer, summary: StoreCounts): void {
   const pricedByKey = new Map<string, Priced | null>();
   for (const r of parse.requests) {
     const priced = pricer.price(r.model, parse.harness, r.usage);

@@ -118,6 +118,12 @@ class PluginTest(unittest.TestCase):
         )
         self.assertIsNone(self.mod.llm_request(request=req, session_id="p"))
         self.assertIsNone(self.mod.llm_request(request="garbage", session_id="k"))
+        # Spooled at its start with the call id and the model its requests go out on: state.db keeps "pricey".
+        [start] = self.spool_lines()
+        self.assertEqual(
+            {k: start["observation"][k] for k in ("status", "callId", "servedModel")},
+            {"status": "pending", "callId": "c1", "servedModel": "cheap-1"},
+        )
 
     def test_completion_is_spooled_with_tokens_and_no_text(self) -> None:
         self.mod.on_session_start(session_id="p", model="big")
@@ -140,7 +146,12 @@ class PluginTest(unittest.TestCase):
             child_summary=secret,
             child_role="leaf",
         )
-        [rec] = self.spool_lines()
+        [start, rec] = self.spool_lines()
+        # The child's start, as pending: the same ledger row (agentId) that its end then completes.
+        self.assertEqual(
+            {k: start["observation"][k] for k in ("status", "agentId", "sessionId", "usage", "servedModel")},
+            {"status": "pending", "agentId": "k", "sessionId": "p", "usage": None, "servedModel": None},
+        )
         obs = rec["observation"]
         self.assertEqual(rec["type"], "completion")
         self.assertEqual((obs["harness"], obs["sessionId"], obs["agentId"], obs["status"]), ("hermes", "p", "k", "ok"))
@@ -163,7 +174,7 @@ class PluginTest(unittest.TestCase):
         self.assertEqual(stat.S_IMODE(spool.stat().st_mode), 0o600)
         # An unknown child (no subagent_start seen) writes nothing and raises nothing.
         self.assertIsNone(self.mod.subagent_stop(child_session_id="nobody", child_status="completed"))
-        self.assertEqual(len(self.spool_lines()), 1)
+        self.assertEqual(len(self.spool_lines()), 2)
 
     def test_a_link_in_the_spool_files_place_is_not_followed(self) -> None:
         d = self.tmp / "tg" / "data" / "spool"

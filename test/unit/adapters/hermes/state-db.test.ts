@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { hermes } from '../../../../src/adapters/hermes/index.js';
 import { readStateDb, STATE_DB_MAX_ROWS, stateDbPath } from '../../../../src/adapters/hermes/state-db.js';
+import { runObserver } from '../../../../src/collect/drain.js';
 import { defaultStoreFiles, scanTranscripts } from '../../../../src/collect/scan.js';
 import { paths } from '../../../../src/io/paths.js';
 import { RefusedFile } from '../../../../src/io/read-capped.js';
@@ -266,6 +267,44 @@ describe('Hermes state.db reader', () => {
     expect(
       db.prepare('SELECT served_model, status, input, CAST(cost_pico AS TEXT) AS cost FROM completions').get(),
     ).toEqual({ served_model: 'gpt-6-luna', status: 'ok', input: 300, cost: String(testCost('gpt-6-luna', usage)) });
+    db.close();
+  });
+
+  it('the observer pass settles a pending child (its subagent_stop never came) once state.db says it ended', () => {
+    const h = setup();
+    h.addParent();
+    h.addChild({ id: CHILD, tokens: [300, 30] });
+    h.addChild({ id: 'running', ended: null });
+    h.close();
+    const db = openLedger(h.env);
+    for (const id of [CHILD, 'running'])
+      recordCompletion(db, {
+        harness: 'hermes',
+        sessionId: PARENT,
+        callId: `call-${id}`,
+        agentId: id,
+        subagentType: 'leaf',
+        project: null,
+        requestedModel: null,
+        servedModel: null,
+        usage: null,
+        status: 'pending',
+        outcome: { result: null, verified: null, escalationFrom: null },
+        startedAt: Math.round(T0 * 1000),
+        endedAt: Math.round(T0 * 1000),
+        usageSource: 'none',
+        transcriptPath: null,
+        incomplete: false,
+        fallbackKey: id,
+      });
+    const stats = runObserver(h.env, testPricer(), db);
+    expect(stats?.reconciledPending).toBe(1);
+    expect(
+      db.prepare('SELECT agent_id, status, served_model, input, call_id FROM completions ORDER BY agent_id').all(),
+    ).toEqual([
+      { agent_id: CHILD, status: 'ok', served_model: 'gpt-6-luna', input: 300, call_id: `call-${CHILD}` },
+      { agent_id: 'running', status: 'pending', served_model: null, input: null, call_id: 'call-running' },
+    ]);
     db.close();
   });
 
