@@ -218,9 +218,15 @@ function scanStore(
   try {
     if (!reader) throw new Error(`no store reader for ${store.harness}`);
     const parses = reader.read(store.path, { since });
+    // A store is read whole at every scan (no file to find unchanged): what it adds are runs with usage that the
+    // ledger did not have (new, or pending until now), not the ones it refreshed.
+    const rows = db.prepare(
+      `SELECT COUNT(*) AS n FROM completions WHERE harness = ? AND status <> 'pending' AND input IS NOT NULL`,
+    );
+    const before = rows.get<{ n: number }>(store.harness)!.n;
     db.transaction(() => parses.forEach((p) => storeParse(db, p, pricer, counts)));
     summary.parsed++;
-    summary.completions += counts.completions;
+    summary.completions += rows.get<{ n: number }>(store.harness)!.n - before;
     const children = parses.reduce((n, p) => n + (p.children?.length ?? 0), 0);
     summary.stores.push({ harness: store.harness, path: store.path, children, error: null });
   } catch (err) {

@@ -11,7 +11,15 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { missing } from '../../support/ci.js';
+import {
+  contentText,
+  startFakeChatApi,
+  type FakeChatApi,
+  type RecordedRequest,
+  type Reply,
+} from '../support/fake-chat-api.js';
 import { hostEnv, runProcess, tiergateEnv, writeTiergateConfig, type ProcessRun } from '../support/sandbox.js';
 
 export const REPO = join(import.meta.dirname, '../../..');
@@ -128,4 +136,73 @@ export function tiergate(h: HermesHome, args: string[], env: NodeJS.ProcessEnv =
       ...env,
     },
   });
+}
+
+export const PARENT = 'gpt-4o';
+export const PRICEY = 'claude-opus-4-1';
+export const CHEAP = 'gpt-4o-mini';
+export const POLICY = { tiers: { hermes: { cheap: CHEAP } } };
+const CHILD_GOAL = 'E2E-CHILD: do the task and report.';
+
+export const isChild = (q: RecordedRequest) =>
+  q.messages.some((m) => m.role === 'user' && contentText(m.content).includes('E2E-CHILD'));
+
+/** The fake parent delegates once, then stays busy while the child answers (its `Result:`/`Verified:` lines). */
+function responder(): (req: RecordedRequest) => Reply {
+  return (req) => {
+    if (isChild(req))
+      return { text: 'E2E child finished.\nResult: done\nVerified: yes', usage: { prompt: 300, completion: 30 } };
+    const tools = req.messages.filter((m) => m.role === 'tool').length;
+    if (tools === 0)
+      return {
+        toolCalls: [{ name: 'delegate_task', id: 'call_e2e_1', args: { goal: CHILD_GOAL, context: 'e2e' } }],
+        usage: { prompt: 1000, completion: 50 },
+      };
+    // Keeps the parent busy while the background child runs (0.19.0's one-shot mode does not wait for it).
+    if (tools === 1) return { toolCalls: [{ name: 'terminal', id: 'call_e2e_2', args: { command: 'sleep 3' } }] };
+    return { text: 'PARENT_FINAL', usage: { prompt: 1200, completion: 10 } };
+  };
+}
+
+export type Run = { api: FakeChatApi; home: HermesHome; code: number | null; stderr: string };
+
+/**
+ * One delegation: the fake API, a sandbox with `delegation` in config.yaml (`base_url: 'API'` = the fake API) and the
+ * policy, tiergate installed (then `setup`), and `hermes chat -q` run to its end. The sandbox is pushed on `homes`.
+ */
+export async function delegation(
+  bin: string,
+  o: { delegation: Record<string, string>; policy?: unknown; setup?: (h: HermesHome) => void },
+  homes: HermesHome[],
+): Promise<Run> {
+  const api = await startFakeChatApi(responder());
+  const home = makeHermesHome(o.policy ?? POLICY);
+  homes.push(home);
+  const deleg = { ...o.delegation };
+  if (deleg.base_url === 'API') deleg.base_url = api.baseURL;
+  writeFileSync(join(home.hermesHome, 'config.yaml'), hermesConfig(api.baseURL, PARENT, deleg));
+  tiergate(home, ['install', 'hermes']);
+  o.setup?.(home);
+  const r = await runHermes(bin, home, 'E2E-PARENT: delegate the task.', hermesEnv(home));
+  await api.close();
+  return { api, home, code: r.code, stderr: r.stderr };
+}
+
+export const children = (r: Run) => r.api.requests.filter(isChild);
+
+/** Rows of tiergate's ledger, after `tiergate <drainWith>` (any CLI run drains the spool first; default a report). */
+export function ledger(
+  h: HermesHome,
+  sql: string,
+  drainWith: string[] = ['report', '--json'],
+): Record<string, unknown>[] {
+  tiergate(h, drainWith);
+  const file = join(h.tiergateHome, 'data', 'ledger.sqlite');
+  if (!existsSync(file)) return [];
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare(sql).all() as Record<string, unknown>[];
+  } finally {
+    db.close();
+  }
 }

@@ -8,92 +8,30 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentText } from '../support/fake-chat-api.js';
 import {
-  contentText,
-  startFakeChatApi,
-  type FakeChatApi,
-  type RecordedRequest,
-  type Reply,
-} from '../support/fake-chat-api.js';
-import {
+  CHEAP,
+  children,
+  delegation,
   hermesBin,
-  hermesConfig,
-  hermesEnv,
-  makeHermesHome,
+  ledger,
+  PARENT,
+  POLICY,
+  PRICEY,
   REPO,
-  runHermes,
-  tiergate,
   type HermesHome,
+  type Run,
 } from './hermes-run.js';
 
 const bin = hermesBin();
-const PARENT = 'gpt-4o';
-const PRICEY = 'claude-opus-4-1';
-const CHEAP = 'gpt-4o-mini';
-const POLICY = { tiers: { hermes: { cheap: CHEAP } } };
-const CHILD_GOAL = 'E2E-CHILD: do the task and report.';
-
-const isChild = (q: RecordedRequest) =>
-  q.messages.some((m) => m.role === 'user' && contentText(m.content).includes('E2E-CHILD'));
-
-function responder(): (req: RecordedRequest) => Reply {
-  return (req) => {
-    if (isChild(req))
-      return { text: 'E2E child finished.\nResult: done\nVerified: yes', usage: { prompt: 300, completion: 30 } };
-    const tools = req.messages.filter((m) => m.role === 'tool').length;
-    if (tools === 0)
-      return {
-        toolCalls: [{ name: 'delegate_task', id: 'call_e2e_1', args: { goal: CHILD_GOAL, context: 'e2e' } }],
-        usage: { prompt: 1000, completion: 50 },
-      };
-    // Keeps the parent busy while the background child runs (0.19.0's one-shot mode does not wait for it).
-    if (tools === 1) return { toolCalls: [{ name: 'terminal', id: 'call_e2e_2', args: { command: 'sleep 3' } }] };
-    return { text: 'PARENT_FINAL', usage: { prompt: 1200, completion: 10 } };
-  };
-}
-
-type Run = { api: FakeChatApi; home: HermesHome; code: number | null; stderr: string };
 const homes: HermesHome[] = [];
-
-async function run(o: {
-  delegation: Record<string, string>;
-  policy?: unknown;
-  setup?: (h: HermesHome) => void;
-}): Promise<Run> {
-  const api = await startFakeChatApi(responder());
-  const home = makeHermesHome(o.policy ?? POLICY);
-  homes.push(home);
-  const delegation = { ...o.delegation };
-  if (delegation.base_url === 'API') delegation.base_url = api.baseURL;
-  writeFileSync(join(home.hermesHome, 'config.yaml'), hermesConfig(api.baseURL, PARENT, delegation));
-  tiergate(home, ['install', 'hermes']);
-  o.setup?.(home);
-  const r = await runHermes(bin!, home, 'E2E-PARENT: delegate the task.', hermesEnv(home));
-  await api.close();
-  return { api, home, code: r.code, stderr: r.stderr };
-}
-
-const children = (r: Run) => r.api.requests.filter(isChild);
+const run = (o: Parameters<typeof delegation>[1]): Promise<Run> => delegation(bin!, o, homes);
 const delegateResult = (r: Run): string => {
   for (const q of r.api.requests)
     for (const m of q.messages) if (m.role === 'tool' && m.tool_call_id === 'call_e2e_1') return contentText(m.content);
   return '';
 };
-
-function ledger(h: HermesHome, sql: string): Record<string, unknown>[] {
-  // Any CLI run drains the spool first (the plugin also asks for a drain at on_session_finalize).
-  tiergate(h, ['report', '--json']);
-  const file = join(h.tiergateHome, 'data', 'ledger.sqlite');
-  if (!existsSync(file)) return [];
-  const db = new Database(file, { readonly: true });
-  try {
-    return db.prepare(sql).all() as Record<string, unknown>[];
-  } finally {
-    db.close();
-  }
-}
 
 /** Hermes' own logs: a start-up fetch that reached for the internet logs a warning naming its host. */
 const hermesLogs = (h: HermesHome): string =>
