@@ -34,6 +34,28 @@ const breakPlugin = (from: string, to: string) => (h: HermesHome) => {
 const COMPLETION =
   'SELECT dedupe_key, session_id, call_id, served_model, input, output, status, usage_source, parent_model, ' +
   'duration_ms > 0 AS timed, CAST(cost_pico AS TEXT) AS cost, dispatch_id IS NOT NULL AS joined FROM completions';
+const SESSION_ID = /^\d{8}_\d{6}_[0-9a-f]{6}$/;
+
+/**
+ * The one ledger row of the child, settled from state.db: its tokens (300 in, 30 out, as the fake API answered), its
+ * key the child's session id, joined to its dispatch (the parent's model), timed and priced at `cost` pico-USD.
+ */
+const settledRow = (o: { served: string; callId: string | null; cost: bigint }) => [
+  {
+    dedupe_key: expect.stringMatching(/^hermes:agent:\d{8}_\d{6}_[0-9a-f]{6}$/),
+    session_id: expect.stringMatching(SESSION_ID),
+    call_id: o.callId,
+    served_model: o.served,
+    input: 300,
+    output: 30,
+    status: 'ok',
+    usage_source: 'scan',
+    parent_model: PARENT,
+    timed: 1,
+    cost: String(o.cost),
+    joined: 1,
+  },
+];
 
 describe.skipIf(!bin)('Hermes Agent 0.19.0: lost and late completions from state.db', () => {
   beforeAll(() => {
@@ -69,25 +91,9 @@ describe.skipIf(!bin)('Hermes Agent 0.19.0: lost and late completions from state
     ]);
     expect(scan.completions).toBe(1);
     const rows = ledger(r.home, COMPLETION);
-    expect(rows).toEqual([
-      {
-        dedupe_key: expect.stringMatching(/^hermes:agent:\d{8}_\d{6}_[0-9a-f]{6}$/),
-        session_id: expect.stringMatching(/^\d{8}_\d{6}_[0-9a-f]{6}$/),
-        call_id: null,
-        served_model: CHEAP,
-        input: 300,
-        output: 30,
-        status: 'ok',
-        usage_source: 'scan',
-        // Best-matched to its dispatch (same session, dispatched before the child started): the parent's model.
-        parent_model: PARENT,
-        timed: 1,
-        cost: expect.stringMatching(/^[1-9]\d*$/),
-        joined: 1,
-      },
-    ]);
-    // gpt-4o-mini at $0.15/M input, $0.60/M output (the bundled snapshot): 300 and 30 tokens.
-    expect(BigInt(rows[0]!.cost as string)).toBe(300n * 150_000n + 30n * 600_000n);
+    // No call id (the spool line that carried it was lost): best-matched to its dispatch (same session, dispatched
+    // before the child started). gpt-4o-mini at $0.15/M input, $0.60/M output (the bundled snapshot).
+    expect(rows).toEqual(settledRow({ served: CHEAP, callId: null, cost: 300n * 150_000n + 30n * 600_000n }));
     // Idempotent: a second scan adds nothing and changes nothing.
     const again = JSON.parse(tiergate(r.home, ['scan', '--harness', 'hermes', '--json'])) as { completions: number };
     expect(again.completions).toBe(0);
@@ -110,24 +116,9 @@ describe.skipIf(!bin)('Hermes Agent 0.19.0: lost and late completions from state
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     // The child's requests went out on the parent's model (the correction), though state.db names PRICEY.
     expect(new Set(children(r).map((q) => q.model))).toEqual(new Set([PARENT]));
-    const rows = ledger(r.home, COMPLETION);
-    expect(rows).toEqual([
-      {
-        dedupe_key: expect.stringMatching(/^hermes:agent:/),
-        session_id: expect.any(String),
-        call_id: 'call_e2e_1',
-        served_model: PARENT,
-        input: 300,
-        output: 30,
-        status: 'ok',
-        usage_source: 'scan',
-        parent_model: PARENT,
-        timed: 1,
-        cost: expect.stringMatching(/^[1-9]\d*$/),
-        joined: 1,
-      },
-    ]);
     // gpt-4o at $2.50/M input, $10/M output, not claude-opus-4-1's rates.
-    expect(BigInt(rows[0]!.cost as string)).toBe(300n * 2_500_000n + 30n * 10_000_000n);
+    expect(ledger(r.home, COMPLETION)).toEqual(
+      settledRow({ served: PARENT, callId: 'call_e2e_1', cost: 300n * 2_500_000n + 30n * 10_000_000n }),
+    );
   });
 });

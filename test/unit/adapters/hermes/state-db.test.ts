@@ -14,7 +14,7 @@ import { defaultStoreFiles, scanTranscripts } from '../../../../src/collect/scan
 import { paths } from '../../../../src/io/paths.js';
 import { RefusedFile } from '../../../../src/io/read-capped.js';
 import { openLedger } from '../../../../src/observer/ledger/open.js';
-import { recordCompletion } from '../../../../src/observer/ledger/store.js';
+import { recordCompletion, type CompletionRow } from '../../../../src/observer/ledger/store.js';
 import { FIXTURES, tempHome, testCost, testPricer } from '../../observer/helpers.js';
 
 const DDL = readFileSync(join(FIXTURES, 'hermes/state-db-0.19.0.sql'), 'utf8');
@@ -116,6 +116,30 @@ const diagnostics = (env: Record<string, string>): string => {
   }
 };
 
+/** A row as the plugin's spool lines drain to it (hermes/tiergate/__init__.py: agentId = the child session id). */
+function spooled(db: ReturnType<typeof openLedger>, over: Partial<CompletionRow>): void {
+  recordCompletion(db, {
+    harness: 'hermes',
+    sessionId: PARENT,
+    callId: 'call_e2e_1',
+    agentId: CHILD,
+    subagentType: 'leaf',
+    project: null,
+    requestedModel: null,
+    servedModel: null,
+    usage: null,
+    status: 'pending',
+    outcome: { result: null, verified: null, escalationFrom: null },
+    startedAt: 1,
+    endedAt: 1,
+    usageSource: 'none',
+    transcriptPath: null,
+    incomplete: false,
+    fallbackKey: 'x',
+    ...over,
+  });
+}
+
 /** Every row of every ledger table, as text: where a prompt's sentinel would show if any reader copied one. */
 function ledgerDump(db: ReturnType<typeof openLedger>): string {
   const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all<{ name: string }>();
@@ -200,25 +224,14 @@ describe('Hermes state.db reader', () => {
     h.addChild({ id: CHILD, tokens: [999, 99] });
     h.close();
     const db = openLedger(h.env);
-    // What the plugin's subagent_stop line drains to (hermes/tiergate/__init__.py: agentId = the child session id).
-    recordCompletion(db, {
-      harness: 'hermes',
-      sessionId: PARENT,
-      callId: 'call_e2e_1',
-      agentId: CHILD,
-      subagentType: 'leaf',
-      project: null,
-      requestedModel: null,
+    // What the plugin's subagent_stop line drains to.
+    spooled(db, {
       servedModel: 'gpt-6-luna-2026',
       usage: { input: 300, output: 30, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 },
       status: 'ok',
       outcome: { result: 'done', verified: 'yes', escalationFrom: null },
-      startedAt: 1,
       endedAt: 2,
       usageSource: 'hermes-plugin',
-      transcriptPath: null,
-      incomplete: false,
-      fallbackKey: 'x',
     });
     for (let i = 0; i < 2; i++) scan(h.env, db);
     expect(
@@ -243,25 +256,8 @@ describe('Hermes state.db reader', () => {
     h.addChild({ id: CHILD, model: 'gpt-6-astra', tokens: [300, 30] });
     h.close();
     const db = openLedger(h.env);
-    recordCompletion(db, {
-      harness: 'hermes',
-      sessionId: PARENT,
-      callId: 'call_e2e_1',
-      agentId: CHILD,
-      subagentType: 'leaf',
-      project: null,
-      requestedModel: null,
-      servedModel: 'gpt-6-luna',
-      usage: null,
-      status: 'pending',
-      outcome: { result: null, verified: null, escalationFrom: null },
-      startedAt: 1,
-      endedAt: 1,
-      usageSource: 'none',
-      transcriptPath: null,
-      incomplete: false,
-      fallbackKey: 'x',
-    });
+    // The pending line of its subagent_start, with the model the correction sent.
+    spooled(db, { servedModel: 'gpt-6-luna' });
     scan(h.env, db);
     const usage = { input: 300, output: 30, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 };
     expect(
@@ -277,26 +273,8 @@ describe('Hermes state.db reader', () => {
     h.addChild({ id: 'running', ended: null });
     h.close();
     const db = openLedger(h.env);
-    for (const id of [CHILD, 'running'])
-      recordCompletion(db, {
-        harness: 'hermes',
-        sessionId: PARENT,
-        callId: `call-${id}`,
-        agentId: id,
-        subagentType: 'leaf',
-        project: null,
-        requestedModel: null,
-        servedModel: null,
-        usage: null,
-        status: 'pending',
-        outcome: { result: null, verified: null, escalationFrom: null },
-        startedAt: Math.round(T0 * 1000),
-        endedAt: Math.round(T0 * 1000),
-        usageSource: 'none',
-        transcriptPath: null,
-        incomplete: false,
-        fallbackKey: id,
-      });
+    const at = Math.round(T0 * 1000);
+    for (const id of [CHILD, 'running']) spooled(db, { callId: `call-${id}`, agentId: id, startedAt: at, endedAt: at });
     const stats = runObserver(h.env, testPricer(), db);
     expect(stats?.reconciledPending).toBe(1);
     expect(
