@@ -42,6 +42,8 @@ export const SPOOL_FILE_MAX_BYTES = 64 * 1024 * 1024;
 export const STALE_CLAIM_MS = 10 * 60 * 1000;
 /** Pending completions whose transcript never flushes become `unknown` after this long. */
 export const PENDING_GIVE_UP_MS = 7 * 24 * 3600 * 1000;
+/** How far back the observer pass settles pending children from a harness's store (older ones: `tiergate scan`). */
+const STORE_SETTLE_MS = 24 * 3600 * 1000;
 /** Late-flush re-reads of a child transcript are capped like any transcript read. */
 export const LATE_FLUSH_MAX_BYTES = 256 * 1024 * 1024;
 
@@ -284,7 +286,8 @@ export function reconcilePending(db: SqlDriver, now = Date.now(), deadline = Inf
  * Late or lost ends of children a harness also records in a store of its own (Hermes: a background child cut off
  * before its subagent_stop, a spool line that failed): a pending completion with no transcript to re-read is settled
  * from that store (HarnessModule.stores) once the store says the child ended. The store is read only while such rows
- * wait, from the oldest one's start on; a row still waiting after PENDING_GIVE_UP_MS becomes unknown.
+ * (of the last STORE_SETTLE_MS) wait, from the oldest one's start on; a row still waiting after PENDING_GIVE_UP_MS
+ * becomes unknown.
  */
 export function settleFromStores(
   db: SqlDriver,
@@ -296,12 +299,15 @@ export function settleFromStores(
   let settled = 0;
   for (const m of harnessList()) {
     if (!m.stores || Date.now() > deadline) continue;
+    // A day back at most: an older child that never ended is left to `tiergate scan` and the give-up below, so a hook's
+    // pass reads only the store's recent rows.
     const waiting = db
       .prepare(
         `SELECT agent_id, COALESCE(started_at, ended_at) AS at FROM completions
-         WHERE harness = ? AND status = 'pending' AND transcript_path IS NULL AND agent_id IS NOT NULL`,
+         WHERE harness = ? AND status = 'pending' AND transcript_path IS NULL AND agent_id IS NOT NULL
+           AND COALESCE(started_at, ended_at) >= ?`,
       )
-      .all<{ agent_id: string; at: number }>(m.id);
+      .all<{ agent_id: string; at: number }>(m.id, now - STORE_SETTLE_MS);
     if (waiting.length === 0) continue;
     const ids = new Set(waiting.map((w) => w.agent_id));
     const since = waiting.reduce((a, w) => Math.min(a, w.at), Infinity);

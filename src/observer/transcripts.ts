@@ -98,7 +98,7 @@ export interface TranscriptParser {
 }
 
 export type StoreReadOptions = {
-  /** Epoch ms: only children that ended (else started) at or after it. */
+  /** Epoch ms: only children that started at or after it. */
   since?: number | null;
   /** At most this many children (the reader's own cap is the ceiling). */
   maxRows?: number;

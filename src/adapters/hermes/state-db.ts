@@ -71,16 +71,19 @@ type ChildRow = {
 };
 type ModelRow = { session_id: string; model: string; output_tokens: number | null; last_seen: number | null };
 
-// Columns named one by one (never `*`): the rows also hold the system prompt, the title and the origin.
+// Columns named one by one (never `*`): the rows also hold the system prompt, the title and the origin. `since` is on
+// started_at, which Hermes indexes (idx_sessions_started), and the unary `+` keeps SQLite off the source index: newest
+// first, it stops at the limit or at `since` and never visits older rows, each of which it would read through its
+// system prompt's overflow pages (the columns after the prompt are stored after it).
 const CHILDREN = `SELECT s.id, s.parent_session_id AS parent, s.model, s.started_at, s.ended_at,
     s.input_tokens, s.output_tokens, s.cache_read_tokens, s.cache_write_tokens, s.reasoning_tokens, s.api_call_count,
     p.cwd AS project
   FROM sessions s LEFT JOIN sessions p ON p.id = s.parent_session_id
-  WHERE s.source = 'subagent' AND s.parent_session_id IS NOT NULL AND COALESCE(s.ended_at, s.started_at) >= ?
+  WHERE s.started_at >= ? AND +s.source = 'subagent' AND +s.parent_session_id IS NOT NULL
   ORDER BY s.started_at DESC LIMIT ?`;
 const MODELS = `SELECT u.session_id, u.model, u.output_tokens, u.last_seen FROM session_model_usage u
-  WHERE u.session_id IN (SELECT id FROM sessions WHERE source = 'subagent' AND parent_session_id IS NOT NULL
-    AND COALESCE(ended_at, started_at) >= ? ORDER BY started_at DESC LIMIT ?)
+  WHERE u.session_id IN (SELECT id FROM sessions WHERE started_at >= ? AND +source = 'subagent'
+    AND +parent_session_id IS NOT NULL ORDER BY started_at DESC LIMIT ?)
   ORDER BY u.last_seen DESC LIMIT ?`;
 
 const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
