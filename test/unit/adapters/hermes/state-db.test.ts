@@ -187,6 +187,7 @@ describe('Hermes state.db reader', () => {
     h.addParent();
     h.addChild({ id: CHILD, tokens: [300, 30] });
     h.close();
+    expect(JSON.stringify(readStateDb(h.file))).not.toContain(SENTINEL);
     const db = openLedger(h.env);
     const s = scan(h.env, db);
     expect(s).toMatchObject({ files: 1, parsed: 1, failed: 0, completions: 1 });
@@ -312,6 +313,9 @@ describe('Hermes state.db reader', () => {
     expect(all).toHaveLength(STATE_DB_MAX_ROWS);
     expect(all).not.toContain('c2');
     expect(readStateDb(h.file)[0]!.truncated).toBe(true);
+    // `since` (scan --since; the observer pass's oldest pending child) is on the start time.
+    const recent = readStateDb(h.file, { since: (T0 + STATE_DB_MAX_ROWS) * 1000 });
+    expect(recent.flatMap((p) => p.children!.map((c) => c.agentId)).sort()).toEqual(['c5000', 'c5001', 'c5002']);
   });
 
   it('refuses a linked state.db, a linked -wal and a linked HERMES_HOME; scan says so once and records nothing', () => {
