@@ -50,4 +50,18 @@ describe('scan summary', () => {
     expect(text).toContain('(1 request)');
     expect(text).toContain('unpriced: 1 request on x');
   });
+
+  it("names each store read (Hermes' state.db), and why one was not", () => {
+    const text = formatSummary(
+      summary({
+        stores: [
+          { harness: 'hermes', path: '/h/state.db', children: 1, error: null },
+          { harness: 'hermes', path: '/g/state.db', children: 0, error: 'SqliteError: database is locked' },
+        ],
+      }),
+      roots,
+    );
+    expect(text).toContain('  hermes store /h/state.db: 1 subagent run read\n');
+    expect(text).toContain('  hermes store /g/state.db: not read (SqliteError: database is locked)\n');
+  });
 });
