@@ -44,7 +44,9 @@ function card(label: string, value: string, sub = ''): string {
 
 /** A row's refusals beside its dispatches: "(2 denied, 1 by a limit; 1 stopped)". */
 function refusalNote(r: ReportRow): string {
-  const denied = r.denied ? `${count(r.denied)} denied${r.limitDenied ? `, ${count(r.limitDenied)} by a limit` : ''}` : '';
+  const denied = r.denied
+    ? `${count(r.denied)} denied${r.limitDenied ? `, ${count(r.limitDenied)} by a limit` : ''}`
+    : '';
   const parts = [denied, r.stopped ? `${count(r.stopped)} stopped` : ''].filter(Boolean);
   return parts.length ? ` <span class="note">(${parts.join('; ')})</span>` : '';
 }

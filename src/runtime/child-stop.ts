@@ -87,7 +87,9 @@ export function stopEstimateText(file: SpendFile | null, who: StopSubject): stri
   const est = childEstimate(file, { agent: who.agent, session });
   if (est === null) return 'No estimate of what a subagent like this one costs yet (no finished subagent to go by).';
   const from =
-    est.from === 'agent' ? `the median of the finished ${who.agent} subagents` : "the median of this session's finished subagents";
+    est.from === 'agent'
+      ? `the median of the finished ${who.agent} subagents`
+      : "the median of this session's finished subagents";
   return `A subagent like this one costs about ${showUsd(est.pico)} in all (${from}: an estimate).`;
 }
 

@@ -51,7 +51,9 @@ export async function run(argv: string[]): Promise<number> {
   if (!r.set) {
     process.stdout.write(
       `no budget set. Add one to ${paths(env).config}, e.g. { "budgets": { "day": "40", "action": "downshift" } } (docs/budgets.md)\n` +
-        (refusals.length ? `${hasLimits(policy.limits) ? 'fan-out limits:' : 'refusals:'}\n${refusals.join('\n')}\n` : ''),
+        (refusals.length
+          ? `${hasLimits(policy.limits) ? 'fan-out limits:' : 'refusals:'}\n${refusals.join('\n')}\n`
+          : ''),
     );
     return 0;
   }

@@ -143,7 +143,8 @@ describe('childStopMessage', () => {
   it("an agent type with no finished child: the session's median, called so", () => {
     const now = Date.now();
     const f = [0.002, 0.004, 0.006].reduce(
-      (acc, usd, i) => countCompletion(acc, { k: `k${i}`, s: 'codex:s1', at: now, pico: String(usd * 1e12), a: 'x' }, now),
+      (acc, usd, i) =>
+        countCompletion(acc, { k: `k${i}`, s: 'codex:s1', at: now, pico: String(usd * 1e12), a: 'x' }, now),
       emptySpend(now),
     );
     expect(stopEstimateText(f, { harness: 'codex', sessionId: 's1', agent: 'default' })).toBe(
