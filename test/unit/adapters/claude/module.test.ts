@@ -200,7 +200,7 @@ describe('dist/claude-module.js', () => {
       const files = new Map<string, string>();
       const policy = { ...DEFAULT_POLICY, limits };
       files.set(policyHandoffPath('/tg/data', 'sess-1'), JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy }));
-      return { files, ...fakeDollar({ files }) };
+      return fakeDollar({ files });
     };
     const hooks = load(source);
     const { $, files } = limited({ concurrentSubagents: 1 });
