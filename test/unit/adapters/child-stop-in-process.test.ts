@@ -4,17 +4,17 @@
  * message states the money (the budget, the spend, this child's share, the estimate) and the child's stop is spooled
  * once, however many of its calls are refused.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OpencodeChildSpend } from '../../../src/adapters/opencode/child-stop.js';
 import { PARENT_SESSION_VAR, PiChildSpend } from '../../../src/adapters/pi/child-stop.js';
 import { clearRuntimeCache } from '../../../src/config/runtime.js';
-import { SpoolRecordSchema, type SpoolRecord } from '../../../src/contracts/spool.js';
 import { paths } from '../../../src/io/paths.js';
 import { countCompletion, emptySpend, spendPath } from '../../../src/observer/spend-summary.js';
 import { resetSpoolFile } from '../../../src/observer/spool.js';
+import { spooledRecords } from '../../support/spool.js';
 
 afterEach(() => {
   clearRuntimeCache();
@@ -27,21 +27,7 @@ function home(budgets: object) {
   mkdirSync(join(tg, 'config'), { recursive: true });
   writeFileSync(join(tg, 'config', 'config.json'), JSON.stringify({ budgets }));
   const env: Record<string, string> = { TIERGATE_HOME: tg, HOME: root, TIERGATE_REFRESH: 'off' };
-  const spooled = (): SpoolRecord[] => {
-    const dir = paths(env).spoolDir;
-    let names: string[] = [];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      return [];
-    }
-    return names.flatMap((n) =>
-      readFileSync(join(dir, n), 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => SpoolRecordSchema.parse(JSON.parse(l))),
-    );
-  };
+  const spooled = () => spooledRecords(env);
   return { root, env, spooled };
 }
 

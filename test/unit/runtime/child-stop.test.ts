@@ -3,7 +3,7 @@
  * this child's so far against the budgets; only `stop` stops; a fault fails open with a diagnostic; the wait for the
  * line of the call being checked is bounded.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { clearRuntimeCache } from '../../../src/config/runtime.js';
 import type { LineCost } from '../../../src/observer/child-spend.js';
 import { paths } from '../../../src/io/paths.js';
 import { resetSpoolFile } from '../../../src/observer/spool.js';
+import { spooledRecords } from '../../support/spool.js';
 import { SpoolRecordSchema } from '../../../src/contracts/spool.js';
 import { countCompletion, emptySpend, spendPath, type RecentEntry } from '../../../src/observer/spend-summary.js';
 import {
@@ -45,22 +46,7 @@ function setup(budgets: Record<string, unknown> | null) {
       { harness: 'claude', sessionId: 's1', childId, agent, transcript, cwd: root, lineCost, callId },
       env,
     );
-  /** The spool lines written so far (every spool file in the data dir's spool). */
-  const spooled = () => {
-    const dir = paths(env).spoolDir;
-    let names: string[] = [];
-    try {
-      names = readdirSync(dir).filter((n) => n.endsWith('.jsonl'));
-    } catch {
-      return [];
-    }
-    return names.flatMap((n) =>
-      readFileSync(join(dir, n), 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => SpoolRecordSchema.parse(JSON.parse(l))),
-    );
-  };
+  const spooled = () => spooledRecords(env);
   /** Finished children in the spend summary: [session, agent type, USD]. */
   const finished = (children: Array<[string, string | null, number]>) => {
     const now = Date.now();
