@@ -86,6 +86,13 @@ export const ReportRowSchema = z.object({
    * priced at the model the child would have run on without tiergate, at the rates its decision saw.
    */
   savedEstimatedRuns: z.optional(z.int().check(z.nonnegative())),
+  /** Of `denied`, those refused by a fan-out limit (limits.concurrentSubagents / subagentsPerSession; kind limit-deny). */
+  limitDenied: z.optional(z.int().check(z.nonnegative())),
+  /**
+   * Running children stopped when a budget ran out (budgets.action "stop"; decision kind `stopped`), each child once.
+   * Not in `runs`, `dispatches` or `denied`: the stopped child's own run is counted as a run.
+   */
+  stopped: z.optional(z.int().check(z.nonnegative())),
   /** Of `denied`, those retried on a cheaper model (a later dispatch in the session ran). No spend avoided is claimed. */
   deniedRetried: z.optional(z.int().check(z.nonnegative())),
   /** What the corrections set (the agent or model the child ran as instead of the one asked for), each dispatch once. */

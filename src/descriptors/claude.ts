@@ -33,7 +33,7 @@ export const claudeHarness = defineHarness({
   // The Agent tool takes only aliases.
   defaultTiers: { cheap: 'haiku', standard: 'sonnet', premium: 'opus' },
   reportsUsage: true,
-  childEndEvent: 'SubagentStop (command hook)',
+  childEndEvent: 'SubagentStop (command hooks); turn.complete (hooks module)',
   childStop: "the child's next tool call (PreToolUse with agent_id)",
   dispatchEvents: ['PreToolUse'],
   // SessionEnd's timeout is 5 s (hooks.json).

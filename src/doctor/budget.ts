@@ -6,6 +6,7 @@
  * completion, dispatch or observer pass left them; a missing summary is rebuilt by the next completion or CLI run.
  */
 import { loadPolicy } from '../config/load.js';
+import type { Harness } from '../contracts/harness.js';
 import type { Env } from '../io/paths.js';
 import { readSpendFile } from '../observer/spend-read.js';
 import { periodsAt } from '../observer/spend-summary.js';
@@ -15,8 +16,9 @@ import { parseDecimal } from '../prices/decimal.js';
 import type { Check } from './check.js';
 import { checkChildren } from './children.js';
 
-export function checkBudgets(env: Env, cwd: string, now: number): Check[] {
-  return [...budgetChecks(env, cwd, now), ...checkChildren(env, cwd)];
+/** `installed`: the harnesses tiergate is installed into (doctor's harness checks); the child lines name only those. */
+export function checkBudgets(env: Env, cwd: string, now: number, installed: ReadonlySet<Harness>): Check[] {
+  return [...budgetChecks(env, cwd, now), ...checkChildren(env, cwd, installed)];
 }
 
 function budgetChecks(env: Env, cwd: string, now: number): Check[] {

@@ -5,9 +5,11 @@
  *   passes through a point tiergate has and is known there to be a child's (descriptors' `childStop`);
  * - `limits` (routing-engine/limits.ts) are counted only where the harness tells tiergate, while the parent runs, that
  *   a child ended (descriptors' `childEndEvent`).
+ * Each line shows only while its setting is in force (mode `on`: `warn` and `off` neither stop nor limit) and names only
+ * the harnesses tiergate is installed into; with none installed there is nothing to say.
  */
 import { loadPolicy } from '../config/load.js';
-import type { HarnessDescriptor } from '../contracts/harness.js';
+import type { Harness, HarnessDescriptor } from '../contracts/harness.js';
 import { HARNESS_IDS } from '../contracts/harness-ids.js';
 import { DESCRIPTORS } from '../descriptors/index.js';
 import type { Env } from '../io/paths.js';
@@ -15,12 +17,15 @@ import { hasLimits } from '../routing-engine/limits.js';
 import { stopsChildren } from '../runtime/child-stop.js';
 import type { Check } from './check.js';
 
-export function checkChildren(env: Env, cwd: string): Check[] {
+export function checkChildren(env: Env, cwd: string, installed: ReadonlySet<Harness>): Check[] {
   const { policy } = loadPolicy(env, cwd);
+  const mine = HARNESS_IDS.filter((h) => installed.has(h)).map((h) => DESCRIPTORS[h]);
+  if (mine.length === 0) return [];
   return [
     ...(stopsChildren(policy)
       ? [
           coverage(
+            mine,
             'stop running children',
             'childStop',
             'budgets.action "stop": running children are stopped at',
@@ -28,9 +33,10 @@ export function checkChildren(env: Env, cwd: string): Check[] {
           ),
         ]
       : []),
-    ...(hasLimits(policy.limits)
+    ...(policy.mode === 'on' && hasLimits(policy.limits)
       ? [
           coverage(
+            mine,
             'subagent limits',
             'childEndEvent',
             'limits: children are counted, their end seen at',
@@ -41,18 +47,28 @@ export function checkChildren(env: Env, cwd: string): Check[] {
   ];
 }
 
-/** One check: the harnesses whose descriptor states `field` (and what it says), and a warning naming the others. */
-function coverage(name: string, field: 'childStop' | 'childEndEvent', where: string, whyNot: string): Check {
-  const all: HarnessDescriptor[] = HARNESS_IDS.map((h) => DESCRIPTORS[h]);
+/** One check: of `all`, the harnesses whose descriptor states `field` (and what it says), and a warning naming the others. */
+function coverage(
+  all: HarnessDescriptor[],
+  name: string,
+  field: 'childStop' | 'childEndEvent',
+  where: string,
+  whyNot: string,
+): Check {
   const yes = all.filter((d) => d[field] !== undefined);
   const none = all.filter((d) => d[field] === undefined);
   return {
     section: 'budget',
     name,
     status: none.length ? 'warn' : 'ok',
-    detail:
-      `${where} ${yes.map((d) => `${d.name}: ${d[field]}`).join('; ')}` +
-      (none.length ? `. Not in ${none.map((d) => d.name).join(', ')}: ${whyNot} (docs/budgets.md)` : ''),
+    detail: [
+      yes.length ? `${where} ${yes.map((d) => `${d.name}: ${d[field]}`).join('; ')}` : '',
+      none.length
+        ? `${yes.length ? 'Not in' : 'In none of the installed harnesses:'} ${none.map((d) => d.name).join(', ')}: ${whyNot} (docs/budgets.md)`
+        : '',
+    ]
+      .filter(Boolean)
+      .join('. '),
     data: { covered: yes.map((d) => d.id), none: none.map((d) => d.id) },
   };
 }

@@ -1,4 +1,6 @@
 /** Runs every doctor check; one failing check never hides the others. */
+import type { Harness } from '../contracts/harness.js';
+import { HARNESS_IDS } from '../contracts/harness-ids.js';
 import type { InstallContext } from '../install/plan.js';
 import type { Check } from './check.js';
 import { checkBudgets } from './budget.js';
@@ -29,17 +31,31 @@ export function runDoctor(ctx: InstallContext, cwd: string, now: number, presenc
       ];
     }
   };
+  const harnesses = guard('harness', () => checkHarnesses(ctx, presence));
   return [
-    ...guard('harness', () => checkHarnesses(ctx, presence)),
+    ...harnesses,
     ...guard('config', () => checkConfig(ctx.env, cwd)),
     ...guard('prices', () => checkPrices(ctx.env, ctx.pkgRoot, now)),
     ...guard('ledger', () => checkLedger(ctx.env)),
     ...guard('enforcement', () => checkEnforcement(ctx.env, cwd)),
-    ...guard('budget', () => checkBudgets(ctx.env, cwd, now)),
+    ...guard('budget', () => checkBudgets(ctx.env, cwd, now, installedIn(harnesses))),
     ...guard('hook', () => checkCodeCache(ctx.env)),
     ...guard('hook', () => checkEffectiveFile(ctx.env)),
     ...guard('diagnostics', () => checkDiagnostics(ctx.env, now)),
   ];
+}
+
+/**
+ * The harnesses tiergate is installed into, as their own checks said: any row but "not installed" (info) counts, a
+ * stale or broken install too (its hooks may still run).
+ */
+function installedIn(checks: Check[]): ReadonlySet<Harness> {
+  const ids = new Set<string>(HARNESS_IDS);
+  return new Set(
+    checks
+      .filter((c) => c.section === 'harness' && ids.has(c.name) && c.status !== 'info')
+      .map((c) => c.name as Harness),
+  );
 }
 
 const MARK: Record<Check['status'], string> = { ok: 'ok  ', info: 'info', warn: 'WARN', error: 'FAIL' };

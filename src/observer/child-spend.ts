@@ -89,6 +89,14 @@ function pathName(text: string): string {
   return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
 }
 
+/**
+ * The marker that a child was recorded as stopped (runtime/child-stop.ts): created exclusively, once per child, so a
+ * child denied at each of its later tool calls is spooled once, at the cost of one failed open per call.
+ */
+export function childStoppedMarkerPath(env: Env, harness: string, childId: string): string {
+  return join(paths(env).data, CHILD_SPEND_DIR, `${pathName(`${harness}:${childId}`)}.stopped`);
+}
+
 export function childSpendStatePath(env: Env, transcript: string): string {
   const name = pathName(transcript);
   return join(paths(env).data, CHILD_SPEND_DIR, `${name}.json`);

@@ -377,6 +377,22 @@ export function estimateCost(f: SpendFile, input: EstimateInput): bigint | null 
   return model ?? median(costs(() => true));
 }
 
+/**
+ * What one subagent like this costs in all, for a stop message (issue 33 item 4): the median of the finished children
+ * of its agent type, else of its session's; null: nothing to go by. `from` says which, for the message.
+ */
+export function childEstimate(
+  f: SpendFile | null,
+  input: { agent: string | null; session: string | null },
+): { pico: bigint; from: 'agent' | 'session' } | null {
+  const priced = (f?.recent ?? []).filter((r) => r.pico !== null);
+  const of = (keep: (r: RecentEntry) => boolean) => median(priced.filter(keep).map((r) => BigInt(r.pico!)));
+  const agent = input.agent ? of((r) => r.a === input.agent) : null;
+  if (agent !== null) return { pico: agent, from: 'agent' };
+  const session = input.session ? of((r) => r.s === input.session) : null;
+  return session === null ? null : { pico: session, from: 'session' };
+}
+
 /** A journal entry as read back (spend-journal.ts; the hooks module reads them too). Checked by hand, as the file is. */
 export const isRecentEntry = (v: unknown): v is RecentEntry => {
   const e = v as RecentEntry;

@@ -2,3 +2,26 @@
 export function counted(n: number, noun: string, plural = `${noun}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? noun : plural}`;
 }
+
+/**
+ * The denials and stopped children under a report (the table's notes and the HTML page's, worded once): "denied: 3
+ * (1 by a fan-out limit), of which retried …" and "stopped: 1 running child …". Empty when there were none.
+ */
+export function refusalTexts(t: {
+  denied: number;
+  deniedRetried?: number | undefined;
+  limitDenied?: number | undefined;
+  stopped?: number | undefined;
+}): string[] {
+  const out: string[] = [];
+  const n = (x: number) => x.toLocaleString('en-US');
+  if (t.denied > 0)
+    out.push(
+      `denied: ${n(t.denied)}${t.limitDenied ? ` (${n(t.limitDenied)} by a fan-out limit)` : ''}, of which retried on a cheaper model: ${n(t.deniedRetried ?? 0)}, spend avoided: not claimed without usage`,
+    );
+  if (t.stopped)
+    out.push(
+      `stopped: ${counted(t.stopped, 'running child', 'running children')} told to stop when a budget ran out (budgets.action "stop"); what each spent until then is in the cost`,
+    );
+  return out;
+}

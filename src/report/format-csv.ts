@@ -83,7 +83,8 @@ function totalLine(report: Report): string {
     null,
     null,
     t.correctionsNotHonoured ? `${t.correctionsNotHonoured} ignored` : null,
-    `${t.runs} runs`,
+    // A stopped child's line (status stopped) is no run: its count stands beside the runs, not in them.
+    `${t.runs} runs${t.stopped ? `, ${t.stopped} stopped` : ''}`,
     null,
     t.tokens.input,
     t.tokens.output,

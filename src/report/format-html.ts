@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Money, Report, ReportRow } from '../contracts/report.js';
 import { costCell, NO_USAGE_NAMES, tokensCell, usd } from './cells.js';
+import { refusalTexts } from './count-text.js';
 import { chartLibSource } from './html/chart-lib.js';
 import { chartModel } from './html/chart-model.js';
 import type { HtmlReportData } from './html/data.js';
@@ -41,15 +42,21 @@ function card(label: string, value: string, sub = ''): string {
   return `<div class="card${wide}"><div class="label">${h(label)}</div><div class="value">${value}</div>${sub ? `<div class="sub">${sub}</div>` : ''}</div>`;
 }
 
+/** A row's refusals beside its dispatches: "(2 denied, 1 by a limit; 1 stopped)". */
+function refusalNote(r: ReportRow): string {
+  const denied = r.denied
+    ? `${count(r.denied)} denied${r.limitDenied ? `, ${count(r.limitDenied)} by a limit` : ''}`
+    : '';
+  const parts = [denied, r.stopped ? `${count(r.stopped)} stopped` : ''].filter(Boolean);
+  return parts.length ? ` <span class="note">(${parts.join('; ')})</span>` : '';
+}
+
 /** Under the headline: the budget downshifts' part, the estimated runs and the denials, as the table's notes say. */
 function savedNotes(t: Report['totals']): string {
   const out: string[] = [];
   if (t.savedByBudget && t.savedByBudget.pico !== null) out.push(`budget downshifts: ${h(moneyText(t.savedByBudget))}`);
   if (t.savedEstimatedRuns) out.push(`${plural(t.savedEstimatedRuns, 'run')} estimated (dispatch not recorded)`);
-  if (t.denied)
-    out.push(
-      `denied: ${count(t.denied)}, of which retried on a cheaper model: ${count(t.deniedRetried ?? 0)}, spend avoided: not claimed without usage`,
-    );
+  for (const line of refusalTexts(t)) out.push(h(line));
   return out.map((x) => `<br>${x}`).join('');
 }
 
@@ -100,7 +107,7 @@ function totalsCards(report: Report): string {
   const sav = t.savings.usd === null ? '' : t.savings.usd.startsWith('-') ? 'neg' : 'pos';
   return `<section class="cards" id="totals" aria-label="Totals">
 ${headlineCards(report)}
-${card('Subagent runs', num('runs', t.runs), `${num('dispatches', t.dispatches)} dispatches seen · ${num('denied', t.denied)} denied`)}
+${card('Subagent runs', num('runs', t.runs), `${num('dispatches', t.dispatches)} dispatches seen · ${num('denied', t.denied)} denied${t.limitDenied ? ` (${num('limitDenied', t.limitDenied)} by a limit)` : ''}${t.stopped ? ` · ${num('stopped', t.stopped)} stopped` : ''}`)}
 ${card('Completed', num('completed', t.completed), `${num('pending', t.pending)} pending`)}
 ${card('Verified', num('verified', t.verified), 'reported <code>Verified:</code> yes')}
 ${card('Cost', cost, costSub)}
@@ -176,7 +183,7 @@ function tableHtml(report: Report): string {
       h(moneyText(r.saved)),
       h(moneyText(r.savings)),
       count(r.runs),
-      count(r.dispatches) + (r.denied ? ` <span class="note">(${count(r.denied)} denied)</span>` : ''),
+      count(r.dispatches) + refusalNote(r),
       count(r.corrected) +
         (r.correctedTo?.length
           ? ` <span class="note">(→ ${r.correctedTo.map((t) => h(t.value)).join(', ')})</span>`

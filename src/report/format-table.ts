@@ -9,7 +9,7 @@ import { filterText, periodText } from './period.js';
 import { plain } from './plain-text.js';
 import { renderTable, wrapText, type Column } from './terminal-table.js';
 import { dayIn } from './zone.js';
-import { counted } from './count-text.js';
+import { counted, refusalTexts } from './count-text.js';
 
 /** The cost cell of a row whose runs report no usage: "n/a (Cursor)". */
 const NO_USAGE_NA = `n/a${NO_USAGE_NAMES ? ` (${NO_USAGE_NAMES})` : ''}`;
@@ -163,10 +163,7 @@ function notes(report: Report, cols: readonly Col[], width: number): string[] {
     );
   }
   const t = report.totals;
-  if (t.denied > 0)
-    out.push(
-      `denied: ${t.denied.toLocaleString('en-US')}, of which retried on a cheaper model: ${(t.deniedRetried ?? 0).toLocaleString('en-US')}, spend avoided: not claimed without usage.`,
-    );
+  for (const line of refusalTexts(t)) out.push(`${line}.`);
   if (t.savedByBudget && t.savedByBudget.pico !== null)
     out.push(
       `budget downshifts: ${usd(t.savedByBudget)} of the saving (a spent budget moved the child to a cheaper tier).`,

@@ -90,6 +90,10 @@ export type OpenAgg = {
   corrected?: number;
   /** Denied dispatches followed in their session by a dispatch that ran (a retry on a cheaper model). */
   retried?: number;
+  /** Of `denied`, refused by a fan-out limit. */
+  limit_denied?: number;
+  /** Stopped children's records (reason child-stopped): not in `n` or `denied` (they are no dispatch). */
+  stopped?: number;
 };
 /** What corrections set (a model alias or an agent), per group, each dispatch once (decision records only). */
 export type CorrectedToAgg = { g: string | null; value: string | null; n: number };
@@ -251,10 +255,14 @@ type Acc = Omit<
   | 'savedEstimatedRuns'
   | 'deniedRetried'
   | 'correctedTo'
+  | 'limitDenied'
+  | 'stopped'
 > & {
   budgetPico: bigint | null;
   estimatedRuns: number;
   retried: number;
+  limitDenied: number;
+  stopped: number;
   correctedTo: Map<string, number>;
   mult: { runs: number; min: number; max: number } | null;
   notHonoured: number;
@@ -290,6 +298,8 @@ function emptyAcc(group: string | null): Acc {
     budgetPico: null,
     estimatedRuns: 0,
     retried: 0,
+    limitDenied: 0,
+    stopped: 0,
     correctedTo: new Map(),
     pairs: new Map(),
     mult: null,
@@ -345,6 +355,8 @@ function merge(into: Acc, from: Acc): void {
   into.budgetPico = addBig(into.budgetPico, from.budgetPico);
   into.estimatedRuns += from.estimatedRuns;
   into.retried += from.retried;
+  into.limitDenied += from.limitDenied;
+  into.stopped += from.stopped;
   for (const [v, n] of from.correctedTo) into.correctedTo.set(v, (into.correctedTo.get(v) ?? 0) + n);
   addMult(into, from.mult);
   for (const p of from.pairs.values()) addPair(into, p);
@@ -401,6 +413,8 @@ function finish(a: Acc): ReportRow {
     savedByBudget: money(a.budgetPico),
     savedEstimatedRuns: a.estimatedRuns,
     deniedRetried: a.retried,
+    limitDenied: a.limitDenied,
+    stopped: a.stopped,
     correctedTo: [...a.correctedTo]
       .map(([value, runs]) => ({ value, runs }))
       .sort((x, y) => y.runs - x.runs || byKey.compare(x.value, y.value)),
@@ -424,8 +438,10 @@ export function queryReport(
   const wd = scopeWhere(q, 'at', q.since ?? null, q.until ?? null);
   const open = db
     .prepare(
-      `SELECT ${gd} AS g, COUNT(*) AS n, SUM(action = 'deny') AS denied, SUM(${isNoUsage(noUsage)}) AS usage_unreported,
-       SUM(action = 'correct') AS corrected, SUM(action = 'deny' AND ${RETRIED}) AS retried
+      `SELECT ${gd} AS g, SUM(${RAN}) AS n, SUM(action = 'deny' AND ${RAN}) AS denied,
+       SUM(${isNoUsage(noUsage)} AND ${RAN}) AS usage_unreported, SUM(action = 'correct') AS corrected,
+       SUM(action = 'deny' AND ${RAN} AND ${RETRIED}) AS retried, SUM(reason = 'limit-denied') AS limit_denied,
+       SUM(reason = 'child-stopped') AS stopped
      FROM dispatches ${wd.sql ? `${wd.sql} AND` : 'WHERE'} completion_id IS NULL GROUP BY g`,
     )
     .all<OpenAgg>(...noUsage, ...wd.params);
@@ -463,6 +479,12 @@ function correctedRuns(db: SqlDriver, q: ReportQuery, col: string): CorrectedRun
     )
     .all<CorrectedRun>(...w.params);
 }
+
+/**
+ * A dispatch row that is a dispatch: not a stopped child's record (reason child-stopped, runtime/child-stop.ts), which
+ * the dispatches table holds beside them, never joined, and the report counts on its own (`stopped`).
+ */
+export const RAN = "reason IS NOT 'child-stopped'";
 
 /**
  * A denied dispatch retried on a cheaper model: a later decision in the same session (within the hour) that let a
@@ -548,6 +570,8 @@ export function assembleRows(by: ReportBy, parts: ReportParts): ReportRow[] & { 
     a.usageUnreported += r.usage_unreported ?? 0;
     a.corrected += r.corrected ?? 0;
     a.retried += r.retried ?? 0;
+    a.limitDenied += r.limit_denied ?? 0;
+    a.stopped += r.stopped ?? 0;
   }
   for (const p of parts.correctedPairs ?? []) addPair(acc(p.g), { ...p, runs: 0 });
   for (const r of parts.correctedTo ?? []) {

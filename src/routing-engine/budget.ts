@@ -230,6 +230,13 @@ export function applyBudget(decision: Decision, input: BudgetInput, state: Spend
     reason: 'budget-downshifted',
     tier: 'cheap',
     summary: `${note.summary}; denied with a retry on the cheap tier (${cheap.value})`,
-    message: `${spent}; from here subagents run on the cheap tier. ${retryLine(obs, cheap)} ${howToGoOn(over)}`,
+    message: [
+      `${spent}; from here subagents run on the cheap tier.`,
+      retryLine(obs, cheap),
+      howToGoOn(over),
+      estimateText(state),
+    ]
+      .filter(Boolean)
+      .join(' '),
   };
 }

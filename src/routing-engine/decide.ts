@@ -18,7 +18,7 @@ import type { PriceLookup, Resolution } from '../contracts/prices.js';
 import { comparePrices, withinCeiling } from './compare.js';
 import { agentName, denyMessage, unknownPriceMessage } from './retry-text.js';
 import { applyBudget, hasBudget, type SpendState } from './budget.js';
-import { applyLimits } from './limits.js';
+import { applyLimits, moneyText } from './limits.js';
 
 // Kept importable from here for the callers that still name them so; they live in src/contracts.
 export type { Candidate, PriceLookup };
@@ -299,6 +299,27 @@ function withLimits(
   }
 }
 
+/**
+ * Every refusal the model reads states the money (issue 33 item 4) where the spend was read (a budget or a limit is
+ * set): a ceiling's or an unknown price's denial gets the session's spend so far, the budgets and this child's
+ * estimate after its retry; the budget's and the limits' own messages already say them. Without a budget or a limit
+ * no spend is read at dispatch (it stays free), and the ceiling's message states the two models' rates.
+ */
+function withMoney(decision: Decision, policy: Policy, spend: SpendState | undefined): Decision {
+  if (!spend || spend.error !== null || decision.action !== 'deny') return decision;
+  if (
+    decision.reason === 'budget-denied' ||
+    decision.reason === 'limit-denied' ||
+    decision.reason === 'budget-downshifted'
+  )
+    return decision;
+  try {
+    return { ...decision, message: `${decision.message} Money: ${moneyText(policy, spend)}` };
+  } catch (err) {
+    return { ...decision, diagnostics: [...decision.diagnostics, `money not stated: ${budgetFault(err)}`] };
+  }
+}
+
 /** A fault's message, bounded: it may quote the value that caused it. */
 function budgetFault(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
@@ -320,9 +341,13 @@ export function decide(obs: DispatchObservation, policy: Policy, prices: PriceLo
       diagnostics: [],
     };
   }
-  const decision = withLimits(
-    withBudget(decideInner({ obs, policy, prices, diagnostics: [] }), obs, policy, prices, spend),
-    obs,
+  const decision = withMoney(
+    withLimits(
+      withBudget(decideInner({ obs, policy, prices, diagnostics: [] }), obs, policy, prices, spend),
+      obs,
+      policy,
+      spend,
+    ),
     policy,
     spend,
   );

@@ -9,15 +9,17 @@
  */
 import type { Harness } from '../contracts/harness.js';
 import type { Policy } from '../contracts/config.js';
+import type { SpoolRecord } from '../contracts/spool.js';
 import { loadRuntime } from '../config/runtime.js';
 import { join } from 'node:path';
 import { diagnose, errorText } from '../io/diagnostics.js';
-import { removeNoFollow, writeFileAtomic } from '../io/files.js';
+import { createExclusive, removeNoFollow, writeFileAtomic } from '../io/files.js';
 import { paths, type Env } from '../io/paths.js';
-import { readChildSpend, type LineCost } from '../observer/child-spend.js';
+import { childStoppedMarkerPath, readChildSpend, type LineCost } from '../observer/child-spend.js';
 import { pricerFromLookup, type Pricer } from '../observer/pricing.js';
+import { appendSpool } from '../observer/spool.js';
 import { readSpendFile } from '../observer/spend-read.js';
-import { spendStateFrom } from '../observer/spend-summary.js';
+import { childEstimate, sessionKey, spendStateFrom, type SpendFile } from '../observer/spend-summary.js';
 import { costOf } from '../prices/cost.js';
 import { budgetNote, hasBudget, lineText, showUsd, type SpendFigure } from '../routing-engine/budget.js';
 
@@ -26,9 +28,17 @@ export const CHILD_READ_MAX_BYTES = 16 * 1024 * 1024;
 /** How long one check may read: far inside a command hook's deadline, and a tool call waits on it. */
 export const CHILD_READ_MS = 250;
 
-export type ChildToolCall = {
+/** The child a check is about: its harness, the session whose budgets count it, its agent type (for its estimate). */
+export type StopSubject = {
   harness: Harness;
   sessionId: string | null;
+  /** The child's agent type (subagent_type, agent name); null where the harness does not tell the child's hook. */
+  agent: string | null;
+};
+
+export type ChildToolCall = StopSubject & {
+  /** The child's own id (Claude Code's and Codex's agent_id): a stop is recorded once per child; null: not recorded. */
+  childId: string | null;
   /** The child's own transcript (its spend so far); null: only finished children count. */
   transcript: string | null;
   cwd: string | null;
@@ -69,14 +79,29 @@ export const stopsChildren = (policy: Policy): boolean =>
   policy.mode === 'on' && policy.budgets.action === 'stop' && hasBudget(policy.budgets);
 
 /**
+ * What a subagent like this one costs in all, as a stop message states it (issue 33 item 4): the median of the
+ * finished children of its agent type, else of its session's; always called an estimate.
+ */
+export function stopEstimateText(file: SpendFile | null, who: StopSubject): string {
+  const session = who.sessionId ? sessionKey(who.harness, who.sessionId) : null;
+  const est = childEstimate(file, { agent: who.agent, session });
+  if (est === null) return 'No estimate of what a subagent like this one costs yet (no finished subagent to go by).';
+  const from =
+    est.from === 'agent'
+      ? `the median of the finished ${who.agent} subagents`
+      : "the median of this session's finished subagents";
+  return `A subagent like this one costs about ${showUsd(est.pico)} in all (${from}: an estimate).`;
+}
+
+/**
  * The deny message when finished children's spend (the summary, without reservations) plus `own` (this running
- * child's so far) is past a budget; null otherwise. Throws on a fault (the caller fails open).
+ * child's so far) is past a budget; null otherwise. It states the money: each budget passed with its spend, this
+ * child's share of it, and what a child like it costs (an estimate). Throws on a fault (the caller fails open).
  */
 export function overBudgetMessage(
   policy: Policy,
   env: Env,
-  harness: Harness,
-  sessionId: string | null,
+  who: StopSubject,
   own: SpendFigure,
   now: number,
   /** `request`: the child is stopped before a model request (it cannot answer; its parent reads this). */
@@ -84,7 +109,7 @@ export function overBudgetMessage(
 ): string | null {
   const read = readSpendFile(env, now);
   const finished = { ...read, file: read.file ? { ...read.file, reserved: [] } : null };
-  const state = spendStateFrom(finished, harness, sessionId, now);
+  const state = spendStateFrom(finished, who.harness, who.sessionId, now);
   if (state.error !== null) throw new Error(`budgets not checked: ${state.error}`);
   const note = budgetNote(policy.budgets, {
     ...state,
@@ -96,12 +121,84 @@ export function overBudgetMessage(
   const over = note.lines.filter((l) => l.status === 'over');
   const keys = over.map((l) => `budgets.${l.kind}`).join(' or ');
   const spent = `${over.map(lineText).join(' and ')} is spent, ${showUsd(own.pico)} of it by this subagent so far`;
+  const estimate = stopEstimateText(read.file, who);
   const goOn = `(To go on, the user can raise ${keys} in the tiergate config.)`;
-  if (at === 'request') return `tiergate: this subagent was stopped before its next model request: ${spent}. ${goOn}`;
+  if (at === 'request')
+    return `tiergate: this subagent was stopped before its next model request: ${spent}. ${estimate} ${goOn}`;
   return (
     `tiergate: ${spent}. Stop now: make no more tool calls, and reply with what you have found so far, saying that ` +
-    `the budget stopped you. ${goOn}`
+    `the budget stopped you. ${estimate} ${goOn}`
   );
+}
+
+type DispatchRecord = Extract<SpoolRecord, { type: 'dispatch' }>;
+
+/**
+ * The ledger line of a stopped child (decision kind `stopped`, reason child-stopped): a refusal, never joined to a
+ * completion (its call id is the child's own id, prefixed, which no dispatch carries), so the report counts it apart
+ * from the dispatches and runs. The ledger keeps one per child: the same child recorded twice has one key.
+ */
+export function stoppedRecord(who: StopSubject, childId: string, cwd: string | null, at: number): DispatchRecord {
+  return {
+    type: 'dispatch',
+    observation: {
+      kind: 'dispatch',
+      harness: who.harness,
+      sessionId: who.sessionId,
+      callId: `stopped:${childId}`,
+      parentModel: null,
+      parentModelSource: null,
+      requestedModel: null,
+      requestedAgent: who.agent,
+      requestedTier: null,
+      agentModel: null,
+      subagentType: who.agent,
+      capability: { canRewrite: false, rewriteField: null, rewriteKind: 'model', legalValues: null, canDeny: true },
+      toolInput: {},
+      cwd,
+      escalationFrom: null,
+      at,
+    },
+    decision: {
+      action: 'deny',
+      reason: 'child-stopped',
+      tier: null,
+      effectiveModel: null,
+      catalogVersion: null,
+      detail: {
+        kind: 'stopped',
+        without: null,
+        withoutFrom: 'unknown',
+        withoutSource: null,
+        to: null,
+        toModel: null,
+        withoutRates: null,
+        chosenRates: null,
+        budget: 'over',
+      },
+    },
+  };
+}
+
+/**
+ * Spools the stop of `childId` the first time it is stopped. `first` says whether this is that time: by default a
+ * marker created exclusively in the data dir (one failed open per later denied call, no file scan); an in-process
+ * host passes its own memory. A fault costs the record only, with a diagnostic: the child is stopped all the same.
+ */
+export function recordStopOnce(
+  env: Env,
+  who: StopSubject,
+  childId: string,
+  cwd: string | null,
+  at: number,
+  first: () => boolean = () => createExclusive(childStoppedMarkerPath(env, who.harness, childId), ''),
+): void {
+  try {
+    if (!first()) return;
+    appendSpool(stoppedRecord(who, childId, cwd, at), env);
+  } catch (err) {
+    diagnose('warn', `child-stop:${who.harness}`, `stopped child not recorded: ${errorText(err)}`, {}, env);
+  }
 }
 
 /** The deny message for the child's next tool call, or null (go on). Never throws. */
@@ -123,7 +220,9 @@ export async function childStopMessage(call: ChildToolCall, env: Env, now = Date
         await sleep(POLL_MS);
       }
     }
-    return overBudgetMessage(rt.policy, env, call.harness, call.sessionId, own, Date.now());
+    const message = overBudgetMessage(rt.policy, env, call, own, Date.now());
+    if (message !== null && call.childId) recordStopOnce(env, call, call.childId, call.cwd, Date.now());
+    return message;
   } catch (err) {
     diagnose('warn', `child-stop:${call.harness}`, `budgets not checked in the child: ${errorText(err)}`, {}, env);
     return null;

@@ -248,6 +248,9 @@ async function rollupParts(
   );
 }
 
+/** A dispatch row that is no stopped child's record (those are counted apart, query.ts RAN), in PostgreSQL. */
+const RAN = "reason IS DISTINCT FROM 'child-stopped'";
+
 /** Dispatches that never completed (denied, or their child still running), grouped like the runs. */
 async function openDispatches(db: TeamClient, q: Scoped): Promise<OpenAgg[]> {
   const w = new Where();
@@ -257,8 +260,12 @@ async function openDispatches(db: TeamClient, q: Scoped): Promise<OpenAgg[]> {
   if (q.until != null) w.add((p) => `at < ${p(iso(q.until!))}::timestamptz`);
   filters(q, w, { session: true, project: true });
   return db.query<OpenAgg>(
-    `SELECT ${OPEN_GROUP[q.by]} AS g, COUNT(*)::float8 AS n, COUNT(*) FILTER (WHERE action = 'deny')::float8 AS denied,
-       COUNT(*) FILTER (WHERE harness = ANY(${noUsage}))::float8 AS usage_unreported, COUNT(*) FILTER (WHERE action = 'correct')::float8 AS corrected
+    `SELECT ${OPEN_GROUP[q.by]} AS g, COUNT(*) FILTER (WHERE ${RAN})::float8 AS n,
+       COUNT(*) FILTER (WHERE action = 'deny' AND ${RAN})::float8 AS denied,
+       COUNT(*) FILTER (WHERE harness = ANY(${noUsage}) AND ${RAN})::float8 AS usage_unreported,
+       COUNT(*) FILTER (WHERE action = 'correct')::float8 AS corrected,
+       COUNT(*) FILTER (WHERE reason = 'limit-denied')::float8 AS limit_denied,
+       COUNT(*) FILTER (WHERE reason = 'child-stopped')::float8 AS stopped
      FROM ${S}.dispatches ${w.sql} GROUP BY 1`,
     w.params,
   );
@@ -520,7 +527,8 @@ export async function teamRuns(db: TeamClient, q: Scoped): Promise<RunRow[]> {
     `SELECT ${OPEN_GROUP[q.by]} AS g, harness, session_id, COALESCE(subagent_type, requested_agent) AS agent,
        COALESCE(without_model, requested_model) AS requested, NULL AS served,
        CASE WHEN action = 'correct' THEN to_value END AS corrected_to, decision, action, NULL AS join_method, enforcement,
-       CASE WHEN action = 'deny' THEN 'denied' WHEN at < now() - interval '7 days' THEN 'lost' ELSE 'open' END AS status,
+       CASE WHEN reason = 'child-stopped' THEN 'stopped' WHEN action = 'deny' THEN 'denied'
+         WHEN at < now() - interval '7 days' THEN 'lost' ELSE 'open' END AS status,
        (extract(epoch FROM at) * 1000)::float8 AS t,
        NULL::float8 AS input, NULL::float8 AS output, NULL::float8 AS cache_read, NULL::float8 AS cache_write,
        NULL::text AS cost, NULL::text AS vs_parent, NULL::text AS saved, NULL::text AS saved_basis

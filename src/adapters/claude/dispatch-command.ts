@@ -74,14 +74,17 @@ export const preToolUse: HookHandler = standAsideForGrok(async (payload, ctx) =>
 });
 
 /**
- * A tool call inside a running child (its PreToolUse carries agent_id): under `budgets.action: "stop"`, denied once a
- * budget is spent, counting what this child has spent so far (runtime/child-stop.ts). Any other tool call is left alone.
+ * A tool call inside a running child (its PreToolUse carries agent_id and agent_type): under `budgets.action: "stop"`,
+ * denied once a budget is spent, counting what this child has spent so far, and the child recorded as stopped once
+ * (runtime/child-stop.ts). Any other tool call is left alone.
  */
 async function childToolCall(p: DispatchPayload, ctx: HookContext) {
   const message = await childStopMessage(
     {
       harness: 'claude',
       sessionId: p.session_id ?? null,
+      childId: p.agent_id ?? null,
+      agent: p.agent_type || null,
       transcript: parentTranscript(p),
       cwd: ctx.env.CLAUDE_PROJECT_DIR || p.cwd || null,
       lineCost: claudeLineCost,

@@ -16,7 +16,7 @@ export const SUBAGENT_TOOLS: ReadonlySet<string> = new Set(['Agent', 'Task']);
 export const DISPATCH_CHECKS = guardSpec({
   string: ['tool_name'],
   record: ['tool_input'],
-  'optional string': ['session_id', 'transcript_path', 'cwd', 'agent_id', 'tool_use_id'],
+  'optional string': ['session_id', 'transcript_path', 'cwd', 'agent_id', 'agent_type', 'tool_use_id'],
 });
 export const DISPATCH_FIELDS = Object.keys(DISPATCH_CHECKS) as readonly (keyof typeof DISPATCH_CHECKS)[];
 export type DispatchPayload = Pick<PreToolUsePayload, keyof typeof DISPATCH_CHECKS>;

@@ -55,6 +55,8 @@ export const childToolUse: HookHandler = async (payload: unknown, ctx: HookConte
     {
       harness: 'codex',
       sessionId: str(p.session_id),
+      childId: str(p.agent_id),
+      agent: str(p.agent_type),
       transcript: str(p.transcript_path),
       cwd: cwdOf(p),
       lineCost: codexLineCost(str(p.model)),

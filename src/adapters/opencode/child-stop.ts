@@ -16,14 +16,15 @@ import { numberToDecimal, parseDecimal } from '../../prices/decimal.js';
 import { loadRuntime } from '../../config/runtime.js';
 import { pricerFromLookup } from '../../observer/pricing.js';
 import type { SpendFigure } from '../../routing-engine/budget.js';
-import { overBudgetMessage, stopsChildren } from '../../runtime/child-stop.js';
+import { overBudgetMessage, recordStopOnce, stopsChildren } from '../../runtime/child-stop.js';
 import { usageFromTokens } from './complete.js';
 
 const MAX_CHILDREN = 512;
 const MAX_MESSAGES = 256;
 const ATTO_PER_PICO = 1_000_000n;
 
-type Child = { parent: string; messages: Map<string, bigint | null> };
+/** `agent`: the child session's agent (session.created's info.agent, seen on 1.18.33); `stopped`: its stop spooled. */
+type Child = { parent: string; agent: string | null; messages: Map<string, bigint | null>; stopped?: boolean };
 
 export class OpencodeChildSpend {
   private readonly children = new Map<string, Child>();
@@ -36,7 +37,8 @@ export class OpencodeChildSpend {
     if (event.type === 'session.created') {
       if (typeof info.id !== 'string' || typeof info.parentID !== 'string' || !info.parentID) return;
       if (this.children.size >= MAX_CHILDREN) this.children.delete(this.children.keys().next().value as string);
-      this.children.set(info.id, { parent: info.parentID, messages: new Map() });
+      const agent = typeof info.agent === 'string' && info.agent ? info.agent : null;
+      this.children.set(info.id, { parent: info.parentID, agent, messages: new Map() });
       return;
     }
     if (event.type !== 'message.updated' || info.role !== 'assistant' || typeof info.id !== 'string') return;
@@ -82,7 +84,10 @@ export class OpencodeChildSpend {
     return f;
   }
 
-  /** The deny message for a tool call in `session` when it is a child past a budget; null otherwise. Throws on a fault. */
+  /**
+   * The deny message for a tool call in `session` when it is a child past a budget, the first one spooling the child's
+   * stop (once per child session); null otherwise. Throws on a fault.
+   */
   stopMessage(
     session: unknown,
     env: Env,
@@ -95,6 +100,15 @@ export class OpencodeChildSpend {
     if (root === null) return null;
     const policy = loadRuntime(env, cwd).policy;
     if (!stopsChildren(policy)) return null;
-    return overBudgetMessage(policy, env, 'opencode', root, this.spent(session), now, at);
+    const child = this.children.get(session)!;
+    const who = { harness: 'opencode' as const, sessionId: root, agent: child.agent };
+    const message = overBudgetMessage(policy, env, who, this.spent(session), now, at);
+    if (message !== null)
+      recordStopOnce(env, who, session, cwd, now, () => {
+        const first = !child.stopped;
+        child.stopped = true;
+        return first;
+      });
+    return message;
   }
 }

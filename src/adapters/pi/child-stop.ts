@@ -12,7 +12,7 @@ import { numberToDecimal, parseDecimal } from '../../prices/decimal.js';
 import { loadRuntime } from '../../config/runtime.js';
 import { pricerFromLookup } from '../../observer/pricing.js';
 import type { SpendFigure } from '../../routing-engine/budget.js';
-import { overBudgetMessage, stopsChildren } from '../../runtime/child-stop.js';
+import { overBudgetMessage, recordStopOnce, stopsChildren } from '../../runtime/child-stop.js';
 import { piUsage } from './observe.js';
 
 /** Set by a parent pi's extension to its session id; read by the child's. */
@@ -53,10 +53,25 @@ export class PiChildSpend {
         : { pico: this.figure.pico + pico, unknown: this.figure.unknown };
   }
 
-  /** The deny message for this child's next tool call, or null. Throws on a fault (the caller fails open). */
-  stopMessage(env: Env, cwd: string | null, now: number): string | null {
+  /** Whether this child's stop was spooled: a child process is one child, so once per process. */
+  private recorded = false;
+
+  /**
+   * The deny message for this child's next tool call, or null; the first one spools the child's stop (`childId`: the
+   * child's own session id, else its process). Throws on a fault (the caller fails open).
+   */
+  stopMessage(env: Env, cwd: string | null, now: number, childId: string | null = null): string | null {
     const policy = loadRuntime(env, cwd).policy;
     if (!stopsChildren(policy)) return null;
-    return overBudgetMessage(policy, env, 'pi', env[PARENT_SESSION_VAR] || null, this.figure, now);
+    // pi 0.73.1 starts a child with the task only: its agent is not told to the child process, so no agent estimate.
+    const who = { harness: 'pi' as const, sessionId: env[PARENT_SESSION_VAR] || null, agent: null };
+    const message = overBudgetMessage(policy, env, who, this.figure, now);
+    if (message !== null)
+      recordStopOnce(env, who, childId ?? `pid-${process.pid}-${now}`, cwd, now, () => {
+        const first = !this.recorded;
+        this.recorded = true;
+        return first;
+      });
+    return message;
   }
 }

@@ -110,7 +110,7 @@ export function registerTiergate(pi: PiApi, deps: PiDeps): void {
       async () => {
         const cwd = typeof ctx?.cwd === 'string' ? ctx.cwd : null;
         // A child under `budgets.action: "stop"`: any tool call past a budget is refused (child-stop.ts).
-        const stop = childSpend?.stopMessage(deps.env, cwd, deps.now());
+        const stop = childSpend?.stopMessage(deps.env, cwd, deps.now(), piSessionId(ctx ?? {}));
         if (stop) return stop;
         // The parent's session, for the children this call may start (their session budget counts with it).
         const session = child ? null : piSessionId(ctx ?? {});

@@ -9,12 +9,16 @@ import { loadPricer } from '../../observer/default-pricer.js';
 import { runObserver } from '../../collect/drain.js';
 import { openLedger } from '../../observer/ledger/open.js';
 import { readSpendFile } from '../../observer/spend-read.js';
-import { budgetReport, budgetTextLines } from '../../report/budget-lines.js';
+import { actionText, budgetReport, budgetTextLines } from '../../report/budget-lines.js';
+import { refusalCounts, refusalTextLines, type RefusalCounts } from '../../report/refusals.js';
+import { hasLimits } from '../../routing-engine/limits.js';
 import { parseCommandFlags } from '../args.js';
 
 export const USAGE = `Usage: tiergate budget [--json] [--no-drain]
   Each spend budget (budgets in the policy), the subagent spend against it (today and this month in your time zone,
   and your most recent sessions) and what the next dispatch meets: proceeds, warned, moved to the cheap tier or refused.
+  Below them, running children stopped by a budget (budgets.action "stop") and dispatches refused by a fan-out limit
+  (limits), today and this month.
   --no-drain   do not move the spool into the ledger first (the figures are then as the last pass left them)`;
 
 /** The local zone the day and month are cut in (Date's local time; TZ honoured). Intl only here, never at dispatch. */
@@ -29,26 +33,31 @@ export async function run(argv: string[]): Promise<number> {
   const { values } = parsed;
   const env = process.env;
   const { policy } = loadPolicy(env, process.cwd());
-  if (!values['no-drain']) {
-    const db = openLedger(env);
-    try {
-      runObserver(env, loadPricer(env), db);
-    } finally {
-      db.close();
-    }
+  const now = Date.now();
+  let counts: RefusalCounts | null = null;
+  const db = openLedger(env);
+  try {
+    if (!values['no-drain']) runObserver(env, loadPricer(env), db);
+    counts = refusalCounts(db, now);
+  } finally {
+    db.close();
   }
-  const r = budgetReport(policy, readSpendFile(env), Date.now());
+  const r = budgetReport(policy, readSpendFile(env), now);
   if (values.json) {
-    process.stdout.write(`${JSON.stringify({ zone: localZone(), ...r }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ zone: localZone(), ...r, limits: policy.limits, ...counts }, null, 2)}\n`);
     return 0;
   }
+  const refusals = refusalTextLines(policy, counts);
   if (!r.set) {
     process.stdout.write(
-      `no budget set. Add one to ${paths(env).config}, e.g. { "budgets": { "day": "40", "action": "downshift" } } (docs/budgets.md)\n`,
+      `no budget set. Add one to ${paths(env).config}, e.g. { "budgets": { "day": "40", "action": "downshift" } } (docs/budgets.md)\n` +
+        (refusals.length
+          ? `${hasLimits(policy.limits) ? 'fan-out limits:' : 'refusals:'}\n${refusals.join('\n')}\n`
+          : ''),
     );
     return 0;
   }
-  const head = `budgets (USD of subagent spend; days and months in ${localZone()}); past a budget: ${r.action === 'deny' ? 'refuse subagents' : 'move subagents to the cheap tier'}; warn at ${Math.round(r.warnAt * 100)}%`;
-  process.stdout.write(`${[head, ...budgetTextLines(r)].join('\n')}\n`);
+  const head = `budgets (USD of subagent spend; days and months in ${localZone()}); past a budget: ${actionText(r.action)}; warn at ${Math.round(r.warnAt * 100)}%`;
+  process.stdout.write(`${[head, ...budgetTextLines(r), ...refusals].join('\n')}\n`);
   return 0;
 }

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
+import { decisionRecord } from '../support/decision-record.js';
 import {
   codexEnv,
   execArgs,
@@ -95,19 +96,25 @@ describe.skipIf(!found.ok)('Codex CLI: budgets.action stop stops a running child
     });
     await api.close();
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
-    return { child: api.requests.filter(isChild), home };
+    // Issue 33 item 5: one `stopped` decision in the ledger for the stopped child, none without a stop.
+    const stopped = decisionRecord({ TIERGATE_HOME: home.tiergateHome, HOME: home.root }).filter(
+      (d) => d.kind === 'stopped',
+    );
+    return { child: api.requests.filter(isChild), home, stopped };
   }
 
   it('the child crossing the budget makes one more request, told to stop with the money', async () => {
-    const { child } = await run('stop');
+    const { child, stopped } = await run('stop');
     expect(child).toHaveLength(2);
+    expect(stopped).toHaveLength(1);
     expect(child[1]!.outputs.call_step_0).toMatch(
       /tiergate: the session budget of \$0\.0005 \(\$0\.00\d+ spent\) is spent, \$0\.00\d+ of it by this subagent so far\. Stop now/,
     );
   });
 
   it('control: with action deny the running child is not stopped (all its steps run)', async () => {
-    const { child } = await run('deny');
+    const { child, stopped } = await run('deny');
+    expect(stopped).toEqual([]);
     expect(child).toHaveLength(CHILD_STEPS);
   });
 });

@@ -18,6 +18,7 @@ import {
 } from '../support/fake-chat-api.js';
 import { harnessBin } from '../support/harness-bin.js';
 import { makeSandbox, runOpencode } from '../support/opencode-run.js';
+import { decisionRecord } from '../support/decision-record.js';
 
 const root = join(import.meta.dirname, '../../..');
 const plugin = join(root, 'dist/opencode.js');
@@ -88,11 +89,16 @@ describe.skipIf(!bin.ok)('OpenCode 1.18.33: budgets.action stop stops a running 
     const res = await runOpencode(binPath, sb, 'PARENT_GO: delegate');
     expect(res.code, res.stderr.slice(-2000)).toBe(0);
     const parent = api.requests.filter((r) => r.tools.includes('task')).at(-1)!;
-    return { child: api.requests.filter(isChild), parentResults: toolTexts(parent) };
+    // Issue 33 item 5: one `stopped` decision in the ledger for the stopped child, none without a stop.
+    const stopped = decisionRecord({ TIERGATE_HOME: sb.tiergateHome, HOME: sb.root }).filter(
+      (d) => d.kind === 'stopped',
+    );
+    return { child: api.requests.filter(isChild), parentResults: toolTexts(parent), stopped };
   }
 
   it('the child crossing the budget makes no further request; the parent reads why, with the money', async () => {
-    const { child, parentResults } = await run('stop');
+    const { child, parentResults, stopped } = await run('stop');
+    expect(stopped).toHaveLength(1);
     // 1.18.33 runs the crossing response's own tool call before it reports that response's usage (child-stop.ts), so
     // the stop holds at the next request, which is never made.
     expect(child).toHaveLength(1);
@@ -102,7 +108,8 @@ describe.skipIf(!bin.ok)('OpenCode 1.18.33: budgets.action stop stops a running 
   });
 
   it('control: with action deny the running child is not stopped (all its steps run)', async () => {
-    const { child } = await run('deny');
+    const { child, stopped } = await run('deny');
+    expect(stopped).toEqual([]);
     expect(child).toHaveLength(CHILD_STEPS);
   });
 });

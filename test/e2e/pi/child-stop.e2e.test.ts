@@ -18,6 +18,7 @@ import {
 } from '../support/fake-chat-api.js';
 import { harnessBin } from '../support/harness-bin.js';
 import { makePiSandbox, runPi } from '../support/pi-run.js';
+import { decisionRecord } from '../support/decision-record.js';
 
 const root = join(import.meta.dirname, '../../..');
 const extension = join(root, 'dist/pi.js');
@@ -76,12 +77,17 @@ describe.skipIf(!bin.ok)('pi 0.73.1: budgets.action stop stops a running child (
     expect(res.code, res.stderr.slice(-2000)).toBe(0);
     const child = api.requests.filter(isChild);
     const parentResults = toolTexts(api.requests.filter((r) => !isChild(r)).at(-1)!);
-    return { child, parentResults };
+    // Issue 33 item 5: one `stopped` decision in the ledger for the stopped child, none without a stop.
+    const stopped = decisionRecord({ TIERGATE_HOME: sb.tiergateHome, HOME: sb.root }).filter(
+      (d) => d.kind === 'stopped',
+    );
+    return { child, parentResults, stopped };
   }
 
   it('the child crossing the budget makes one more request, told to stop with the money', async () => {
-    const { child, parentResults } = await run('stop');
+    const { child, parentResults, stopped } = await run('stop');
     expect(child).toHaveLength(2);
+    expect(stopped).toHaveLength(1);
     expect(toolTexts(child[1]!).at(-1)).toMatch(
       /^tiergate: the session budget of \$0\.005 \(\$0\.0078 spent\) is spent, \$0\.0078 of it by this subagent so far\. Stop now/,
     );
@@ -91,7 +97,8 @@ describe.skipIf(!bin.ok)('pi 0.73.1: budgets.action stop stops a running child (
   });
 
   it('control: with action deny the running child is not stopped (all its steps run)', async () => {
-    const { child, parentResults } = await run('deny');
+    const { child, parentResults, stopped } = await run('deny');
+    expect(stopped).toEqual([]);
     expect(child).toHaveLength(CHILD_STEPS);
     expect(parentResults[1]).toMatch(/no more subagents run under it/);
   });

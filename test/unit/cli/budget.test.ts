@@ -67,6 +67,25 @@ function spent(env: Record<string, string>, s: string, agentId: string, pico: bi
 }
 
 describe('tiergate budget', () => {
+  it('action stop: worded as refuse and stop; the stopped children and limit denials lines, also without a budget', () => {
+    const h = home({ day: '0.01', action: 'stop' });
+    spent(h.env, 'sess-a', 'a1', (2n * USD) / 100n);
+    const r = h.cli('budget');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/past a budget: refuse subagents and stop running ones;/);
+    expect(r.stdout).toMatch(/today: the next subagent is refused; running ones stop at their next tool call/);
+    expect(r.stdout).toMatch(/\n {2}stopped children: 0 today, 0 this month \(budgets\.action "stop"/);
+    expect(r.stdout).not.toMatch(/limit denials/);
+    const json = JSON.parse(h.cli('budget', '--json').stdout) as Record<string, unknown>;
+    expect(json).toMatchObject({ stopped: { today: 0, month: 0 }, limitDenied: { today: 0, month: 0 } });
+    // No budget, a limit: the limit's line under "no budget set".
+    writeFileSync(join(h.dir, 'tg', 'config', 'config.json'), JSON.stringify({ limits: { subagentsPerSession: 3 } }));
+    const l = h.cli('budget');
+    expect(l.stdout).toMatch(
+      /^no budget set\. .*\nfan-out limits:\n {2}limit denials: 0 today, 0 this month \(limits\.subagentsPerSession 3\)\n$/s,
+    );
+  });
+
   it('each budget, the spend against it and what happens next (after draining: spooled spend is kept)', () => {
     const h = home({ session: '5', day: '0.01', month: '400', warnAt: 0.5 });
     spent(h.env, 'sess-a', 'a1', (2n * USD) / 100n); // $0.02: the day is spent

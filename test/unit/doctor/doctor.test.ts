@@ -276,12 +276,19 @@ describe('doctor: which harnesses are here, and installs whose package moved', (
       run(stays).every((c) => c.name !== 'package dir'),
     );
   });
-  it('limits and budgets.action "stop": each names, from the descriptors, the harnesses where it does not hold', () => {
+  it('limits and budgets.action "stop": each names, of the installed harnesses, those where it does not hold', () => {
     const { ctx } = pkgSandbox();
     const names = (extra: object) => {
       put(join(ctx.env.TIERGATE_HOME!, 'config', 'config.json'), JSON.stringify(extra));
       return run(ctx).map((c) => c.name);
     };
+    // Nothing installed: nothing to say, whatever the policy.
+    expect(names({ limits: { concurrentSubagents: 2 }, budgets: { day: '1', action: 'stop' } })).not.toContain(
+      'subagent limits',
+    );
+    expect(run(ctx).map((c) => c.name)).not.toContain('stop running children');
+
+    install(ctx, ['opencode', 'pi', 'cursor'], { dryRun: false, run: false });
     expect(names({})).not.toContain('subagent limits');
     expect(names({})).not.toContain('stop running children');
 
@@ -289,18 +296,29 @@ describe('doctor: which harnesses are here, and installs whose package moved', (
       names({ limits });
       const c = find(run(ctx), 'subagent limits');
       expect(c.status).toBe('warn');
-      expect(c.detail).toContain('Claude Code: SubagentStop (command hook)');
-      expect(c.detail).toMatch(/Not in Cursor, Hermes Agent: no event tells tiergate/);
-      expect(c.data).toMatchObject({ none: ['cursor', 'hermes'] });
+      expect(c.detail).toContain('OpenCode: tool.execute.after');
+      // Only the installed ones: Claude Code, Codex and Hermes are not.
+      expect(c.detail).not.toMatch(/Claude Code|Codex|Hermes/);
+      expect(c.detail).toMatch(/Not in Cursor: no event tells tiergate/);
+      expect(c.data).toMatchObject({ covered: ['opencode', 'pi'], none: ['cursor'] });
       expect(run(ctx).map((x) => x.name)).not.toContain('stop running children');
+      // Not in force under mode warn or off: no line.
+      for (const mode of ['warn', 'off']) expect(names({ mode, limits })).not.toContain('subagent limits');
     }
 
     names({ mode: 'on', budgets: { day: '1', action: 'stop' } });
     const stop = find(run(ctx), 'stop running children');
     expect(stop.status).toBe('warn');
     expect(stop.detail).toContain("OpenCode: the child's next model request or tool call");
-    expect(stop.data).toMatchObject({ covered: ['claude', 'codex', 'opencode', 'pi'] });
-    expect(stop.detail).toMatch(/Not in [^:]*Cursor[^:]*: no hook sees/);
+    expect(stop.data).toMatchObject({ covered: ['opencode', 'pi'], none: ['cursor'] });
+    expect(stop.detail).toMatch(/Not in Cursor: no hook sees/);
     expect(run(ctx).map((x) => x.name)).not.toContain('subagent limits');
+    expect(names({ mode: 'warn', budgets: { day: '1', action: 'stop' } })).not.toContain('stop running children');
+
+    // Only Cursor installed: the line says no installed harness holds it.
+    const only = pkgSandbox().ctx;
+    install(only, ['cursor'], { dryRun: false, run: false });
+    put(join(only.env.TIERGATE_HOME!, 'config', 'config.json'), JSON.stringify({ limits: { concurrentSubagents: 1 } }));
+    expect(find(run(only), 'subagent limits').detail).toMatch(/^In none of the installed harnesses: Cursor: no event/);
   });
 });

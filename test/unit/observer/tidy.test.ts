@@ -22,7 +22,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { paths } from '../../../src/io/paths.js';
 import { runObserver } from '../../../src/collect/drain.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
-import { COMPILE_CACHE_MAX_AGE_MS, OLD_MEMO_DIR, tidyDataDir } from '../../../src/observer/tidy.js';
+import {
+  CHILD_SPEND_MAX_AGE_MS,
+  COMPILE_CACHE_MAX_AGE_MS,
+  OLD_MEMO_DIR,
+  tidyDataDir,
+} from '../../../src/observer/tidy.js';
 import { testPricer } from './helpers.js';
 
 const homes: string[] = [];
@@ -157,5 +162,21 @@ describe('the drain tidies', () => {
     }
     expect(existsSync(join(p.data, OLD_MEMO_DIR))).toBe(false);
     expect(readdirSync(p.codeCacheDir)).toEqual([]);
+  });
+});
+
+describe("tidy: running children's files (child-spend/)", () => {
+  it('removes offset files and stopped markers not written for two days; keeps newer ones and links', () => {
+    const { env, p, outside } = sandbox();
+    const dir = join(p.data, 'child-spend');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const now = Date.now();
+    for (const name of ['old.json', 'old.stopped', 'new.json', 'new.stopped']) writeFileSync(join(dir, name), '');
+    for (const name of ['old.json', 'old.stopped'])
+      ageDays(join(dir, name), CHILD_SPEND_MAX_AGE_MS / 86_400_000 + 1, now);
+    symlinkSync(join(outside, 'keep.txt'), join(dir, 'link.json'));
+    tidyDataDir(env, now);
+    expect(readdirSync(dir).sort()).toEqual(['link.json', 'new.json', 'new.stopped']);
+    expect(readFileSync(join(outside, 'keep.txt'), 'utf8')).toBe('keep me');
   });
 });

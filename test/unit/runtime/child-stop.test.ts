@@ -9,9 +9,23 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearRuntimeCache } from '../../../src/config/runtime.js';
 import type { LineCost } from '../../../src/observer/child-spend.js';
-import { CHILD_WAIT_MS, childStopMessage } from '../../../src/runtime/child-stop.js';
+import { paths } from '../../../src/io/paths.js';
+import { resetSpoolFile } from '../../../src/observer/spool.js';
+import { spooledRecords } from '../../support/spool.js';
+import { SpoolRecordSchema } from '../../../src/contracts/spool.js';
+import { countCompletion, emptySpend, spendPath, type RecentEntry } from '../../../src/observer/spend-summary.js';
+import {
+  CHILD_WAIT_MS,
+  childStopMessage,
+  recordStopOnce,
+  stopEstimateText,
+  stoppedRecord,
+} from '../../../src/runtime/child-stop.js';
 
-afterEach(() => clearRuntimeCache());
+afterEach(() => {
+  clearRuntimeCache();
+  resetSpoolFile();
+});
 
 /** Lines `{"k","p","c"}`: p is pico-USD (1e-12). */
 const lineCost = (): LineCost => (line) => {
@@ -27,8 +41,23 @@ function setup(budgets: Record<string, unknown> | null) {
   if (budgets) writeFileSync(join(home, 'config', 'config.json'), JSON.stringify({ budgets }));
   const env = { TIERGATE_HOME: home, HOME: root, TIERGATE_REFRESH: 'off' };
   const transcript = join(root, 'agent.jsonl');
-  const call = (callId: string | null = null) =>
-    childStopMessage({ harness: 'claude', sessionId: 's1', transcript, cwd: root, lineCost, callId }, env);
+  const call = (callId: string | null = null, childId: string | null = null, agent: string | null = null) =>
+    childStopMessage(
+      { harness: 'claude', sessionId: 's1', childId, agent, transcript, cwd: root, lineCost, callId },
+      env,
+    );
+  const spooled = () => spooledRecords(env);
+  /** Finished children in the spend summary: [session, agent type, USD]. */
+  const finished = (children: Array<[string, string | null, number]>) => {
+    const now = Date.now();
+    let f = emptySpend(now);
+    children.forEach(([s, a, usd], i) => {
+      const e: RecentEntry = { k: `claude:agent:f${i}`, s: `claude:${s}`, at: now, pico: String(usd * 1e12), a };
+      f = countCompletion(f, e, now);
+    });
+    mkdirSync(paths(env).data, { recursive: true });
+    writeFileSync(spendPath(env), JSON.stringify(f));
+  };
   const diagnostics = () => {
     try {
       return readFileSync(join(home, 'data', 'diagnostics.log'), 'utf8');
@@ -36,7 +65,7 @@ function setup(budgets: Record<string, unknown> | null) {
       return '';
     }
   };
-  return { env, transcript, call, diagnostics };
+  return { env, transcript, call, diagnostics, spooled, finished };
 }
 
 describe('childStopMessage', () => {
@@ -46,7 +75,7 @@ describe('childStopMessage', () => {
     expect(await t.call()).toBeNull();
     appendFileSync(t.transcript, line('r2', 0.007));
     expect(await t.call()).toBe(
-      'tiergate: the session budget of $0.01 ($0.0110 spent) is spent, $0.0110 of it by this subagent so far. Stop now: make no more tool calls, and reply with what you have found so far, saying that the budget stopped you. (To go on, the user can raise budgets.session in the tiergate config.)',
+      'tiergate: the session budget of $0.01 ($0.0110 spent) is spent, $0.0110 of it by this subagent so far. Stop now: make no more tool calls, and reply with what you have found so far, saying that the budget stopped you. No estimate of what a subagent like this one costs yet (no finished subagent to go by). (To go on, the user can raise budgets.session in the tiergate config.)',
     );
   });
 
@@ -77,5 +106,87 @@ describe('childStopMessage', () => {
     expect(await u.call('call_x')).toBeNull();
     expect(Date.now() - t1).toBeGreaterThanOrEqual(CHILD_WAIT_MS - 50);
     expect(u.diagnostics()).toMatch(/did not appear/);
+  });
+
+  it("states the money: the budget, the spend, this child's share, and its estimate from its agent type's median", async () => {
+    const t = setup({ session: '0.01', action: 'stop' });
+    // Finished: two general-purpose children ($0.001, $0.003; median $0.001 by the lower middle) and an Explore one.
+    t.finished([
+      ['s1', 'general-purpose', 0.001],
+      ['s1', 'general-purpose', 0.003],
+      ['s0', 'Explore', 0.5],
+    ]);
+    writeFileSync(t.transcript, line('r1', 0.007));
+    const m = await t.call(null, 'a1', 'general-purpose');
+    expect(m).toContain('the session budget of $0.01 ($0.0110 spent) is spent');
+    expect(m).toContain('$0.0070 of it by this subagent so far');
+    expect(m).toContain(
+      'A subagent like this one costs about $0.0010 in all (the median of the finished general-purpose subagents: an estimate).',
+    );
+    expect(m).toContain('raise budgets.session');
+  });
+
+  it("an agent type with no finished child: the session's median, called so", () => {
+    const now = Date.now();
+    const f = [0.002, 0.004, 0.006].reduce(
+      (acc, usd, i) =>
+        countCompletion(acc, { k: `k${i}`, s: 'codex:s1', at: now, pico: String(usd * 1e12), a: 'x' }, now),
+      emptySpend(now),
+    );
+    expect(stopEstimateText(f, { harness: 'codex', sessionId: 's1', agent: 'default' })).toBe(
+      "A subagent like this one costs about $0.0040 in all (the median of this session's finished subagents: an estimate).",
+    );
+    expect(stopEstimateText(null, { harness: 'codex', sessionId: 's1', agent: null })).toMatch(/^No estimate/);
+  });
+
+  it('records the stopped child once, however many of its tool calls are denied', async () => {
+    const t = setup({ session: '0.01', action: 'stop' });
+    writeFileSync(t.transcript, line('r1', 0.02));
+    for (let i = 0; i < 3; i++) expect(await t.call(null, 'agent-7', 'general-purpose')).toMatch(/Stop now/);
+    const lines = t.spooled();
+    expect(lines).toHaveLength(1);
+    const rec = lines[0]!;
+    if (rec.type !== 'dispatch') throw new Error('not a dispatch line');
+    expect(rec.decision).toMatchObject({ action: 'deny', reason: 'child-stopped', detail: { kind: 'stopped' } });
+    expect(rec.observation).toMatchObject({ harness: 'claude', sessionId: 's1', callId: 'stopped:agent-7' });
+    expect(rec.observation.subagentType).toBe('general-purpose');
+    // Another child of the same session is its own record.
+    expect(await t.call(null, 'agent-8', null)).toMatch(/Stop now/);
+    expect(t.spooled()).toHaveLength(2);
+  });
+
+  it('a child under budget, or without an id, records nothing', async () => {
+    const t = setup({ session: '0.01', action: 'stop' });
+    writeFileSync(t.transcript, line('r1', 0.001));
+    expect(await t.call(null, 'agent-1')).toBeNull();
+    appendFileSync(t.transcript, line('r2', 0.02));
+    expect(await t.call(null, null)).toMatch(/Stop now/);
+    expect(t.spooled()).toEqual([]);
+  });
+
+  it('an in-process host decides "first" itself; a spool that cannot be written costs the record only', () => {
+    const t = setup({ session: '0.01', action: 'stop' });
+    const who = { harness: 'opencode' as const, sessionId: 'p1', agent: 'pricey' };
+    let first = true;
+    const once = () => {
+      const was = first;
+      first = false;
+      return was;
+    };
+    recordStopOnce(t.env, who, 'ses_child', null, 1, once);
+    recordStopOnce(t.env, who, 'ses_child', null, 2, once);
+    expect(t.spooled()).toHaveLength(1);
+    // The data dir's spool is a file: the append fails, a diagnostic says so, nothing throws.
+    resetSpoolFile();
+    const u = setup({ session: '0.01', action: 'stop' });
+    mkdirSync(paths(u.env).data, { recursive: true });
+    writeFileSync(paths(u.env).spoolDir, 'not a dir');
+    expect(() => recordStopOnce(u.env, who, 'ses_child', null, 1)).not.toThrow();
+    expect(u.diagnostics()).toMatch(/stopped child not recorded/);
+  });
+
+  it('the stopped line is a valid spool line', () => {
+    const rec = stoppedRecord({ harness: 'pi', sessionId: null, agent: null }, 'c1', null, 5);
+    expect(SpoolRecordSchema.safeParse(rec).success).toBe(true);
   });
 });

@@ -19,6 +19,7 @@ import { DEFAULT_POLICY } from '../../../src/config/defaults.js';
 import type { DispatchObservation } from '../../../src/contracts/observation.js';
 import { appendSpool, resetSpoolFile } from '../../../src/observer/spool.js';
 import { routeDispatch } from '../../../src/runtime/dispatch.js';
+import { stoppedRecord } from '../../../src/runtime/child-stop.js';
 import { connectTeam } from '../../../src/team/pg.js';
 import { migrateTeam, requireTeamSchema, TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION } from '../../../src/team/schema.js';
 import { readPushStatus } from '../../../src/team/status.js';
@@ -523,6 +524,29 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
         requested_model: 'fake/big',
       },
     ]);
+  });
+
+  it('stopped children and limit denials reach the team ledger: counted apart, as the local report does (issue 33)', async () => {
+    const yan = home({ user: 'yan', url: urls.pusher });
+    clearRuntimeCache();
+    resetSpoolFile();
+    const who = { harness: 'claude' as const, sessionId: 'Y1', agent: 'general-purpose' };
+    appendSpool(stoppedRecord(who, 'agent-y1', null, T0), yan.env);
+    appendSpool(
+      {
+        type: 'dispatch',
+        observation: { ...stoppedRecord(who, 'x', null, T0 + 1).observation, callId: 'toolu_y2' },
+        decision: { action: 'deny', reason: 'limit-denied', tier: null, effectiveModel: null, catalogVersion: null },
+      },
+      yan.env,
+    );
+    resetSpoolFile();
+    const r = await push(yan);
+    expect(r.code, r.err).toBe(0);
+    const local = localReport(yan, { by: 'agent' });
+    expect(local.totals).toMatchObject({ runs: 1, dispatches: 1, denied: 1, limitDenied: 1, stopped: 1 });
+    const team = await teamReport(urls.reader, { by: 'agent', user: 'yan' });
+    expect(team.totals).toMatchObject({ runs: 1, dispatches: 1, denied: 1, limitDenied: 1, stopped: 1 });
   });
 
   it('a hostile person label stays data: stored, grouped and shown as written', async () => {

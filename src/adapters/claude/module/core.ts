@@ -14,9 +14,13 @@ import { paths } from '../../../io/paths.js';
 import { join } from 'node:path';
 import { decide, type PriceLookup } from '../../../routing-engine/decide.js';
 import { hasBudget, type SpendState } from '../../../routing-engine/budget.js';
+import { hasLimits } from '../../../routing-engine/limits.js';
+import { parseDecimal } from '../../../prices/decimal.js';
 import {
   countCompletion,
   emptySpend,
+  estimateCost,
+  sessionKey,
   MAX_RECENT,
   SPEND_FILE,
   spendStateFrom,
@@ -81,9 +85,10 @@ export type TurnCompleteEvent = {
   };
 };
 
+/** `running`: the key the child is counted under as running (onSpawned takes it back); absent when not counted. */
 export type SpawnVerdict =
-  | { kind: 'proceed'; record: SpoolRecord | null }
-  | { kind: 'correct'; model: string; record: SpoolRecord }
+  | { kind: 'proceed'; record: SpoolRecord | null; running?: string }
+  | { kind: 'correct'; model: string; record: SpoolRecord; running: string }
   | { kind: 'deny'; message: string; record: SpoolRecord };
 
 const LEGAL = new Set<string>(CLAUDE_MODEL_ALIASES);
@@ -196,10 +201,24 @@ export class ModuleCore {
    */
   private readonly ownSpend = new Map<string, RecentEntry>();
 
-  /** Whether a dispatch needs the spend read: the guard is on and the policy sets a budget. */
+  /**
+   * Whether a dispatch needs the spend read: the guard is on and the policy sets a budget or a fan-out limit (a limit's
+   * message states the session's spend and the child's estimate).
+   */
   needsSpend(): boolean {
-    return this.policy.mode !== 'off' && hasBudget(this.policy.budgets);
+    return this.policy.mode !== 'off' && (hasBudget(this.policy.budgets) || hasLimits(this.policy.limits));
   }
+
+  /**
+   * This session's children for the fan-out limits, counted here since the module sees both ends of a child in process
+   * (2.1.328): a child runs from the dispatch that let it (agent.spawn; next(e) resolves once it has started, with its
+   * agentId) until its turn.complete. `running` holds each child's key (its tool_use_id, else a number) until then;
+   * `started` every child let run. Counted in onSpawn itself, synchronously, so spawns at once see each other. The
+   * command hooks stand down while the module is live, so their count (the spend summary's) is not kept meanwhile.
+   */
+  private readonly running = new Set<string>();
+  private readonly runningByAgent = new Map<string, string>();
+  private started = 0;
 
   /** The data dir and the spend summary's name in it (observer/spend-summary.ts), read by index.ts through `$.fs`. */
   spendPlace(): { dir: string; name: string } | null {
@@ -267,7 +286,11 @@ export class ModuleCore {
       });
       if (this.rewriteIgnored)
         obs = { ...obs, capability: { ...obs.capability, canRewrite: false, rewriteField: null } };
-      decision = decide(obs, this.policy, this.prices(), spend);
+      const counted =
+        spend && hasLimits(this.policy.limits)
+          ? { ...spend, fanout: { running: this.running.size, started: this.started } }
+          : spend;
+      decision = decide(obs, this.policy, this.prices(), counted);
     } catch {
       return { kind: 'proceed', record: null };
     }
@@ -291,11 +314,13 @@ export class ModuleCore {
       },
     };
     if (decision.action === 'deny') return { kind: 'deny', message: decision.message, record };
+    const running = this.countStart(obs.callId);
     if (decision.action === 'correct') {
       // agent.spawn passes any string to the API verbatim (reference §10.4): only a known alias goes out.
       if (decision.field !== 'model' || !LEGAL.has(decision.value)) {
         return {
           kind: 'proceed',
+          running,
           record: {
             ...record,
             decision: {
@@ -307,30 +332,67 @@ export class ModuleCore {
           },
         };
       }
-      return { kind: 'correct', model: decision.value, record };
+      return { kind: 'correct', model: decision.value, record, running };
     }
-    return { kind: 'proceed', record };
+    return { kind: 'proceed', record, running };
   }
 
   /**
    * The budgets' input: the summary as read, plus the children this module saw finish that it does not hold yet
    * (each counted once, by the ledger's key). An entry the summary holds is dropped here: it counts there from now on.
    */
-  spendFrom(read: ReadSpend, now: number, sessionTotal: string | null): SpendState {
-    if (read.error !== null || this.ownSpend.size === 0)
-      return spendStateFrom(read, 'claude', this.sessionId, now, sessionTotal);
+  spendFrom(
+    read: ReadSpend,
+    now: number,
+    sessionTotal: string | null,
+    child: { agent: string | null; model: string | null } = { agent: null, model: null },
+  ): SpendState {
+    if (read.error !== null) return spendStateFrom(read, 'claude', this.sessionId, now, sessionTotal);
     let file = read.file ?? emptySpend(now);
-    const held = new Set(file.recent.map((r) => r.k));
-    for (const [k, e] of this.ownSpend) {
-      if (held.has(k)) this.ownSpend.delete(k);
-      else file = countCompletion(file, e, now);
+    if (this.ownSpend.size > 0) {
+      const held = new Set(file.recent.map((r) => r.k));
+      for (const [k, e] of this.ownSpend) {
+        if (held.has(k)) this.ownSpend.delete(k);
+        else file = countCompletion(file, e, now);
+      }
     }
-    return spendStateFrom({ file, error: null }, 'claude', this.sessionId, now, sessionTotal);
+    const state = spendStateFrom({ file, error: null }, 'claude', this.sessionId, now, sessionTotal);
+    // The estimate every refusal states (issue 33 item 4), drawn as the command hooks' reservation draws it.
+    const reserve = this.policy.budgets.reserve;
+    state.estimate = estimateCost(file, {
+      session: this.sessionId ? sessionKey('claude', this.sessionId) : null,
+      agent: child.agent,
+      model: child.model,
+      reserve: reserve === undefined ? null : parseDecimal(reserve) / 1_000_000n,
+    });
+    return state;
   }
 
-  /** next(e) at agent.spawn resolved with the child's agentId: remember it for the completion join. */
-  onSpawned(agentId: unknown, callId: string | null, subagentType: string | null, now: number): void {
-    if (typeof agentId !== 'string' || !agentId) return;
+  /** A child let run: counted as started and running until its end (onTurnComplete) or a failed start (onSpawned). */
+  private countStart(callId: string | null): string {
+    this.started += 1;
+    const key = callId ?? `spawn-${this.started}`;
+    if (this.running.size >= MAX_OPEN) this.running.delete(this.running.values().next().value as string);
+    this.running.add(key);
+    return key;
+  }
+
+  /** The child with this key no longer runs. */
+  private countEnd(key: string | undefined): void {
+    if (key !== undefined) this.running.delete(key);
+  }
+
+  /**
+   * next(e) at agent.spawn resolved with the child's agentId: remember it for the completion join and the count. No
+   * agentId: no child started, so it runs no more.
+   */
+  onSpawned(agentId: unknown, callId: string | null, subagentType: string | null, now: number, running?: string): void {
+    if (typeof agentId !== 'string' || !agentId) return this.countEnd(running);
+    if (running !== undefined) {
+      if (this.runningByAgent.size >= MAX_OPEN)
+        this.runningByAgent.delete(this.runningByAgent.keys().next().value as string);
+      this.runningByAgent.set(agentId, running);
+    }
     if (this.open.size >= MAX_OPEN) this.open.delete(this.open.keys().next().value as string);
     this.open.set(agentId, { callId, subagentType, startedAt: now });
   }
@@ -339,6 +401,7 @@ export class ModuleCore {
   onTurnComplete(e: TurnCompleteEvent, now: number): SpoolRecord | null {
     try {
       if (typeof e.agentId !== 'string' || !e.agentId) return null;
+      this.countEnd(this.runningByAgent.get(e.agentId));
       const open = this.open.get(e.agentId);
       const u = e.usage && typeof e.usage === 'object' ? e.usage : null;
       const status: CompletionObservation['status'] =

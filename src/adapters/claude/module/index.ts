@@ -286,7 +286,11 @@ async function readJournalEntries(
  * The spend the budgets check this dispatch against, when the policy sets one: the summary beside the ledger, and
  * Claude Code's own figure for the whole session ($.session.usage().cost.usd, 2.1.328) when budgets.sessionTotal is set.
  */
-async function spendState($: Dollar, now: number): Promise<SpendState | undefined> {
+async function spendState(
+  $: Dollar,
+  now: number,
+  child: { agent: string | null; model: string | null },
+): Promise<SpendState | undefined> {
   if (!core.needsSpend()) return undefined;
   const deadline = Date.now() + SPEND_READ_MS;
   const wantsTotal = core.policy.budgets.sessionTotal !== undefined;
@@ -305,7 +309,7 @@ async function spendState($: Dollar, now: number): Promise<SpendState | undefine
         at: now,
       },
     });
-  return core.spendFrom(read, now, total);
+  return core.spendFrom(read, now, total, child);
 }
 
 /** What Claude Code runs this child on without tiergate, read through `$` within AGENT_LOOKUP_MS. */
@@ -391,7 +395,11 @@ export function register(on: On): void {
     }
     let spend: SpendState | undefined;
     try {
-      spend = await spendState($, now);
+      const agent = e.fork === true ? 'fork' : (str(e.subagentType) ?? null);
+      spend = await spendState($, now, {
+        agent,
+        model: child.requestedModel ?? child.agentModel ?? str(e.parentModel) ?? null,
+      });
     } catch {
       spend = undefined; // budgets fail open
     }
@@ -400,15 +408,19 @@ export function register(on: On): void {
       await writeSpool($, { record: verdict.record });
       return { deny: verdict.message };
     }
-    const result = (await next(verdict.kind === 'correct' ? { ...e, model: verdict.model } : e)) as
-      | { agentId?: unknown }
-      | undefined;
-    core.onSpawned(
-      result?.agentId,
-      str(e.tool_use_id) ?? null,
-      e.fork === true ? 'fork' : (str(e.subagentType) ?? null),
-      now,
-    );
+    let result: { agentId?: unknown } | undefined;
+    try {
+      result = (await next(verdict.kind === 'correct' ? { ...e, model: verdict.model } : e)) as typeof result;
+    } finally {
+      // No child started (next threw, or gave no agentId): onSpawned stops counting it as running.
+      core.onSpawned(
+        result?.agentId,
+        str(e.tool_use_id) ?? null,
+        e.fork === true ? 'fork' : (str(e.subagentType) ?? null),
+        now,
+        verdict.running,
+      );
+    }
     if (verdict.record) await writeSpool($, { record: verdict.record });
     if (child.unknown)
       await writeSpool($, {

@@ -195,6 +195,58 @@ describe('dist/claude-module.js', () => {
     expect(((await spawn()) as { deny?: string }).deny).toMatch(/the session budget of \$0\.01 \(\$0\.0200 spent\)/);
   });
 
+  it("limits on the module path: counted from agent.spawn to the child's turn.complete, refusals state the money", async () => {
+    const limited = (limits: object) => {
+      const files = new Map<string, string>();
+      const policy = { ...DEFAULT_POLICY, limits };
+      files.set(policyHandoffPath('/tg/data', 'sess-1'), JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy }));
+      return fakeDollar({ files });
+    };
+    const hooks = load(source);
+    const { $, files } = limited({ concurrentSubagents: 1 });
+    await startSession(hooks, $);
+    let n = 0;
+    const spawn = (id: string, fail = false) =>
+      hooks['agent.spawn']!($, { ...fixture('modules/agent.spawn.background.json'), tool_use_id: id }, async () => {
+        if (fail) throw new Error('start failed');
+        return { model: 'x', agentId: `a${++n}` };
+      }) as Promise<{ deny?: string; agentId?: string }>;
+    const done = (agentId: string) =>
+      hooks['turn.complete']!($, { agentId, reason: 'answer', turnId: `t-${agentId}` }, async () => undefined);
+    expect((await spawn('toolu_1')).agentId).toBe('a1');
+    const refused = await spawn('toolu_2');
+    expect(refused.deny).toMatch(
+      /^tiergate: 1 subagent is running in this session, the limit \(limits\.concurrentSubagents\) is 1; wait for one to finish.*Money: \$0\.0000 spent on this session's subagents so far .*; no budget set\. No estimate for this child yet/,
+    );
+    const kinds = spooled(files)
+      .filter((b) => b.record)
+      .map((b) => SpoolRecordSchema.parse(b.record))
+      .map((r) => (r.type === 'dispatch' ? r.decision.detail?.kind : r.type));
+    expect(kinds).toEqual(['allow', 'limit-deny']);
+    // The child ends: a place frees.
+    await done('a1');
+    expect((await spawn('toolu_3')).agentId).toBe('a2');
+    // A start that fails frees its place too.
+    await done('a2');
+    await expect(spawn('toolu_4', true)).rejects.toThrow('start failed');
+    expect((await spawn('toolu_5')).agentId).toBe('a3');
+
+    const per = load(source);
+    const p = limited({ subagentsPerSession: 2 });
+    await startSession(per, p.$);
+    let m = 0;
+    const spawnP = () =>
+      per['agent.spawn']!(p.$, fixture('modules/agent.spawn.background.json'), async () => ({
+        model: 'x',
+        agentId: `b${++m}`,
+      })) as Promise<{ deny?: string; agentId?: string }>;
+    expect((await spawnP()).agentId).toBe('b1');
+    expect((await spawnP()).agentId).toBe('b2');
+    expect((await spawnP()).deny).toMatch(
+      /this session has started 2 subagents, the limit \(limits\.subagentsPerSession\) is 2/,
+    );
+  });
+
   it('agent.spawn denies when nothing legal fits, from the policy hand-off; writes one record', async () => {
     const hooks = load(source);
     const files = new Map<string, string>();

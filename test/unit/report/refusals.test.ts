@@ -1,0 +1,188 @@
+/**
+ * Stopped children and fan-out limit denials as decisions of their own kind (issue 33 item 5): spooled, drained into
+ * the ledger (one stopped record per child however often it was spooled), never joined to a completion, and shown by
+ * every report view (table, --json, --csv, HTML) and by `tiergate budget`, apart from the runs and denials they are not.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { runObserver } from '../../../src/collect/drain.js';
+import { loadPricer } from '../../../src/observer/default-pricer.js';
+import type { DispatchObservation } from '../../../src/contracts/observation.js';
+import { ReportSchema } from '../../../src/contracts/report.js';
+import type { SpoolRecord } from '../../../src/contracts/spool.js';
+import { DEFAULT_POLICY } from '../../../src/config/defaults.js';
+import { openLedger } from '../../../src/observer/ledger/open.js';
+import { appendSpool, resetSpoolFile } from '../../../src/observer/spool.js';
+import { formatCsv } from '../../../src/report/format-csv.js';
+import { formatHtml } from '../../../src/report/format-html.js';
+import { formatTable } from '../../../src/report/format-table.js';
+import { buildHtmlData } from '../../../src/report/html/data.js';
+import { buildReport } from '../../../src/report/query.js';
+import { refusalCounts, refusalTextLines } from '../../../src/report/refusals.js';
+import { queryRuns } from '../../../src/report/run-rows.js';
+import { stoppedRecord } from '../../../src/runtime/child-stop.js';
+import { tempHome } from '../observer/helpers.js';
+
+afterEach(() => resetSpoolFile());
+
+const NOW = Date.now();
+const who = { harness: 'claude' as const, sessionId: 's1', agent: 'general-purpose' };
+
+function obs(callId: string, at: number): DispatchObservation {
+  return {
+    kind: 'dispatch',
+    harness: 'claude',
+    sessionId: 's1',
+    callId,
+    parentModel: 'claude-opus-5-5',
+    parentModelSource: 'payload',
+    requestedModel: 'sonnet',
+    requestedAgent: null,
+    requestedTier: null,
+    agentModel: null,
+    subagentType: 'general-purpose',
+    capability: { canRewrite: true, rewriteField: 'model', rewriteKind: 'model', legalValues: null, canDeny: true },
+    toolInput: {},
+    cwd: '/p',
+    escalationFrom: null,
+    at,
+  };
+}
+
+const detail = (kind: 'allow' | 'limit-deny') => ({
+  kind,
+  without: 'claude-sonnet-5-5',
+  withoutFrom: 'call' as const,
+  withoutSource: null,
+  to: null,
+  toModel: 'claude-sonnet-5-5',
+  withoutRates: null,
+  chosenRates: null,
+  budget: null,
+});
+
+function seeded() {
+  const { env } = tempHome();
+  const lines: SpoolRecord[] = [
+    // One child ran (its dispatch and its completion), one dispatch was refused by a limit.
+    {
+      type: 'dispatch',
+      observation: obs('toolu_1', NOW - 5000),
+      decision: {
+        action: 'allow',
+        reason: 'within-ceiling',
+        tier: null,
+        effectiveModel: 'sonnet',
+        catalogVersion: null,
+        detail: detail('allow'),
+      },
+    },
+    {
+      type: 'completion',
+      observation: {
+        kind: 'completion',
+        harness: 'claude',
+        sessionId: 's1',
+        callId: 'toolu_1',
+        agentId: 'a1',
+        subagentType: 'general-purpose',
+        servedModel: 'claude-sonnet-5-5',
+        usage: { input: 1000, output: 100, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 },
+        status: 'ok',
+        outcome: { result: null, verified: null, escalationFrom: null },
+        startedAt: NOW - 4000,
+        endedAt: NOW - 1000,
+        usageSource: 'transcript-tail',
+        dedupeKey: null,
+      },
+      transcriptPath: null,
+    },
+    {
+      type: 'dispatch',
+      observation: obs('toolu_2', NOW - 4500),
+      decision: {
+        action: 'deny',
+        reason: 'limit-denied',
+        tier: null,
+        effectiveModel: null,
+        catalogVersion: null,
+        detail: detail('limit-deny'),
+      },
+    },
+    // The running child a1 stopped; spooled twice (two processes), one record in the ledger.
+    stoppedRecord(who, 'a1', '/p', NOW - 2000),
+    stoppedRecord(who, 'a1', '/p', NOW - 1500),
+  ];
+  for (const l of lines) appendSpool(l, env);
+  const db = openLedger(env);
+  runObserver(env, loadPricer(env), db);
+  return { env, db };
+}
+
+describe('stopped children and limit denials', () => {
+  it('the ledger holds one stopped decision per child, never joined to the child run', () => {
+    const { db } = seeded();
+    const kinds = db
+      .prepare('SELECT kind, completion_id AS c FROM decisions ORDER BY dispatch_id')
+      .all<{ kind: string; c: number | null }>();
+    expect(kinds.map((k) => k.kind)).toEqual(['allow', 'limit-deny', 'stopped']);
+    expect(kinds.find((k) => k.kind === 'stopped')!.c).toBeNull();
+    expect(kinds.find((k) => k.kind === 'allow')!.c).not.toBeNull();
+    db.close();
+  });
+
+  it('report: runs and denials as before, limit denials among the denials, stopped children apart', () => {
+    const { db } = seeded();
+    const report = buildReport(db, { by: 'agent' }, new Date(NOW));
+    expect(ReportSchema.safeParse(report).success).toBe(true);
+    const t = report.totals;
+    // The run and the limit-denied dispatch; the stopped record is neither a run nor a dispatch.
+    expect(t).toMatchObject({ runs: 2, dispatches: 2, denied: 1, limitDenied: 1, stopped: 1 });
+    expect(report.rows).toHaveLength(1);
+    expect(report.rows[0]).toMatchObject({ group: 'general-purpose', stopped: 1, limitDenied: 1 });
+
+    const table = formatTable(report, { width: 200, color: false });
+    expect(table).toContain(
+      'denied: 1 (1 by a fan-out limit), of which retried on a cheaper model: 0, spend avoided: not claimed without usage.',
+    );
+    expect(table).toContain(
+      'stopped: 1 running child told to stop when a budget ran out (budgets.action "stop"); what each spent until then is in the cost.',
+    );
+
+    const runs = queryRuns(db, { by: 'agent' });
+    const byStatus = (s: string) => runs.filter((r) => r.status === s);
+    expect(byStatus('stopped')).toHaveLength(1);
+    expect(byStatus('stopped')[0]!.decision).toBe('stopped');
+    expect(byStatus('denied').map((r) => r.decision)).toEqual(['limit-deny']);
+    const csv = formatCsv(report, runs, { total: true });
+    expect(csv).toMatch(/,stopped,,,stopped,/);
+    expect(csv).toMatch(/,limit-deny,,,denied,/);
+    expect(csv).toContain(',"2 runs, 1 stopped",');
+
+    const html = formatHtml(buildHtmlData(db, { by: 'agent' }, new Date(NOW)), { chartLib: '/* stand-in */' });
+    expect(html).toContain('<span data-total="limitDenied">1</span> by a limit');
+    expect(html).toContain('<span data-total="stopped">1</span> stopped');
+    expect(html).toContain('(1 denied, 1 by a limit; 1 stopped)');
+    db.close();
+  });
+
+  it('tiergate budget: counts today and this month, with the policy that makes them', () => {
+    const { db } = seeded();
+    const c = refusalCounts(db, NOW);
+    expect(c).toEqual({ stopped: { today: 1, month: 1 }, limitDenied: { today: 1, month: 1 } });
+    const policy = {
+      ...DEFAULT_POLICY,
+      budgets: { ...DEFAULT_POLICY.budgets, session: '1', action: 'stop' as const },
+      limits: { concurrentSubagents: 2 },
+    };
+    expect(refusalTextLines(policy, c)).toEqual([
+      '  stopped children: 1 today, 1 this month (budgets.action "stop": a running child stops at its next tool call once a budget is spent)',
+      '  limit denials: 1 today, 1 this month (limits.concurrentSubagents 2)',
+    ]);
+    // Neither set and none made: no line.
+    const none = { stopped: { today: 0, month: 0 }, limitDenied: { today: 0, month: 0 } };
+    expect(refusalTextLines(DEFAULT_POLICY, none)).toEqual([]);
+    // None set now, some made this month: still shown.
+    expect(refusalTextLines(DEFAULT_POLICY, c)[1]).toBe('  limit denials: 1 today, 1 this month (no limit set now)');
+    db.close();
+  });
+});
