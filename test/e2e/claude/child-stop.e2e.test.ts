@@ -14,7 +14,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
 import { CHILD_MARKER, startFakeAnthropic, type FakeAnthropic, type Script } from '../support/fake-anthropic-api.js';
-import { makeSandbox, runClaude, tiergatePluginCopy } from '../support/claude-run.js';
+import {
+  commandHooksPlugin,
+  makeSandbox,
+  pluginPromptArgs,
+  runClaude,
+  tiergatePluginCopy,
+} from '../support/claude-run.js';
 import { writeTiergateConfig } from '../support/sandbox.js';
 
 const root = join(import.meta.dirname, '../../..');
@@ -59,10 +65,7 @@ d('Claude Code: budgets.action stop stops a running child', () => {
 
   beforeAll(async () => {
     api = await startFakeAnthropic(script);
-    plugins.command = tiergatePluginCopy(
-      root,
-      () => 'throw new Error("tiergate e2e: module off");\nexport function register(on) {}\n',
-    );
+    plugins.command = commandHooksPlugin();
     plugins.module = tiergatePluginCopy(root);
   });
   afterAll(async () => {
@@ -73,18 +76,12 @@ d('Claude Code: budgets.action stop stops a running child', () => {
     const sb = makeSandbox();
     writeTiergateConfig(sb.tiergateHome, { budgets: { session: '0.001', action } });
     api.requests.length = 0;
-    const res = await runClaude(claude, sb, api.url, [
-      '-p',
-      'TG-PARENT: delegate twice.',
-      '--output-format',
-      'json',
-      '--allowedTools',
-      'Agent,Bash',
-      '--model',
-      'opus',
-      '--plugin-dir',
-      plugins[path],
-    ]);
+    const res = await runClaude(
+      claude,
+      sb,
+      api.url,
+      pluginPromptArgs('TG-PARENT: delegate twice.', plugins[path], 'Agent,Bash'),
+    );
     expect(res.code, res.stderr).toBe(0);
     const child = api.requests.filter((r) => r.role === 'child');
     const childErrors = child.flatMap((r) => r.toolResults).filter((t) => t.is_error);

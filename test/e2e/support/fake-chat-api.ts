@@ -60,6 +60,16 @@ export function requestText(req: RecordedRequest): string {
   return req.messages.map((m) => contentText(m.content)).join('\n');
 }
 
+/** The text of each tool result the request carries, in order. */
+export function toolTexts(req: RecordedRequest): string[] {
+  return req.messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content));
+}
+
+/** A child's final answer, naming the model it ran on. */
+export function childDone(req: RecordedRequest, usage: ScriptedUsage, delayMs?: number): Reply {
+  return { text: `CHILD_FINAL from model=${req.model}: done.\nResult: done`, usage, ...(delayMs ? { delayMs } : {}) };
+}
+
 const MAX_BODY = 8 * 1024 * 1024;
 
 function readBody(req: IncomingMessage): Promise<string> {
