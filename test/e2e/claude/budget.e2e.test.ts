@@ -15,14 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
 import { CHILD_MARKER, startFakeAnthropic, type FakeAnthropic, type Script } from '../support/fake-anthropic-api.js';
-import {
-  commandHooksPlugin,
-  makeSandbox,
-  pluginPromptArgs,
-  runClaude,
-  tiergatePluginCopy,
-  type ClaudeSandbox,
-} from '../support/claude-run.js';
+import { makeSandbox, pluginPaths, pluginPromptArgs, runClaude, type ClaudeSandbox } from '../support/claude-run.js';
 import { tiergateEnv, writeTiergateConfig } from '../support/sandbox.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 
@@ -81,12 +74,11 @@ function dispatchRows(sb: ClaudeSandbox): Array<{
 d('Claude Code: spend budgets', () => {
   let api: FakeAnthropic;
   const claude = bin.ok ? bin.bin : '';
-  const plugins: Record<'command' | 'module', string> = { command: '', module: '' };
+  let plugins: Record<'command' | 'module', string>;
 
   beforeAll(async () => {
     api = await startFakeAnthropic(twoInSequence);
-    plugins.command = commandHooksPlugin();
-    plugins.module = tiergatePluginCopy(root);
+    plugins = pluginPaths();
   });
   afterAll(async () => {
     await api?.close();

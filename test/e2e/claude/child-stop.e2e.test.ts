@@ -14,13 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
 import { CHILD_MARKER, startFakeAnthropic, type FakeAnthropic, type Script } from '../support/fake-anthropic-api.js';
-import {
-  commandHooksPlugin,
-  makeSandbox,
-  pluginPromptArgs,
-  runClaude,
-  tiergatePluginCopy,
-} from '../support/claude-run.js';
+import { makeSandbox, pluginPaths, pluginPromptArgs, runClaude } from '../support/claude-run.js';
 import { writeTiergateConfig } from '../support/sandbox.js';
 
 const root = join(import.meta.dirname, '../../..');
@@ -61,12 +55,11 @@ const script: Script = (req) => {
 d('Claude Code: budgets.action stop stops a running child', () => {
   let api: FakeAnthropic;
   const claude = bin.ok ? bin.bin : '';
-  const plugins: Record<'command' | 'module', string> = { command: '', module: '' };
+  let plugins: Record<'command' | 'module', string>;
 
   beforeAll(async () => {
     api = await startFakeAnthropic(script);
-    plugins.command = commandHooksPlugin();
-    plugins.module = tiergatePluginCopy(root);
+    plugins = pluginPaths();
   });
   afterAll(async () => {
     await api?.close();

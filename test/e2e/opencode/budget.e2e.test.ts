@@ -7,14 +7,7 @@
  * parent model reads the reason). Under the budget both children run on `parent`.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  childDone,
-  contentText,
-  lastMessage,
-  toolTexts,
-  type RecordedRequest,
-  type Reply,
-} from '../support/fake-chat-api.js';
+import { childDone, lastText, toolTexts, type RecordedRequest, type Reply } from '../support/fake-chat-api.js';
 import { fakePrices } from '../support/fake-prices.js';
 import { harnessBin } from '../support/harness-bin.js';
 import { isOpencodeChild, lastParentRequest, runOpencodeSession, TITLE_REPLY } from '../support/opencode-run.js';
@@ -48,7 +41,7 @@ describe.skipIf(!bin.ok)('OpenCode 1.18.33: spend budgets (real binary)', () => 
       },
       prompt: 'PARENT_GO: delegate twice',
     });
-    const children = api.requests.filter(isOpencodeChild).map((r) => [contentText(lastMessage(r)?.content), r.model]);
+    const children = api.requests.filter(isOpencodeChild).map((r) => [lastText(r), r.model]);
     const toolResults = toolTexts(lastParentRequest(api.requests));
     return { children, toolResults, decisions: spooledDecisions(sb.tiergateHome) };
   }

@@ -6,14 +6,7 @@
  * money. tool.execute.after on `task` is the child's end that releases a place.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  childDone,
-  contentText,
-  lastMessage,
-  toolTexts,
-  type RecordedRequest,
-  type Reply,
-} from '../support/fake-chat-api.js';
+import { childDone, lastText, toolTexts, type RecordedRequest, type Reply } from '../support/fake-chat-api.js';
 import { fakePrices } from '../support/fake-prices.js';
 import { harnessBin } from '../support/harness-bin.js';
 import { isOpencodeChild, lastParentRequest, runOpencodeSession, TITLE_REPLY } from '../support/opencode-run.js';
@@ -40,9 +33,7 @@ describe.skipIf(!bin.ok)('OpenCode 1.18.33: fan-out limits (real binary)', () =>
       tiergateConfig: { priceOverrides: fakePrices('parent'), ...(limits ? { limits } : {}) },
       prompt: 'PARENT_GO: delegate three at once',
     });
-    const children = [
-      ...new Set(api.requests.filter(isOpencodeChild).map((r) => contentText(lastMessage(r)?.content))),
-    ].sort();
+    const children = [...new Set(api.requests.filter(isOpencodeChild).map((r) => lastText(r)))].sort();
     const toolResults = toolTexts(lastParentRequest(api.requests));
     return { children, toolResults, decisions: spooledDecisions(sb.tiergateHome) };
   }

@@ -8,14 +8,7 @@
  * both children run on `parent`.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  childDone,
-  contentText,
-  lastMessage,
-  toolTexts,
-  type RecordedRequest,
-  type Reply,
-} from '../support/fake-chat-api.js';
+import { childDone, lastText, toolTexts, type RecordedRequest, type Reply } from '../support/fake-chat-api.js';
 import { fakePrices } from '../support/fake-prices.js';
 import { harnessBin } from '../support/harness-bin.js';
 import { runPiSession } from '../support/pi-run.js';
@@ -49,9 +42,7 @@ describe.skipIf(!bin.ok)('pi 0.73.1: spend budgets (real binary, pi example suba
       tiergateConfig: { priceOverrides: fakePrices('parent', 'small'), budgets },
       prompt: 'PARENT_GO: delegate twice',
     });
-    const children = api.requests
-      .filter((r) => !r.tools.includes('subagent'))
-      .map((r) => [contentText(lastMessage(r)?.content), r.model]);
+    const children = api.requests.filter((r) => !r.tools.includes('subagent')).map((r) => [lastText(r), r.model]);
     const toolResults = toolTexts(api.requests.at(-1)!);
     return { children, toolResults, decisions: spooledDecisions(sb.tiergateHome) };
   }

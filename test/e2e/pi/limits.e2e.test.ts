@@ -7,14 +7,7 @@
  * `subagent` is the child's end that releases a place.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  childDone,
-  contentText,
-  lastMessage,
-  toolTexts,
-  type RecordedRequest,
-  type Reply,
-} from '../support/fake-chat-api.js';
+import { childDone, lastText, toolTexts, type RecordedRequest, type Reply } from '../support/fake-chat-api.js';
 import { fakePrices } from '../support/fake-prices.js';
 import { harnessBin } from '../support/harness-bin.js';
 import { runPiSession } from '../support/pi-run.js';
@@ -47,9 +40,7 @@ describe.skipIf(!bin.ok)('pi 0.73.1: fan-out limits (real binary, pi example sub
       prompt: 'PARENT_GO: delegate three at once',
     });
     const children = [
-      ...new Set(
-        api.requests.filter((r) => !r.tools.includes('subagent')).map((r) => contentText(lastMessage(r)?.content)),
-      ),
+      ...new Set(api.requests.filter((r) => !r.tools.includes('subagent')).map((r) => lastText(r))),
     ].sort();
     const toolResults = toolTexts(api.requests.at(-1)!);
     return { children, toolResults, decisions: spooledDecisions(sb.tiergateHome) };

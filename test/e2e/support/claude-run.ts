@@ -96,6 +96,11 @@ export function commandHooksPlugin(root = REPO): string {
   );
 }
 
+/** The plugin both ways the suites run it: `module` (the hooks module decides) and `command` (its command hooks alone). */
+export function pluginPaths(root = REPO): Record<'command' | 'module', string> {
+  return { command: commandHooksPlugin(root), module: tiergatePluginCopy(root) };
+}
+
 /** `claude -p` as the plugin suites run it: JSON output, only `tools` allowed, an opus parent, tiergate from pluginDir. */
 export function pluginPromptArgs(prompt: string, pluginDir: string, tools = 'Agent'): string[] {
   return [

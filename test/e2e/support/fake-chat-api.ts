@@ -55,6 +55,11 @@ export function lastMessage(req: RecordedRequest): ChatMessage | undefined {
   return req.messages[req.messages.length - 1];
 }
 
+/** The text of the request's last message (a child's task, as its first request carries it). */
+export function lastText(req: RecordedRequest): string {
+  return contentText(lastMessage(req)?.content);
+}
+
 /** All text the request carries (system, user, tool results), for routing a scripted reply. */
 export function requestText(req: RecordedRequest): string {
   return req.messages.map((m) => contentText(m.content)).join('\n');
