@@ -25,14 +25,7 @@ import {
   type FakeAnthropic,
   type Script,
 } from '../support/fake-anthropic-api.js';
-import {
-  commandHooksPlugin,
-  makeSandbox,
-  runClaude,
-  tiergatePluginCopy,
-  writeUserSettings,
-  type ClaudeSandbox,
-} from '../support/claude-run.js';
+import { makeSandbox, pluginPaths, runClaude, writeUserSettings, type ClaudeSandbox } from '../support/claude-run.js';
 import { tiergateEnv, writeTiergateConfig } from '../support/sandbox.js';
 
 const root = join(import.meta.dirname, '../../..');
@@ -46,9 +39,6 @@ const AGENT_INPUT = (model: string) => ({
   run_in_background: false,
   model,
 });
-
-/** The plugin as a marketplace install copies it; `moduleOff` makes its hooks module fail to load. */
-const pluginCopy = (moduleOff: boolean): string => (moduleOff ? commandHooksPlugin(root) : tiergatePluginCopy(root));
 
 /**
  * A PreToolUse hook that undoes any rewrite: it answers with the tool input it was given (the original one), and only
@@ -141,8 +131,7 @@ d('Claude Code: verified enforcement', () => {
 
   beforeAll(async () => {
     api = await startFakeAnthropic(dispatchScript(AGENT_INPUT('opus')));
-    commandPlugin = pluginCopy(true);
-    modulePlugin = pluginCopy(false);
+    ({ command: commandPlugin, module: modulePlugin } = pluginPaths(root));
   });
   afterAll(async () => {
     await api?.close();

@@ -5,10 +5,10 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { decisionRecord } from '../support/decision-record.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
+import { diagnosticsText, ledgerRows } from '../support/ledger-read.js';
 import {
   codexEnv,
   execArgs,
@@ -107,21 +107,8 @@ const spawnOutput = (r: Run, callId = 'call_spawn_1'): string | undefined =>
   r.api.requests.map((q) => q.outputs[callId]).find((o) => o !== undefined);
 
 /** The ledger after the run: SessionEnd drained tiergate's spool into it. */
-function ledger(h: CodexHome, sql: string): Record<string, unknown>[] {
-  const file = join(h.tiergateHome, 'data', 'ledger.sqlite');
-  if (!existsSync(file)) return [];
-  const db = new Database(file, { readonly: true });
-  try {
-    return db.prepare(sql).all() as Record<string, unknown>[];
-  } finally {
-    db.close();
-  }
-}
-
-function diagnostics(h: CodexHome): string {
-  const f = join(h.tiergateHome, 'data', 'diagnostics.log');
-  return existsSync(f) ? readFileSync(f, 'utf8') : '';
-}
+const ledger = (h: CodexHome, sql: string) => ledgerRows(h.tiergateHome, sql);
+const diagnostics = (h: CodexHome) => diagnosticsText(h.tiergateHome);
 
 describe.skipIf(!found.ok)('Codex CLI end to end', () => {
   beforeAll(() => {

@@ -8,31 +8,22 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  closedProxyEnv,
-  hostEnv,
-  makeHomeSandbox,
+  type HarnessHome,
+  makeHarnessHome,
+  offlineEnv,
+  type ProcessRun,
   REPO,
   runProcess,
-  tiergateEnv,
-  type ProcessRun,
 } from '../support/sandbox.js';
 
 export { REPO };
 export const PKG_CACHE = join(REPO, '.cache', 'copilot-pkg');
 
-export type CopilotHome = {
-  root: string;
-  home: string;
-  copilotHome: string;
-  project: string;
-  tiergateHome: string;
-  cleanup(): void;
-};
+export type CopilotHome = HarnessHome<'copilotHome'>;
 
 export function makeCopilotHome(tiergateConfig?: unknown): CopilotHome {
   mkdirSync(PKG_CACHE, { recursive: true });
-  const { configDir, ...rest } = makeHomeSandbox('tg-copilot-e2e-', '.copilot', tiergateConfig);
-  return { ...rest, copilotHome: configDir };
+  return makeHarnessHome('tg-copilot-e2e-', '.copilot', 'copilotHome', tiergateConfig);
 }
 
 /** A custom agent in the user's agents folder (the one Copilot reads first, seen). */
@@ -56,7 +47,7 @@ export function copilotEnv(
   extra: Record<string, string> = {},
 ): NodeJS.ProcessEnv {
   return {
-    ...hostEnv(['PATH', 'LANG', 'TERM', 'TMPDIR']),
+    ...offlineEnv(h.tiergateHome, ['PATH', 'LANG', 'TERM', 'TMPDIR']),
     HOME: h.home,
     COPILOT_HOME: h.copilotHome,
     COPILOT_PKG_CACHE_HOME: PKG_CACHE,
@@ -65,8 +56,6 @@ export function copilotEnv(
     COPILOT_MODEL: o.model,
     COPILOT_OFFLINE: 'true',
     COPILOT_AUTO_UPDATE: 'false',
-    ...tiergateEnv(h.tiergateHome),
-    ...closedProxyEnv(),
     ...extra,
   };
 }

@@ -10,29 +10,20 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  closedProxyEnv,
-  hostEnv,
-  makeHomeSandbox,
+  type HarnessHome,
+  makeHarnessHome,
+  offlineEnv,
+  type ProcessRun,
   REPO,
   runProcess,
-  tiergateEnv,
-  type ProcessRun,
 } from '../support/sandbox.js';
 
 export { REPO };
 
-export type GrokHome = {
-  root: string;
-  home: string;
-  grokHome: string;
-  project: string;
-  tiergateHome: string;
-  cleanup(): void;
-};
+export type GrokHome = HarnessHome<'grokHome'>;
 
 export function makeGrokHome(tiergateConfig?: unknown): GrokHome {
-  const { configDir, ...rest } = makeHomeSandbox('tg-grok-e2e-', '.grok', tiergateConfig);
-  return { ...rest, grokHome: configDir };
+  return makeHarnessHome('tg-grok-e2e-', '.grok', 'grokHome', tiergateConfig);
 }
 
 /** config.toml: telemetry and auto-update off, each model a table on the fake API, then `extra` (subagents tables). */
@@ -51,7 +42,7 @@ export function writeGrokConfig(h: GrokHome, apiUrl: string, models: readonly st
 
 export function grokEnv(h: GrokHome, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
-    ...hostEnv(['PATH', 'LANG', 'TMPDIR']),
+    ...offlineEnv(h.tiergateHome, ['PATH', 'LANG', 'TMPDIR']),
     TERM: 'dumb',
     HOME: h.home,
     GROK_HOME: h.grokHome,
@@ -60,8 +51,6 @@ export function grokEnv(h: GrokHome, extra: Record<string, string> = {}): NodeJS
     DISABLE_ERROR_REPORTING: '1',
     GROK_FEEDBACK_ENABLED: '0',
     GROK_DISABLE_AUTOUPDATER: '1',
-    ...tiergateEnv(h.tiergateHome),
-    ...closedProxyEnv(),
     ...extra,
   };
 }

@@ -14,27 +14,19 @@ import {
   type Script,
 } from './fake-responses-api.js';
 import {
-  closedProxyEnv,
-  hostEnv,
-  makeHomeSandbox,
+  type HarnessHome,
+  makeHarnessHome,
+  offlineEnv,
   REPO,
   runProcess,
   tiergateEnv,
   writeTiergateConfig,
 } from './sandbox.js';
 
-export type CodexHome = {
-  root: string;
-  home: string;
-  codexHome: string;
-  project: string;
-  tiergateHome: string;
-  cleanup(): void;
-};
+export type CodexHome = HarnessHome<'codexHome'>;
 
 export function makeCodexHome(prefix = 'tg-codex-'): CodexHome {
-  const { configDir, ...rest } = makeHomeSandbox(prefix, '.codex');
-  return { ...rest, codexHome: configDir };
+  return makeHarnessHome(prefix, '.codex', 'codexHome');
 }
 
 export type ConfigOptions = { apiUrl: string; model: string; plugins?: boolean; extra?: string };
@@ -75,13 +67,11 @@ export function shippedCodexHooks(root = REPO): unknown {
 
 export function codexEnv(h: CodexHome, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
-    ...hostEnv(['PATH', 'LANG', 'TERM', 'TMPDIR', 'NODE_OPTIONS']),
+    // SessionStart starts a price refresh; off here (tiergateEnv) so no run reaches for the default sources.
+    ...offlineEnv(h.tiergateHome, ['PATH', 'LANG', 'TERM', 'TMPDIR', 'NODE_OPTIONS']),
     HOME: h.home,
     CODEX_HOME: h.codexHome,
-    // SessionStart starts a price refresh; off here so no run reaches for the default (non-loopback) sources.
-    ...tiergateEnv(h.tiergateHome),
     FAKE_OPENAI_KEY: 'sk-dummy',
-    ...closedProxyEnv(),
     RUST_LOG: 'error',
     ...extra,
   };

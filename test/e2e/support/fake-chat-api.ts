@@ -70,6 +70,14 @@ export function toolTexts(req: RecordedRequest): string[] {
   return req.messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content));
 }
 
+/** What the parent model read back for each tool call over the run, by call id. */
+export function toolResultsById(requests: RecordedRequest[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const q of requests)
+    for (const m of q.messages) if (m.role === 'tool' && m.tool_call_id) out[m.tool_call_id] = contentText(m.content);
+  return out;
+}
+
 /** A child's final answer, naming the model it ran on. */
 export function childDone(req: RecordedRequest, usage: ScriptedUsage, delayMs?: number): Reply {
   return { text: `CHILD_FINAL from model=${req.model}: done.\nResult: done`, usage, ...(delayMs ? { delayMs } : {}) };

@@ -27,10 +27,10 @@ export function writeTiergateConfig(tiergateHome: string, config: unknown): void
 }
 
 /** Port 9 (discard) is closed on loopback here: a proxied connection fails at once and stays on the machine. */
-export const CLOSED = 'http://127.0.0.1:9';
+const CLOSED = 'http://127.0.0.1:9';
 
 /** Every proxy variable on the closed loopback port, loopback itself exempt: whatever a harness dials besides the fake API fails locally. */
-export function closedProxyEnv(): NodeJS.ProcessEnv {
+export function closedProxyEnv(): Record<string, string> {
   return {
     HTTPS_PROXY: CLOSED,
     HTTP_PROXY: CLOSED,
@@ -41,6 +41,11 @@ export function closedProxyEnv(): NodeJS.ProcessEnv {
     NO_PROXY: '127.0.0.1,localhost,::1',
     no_proxy: '127.0.0.1,localhost,::1',
   };
+}
+
+/** The base of a harness sandbox's environment: the host's few variables (hostEnv), tiergate's own, proxies closed. */
+export function offlineEnv(tiergateHome: string, hostNames?: readonly string[]): NodeJS.ProcessEnv {
+  return { ...hostEnv(hostNames), ...tiergateEnv(tiergateHome), ...closedProxyEnv() };
 }
 
 /** A throwaway root with home/, home/<configDir> (the harness's own), project/ and tiergate/ (TIERGATE_HOME). */
@@ -70,6 +75,19 @@ export function makeHomeSandbox(prefix: string, configDir: string, tiergateConfi
     tiergateHome,
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
+}
+
+/** A HomeSandbox whose harness folder goes by the name its run helpers use (codexHome, copilotHome, grokHome). */
+export type HarnessHome<K extends string> = Omit<HomeSandbox, 'configDir'> & Record<K, string>;
+
+export function makeHarnessHome<K extends string>(
+  prefix: string,
+  configDir: string,
+  key: K,
+  tiergateConfig?: unknown,
+): HarnessHome<K> {
+  const { configDir: dir, ...rest } = makeHomeSandbox(prefix, configDir, tiergateConfig);
+  return { ...rest, [key]: dir } as HarnessHome<K>;
 }
 
 export type ProcessRun = { code: number | null; stdout: string; stderr: string; ms: number };
