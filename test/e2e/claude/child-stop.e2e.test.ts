@@ -10,14 +10,12 @@
  * Both paths: the command hooks alone (module made to fail to load) and with the hooks module loaded, which arms the
  * command hook for every tool call when the policy says stop (TIERGATE_CHILD_STOP).
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
 import { CHILD_MARKER, startFakeAnthropic, type FakeAnthropic, type Script } from '../support/fake-anthropic-api.js';
 import { makeSandbox, pluginPaths, pluginPromptArgs, runClaude } from '../support/claude-run.js';
 import { writeTiergateConfig } from '../support/sandbox.js';
 
-const root = join(import.meta.dirname, '../../..');
 const bin = harnessBin('claude');
 const d = bin.ok ? describe : describe.skip;
 

@@ -13,15 +13,7 @@ import {
   type FunctionCallReply,
   type Script,
 } from './fake-responses-api.js';
-import {
-  type HarnessHome,
-  makeHarnessHome,
-  offlineEnv,
-  REPO,
-  runProcess,
-  tiergateEnv,
-  writeTiergateConfig,
-} from './sandbox.js';
+import { type HarnessHome, makeHarnessHome, offlineEnv, REPO, runProcess, writeTiergateConfig } from './sandbox.js';
 
 export type CodexHome = HarnessHome<'codexHome'>;
 
@@ -67,7 +59,7 @@ export function shippedCodexHooks(root = REPO): unknown {
 
 export function codexEnv(h: CodexHome, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
-    // SessionStart starts a price refresh; off here (tiergateEnv) so no run reaches for the default sources.
+    // SessionStart starts a price refresh; off here (offlineEnv) so no run reaches for the default sources.
     ...offlineEnv(h.tiergateHome, ['PATH', 'LANG', 'TERM', 'TMPDIR', 'NODE_OPTIONS']),
     HOME: h.home,
     CODEX_HOME: h.codexHome,
