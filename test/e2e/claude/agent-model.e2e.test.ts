@@ -19,9 +19,9 @@ import {
   type FakeAnthropic,
 } from '../support/fake-anthropic-api.js';
 import {
+  commandHooksPlugin,
   makeSandbox,
   runClaude,
-  tiergatePluginCopy,
   writeAgentFile,
   writeUserSettings,
   type ClaudeSandbox,
@@ -254,14 +254,7 @@ d('Claude Code 2.1.328: the model a child runs on, and tiergate on top of it', (
   describe.each([
     ['module', () => root],
     // A module that fails to load: Claude Code runs the plugin's command hooks alone (seen, 2.1.328).
-    [
-      'command hook',
-      () =>
-        tiergatePluginCopy(
-          root,
-          () => 'throw new Error("tiergate e2e: module load fault");\nexport function register(on) {}\n',
-        ),
-    ],
+    ['command hook', () => commandHooksPlugin(root)],
   ] as const)('with tiergate (%s path)', (path, plugin) => {
     it("opus parent (issue 16): an agent file's cheaper model is kept; the default tier applies only to a child that inherits", async () => {
       const sb = makeSandbox();

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
 import { CHILD_MARKER, startFakeAnthropic, type FakeAnthropic, type Script } from '../support/fake-anthropic-api.js';
-import { makeSandbox, runClaude, tiergatePluginCopy, type ClaudeSandbox } from '../support/claude-run.js';
+import { makeSandbox, pluginPaths, pluginPromptArgs, runClaude, type ClaudeSandbox } from '../support/claude-run.js';
 import { tiergateEnv, writeTiergateConfig } from '../support/sandbox.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 
@@ -74,15 +74,11 @@ function dispatchRows(sb: ClaudeSandbox): Array<{
 d('Claude Code: spend budgets', () => {
   let api: FakeAnthropic;
   const claude = bin.ok ? bin.bin : '';
-  const plugins: Record<'command' | 'module', string> = { command: '', module: '' };
+  let plugins: Record<'command' | 'module', string>;
 
   beforeAll(async () => {
     api = await startFakeAnthropic(twoInSequence);
-    plugins.command = tiergatePluginCopy(
-      root,
-      () => 'throw new Error("tiergate e2e: module off");\nexport function register(on) {}\n',
-    );
-    plugins.module = tiergatePluginCopy(root);
+    plugins = pluginPaths();
   });
   afterAll(async () => {
     await api?.close();
@@ -92,18 +88,7 @@ d('Claude Code: spend budgets', () => {
     const sb = makeSandbox();
     writeTiergateConfig(sb.tiergateHome, budgets ? { budgets } : undefined);
     api.requests.length = 0;
-    const res = await runClaude(claude, sb, api.url, [
-      '-p',
-      'TG-PARENT: delegate twice.',
-      '--output-format',
-      'json',
-      '--allowedTools',
-      'Agent',
-      '--model',
-      'opus',
-      '--plugin-dir',
-      plugins[path],
-    ]);
+    const res = await runClaude(claude, sb, api.url, pluginPromptArgs('TG-PARENT: delegate twice.', plugins[path]));
     expect(res.code, res.stderr).toBe(0);
     const children = api.requests.filter((r) => r.role === 'child').map((r) => r.model);
     const errors = api.requests

@@ -10,14 +10,12 @@
  * Both paths: the command hooks alone (module made to fail to load) and with the hooks module loaded, which arms the
  * command hook for every tool call when the policy says stop (TIERGATE_CHILD_STOP).
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
 import { CHILD_MARKER, startFakeAnthropic, type FakeAnthropic, type Script } from '../support/fake-anthropic-api.js';
-import { makeSandbox, runClaude, tiergatePluginCopy } from '../support/claude-run.js';
+import { makeSandbox, pluginPaths, pluginPromptArgs, runClaude } from '../support/claude-run.js';
 import { writeTiergateConfig } from '../support/sandbox.js';
 
-const root = join(import.meta.dirname, '../../..');
 const bin = harnessBin('claude');
 const d = bin.ok ? describe : describe.skip;
 
@@ -55,15 +53,11 @@ const script: Script = (req) => {
 d('Claude Code: budgets.action stop stops a running child', () => {
   let api: FakeAnthropic;
   const claude = bin.ok ? bin.bin : '';
-  const plugins: Record<'command' | 'module', string> = { command: '', module: '' };
+  let plugins: Record<'command' | 'module', string>;
 
   beforeAll(async () => {
     api = await startFakeAnthropic(script);
-    plugins.command = tiergatePluginCopy(
-      root,
-      () => 'throw new Error("tiergate e2e: module off");\nexport function register(on) {}\n',
-    );
-    plugins.module = tiergatePluginCopy(root);
+    plugins = pluginPaths();
   });
   afterAll(async () => {
     await api?.close();
@@ -73,18 +67,12 @@ d('Claude Code: budgets.action stop stops a running child', () => {
     const sb = makeSandbox();
     writeTiergateConfig(sb.tiergateHome, { budgets: { session: '0.001', action } });
     api.requests.length = 0;
-    const res = await runClaude(claude, sb, api.url, [
-      '-p',
-      'TG-PARENT: delegate twice.',
-      '--output-format',
-      'json',
-      '--allowedTools',
-      'Agent,Bash',
-      '--model',
-      'opus',
-      '--plugin-dir',
-      plugins[path],
-    ]);
+    const res = await runClaude(
+      claude,
+      sb,
+      api.url,
+      pluginPromptArgs('TG-PARENT: delegate twice.', plugins[path], 'Agent,Bash'),
+    );
     expect(res.code, res.stderr).toBe(0);
     const child = api.requests.filter((r) => r.role === 'child');
     const childErrors = child.flatMap((r) => r.toolResults).filter((t) => t.is_error);

@@ -13,7 +13,14 @@ import {
   type FakeAnthropic,
   type Script,
 } from '../support/fake-anthropic-api.js';
-import { makeSandbox, runClaude, writeUserSettings, type ClaudeSandbox } from '../support/claude-run.js';
+import {
+  commandHooksPlugin,
+  makeSandbox,
+  runClaude,
+  tiergatePluginCopy,
+  writeUserSettings,
+  type ClaudeSandbox,
+} from '../support/claude-run.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { decisionRecord } from '../support/decision-record.js';
 import { drainSpool } from '../../../src/collect/drain.js';
@@ -114,26 +121,8 @@ d('Claude Code end to end', () => {
     return { sb, res };
   }
 
-  /** A minimal copy of the plugin (what a marketplace install copies), optionally with a patched module. */
-  function pluginCopy(patchModule?: (src: string) => string): string {
-    const dir = join(makeSandbox('tg-plugin-').root, 'tiergate');
-    mkdirSync(join(dir, 'dist'), { recursive: true });
-    cpSync(join(root, '.claude-plugin'), join(dir, '.claude-plugin'), { recursive: true });
-    cpSync(join(root, 'hooks.json'), join(dir, 'hooks.json'));
-    // The command hooks price from the bundled snapshot next to dist/ (package.json "files" ships data/).
-    cpSync(join(root, 'data'), join(dir, 'data'), { recursive: true });
-    // All of dist/, as the plugin ships it: the hook loader picks among several bundles.
-    cpSync(join(root, 'dist'), join(dir, 'dist'), { recursive: true });
-    if (patchModule)
-      writeFileSync(
-        join(dir, 'dist', 'claude-module.js'),
-        patchModule(readFileSync(join(dir, 'dist', 'claude-module.js'), 'utf8')),
-      );
-    return dir;
-  }
-  /** A module that fails to load: Claude Code logs it and runs the plugin's command hooks alone (seen, 2.1.328). */
-  const brokenModule = () =>
-    pluginCopy(() => 'throw new Error("tiergate e2e: module load fault");\nexport function register(on) {}\n');
+  const pluginCopy = (patchModule?: (src: string) => string) => tiergatePluginCopy(root, patchModule);
+  const brokenModule = () => commandHooksPlugin(root);
 
   it('(1)+(7) module path: a haiku parent dispatching opus -> the child runs on haiku; decided once; completion spooled', async () => {
     const { sb, res } = await run(

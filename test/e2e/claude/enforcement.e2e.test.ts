@@ -12,7 +12,7 @@
  * Every assertion is on what the API received or on what tiergate's own CLI says (report --json, doctor --json).
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportSchema, type Report } from '../../../src/contracts/report.js';
@@ -25,7 +25,7 @@ import {
   type FakeAnthropic,
   type Script,
 } from '../support/fake-anthropic-api.js';
-import { makeSandbox, runClaude, writeUserSettings, type ClaudeSandbox } from '../support/claude-run.js';
+import { makeSandbox, pluginPaths, runClaude, writeUserSettings, type ClaudeSandbox } from '../support/claude-run.js';
 import { tiergateEnv, writeTiergateConfig } from '../support/sandbox.js';
 
 const root = join(import.meta.dirname, '../../..');
@@ -39,20 +39,6 @@ const AGENT_INPUT = (model: string) => ({
   run_in_background: false,
   model,
 });
-
-/** The plugin as a marketplace install copies it; `moduleOff` makes its hooks module fail to load (then Claude Code runs the command hooks alone, seen on 2.1.328). */
-function pluginCopy(moduleOff: boolean): string {
-  const dir = join(makeSandbox('tg-plugin-').root, 'tiergate');
-  mkdirSync(join(dir, 'dist'), { recursive: true });
-  for (const p of ['.claude-plugin', 'hooks.json', 'data', 'dist'])
-    cpSync(join(root, p), join(dir, p), { recursive: true });
-  if (moduleOff)
-    writeFileSync(
-      join(dir, 'dist', 'claude-module.js'),
-      'throw new Error("tiergate e2e: module off");\nexport function register(on) {}\n',
-    );
-  return dir;
-}
 
 /**
  * A PreToolUse hook that undoes any rewrite: it answers with the tool input it was given (the original one), and only
@@ -145,8 +131,7 @@ d('Claude Code: verified enforcement', () => {
 
   beforeAll(async () => {
     api = await startFakeAnthropic(dispatchScript(AGENT_INPUT('opus')));
-    commandPlugin = pluginCopy(true);
-    modulePlugin = pluginCopy(false);
+    ({ command: commandPlugin, module: modulePlugin } = pluginPaths(root));
   });
   afterAll(async () => {
     await api?.close();

@@ -5,7 +5,6 @@
  * states the count, the limit and the money. The plugin's command hooks decide (its hooks module made to fail to load,
  * which Claude Code then skips): SubagentStop is the child's end that releases its place.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
 import {
@@ -15,10 +14,9 @@ import {
   startFakeAnthropic,
   type FakeAnthropic,
 } from '../support/fake-anthropic-api.js';
-import { makeSandbox, runClaude, tiergatePluginCopy } from '../support/claude-run.js';
+import { commandHooksPlugin, makeSandbox, pluginPromptArgs, runClaude } from '../support/claude-run.js';
 import { writeTiergateConfig } from '../support/sandbox.js';
 
-const root = join(import.meta.dirname, '../../..');
 const bin = harnessBin('claude');
 const d = bin.ok ? describe : describe.skip;
 
@@ -38,10 +36,7 @@ d('Claude Code: fan-out limits', () => {
 
   beforeAll(async () => {
     api = await startFakeAnthropic(batchDispatchScript([call(1), call(2), call(3)]));
-    plugin = tiergatePluginCopy(
-      root,
-      () => 'throw new Error("tiergate e2e: module off");\nexport function register(on) {}\n',
-    );
+    plugin = commandHooksPlugin();
   });
   afterAll(async () => {
     await api?.close();
@@ -51,18 +46,12 @@ d('Claude Code: fan-out limits', () => {
     const sb = makeSandbox();
     writeTiergateConfig(sb.tiergateHome, limits ? { limits } : undefined);
     api.requests.length = 0;
-    const res = await runClaude(bin.ok ? bin.bin : '', sb, api.url, [
-      '-p',
-      'TG-PARENT: delegate three at once.',
-      '--output-format',
-      'json',
-      '--allowedTools',
-      'Agent',
-      '--model',
-      'opus',
-      '--plugin-dir',
-      plugin,
-    ]);
+    const res = await runClaude(
+      bin.ok ? bin.bin : '',
+      sb,
+      api.url,
+      pluginPromptArgs('TG-PARENT: delegate three at once.', plugin),
+    );
     expect(res.code, res.stderr).toBe(0);
     const children = [...new Set(api.requests.filter((r) => r.role === 'child').map((r) => childLabel(r)))];
     // Every later parent request repeats the earlier tool results: one per call id.

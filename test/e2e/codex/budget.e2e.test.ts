@@ -6,49 +6,22 @@
  * rewrite by default, `codexRewrite` off) and retried there (the API sees gpt-6-luna), or, with action deny, refused
  * (the model reads the budget). Under the budget both children run on gpt-6-sol.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
 import {
-  codexEnv,
-  execArgs,
-  makeCodexHome,
-  runCodex,
-  writeCodexConfig,
-  writeHooksJson,
-  type CodexHome,
+  collaborationCall as call,
+  isCodexChild,
+  runCodexSession,
+  spawnAgentArgs as spawn,
 } from '../support/codex-run.js';
-import { startFakeResponsesApi, type RecordedRequest, type Script } from '../support/fake-responses-api.js';
-import { writeTiergateConfig } from '../support/sandbox.js';
+import type { Script } from '../support/fake-responses-api.js';
 
-const repo = join(import.meta.dirname, '../../..');
 const found = harnessBin('codex');
 const bin = found.ok ? found.bin : '';
 
-function shippedHooks(): unknown {
-  const text = readFileSync(join(repo, 'hooks-codex.json'), 'utf8').replaceAll('${PLUGIN_ROOT}', repo);
-  return (JSON.parse(text) as { hooks: unknown }).hooks;
-}
-
-const spawn = (task: string, model: string) => ({
-  task_name: task,
-  message: `CHILD_TASK: ${task}`,
-  model,
-  reasoning_effort: 'low',
-  fork_turns: 'none',
-});
-const call = (name: string, args: Record<string, unknown>, callId: string) => ({
-  type: 'call' as const,
-  namespace: 'collaboration',
-  name,
-  args,
-  callId,
-});
-
 /** Two spawns in sequence, each waited for; a blocked second spawn is retried once on the model its retry names. */
 const twoInSequence: Script = (r) => {
-  if (r.agentName !== null && r.agentName !== '/root') return { type: 'text', text: 'Result: done\nVerified: yes' };
+  if (isCodexChild(r)) return { type: 'text', text: 'Result: done\nVerified: yes' };
   const o = r.outputs;
   if (o.call_first === undefined) return call('spawn_agent', spawn('first_child', 'gpt-6-sol'), 'call_first');
   if (o.call_wait_first === undefined) return call('wait_agent', { timeout_ms: 20000 }, 'call_wait_first');
@@ -63,30 +36,14 @@ const twoInSequence: Script = (r) => {
   return { type: 'text', text: 'parent done' };
 };
 
-const homes: CodexHome[] = [];
-
 describe.skipIf(!found.ok)('Codex CLI: spend budgets (real binary)', () => {
-  afterAll(() => {
-    for (const h of homes) h.cleanup();
-  });
-
   async function run(budgets: Record<string, unknown>) {
-    const api = await startFakeResponsesApi(twoInSequence);
-    const home = makeCodexHome();
-    homes.push(home);
-    writeCodexConfig(home, { apiUrl: api.url, model: 'gpt-6-sol' });
-    writeHooksJson(home, shippedHooks());
-    writeTiergateConfig(home.tiergateHome, { budgets });
-    const r = await runCodex(bin, execArgs('DEMO-PARENT: delegate twice'), {
-      cwd: home.project,
-      env: codexEnv(home),
-      timeoutMs: 120_000,
+    const { api } = await runCodexSession(bin, {
+      script: twoInSequence,
+      prompt: 'DEMO-PARENT: delegate twice',
+      tiergateConfig: { budgets },
     });
-    await api.close();
-    expect(r.code, r.stderr.slice(-2000)).toBe(0);
-    const children = api.requests
-      .filter((q: RecordedRequest) => q.agentName && q.agentName !== '/root')
-      .map((q) => [q.agentName, q.model]);
+    const children = api.requests.filter(isCodexChild).map((q) => [q.agentName, q.model]);
     const outputs = api.requests.at(-1)!.outputs;
     return { children, outputs };
   }

@@ -6,34 +6,16 @@
  * the every-tool-call hook (armed by the SessionStart hook's marker; the spend read from the child's own rollout), so
  * the child makes exactly one request after the crossing; with `deny` (the control) it runs all six.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
 import { decisionRecord } from '../support/decision-record.js';
-import {
-  codexEnv,
-  execArgs,
-  makeCodexHome,
-  runCodex,
-  writeCodexConfig,
-  writeHooksJson,
-  type CodexHome,
-} from '../support/codex-run.js';
-import { startFakeResponsesApi, type RecordedRequest, type Script } from '../support/fake-responses-api.js';
-import { writeTiergateConfig } from '../support/sandbox.js';
+import { collaborationCall, isCodexChild as isChild, runCodexSession, spawnAgentArgs } from '../support/codex-run.js';
+import type { RecordedRequest, Script } from '../support/fake-responses-api.js';
 
-const repo = join(import.meta.dirname, '../../..');
 const found = harnessBin('codex');
 const bin = found.ok ? found.bin : '';
 const CHILD_STEPS = 6;
 
-function shippedHooks(): unknown {
-  const text = readFileSync(join(repo, 'hooks-codex.json'), 'utf8').replaceAll('${PLUGIN_ROOT}', repo);
-  return (JSON.parse(text) as { hooks: unknown }).hooks;
-}
-
-const isChild = (q: RecordedRequest) => q.agentName !== null && q.agentName !== '/root';
 const stepIds = (q: RecordedRequest) => Object.keys(q.outputs).filter((k) => k.startsWith('call_step_'));
 
 const script: Script = (r) => {
@@ -51,51 +33,22 @@ const script: Script = (r) => {
   }
   const o = r.outputs;
   if (o.call_first === undefined)
-    return {
-      type: 'call',
-      namespace: 'collaboration',
-      name: 'spawn_agent',
-      args: {
-        task_name: 'first_child',
-        message: 'CHILD_TASK: steps',
-        model: 'gpt-6-sol',
-        reasoning_effort: 'low',
-        fork_turns: 'none',
-      },
-      callId: 'call_first',
-    };
-  if (o.call_wait === undefined)
-    return {
-      type: 'call',
-      namespace: 'collaboration',
-      name: 'wait_agent',
-      args: { timeout_ms: 30000 },
-      callId: 'call_wait',
-    };
+    return collaborationCall(
+      'spawn_agent',
+      spawnAgentArgs('first_child', 'gpt-6-sol', 'CHILD_TASK: steps'),
+      'call_first',
+    );
+  if (o.call_wait === undefined) return collaborationCall('wait_agent', { timeout_ms: 30000 }, 'call_wait');
   return { type: 'text', text: 'parent done' };
 };
 
-const homes: CodexHome[] = [];
-
 describe.skipIf(!found.ok)('Codex CLI: budgets.action stop stops a running child (real binary)', () => {
-  afterAll(() => {
-    for (const h of homes) h.cleanup();
-  });
-
   async function run(action: 'stop' | 'deny') {
-    const api = await startFakeResponsesApi(script);
-    const home = makeCodexHome();
-    homes.push(home);
-    writeCodexConfig(home, { apiUrl: api.url, model: 'gpt-6-sol' });
-    writeHooksJson(home, shippedHooks());
-    writeTiergateConfig(home.tiergateHome, { budgets: { session: '0.0005', action } });
-    const r = await runCodex(bin, execArgs('DEMO-PARENT: delegate'), {
-      cwd: home.project,
-      env: codexEnv(home),
-      timeoutMs: 120_000,
+    const { api, home } = await runCodexSession(bin, {
+      script,
+      prompt: 'DEMO-PARENT: delegate',
+      tiergateConfig: { budgets: { session: '0.0005', action } },
     });
-    await api.close();
-    expect(r.code, r.stderr.slice(-2000)).toBe(0);
     // Issue 33 item 5: one `stopped` decision in the ledger for the stopped child, none without a stop.
     const stopped = decisionRecord({ TIERGATE_HOME: home.tiergateHome, HOME: home.root }).filter(
       (d) => d.kind === 'stopped',

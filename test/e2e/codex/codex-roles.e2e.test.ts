@@ -5,7 +5,7 @@
  * role below the parent runs even when the spawn names a pricier model Codex would ignore. Assertions are on the model
  * each request named at the fake Responses API.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
@@ -14,23 +14,17 @@ import {
   execArgs,
   makeCodexHome,
   runCodex,
+  shippedCodexHooks,
   writeCodexConfig,
   writeHooksJson,
   type CodexHome,
 } from '../support/codex-run.js';
 import { delegationScript, startFakeResponsesApi, type FakeResponsesApi } from '../support/fake-responses-api.js';
 
-const repo = join(import.meta.dirname, '../../..');
 const found = harnessBin('codex');
 const bin = found.ok ? found.bin : '';
 const homes: CodexHome[] = [];
 
-const shippedHooks = (): unknown =>
-  (
-    JSON.parse(readFileSync(join(repo, 'hooks-codex.json'), 'utf8').replaceAll('${PLUGIN_ROOT}', repo)) as {
-      hooks: unknown;
-    }
-  ).hooks;
 const roleFile = (name: string, model: string) =>
   `name = "${name}"\ndescription = "${name} role"\nmodel = "${model}"\ndeveloper_instructions = """Do the task."""\n`;
 
@@ -51,7 +45,7 @@ async function run(opts: {
   const home = makeCodexHome();
   homes.push(home);
   writeCodexConfig(home, { apiUrl: api.url, model: opts.parent });
-  writeHooksJson(home, shippedHooks());
+  writeHooksJson(home, shippedCodexHooks());
   mkdirSync(join(home.codexHome, 'agents'), { recursive: true });
   const file = join(home.codexHome, 'agents', `${opts.role[0]}.toml`);
   writeFileSync(file, roleFile(...opts.role));

@@ -5,15 +5,16 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { decisionRecord } from '../support/decision-record.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
+import { diagnosticsText, ledgerRows } from '../support/ledger-read.js';
 import {
   codexEnv,
   execArgs,
   makeCodexHome,
   runCodex,
+  shippedCodexHooks,
   writeCodexConfig,
   writeHooksJson,
   type CodexHome,
@@ -28,12 +29,6 @@ import {
 const repo = join(import.meta.dirname, '../../..');
 const found = harnessBin('codex');
 const bin = found.ok ? found.bin : '';
-
-/** The shipped hooks-codex.json with ${PLUGIN_ROOT} pointing at this checkout (what Codex does for a plugin). */
-function shippedHooks(root = repo): unknown {
-  const text = readFileSync(join(repo, 'hooks-codex.json'), 'utf8').replaceAll('${PLUGIN_ROOT}', root);
-  return (JSON.parse(text) as { hooks: unknown }).hooks;
-}
 
 const spawnArgs = (model: string) => ({
   task_name: 'e2e_child',
@@ -68,7 +63,7 @@ async function run(opts: {
   homes.push(home);
   writeCodexConfig(home, { apiUrl: api.url, model: opts.parent, plugins: Boolean(opts.setup) });
   if (opts.setup) await opts.setup(home, api);
-  else writeHooksJson(home, opts.hooks ?? shippedHooks());
+  else writeHooksJson(home, opts.hooks ?? shippedCodexHooks());
   if (opts.policy) {
     writeFileSync(join(home.project, '.tiergate.json'), JSON.stringify(opts.policy));
     // codexRewrite: true loosens the policy: only a project the user trusts may (src/config/project-layer.ts).
@@ -112,21 +107,8 @@ const spawnOutput = (r: Run, callId = 'call_spawn_1'): string | undefined =>
   r.api.requests.map((q) => q.outputs[callId]).find((o) => o !== undefined);
 
 /** The ledger after the run: SessionEnd drained tiergate's spool into it. */
-function ledger(h: CodexHome, sql: string): Record<string, unknown>[] {
-  const file = join(h.tiergateHome, 'data', 'ledger.sqlite');
-  if (!existsSync(file)) return [];
-  const db = new Database(file, { readonly: true });
-  try {
-    return db.prepare(sql).all() as Record<string, unknown>[];
-  } finally {
-    db.close();
-  }
-}
-
-function diagnostics(h: CodexHome): string {
-  const f = join(h.tiergateHome, 'data', 'diagnostics.log');
-  return existsSync(f) ? readFileSync(f, 'utf8') : '';
-}
+const ledger = (h: CodexHome, sql: string) => ledgerRows(h.tiergateHome, sql);
+const diagnostics = (h: CodexHome) => diagnosticsText(h.tiergateHome);
 
 describe.skipIf(!found.ok)('Codex CLI end to end', () => {
   beforeAll(() => {
@@ -294,7 +276,11 @@ describe.skipIf(!found.ok)('Codex CLI end to end', () => {
   });
 
   it('a broken hook command (missing bundle) fails open too', async () => {
-    const r = await run({ parent: 'gpt-6-sol', spawn: 'gpt-6-astra', hooks: shippedHooks('/nonexistent/tiergate') });
+    const r = await run({
+      parent: 'gpt-6-sol',
+      spawn: 'gpt-6-astra',
+      hooks: shippedCodexHooks('/nonexistent/tiergate'),
+    });
     expect(r.code).toBe(0);
     expect(children(r).map((q) => q.model)).toContain('gpt-6-astra');
   });
@@ -361,7 +347,7 @@ describe.skipIf(!found.ok)('Codex CLI end to end', () => {
         "process.stdout.write(JSON.stringify({hookSpecificOutput:{hookEventName:'PreToolUse',permissionDecision:'deny',permissionDecisionReason:'other plugin says no'}}))",
       )}`,
     };
-    const ours = (shippedHooks() as { PreToolUse: { matcher: string; hooks: unknown[] }[] }).PreToolUse[0]!;
+    const ours = (shippedCodexHooks() as { PreToolUse: { matcher: string; hooks: unknown[] }[] }).PreToolUse[0]!;
     const r = await run({
       parent: 'gpt-6-sol',
       spawn: 'gpt-6-astra',

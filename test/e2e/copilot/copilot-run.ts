@@ -5,39 +5,25 @@
  * provider), proxies on a closed loopback port for anything left over. The ~235 MB package the binary unpacks on its
  * first start is shared between runs in .cache/copilot-pkg (COPILOT_PKG_CACHE_HOME).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hostEnv, runProcess, tiergateEnv, writeTiergateConfig, type ProcessRun } from '../support/sandbox.js';
+import {
+  type HarnessHome,
+  makeHarnessHome,
+  offlineEnv,
+  type ProcessRun,
+  REPO,
+  runProcess,
+} from '../support/sandbox.js';
 
-export const REPO = join(import.meta.dirname, '../../..');
+export { REPO };
 export const PKG_CACHE = join(REPO, '.cache', 'copilot-pkg');
 
-export type CopilotHome = {
-  root: string;
-  home: string;
-  copilotHome: string;
-  project: string;
-  tiergateHome: string;
-  cleanup(): void;
-};
+export type CopilotHome = HarnessHome<'copilotHome'>;
 
 export function makeCopilotHome(tiergateConfig?: unknown): CopilotHome {
-  const root = mkdtempSync(join(tmpdir(), 'tg-copilot-e2e-'));
-  const home = join(root, 'home');
-  const copilotHome = join(home, '.copilot');
-  const project = join(root, 'project');
-  const tiergateHome = join(root, 'tiergate');
-  for (const d of [copilotHome, project, tiergateHome, PKG_CACHE]) mkdirSync(d, { recursive: true });
-  writeTiergateConfig(tiergateHome, tiergateConfig);
-  return {
-    root,
-    home,
-    copilotHome,
-    project,
-    tiergateHome,
-    cleanup: () => rmSync(root, { recursive: true, force: true }),
-  };
+  mkdirSync(PKG_CACHE, { recursive: true });
+  return makeHarnessHome('tg-copilot-e2e-', '.copilot', 'copilotHome', tiergateConfig);
 }
 
 /** A custom agent in the user's agents folder (the one Copilot reads first, seen). */
@@ -55,15 +41,13 @@ export function writeHooks(h: CopilotHome, name: string, hooks: unknown): void {
   writeFileSync(join(h.copilotHome, 'hooks', `${name}.json`), JSON.stringify(hooks, null, 2));
 }
 
-const CLOSED = 'http://127.0.0.1:9';
-
 export function copilotEnv(
   h: CopilotHome,
   o: { apiUrl: string; model: string },
   extra: Record<string, string> = {},
 ): NodeJS.ProcessEnv {
   return {
-    ...hostEnv(['PATH', 'LANG', 'TERM', 'TMPDIR']),
+    ...offlineEnv(h.tiergateHome, ['PATH', 'LANG', 'TERM', 'TMPDIR']),
     HOME: h.home,
     COPILOT_HOME: h.copilotHome,
     COPILOT_PKG_CACHE_HOME: PKG_CACHE,
@@ -72,15 +56,6 @@ export function copilotEnv(
     COPILOT_MODEL: o.model,
     COPILOT_OFFLINE: 'true',
     COPILOT_AUTO_UPDATE: 'false',
-    ...tiergateEnv(h.tiergateHome),
-    HTTPS_PROXY: CLOSED,
-    HTTP_PROXY: CLOSED,
-    ALL_PROXY: CLOSED,
-    https_proxy: CLOSED,
-    http_proxy: CLOSED,
-    all_proxy: CLOSED,
-    NO_PROXY: '127.0.0.1,localhost,::1',
-    no_proxy: '127.0.0.1,localhost,::1',
     ...extra,
   };
 }

@@ -7,7 +7,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { decisionRecord } from '../support/decision-record.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -18,8 +17,10 @@ import {
   type RecordedRequest,
   type Reply,
   type ScriptedUsage,
+  toolResultsById,
 } from '../support/fake-chat-api.js';
 import { harnessBin } from '../support/harness-bin.js';
+import { diagnosticsText, ledgerRows } from '../support/ledger-read.js';
 import {
   copilotEnv,
   makeCopilotHome,
@@ -91,60 +92,31 @@ async function run(o: {
 }
 
 const children = (r: Run) => r.api.requests.filter((q) => q.headers['x-interaction-type'] === 'conversation-subagent');
-/** What the parent model read back for each task call, by call id. */
-function toolResults(r: Run): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const q of r.api.requests)
-    for (const m of q.messages) if (m.role === 'tool' && m.tool_call_id) out[m.tool_call_id] = contentText(m.content);
-  return out;
-}
+const toolResults = (r: Run) => toolResultsById(r.api.requests);
 
-function ledger(h: CopilotHome, sql: string): Record<string, unknown>[] {
-  const file = join(h.tiergateHome, 'data', 'ledger.sqlite');
-  if (!existsSync(file)) return [];
-  const db = new Database(file, { readonly: true });
-  try {
-    return db.prepare(sql).all() as Record<string, unknown>[];
-  } finally {
-    db.close();
-  }
-}
-
-const diagnostics = (h: CopilotHome) => {
-  const f = join(h.tiergateHome, 'data', 'diagnostics.log');
-  return existsSync(f) ? readFileSync(f, 'utf8') : '';
-};
+const ledger = (h: CopilotHome, sql: string) => ledgerRows(h.tiergateHome, sql);
+const diagnostics = (h: CopilotHome) => diagnosticsText(h.tiergateHome);
 
 /** tiergate's own CLI in the run's sandbox (it drains what the hooks recorded first). */
+const cliOptions = (h: CopilotHome, env: NodeJS.ProcessEnv) => ({
+  encoding: 'utf8' as const,
+  cwd: h.project,
+  env: {
+    PATH: process.env.PATH,
+    HOME: h.home,
+    COPILOT_HOME: h.copilotHome,
+    TIERGATE_HOME: h.tiergateHome,
+    TIERGATE_PRICE_REFRESH: 'off',
+    ...env,
+  },
+});
 function cli(h: CopilotHome, args: string[], env: NodeJS.ProcessEnv = {}): string {
-  return execFileSync(process.execPath, [join(REPO, 'dist/cli.js'), ...args], {
-    encoding: 'utf8',
-    cwd: h.project,
-    env: {
-      PATH: process.env.PATH,
-      HOME: h.home,
-      COPILOT_HOME: h.copilotHome,
-      TIERGATE_HOME: h.tiergateHome,
-      TIERGATE_PRICE_REFRESH: 'off',
-      ...env,
-    },
-  });
+  return execFileSync(process.execPath, [join(REPO, 'dist/cli.js'), ...args], cliOptions(h, env));
 }
 
 /** The same, for a command whose exit code says something else (doctor exits 1 on any error finding). */
 function cliOut(h: CopilotHome, args: string[], env: NodeJS.ProcessEnv = {}): string {
-  return spawnSync(process.execPath, [join(REPO, 'dist/cli.js'), ...args], {
-    encoding: 'utf8',
-    cwd: h.project,
-    env: {
-      PATH: process.env.PATH,
-      HOME: h.home,
-      COPILOT_HOME: h.copilotHome,
-      TIERGATE_HOME: h.tiergateHome,
-      TIERGATE_PRICE_REFRESH: 'off',
-      ...env,
-    },
-  }).stdout;
+  return spawnSync(process.execPath, [join(REPO, 'dist/cli.js'), ...args], cliOptions(h, env)).stdout;
 }
 
 /** The shipped hooks file with its plugin root replaced (what Copilot does for a plugin). */

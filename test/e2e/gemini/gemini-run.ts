@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hostEnv, runProcess, tiergateEnv, type ProcessRun } from '../support/sandbox.js';
+import { offlineEnv, type ProcessRun, runProcess } from '../support/sandbox.js';
 
 export type GeminiHome = { root: string; home: string; gemini: string; cleanup(): void };
 
@@ -51,8 +51,6 @@ export function writeAgent(dir: string, name: string, model: string | null): voi
 }
 
 /** Port 9 (discard) is closed on loopback: a proxied connection fails at once and stays on the machine. */
-const CLOSED = 'http://127.0.0.1:9';
-
 export function geminiEnv(
   h: GeminiHome,
   tiergateHome: string,
@@ -60,20 +58,11 @@ export function geminiEnv(
   extra: Record<string, string> = {},
 ): NodeJS.ProcessEnv {
   return {
-    ...hostEnv(['PATH', 'LANG', 'TERM', 'TMPDIR']),
+    ...offlineEnv(tiergateHome, ['PATH', 'LANG', 'TERM', 'TMPDIR']),
     HOME: h.home,
-    ...tiergateEnv(tiergateHome),
     GEMINI_API_KEY: 'e2e-dummy-key',
     GOOGLE_GEMINI_BASE_URL: apiUrl,
     GEMINI_CLI_TRUST_WORKSPACE: 'true',
-    HTTPS_PROXY: CLOSED,
-    HTTP_PROXY: CLOSED,
-    ALL_PROXY: CLOSED,
-    https_proxy: CLOSED,
-    http_proxy: CLOSED,
-    all_proxy: CLOSED,
-    NO_PROXY: '127.0.0.1,localhost,::1',
-    no_proxy: '127.0.0.1,localhost,::1',
     ...extra,
   };
 }

@@ -7,31 +7,23 @@
  * fake API (docs/grok.md).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hostEnv, runProcess, tiergateEnv, writeTiergateConfig, type ProcessRun } from '../support/sandbox.js';
+import {
+  type HarnessHome,
+  makeHarnessHome,
+  offlineEnv,
+  type ProcessRun,
+  REPO,
+  runProcess,
+} from '../support/sandbox.js';
 
-export const REPO = join(import.meta.dirname, '../../..');
+export { REPO };
 
-export type GrokHome = {
-  root: string;
-  home: string;
-  grokHome: string;
-  project: string;
-  tiergateHome: string;
-  cleanup(): void;
-};
+export type GrokHome = HarnessHome<'grokHome'>;
 
 export function makeGrokHome(tiergateConfig?: unknown): GrokHome {
-  const root = mkdtempSync(join(tmpdir(), 'tg-grok-e2e-'));
-  const home = join(root, 'home');
-  const grokHome = join(home, '.grok');
-  const project = join(root, 'project');
-  const tiergateHome = join(root, 'tiergate');
-  for (const d of [grokHome, project, tiergateHome]) mkdirSync(d, { recursive: true });
-  writeTiergateConfig(tiergateHome, tiergateConfig);
-  return { root, home, grokHome, project, tiergateHome, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return makeHarnessHome('tg-grok-e2e-', '.grok', 'grokHome', tiergateConfig);
 }
 
 /** config.toml: telemetry and auto-update off, each model a table on the fake API, then `extra` (subagents tables). */
@@ -48,11 +40,9 @@ export function writeGrokConfig(h: GrokHome, apiUrl: string, models: readonly st
   );
 }
 
-const CLOSED = 'http://127.0.0.1:9';
-
 export function grokEnv(h: GrokHome, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
-    ...hostEnv(['PATH', 'LANG', 'TMPDIR']),
+    ...offlineEnv(h.tiergateHome, ['PATH', 'LANG', 'TMPDIR']),
     TERM: 'dumb',
     HOME: h.home,
     GROK_HOME: h.grokHome,
@@ -61,15 +51,6 @@ export function grokEnv(h: GrokHome, extra: Record<string, string> = {}): NodeJS
     DISABLE_ERROR_REPORTING: '1',
     GROK_FEEDBACK_ENABLED: '0',
     GROK_DISABLE_AUTOUPDATER: '1',
-    ...tiergateEnv(h.tiergateHome),
-    HTTPS_PROXY: CLOSED,
-    HTTP_PROXY: CLOSED,
-    ALL_PROXY: CLOSED,
-    https_proxy: CLOSED,
-    http_proxy: CLOSED,
-    all_proxy: CLOSED,
-    NO_PROXY: '127.0.0.1,localhost,::1',
-    no_proxy: '127.0.0.1,localhost,::1',
     ...extra,
   };
 }

@@ -5,7 +5,6 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   contentText,
@@ -15,8 +14,10 @@ import {
   type RecordedRequest,
   type Reply,
   type ScriptedUsage,
+  toolResultsById,
 } from '../support/fake-chat-api.js';
 import { harnessBin } from '../support/harness-bin.js';
+import { diagnosticsText, ledgerRows } from '../support/ledger-read.js';
 import {
   grokEnv,
   makeGrokHome,
@@ -95,29 +96,10 @@ async function run(o: {
 }
 
 const children = (r: Run) => r.api.requests.filter(isChild);
-/** What the parent model read back for each spawn, by call id. */
-function toolResults(r: Run): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const q of r.api.requests)
-    for (const m of q.messages) if (m.role === 'tool' && m.tool_call_id) out[m.tool_call_id] = contentText(m.content);
-  return out;
-}
+const toolResults = (r: Run) => toolResultsById(r.api.requests);
 
-function ledger(h: GrokHome, sql: string): Record<string, unknown>[] {
-  const file = join(h.tiergateHome, 'data', 'ledger.sqlite');
-  if (!existsSync(file)) return [];
-  const db = new Database(file, { readonly: true });
-  try {
-    return db.prepare(sql).all() as Record<string, unknown>[];
-  } finally {
-    db.close();
-  }
-}
-
-const diagnostics = (h: GrokHome) => {
-  const f = join(h.tiergateHome, 'data', 'diagnostics.log');
-  return existsSync(f) ? readFileSync(f, 'utf8') : '';
-};
+const ledger = (h: GrokHome, sql: string) => ledgerRows(h.tiergateHome, sql);
+const diagnostics = (h: GrokHome) => diagnosticsText(h.tiergateHome);
 
 describe.skipIf(!found.ok)('Grok Build 1.0.41 end to end', () => {
   beforeAll(() => {

@@ -6,45 +6,19 @@
  * `task` call, which is then switched to the cheap tier agent (the API sees `small`) or, with action deny, refused (the
  * parent model reads the reason). Under the budget both children run on `parent`.
  */
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import {
-  contentText,
-  lastMessage,
-  startFakeChatApi,
-  type FakeChatApi,
-  type RecordedRequest,
-  type Reply,
-} from '../support/fake-chat-api.js';
+import { describe, expect, it } from 'vitest';
+import { childDone, lastText, toolTexts, type RecordedRequest, type Reply } from '../support/fake-chat-api.js';
+import { fakePrices } from '../support/fake-prices.js';
 import { harnessBin } from '../support/harness-bin.js';
-import { makeSandbox, runOpencode } from '../support/opencode-run.js';
-import { readSpool } from '../support/spool-read.js';
+import { isOpencodeChild, lastParentRequest, runOpencodeSession, TITLE_REPLY } from '../support/opencode-run.js';
+import { spooledDecisions } from '../support/spool-read.js';
 
-const root = join(import.meta.dirname, '../../..');
-const plugin = join(root, 'dist/opencode.js');
 const bin = harnessBin('opencode');
-
-const PRICES = {
-  'fake/parent': { input: '3', output: '15', cacheRead: '0.3', cacheWrite5m: '3.75' },
-  'fake/small': { input: '0.25', output: '1.25', cacheRead: '0.025', cacheWrite5m: '0.3125' },
-};
-const AGENTS = {
-  worker: {
-    mode: 'subagent',
-    description: 'A worker (fake/parent)',
-    model: 'fake/parent',
-    prompt: 'You are a worker.',
-  },
-};
 
 const task = (n: number) => ({ description: `task ${n}`, prompt: `CHILD_TASK ${n}`, subagent_type: 'worker' });
 const twoInSequence = (req: RecordedRequest): Reply => {
-  if (req.tools.length === 0) return { text: 'Demo title', usage: { prompt: 50, completion: 5 } };
-  if (!req.tools.includes('task'))
-    return {
-      text: `CHILD_FINAL from model=${req.model}: done.\nResult: done`,
-      usage: { prompt: 2100, completion: 210, cached: 600 },
-    };
+  if (req.tools.length === 0) return TITLE_REPLY;
+  if (!req.tools.includes('task')) return childDone(req, { prompt: 2100, completion: 210, cached: 600 });
   const results = req.messages.filter((m) => m.role === 'tool').length;
   if (results === 0)
     return { toolCalls: [{ name: 'task', id: 'call_first', args: task(1) }], usage: { prompt: 3000, completion: 300 } };
@@ -57,32 +31,19 @@ const twoInSequence = (req: RecordedRequest): Reply => {
 };
 
 describe.skipIf(!bin.ok)('OpenCode 1.18.33: spend budgets (real binary)', () => {
-  const binPath = bin.ok ? bin.bin : '';
-  const apis: FakeChatApi[] = [];
-  afterAll(async () => {
-    await Promise.all(apis.map((a) => a.close()));
-  });
-
   async function run(budgets: Record<string, unknown>) {
-    const api = await startFakeChatApi(twoInSequence);
-    apis.push(api);
-    const sb = makeSandbox({
-      baseURL: api.baseURL,
-      pluginFile: plugin,
-      agents: AGENTS,
-      tiergateConfig: { tiers: { opencode: { cheap: 'fake/small' } }, priceOverrides: PRICES, budgets },
+    const { api, sb } = await runOpencodeSession(bin.ok ? bin.bin : '', {
+      respond: twoInSequence,
+      tiergateConfig: {
+        tiers: { opencode: { cheap: 'fake/small' } },
+        priceOverrides: fakePrices('parent', 'small'),
+        budgets,
+      },
+      prompt: 'PARENT_GO: delegate twice',
     });
-    const res = await runOpencode(binPath, sb, 'PARENT_GO: delegate twice');
-    expect(res.code, res.stderr.slice(-2000)).toBe(0);
-    const children = api.requests
-      .filter((r) => r.tools.length > 0 && !r.tools.includes('task'))
-      .map((r) => [contentText(lastMessage(r)?.content), r.model]);
-    const last = api.requests.filter((r) => r.tools.includes('task')).at(-1)!;
-    const toolResults = last.messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content));
-    const decisions = readSpool(sb.tiergateHome).flatMap((r) =>
-      r.type === 'dispatch' ? [[r.observation.callId, r.decision.action, r.decision.reason]] : [],
-    );
-    return { children, toolResults, decisions };
+    const children = api.requests.filter(isOpencodeChild).map((r) => [lastText(r), r.model]);
+    const toolResults = toolTexts(lastParentRequest(api.requests));
+    return { children, toolResults, decisions: spooledDecisions(sb.tiergateHome) };
   }
 
   it('the first child crosses the session budget: the second is switched to the cheap tier agent', async () => {

@@ -7,38 +7,23 @@
  * model request (`chat.params`), since OpenCode reports the crossing response's usage only after its bash call ran;
  * the test counts the child's requests after the crossing. With `deny` (the control) the child runs all six.
  */
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import {
-  contentText,
-  startFakeChatApi,
-  type FakeChatApi,
-  type RecordedRequest,
-  type Reply,
-} from '../support/fake-chat-api.js';
+import { describe, expect, it } from 'vitest';
+import { toolTexts, type RecordedRequest, type Reply } from '../support/fake-chat-api.js';
+import { fakePrices } from '../support/fake-prices.js';
 import { harnessBin } from '../support/harness-bin.js';
-import { makeSandbox, runOpencode } from '../support/opencode-run.js';
 import { decisionRecord } from '../support/decision-record.js';
+import {
+  isOpencodeChild as isChild,
+  lastParentRequest,
+  runOpencodeSession,
+  TITLE_REPLY,
+} from '../support/opencode-run.js';
 
-const root = join(import.meta.dirname, '../../..');
-const plugin = join(root, 'dist/opencode.js');
 const bin = harnessBin('opencode');
-const PRICES = { 'fake/parent': { input: '3', output: '15', cacheRead: '0.3', cacheWrite5m: '3.75' } };
-const AGENTS = {
-  worker: {
-    mode: 'subagent',
-    description: 'A worker (fake/parent)',
-    model: 'fake/parent',
-    prompt: 'You are a worker.',
-  },
-};
 const CHILD_STEPS = 6;
-const isChild = (r: RecordedRequest) => r.tools.length > 0 && !r.tools.includes('task');
-const toolTexts = (r: RecordedRequest) =>
-  r.messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content));
 
 const script = (req: RecordedRequest): Reply => {
-  if (req.tools.length === 0) return { text: 'Demo title', usage: { prompt: 50, completion: 5 } };
+  if (req.tools.length === 0) return TITLE_REPLY;
   if (isChild(req)) {
     const results = toolTexts(req);
     if (/Stop now/.test(results.at(-1) ?? ''))
@@ -71,29 +56,17 @@ const script = (req: RecordedRequest): Reply => {
 };
 
 describe.skipIf(!bin.ok)('OpenCode 1.18.33: budgets.action stop stops a running child (real binary)', () => {
-  const binPath = bin.ok ? bin.bin : '';
-  const apis: FakeChatApi[] = [];
-  afterAll(async () => {
-    await Promise.all(apis.map((a) => a.close()));
-  });
-
   async function run(action: 'stop' | 'deny') {
-    const api = await startFakeChatApi(script);
-    apis.push(api);
-    const sb = makeSandbox({
-      baseURL: api.baseURL,
-      pluginFile: plugin,
-      agents: AGENTS,
-      tiergateConfig: { priceOverrides: PRICES, budgets: { session: '0.005', action } },
+    const { api, sb } = await runOpencodeSession(bin.ok ? bin.bin : '', {
+      respond: script,
+      tiergateConfig: { priceOverrides: fakePrices('parent'), budgets: { session: '0.005', action } },
+      prompt: 'PARENT_GO: delegate',
     });
-    const res = await runOpencode(binPath, sb, 'PARENT_GO: delegate');
-    expect(res.code, res.stderr.slice(-2000)).toBe(0);
-    const parent = api.requests.filter((r) => r.tools.includes('task')).at(-1)!;
     // Issue 33 item 5: one `stopped` decision in the ledger for the stopped child, none without a stop.
     const stopped = decisionRecord({ TIERGATE_HOME: sb.tiergateHome, HOME: sb.root }).filter(
       (d) => d.kind === 'stopped',
     );
-    return { child: api.requests.filter(isChild), parentResults: toolTexts(parent), stopped };
+    return { child: api.requests.filter(isChild), parentResults: toolTexts(lastParentRequest(api.requests)), stopped };
   }
 
   it('the child crossing the budget makes no further request; the parent reads why, with the money', async () => {

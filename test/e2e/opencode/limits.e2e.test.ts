@@ -5,43 +5,19 @@
  * two child conversations) and the third `task` result is the limit's refusal, stating the count, the limit and the
  * money. tool.execute.after on `task` is the child's end that releases a place.
  */
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import {
-  contentText,
-  lastMessage,
-  startFakeChatApi,
-  type FakeChatApi,
-  type RecordedRequest,
-  type Reply,
-} from '../support/fake-chat-api.js';
+import { describe, expect, it } from 'vitest';
+import { childDone, lastText, toolTexts, type RecordedRequest, type Reply } from '../support/fake-chat-api.js';
+import { fakePrices } from '../support/fake-prices.js';
 import { harnessBin } from '../support/harness-bin.js';
-import { makeSandbox, runOpencode } from '../support/opencode-run.js';
-import { readSpool } from '../support/spool-read.js';
+import { isOpencodeChild, lastParentRequest, runOpencodeSession, TITLE_REPLY } from '../support/opencode-run.js';
+import { spooledDecisions } from '../support/spool-read.js';
 
-const root = join(import.meta.dirname, '../../..');
-const plugin = join(root, 'dist/opencode.js');
 const bin = harnessBin('opencode');
-
-const PRICES = { 'fake/parent': { input: '3', output: '15', cacheRead: '0.3', cacheWrite5m: '3.75' } };
-const AGENTS = {
-  worker: {
-    mode: 'subagent',
-    description: 'A worker (fake/parent)',
-    model: 'fake/parent',
-    prompt: 'You are a worker.',
-  },
-};
 
 const task = (n: number) => ({ description: `task ${n}`, prompt: `CHILD_TASK ${n}`, subagent_type: 'worker' });
 const threeAtOnce = (req: RecordedRequest): Reply => {
-  if (req.tools.length === 0) return { text: 'Demo title', usage: { prompt: 50, completion: 5 } };
-  if (!req.tools.includes('task'))
-    return {
-      text: `CHILD_FINAL from model=${req.model}: done.\nResult: done`,
-      usage: { prompt: 2100, completion: 210, cached: 600 },
-      delayMs: 3000,
-    };
+  if (req.tools.length === 0) return TITLE_REPLY;
+  if (!req.tools.includes('task')) return childDone(req, { prompt: 2100, completion: 210, cached: 600 }, 3000);
   if (req.messages.filter((m) => m.role === 'tool').length === 0)
     return {
       toolCalls: [1, 2, 3].map((n) => ({ name: 'task', id: `call_c${n}`, args: task(n) })),
@@ -51,36 +27,15 @@ const threeAtOnce = (req: RecordedRequest): Reply => {
 };
 
 describe.skipIf(!bin.ok)('OpenCode 1.18.33: fan-out limits (real binary)', () => {
-  const binPath = bin.ok ? bin.bin : '';
-  const apis: FakeChatApi[] = [];
-  afterAll(async () => {
-    await Promise.all(apis.map((a) => a.close()));
-  });
-
   async function run(limits: Record<string, number> | null) {
-    const api = await startFakeChatApi(threeAtOnce);
-    apis.push(api);
-    const sb = makeSandbox({
-      baseURL: api.baseURL,
-      pluginFile: plugin,
-      agents: AGENTS,
-      tiergateConfig: { priceOverrides: PRICES, ...(limits ? { limits } : {}) },
+    const { api, sb } = await runOpencodeSession(bin.ok ? bin.bin : '', {
+      respond: threeAtOnce,
+      tiergateConfig: { priceOverrides: fakePrices('parent'), ...(limits ? { limits } : {}) },
+      prompt: 'PARENT_GO: delegate three at once',
     });
-    const res = await runOpencode(binPath, sb, 'PARENT_GO: delegate three at once');
-    expect(res.code, res.stderr.slice(-2000)).toBe(0);
-    const children = [
-      ...new Set(
-        api.requests
-          .filter((r) => r.tools.length > 0 && !r.tools.includes('task'))
-          .map((r) => contentText(lastMessage(r)?.content)),
-      ),
-    ].sort();
-    const last = api.requests.filter((r) => r.tools.includes('task')).at(-1)!;
-    const toolResults = last.messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content));
-    const decisions = readSpool(sb.tiergateHome).flatMap((r) =>
-      r.type === 'dispatch' ? [[r.observation.callId, r.decision.reason]] : [],
-    );
-    return { children, toolResults, decisions };
+    const children = [...new Set(api.requests.filter(isOpencodeChild).map((r) => lastText(r)))].sort();
+    const toolResults = toolTexts(lastParentRequest(api.requests));
+    return { children, toolResults, decisions: spooledDecisions(sb.tiergateHome) };
   }
 
   it('concurrentSubagents 2: three task calls in one message run two children and the third is refused', async () => {
@@ -91,7 +46,7 @@ describe.skipIf(!bin.ok)('OpenCode 1.18.33: fan-out limits (real binary)', () =>
     expect(refused[0]).toMatch(
       /tiergate: 2 subagents are running in this session, the limit \(limits\.concurrentSubagents\) is 2; wait for one to finish, then dispatch this one again\. Money: \$0\.0000 spent on this session's subagents so far/,
     );
-    expect(decisions.filter((d) => d[1] === 'limit-denied')).toHaveLength(1);
+    expect(decisions.filter((d) => d[2] === 'limit-denied')).toHaveLength(1);
   });
 
   it('without a limit all three run', async () => {

@@ -8,29 +8,24 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  contentText,
+  childDone,
   lastMessage,
+  lastText,
   startFakeChatApi,
   type FakeChatApi,
   type RecordedRequest,
   type Reply,
 } from '../support/fake-chat-api.js';
 import { harnessBin } from '../support/harness-bin.js';
-import { makeSandbox, runOpencode, seedConfigDir } from '../support/opencode-run.js';
+import { makeSandbox, OPENCODE_PLUGIN, runOpencode, seedConfigDir, TITLE_REPLY } from '../support/opencode-run.js';
 import { readSpool } from '../support/spool-read.js';
 
-const root = join(import.meta.dirname, '../../..');
-const plugin = join(root, 'dist/opencode.js');
 const bin = harnessBin('opencode');
 const DISPATCH = ['pricey', 'mdpricey', 'mdcheap'];
 
 function responder(req: RecordedRequest): Reply {
-  if (req.tools.length === 0) return { text: 'Demo title', usage: { prompt: 50, completion: 5 } };
-  if (!req.tools.includes('task'))
-    return {
-      text: `CHILD_FINAL from model=${req.model}: done.\nResult: done`,
-      usage: { prompt: 2000, completion: 200, cached: 500 },
-    };
+  if (req.tools.length === 0) return TITLE_REPLY;
+  if (!req.tools.includes('task')) return childDone(req, { prompt: 2000, completion: 200, cached: 500 });
   if (lastMessage(req)?.role === 'tool')
     return { text: 'PARENT_FINAL', usage: { prompt: 3000, completion: 300, cached: 1000 } };
   return {
@@ -61,7 +56,7 @@ describe.skipIf(!bin.ok)(
       // The tier map only names tiergate's cheap agent; the prices are the provider config's (opencode-run.ts) alone.
       sb = makeSandbox({
         baseURL: api.baseURL,
-        pluginFile: plugin,
+        pluginFile: OPENCODE_PLUGIN,
         tiergateConfig: { tiers: { opencode: { cheap: 'fake/small' } } },
         agents: {
           pricey: {
@@ -90,9 +85,7 @@ describe.skipIf(!bin.ok)(
     it("no child request named big: both agents on the pricier model ran on the parent's, the cheaper one on its own", () => {
       expect(run.code, run.stderr.slice(-2000)).toBe(0);
       const byPrompt = Object.fromEntries(
-        api.requests
-          .filter((r) => r.tools.length > 0 && !r.tools.includes('task'))
-          .map((r) => [contentText(lastMessage(r)?.content), r.model]),
+        api.requests.filter((r) => r.tools.length > 0 && !r.tools.includes('task')).map((r) => [lastText(r), r.model]),
       );
       expect(byPrompt).toEqual({
         'CHILD_TASK for pricey': 'parent',

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   contentText,
   lastMessage,
+  lastText,
   startFakeChatApi,
   type FakeChatApi,
   type RecordedRequest,
@@ -15,11 +16,10 @@ import {
 } from '../support/fake-chat-api.js';
 import { harnessBin } from '../support/harness-bin.js';
 import { decisionRecord } from '../support/decision-record.js';
-import { makeSandbox, runOpencode } from '../support/opencode-run.js';
+import { fakePrices } from '../support/fake-prices.js';
+import { isOpencodeChild, makeSandbox, OPENCODE_PLUGIN, runOpencode, TITLE_REPLY } from '../support/opencode-run.js';
 import { readDiagnostics, readSpool } from '../support/spool-read.js';
 
-const root = join(import.meta.dirname, '../../..');
-const plugin = join(root, 'dist/opencode.js');
 const bin = harnessBin('opencode');
 
 /** Distinct usage per child model, so the ledger's numbers trace back to one response. */
@@ -29,15 +29,11 @@ const CHILD_USAGE: Record<string, { prompt: number; completion: number; cached: 
   big: { prompt: 2200, completion: 220, cached: 700 },
 };
 
-const PRICES = {
-  'fake/parent': { input: '3', output: '15', cacheRead: '0.3', cacheWrite5m: '3.75' },
-  'fake/big': { input: '15', output: '75', cacheRead: '1.5', cacheWrite5m: '18.75' },
-  'fake/small': { input: '0.25', output: '1.25', cacheRead: '0.025', cacheWrite5m: '0.3125' },
-};
+const PRICES = fakePrices('parent', 'big', 'small');
 
 function responder(dispatch: string[]): (req: RecordedRequest) => Reply {
   return (req) => {
-    if (req.tools.length === 0) return { text: 'Demo title', usage: { prompt: 50, completion: 5 } };
+    if (req.tools.length === 0) return TITLE_REPLY;
     if (!req.tools.includes('task'))
       return {
         text: `CHILD_FINAL from model=${req.model}: done.\nResult: done\nVerified: yes`,
@@ -56,7 +52,7 @@ function responder(dispatch: string[]): (req: RecordedRequest) => Reply {
   };
 }
 
-const childRequests = (api: FakeChatApi) => api.requests.filter((r) => r.tools.length > 0 && !r.tools.includes('task'));
+const childRequests = (api: FakeChatApi) => api.requests.filter(isOpencodeChild);
 const toolResults = (api: FakeChatApi) =>
   api.requests
     .filter((r) => r.tools.includes('task'))
@@ -80,7 +76,7 @@ describe.skipIf(!bin.ok)('OpenCode 1.18.33 plugin (real binary)', () => {
       apis.push(api);
       sb = makeSandbox({
         baseURL: api.baseURL,
-        pluginFile: plugin,
+        pluginFile: OPENCODE_PLUGIN,
         tiergateConfig: { tiers: { opencode: { cheap: 'fake/small' } }, priceOverrides: PRICES },
       });
       run = await runOpencode(binPath, sb, 'PARENT_GO: delegate to two subagents');
@@ -96,9 +92,7 @@ describe.skipIf(!bin.ok)('OpenCode 1.18.33 plugin (real binary)', () => {
         .map((r) => r.model)
         .sort();
       expect(models).toEqual(['parent', 'small']);
-      const byPrompt = Object.fromEntries(
-        childRequests(api).map((r) => [contentText(lastMessage(r)?.content), r.model]),
-      );
+      const byPrompt = Object.fromEntries(childRequests(api).map((r) => [lastText(r), r.model]));
       expect(byPrompt['CHILD_TASK for pricey']).toBe('parent');
       expect(byPrompt['CHILD_TASK for cheap']).toBe('small');
     });
@@ -161,7 +155,11 @@ describe.skipIf(!bin.ok)('OpenCode 1.18.33 plugin (real binary)', () => {
     beforeAll(async () => {
       api = await startFakeChatApi(responder(['pricey']));
       apis.push(api);
-      const sb = makeSandbox({ baseURL: api.baseURL, pluginFile: plugin, tiergateConfig: { priceOverrides: PRICES } });
+      const sb = makeSandbox({
+        baseURL: api.baseURL,
+        pluginFile: OPENCODE_PLUGIN,
+        tiergateConfig: { priceOverrides: PRICES },
+      });
       run = await runOpencode(binPath, sb, 'PARENT_GO: delegate to a subagent');
     });
 
@@ -188,7 +186,7 @@ describe.skipIf(!bin.ok)('OpenCode 1.18.33 plugin (real binary)', () => {
       apis.push(api);
       sb = makeSandbox({
         baseURL: api.baseURL,
-        pluginFile: plugin,
+        pluginFile: OPENCODE_PLUGIN,
         tiergateConfig: { tiers: { opencode: { cheap: 'fake/small' } }, priceOverrides: PRICES },
       });
       mkdirSync(join(sb.tiergateHome, 'data'), { recursive: true });

@@ -7,39 +7,19 @@
  * agent (the API sees `small`) or, with action deny, blocks it (the parent model reads the reason). Under the budget
  * both children run on `parent`.
  */
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import {
-  contentText,
-  lastMessage,
-  startFakeChatApi,
-  type FakeChatApi,
-  type RecordedRequest,
-  type Reply,
-} from '../support/fake-chat-api.js';
+import { describe, expect, it } from 'vitest';
+import { childDone, lastText, toolTexts, type RecordedRequest, type Reply } from '../support/fake-chat-api.js';
+import { fakePrices } from '../support/fake-prices.js';
 import { harnessBin } from '../support/harness-bin.js';
-import { makePiSandbox, runPi } from '../support/pi-run.js';
-import { readSpool } from '../support/spool-read.js';
+import { runPiSession } from '../support/pi-run.js';
+import { spooledDecisions } from '../support/spool-read.js';
 
-const root = join(import.meta.dirname, '../../..');
-const extension = join(root, 'dist/pi.js');
 const bin = harnessBin('pi');
-const exampleTool = bin.ok
-  ? join(bin.bin, '../../@mariozechner/pi-coding-agent/examples/extensions/subagent/index.ts')
-  : '';
 
-const PRICES = {
-  'fake/parent': { input: '3', output: '15', cacheRead: '0.3', cacheWrite5m: '3.75' },
-  'fake/small': { input: '0.25', output: '1.25', cacheRead: '0.025', cacheWrite5m: '0.3125' },
-};
 const AGENTS = { worker: 'fake/parent', 'tiergate-cheap': 'fake/small' };
 
 const twoInSequence = (req: RecordedRequest): Reply => {
-  if (!req.tools.includes('subagent'))
-    return {
-      text: `CHILD_FINAL from model=${req.model}: done.\nResult: done`,
-      usage: { prompt: 2100, completion: 210, cached: 600 },
-    };
+  if (!req.tools.includes('subagent')) return childDone(req, { prompt: 2100, completion: 210, cached: 600 });
   const results = req.messages.filter((m) => m.role === 'tool').length;
   if (results === 0)
     return {
@@ -55,34 +35,16 @@ const twoInSequence = (req: RecordedRequest): Reply => {
 };
 
 describe.skipIf(!bin.ok)('pi 0.73.1: spend budgets (real binary, pi example subagent tool)', () => {
-  const binPath = bin.ok ? bin.bin : '';
-  const apis: FakeChatApi[] = [];
-  afterAll(async () => {
-    await Promise.all(apis.map((a) => a.close()));
-  });
-
   async function run(budgets: Record<string, unknown>) {
-    const api = await startFakeChatApi(twoInSequence);
-    apis.push(api);
-    const sb = makePiSandbox({
-      baseURL: api.baseURL,
-      extension,
+    const { api, sb } = await runPiSession(bin.ok ? bin.bin : '', {
+      respond: twoInSequence,
       agents: AGENTS,
-      tiergateConfig: { priceOverrides: PRICES, budgets },
+      tiergateConfig: { priceOverrides: fakePrices('parent', 'small'), budgets },
+      prompt: 'PARENT_GO: delegate twice',
     });
-    const res = await runPi(binPath, sb, ['-e', exampleTool], 'PARENT_GO: delegate twice');
-    expect(res.code, res.stderr.slice(-2000)).toBe(0);
-    const children = api.requests
-      .filter((r) => !r.tools.includes('subagent'))
-      .map((r) => [contentText(lastMessage(r)?.content), r.model]);
-    const toolResults = api.requests
-      .at(-1)!
-      .messages.filter((m) => m.role === 'tool')
-      .map((m) => contentText(m.content));
-    const decisions = readSpool(sb.tiergateHome).flatMap((r) =>
-      r.type === 'dispatch' ? [[r.observation.callId, r.decision.action, r.decision.reason]] : [],
-    );
-    return { children, toolResults, decisions };
+    const children = api.requests.filter((r) => !r.tools.includes('subagent')).map((r) => [lastText(r), r.model]);
+    const toolResults = toolTexts(api.requests.at(-1)!);
+    return { children, toolResults, decisions: spooledDecisions(sb.tiergateHome) };
   }
 
   it('the first child crosses the session budget: the second is switched to the cheap tier agent', async () => {

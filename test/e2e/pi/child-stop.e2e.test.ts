@@ -7,31 +7,16 @@
  * spend from its own message_end, the parent's session from the environment), so the child makes exactly one request
  * after the crossing; with `deny` (the control) it runs all six. The parent's second dispatch is refused either way.
  */
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import {
-  contentText,
-  startFakeChatApi,
-  type FakeChatApi,
-  type RecordedRequest,
-  type Reply,
-} from '../support/fake-chat-api.js';
+import { describe, expect, it } from 'vitest';
+import { toolTexts, type RecordedRequest, type Reply } from '../support/fake-chat-api.js';
+import { fakePrices } from '../support/fake-prices.js';
 import { harnessBin } from '../support/harness-bin.js';
-import { makePiSandbox, runPi } from '../support/pi-run.js';
 import { decisionRecord } from '../support/decision-record.js';
+import { runPiSession } from '../support/pi-run.js';
 
-const root = join(import.meta.dirname, '../../..');
-const extension = join(root, 'dist/pi.js');
 const bin = harnessBin('pi');
-const exampleTool = bin.ok
-  ? join(bin.bin, '../../@mariozechner/pi-coding-agent/examples/extensions/subagent/index.ts')
-  : '';
-
-const PRICES = { 'fake/parent': { input: '3', output: '15', cacheRead: '0.3', cacheWrite5m: '3.75' } };
 const CHILD_STEPS = 6;
 const isChild = (req: RecordedRequest) => !req.tools.includes('subagent');
-const toolTexts = (req: RecordedRequest) =>
-  req.messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content));
 
 const script = (req: RecordedRequest): Reply => {
   if (isChild(req)) {
@@ -58,23 +43,13 @@ const script = (req: RecordedRequest): Reply => {
 };
 
 describe.skipIf(!bin.ok)('pi 0.73.1: budgets.action stop stops a running child (real binary)', () => {
-  const binPath = bin.ok ? bin.bin : '';
-  const apis: FakeChatApi[] = [];
-  afterAll(async () => {
-    await Promise.all(apis.map((a) => a.close()));
-  });
-
   async function run(action: 'stop' | 'deny') {
-    const api = await startFakeChatApi(script);
-    apis.push(api);
-    const sb = makePiSandbox({
-      baseURL: api.baseURL,
-      extension,
+    const { api, sb } = await runPiSession(bin.ok ? bin.bin : '', {
+      respond: script,
       agents: { worker: 'fake/parent' },
-      tiergateConfig: { priceOverrides: PRICES, budgets: { session: '0.005', action } },
+      tiergateConfig: { priceOverrides: fakePrices('parent'), budgets: { session: '0.005', action } },
+      prompt: 'PARENT_GO: delegate twice',
     });
-    const res = await runPi(binPath, sb, ['-e', exampleTool], 'PARENT_GO: delegate twice');
-    expect(res.code, res.stderr.slice(-2000)).toBe(0);
     const child = api.requests.filter(isChild);
     const parentResults = toolTexts(api.requests.filter((r) => !isChild(r)).at(-1)!);
     // Issue 33 item 5: one `stopped` decision in the ledger for the stopped child, none without a stop.

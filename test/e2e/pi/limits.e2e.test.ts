@@ -6,37 +6,19 @@
  * and the third tool result is the limit's refusal, stating the count, the limit and the money. tool_result on
  * `subagent` is the child's end that releases a place.
  */
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import {
-  contentText,
-  lastMessage,
-  startFakeChatApi,
-  type FakeChatApi,
-  type RecordedRequest,
-  type Reply,
-} from '../support/fake-chat-api.js';
+import { describe, expect, it } from 'vitest';
+import { childDone, lastText, toolTexts, type RecordedRequest, type Reply } from '../support/fake-chat-api.js';
+import { fakePrices } from '../support/fake-prices.js';
 import { harnessBin } from '../support/harness-bin.js';
-import { makePiSandbox, runPi } from '../support/pi-run.js';
-import { readSpool } from '../support/spool-read.js';
+import { runPiSession } from '../support/pi-run.js';
+import { spooledDecisions } from '../support/spool-read.js';
 
-const root = join(import.meta.dirname, '../../..');
-const extension = join(root, 'dist/pi.js');
 const bin = harnessBin('pi');
-const exampleTool = bin.ok
-  ? join(bin.bin, '../../@mariozechner/pi-coding-agent/examples/extensions/subagent/index.ts')
-  : '';
 
-const PRICES = { 'fake/parent': { input: '3', output: '15', cacheRead: '0.3', cacheWrite5m: '3.75' } };
 const AGENTS = { worker: 'fake/parent' };
 
 const threeAtOnce = (req: RecordedRequest): Reply => {
-  if (!req.tools.includes('subagent'))
-    return {
-      text: `CHILD_FINAL from model=${req.model}: done.\nResult: done`,
-      usage: { prompt: 2100, completion: 210, cached: 600 },
-      delayMs: 3000,
-    };
+  if (!req.tools.includes('subagent')) return childDone(req, { prompt: 2100, completion: 210, cached: 600 }, 3000);
   if (req.messages.filter((m) => m.role === 'tool').length === 0)
     return {
       toolCalls: [1, 2, 3].map((n) => ({
@@ -50,36 +32,18 @@ const threeAtOnce = (req: RecordedRequest): Reply => {
 };
 
 describe.skipIf(!bin.ok)('pi 0.73.1: fan-out limits (real binary, pi example subagent tool)', () => {
-  const binPath = bin.ok ? bin.bin : '';
-  const apis: FakeChatApi[] = [];
-  afterAll(async () => {
-    await Promise.all(apis.map((a) => a.close()));
-  });
-
   async function run(limits: Record<string, number> | null) {
-    const api = await startFakeChatApi(threeAtOnce);
-    apis.push(api);
-    const sb = makePiSandbox({
-      baseURL: api.baseURL,
-      extension,
+    const { api, sb } = await runPiSession(bin.ok ? bin.bin : '', {
+      respond: threeAtOnce,
       agents: AGENTS,
-      tiergateConfig: { priceOverrides: PRICES, ...(limits ? { limits } : {}) },
+      tiergateConfig: { priceOverrides: fakePrices('parent'), ...(limits ? { limits } : {}) },
+      prompt: 'PARENT_GO: delegate three at once',
     });
-    const res = await runPi(binPath, sb, ['-e', exampleTool], 'PARENT_GO: delegate three at once');
-    expect(res.code, res.stderr.slice(-2000)).toBe(0);
     const children = [
-      ...new Set(
-        api.requests.filter((r) => !r.tools.includes('subagent')).map((r) => contentText(lastMessage(r)?.content)),
-      ),
+      ...new Set(api.requests.filter((r) => !r.tools.includes('subagent')).map((r) => lastText(r))),
     ].sort();
-    const toolResults = api.requests
-      .at(-1)!
-      .messages.filter((m) => m.role === 'tool')
-      .map((m) => contentText(m.content));
-    const decisions = readSpool(sb.tiergateHome).flatMap((r) =>
-      r.type === 'dispatch' ? [[r.observation.callId, r.decision.reason]] : [],
-    );
-    return { children, toolResults, decisions };
+    const toolResults = toolTexts(api.requests.at(-1)!);
+    return { children, toolResults, decisions: spooledDecisions(sb.tiergateHome) };
   }
 
   it('concurrentSubagents 2: three subagent calls in one message run two children and the third is refused', async () => {
@@ -90,7 +54,7 @@ describe.skipIf(!bin.ok)('pi 0.73.1: fan-out limits (real binary, pi example sub
     expect(refused[0]).toMatch(
       /^tiergate: 2 subagents are running in this session, the limit \(limits\.concurrentSubagents\) is 2; wait for one to finish, then dispatch this one again\. Money: \$0\.0000 spent on this session's subagents so far/,
     );
-    expect(decisions.filter((d) => d[1] === 'limit-denied')).toHaveLength(1);
+    expect(decisions.filter((d) => d[2] === 'limit-denied')).toHaveLength(1);
   });
 
   it('without a limit all three run', async () => {

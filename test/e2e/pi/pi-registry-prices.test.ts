@@ -9,31 +9,24 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  contentText,
+  childDone,
   lastMessage,
+  lastText,
+  toolTexts,
   startFakeChatApi,
   type FakeChatApi,
   type RecordedRequest,
   type Reply,
 } from '../support/fake-chat-api.js';
 import { harnessBin } from '../support/harness-bin.js';
-import { makePiSandbox, runPi } from '../support/pi-run.js';
+import { makePiSandbox, PI_EXTENSION, piExampleTool, runPi } from '../support/pi-run.js';
 import { readSpool } from '../support/spool-read.js';
 
-const root = join(import.meta.dirname, '../../..');
-const extension = join(root, 'dist/pi.js');
 const bin = harnessBin('pi');
-const exampleTool = bin.ok
-  ? join(bin.bin, '../../@mariozechner/pi-coding-agent/examples/extensions/subagent/index.ts')
-  : '';
 
 function responder(input: Record<string, unknown>): (req: RecordedRequest) => Reply {
   return (req) => {
-    if (!req.tools.includes('subagent'))
-      return {
-        text: `CHILD_FINAL from model=${req.model}: done.\nResult: done`,
-        usage: { prompt: 2000, completion: 200, cached: 500 },
-      };
+    if (!req.tools.includes('subagent')) return childDone(req, { prompt: 2000, completion: 200, cached: 500 });
     if (lastMessage(req)?.role === 'tool')
       return { text: 'PARENT_FINAL', usage: { prompt: 3000, completion: 300, cached: 1000 } };
     return {
@@ -45,13 +38,8 @@ function responder(input: Record<string, unknown>): (req: RecordedRequest) => Re
 
 const childModels = (api: FakeChatApi) => api.requests.filter((r) => !r.tools.includes('subagent')).map((r) => r.model);
 const childByTask = (api: FakeChatApi) =>
-  Object.fromEntries(
-    api.requests
-      .filter((r) => !r.tools.includes('subagent'))
-      .map((r) => [contentText(lastMessage(r)?.content), r.model]),
-  );
-const toolResults = (api: FakeChatApi) =>
-  api.requests.flatMap((r) => r.messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content)));
+  Object.fromEntries(api.requests.filter((r) => !r.tools.includes('subagent')).map((r) => [lastText(r), r.model]));
+const toolResults = (api: FakeChatApi) => api.requests.flatMap(toolTexts);
 
 describe.skipIf(!bin.ok)("pi 0.73.1: child prices from pi's model registry (custom provider costs only)", () => {
   const binPath = bin.ok ? bin.bin : '';
@@ -64,8 +52,8 @@ describe.skipIf(!bin.ok)("pi 0.73.1: child prices from pi's model registry (cust
     const api = await startFakeChatApi(responder(input));
     apis.push(api);
     // No priceOverrides: the models.json costs (pi-run.ts: parent 3/15, big 15/75, small 0.25/1.25) are the only prices.
-    const sb = makePiSandbox({ baseURL: api.baseURL, extension, agents, tiergateConfig: {} });
-    const run = await runPi(binPath, sb, ['-e', exampleTool], 'PARENT_GO: delegate');
+    const sb = makePiSandbox({ baseURL: api.baseURL, extension: PI_EXTENSION, agents, tiergateConfig: {} });
+    const run = await runPi(binPath, sb, ['-e', piExampleTool(binPath)], 'PARENT_GO: delegate');
     expect(run.code, run.stderr.slice(-2000)).toBe(0);
     const dispatches = readSpool(sb.tiergateHome).flatMap((r) =>
       r.type === 'dispatch' ? [[r.observation.requestedAgent, r.decision.action, r.decision.reason]] : [],

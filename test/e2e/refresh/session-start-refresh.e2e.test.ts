@@ -17,6 +17,7 @@ import {
   execArgs,
   makeCodexHome,
   runCodex,
+  shippedCodexHooks,
   writeCodexConfig,
   writeHooksJson,
   type CodexHome,
@@ -32,11 +33,6 @@ const repo = join(import.meta.dirname, '../../..');
 const found = harnessBin('codex');
 const claude = harnessBin('claude');
 const FIXTURE = readFileSync(join(repo, 'test/fixtures/prices/openrouter-api-models.json'), 'utf8');
-
-function shippedHooks(): unknown {
-  const text = readFileSync(join(repo, 'hooks-codex.json'), 'utf8').replaceAll('${PLUGIN_ROOT}', repo);
-  return (JSON.parse(text) as { hooks: unknown }).hooks;
-}
 
 describe.skipIf(!found.ok)('SessionStart starts the background price refresh (real Codex CLI)', () => {
   let tls: Tls;
@@ -67,7 +63,7 @@ describe.skipIf(!found.ok)('SessionStart starts the background price refresh (re
     const home = makeCodexHome('tg-refresh-e2e-');
     homes.push(home);
     writeCodexConfig(home, { apiUrl: api.url, model: 'gpt-6-astra' });
-    writeHooksJson(home, shippedHooks());
+    writeHooksJson(home, shippedCodexHooks());
     // The user's tiergate config points the refresh at the local price server only.
     const tgEnv = { TIERGATE_HOME: home.tiergateHome };
     mkdirSync(join(home.tiergateHome, 'config'), { recursive: true });

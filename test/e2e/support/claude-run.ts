@@ -6,7 +6,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { hostEnv, runProcess, tiergateEnv, type ProcessRun } from './sandbox.js';
+import { hostEnv, REPO, runProcess, tiergateEnv, type ProcessRun } from './sandbox.js';
 
 export type ClaudeSandbox = { root: string; home: string; configDir: string; project: string; tiergateHome: string };
 
@@ -86,4 +86,33 @@ export function tiergatePluginCopy(root: string, patchModule?: (src: string) => 
       patchModule(readFileSync(join(dir, 'dist', 'claude-module.js'), 'utf8')),
     );
   return dir;
+}
+
+/** A plugin copy whose hooks module fails to load: Claude Code logs it and runs the plugin's command hooks alone (seen, 2.1.328). */
+export function commandHooksPlugin(root = REPO): string {
+  return tiergatePluginCopy(
+    root,
+    () => 'throw new Error("tiergate e2e: module off");\nexport function register(on) {}\n',
+  );
+}
+
+/** The plugin both ways the suites run it: `module` (the hooks module decides) and `command` (its command hooks alone). */
+export function pluginPaths(root = REPO): Record<'command' | 'module', string> {
+  return { command: commandHooksPlugin(root), module: tiergatePluginCopy(root) };
+}
+
+/** `claude -p` as the plugin suites run it: JSON output, only `tools` allowed, an opus parent, tiergate from pluginDir. */
+export function pluginPromptArgs(prompt: string, pluginDir: string, tools = 'Agent'): string[] {
+  return [
+    '-p',
+    prompt,
+    '--output-format',
+    'json',
+    '--allowedTools',
+    tools,
+    '--model',
+    'opus',
+    '--plugin-dir',
+    pluginDir,
+  ];
 }

@@ -4,35 +4,21 @@
  * update check off, analytics off, chatgpt_base_url on a closed loopback port, and proxies pointing at a closed
  * loopback port so that anything left over (the curated plugin sync when plugins are on) fails locally.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hostEnv, runProcess, tiergateEnv } from './sandbox.js';
+import { expect, onTestFinished } from 'vitest';
+import {
+  startFakeResponsesApi,
+  type FakeResponsesApi,
+  type FunctionCallReply,
+  type Script,
+} from './fake-responses-api.js';
+import { type HarnessHome, makeHarnessHome, offlineEnv, REPO, runProcess, writeTiergateConfig } from './sandbox.js';
 
-export type CodexHome = {
-  root: string;
-  home: string;
-  codexHome: string;
-  project: string;
-  tiergateHome: string;
-  cleanup(): void;
-};
+export type CodexHome = HarnessHome<'codexHome'>;
 
 export function makeCodexHome(prefix = 'tg-codex-'): CodexHome {
-  const root = mkdtempSync(join(tmpdir(), prefix));
-  const home = join(root, 'home');
-  const codexHome = join(home, '.codex');
-  const project = join(root, 'project');
-  const tiergateHome = join(root, 'tiergate');
-  for (const d of [codexHome, project, tiergateHome]) mkdirSync(d, { recursive: true });
-  return {
-    root,
-    home,
-    codexHome,
-    project,
-    tiergateHome,
-    cleanup: () => rmSync(root, { recursive: true, force: true }),
-  };
+  return makeHarnessHome(prefix, '.codex', 'codexHome');
 }
 
 export type ConfigOptions = { apiUrl: string; model: string; plugins?: boolean; extra?: string };
@@ -65,25 +51,19 @@ export function writeHooksJson(h: CodexHome, hooks: unknown): void {
   writeFileSync(join(h.codexHome, 'hooks.json'), JSON.stringify({ hooks }, null, 2));
 }
 
-/** Port 9 (discard) is closed on loopback here: a proxied connection fails at once and stays on the machine. */
-const CLOSED = 'http://127.0.0.1:9';
+/** The shipped hooks-codex.json with ${PLUGIN_ROOT} pointing at root (what Codex does for a plugin). */
+export function shippedCodexHooks(root = REPO): unknown {
+  const text = readFileSync(join(REPO, 'hooks-codex.json'), 'utf8').replaceAll('${PLUGIN_ROOT}', root);
+  return (JSON.parse(text) as { hooks: unknown }).hooks;
+}
 
 export function codexEnv(h: CodexHome, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
-    ...hostEnv(['PATH', 'LANG', 'TERM', 'TMPDIR', 'NODE_OPTIONS']),
+    // SessionStart starts a price refresh; off here (offlineEnv) so no run reaches for the default sources.
+    ...offlineEnv(h.tiergateHome, ['PATH', 'LANG', 'TERM', 'TMPDIR', 'NODE_OPTIONS']),
     HOME: h.home,
     CODEX_HOME: h.codexHome,
-    // SessionStart starts a price refresh; off here so no run reaches for the default (non-loopback) sources.
-    ...tiergateEnv(h.tiergateHome),
     FAKE_OPENAI_KEY: 'sk-dummy',
-    HTTPS_PROXY: CLOSED,
-    HTTP_PROXY: CLOSED,
-    ALL_PROXY: CLOSED,
-    https_proxy: CLOSED,
-    http_proxy: CLOSED,
-    all_proxy: CLOSED,
-    NO_PROXY: '127.0.0.1,localhost,::1',
-    no_proxy: '127.0.0.1,localhost,::1',
     RUST_LOG: 'error',
     ...extra,
   };
@@ -125,4 +105,46 @@ export function execArgs(prompt: string, extra: string[] = []): string[] {
     ...extra,
     prompt,
   ];
+}
+
+/** A `collaboration` tool call the fake model makes (spawn_agent, wait_agent: the names Codex 0.169.0 gives them). */
+export const collaborationCall = (name: string, args: Record<string, unknown>, callId: string): FunctionCallReply => ({
+  type: 'call',
+  namespace: 'collaboration',
+  name,
+  args,
+  callId,
+});
+
+/** spawn_agent's arguments for a fresh (unforked) child named task. */
+export const spawnAgentArgs = (task: string, model: string, message = `CHILD_TASK: ${task}`) => ({
+  task_name: task,
+  message,
+  model,
+  reasoning_effort: 'low',
+  fork_turns: 'none',
+});
+
+/** A request of a child agent (Codex names the parent /root). */
+export const isCodexChild = (q: { agentName: string | null }): boolean =>
+  q.agentName !== null && q.agentName !== '/root';
+
+/**
+ * One `codex exec` of the spend and limit suites: a gpt-6-sol parent on the fake Responses API playing script,
+ * tiergate's shipped hooks, tiergateConfig as the user policy. The run must exit 0; the home goes when the test ends.
+ */
+export async function runCodexSession(
+  bin: string,
+  o: { script: Script; prompt: string; tiergateConfig?: unknown },
+): Promise<{ api: FakeResponsesApi; home: CodexHome }> {
+  const api = await startFakeResponsesApi(o.script);
+  const home = makeCodexHome();
+  onTestFinished(() => home.cleanup());
+  writeCodexConfig(home, { apiUrl: api.url, model: 'gpt-6-sol' });
+  writeHooksJson(home, shippedCodexHooks());
+  writeTiergateConfig(home.tiergateHome, o.tiergateConfig);
+  const r = await runCodex(bin, execArgs(o.prompt), { cwd: home.project, env: codexEnv(home), timeoutMs: 120_000 });
+  await api.close();
+  expect(r.code, r.stderr.slice(-2000)).toBe(0);
+  return { api, home };
 }

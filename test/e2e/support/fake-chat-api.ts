@@ -55,9 +55,32 @@ export function lastMessage(req: RecordedRequest): ChatMessage | undefined {
   return req.messages[req.messages.length - 1];
 }
 
+/** The text of the request's last message (a child's task, as its first request carries it). */
+export function lastText(req: RecordedRequest): string {
+  return contentText(lastMessage(req)?.content);
+}
+
 /** All text the request carries (system, user, tool results), for routing a scripted reply. */
 export function requestText(req: RecordedRequest): string {
   return req.messages.map((m) => contentText(m.content)).join('\n');
+}
+
+/** The text of each tool result the request carries, in order. */
+export function toolTexts(req: RecordedRequest): string[] {
+  return req.messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content));
+}
+
+/** What the parent model read back for each tool call over the run, by call id. */
+export function toolResultsById(requests: RecordedRequest[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const q of requests)
+    for (const m of q.messages) if (m.role === 'tool' && m.tool_call_id) out[m.tool_call_id] = contentText(m.content);
+  return out;
+}
+
+/** A child's final answer, naming the model it ran on. */
+export function childDone(req: RecordedRequest, usage: ScriptedUsage, delayMs?: number): Reply {
+  return { text: `CHILD_FINAL from model=${req.model}: done.\nResult: done`, usage, ...(delayMs ? { delayMs } : {}) };
 }
 
 const MAX_BODY = 8 * 1024 * 1024;

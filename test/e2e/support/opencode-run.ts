@@ -7,7 +7,18 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runProcess, tiergateEnv, writeTiergateConfig, type ProcessRun } from './sandbox.js';
+import { expect } from 'vitest';
+import {
+  startFakeChatApi,
+  type FakeChatApi,
+  type RecordedRequest,
+  type Reply,
+  type Responder,
+} from './fake-chat-api.js';
+import { REPO, runProcess, tiergateEnv, writeTiergateConfig, type ProcessRun } from './sandbox.js';
+
+/** tiergate's OpenCode plugin as the build makes it. */
+export const OPENCODE_PLUGIN = join(REPO, 'dist/opencode.js');
 
 export const OPENCODE_MODELS = {
   parent: { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 },
@@ -121,4 +132,45 @@ export function runOpencode(
 ): Promise<OpencodeRun> {
   const args = ['run', '--print-logs', '--log-level', 'INFO', '--format', 'json', prompt];
   return runProcess(bin, args, { cwd: sb.project, env: { ...sb.env, ...extraEnv }, timeoutMs });
+}
+
+/** OpenCode asks its small model for a session title (a request with no tools); the suites answer it with this. */
+export const TITLE_REPLY: Reply = { text: 'Demo title', usage: { prompt: 50, completion: 5 } };
+
+/** A child's request: it has tools, but not `task` (the parent's dispatch tool); a title request has none. */
+export const isOpencodeChild = (r: RecordedRequest): boolean => r.tools.length > 0 && !r.tools.includes('task');
+
+/** The last request of the parent (the one offered `task`). */
+export const lastParentRequest = (requests: RecordedRequest[]): RecordedRequest =>
+  requests.filter((r) => r.tools.includes('task')).at(-1)!;
+
+/** The `worker` subagent of the spend and limit suites, on the parent's own model (within the ceiling). */
+export const WORKER_AGENT = {
+  worker: {
+    mode: 'subagent',
+    description: 'A worker (fake/parent)',
+    model: 'fake/parent',
+    prompt: 'You are a worker.',
+  },
+};
+
+/**
+ * One `opencode run` of the spend and limit suites: tiergate's plugin and the `worker` agent, on the fake chat API
+ * answering with respond, tiergateConfig as the user policy. The run must exit 0.
+ */
+export async function runOpencodeSession(
+  bin: string,
+  o: { respond: Responder; tiergateConfig: unknown; prompt: string },
+): Promise<{ api: FakeChatApi; sb: OpencodeSandbox }> {
+  const api = await startFakeChatApi(o.respond);
+  const sb = makeSandbox({
+    baseURL: api.baseURL,
+    pluginFile: OPENCODE_PLUGIN,
+    agents: WORKER_AGENT,
+    tiergateConfig: o.tiergateConfig,
+  });
+  const res = await runOpencode(bin, sb, o.prompt);
+  await api.close();
+  expect(res.code, res.stderr.slice(-2000)).toBe(0);
+  return { api, sb };
 }

@@ -6,7 +6,16 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { runProcess, tiergateEnv, writeTiergateConfig, type ProcessRun } from './sandbox.js';
+import { expect } from 'vitest';
+import { startFakeChatApi, type FakeChatApi, type Responder } from './fake-chat-api.js';
+import { REPO, runProcess, tiergateEnv, writeTiergateConfig, type ProcessRun } from './sandbox.js';
+
+/** tiergate's pi extension as the build makes it. */
+export const PI_EXTENSION = join(REPO, 'dist/pi.js');
+
+/** pi 0.73.1's own example `subagent` tool, shipped in its package beside the binary. */
+export const piExampleTool = (bin: string): string =>
+  join(bin, '../../@mariozechner/pi-coding-agent/examples/extensions/subagent/index.ts');
 
 const model = (id: string, cost: [number, number, number, number]) => ({
   id,
@@ -100,4 +109,25 @@ export function runPi(
     env: { ...sb.env, ...extraEnv },
     timeoutMs,
   });
+}
+
+/**
+ * One `pi -p` of the spend and limit suites: pi 0.73.1 with its example `subagent` tool and tiergate's extension, on
+ * the fake chat API answering with respond, tiergateConfig as the user policy. The run must exit 0.
+ */
+export async function runPiSession(
+  bin: string,
+  o: { respond: Responder; agents: Record<string, string | null>; tiergateConfig: unknown; prompt: string },
+): Promise<{ api: FakeChatApi; sb: PiSandbox }> {
+  const api = await startFakeChatApi(o.respond);
+  const sb = makePiSandbox({
+    baseURL: api.baseURL,
+    extension: PI_EXTENSION,
+    agents: o.agents,
+    tiergateConfig: o.tiergateConfig,
+  });
+  const res = await runPi(bin, sb, ['-e', piExampleTool(bin)], o.prompt);
+  await api.close();
+  expect(res.code, res.stderr.slice(-2000)).toBe(0);
+  return { api, sb };
 }

@@ -14,6 +14,15 @@ export function readSpool(tiergateHome: string): SpoolRecord[] {
   );
 }
 
+/** Each dispatch the spool holds as [call id, action, reason], in spool order. */
+export function spooledDecisions(tiergateHome: string): Array<[string | null, string, string]> {
+  return readSpool(tiergateHome).flatMap((r) =>
+    r.type === 'dispatch'
+      ? [[r.observation.callId, r.decision.action, r.decision.reason] as [string | null, string, string]]
+      : [],
+  );
+}
+
 export function readDiagnostics(tiergateHome: string): Array<Record<string, unknown>> {
   const f = join(tiergateHome, 'data', 'diagnostics.log');
   if (!existsSync(f)) return [];

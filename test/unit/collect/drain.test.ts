@@ -9,6 +9,7 @@ import { paths } from '../../../src/io/paths.js';
 import { drainSpool, PENDING_GIVE_UP_MS, reconcilePending, runObserver } from '../../../src/collect/drain.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { appendSpool, resetSpoolFile } from '../../../src/observer/spool.js';
+import { claudeDispatchObservation } from '../support/claude-dispatch.js';
 import {
   CLAUDE_AGENT,
   CLAUDE_SESSION,
@@ -24,18 +25,9 @@ const CANARY = 'CANARY-7f3a-never-stored';
 function dispatch(callId: string, over: Partial<DispatchObservation> = {}): SpoolRecord {
   return {
     type: 'dispatch',
-    observation: {
-      kind: 'dispatch',
-      harness: 'claude',
+    observation: claudeDispatchObservation({
       sessionId: CLAUDE_SESSION,
       callId,
-      parentModel: 'claude-opus-5-5',
-      parentModelSource: 'transcript-tail',
-      requestedModel: 'opus',
-      requestedAgent: null,
-      requestedTier: null,
-      agentModel: null,
-      subagentType: 'general-purpose',
       capability: {
         canRewrite: true,
         rewriteField: 'model',
@@ -45,10 +37,9 @@ function dispatch(callId: string, over: Partial<DispatchObservation> = {}): Spoo
       },
       toolInput: { description: 'd', prompt: `${CANARY} brief text`, subagent_type: 'general-purpose', model: 'opus' },
       cwd: '/work/demo',
-      escalationFrom: null,
       at: Date.parse('2026-12-02T14:06:52Z'),
       ...over,
-    },
+    }),
     decision: {
       action: 'correct',
       reason: 'over-ceiling-corrected',

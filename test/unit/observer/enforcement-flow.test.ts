@@ -15,6 +15,7 @@ import { openLedger } from '../../../src/observer/ledger/open.js';
 import { appendSpool, resetSpoolFile } from '../../../src/observer/spool.js';
 import { rewriteMarkerPath } from '../../../src/observer/rewrite-marker.js';
 import { fixturePayload } from '../../support/fixtures.js';
+import { claudeDispatchObservation } from '../support/claude-dispatch.js';
 
 const root = join(import.meta.dirname, '../../..');
 const AT = Date.parse('2026-12-02T14:06:52Z');
@@ -22,30 +23,12 @@ const AT = Date.parse('2026-12-02T14:06:52Z');
 const ignoredCorrection: SpoolRecord[] = [
   {
     type: 'dispatch',
-    observation: {
-      kind: 'dispatch',
-      harness: 'claude',
+    observation: claudeDispatchObservation({
       sessionId: 'S-enf',
       callId: 'toolu_enf_1',
       parentModel: 'claude-haiku-5-5',
-      parentModelSource: 'transcript-tail',
-      requestedModel: 'opus',
-      requestedAgent: null,
-      requestedTier: null,
-      agentModel: null,
-      subagentType: 'general-purpose',
-      capability: {
-        canRewrite: true,
-        rewriteField: 'model',
-        rewriteKind: 'model',
-        legalValues: ['haiku', 'sonnet', 'opus'],
-        canDeny: true,
-      },
-      toolInput: { subagent_type: 'general-purpose', model: 'opus' },
-      cwd: '/w',
-      escalationFrom: null,
       at: AT,
-    },
+    }),
     decision: {
       action: 'correct',
       reason: 'over-ceiling-corrected',

@@ -15,6 +15,7 @@ import type { Pricer } from '../../../src/observer/pricing.js';
 import { appendSpool, resetSpoolFile } from '../../../src/observer/spool.js';
 import { readRewriteMarker, rewriteMarkerPath } from '../../../src/observer/rewrite-marker.js';
 import { tempHome, testPricer } from './helpers.js';
+import { claudeDispatchObservation } from '../support/claude-dispatch.js';
 
 /** The resolver of the bundled snapshot (aliases, normalisation, estimates): what a real observer pass uses. */
 const identify = loadPricer(tempHome().env).identify!;
@@ -89,31 +90,7 @@ function dispatch(
 ): SpoolRecord {
   return {
     type: 'dispatch',
-    observation: {
-      kind: 'dispatch',
-      harness: 'claude',
-      sessionId: 'S1',
-      callId,
-      parentModel: 'claude-sonnet-5-5',
-      parentModelSource: 'transcript-tail',
-      requestedModel: 'opus',
-      requestedAgent: null,
-      requestedTier: null,
-      agentModel: null,
-      subagentType: 'general-purpose',
-      capability: {
-        canRewrite: true,
-        rewriteField: 'model',
-        rewriteKind: 'model',
-        legalValues: ['haiku', 'sonnet', 'opus'],
-        canDeny: true,
-      },
-      toolInput: { subagent_type: 'general-purpose', model: 'opus' },
-      cwd: '/w',
-      escalationFrom: null,
-      at: AT,
-      ...over,
-    },
+    observation: claudeDispatchObservation({ callId, parentModel: 'claude-sonnet-5-5', at: AT, ...over }),
     decision: {
       action: 'correct',
       reason: 'over-ceiling-corrected',

@@ -17,6 +17,7 @@ import { formatJson } from '../../../src/report/format-json.js';
 import { formatTable } from '../../../src/report/format-table.js';
 import { buildReport, queryReport } from '../../../src/report/query.js';
 import { claudeConfigDir, codexHome, tempHome, testCost, testPricer } from './helpers.js';
+import { completionRow, dispatchRow } from '../support/ledger-rows.js';
 
 const NO_OUTCOME = { result: null, verified: null, escalationFrom: null };
 const DAY1 = Date.parse('2026-12-01T10:00:00Z');
@@ -31,52 +32,23 @@ const usage = (input: number, output: number) => ({
   requests: 1,
 });
 
-function d(callId: string, over: Partial<DispatchRow> = {}): DispatchRow {
-  return {
-    harness: 'claude',
-    sessionId: 'S1',
-    callId,
+const d = (callId: string, over: Partial<DispatchRow> = {}) =>
+  dispatchRow(callId, {
     at: DAY1,
-    project: '/work/a',
     parentModel: 'claude-opus-5-5',
-    parentModelSource: 't',
     requestedModel: 'opus',
-    requestedAgent: null,
-    requestedTier: null,
-    subagentType: 'Explore',
-    action: 'correct',
-    reason: 'over-ceiling-corrected',
     tier: 'cheap',
     effectiveModel: 'haiku',
-    catalogVersion: 'c',
-    escalationFrom: null,
-    childAgentId: null,
-    source: 'spool',
     ...over,
-  };
-}
-function c(agentId: string, callId: string | null, over: Partial<CompletionRow> = {}): CompletionRow {
-  return {
-    harness: 'claude',
-    sessionId: 'S1',
-    callId,
-    agentId,
-    subagentType: 'Explore',
-    project: '/work/a',
-    requestedModel: null,
+  });
+const c = (agentId: string, callId: string | null, over: Partial<CompletionRow> = {}) =>
+  completionRow(agentId, callId, {
     servedModel: 'claude-haiku-4-5',
     usage: usage(1_000_000, 100_000),
-    status: 'ok',
-    outcome: { result: 'done', verified: 'yes', escalationFrom: null },
     startedAt: DAY1,
     endedAt: DAY1 + 1000,
-    usageSource: 'transcript-tail',
-    transcriptPath: null,
-    incomplete: false,
-    fallbackKey: agentId,
     ...over,
-  };
-}
+  });
 
 function seed(db: SqlDriver): void {
   db.transaction(() => {

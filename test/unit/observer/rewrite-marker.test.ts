@@ -20,6 +20,7 @@ import {
   type RewriteMarker,
 } from '../../../src/observer/rewrite-marker.js';
 import { tempHome } from './helpers.js';
+import { claudeDispatchObservation } from '../support/claude-dispatch.js';
 
 const marker = (over: Partial<RewriteMarker> = {}): RewriteMarker => ({
   format: REWRITE_MARKER_FORMAT,
@@ -45,31 +46,16 @@ const log = (env: Record<string, string>) => {
 };
 
 /** A haiku parent asking for opus: over the ceiling; the legal choice within it is haiku. */
-const obs = (over: Partial<DispatchObservation> = {}): DispatchObservation => ({
-  kind: 'dispatch',
-  harness: 'claude',
-  sessionId: 'S',
-  callId: 'toolu_1',
-  parentModel: 'claude-haiku-5-5',
-  parentModelSource: 't',
-  requestedModel: 'opus',
-  requestedAgent: null,
-  requestedTier: null,
-  agentModel: null,
-  subagentType: 'general-purpose',
-  capability: {
-    canRewrite: true,
-    rewriteField: 'model',
-    rewriteKind: 'model',
-    legalValues: ['haiku', 'sonnet', 'opus'],
-    canDeny: true,
-  },
-  toolInput: { subagent_type: 'general-purpose', model: 'opus', prompt: 'p' },
-  cwd: null,
-  escalationFrom: null,
-  at: 1,
-  ...over,
-});
+const obs = (over: Partial<DispatchObservation> = {}): DispatchObservation =>
+  claudeDispatchObservation({
+    sessionId: 'S',
+    parentModel: 'claude-haiku-5-5',
+    parentModelSource: 't',
+    toolInput: { subagent_type: 'general-purpose', model: 'opus', prompt: 'p' },
+    cwd: null,
+    at: 1,
+    ...over,
+  });
 
 describe('readRewriteMarker', () => {
   it('none: null, and no diagnostic', () => {

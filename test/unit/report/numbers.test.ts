@@ -22,6 +22,7 @@ import { queryRuns } from '../../../src/report/run-rows.js';
 import { formatJson } from '../../../src/report/format-json.js';
 import { buildReport } from '../../../src/report/query.js';
 import { claudeConfigDir, tempHome, testCost, testPricer } from '../observer/helpers.js';
+import { completionRow, dispatchRow } from '../support/ledger-rows.js';
 
 const T = Date.parse('2026-12-01T10:00:00Z');
 const usage = (input: number, output: number): Usage => ({
@@ -36,52 +37,9 @@ const usage = (input: number, output: number): Usage => ({
 const U = usage(1_000_000, 100_000);
 const cost = (model: string, u: Usage = U) => testCost(model, u)!;
 
-function d(callId: string, over: Partial<DispatchRow> = {}): DispatchRow {
-  return {
-    harness: 'claude',
-    sessionId: 'S1',
-    callId,
-    at: T,
-    project: '/work/a',
-    parentModel: 'claude-sonnet-5-5',
-    parentModelSource: 't',
-    requestedModel: 'claude-opus-5-5',
-    requestedAgent: null,
-    requestedTier: null,
-    subagentType: 'Explore',
-    action: 'correct',
-    reason: 'over-ceiling-corrected',
-    tier: 'standard',
-    effectiveModel: 'claude-sonnet-5-5',
-    catalogVersion: 'c',
-    escalationFrom: null,
-    childAgentId: null,
-    source: 'spool',
-    ...over,
-  };
-}
-function c(agentId: string, callId: string | null, over: Partial<CompletionRow> = {}): CompletionRow {
-  return {
-    harness: 'claude',
-    sessionId: 'S1',
-    callId,
-    agentId,
-    subagentType: 'Explore',
-    project: '/work/a',
-    requestedModel: null,
-    servedModel: 'claude-sonnet-5-5',
-    usage: U,
-    status: 'ok',
-    outcome: { result: 'done', verified: 'yes', escalationFrom: null },
-    startedAt: T,
-    endedAt: T + 1000,
-    usageSource: 'transcript-tail',
-    transcriptPath: null,
-    incomplete: false,
-    fallbackKey: agentId,
-    ...over,
-  };
-}
+const d = (callId: string, over: Partial<DispatchRow> = {}) => dispatchRow(callId, { at: T, ...over });
+const c = (agentId: string, callId: string | null, over: Partial<CompletionRow> = {}) =>
+  completionRow(agentId, callId, { usage: U, startedAt: T, endedAt: T + 1000, ...over });
 
 function seed(db: SqlDriver): void {
   db.transaction(() => {

@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CompletionObservation, DispatchObservation } from '../../../src/contracts/observation.js';
+import type { CompletionObservation } from '../../../src/contracts/observation.js';
 import { SpoolRecordSchema, type SpoolRecord } from '../../../src/contracts/spool.js';
 import { rebuildEffective } from '../../../src/config/policy-load.js';
 import { runObserver } from '../../../src/collect/drain.js';
@@ -18,35 +18,19 @@ import { appendSpool, resetSpoolFile } from '../../../src/observer/spool.js';
 import { showUsd } from '../../../src/routing-engine/budget.js';
 import { fromPayload } from '../../../src/cli/commands/statusline.js';
 import { CLAUDE_SESSION, tempHome, testPricer } from '../observer/helpers.js';
+import { claudeDispatchObservation } from '../support/claude-dispatch.js';
 
 const BUNDLE = join(import.meta.dirname, '../../../dist/statusline.cjs');
 const NOW = Date.now();
 
 function dispatch(callId: string, action: 'correct' | 'allow', session = CLAUDE_SESSION): SpoolRecord {
-  const observation: DispatchObservation = {
-    kind: 'dispatch',
-    harness: 'claude',
+  const observation = claudeDispatchObservation({
     sessionId: session,
     callId,
-    parentModel: 'claude-opus-5-5',
-    parentModelSource: 'transcript-tail',
-    requestedModel: 'opus',
-    requestedAgent: null,
-    requestedTier: null,
-    agentModel: null,
-    subagentType: 'general-purpose',
-    capability: {
-      canRewrite: true,
-      rewriteField: 'model',
-      rewriteKind: 'model',
-      legalValues: ['haiku', 'sonnet', 'opus'],
-      canDeny: true,
-    },
     toolInput: { description: 'd', prompt: 'p', subagent_type: 'general-purpose', model: 'opus' },
     cwd: '/work/demo',
-    escalationFrom: null,
     at: NOW - 60_000,
-  };
+  });
   return SpoolRecordSchema.parse({
     type: 'dispatch',
     observation,

@@ -26,6 +26,7 @@ import { formatTable } from '../../../src/report/format-table.js';
 import { buildReport, type LocalReportBy } from '../../../src/report/query.js';
 import { runCaptured } from '../../support/cli.js';
 import { claudeConfigDir, testPricer } from '../observer/helpers.js';
+import { completionRow, dispatchRow } from '../support/ledger-rows.js';
 
 const T = Date.parse('2026-12-01T10:00:00Z');
 const U: Usage = {
@@ -40,52 +41,15 @@ const U: Usage = {
 const BY: LocalReportBy[] = ['agent', 'session', 'tier', 'model', 'harness', 'day'];
 const LONG = 'anthropic.claude-sonnet-5-5-20261101-v2:0-with-a-very-long-regional-suffix';
 
-function d(callId: string, over: Partial<DispatchRow> = {}): DispatchRow {
-  return {
-    harness: 'claude',
-    sessionId: '7f3a9c21-0d4e-4b8a-9e57-1c2d3e4f5a6b',
-    callId,
-    at: T,
-    project: '/home/someone/code/a-project-with-a-long-name',
-    parentModel: 'claude-sonnet-5-5',
-    parentModelSource: 't',
-    requestedModel: 'claude-opus-5-5',
-    requestedAgent: null,
-    requestedTier: null,
-    subagentType: 'general-purpose',
-    action: 'correct',
-    reason: 'over-ceiling-corrected',
-    tier: 'standard',
-    effectiveModel: 'claude-sonnet-5-5',
-    catalogVersion: 'c',
-    escalationFrom: null,
-    childAgentId: null,
-    source: 'spool',
-    ...over,
-  };
-}
-function c(agentId: string, callId: string | null, over: Partial<CompletionRow> = {}): CompletionRow {
-  return {
-    harness: 'claude',
-    sessionId: '7f3a9c21-0d4e-4b8a-9e57-1c2d3e4f5a6b',
-    callId,
-    agentId,
-    subagentType: 'general-purpose',
-    project: '/home/someone/code/a-project-with-a-long-name',
-    requestedModel: null,
-    servedModel: 'claude-sonnet-5-5',
-    usage: U,
-    status: 'ok',
-    outcome: { result: 'done', verified: 'yes', escalationFrom: null },
-    startedAt: T,
-    endedAt: T + 1000,
-    usageSource: 'transcript-tail',
-    transcriptPath: null,
-    incomplete: false,
-    fallbackKey: agentId,
-    ...over,
-  };
-}
+/** A long session id and project path: the columns they fill are the ones the terminal layout has to fit. */
+const LONG_SESSION = {
+  sessionId: '7f3a9c21-0d4e-4b8a-9e57-1c2d3e4f5a6b',
+  project: '/home/someone/code/a-project-with-a-long-name',
+  subagentType: 'general-purpose',
+};
+const d = (callId: string, over: Partial<DispatchRow> = {}) => dispatchRow(callId, { ...LONG_SESSION, at: T, ...over });
+const c = (agentId: string, callId: string | null, over: Partial<CompletionRow> = {}) =>
+  completionRow(agentId, callId, { ...LONG_SESSION, usage: U, startedAt: T, endedAt: T + 1000, ...over });
 
 let dir: string;
 let env: Record<string, string>;

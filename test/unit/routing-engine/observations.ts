@@ -1,26 +1,14 @@
 import type { DispatchObservation } from '../../../src/contracts/observation.js';
 import { CLAUDE_MODEL_ALIASES } from '../../../src/descriptors/claude.js';
+import { claudeDispatchObservation } from '../support/claude-dispatch.js';
 
 /** Builds a dispatch observation; capabilities mirror what each harness honours (reference, seen). */
 export function claudeDispatch(parentModel: string | null, model: string | null): DispatchObservation {
-  const toolInput: Record<string, unknown> = {
-    description: 'd',
-    prompt: 'p',
-    subagent_type: 'general-purpose',
-    ...(model ? { model } : {}),
-  };
-  return {
-    kind: 'dispatch',
-    harness: 'claude',
+  return claudeDispatchObservation({
     sessionId: 's',
-    callId: 'toolu_1',
     parentModel,
     parentModelSource: 'test',
     requestedModel: model,
-    requestedAgent: null,
-    requestedTier: null,
-    agentModel: null,
-    subagentType: 'general-purpose',
     capability: {
       canRewrite: true,
       rewriteField: 'model',
@@ -28,11 +16,9 @@ export function claudeDispatch(parentModel: string | null, model: string | null)
       legalValues: [...CLAUDE_MODEL_ALIASES],
       canDeny: true,
     },
-    toolInput,
+    toolInput: { description: 'd', prompt: 'p', subagent_type: 'general-purpose', ...(model ? { model } : {}) },
     cwd: null,
-    escalationFrom: null,
-    at: 0,
-  };
+  });
 }
 
 export function codexDispatch(

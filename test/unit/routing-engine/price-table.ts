@@ -6,7 +6,8 @@ import type { Harness } from '../../../src/contracts/harness.js';
 import type { PriceRow, Resolution } from '../../../src/contracts/prices.js';
 import type { PriceLookup } from '../../../src/routing-engine/decide.js';
 
-const row = (
+/** A test price row: USD per 1M tokens, no long-context tier, fee or reasoning rate unless extra sets one. */
+export const priceRow = (
   id: string,
   provider: string,
   input: string,
@@ -24,6 +25,8 @@ const row = (
   source: 'test',
   ...extra,
 });
+
+const row = priceRow;
 
 export const ROWS: Record<string, PriceRow> = {
   'claude-opus-5-5': row('claude-opus-5-5', 'anthropic', '4', '20', '0.2'),

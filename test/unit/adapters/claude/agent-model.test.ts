@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { dirname, join } from 'node:path';
-import vm from 'node:vm';
+import { loadModuleHooks, type Hook } from './module-vm.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { diagnosticsLog, fixture, hook, sandbox, spool, stageTranscript, type Sandbox } from './support.js';
 
@@ -160,33 +160,7 @@ describe('command hook (PreToolUse)', () => {
 
 // ---------------------------------------------------------------------------------------------------------------------
 
-type Hook = (...args: any[]) => Promise<unknown>;
-
-function load(source: string): Record<string, Hook> {
-  const script = source.replace(/export\s*\{\s*register\s*\}\s*;?\s*$/, 'globalThis.__register = register;');
-  const ctx = vm.createContext(
-    {
-      TextEncoder,
-      TextDecoder,
-      URL,
-      URLSearchParams,
-      atob,
-      btoa,
-      console,
-      setTimeout,
-      clearTimeout,
-      structuredClone,
-      performance,
-    },
-    { codeGeneration: { strings: false, wasm: false } },
-  );
-  vm.runInContext(script, ctx);
-  const hooks: Record<string, Hook> = {};
-  (ctx as { __register: (on: (ev: string, h: Hook) => void) => void }).__register((ev, h) => {
-    hooks[ev] = h;
-  });
-  return hooks;
-}
+const load = loadModuleHooks;
 
 type Node = { kind: 'file'; text: string } | { kind: 'fifo' };
 

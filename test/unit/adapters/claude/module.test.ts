@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import vm from 'node:vm';
+import { loadModuleHooks, MODULE_EXPORT, type Hook } from './module-vm.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from './support.js';
 import { DEFAULT_POLICY } from '../../../../src/config/defaults.js';
@@ -16,34 +16,9 @@ import { SpoolRecordSchema } from '../../../../src/contracts/spool.js';
 const root = join(import.meta.dirname, '../../../..');
 const bundlePath = join(root, 'dist/claude-module.js');
 
-type Hook = (...args: any[]) => Promise<unknown>;
-
 function load(source: string): Record<string, Hook> {
-  // The bundle's one export statement becomes an assignment so vm can run it as a script.
-  const script = source.replace(/export\s*\{\s*register\s*\}\s*;?\s*$/, 'globalThis.__register = register;');
-  expect(script).not.toBe(source);
-  const ctx = vm.createContext(
-    {
-      TextEncoder,
-      TextDecoder,
-      URL,
-      URLSearchParams,
-      atob,
-      btoa,
-      console,
-      setTimeout,
-      clearTimeout,
-      structuredClone,
-      performance,
-    },
-    { codeGeneration: { strings: false, wasm: false } },
-  );
-  vm.runInContext(script, ctx);
-  const hooks: Record<string, Hook> = {};
-  (ctx as { __register: (on: (ev: string, h: Hook) => void) => void }).__register((ev, h) => {
-    hooks[ev] = h;
-  });
-  return hooks;
+  expect(source).toMatch(MODULE_EXPORT);
+  return loadModuleHooks(source);
 }
 
 /** A `$` with the calls the module uses; files live in a Map. */

@@ -16,20 +16,11 @@ import {
 import { DEFAULT_POLICY } from '../../../../src/config/defaults.js';
 import { DispatchObservationSchema } from '../../../../src/contracts/observation.js';
 import { decide } from '../../../../src/routing-engine/decide.js';
-import { testLookup } from '../../routing-engine/price-table.js';
+import { priceRow, testLookup } from '../../routing-engine/price-table.js';
 import { fixturePayload } from '../../../support/fixtures.js';
 
 const fixture = (name: string): Record<string, unknown> => fixturePayload(`cursor/${name}.json`);
-const row = (id: string, input: string, output: string) => ({
-  id,
-  provider: 'anthropic',
-  rates: { input, output, cacheRead: null, cacheWrite5m: null, cacheWrite1h: null },
-  longContext: [],
-  perRequestFee: null,
-  reasoningRate: null,
-  contextWindow: null,
-  source: 'test',
-});
+const row = (id: string, input: string, output: string) => priceRow(id, 'anthropic', input, output, null);
 const lookup = testLookup({
   'claude-opus-5': row('claude-opus-5', '5', '25'),
   'claude-haiku-4-5': row('claude-haiku-4-5', '1', '5'),

@@ -16,22 +16,13 @@ import { SpoolRecordSchema, type SpoolRecord } from '../../../../src/contracts/s
 import type { HookContext } from '../../../../src/contracts/hook.js';
 import { appendSpool, resetSpoolFile } from '../../../../src/observer/spool.js';
 import { decide } from '../../../../src/routing-engine/decide.js';
-import { testLookup } from '../../routing-engine/price-table.js';
+import { priceRow, testLookup } from '../../routing-engine/price-table.js';
 import { fixturePayload } from '../../../support/fixtures.js';
 
 const FIX = join(import.meta.dirname, '../../../fixtures/cursor');
 const fixture = (name: string): Record<string, unknown> => fixturePayload(`cursor/${name}.json`);
 
-const row = (id: string, input: string, output: string) => ({
-  id,
-  provider: 'anthropic',
-  rates: { input, output, cacheRead: null, cacheWrite5m: null, cacheWrite1h: null },
-  longContext: [],
-  perRequestFee: null,
-  reasoningRate: null,
-  contextWindow: null,
-  source: 'test',
-});
+const row = (id: string, input: string, output: string) => priceRow(id, 'anthropic', input, output, null);
 // Cursor bills by plan; these list-like prices only give the engine something to compare.
 const lookup = testLookup({
   'claude-opus-5': row('claude-opus-5', '5', '25'),
