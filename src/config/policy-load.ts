@@ -1,8 +1,8 @@
 /**
  * The slow path of the policy and prices: every input read from its file and validated (zod), then written as the
  * effective file (effective-file.ts) for the next dispatch hook. Bundled on its own too, as dist/policy-load.cjs: a
- * dispatch bundle loads it only when the effective file cannot serve or a project file is present (shims/policy-load-lazy.ts,
- * scripts/build.mjs), so a dispatch served by the effective file never loads zod.
+ * dispatch bundle requires it only when the effective file cannot serve or a project file is present (its entry names
+ * it with usePolicySlowPath, config/runtime.ts), so a dispatch served by the effective file never loads zod.
  */
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { writeFileAtomic } from '../io/files.js';
