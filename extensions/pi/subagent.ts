@@ -7,10 +7,10 @@ import { isPiChild } from '../../src/adapters/pi/extension.js';
 import { createTierSubagentTool } from '../../src/adapters/pi/subagent-tool.js';
 import { diagnose, errorText } from '../../src/io/diagnostics.js';
 import { runCollect } from '../../src/io/processes.js';
-import * as policyLoad from '../../src/config/policy-load.js';
+import { policySlowPath } from '../../src/config/policy-load.js';
 import { loadRuntime, usePolicySlowPath } from '../../src/config/runtime.js';
 
-usePolicySlowPath(() => policyLoad);
+usePolicySlowPath(() => policySlowPath);
 
 type Api = { registerTool(tool: unknown): void };
 

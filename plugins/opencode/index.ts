@@ -5,10 +5,10 @@
 import type { Plugin } from '@opencode-ai/plugin';
 import { createHooks, defaultDeps, type OpencodeClient } from '../../src/adapters/opencode/plugin.js';
 import { diagnose, errorText } from '../../src/io/diagnostics.js';
-import * as policyLoad from '../../src/config/policy-load.js';
+import { policySlowPath } from '../../src/config/policy-load.js';
 import { usePolicySlowPath } from '../../src/config/runtime.js';
 
-usePolicySlowPath(() => policyLoad);
+usePolicySlowPath(() => policySlowPath);
 
 export const Tiergate: Plugin = async (input) => {
   try {

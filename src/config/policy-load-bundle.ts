@@ -4,9 +4,10 @@
  */
 import type * as PolicyLoad from './policy-load.js';
 import { POLICY_LOAD_BUNDLE } from './effective-file.js';
+import type { PolicySlowPath } from './runtime.js';
 
-export function requirePolicyLoadBundle(): typeof PolicyLoad {
+export function requirePolicyLoadBundle(): PolicySlowPath {
   // Through a variable: esbuild resolves every require() call it can read at build time, and would inline the file.
   const requireAtRunTime: NodeJS.Require = require;
-  return requireAtRunTime(`${__dirname}/${POLICY_LOAD_BUNDLE}`) as typeof PolicyLoad;
+  return (requireAtRunTime(`${__dirname}/${POLICY_LOAD_BUNDLE}`) as typeof PolicyLoad).policySlowPath;
 }

@@ -16,7 +16,7 @@ import { overridesCatalog } from '../prices/overrides.js';
 export type Runtime = { policy: Policy; policyDiagnostics: string[]; prices: PriceLookup };
 
 /** What this module needs of the slow path: files read and validated with zod (config/policy-load.ts). */
-export type PolicySlowPath = Pick<typeof PolicyLoad, 'rebuildEffective' | 'applyProjectFile' | 'declarePrices'>;
+export type PolicySlowPath = typeof PolicyLoad.policySlowPath;
 
 let loadSlowPath: (() => PolicySlowPath) | null = null;
 let slowPath: PolicySlowPath | null = null;
@@ -24,8 +24,8 @@ let slowPath: PolicySlowPath | null = null;
 /**
  * How this process reaches the slow path; its entry calls this once, at load. A dispatch bundle passes a loader that
  * requires dist/policy-load.cjs (config/policy-load-bundle.ts), called only when the effective file cannot serve or a
- * project file is present, so a dispatch the file serves never loads zod. Every other entry passes the module it
- * bundles. Not imported here: this module is in every dispatch bundle, and an import would bring zod with it.
+ * project file is present, so a dispatch the file serves never loads zod. Every other entry passes the policySlowPath
+ * it bundles. Not imported here: this module is in every dispatch bundle, and an import would bring zod with it.
  */
 export function usePolicySlowPath(load: () => PolicySlowPath): void {
   loadSlowPath = load;

@@ -7,7 +7,7 @@
 import { beforeAll } from 'vitest';
 
 beforeAll(async () => {
-  const policyLoad = await import('../../src/config/policy-load.js');
+  const { policySlowPath } = await import('../../src/config/policy-load.js');
   const { usePolicySlowPath } = await import('../../src/config/runtime.js');
-  usePolicySlowPath(() => policyLoad);
+  usePolicySlowPath(() => policySlowPath);
 });

@@ -105,7 +105,7 @@ describe('what the dispatch bundles hold (esbuild metafile, .cache/build/metafil
       if (dispatch.some(([d]) => d === name)) {
         expect(entry, name).toContain('usePolicySlowPath(requirePolicyLoadBundle);');
       } else {
-        expect(entry, name).toContain('usePolicySlowPath(() => policyLoad);');
+        expect(entry, name).toContain('usePolicySlowPath(() => policySlowPath);');
         expect(Object.keys(out.inputs), name).toContain('src/config/policy-load.ts');
         expect(Object.keys(out.inputs), name).not.toContain('src/config/policy-load-bundle.ts');
       }

@@ -7,32 +7,35 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixturePayload } from '../../support/fixtures.js';
 import { inChild } from '../io/in-child.js';
 
 describe('a process whose entry named no policy slow path', () => {
   it('allows an over-ceiling dispatch with one error diagnostic; once named, the same dispatch is denied', () => {
     const home = mkdtempSync(join(tmpdir(), 'tg-slow-path-'));
+    // A cheap parent (haiku) asks for a dearer child (opus): over the ceiling, denied when the policy is read.
+    const base = fixturePayload('cursor/preToolUse.task.json') as { tool_input: Record<string, unknown> };
+    const task = {
+      ...base,
+      cwd: home,
+      model: 'claude-haiku-4-5',
+      tool_input: { ...base.tool_input, model: 'claude-opus-5' },
+    };
     const got = inChild<string[]>(`
       const { routeDispatch } = await import(src + '/runtime/dispatch.ts');
       const { appendSpool } = await import(src + '/observer/spool.ts');
       const { makeCursorAdapter } = await import(src + '/adapters/cursor/handlers.ts');
       const { clearRuntimeCache, usePolicySlowPath } = await import(src + '/config/runtime.ts');
       const env = { TIERGATE_HOME: ${JSON.stringify(home)}, TIERGATE_PRICE_REFRESH: 'off' };
-      const task = {
-        conversation_id: 'c1',
-        model: 'claude-haiku-4-5',
-        tool_name: 'Task',
-        tool_use_id: 'toolu_p1',
-        tool_input: { subagent_type: 'explore', model: 'claude-opus-5' },
-      };
+      const task = ${JSON.stringify(task)};
       const decide = async () => {
         const adapter = makeCursorAdapter({ route: routeDispatch, spool: appendSpool, now: Date.now });
         const ctx = { env, harness: 'cursor', event: 'preToolUse', startedAt: Date.now(), deadlineMs: 5000 };
         return JSON.parse((await adapter.handlers.preToolUse(task, ctx)).stdout).permission;
       };
       const unnamed = await decide();
-      const policyLoad = await import(src + '/config/policy-load.ts');
-      usePolicySlowPath(() => policyLoad);
+      const { policySlowPath } = await import(src + '/config/policy-load.ts');
+      usePolicySlowPath(() => policySlowPath);
       clearRuntimeCache();
       return [unnamed, await decide()];`);
     expect(got).toEqual(['allow', 'deny']);
