@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Names the policy's slow path, as each bundle's entry does (config/runtime.ts).
+    setupFiles: ['test/support/policy-slow-path.ts'],
   },
 });

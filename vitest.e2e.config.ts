@@ -7,6 +7,8 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 600_000,
     pool: 'forks',
+    // Names the policy's slow path, as each bundle's entry does (config/runtime.ts).
+    setupFiles: ['test/support/policy-slow-path.ts'],
     fileParallelism: false,
   },
 });

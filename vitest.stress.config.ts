@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['test/stress/**/*.test.ts'],
     testTimeout: 600_000,
     pool: 'forks',
+    // Names the policy's slow path, as each bundle's entry does (config/runtime.ts).
+    setupFiles: ['test/support/policy-slow-path.ts'],
     fileParallelism: false,
   },
 });

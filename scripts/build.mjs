@@ -137,26 +137,18 @@ async function buildHook(options) {
   if (result.warnings.length)
     throw new Error(`${basename(options.outfile)}: esbuild warned (see above); fix it, a hook bundle must build clean`);
 }
-// The policy's slow path (files + zod) is its own bundle; a dispatch bundle requires it only when the effective file
-// cannot serve (src/config/shims/policy-load-lazy.ts).
+// The policy's slow path (files + zod) is its own bundle; a dispatch entry names it as the slow path to require when
+// the effective file cannot serve (usePolicySlowPath, src/config/policy-load-bundle.ts).
 await buildHook({
   ...hookCommon,
   entryPoints: [join(root, 'src/config/policy-load.ts')],
   outfile: join(out, 'policy-load.cjs'),
 });
-const lazyPolicyLoad = {
-  name: 'policy-load-lazy',
-  setup: (b) =>
-    b.onResolve({ filter: /(^|\/)policy-load\.js$/ }, () => ({
-      path: join(root, 'src/config/shims/policy-load-lazy.ts'),
-    })),
-};
 for (const bundle of [...DISPATCH_BUNDLES, 'hook-events']) {
   const outfile = join(out, `${bundle}.cjs`);
   // The dispatch bundles carry no zod (test/unit/boundaries/bundle-imports.test.ts): their payloads have hand-written
   // guards (src/adapters/<id>/dispatch-payload.ts), and the policy's slow path is the bundle above.
-  const plugins = bundle === 'hook-events' ? [] : [lazyPolicyLoad];
-  await buildHook({ ...hookCommon, plugins, entryPoints: [join(root, 'src/entries', `${bundle}.ts`)], outfile });
+  await buildHook({ ...hookCommon, entryPoints: [join(root, 'src/entries', `${bundle}.ts`)], outfile });
 }
 await buildHook({
   ...hookCommon,

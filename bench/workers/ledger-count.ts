@@ -1,7 +1,11 @@
 /** Final drain of whatever the writers left in the spool, then the ledger's completion rows as JSON (ledger-concurrency). */
+import { policySlowPath } from '../../src/config/policy-load.js';
+import { usePolicySlowPath } from '../../src/config/runtime.js';
 import { loadPricer } from '../../src/observer/default-pricer.js';
 import { runObserver } from '../../src/collect/drain.js';
 import { openLedger } from '../../src/observer/ledger/open.js';
+
+usePolicySlowPath(() => policySlowPath);
 
 const db = openLedger(process.env, { busyTimeoutMs: 30_000 });
 const stats = runObserver(process.env, loadPricer(process.env), db);

@@ -4,11 +4,15 @@
  * drains the spool into the ledger the way a SessionEnd hook or a CLI run does, so writers and drainers race.
  * argv: <lane> <count> <drainEvery> <rolloutPath> <turnId>; prints one JSON line {lane, recorded, drains, drainErrors, ms}.
  */
+import { policySlowPath } from '../../src/config/policy-load.js';
+import { usePolicySlowPath } from '../../src/config/runtime.js';
 import { Readable } from 'node:stream';
 import { runHook } from '../../src/wiring/command-hooks.js';
 import { loadPricer } from '../../src/observer/default-pricer.js';
 import { runObserver } from '../../src/collect/drain.js';
 import { openLedger } from '../../src/observer/ledger/open.js';
+
+usePolicySlowPath(() => policySlowPath);
 
 const [lane = '0', count = '50', drainEvery = '10', rollout = '', turnId = ''] = process.argv.slice(2);
 const env = process.env;

@@ -7,7 +7,10 @@ import { isPiChild } from '../../src/adapters/pi/extension.js';
 import { createTierSubagentTool } from '../../src/adapters/pi/subagent-tool.js';
 import { diagnose, errorText } from '../../src/io/diagnostics.js';
 import { runCollect } from '../../src/io/processes.js';
-import { loadRuntime } from '../../src/config/runtime.js';
+import { policySlowPath } from '../../src/config/policy-load.js';
+import { loadRuntime, usePolicySlowPath } from '../../src/config/runtime.js';
+
+usePolicySlowPath(() => policySlowPath);
 
 type Api = { registerTool(tool: unknown): void };
 

@@ -5,6 +5,10 @@
 import type { Plugin } from '@opencode-ai/plugin';
 import { createHooks, defaultDeps, type OpencodeClient } from '../../src/adapters/opencode/plugin.js';
 import { diagnose, errorText } from '../../src/io/diagnostics.js';
+import { policySlowPath } from '../../src/config/policy-load.js';
+import { usePolicySlowPath } from '../../src/config/runtime.js';
+
+usePolicySlowPath(() => policySlowPath);
 
 export const Tiergate: Plugin = async (input) => {
   try {

@@ -1,8 +1,8 @@
 /**
  * The slow path of the policy and prices: every input read from its file and validated (zod), then written as the
  * effective file (effective-file.ts) for the next dispatch hook. Bundled on its own too, as dist/policy-load.cjs: a
- * dispatch bundle loads it only when the effective file cannot serve or a project file is present (shims/policy-load-lazy.ts,
- * scripts/build.mjs), so a dispatch served by the effective file never loads zod.
+ * dispatch bundle requires it only when the effective file cannot serve or a project file is present (its entry names
+ * it with usePolicySlowPath, config/runtime.ts), so a dispatch served by the effective file never loads zod.
  */
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { writeFileAtomic } from '../io/files.js';
@@ -21,9 +21,7 @@ import {
   type Effective,
   type Inputs,
 } from './effective-file.js';
-import { loadUserPolicy } from './load.js';
-
-export { applyProjectFile } from './load.js';
+import { applyProjectFile, loadUserPolicy } from './load.js';
 
 /** A layer as text: catalog-lines layout, or one JSON line for a layer without models (that layout needs a row). */
 const layerText = (c: Catalog): string =>
@@ -82,7 +80,7 @@ export function writeEffective(env: Env): void {
 }
 
 /** Prices a harness declared (prices/declared.ts): kept, and the effective file rewritten when one is new. */
-export function declarePrices(
+function declarePrices(
   env: Env,
   harness: Harness,
   declared: readonly { model: string | null; cost: unknown }[],
@@ -91,3 +89,6 @@ export function declarePrices(
   writeEffective(env);
   return true;
 }
+
+/** What config/runtime.ts asks of the slow path: an entry names it with usePolicySlowPath (from this bundle or its own). */
+export const policySlowPath = { rebuildEffective, applyProjectFile, declarePrices };

@@ -1,18 +1,48 @@
 /**
  * Policy and prices for this process, from the effective file (config/effective-file.ts) when it describes the inputs,
- * else from the files (config/policy-load.ts, which rewrites it). Hooks are short-lived; in-process plugins reuse them.
+ * else from the files through the slow path (config/policy-load.ts, which rewrites it), which this process's entry
+ * names with usePolicySlowPath. Hooks are short-lived; in-process plugins reuse them.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Policy } from '../contracts/config.js';
 import type { Harness } from '../contracts/harness.js';
 import { currentInputs, PROJECT_CONFIG_FILE, readEffective, type Inputs } from './effective-file.js';
-import { applyProjectFile, declarePrices, rebuildEffective } from './policy-load.js';
+import type * as PolicyLoad from './policy-load.js';
 import type { Env } from '../io/paths.js';
 import { createPriceLookup, type PriceLookup } from '../prices/lookup.js';
 import { overridesCatalog } from '../prices/overrides.js';
 
 export type Runtime = { policy: Policy; policyDiagnostics: string[]; prices: PriceLookup };
+
+/** What this module needs of the slow path: files read and validated with zod (config/policy-load.ts). */
+export type PolicySlowPath = typeof PolicyLoad.policySlowPath;
+
+let loadSlowPath: (() => PolicySlowPath) | null = null;
+let slowPath: PolicySlowPath | null = null;
+
+/**
+ * How this process reaches the slow path; its entry calls this once, at load. A dispatch bundle passes a loader that
+ * requires dist/policy-load.cjs (config/policy-load-bundle.ts), called only when the effective file cannot serve or a
+ * project file is present, so a dispatch the file serves never loads zod. Every other entry passes the policySlowPath
+ * it bundles. Not imported here: this module is in every dispatch bundle, and an import would bring zod with it.
+ */
+export function usePolicySlowPath(load: () => PolicySlowPath): void {
+  loadSlowPath = load;
+  slowPath = null;
+}
+
+/** Throws when no entry named the slow path: a dispatch fails open on it, with one diagnostic (runtime/dispatch.ts). */
+function slow(): PolicySlowPath {
+  if (slowPath) return slowPath;
+  if (!loadSlowPath) {
+    const err = new Error('no policy slow path: the entry did not call usePolicySlowPath (config/runtime.ts)');
+    err.name = 'PolicySlowPathMissing';
+    throw err;
+  }
+  slowPath = loadSlowPath();
+  return slowPath;
+}
 
 /** In-process hosts (OpenCode, pi) pick up policy edits within this long. */
 const TTL_MS = 30_000;
@@ -28,9 +58,10 @@ export function loadRuntime(env: Env, cwd: string | null): Runtime {
   } catch {
     // rebuildEffective diagnoses it.
   }
-  const eff = (inputs && readEffective(env, inputs)) ?? rebuildEffective(env);
+  const eff = (inputs && readEffective(env, inputs)) ?? slow().rebuildEffective(env);
   // A project file is rare: asked for on every dispatch, read and validated only when there.
-  const project = cwd && existsSync(join(cwd, PROJECT_CONFIG_FILE)) ? applyProjectFile(eff.policy, cwd, env) : null;
+  const project =
+    cwd && existsSync(join(cwd, PROJECT_CONFIG_FILE)) ? slow().applyProjectFile(eff.policy, cwd, env) : null;
   const policy = project?.policy ?? eff.policy;
   const diagnostics = project ? [...eff.diagnostics, ...project.diagnostics] : eff.diagnostics;
   const overrides = overridesCatalog(policy.priceOverrides);
@@ -50,7 +81,7 @@ export function declareModelPrices(
   harness: Harness,
   declared: readonly { model: string | null; cost: unknown }[],
 ): void {
-  if (declarePrices(env, harness, declared)) cache.clear();
+  if (slow().declarePrices(env, harness, declared)) cache.clear();
 }
 
 export function clearRuntimeCache(): void {

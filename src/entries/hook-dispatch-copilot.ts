@@ -1,6 +1,10 @@
 // dist/hook-dispatch-copilot.cjs: Copilot CLI's preToolUse, started by dist/hook.cjs (hook-runner/bundles.ts).
 import { dispatchAdapter as adapter } from '../adapters/copilot/dispatch-command.js';
+import { requirePolicyLoadBundle } from '../config/policy-load-bundle.js';
+import { usePolicySlowPath } from '../config/runtime.js';
 import { hookMain } from '../hook-runner/core.js';
+
+usePolicySlowPath(requirePolicyLoadBundle);
 
 export { adapter };
 export const main = (argv: string[]): Promise<number> => hookMain(argv, { copilot: async () => adapter });

@@ -4,7 +4,16 @@
  * the user policy or to the price directory after the file was written decides the next dispatch.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -35,8 +44,8 @@ function sandbox() {
   const env = { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg') };
   const effective = join(env.TIERGATE_HOME, 'data', 'effective.json');
   // Parent gpt-6-luna (cheap) asks for gpt-6-astra (dearer): Codex's hook denies.
-  const decision = () => {
-    const r = spawnSync(process.execPath, ['-r', preload, hook, 'codex', 'PreToolUse'], {
+  const decision = (hookFile = hook) => {
+    const r = spawnSync(process.execPath, ['-r', preload, hookFile, 'codex', 'PreToolUse'], {
       input: JSON.stringify({ ...codexPayload, cwd: dir, model: 'gpt-6-luna' }),
       env,
       encoding: 'utf8',
@@ -57,9 +66,11 @@ function sandbox() {
 }
 
 const slowOrZod = (mods: string[]) => mods.filter((m) => /policy-load|zod/.test(m));
+/** A diagnostic only src/config/policy-load.ts writes. */
+const SLOW_PATH_TEXT = 'inputs unreadable, not saved';
 
 describe('what the dispatch bundles hold (esbuild metafile, .cache/build/metafile.json)', () => {
-  type Output = { inputs: Record<string, unknown> };
+  type Output = { inputs: Record<string, unknown>; entryPoint?: string };
   const builds = (
     JSON.parse(readFileSync(join(root, '.cache/build/metafile.json'), 'utf8')) as {
       builds: { outputs: Record<string, Output> }[];
@@ -68,7 +79,7 @@ describe('what the dispatch bundles hold (esbuild metafile, .cache/build/metafil
   const outputs = builds.flatMap((b) => Object.entries(b.outputs));
   const dispatch = outputs.filter(([name]) => /hook-dispatch-[a-z]+\.cjs$/.test(name));
 
-  it('no dispatch bundle carries zod, the policy files loader or the catalog loaders: only the lazy stand-in', () => {
+  it('no dispatch bundle carries zod, the policy files loader or the catalog loaders: only the loader of their bundle', () => {
     expect(dispatch.length).toBeGreaterThanOrEqual(5);
     for (const [name, out] of dispatch) {
       const inputs = Object.keys(out.inputs);
@@ -78,7 +89,26 @@ describe('what the dispatch bundles hold (esbuild metafile, .cache/build/metafil
         ),
         name,
       ).toEqual([]);
-      expect(inputs, name).toContain('src/config/shims/policy-load-lazy.ts');
+      expect(inputs, name).toContain('src/config/policy-load-bundle.ts');
+      // The slow path's own text (a diagnostic of rebuildEffective) is in its bundle, not here.
+      expect(readFileSync(join(root, name), 'utf8'), name).not.toContain(SLOW_PATH_TEXT);
+    }
+    expect(readFileSync(join(root, 'dist/policy-load.cjs'), 'utf8')).toContain(SLOW_PATH_TEXT);
+  });
+
+  it('every bundle that reads the policy names its slow path in its entry: the dispatch bundles by requiring dist/policy-load.cjs, the others the module they carry', () => {
+    const readers = outputs.filter(([, out]) => 'src/config/runtime.ts' in out.inputs);
+    // The CLI, the event bundle, OpenCode's plugin, pi's two extensions and the dispatch bundles.
+    expect(readers.length).toBeGreaterThanOrEqual(dispatch.length + 5);
+    for (const [name, out] of readers) {
+      const entry = readFileSync(join(root, out.entryPoint!), 'utf8');
+      if (dispatch.some(([d]) => d === name)) {
+        expect(entry, name).toContain('usePolicySlowPath(requirePolicyLoadBundle);');
+      } else {
+        expect(entry, name).toContain('usePolicySlowPath(() => policySlowPath);');
+        expect(Object.keys(out.inputs), name).toContain('src/config/policy-load.ts');
+        expect(Object.keys(out.inputs), name).not.toContain('src/config/policy-load-bundle.ts');
+      }
     }
   });
 
@@ -102,6 +132,22 @@ describe('the effective file across hook processes', () => {
     expect(sb.loaded()).toContain(join(root, 'dist/hook-dispatch-codex.cjs'));
     // Read, not rewritten.
     expect(statSync(sb.effective).ino).toBe(written.ino);
+  });
+
+  it('without dist/policy-load.cjs beside it, a dispatch the file cannot serve fails open, with one error diagnostic', () => {
+    const sb = sandbox();
+    const pkg = join(sb.dir, 'pkg');
+    mkdirSync(join(pkg, 'dist'), { recursive: true });
+    mkdirSync(join(pkg, 'data'));
+    for (const f of readdirSync(join(root, 'dist')).filter((f) => f.endsWith('.cjs') && f !== 'policy-load.cjs'))
+      copyFileSync(join(root, 'dist', f), join(pkg, 'dist', f));
+    copyFileSync(join(root, 'data/prices-snapshot.json'), join(pkg, 'data/prices-snapshot.json'));
+    // Over the ceiling (the control above denies it), allowed: no policy could be read.
+    expect(sb.decision(join(pkg, 'dist/hook.cjs'))).toBe('allow');
+    const log = readFileSync(join(sb.env.TIERGATE_HOME, 'data', 'diagnostics.log'), 'utf8');
+    const errors = log.split('\n').filter((l) => l.includes('"level":"error"'));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(join(pkg, 'dist/policy-load.cjs'));
   });
 
   it('a policy edit after the file was written decides the next dispatch, which rewrites it', () => {

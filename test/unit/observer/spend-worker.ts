@@ -1,6 +1,10 @@
 // Child process for the parallel-writers tests (test/unit/observer/spend-concurrency.test.ts, test/stress/spend-completions.test.ts): counts `each` completions of 1000 pico-USD,
 // keys unique to worker `w`, in the spend summary of TIERGATE_HOME.
+import { policySlowPath } from '../../../src/config/policy-load.js';
+import { usePolicySlowPath } from '../../../src/config/runtime.js';
 import { noteSpend } from '../../../src/observer/spend-record.js';
+
+usePolicySlowPath(() => policySlowPath);
 
 const [w, each] = process.argv.slice(2).map(Number) as [number, number];
 const pricer = { catalogVersion: 't', price: () => ({ picoUsd: 1000n, catalogVersion: 't', modelId: 'm' }) };
