@@ -17,8 +17,15 @@ import { readRewriteMarker, rewriteMarkerPath } from '../../../src/observer/rewr
 import { tempHome, testPricer } from './helpers.js';
 import { claudeDispatchObservation } from '../support/claude-dispatch.js';
 
-/** The resolver of the bundled snapshot (aliases, normalisation, estimates): what a real observer pass uses. */
-const identify = loadPricer(tempHome().env).identify!;
+/**
+ * The resolver of the bundled snapshot (aliases, normalisation, estimates): what a real observer pass uses. Loaded on
+ * first use, since the policy's slow path is registered by the test setup's beforeAll, after this module is imported.
+ */
+let resolver: NonNullable<Pricer['identify']> | undefined;
+const identify: NonNullable<Pricer['identify']> = (...args) => {
+  resolver ??= loadPricer(tempHome().env).identify!;
+  return resolver(...args);
+};
 
 const corrected = (over: Partial<EnforcementInput>): EnforcementInput => ({
   harness: 'claude',
