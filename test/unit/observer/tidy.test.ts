@@ -22,7 +22,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { paths } from '../../../src/io/paths.js';
 import { runObserver } from '../../../src/collect/drain.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
-import { COMPILE_CACHE_MAX_AGE_MS, OLD_MEMO_DIR, tidyDataDir } from '../../../src/observer/tidy.js';
+import { CODE_CACHE_MAX_AGE_MS, OLD_MEMO_DIR, tidyDataDir } from '../../../src/observer/tidy.js';
 import { testPricer } from './helpers.js';
 
 const homes: string[] = [];
@@ -120,7 +120,7 @@ describe("tidy: Node's compile-cache subdirectories", () => {
     expect(readdirSync(p.codeCacheDir).sort()).toEqual(['7d2b6e41', 'v20-linked']);
     expect(readdirSync(fresh)).toEqual(['entry']);
     expect(readdirSync(outside)).toEqual(['keep.txt']);
-    expect(COMPILE_CACHE_MAX_AGE_MS).toBe(30 * 86_400_000);
+    expect(CODE_CACHE_MAX_AGE_MS).toBe(30 * 86_400_000);
   });
 
   it('a code-cache directory that is a link is not looked into', () => {
