@@ -1,6 +1,7 @@
 /**
  * The drain's housekeeping of what the command hook left before issue 17 (the dispatch memo directory, the old
- * loader's `hook-*.v8` code-cache files) and of Node's compile-cache subdirectories no version has written for 30 days.
+ * loader's `hook-*.v8` code-cache files), of the hook's `.v8cache` files unused for 30 days and of Node's compile-cache
+ * subdirectories (the hook's cache before session 13) no version has written for 30 days.
  * Links are removed as links; their targets stay whole.
  */
 import {
@@ -136,6 +137,26 @@ describe("tidy: Node's compile-cache subdirectories", () => {
     symlinkSync(outside, p.codeCacheDir);
     tidyDataDir(env);
     expect(readdirSync(outside).sort()).toEqual([OLD_V8[0], 'old'].sort());
+  });
+});
+
+describe("tidy: the hook's code-cache files", () => {
+  it('one neither read nor written for 30 days goes; one read lately stays, however old its mtime; a link stays', () => {
+    const { env, p, outside } = sandbox();
+    const now = Date.now();
+    const name = (mtime: number) => `hook-dispatch-codex-66778-${mtime}-nodev20.20.2-x64.v8cache`;
+    const unused = join(p.codeCacheDir, name(1));
+    const read = join(p.codeCacheDir, name(2));
+    for (const f of [unused, read]) writeFileSync(f, 'TGV8');
+    ageDays(unused, 31, now);
+    const old = new Date(now - 90 * 86_400_000);
+    utimesSync(read, new Date(now - 86_400_000), old);
+    const link = join(p.codeCacheDir, name(3));
+    symlinkSync(join(outside, 'keep.txt'), link);
+    lutimesSync(link, old, old);
+    tidyDataDir(env, now);
+    expect(readdirSync(p.codeCacheDir).sort()).toEqual([name(2), name(3)]);
+    expect(readFileSync(join(outside, 'keep.txt'), 'utf8')).toBe('keep me');
   });
 });
 
