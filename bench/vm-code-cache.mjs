@@ -1,6 +1,7 @@
-// The lever for the dispatch hook's last milliseconds (session 12, not in the product yet): V8's code cache through
-// `vm.Script` `cachedData` on every Node (Node 22+'s `module.enableCompileCache`, which the hook uses today, keeps the
-// bundle's top level only; Node 20 has nothing). A small loader compiles the Codex dispatch bundle wrapped as Node's
+// The lever for the dispatch hook's last milliseconds, as session 12 measured it before it shipped (session 13:
+// src/hook-runner/loader.ts, so "hook.cjs (today)" below now has it too and the two cases should agree): V8's code
+// cache through `vm.Script` `cachedData` on every Node (Node 22+'s `module.enableCompileCache`, which the hook used
+// until then, keeps the bundle's top level only; Node 20 has nothing). A small loader compiles the Codex dispatch bundle wrapped as Node's
 // own loader does (`Module.wrap`), with the cache made by `createCachedData()` AFTER a dispatch ran, so the functions a
 // dispatch compiles lazily are in it. Interleaved against bare `node -e 0` and `node dist/hook.cjs codex PreToolUse` on
 // the same over-ceiling payload; every answer is checked to be the same denial. The prototype reads/writes its cache
