@@ -7,6 +7,8 @@
 // the same over-ceiling payload; every answer is checked to be the same denial. The prototype reads/writes its cache
 // in a temp dir with plain fs calls: the product version must go through src/io/files.ts (0600, no links, atomic),
 // key the file by the bundle's size+mtime+Node version (V8's own check hashes the source's length only) and fail open.
+// BENCH_BASE_DIST=<another build's dist/>: that build's hook.cjs is one more case, with a data dir of its own (an A/B
+// of a change on a loaded machine, where the ratio to a bare start is noise but both builds meet the same load).
 // Usage: node bench/vm-code-cache.mjs [runs=31]   (npm run build first). Prints one JSON line.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -42,6 +44,13 @@ const cases = {
   'hook.cjs (today)': { args: [join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], input, check: denies },
   'vm.Script + cachedData': { args: [loader], input, check: denies },
 };
+if (process.env.BENCH_BASE_DIST)
+  cases['hook.cjs (BENCH_BASE_DIST)'] = {
+    args: [join(process.env.BENCH_BASE_DIST, 'hook.cjs'), 'codex', 'PreToolUse'],
+    input,
+    check: denies,
+    env: { TIERGATE_HOME: join(dir, 'tg-base') },
+  };
 const load = [loadavg()[0]];
 const results = interleavedProcessTimes(cases, runs, env);
 load.push(loadavg()[0]);
