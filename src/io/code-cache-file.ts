@@ -56,7 +56,12 @@ export type CodeCacheRead = { data: Buffer; problem?: undefined } | { data?: und
  * refused (a link is never followed, another user's directory never trusted). lstat: one syscall a hook.
  */
 export function codeCacheDirProblem(dir: string, uid = process.getuid?.()): string | null {
-  const st = lstatSync(dir, { throwIfNoEntry: false });
+  let st: Stats | undefined;
+  try {
+    st = lstatSync(dir, { throwIfNoEntry: false });
+  } catch (err) {
+    return `${dir} cannot be looked at (${(err as NodeJS.ErrnoException).code ?? 'error'})`; // ENOTDIR, EACCES
+  }
   if (!st) return null;
   if (st.isSymbolicLink()) return `${dir} is a symbolic link: refused, never followed`;
   if (!st.isDirectory()) return `${dir} is not a directory`;

@@ -254,6 +254,17 @@ describe('dist/hook.cjs with a code cache', () => {
     expect(sb.cacheLines()).toEqual([expect.stringContaining('not a directory')]);
   });
 
+  it('a data dir that is a file: the hook answers from source and says why the cache is not used', () => {
+    const sb = sandbox();
+    mkdirSync(join(sb.env.TIERGATE_HOME), { recursive: true });
+    writeFileSync(sb.data, 'not a directory');
+    const r = sb.run();
+    expect(r.status).toBe(0);
+    expect(denies(r.stdout)).toBe(true);
+    // The log cannot be written either: the line goes to the hook's stderr.
+    expect(r.stderr).toMatch(/hook:code-cache.*cannot be looked at \(ENOTDIR\)/);
+  });
+
   it('a missing bundle: the harness proceeds (exit 0, no answer) and stderr says why', () => {
     const sb = sandbox();
     const dist = join(sb.dir, 'dist');
