@@ -22,6 +22,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { checkCodeCache } from '../../../src/doctor/local.js';
 import { saveCodeCache } from '../../../src/hook-runner/code-cache.js';
 import { startHook } from '../../../src/hook-runner/loader.js';
 import { CODE_CACHE_SUFFIX, codeCacheName, encodeCodeCache, readCodeCache } from '../../../src/io/code-cache-file.js';
@@ -321,6 +322,23 @@ describe('saveCodeCache (dist/code-cache.cjs)', () => {
     mkdirSync(found(sb).path, { recursive: true }); // a directory where the file goes: rename fails
     expect(saveCodeCache(sb.env, found(sb, 'damaged (short)'), make)).toBe(false);
     expect(sb.cacheLines()).toEqual([expect.stringMatching(/damaged \(short\); not saved: /)]);
+  });
+});
+
+describe('doctor: hook / code cache', () => {
+  const doctor = (sb: ReturnType<typeof sandbox>) => checkCodeCache(sb.env)[0]!;
+
+  it('none yet, the files checked as the hook checks them, and a refused directory', () => {
+    const sb = sandbox();
+    expect(doctor(sb)).toMatchObject({ status: 'info', data: { files: 0 } });
+    sb.run();
+    expect(doctor(sb)).toMatchObject({ status: 'ok', data: { files: 1, damaged: 0 } });
+    writeFileSync(join(sb.cacheDir, `other${CODE_CACHE_SUFFIX}`), 'TGV8 and not much else');
+    expect(doctor(sb)).toMatchObject({ status: 'warn', data: { files: 2, damaged: 1 } });
+    const sb2 = sandbox();
+    mkdirSync(sb2.data, { recursive: true });
+    symlinkSync(sb.cacheDir, sb2.cacheDir);
+    expect(doctor(sb2)).toMatchObject({ status: 'warn', detail: expect.stringContaining('symbolic link') });
   });
 });
 
