@@ -3,4 +3,5 @@ import { dispatchAdapter as adapter } from '../adapters/hermes/dispatch-command.
 import { hookMain } from '../hook-runner/core.js';
 
 export { adapter };
+export { codeCacheComplete } from '../hook-runner/core.js';
 export const main = (argv: string[]): Promise<number> => hookMain(argv, { hermes: async () => adapter });

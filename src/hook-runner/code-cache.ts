@@ -17,6 +17,8 @@ export type CodeCacheFound = {
   dirProblem?: string | null;
   /** Why the file could not be used (damaged, unreadable, a link, a FIFO, rejected by V8): it is replaced. */
   problem?: string | undefined;
+  /** Whether the run that makes the data exercised the bundle's main path (loader.ts), kept in the file's header. */
+  complete: boolean;
 };
 
 /**
@@ -42,7 +44,7 @@ export function saveCodeCache(
     const refused = codeCacheDirProblem(dir, uid);
     if (refused) throw new Error(refused);
     // Not durable: a file lost or zeroed by a crash fails the format's check and is written again.
-    writeFileAtomic(path, encodeCodeCache(make()), { durable: false });
+    writeFileAtomic(path, encodeCodeCache(make(), found.complete), { durable: false });
     if (problem) diagnose('warn', 'hook:code-cache', `${problem}: replaced`, { path }, env);
     return true;
   } catch (err) {

@@ -16,9 +16,13 @@ import { bundleFor, type DispatchEvents } from './bundles.js';
 import type { CodeCacheFound } from './code-cache.js';
 
 type Load = (id: string) => unknown;
-type Bundle = { main(argv: string[]): Promise<number> };
-/** `save`: there is a cache to write or a problem with it to report, after the answer. */
-type Loaded = { exports: Bundle; save?: { script: Script; found: CodeCacheFound } };
+/**
+ * `codeCacheComplete`: a dispatch bundle's (hook-runner/core.ts): whether this run decided a dispatch. A bundle without
+ * it (the events bundle) makes a complete cache on any run.
+ */
+type Bundle = { main(argv: string[]): Promise<number>; codeCacheComplete?: () => boolean };
+/** `cache`: what the loader found, when there is a cache to write or a problem with it to report after the answer. */
+type Loaded = { exports: Bundle; script?: Script; cache?: Omit<CodeCacheFound, 'complete'> & { partial?: true } };
 
 /** Runs the hook and exits 0 (or the answer's code). A bundle that cannot load leaves a line on stderr. */
 export async function startHook(
@@ -34,7 +38,12 @@ export async function startHook(
     const loaded = loadBundle(join(distDir, `${bundle}.cjs`), bundle, load, env);
     code = await loaded.exports.main(argv);
     // The answer is out: only now, and only with no good cache (the first hook of a build or of a Node), is one made.
-    if (loaded.save) keepCodeCache(distDir, load, env, loaded.save.script, loaded.save.found);
+    // A cache made by a run that decided no dispatch (a hook for another tool) lacks the dispatch path's functions:
+    // the first run that decides one replaces it, once.
+    const { script, cache } = loaded;
+    const complete = loaded.exports.codeCacheComplete?.() ?? true;
+    if (script && cache && !(cache.partial && !complete))
+      keepCodeCache(distDir, load, env, script, { ...cache, complete });
   } catch (err) {
     process.stderr.write(`tiergate: hook could not run (${errorText(err)}); the harness proceeds unchanged\n`);
     code = 0;
@@ -66,13 +75,15 @@ function loadBundle(file: string, bundle: string, load: Load, env: Env): Loaded 
       file,
       dirname(file),
     );
-    if (read.data && !problem) return { exports: mod.exports };
-    return { exports: mod.exports, save: { script, found: { dir, path, dirProblem, problem } } };
+    if (read.data && !problem) return { exports: mod.exports, script, ...(read.complete ? {} : partial(dir, path)) };
+    return { exports: mod.exports, script, cache: { dir, path, dirProblem, problem } };
   } catch {
     // Node's own loader: it reports a broken or missing bundle the usual way.
     return { exports: load(file) as Bundle };
   }
 }
+
+const partial = (dir: string, path: string) => ({ cache: { dir, path, partial: true as const } });
 
 /** A failure here costs the cache, never the hook (the answer is out already). */
 function keepCodeCache(distDir: string, load: Load, env: Env, script: Script, found: CodeCacheFound): void {

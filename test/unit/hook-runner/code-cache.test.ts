@@ -83,8 +83,9 @@ describe('code cache file format', () => {
     const data = Buffer.alloc(3000, 7);
     data.writeUInt32LE(0xdeadbeef, 1000);
     const good = encodeCodeCache(data);
-    expect(viaFile(good).data?.equals(data)).toBe(true);
-    for (const i of [0, 3, 4, 7, 8, 8 + 1000, 8 + data.length - 1, 8 + data.length, good.length - 1]) {
+    expect(viaFile(good)).toEqual({ data, complete: true });
+    expect(viaFile(encodeCodeCache(data, false))).toEqual({ data, complete: false });
+    for (const i of [0, 3, 4, 7, 8, 11, 12, 12 + 1000, 12 + data.length - 1, 12 + data.length, good.length - 1]) {
       const bad = Buffer.from(good);
       bad[i]! ^= 0x10;
       expect(viaFile(bad), `byte ${i}`).toMatchObject({ problem: expect.stringContaining('damaged') });
@@ -96,7 +97,7 @@ describe('code cache file format', () => {
   });
 
   it('never reads a header-declared length past the cap', () => {
-    const head = Buffer.from('TGV8\xff\xff\xff\x7f', 'latin1');
+    const head = Buffer.from('TGV8\xff\xff\xff\x7f\x01\x00\x00\x00', 'latin1');
     expect(viaFile(head).problem).toContain('damaged');
   });
 
@@ -155,6 +156,37 @@ describe('dist/hook.cjs with a code cache', () => {
     expect(sb.log()).toBe('');
   });
 
+  it('a cache made by a hook that decided no dispatch is replaced, once, by the first hook that decides one', () => {
+    const sb = sandbox();
+    const other = {
+      ...codexPayload,
+      cwd: sb.dir,
+      model: 'gpt-6-luna',
+      tool_name: 'shell',
+      tool_input: { command: 'ls' },
+    };
+    const r = spawnSync(process.execPath, [hook, 'codex', 'PreToolUse'], {
+      input: JSON.stringify(other),
+      env: sb.env,
+      encoding: 'utf8',
+    });
+    expect({ status: r.status, stdout: r.stdout }).toEqual({ status: 0, stdout: '' });
+    const path = join(sb.cacheDir, sb.files()[0]!);
+    const partial = readCodeCache(path);
+    expect(partial.complete).toBe(false);
+    // Another such hook leaves it; a dispatch replaces it with data holding the dispatch path too; the next keeps it.
+    spawnSync(process.execPath, [hook, 'codex', 'PreToolUse'], { input: JSON.stringify(other), env: sb.env });
+    expect(readFileSync(path).equals(encodeCodeCache(partial.data!, false))).toBe(true);
+    expect(denies(sb.run().stdout)).toBe(true);
+    const full = readCodeCache(path);
+    expect(full.complete).toBe(true);
+    expect(full.data!.length).toBeGreaterThan(partial.data!.length);
+    const ino = statSync(path).ino;
+    expect(denies(sb.run().stdout)).toBe(true);
+    expect(statSync(path).ino).toBe(ino);
+    expect(sb.log()).toBe('');
+  });
+
   it('a rebuilt bundle (another mtime) gets a file of its own; the old one is left to the drain', () => {
     const sb = sandbox({ ownDist: true });
     const first = sb.run();
@@ -176,7 +208,7 @@ describe('dist/hook.cjs with a code cache', () => {
       const good = readFileSync(path);
       let bad = Buffer.from(good);
       // Spread over the first copy's data: V8 would crash on some of these (it checks no checksum).
-      if (damage === 'flip') for (let i = 0; i < 64; i++) bad[8 + ((i * 7919) % ((bad.length - 8) >> 1))]! ^= 0xff;
+      if (damage === 'flip') for (let i = 0; i < 64; i++) bad[12 + ((i * 7919) % ((bad.length - 12) >> 1))]! ^= 0xff;
       if (damage === 'truncate') bad = bad.subarray(0, bad.length >> 1);
       if (damage === 'garbage') bad = Buffer.alloc(good.length, 0xa5);
       writeFileSync(path, bad);
@@ -289,6 +321,7 @@ describe('saveCodeCache (dist/code-cache.cjs)', () => {
     path: join(sb.cacheDir, `x${CODE_CACHE_SUFFIX}`),
     dirProblem: null,
     problem,
+    complete: true,
   });
 
   it('creates the directory user-only (an existing one is made so) and the file 0600', () => {

@@ -246,7 +246,7 @@ describe('price cache, effective file and code cache', () => {
     const dir = join(sb.data, 'code-cache');
     symlinkSync(sb.outside, dir);
     const mode = statSync(sb.outside).mode & 0o777;
-    const found = { dir, path: join(dir, 'hook-events-1-1-nodev20.0.0-x64.v8cache'), dirProblem: null };
+    const found = { dir, path: join(dir, 'hook-events-1-1-nodev20.0.0-x64.v8cache'), dirProblem: null, complete: true };
     expect(saveCodeCache(sb.env, found, () => new Uint8Array(8))).toBe(false);
     expect(readdirSync(sb.outside)).toEqual([]);
     expect(statSync(sb.outside).mode & 0o777).toBe(mode);
