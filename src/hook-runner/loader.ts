@@ -55,8 +55,9 @@ export async function startHook(
 const wrap = (source: string) => `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
 
 /**
- * `load` is dist/hook.cjs's own require: the bundles sit beside it and require only Node's modules (and better-sqlite3
- * from the same node_modules), so it resolves for them what their own would.
+ * `load` is dist/hook.cjs's own require: the bundles sit beside it and require only Node's modules, each other
+ * (dist/policy-load.cjs) and packages of the same node_modules (better-sqlite3, jsonc-parser), so it resolves for them
+ * what their own would. What they require is compiled by Node as before: only the bundle is in the code cache.
  */
 function loadBundle(file: string, bundle: string, load: Load, env: Env): Loaded {
   try {
