@@ -1,11 +1,14 @@
-// The lever for the dispatch hook's last milliseconds (session 12, not in the product yet): V8's code cache through
-// `vm.Script` `cachedData` on every Node (Node 22+'s `module.enableCompileCache`, which the hook uses today, keeps the
-// bundle's top level only; Node 20 has nothing). A small loader compiles the Codex dispatch bundle wrapped as Node's
+// The lever for the dispatch hook's last milliseconds, as session 12 measured it before it shipped (session 13:
+// src/hook-runner/loader.ts, so "hook.cjs (today)" below now has it too and the two cases should agree): V8's code
+// cache through `vm.Script` `cachedData` on every Node (Node 22+'s `module.enableCompileCache`, which the hook used
+// until then, keeps the bundle's top level only; Node 20 has nothing). A small loader compiles the Codex dispatch bundle wrapped as Node's
 // own loader does (`Module.wrap`), with the cache made by `createCachedData()` AFTER a dispatch ran, so the functions a
 // dispatch compiles lazily are in it. Interleaved against bare `node -e 0` and `node dist/hook.cjs codex PreToolUse` on
 // the same over-ceiling payload; every answer is checked to be the same denial. The prototype reads/writes its cache
 // in a temp dir with plain fs calls: the product version must go through src/io/files.ts (0600, no links, atomic),
 // key the file by the bundle's size+mtime+Node version (V8's own check hashes the source's length only) and fail open.
+// BENCH_BASE_DIST=<another build's dist/>: that build's hook.cjs is one more case, with a data dir of its own (an A/B
+// of a change on a loaded machine, where the ratio to a bare start is noise but both builds meet the same load).
 // Usage: node bench/vm-code-cache.mjs [runs=31]   (npm run build first). Prints one JSON line.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -41,6 +44,13 @@ const cases = {
   'hook.cjs (today)': { args: [join(root, 'dist/hook.cjs'), 'codex', 'PreToolUse'], input, check: denies },
   'vm.Script + cachedData': { args: [loader], input, check: denies },
 };
+if (process.env.BENCH_BASE_DIST)
+  cases['hook.cjs (BENCH_BASE_DIST)'] = {
+    args: [join(process.env.BENCH_BASE_DIST, 'hook.cjs'), 'codex', 'PreToolUse'],
+    input,
+    check: denies,
+    env: { TIERGATE_HOME: join(dir, 'tg-base') },
+  };
 const load = [loadavg()[0]];
 const results = interleavedProcessTimes(cases, runs, env);
 load.push(loadavg()[0]);

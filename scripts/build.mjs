@@ -116,7 +116,7 @@ for (const e of special) {
 // Node skips its ESM loader, and modules reached through import() (refresh trigger, ledger drain) stay uninitialised
 // until a handler needs them, so child_process, crypto and SQLite never load in a dispatch hook.
 // Bundles (src/hook-runner/bundles.ts): hook-dispatch-<harness>.cjs for each harness's dispatch events, hook-events.cjs for the rest;
-// dist/hook.cjs picks one, with Node's compile cache on where Node has one (src/hook-runner/loader.ts).
+// dist/hook.cjs picks one and runs it from V8's code cache when it has a good one (src/hook-runner/loader.ts).
 const hookCommon = {
   ...common,
   platform: 'node',

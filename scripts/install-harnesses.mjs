@@ -36,7 +36,7 @@ export const HARNESSES = {
   grok: { pkg: '@xai-official/grok', version: '1.0.41', bin: 'grok', home: 'GROK_HOME' },
   // OpenCode runs plugins in Bun: the ledger's bun:sqlite driver is tested under a real Bun.
   bun: { pkg: 'bun', version: '1.4.5', bin: 'bun', runtime: true },
-  // Not harnesses: Node 22 and 24 from the registry, so the command hook runs under the Nodes with a compile cache too
+  // Not harnesses: Node 22 and 24 from the registry, so the command hook (and its V8 code cache) runs under them too
   // (users run 22 and 24 as much as 20; CI's own Node is 20).
   node22: { pkg: 'node', version: '22.23.3', bin: 'node', runtime: true },
   node24: { pkg: 'node', version: '24.21.0', bin: 'node', runtime: true },

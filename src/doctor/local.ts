@@ -8,6 +8,7 @@ import { CatalogSchema } from '../contracts/prices.js';
 import { RefreshStatusSchema } from '../refresh/status.js';
 import { readText } from '../install/backup.js';
 import { paths, type Env } from '../io/paths.js';
+import { CODE_CACHE_SUFFIX, codeCacheDirProblem, readCodeCache } from '../io/code-cache-file.js';
 import type { Check } from './check.js';
 import { CORRUPT_SUFFIX } from '../observer/ledger/open.js';
 import {
@@ -313,17 +314,26 @@ export function checkEffectiveFile(env: Env): Check[] {
   }
 }
 
-/** The command hooks' compile cache (hook-runner/code-cache.ts): Node's own (22.1+), which checks and rewrites its files. */
+/**
+ * The command hooks' V8 code cache (hook-runner/loader.ts): its files, each checked as the hook checks it (a damaged
+ * one is ignored and replaced by the next hook of that bundle, so it is a warning, never a failure).
+ */
 export function checkCodeCache(env: Env): Check[] {
   const dir = paths(env).codeCacheDir;
-  const check = (status: Check['status'], detail: string, files = 0): Check[] => [
-    { section: 'hook', name: 'code cache', status, detail, data: { dir, files } },
+  const check = (status: Check['status'], detail: string, files = 0, damaged = 0): Check[] => [
+    { section: 'hook', name: 'code cache', status, detail, data: { dir, files, damaged } },
   ];
-  const st = lstatSync(dir, { throwIfNoEntry: false });
-  if (st && !st.isDirectory()) return check('warn', `${dir} is not a directory: hooks compile from source`);
-  if (!st) return check('info', `none yet (${dir}); a hook on Node 22.1+ writes it, older Node has none`);
-  let files = 0;
-  for (const sub of readdirSync(dir, { withFileTypes: true }))
-    if (sub.isDirectory()) files += readdirSync(join(dir, sub.name)).length;
-  return check('ok', `${files} file(s) in ${dir} (Node's compile cache)`, files);
+  if (!lstatSync(dir, { throwIfNoEntry: false })) return check('info', `none yet (${dir}); the next hook writes it`);
+  const refused = codeCacheDirProblem(dir);
+  if (refused) return check('warn', `${refused}: hooks compile from source`);
+  const names = readdirSync(dir).filter((f) => f.endsWith(CODE_CACHE_SUFFIX));
+  const damaged = names.filter((f) => readCodeCache(join(dir, f)).data === undefined);
+  if (damaged.length)
+    return check(
+      'warn',
+      `${damaged.length} of ${names.length} file(s) in ${dir} cannot be used (${damaged.join(', ')}): the next hook of each replaces it`,
+      names.length,
+      damaged.length,
+    );
+  return check('ok', `${names.length} file(s) in ${dir} (V8 code cache)`, names.length);
 }

@@ -1,2 +1,2 @@
-// dist/code-cache.cjs: Node's compile cache for the hook bundles, required by dist/hook.cjs on Node 22.1+.
-export { enableCodeCache } from '../hook-runner/code-cache.js';
+// dist/code-cache.cjs: writes the hook bundles' V8 code cache, required by dist/hook.cjs after the answer is out.
+export { saveCodeCache } from '../hook-runner/code-cache.js';

@@ -1,32 +1,55 @@
 /**
- * dist/code-cache.cjs: turns on Node's compile cache (22.1+) in `<data dir>/code-cache` for the bundle dist/hook.cjs
- * loads next. Its own file, required only where Node has the cache, so older Node never compiles it.
+ * dist/code-cache.cjs: writes the V8 code cache dist/hook.cjs reads (io/code-cache-file.ts), and says why a cache could
+ * not be used. Its own file, required by dist/hook.cjs only after the hook's answer is out and only when there is
+ * something to write or say (no cache yet, or one that could not be used), so a hook with a good cache never compiles
+ * it.
  */
-import { statSync } from 'node:fs';
+import { codeCacheDirProblem, encodeCodeCache } from '../io/code-cache-file.js';
 import { diagnose, errorText, setDiagnosticFallback } from '../io/diagnostics.js';
-import { ensurePrivateDir } from '../io/files.js';
-import { paths, type Env } from '../io/paths.js';
+import { ensurePrivateDir, writeFileAtomic } from '../io/files.js';
+import type { Env } from '../io/paths.js';
 
-/** The part of node:module used here; `enableCompileCache` is absent before Node 22.1. */
-export type CompileCacheApi = {
-  enableCompileCache?: (dir: string) => { status: number; message?: string };
-  constants?: { compileCacheStatus?: { FAILED: number } };
+/** What dist/hook.cjs found (loader.ts). */
+export type CodeCacheFound = {
+  dir: string;
+  path: string;
+  /** Why the directory is not used (a link, not a directory, another user's): nothing is written in it. */
+  dirProblem?: string | null;
+  /** Why the file could not be used (damaged, unreadable, a link, a FIFO, rejected by V8): it is replaced. */
+  problem?: string | undefined;
+  /** Whether the run that makes the data exercised the bundle's main path (loader.ts), kept in the file's header. */
+  complete: boolean;
 };
 
-/** On when `<data dir>/code-cache` is a private directory of ours; a link or another's is refused with one line. */
-export function enableCodeCache(env: Env, api: CompileCacheApi, uid = process.getuid?.()): boolean {
-  if (typeof api.enableCompileCache !== 'function') return false;
-  const dir = paths(env).codeCacheDir;
-  // A refusal the log cannot take (the data dir is not writable) goes to the hook's stderr: never silent.
+/**
+ * Writes `make()` (V8's data for the bundle, taken after it ran so the functions it compiled lazily are in it) under
+ * `found.path`, user-only, atomically, never through a link. Never throws: at most one `hook:code-cache` line.
+ */
+export function saveCodeCache(
+  env: Env,
+  found: CodeCacheFound,
+  make: () => Uint8Array,
+  uid = process.getuid?.(),
+): boolean {
+  // A line the log cannot take (the data dir is not writable) goes to the hook's stderr: never silent.
   setDiagnosticFallback((line) => void process.stderr.write(line));
+  const { dir, path, problem } = found;
+  if (found.dirProblem) {
+    diagnose('warn', 'hook:code-cache', `not used: ${found.dirProblem}`, { dir }, env);
+    return false;
+  }
   try {
     ensurePrivateDir(dir);
-    if (uid !== undefined && statSync(dir).uid !== uid) throw new Error(`${dir} belongs to another user`);
-    const result = api.enableCompileCache(dir);
-    if (result.status !== api.constants?.compileCacheStatus?.FAILED) return true;
-    throw new Error(result.message ?? 'Node could not enable it');
+    // Created just now, or there already: a link put in its place since the hook looked is refused here too.
+    const refused = codeCacheDirProblem(dir, uid);
+    if (refused) throw new Error(refused);
+    // Not durable: a file lost or zeroed by a crash fails the format's check and is written again.
+    writeFileAtomic(path, encodeCodeCache(make(), found.complete), { durable: false });
+    if (problem) diagnose('warn', 'hook:code-cache', `${problem}: replaced`, { path }, env);
+    return true;
   } catch (err) {
-    diagnose('warn', 'hook:code-cache', `not used: ${errorText(err)}`, { dir }, env);
+    const why = problem ? `${problem}; ` : '';
+    diagnose('warn', 'hook:code-cache', `${why}not saved: ${errorText(err)}`, { path }, env);
     return false;
   }
 }

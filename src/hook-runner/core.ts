@@ -22,6 +22,15 @@ export const DEFAULT_MAX_STDIN = 16 * 1024 * 1024;
 export const DEFAULT_DEADLINE_MS = 5000;
 const DEBUG_MAX_BYTES = 16 * 1024 * 1024;
 
+let deferredRecord = false;
+/**
+ * Whether a handler of this process deferred a record: a dispatch was decided, so the dispatch path has run (and been
+ * compiled). A dispatch bundle exports it for dist/hook.cjs, which keeps a code cache made by a run that decided none
+ * (a hook that fires for every tool: Claude Code's PreToolUse matcher `*`, Copilot CLI's preToolUse) only until a run
+ * that decided one replaces it (hook-runner/loader.ts).
+ */
+export const codeCacheComplete = (): boolean => deferredRecord;
+
 /** `<harness>:<event>` -> a shorter deadline (descriptors' eventDeadlinesMs); the environment may only lower it. */
 export type DeadlineCaps = Readonly<Record<string, number>>;
 
@@ -184,7 +193,10 @@ export async function runHookWith(
       diagnose('error', where, `deferred record: ${errorText(err)}`, {}, env);
     }
   };
-  const defer = (write: (d: Delivery) => void) => (settled ? runWrite(write, settled) : pending.push(write));
+  const defer = (write: (d: Delivery) => void) => {
+    deferredRecord = true;
+    return settled ? runWrite(write, settled) : pending.push(write);
+  };
   const settle = (d: Delivery) => {
     if (settled) return;
     settled = d;

@@ -1,21 +1,49 @@
 /**
- * dist/hook.cjs: requires the bundle that serves this hook event (bundles.ts) and runs it; where Node has a compile
- * cache (22.1+) dist/code-cache.cjs turns it on first. Small on purpose: every hook process compiles this file.
+ * dist/hook.cjs: runs the bundle that serves this hook event (bundles.ts) from V8's compiled code when a good copy is
+ * cached in `<data dir>/code-cache/` (io/code-cache-file.ts), so a hook process does not parse and compile the bundle
+ * again. Through `vm.Script` `cachedData`, on every Node: Node 22+'s `module.enableCompileCache` keeps a module's top
+ * level only, and a dispatch's functions compile lazily, so it saved less (bench/README.md, sessions 12 and 13); Node
+ * 20 has no compile cache at all. Reads only: the cache is written by dist/code-cache.cjs after the answer is out.
+ * Small on purpose: every hook process compiles this file.
  */
-import { join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Script } from 'node:vm';
+import { codeCacheDirProblem, codeCacheName, readCodeCache } from '../io/code-cache-file.js';
 import { errorText } from '../io/error-text.js';
+import { CODE_CACHE_DIR, dataDir, type Env } from '../io/paths.js';
 import { bundleFor, type DispatchEvents } from './bundles.js';
-import type { CompileCacheApi } from './code-cache.js';
+import type { CodeCacheFound } from './code-cache.js';
 
 type Load = (id: string) => unknown;
+/**
+ * `codeCacheComplete`: a dispatch bundle's (hook-runner/core.ts): whether this run decided a dispatch. A bundle without
+ * it (the events bundle) makes a complete cache on any run.
+ */
+type Bundle = { main(argv: string[]): Promise<number>; codeCacheComplete?: () => boolean };
+/** `cache`: what the loader found, when there is a cache to write or a problem with it to report after the answer. */
+type Loaded = { exports: Bundle; script?: Script; cache?: Omit<CodeCacheFound, 'complete'> & { partial?: true } };
 
 /** Runs the hook and exits 0 (or the answer's code). A bundle that cannot load leaves a line on stderr. */
-export async function startHook(distDir: string, argv: string[], load: Load, events: DispatchEvents): Promise<never> {
+export async function startHook(
+  distDir: string,
+  argv: string[],
+  load: Load,
+  events: DispatchEvents,
+  env: Env = process.env,
+): Promise<never> {
   let code = 0;
   try {
-    startCodeCache(distDir, load);
-    const bundle = join(distDir, `${bundleFor(events, argv[0] ?? '', argv[1] ?? '')}.cjs`);
-    code = await (load(bundle) as { main(argv: string[]): Promise<number> }).main(argv);
+    const bundle = bundleFor(events, argv[0] ?? '', argv[1] ?? '');
+    const loaded = loadBundle(join(distDir, `${bundle}.cjs`), bundle, load, env);
+    code = await loaded.exports.main(argv);
+    // The answer is out: only now, and only with no good cache (the first hook of a build or of a Node), is one made.
+    // A cache made by a run that decided no dispatch (a hook for another tool) lacks the dispatch path's functions:
+    // the first run that decides one replaces it, once.
+    const { script, cache } = loaded;
+    const complete = loaded.exports.codeCacheComplete?.() ?? true;
+    if (script && cache && !(cache.partial && !complete))
+      keepCodeCache(distDir, load, env, script, { ...cache, complete });
   } catch (err) {
     process.stderr.write(`tiergate: hook could not run (${errorText(err)}); the harness proceeds unchanged\n`);
     code = 0;
@@ -23,13 +51,47 @@ export async function startHook(distDir: string, argv: string[], load: Load, eve
   process.exit(code);
 }
 
-/** Node 22.1+ only (older Node never loads dist/code-cache.cjs). A failure here costs the cache, never the hook. */
-function startCodeCache(distDir: string, load: Load): void {
+// Node's CommonJS wrapper (`Module.wrap`), without loading node:module for it.
+const wrap = (source: string) => `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
+
+/**
+ * `load` is dist/hook.cjs's own require: the bundles sit beside it and require only Node's modules, each other
+ * (dist/policy-load.cjs) and packages of the same node_modules (better-sqlite3, jsonc-parser), so it resolves for them
+ * what their own would. What they require is compiled by Node as before: only the bundle is in the code cache.
+ */
+function loadBundle(file: string, bundle: string, load: Load, env: Env): Loaded {
   try {
-    const api = load('node:module') as CompileCacheApi;
-    if (typeof api.enableCompileCache !== 'function') return;
-    (load(join(distDir, 'code-cache.cjs')) as typeof import('./code-cache.js')).enableCodeCache(process.env, api);
+    const dir = join(dataDir(env), CODE_CACHE_DIR);
+    const path = join(dir, codeCacheName(bundle, statSync(file), env));
+    const dirProblem = codeCacheDirProblem(dir);
+    const read = dirProblem ? {} : readCodeCache(path);
+    const script = new Script(wrap(readFileSync(file, 'utf8')), { filename: file, cachedData: read.data });
+    const problem = script.cachedDataRejected ? 'rejected by V8' : read.problem;
+    const mod = { exports: {} as Bundle };
+    (script.runInThisContext() as (...args: unknown[]) => void).call(
+      mod.exports,
+      mod.exports,
+      load,
+      mod,
+      file,
+      dirname(file),
+    );
+    if (read.data && !problem) return { exports: mod.exports, script, ...(read.complete ? {} : partial(dir, path)) };
+    return { exports: mod.exports, script, cache: { dir, path, dirProblem, problem } };
+  } catch {
+    // Node's own loader: it reports a broken or missing bundle the usual way.
+    return { exports: load(file) as Bundle };
+  }
+}
+
+const partial = (dir: string, path: string) => ({ cache: { dir, path, partial: true as const } });
+
+/** A failure here costs the cache, never the hook (the answer is out already). */
+function keepCodeCache(distDir: string, load: Load, env: Env, script: Script, found: CodeCacheFound): void {
+  try {
+    const writer = load(join(distDir, 'code-cache.cjs')) as typeof import('./code-cache.js');
+    writer.saveCodeCache(env, found, () => script.createCachedData());
   } catch (err) {
-    process.stderr.write(`tiergate: hook compile cache not used (${errorText(err)})\n`);
+    process.stderr.write(`tiergate: hook code cache not saved (${errorText(err)})\n`);
   }
 }

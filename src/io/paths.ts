@@ -19,7 +19,7 @@ export function dataDir(env: Env = process.env): string {
   return join(env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share'), 'tiergate');
 }
 
-/** Node's compile cache for the command hooks (hook-runner/code-cache.ts). */
+/** The command hooks' V8 code cache (io/code-cache-file.ts; read by hook-runner/loader.ts). */
 export const CODE_CACHE_DIR = 'code-cache';
 
 export type Paths = {

@@ -129,7 +129,8 @@ describe('the effective file across hook processes', () => {
     const written = statSync(sb.effective);
     expect(sb.decision()).toBe('deny');
     expect(slowOrZod(sb.loaded())).toEqual([]);
-    expect(sb.loaded()).toContain(join(root, 'dist/hook-dispatch-codex.cjs'));
+    // The list is the hook's (dist/hook.cjs runs its bundle through vm.Script, so the bundle is not in it).
+    expect(sb.loaded()).toContain(hook);
     // Read, not rewritten.
     expect(statSync(sb.effective).ino).toBe(written.ino);
   });

@@ -1,6 +1,7 @@
 /**
  * The drain's housekeeping of what the command hook left before issue 17 (the dispatch memo directory, the old
- * loader's `hook-*.v8` code-cache files) and of Node's compile-cache subdirectories no version has written for 30 days.
+ * loader's `hook-*.v8` code-cache files), of the hook's `.v8cache` files unused for 30 days and of Node's compile-cache
+ * subdirectories (the hook's cache before session 13) no version has written for 30 days.
  * Links are removed as links; their targets stay whole.
  */
 import {
@@ -24,7 +25,7 @@ import { runObserver } from '../../../src/collect/drain.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import {
   CHILD_SPEND_MAX_AGE_MS,
-  COMPILE_CACHE_MAX_AGE_MS,
+  CODE_CACHE_MAX_AGE_MS,
   OLD_MEMO_DIR,
   tidyDataDir,
 } from '../../../src/observer/tidy.js';
@@ -125,7 +126,7 @@ describe("tidy: Node's compile-cache subdirectories", () => {
     expect(readdirSync(p.codeCacheDir).sort()).toEqual(['7d2b6e41', 'v20-linked']);
     expect(readdirSync(fresh)).toEqual(['entry']);
     expect(readdirSync(outside)).toEqual(['keep.txt']);
-    expect(COMPILE_CACHE_MAX_AGE_MS).toBe(30 * 86_400_000);
+    expect(CODE_CACHE_MAX_AGE_MS).toBe(30 * 86_400_000);
   });
 
   it('a code-cache directory that is a link is not looked into', () => {
@@ -141,6 +142,26 @@ describe("tidy: Node's compile-cache subdirectories", () => {
     symlinkSync(outside, p.codeCacheDir);
     tidyDataDir(env);
     expect(readdirSync(outside).sort()).toEqual([OLD_V8[0], 'old'].sort());
+  });
+});
+
+describe("tidy: the hook's code-cache files", () => {
+  it('one neither read nor written for 30 days goes; one read lately stays, however old its mtime; a link stays', () => {
+    const { env, p, outside } = sandbox();
+    const now = Date.now();
+    const name = (mtime: number) => `hook-dispatch-codex-66778-${mtime}-nodev20.20.2-x64.v8cache`;
+    const unused = join(p.codeCacheDir, name(1));
+    const read = join(p.codeCacheDir, name(2));
+    for (const f of [unused, read]) writeFileSync(f, 'TGV8');
+    ageDays(unused, 31, now);
+    const old = new Date(now - 90 * 86_400_000);
+    utimesSync(read, new Date(now - 86_400_000), old);
+    const link = join(p.codeCacheDir, name(3));
+    symlinkSync(join(outside, 'keep.txt'), link);
+    lutimesSync(link, old, old);
+    tidyDataDir(env, now);
+    expect(readdirSync(p.codeCacheDir).sort()).toEqual([name(2), name(3)]);
+    expect(readFileSync(join(outside, 'keep.txt'), 'utf8')).toBe('keep me');
   });
 });
 
