@@ -14,7 +14,7 @@
 import { join } from 'node:path';
 import type { Harness } from '../contracts/harness.js';
 import { paths, type Env } from '../io/paths.js';
-import type { SpendFigure, SpendState } from '../routing-engine/budget.js';
+import type { AskBasis, SpendFigure, SpendState } from '../routing-engine/budget.js';
 
 export const SPEND_FORMAT = 'tiergate-spend/1';
 export const SPEND_FILE = 'spend.json';
@@ -375,6 +375,39 @@ export function estimateCost(f: SpendFile, input: EstimateInput): bigint | null 
   if (input.reserve !== null) return input.reserve;
   const model = input.model ? median(costs((r) => r.m === input.model)) : null;
   return model ?? median(costs(() => true));
+}
+
+/**
+ * What an ask's estimate is drawn from (issue 33 item 3): the median-cost priced child of this agent type, else of this
+ * session, with the model it was served by (the engine rescales it to the requested and the parent's model). null:
+ * no priced child of either to go by.
+ */
+export function askBasis(f: SpendFile, input: { session: string | null; agent: string | null }): AskBasis | null {
+  const priced = f.recent.filter((r) => r.pico !== null);
+  const pick = (from: AskBasis['from'], rows: RecentEntry[]): AskBasis | null => {
+    if (rows.length === 0) return null;
+    const s = [...rows].sort((a, b) => {
+      const x = BigInt(a.pico!);
+      const y = BigInt(b.pico!);
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+    const mid = s[(s.length - 1) >> 1]!;
+    return { pico: BigInt(mid.pico!), model: mid.m ?? null, from, n: rows.length };
+  };
+  return (
+    (input.agent
+      ? pick(
+          'agent',
+          priced.filter((r) => r.a === input.agent),
+        )
+      : null) ??
+    (input.session
+      ? pick(
+          'session',
+          priced.filter((r) => r.s === input.session),
+        )
+      : null)
+  );
 }
 
 /** A journal entry as read back (spend-journal.ts; the hooks module reads them too). Checked by hand, as the file is. */

@@ -19,6 +19,7 @@ import { comparePrices, withinCeiling } from './compare.js';
 import { agentName, denyMessage, unknownPriceMessage } from './retry-text.js';
 import { applyBudget, hasBudget, type SpendState } from './budget.js';
 import { applyLimits } from './limits.js';
+import { applyAsk } from './ask.js';
 
 // Kept importable from here for the callers that still name them so; they live in src/contracts.
 export type { Candidate, PriceLookup };
@@ -299,6 +300,24 @@ function withLimits(
   }
 }
 
+/**
+ * The ask (ask.ts) where the policy asks and someone can answer: a fault in it fails open to the decision without the
+ * prompt (diagnosed), which is what a run with no one to ask gets.
+ */
+function withAsk(
+  decision: Decision,
+  obs: DispatchObservation,
+  policy: Policy,
+  prices: PriceLookup,
+  spend: SpendState | undefined,
+): Decision {
+  try {
+    return applyAsk(decision, { obs, policy, prices, requested: childOf(obs, policy).model, state: spend });
+  } catch (err) {
+    return { ...decision, diagnostics: [...decision.diagnostics, `not asked: ${budgetFault(err)}`] };
+  }
+}
+
 /** A fault's message, bounded: it may quote the value that caused it. */
 function budgetFault(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
@@ -320,10 +339,16 @@ export function decide(obs: DispatchObservation, policy: Policy, prices: PriceLo
       diagnostics: [],
     };
   }
-  const decision = withLimits(
-    withBudget(decideInner({ obs, policy, prices, diagnostics: [] }), obs, policy, prices, spend),
+  const decision = withAsk(
+    withLimits(
+      withBudget(decideInner({ obs, policy, prices, diagnostics: [] }), obs, policy, prices, spend),
+      obs,
+      policy,
+      spend,
+    ),
     obs,
     policy,
+    prices,
     spend,
   );
   if (policy.mode === 'warn' && decision.action !== 'allow') {
