@@ -156,6 +156,12 @@ export class ModuleCore {
   policyDiagnostics: string[] = [];
   /** Deny instead of correcting: Claude was seen ignoring a rewrite and the policy opts in (policyFromHandoff). */
   rewriteIgnored = false;
+  /**
+   * The policy asks (onOverCeiling / budgets.action `ask`) and someone is at this session's terminal: the PreToolUse
+   * command hook decides every dispatch (it alone can raise Claude Code's permission prompt; agent.spawn fires after the
+   * permission check, reference §10.3) and records it, so the module lets each spawn through unchanged. Set by init.
+   */
+  askArmed = false;
   sessionId: string | null = null;
   cwd: string | null = null;
   dataDir: string | null = null;
@@ -244,7 +250,7 @@ export class ModuleCore {
     let obs: DispatchObservation;
     let decision: Decision;
     try {
-      if (this.policy.mode === 'off') return { kind: 'proceed', record: null };
+      if (this.policy.mode === 'off' || this.askArmed) return { kind: 'proceed', record: null };
       const prompt = typeof e.prompt === 'string' ? e.prompt : null;
       obs = claudeDispatch({
         sessionId: this.sessionId,

@@ -34,6 +34,8 @@ import {
   type RecentEntry,
 } from '../../../observer/spend-summary.js';
 import { hasBudget, type SpendState } from '../../../routing-engine/budget.js';
+import { policyAsks } from '../../../routing-engine/ask.js';
+import { ASK_VAR, attended } from '../attended.js';
 import { numberToDecimal } from '../../../prices/decimal.js';
 import { waitAtMost, withDeadline } from '../../../io/deadline.js';
 
@@ -139,6 +141,16 @@ async function init($: Dollar): Promise<void> {
       await $.env.set('TIERGATE_CHILD_STOP', '1');
     } catch {
       /* children are then stopped only at their next dispatch */
+    }
+  }
+  // Asking needs the PreToolUse command hook (agent.spawn comes after the permission check): armed for this session when
+  // the policy asks and someone is at the terminal (CLAUDE_CODE_SESSION_ATTENDED, as the command hook reads it).
+  if (core.policy.mode === 'on' && policyAsks(core.policy) && attended(hookEnv)) {
+    try {
+      await $.env.set(ASK_VAR, '1');
+      core.askArmed = true;
+    } catch {
+      /* the module then decides as without ask: the non-ask action */
     }
   }
   const dir = core.spoolDir();

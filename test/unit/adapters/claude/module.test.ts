@@ -48,7 +48,13 @@ function load(source: string): Record<string, Hook> {
 
 /** A `$` with the calls the module uses; files live in a Map. */
 function fakeDollar(
-  opts: { files?: Map<string, string>; env?: Record<string, string>; sessionId?: string; failWrites?: boolean } = {},
+  opts: {
+    files?: Map<string, string>;
+    env?: Record<string, string>;
+    hookEnv?: Record<string, string>;
+    sessionId?: string;
+    failWrites?: boolean;
+  } = {},
 ) {
   const files = opts.files ?? new Map<string, string>();
   const envSets: Record<string, string> = {};
@@ -58,7 +64,9 @@ function fakeDollar(
       get: async (k: string) => (env as Record<string, string>)[k],
       set: async (k: string, v: string) => ((envSets[k] = v), {}),
     },
-    process: { hookEnv: async () => ({ CLAUDE_PLUGIN_DATA: '/plugdata', CLAUDE_PROJECT_DIR: '/proj' }) },
+    process: {
+      hookEnv: async () => ({ CLAUDE_PLUGIN_DATA: '/plugdata', CLAUDE_PROJECT_DIR: '/proj', ...(opts.hookEnv ?? {}) }),
+    },
     session: { id: async () => opts.sessionId ?? 'sess-1', cwd: async () => '/proj' },
     fs: {
       exists: async (p: string) => files.has(p) || [...files.keys()].some((k) => k.startsWith(`${p}/`)),
@@ -161,6 +169,28 @@ describe('dist/claude-module.js', () => {
       const rec = SpoolRecordSchema.parse(recs[0]!.record);
       expect(rec.type === 'dispatch' && rec.observation.parentModel).toBe(e.parentModel);
       expect(JSON.stringify(rec)).not.toContain('DEMO-CHILD');
+    });
+  }
+
+  // Issue 33 item 3: the module cannot raise the permission prompt (agent.spawn comes after it), so under an ask policy
+  // in an attended session it arms the PreToolUse command hook and lets the spawn through; unattended, it decides.
+  for (const [attendedValue, armed] of [
+    ['1', true],
+    ['0', false],
+  ] as const) {
+    it(`onOverCeiling ask, CLAUDE_CODE_SESSION_ATTENDED=${attendedValue}: ${armed ? 'the command hook decides' : 'the module corrects (the non-ask action)'}`, async () => {
+      const hooks = load(source);
+      const files = new Map<string, string>();
+      const policy = { ...DEFAULT_POLICY, onOverCeiling: 'ask' };
+      files.set(policyHandoffPath('/tg/data', 'sess-1'), JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy }));
+      const { $, envSets } = fakeDollar({ files, hookEnv: { CLAUDE_CODE_SESSION_ATTENDED: attendedValue } });
+      await startSession(hooks, $);
+      expect(envSets.TIERGATE_ASK).toBe(armed ? '1' : undefined);
+      const e = fixture('modules/agent.spawn.parent-sonnet.json');
+      let passed: Record<string, unknown> | undefined;
+      await hooks['agent.spawn']!($, e, async (x: Record<string, unknown>) => ((passed = x), { agentId: 'a-1' }));
+      expect(passed!.model).toBe(armed ? e.model : 'sonnet');
+      expect(spooled(files).filter((b) => b.record).length).toBe(armed ? 0 : 1);
     });
   }
 
