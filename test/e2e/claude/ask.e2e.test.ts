@@ -1,0 +1,216 @@
+/**
+ * Ask instead of deny (issue 33 item 3) against the real Claude Code binary (pinned 2.1.332) and a fake Anthropic API
+ * on 127.0.0.1. A sonnet parent dispatches an opus child under `onOverCeiling: "ask"`.
+ *
+ * - In the TUI (driven through tmux), with the plugin's hooks module live: the module arms the PreToolUse command hook,
+ *   which raises Claude Code's permission prompt stating the money; "Yes" runs the child on opus as asked (the API sees
+ *   claude-opus-5-5), "No" runs nothing. The ledger records the dispatch as its own decision, `ask`.
+ * - Headless (`-p`, CLAUDE_CODE_SESSION_ATTENDED=0): nobody is asked, the non-ask action applies: the child is corrected
+ *   to sonnet, on the module path and on the command-hook path alike; `budgets.action: "ask"` past a budget refuses.
+ */
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harnessBin } from '../support/harness-bin.js';
+import {
+  CHILD_MARKER,
+  dispatchScript,
+  startFakeAnthropic,
+  type FakeAnthropic,
+  type Script,
+} from '../support/fake-anthropic-api.js';
+import { claudeEnv, makeSandbox, runClaude, tiergatePluginCopy, type ClaudeSandbox } from '../support/claude-run.js';
+import { tiergateEnv, writeTiergateConfig } from '../support/sandbox.js';
+import { startTmux, tmuxAvailable } from '../support/tmux.js';
+import { openLedger } from '../../../src/observer/ledger/open.js';
+
+const root = join(import.meta.dirname, '../../..');
+const bin = harnessBin('claude');
+const tmux = tmuxAvailable();
+const d = bin.ok ? describe : describe.skip;
+const claude = bin.ok ? bin.bin : '';
+
+const AGENT = (n: number) => ({
+  description: `tg child ${n}`,
+  prompt: `${CHILD_MARKER} c${n}: do the task and report.`,
+  subagent_type: 'general-purpose',
+  run_in_background: false,
+  model: 'opus',
+});
+
+/** The ledger's dispatches with their decision kinds, after `tiergate report` drained the spools. */
+function decisions(sb: ClaudeSandbox): Array<{ call_id: string; action: string; reason: string; kind: string }> {
+  const r = spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), 'report', '--json'], {
+    cwd: sb.project,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: sb.home,
+      CLAUDE_CONFIG_DIR: sb.configDir,
+      ...tiergateEnv(sb.tiergateHome),
+    },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  expect(r.status, r.stderr).toBe(0);
+  const db = openLedger({ TIERGATE_HOME: sb.tiergateHome, HOME: sb.home });
+  try {
+    return db
+      .prepare(
+        'SELECT d.call_id, d.action, d.reason, o.kind FROM dispatches d JOIN decisions o ON o.dispatch_id = d.id ORDER BY d.at',
+      )
+      .all() as Array<{ call_id: string; action: string; reason: string; kind: string }>;
+  } finally {
+    db.close();
+  }
+}
+
+/** What the TUI would otherwise stop on: onboarding, the custom API key question, the folder trust dialog. */
+function attendedSetup(sb: ClaudeSandbox): void {
+  writeFileSync(
+    join(sb.configDir, '.claude.json'),
+    JSON.stringify({
+      hasCompletedOnboarding: true,
+      theme: 'dark',
+      customApiKeyResponses: { approved: ['sk-ant-dummy'], rejected: [] },
+      projects: { [sb.project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
+    }),
+  );
+}
+
+const PROMPT_TEXT =
+  /Hook PreToolUse:Agent requires confirmation for this tool: ?tiergate asks: subagent model opus costs more than your own model claude-sonnet-5-5\. No estimate of its cost: no finished child of this agent type or this session is recorded yet\. tiergate would run it on sonnet \(tier parent\)\. Approve to run it as asked on opus; refuse to keep the cost down\..*Do you want to proceed\?/;
+
+d('Claude Code: ask instead of deny', () => {
+  let api: FakeAnthropic;
+  const plugins: Record<'command' | 'module', string> = { command: '', module: '' };
+
+  beforeAll(async () => {
+    api = await startFakeAnthropic(dispatchScript(AGENT(1)));
+    plugins.module = tiergatePluginCopy(root);
+    plugins.command = tiergatePluginCopy(
+      root,
+      () => 'throw new Error("tiergate e2e: module off");\nexport function register(on) {}\n',
+    );
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  const children = () => api.requests.filter((r) => r.role === 'child').map((r) => r.model);
+
+  async function attended(answer: 'yes' | 'no') {
+    const sb = makeSandbox();
+    attendedSetup(sb);
+    writeTiergateConfig(sb.tiergateHome, { onOverCeiling: 'ask' });
+    api.requests.length = 0;
+    const tui = startTmux([claude, '--model', 'sonnet', '--plugin-dir', plugins.module, 'TG-PARENT: delegate.'], {
+      cwd: sb.project,
+      env: claudeEnv(sb, api.url, { TERM: 'xterm-256color' }),
+    });
+    try {
+      const screen = await tui.waitFor(/Do you want to proceed\?/);
+      expect(screen.replace(/\n/g, ' ')).toMatch(PROMPT_TEXT);
+      // Nothing reached the child while the prompt waited.
+      expect(children()).toEqual([]);
+      tui.keys(answer === 'yes' ? '1' : '3');
+      if (answer === 'yes') await until(() => children().length > 0);
+      // Past the time a child's request took after "Yes" (well under a second).
+      else await new Promise((r) => setTimeout(r, 3000));
+    } finally {
+      tui.close();
+    }
+    return sb;
+  }
+
+  it.runIf(tmux.ok)(
+    'TUI, "Yes": the prompt states the money; the child runs on opus as asked, recorded as ask',
+    async () => {
+      const sb = await attended('yes');
+      expect(children()[0]).toBe('claude-opus-5-5');
+      expect(decisions(sb)).toEqual([
+        { call_id: 'toolu_tg_1', action: 'ask', reason: 'over-ceiling-asked', kind: 'ask' },
+      ]);
+    },
+  );
+
+  it.runIf(tmux.ok)('TUI, "No": nothing runs', async () => {
+    await attended('no');
+    expect(children()).toEqual([]);
+  });
+
+  async function headless(path: 'command' | 'module', config: unknown, script?: Script) {
+    const sb = makeSandbox();
+    writeTiergateConfig(sb.tiergateHome, config);
+    const own = script ? await startFakeAnthropic(script) : api;
+    own.requests.length = 0;
+    try {
+      const res = await runClaude(claude, sb, own.url, [
+        '-p',
+        'TG-PARENT: delegate.',
+        '--output-format',
+        'json',
+        '--allowedTools',
+        'Agent',
+        '--model',
+        script ? 'opus' : 'sonnet',
+        '--plugin-dir',
+        plugins[path],
+      ]);
+      expect(res.code, res.stderr).toBe(0);
+      return {
+        sb,
+        children: own.requests.filter((r) => r.role === 'child').map((r) => r.model),
+        errors: own.requests.flatMap((r) => r.toolResults).filter((t) => t.is_error),
+      };
+    } finally {
+      if (script) await own.close();
+    }
+  }
+
+  for (const path of ['module', 'command'] as const) {
+    it(`headless (-p), ${path} path: no one to ask, the non-ask action corrects the child to sonnet`, async () => {
+      const { sb, children: kids, errors } = await headless(path, { onOverCeiling: 'ask' });
+      expect(kids).toEqual(['claude-sonnet-5-5']);
+      expect(errors).toEqual([]);
+      expect(decisions(sb).map((r) => [r.action, r.reason, r.kind])).toEqual([
+        ['correct', 'over-ceiling-corrected', 'correct'],
+      ]);
+    });
+  }
+
+  it('headless (-p): budgets.action ask past the session budget refuses the second child, naming the budget', async () => {
+    // Two opus children under an opus parent (within the ceiling): the first (about $0.006) crosses $0.001.
+    const twoInSequence: Script = (req) => {
+      if (req.role === 'child') return { kind: 'text', text: 'Result: done\nVerified: yes' };
+      if (req.role === 'parent-after-tool')
+        return req.toolResults.length === 1
+          ? { kind: 'tool_use', name: 'Agent', input: AGENT(2), id: 'toolu_tg_second' }
+          : { kind: 'text', text: 'All done.' };
+      return { kind: 'tool_use', name: 'Agent', input: AGENT(1), id: 'toolu_tg_first' };
+    };
+    const {
+      sb,
+      children: kids,
+      errors,
+    } = await headless('command', { budgets: { session: '0.001', action: 'ask' } }, twoInSequence);
+    expect(kids).toEqual(['claude-opus-5-5']);
+    expect(errors.map((e) => e.text)).toEqual([
+      expect.stringMatching(
+        /^PreToolUse:Agent hook error: tiergate: the session budget of \$0\.001 \(\$0\.0\d+ spent\) is spent; no more subagents run under it\./,
+      ),
+    ]);
+    expect(decisions(sb).map((r) => [r.call_id, r.kind])).toEqual([
+      ['toolu_tg_first', 'allow'],
+      ['toolu_tg_second', 'budget-deny'],
+    ]);
+  });
+});
+
+async function until(ok: () => boolean, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`not reached within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
