@@ -4,7 +4,9 @@
  * - `budgets.action: "stop"` (runtime/child-stop.ts) stops a running child only where its own tool call or request
  *   passes through a point tiergate has and is known there to be a child's (descriptors' `childStop`);
  * - `limits` (routing-engine/limits.ts) are counted only where the harness tells tiergate, while the parent runs, that
- *   a child ended (descriptors' `childEndEvent`).
+ *   a child ended (descriptors' `childEndEvent`);
+ * - `onOverCeiling` / `budgets.action: "ask"` (routing-engine/ask.ts) asks only where the harness has a permission prompt
+ *   a hook can raise (descriptors' `askPrompt`).
  */
 import { loadPolicy } from '../config/load.js';
 import type { HarnessDescriptor } from '../contracts/harness.js';
@@ -12,6 +14,7 @@ import { HARNESS_IDS } from '../contracts/harness-ids.js';
 import { DESCRIPTORS } from '../descriptors/index.js';
 import type { Env } from '../io/paths.js';
 import { hasLimits } from '../routing-engine/limits.js';
+import { policyAsks } from '../routing-engine/ask.js';
 import { stopsChildren } from '../runtime/child-stop.js';
 import type { Check } from './check.js';
 
@@ -25,6 +28,17 @@ export function checkChildren(env: Env, cwd: string): Check[] {
             'childStop',
             'budgets.action "stop": running children are stopped at',
             "no hook sees a child's own tool call as a child's there; their children are refused at dispatch only",
+          ),
+        ]
+      : []),
+    ...(policyAsks(policy)
+      ? [
+          coverage(
+            'ask',
+            'askPrompt',
+            'onOverCeiling / budgets.action "ask": the permission prompt is raised at',
+            'no prompt path a hook can raise; the non-ask action applies there (correct, or deny past a budget)',
+            'docs/policy.md#ask-instead-of-deny',
           ),
         ]
       : []),
@@ -42,7 +56,13 @@ export function checkChildren(env: Env, cwd: string): Check[] {
 }
 
 /** One check: the harnesses whose descriptor states `field` (and what it says), and a warning naming the others. */
-function coverage(name: string, field: 'childStop' | 'childEndEvent', where: string, whyNot: string): Check {
+function coverage(
+  name: string,
+  field: 'childStop' | 'childEndEvent' | 'askPrompt',
+  where: string,
+  whyNot: string,
+  doc = 'docs/budgets.md',
+): Check {
   const all: HarnessDescriptor[] = HARNESS_IDS.map((h) => DESCRIPTORS[h]);
   const yes = all.filter((d) => d[field] !== undefined);
   const none = all.filter((d) => d[field] === undefined);
@@ -52,7 +72,7 @@ function coverage(name: string, field: 'childStop' | 'childEndEvent', where: str
     status: none.length ? 'warn' : 'ok',
     detail:
       `${where} ${yes.map((d) => `${d.name}: ${d[field]}`).join('; ')}` +
-      (none.length ? `. Not in ${none.map((d) => d.name).join(', ')}: ${whyNot} (docs/budgets.md)` : ''),
+      (none.length ? `. Not in ${none.map((d) => d.name).join(', ')}: ${whyNot} (${doc})` : ''),
     data: { covered: yes.map((d) => d.id), none: none.map((d) => d.id) },
   };
 }

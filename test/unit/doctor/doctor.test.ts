@@ -302,5 +302,18 @@ describe('doctor: which harnesses are here, and installs whose package moved', (
     expect(stop.data).toMatchObject({ covered: ['claude', 'codex', 'opencode', 'pi'] });
     expect(stop.detail).toMatch(/Not in [^:]*Cursor[^:]*: no hook sees/);
     expect(run(ctx).map((x) => x.name)).not.toContain('subagent limits');
+    expect(run(ctx).map((x) => x.name)).not.toContain('ask');
+
+    // Issue 33 item 3: where the prompt is raised, and the harnesses where ask acts as the non-ask action.
+    for (const policy of [{ onOverCeiling: 'ask' }, { budgets: { day: '1', action: 'ask' } }]) {
+      names(policy);
+      const ask = find(run(ctx), 'ask');
+      expect(ask.status).toBe('warn');
+      expect(ask.data).toMatchObject({ covered: ['claude', 'copilot'] });
+      expect(ask.detail).toContain('Claude Code: PreToolUse permissionDecision "ask", in the TUI only');
+      expect(ask.detail).toMatch(
+        /Not in Codex, Cursor, OpenCode, pi, Gemini CLI, Grok Build, Hermes Agent: no prompt path a hook can raise; the non-ask action applies there .*\(docs\/policy\.md#ask-instead-of-deny\)$/,
+      );
+    }
   });
 });
