@@ -293,10 +293,15 @@ function withLimits(
   policy: Policy,
   spend: SpendState | undefined,
 ): Decision {
+  return failOpen(decision, 'limits not checked', () => (spend ? applyLimits(decision, obs, policy, spend) : decision));
+}
+
+/** `step()`, or `decision` with a diagnostic saying what was not done and why when it throws. */
+function failOpen(decision: Decision, what: string, step: () => Decision): Decision {
   try {
-    return spend ? applyLimits(decision, obs, policy, spend) : decision;
+    return step();
   } catch (err) {
-    return { ...decision, diagnostics: [...decision.diagnostics, `limits not checked: ${budgetFault(err)}`] };
+    return { ...decision, diagnostics: [...decision.diagnostics, `${what}: ${budgetFault(err)}`] };
   }
 }
 
@@ -311,11 +316,9 @@ function withAsk(
   prices: PriceLookup,
   spend: SpendState | undefined,
 ): Decision {
-  try {
-    return applyAsk(decision, { obs, policy, prices, requested: childOf(obs, policy).model, state: spend });
-  } catch (err) {
-    return { ...decision, diagnostics: [...decision.diagnostics, `not asked: ${budgetFault(err)}`] };
-  }
+  return failOpen(decision, 'not asked', () =>
+    applyAsk(decision, { obs, policy, prices, requested: childOf(obs, policy).model, state: spend }),
+  );
 }
 
 /** A fault's message, bounded: it may quote the value that caused it. */

@@ -8,7 +8,6 @@
  * - Headless (`-p`, CLAUDE_CODE_SESSION_ATTENDED=0): nobody is asked, the non-ask action applies: the child is corrected
  *   to sonnet, on the module path and on the command-hook path alike; `budgets.action: "ask"` past a budget refuses.
  */
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,9 +20,9 @@ import {
   type Script,
 } from '../support/fake-anthropic-api.js';
 import { claudeEnv, makeSandbox, runClaude, tiergatePluginCopy, type ClaudeSandbox } from '../support/claude-run.js';
-import { tiergateEnv, writeTiergateConfig } from '../support/sandbox.js';
-import { startTmux, tmuxAvailable } from '../support/tmux.js';
-import { openLedger } from '../../../src/observer/ledger/open.js';
+import { writeTiergateConfig } from '../support/sandbox.js';
+import { decisionRecord } from '../support/decision-record.js';
+import { startTmux, tmuxAvailable, until } from '../support/tmux.js';
 
 const root = join(import.meta.dirname, '../../..');
 const bin = harnessBin('claude');
@@ -39,31 +38,13 @@ const AGENT = (n: number) => ({
   model: 'opus',
 });
 
-/** The ledger's dispatches with their decision kinds, after `tiergate report` drained the spools. */
-function decisions(sb: ClaudeSandbox): Array<{ call_id: string; action: string; reason: string; kind: string }> {
-  const r = spawnSync(process.execPath, [join(root, 'dist', 'cli.js'), 'report', '--json'], {
-    cwd: sb.project,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: sb.home,
-      CLAUDE_CONFIG_DIR: sb.configDir,
-      ...tiergateEnv(sb.tiergateHome),
-    },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  expect(r.status, r.stderr).toBe(0);
-  const db = openLedger({ TIERGATE_HOME: sb.tiergateHome, HOME: sb.home });
-  try {
-    return db
-      .prepare(
-        'SELECT d.call_id, d.action, d.reason, o.kind FROM dispatches d JOIN decisions o ON o.dispatch_id = d.id ORDER BY d.at',
-      )
-      .all() as Array<{ call_id: string; action: string; reason: string; kind: string }>;
-  } finally {
-    db.close();
-  }
-}
+/** The decision record (kind, what was set, the model served) after the observer pass drained the spools. */
+const decisions = (sb: ClaudeSandbox) =>
+  decisionRecord({ TIERGATE_HOME: sb.tiergateHome, HOME: sb.home, CLAUDE_CONFIG_DIR: sb.configDir }).map((r) => [
+    r.kind,
+    r.to_value,
+    r.served_model,
+  ]);
 
 /** What the TUI would otherwise stop on: onboarding, the custom API key question, the folder trust dialog. */
 function attendedSetup(sb: ClaudeSandbox): void {
@@ -114,7 +95,8 @@ d('Claude Code: ask instead of deny', () => {
       // Nothing reached the child while the prompt waited.
       expect(children()).toEqual([]);
       tui.keys(answer === 'yes' ? '1' : '3');
-      if (answer === 'yes') await until(() => children().length > 0);
+      // Until the child's completion is recorded (the module's turn.complete, drained by the observer pass).
+      if (answer === 'yes') await until(() => decisions(sb)[0]?.[2] != null, 20_000);
       // Past the time a child's request took after "Yes" (well under a second).
       else await new Promise((r) => setTimeout(r, 3000));
     } finally {
@@ -128,9 +110,8 @@ d('Claude Code: ask instead of deny', () => {
     async () => {
       const sb = await attended('yes');
       expect(children()[0]).toBe('claude-opus-5-5');
-      expect(decisions(sb)).toEqual([
-        { call_id: 'toolu_tg_1', action: 'ask', reason: 'over-ceiling-asked', kind: 'ask' },
-      ]);
+      // Its own kind; the approved child's completion (the module's turn.complete) joins it, served on opus.
+      expect(decisions(sb)).toEqual([['ask', null, 'claude-opus-5-5']]);
     },
   );
 
@@ -173,9 +154,7 @@ d('Claude Code: ask instead of deny', () => {
       const { sb, children: kids, errors } = await headless(path, { onOverCeiling: 'ask' });
       expect(kids).toEqual(['claude-sonnet-5-5']);
       expect(errors).toEqual([]);
-      expect(decisions(sb).map((r) => [r.action, r.reason, r.kind])).toEqual([
-        ['correct', 'over-ceiling-corrected', 'correct'],
-      ]);
+      expect(decisions(sb)).toEqual([['correct', 'sonnet', 'claude-sonnet-5-5']]);
     });
   }
 
@@ -200,17 +179,9 @@ d('Claude Code: ask instead of deny', () => {
         /^PreToolUse:Agent hook error: tiergate: the session budget of \$0\.001 \(\$0\.0\d+ spent\) is spent; no more subagents run under it\./,
       ),
     ]);
-    expect(decisions(sb).map((r) => [r.call_id, r.kind])).toEqual([
-      ['toolu_tg_first', 'allow'],
-      ['toolu_tg_second', 'budget-deny'],
+    expect(decisions(sb)).toEqual([
+      ['allow', null, 'claude-opus-5-5'],
+      ['budget-deny', null, null],
     ]);
   });
 });
-
-async function until(ok: () => boolean, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`not reached within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}

@@ -10,9 +10,6 @@
  * - Headless (`-p --allow-all-tools`): Copilot denies the ask itself ("unable to ask user for confirmation"); the model
  *   reads tiergate's text, which ends with the non-ask action's retry, and the retried child runs on gpt-5.4.
  */
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   contentText,
@@ -23,7 +20,8 @@ import {
   type Reply,
 } from '../support/fake-chat-api.js';
 import { harnessBin } from '../support/harness-bin.js';
-import { startTmux, tmuxAvailable } from '../support/tmux.js';
+import { decisionRecord } from '../support/decision-record.js';
+import { startTmux, tmuxAvailable, until } from '../support/tmux.js';
 import { copilotEnv, makeCopilotHome, promptArgs, REPO, runCopilot, type CopilotHome } from './copilot-run.js';
 
 const found = harnessBin('copilot');
@@ -72,40 +70,16 @@ const toolResult = (api: FakeChatApi, id: string): string | undefined => {
 const children = (api: FakeChatApi) =>
   api.requests.filter((q) => q.headers['x-interaction-type'] === 'conversation-subagent').map((q) => q.model);
 
-/** The ledger's dispatches with their decision kinds, after `tiergate report` drained the spools. */
-function decisions(h: CopilotHome): Record<string, unknown>[] {
-  execFileSync(process.execPath, [join(REPO, 'dist/cli.js'), 'report', '--json'], {
-    cwd: h.project,
-    env: {
-      PATH: process.env.PATH,
-      HOME: h.home,
-      COPILOT_HOME: h.copilotHome,
-      TIERGATE_HOME: h.tiergateHome,
-      TIERGATE_PRICE_REFRESH: 'off',
-    },
-  });
-  const db = new Database(join(h.tiergateHome, 'data', 'ledger.sqlite'), { readonly: true });
-  try {
-    return db
-      .prepare(
-        'SELECT d.call_id, d.action, d.reason, o.kind FROM dispatches d JOIN decisions o ON o.dispatch_id = d.id ORDER BY d.at',
-      )
-      .all() as Record<string, unknown>[];
-  } finally {
-    db.close();
-  }
-}
+/** The decision record (kind, what was set, the model served) after the observer pass drained the spools. */
+const decisions = (h: CopilotHome) =>
+  decisionRecord({ TIERGATE_HOME: h.tiergateHome, HOME: h.home, COPILOT_HOME: h.copilotHome }).map((r) => [
+    r.kind,
+    r.to_value,
+    r.served_model,
+  ]);
 
 const ASKED =
   'tiergate asks: subagent model claude-opus-4.8 costs more than your own model gpt-5.4. No estimate of its cost: no finished child of this agent type or this session is recorded yet. tiergate would run it on gpt-5.4 (tier parent). Approve to run it as asked on claude-opus-4.8; refuse to keep the cost down. If no one can answer: Retry the same dispatch with model: "gpt-5.4".';
-
-async function until(ok: () => boolean, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`not reached within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe.skipIf(!found.ok)('GitHub Copilot CLI 1.0.102: ask instead of deny', () => {
   afterAll(() => {
@@ -129,8 +103,8 @@ describe.skipIf(!found.ok)('GitHub Copilot CLI 1.0.102: ask instead of deny', ()
     );
     expect(children(api)).toEqual(['gpt-5.4']);
     expect(decisions(home)).toEqual([
-      { call_id: 'call_e2e_1', action: 'ask', reason: 'over-ceiling-asked', kind: 'ask' },
-      { call_id: 'call_e2e_2', action: 'allow', reason: 'within-ceiling', kind: 'allow' },
+      ['ask', null, null],
+      ['allow', null, 'gpt-5.4'],
     ]);
   });
 
@@ -167,9 +141,8 @@ describe.skipIf(!found.ok)('GitHub Copilot CLI 1.0.102: ask instead of deny', ()
       }
       if (answer === 'yes') {
         expect(children(api)).toEqual(['claude-opus-4.8']);
-        expect(decisions(home)).toEqual([
-          { call_id: 'call_e2e_1', action: 'ask', reason: 'over-ceiling-asked', kind: 'ask' },
-        ]);
+        // Its own kind (the child's usage settles from the session file once the session ends, which this run does not).
+        expect(decisions(home).map(([kind]) => kind)).toEqual(['ask']);
       } else {
         expect(toolResult(api, 'call_e2e_1')).toBe(`Denied by user via preToolUse hook prompt: ${ASKED}`);
         expect(children(api)).toEqual(['gpt-5.4']);

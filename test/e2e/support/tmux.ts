@@ -78,3 +78,12 @@ export function startTmux(
     },
   };
 }
+
+/** Polls `ok` until it holds; throws after `ms`. What a TUI run waits on outside the screen (the fake API's requests). */
+export async function until(ok: () => boolean, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`not reached within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
