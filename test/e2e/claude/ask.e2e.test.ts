@@ -22,6 +22,7 @@ import {
 import { claudeEnv, makeSandbox, runClaude, tiergatePluginCopy, type ClaudeSandbox } from '../support/claude-run.js';
 import { writeTiergateConfig } from '../support/sandbox.js';
 import { decisionRecord } from '../support/decision-record.js';
+import { seedSpend } from '../support/spend-seed.js';
 import { startTmux, tmuxAvailable, until } from '../support/tmux.js';
 
 const root = join(import.meta.dirname, '../../..');
@@ -60,7 +61,7 @@ function attendedSetup(sb: ClaudeSandbox): void {
 }
 
 const PROMPT_TEXT =
-  /Hook PreToolUse:Agent requires confirmation for this tool: ?tiergate asks: subagent model opus costs more than your own model claude-sonnet-5-5\. No estimate of its cost: no finished child of this agent type or this session is recorded yet\. tiergate would run it on sonnet \(tier parent\)\. Approve to run it as asked on opus; refuse to keep the cost down\..*Do you want to proceed\?/;
+  /Hook PreToolUse:Agent requires confirmation for this tool: ?tiergate asks: subagent model opus costs more than your own model claude-sonnet-5-5\. Estimated cost: about \$0\.8000 on opus against \$0\.4000 on your own model claude-sonnet-5-5 \(the median of 3 recorded general-purpose children, served by claude-haiku-5-5; an estimate\)\. tiergate would run it on sonnet \(tier parent\)\. Approve to run it as asked on opus; refuse to keep the cost down\..*Do you want to proceed\?/;
 
 d('Claude Code: ask instead of deny', () => {
   let api: FakeAnthropic;
@@ -84,6 +85,13 @@ d('Claude Code: ask instead of deny', () => {
     const sb = makeSandbox();
     attendedSetup(sb);
     writeTiergateConfig(sb.tiergateHome, { onOverCeiling: 'ask' });
+    // Three general-purpose children recorded earlier, on haiku: the median, $0.02, re-priced by input rate to opus
+    // ($4/M against $0.1/M) and sonnet ($2/M).
+    seedSpend(sb.tiergateHome, [
+      { pico: 10_000_000_000n, model: 'claude-haiku-5-5', agent: 'general-purpose' },
+      { pico: 20_000_000_000n, model: 'claude-haiku-5-5', agent: 'general-purpose' },
+      { pico: 90_000_000_000n, model: 'claude-haiku-5-5', agent: 'general-purpose' },
+    ]);
     api.requests.length = 0;
     const tui = startTmux([claude, '--model', 'sonnet', '--plugin-dir', plugins.module, 'TG-PARENT: delegate.'], {
       cwd: sb.project,

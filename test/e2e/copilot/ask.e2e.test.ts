@@ -21,6 +21,7 @@ import {
 } from '../support/fake-chat-api.js';
 import { harnessBin } from '../support/harness-bin.js';
 import { decisionRecord } from '../support/decision-record.js';
+import { seedSpend } from '../support/spend-seed.js';
 import { startTmux, tmuxAvailable, until } from '../support/tmux.js';
 import { copilotEnv, makeCopilotHome, promptArgs, REPO, runCopilot, type CopilotHome } from './copilot-run.js';
 
@@ -78,8 +79,10 @@ const decisions = (h: CopilotHome) =>
     r.served_model,
   ]);
 
-const ASKED =
-  'tiergate asks: subagent model claude-opus-4.8 costs more than your own model gpt-5.4. No estimate of its cost: no finished child of this agent type or this session is recorded yet. tiergate would run it on gpt-5.4 (tier parent). Approve to run it as asked on claude-opus-4.8; refuse to keep the cost down. If no one can answer: Retry the same dispatch with model: "gpt-5.4".';
+const NO_ESTIMATE = 'No estimate of its cost: no finished child of this agent type or this session is recorded yet.';
+/** tiergate's prompt text for the opus call, with the estimate line given. */
+const asked = (estimate: string) =>
+  `tiergate asks: subagent model claude-opus-4.8 costs more than your own model gpt-5.4. ${estimate} tiergate would run it on gpt-5.4 (tier parent). Approve to run it as asked on claude-opus-4.8; refuse to keep the cost down. If no one can answer: Retry the same dispatch with model: "gpt-5.4".`;
 
 describe.skipIf(!found.ok)('GitHub Copilot CLI 1.0.102: ask instead of deny', () => {
   afterAll(() => {
@@ -90,6 +93,9 @@ describe.skipIf(!found.ok)('GitHub Copilot CLI 1.0.102: ask instead of deny', ()
     const api = await startFakeChatApi(responder());
     const home = makeCopilotHome({ onOverCeiling: 'ask' });
     homes.push(home);
+    // One general-purpose child recorded earlier, $0.01 on gpt-5.4-mini: re-priced by input rate to claude-opus-4.8
+    // and gpt-5.4 (the bundled snapshot's $0.75/M, $5/M and $2.50/M).
+    seedSpend(home.tiergateHome, [{ pico: 10_000_000_000n, model: 'gpt-5.4-mini', agent: 'general-purpose' }]);
     const r = await runCopilot(
       bin,
       promptArgs('E2E-PARENT: delegate the task.', ['--plugin-dir', REPO]),
@@ -99,7 +105,9 @@ describe.skipIf(!found.ok)('GitHub Copilot CLI 1.0.102: ask instead of deny', ()
     await api.close();
     expect(r.code, r.stderr).toBe(0);
     expect(toolResult(api, 'call_e2e_1')).toBe(
-      `Denied by preToolUse hook (unable to ask user for confirmation): ${ASKED}`,
+      `Denied by preToolUse hook (unable to ask user for confirmation): ${asked(
+        'Estimated cost: about $0.0667 on claude-opus-4.8 against $0.0333 on your own model gpt-5.4 (the median of 1 recorded general-purpose child, served by gpt-5.4-mini; an estimate).',
+      )}`,
     );
     expect(children(api)).toEqual(['gpt-5.4']);
     expect(decisions(home)).toEqual([
@@ -144,7 +152,7 @@ describe.skipIf(!found.ok)('GitHub Copilot CLI 1.0.102: ask instead of deny', ()
         // Its own kind (the child's usage settles from the session file once the session ends, which this run does not).
         expect(decisions(home).map(([kind]) => kind)).toEqual(['ask']);
       } else {
-        expect(toolResult(api, 'call_e2e_1')).toBe(`Denied by user via preToolUse hook prompt: ${ASKED}`);
+        expect(toolResult(api, 'call_e2e_1')).toBe(`Denied by user via preToolUse hook prompt: ${asked(NO_ESTIMATE)}`);
         expect(children(api)).toEqual(['gpt-5.4']);
       }
     });
