@@ -8,7 +8,7 @@
  * - Headless (`-p`, CLAUDE_CODE_SESSION_ATTENDED=0): nobody is asked, the non-ask action applies: the child is corrected
  *   to sonnet, on the module path and on the command-hook path alike; `budgets.action: "ask"` past a budget refuses.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
@@ -23,6 +23,7 @@ import { claudeEnv, makeSandbox, runClaude, tiergatePluginCopy, type ClaudeSandb
 import { writeTiergateConfig } from '../support/sandbox.js';
 import { decisionRecord } from '../support/decision-record.js';
 import { seedSpend } from '../support/spend-seed.js';
+import { openLedger } from '../../../src/observer/ledger/open.js';
 import { startTmux, tmuxAvailable, until } from '../support/tmux.js';
 
 const root = join(import.meta.dirname, '../../..');
@@ -46,6 +47,25 @@ const decisions = (sb: ClaudeSandbox) =>
     r.to_value,
     r.served_model,
   ]);
+
+/** Completion records the hooks module wrote (one JSON file each, src/adapters/claude/module/core.ts). */
+function moduleCompletions(sb: ClaudeSandbox): number {
+  const dir = join(sb.tiergateHome, 'data', 'spool', 'claude-module');
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir).filter((f) => readFileSync(join(dir, f), 'utf8').includes('"type":"completion"')).length;
+}
+
+/** Which part decided each dispatch: the module (`agent.spawn`) or the command hook (`transcript-tail…`). */
+function decidedBy(sb: ClaudeSandbox): string[] {
+  const db = openLedger({ TIERGATE_HOME: sb.tiergateHome, HOME: sb.home });
+  try {
+    return (db.prepare('SELECT parent_model_source AS s FROM dispatches ORDER BY at').all() as { s: string }[]).map(
+      (r) => r.s.replace(/^transcript-tail.*/, 'transcript-tail'),
+    );
+  } finally {
+    db.close();
+  }
+}
 
 /** What the TUI would otherwise stop on: onboarding, the custom API key question, the folder trust dialog. */
 function attendedSetup(sb: ClaudeSandbox): void {
@@ -104,7 +124,9 @@ d('Claude Code: ask instead of deny', () => {
       expect(children()).toEqual([]);
       tui.keys(answer === 'yes' ? '1' : '3');
       // Until the child's completion is recorded (the module's turn.complete, drained by the observer pass).
-      if (answer === 'yes') await until(() => decisions(sb)[0]?.[2] != null, 20_000);
+      // Until the child's completion is in the hooks module's spool (its turn.complete): the module was live, so the
+      // command hook that asked ran only because the module armed it (TIERGATE_ASK).
+      if (answer === 'yes') await until(() => moduleCompletions(sb) > 0, 20_000);
       // Past the time a child's request took after "Yes" (well under a second).
       else await new Promise((r) => setTimeout(r, 3000));
     } finally {
@@ -120,6 +142,7 @@ d('Claude Code: ask instead of deny', () => {
       expect(children()[0]).toBe('claude-opus-5-5');
       // Its own kind; the approved child's completion (the module's turn.complete) joins it, served on opus.
       expect(decisions(sb)).toEqual([['ask', null, 'claude-opus-5-5']]);
+      expect(decidedBy(sb)).toEqual(['transcript-tail']);
     },
   );
 
@@ -163,6 +186,8 @@ d('Claude Code: ask instead of deny', () => {
       expect(kids).toEqual(['claude-sonnet-5-5']);
       expect(errors).toEqual([]);
       expect(decisions(sb)).toEqual([['correct', 'sonnet', 'claude-sonnet-5-5']]);
+      // Unattended, the module does not arm the command hook: it decides itself where it is live.
+      expect(decidedBy(sb)).toEqual([path === 'module' ? 'agent.spawn' : 'transcript-tail']);
     });
   }
 

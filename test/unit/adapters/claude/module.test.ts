@@ -121,6 +121,8 @@ describe('dist/claude-module.js', () => {
     expect(source).toMatch(/export\s*\{\s*register\s*\}/);
     // `$` keeps its name at every call site: the loader reads `$.noun.verb(...)` off the source.
     expect(source).toMatch(/\$\.env\.set\("TIERGATE_MODULE_LIVE","1"\)/);
+    // Every `$.env` call names its variable literally (the loader reads them off the source; a constant failed to load).
+    for (const m of source.matchAll(/\$\.env\.(?:get|set)\(([^,)]*)/g)) expect(m[1]).toMatch(/^"[A-Z_]+"$/);
     expect(Buffer.byteLength(source)).toBeLessThan(400 * 1024);
   });
 
@@ -193,6 +195,24 @@ describe('dist/claude-module.js', () => {
       expect(spooled(files).filter((b) => b.record).length).toBe(armed ? 0 : 1);
     });
   }
+
+  it('the TUI order (2.1.332): session.start before the SessionStart command hook writes the hand-off; read after it', async () => {
+    const hooks = load(source);
+    const files = new Map<string, string>();
+    const { $, envSets } = fakeDollar({ files, hookEnv: { CLAUDE_CODE_SESSION_ATTENDED: '1' } });
+    await hooks['session.start']!($, { cwd: '/proj' }, async () => ({ cwd: '/proj' }));
+    expect(envSets.TIERGATE_ASK).toBeUndefined();
+    const policy = { ...DEFAULT_POLICY, onOverCeiling: 'ask' };
+    await hooks['classic.SessionStart']!(
+      $,
+      fixture('modules/classic.SessionStart.env-set.json'),
+      async (e: unknown) => {
+        files.set(policyHandoffPath('/tg/data', 'sess-1'), JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy }));
+        return e;
+      },
+    );
+    expect(envSets.TIERGATE_ASK).toBe('1');
+  });
 
   it('agent.spawn under a budget counts the completions journaled and not merged yet (spend.d/)', async () => {
     const hooks = load(source);
