@@ -49,6 +49,8 @@ const core: ModuleCore = new ModuleCore((): ReturnType<typeof bundledLookup> => 
 let ready: Promise<void> | null = null;
 /** Someone is at this session's terminal (CLAUDE_CODE_SESSION_ATTENDED, read once by init). */
 let attendedSession = false;
+/** The classic.SessionStart chain (the command hook that writes the policy hand-off) has run. */
+let sessionStartHookDone = false;
 const INIT_WAIT_MS = 300;
 /**
  * The agent lookup's whole budget at one dispatch (its `$.fs` calls are outside the hook's own 10 s budget but inside
@@ -137,8 +139,9 @@ async function init($: Dollar): Promise<void> {
       /* unknown: start from zero; the cap still bounds this session's writes */
     }
   }
-  for (const message of core.policyDiagnostics)
-    await writeSpool($, { diagnostic: { level: 'warn', where: 'claude-module:config', message, at: Date.now() } });
+  // Before the SessionStart command hook has run (the TUI's order) a missing hand-off is not yet a fault: the
+  // classic.SessionStart handler reads it again and reports then.
+  if (sessionStartHookDone) await writePolicyDiagnostics($);
 }
 
 /**
@@ -178,6 +181,11 @@ async function loadHandoff($: Dollar): Promise<void> {
       /* the module then decides as without ask: the non-ask action */
     }
   }
+}
+
+async function writePolicyDiagnostics($: Dollar): Promise<void> {
+  for (const message of core.policyDiagnostics)
+    await writeSpool($, { diagnostic: { level: 'warn', where: 'claude-module:config', message, at: Date.now() } });
 }
 
 /** A `$` call cut at the lookup's deadline: a LookupDeadline then, never a silent "absent". */
@@ -387,10 +395,12 @@ export function register(on: On): void {
       /* the command hooks then decide, as without a module */
     }
     const r = await next(e);
+    sessionStartHookDone = true;
     // The hand-off is written now (the SessionStart command hook ran inside next): read it if init ran before it.
     if (ready !== null) {
       await waitAtMost(ready, INIT_WAIT_MS);
       await loadHandoff($).catch(() => undefined);
+      await writePolicyDiagnostics($).catch(() => undefined);
     }
     return r;
   });

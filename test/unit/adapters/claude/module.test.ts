@@ -212,6 +212,23 @@ describe('dist/claude-module.js', () => {
       },
     );
     expect(envSets.TIERGATE_ASK).toBe('1');
+    // No "no policy hand-off" diagnostic for the read that came before the hook wrote it.
+    expect(spooled(files).filter((b) => b.diagnostic)).toEqual([]);
+  });
+
+  it('a hand-off that is really missing is diagnosed once, in either order', async () => {
+    const diagnostics = (files: Map<string, string>) =>
+      spooled(files).filter((b) => JSON.stringify(b.diagnostic ?? '').includes('no policy hand-off'));
+    const p = load(source);
+    const print = fakeDollar();
+    await startSession(p, print.$); // -p: classic.SessionStart, then session.start
+    expect(diagnostics(print.files)).toHaveLength(1);
+    const tui = load(source);
+    const screen = fakeDollar();
+    await tui['session.start']!(screen.$, { cwd: '/proj' }, async () => ({ cwd: '/proj' }));
+    expect(diagnostics(screen.files)).toHaveLength(0);
+    await tui['classic.SessionStart']!(screen.$, {}, async (e: unknown) => e);
+    expect(diagnostics(screen.files)).toHaveLength(1);
   });
 
   it('agent.spawn under a budget counts the completions journaled and not merged yet (spend.d/)', async () => {
