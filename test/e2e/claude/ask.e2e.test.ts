@@ -5,6 +5,8 @@
  * - In the TUI (driven through tmux), with the plugin's hooks module live: the module arms the PreToolUse command hook,
  *   which raises Claude Code's permission prompt stating the money; "Yes" runs the child on opus as asked (the API sees
  *   claude-opus-5-5), "No" runs nothing. The ledger records the dispatch as its own decision, `ask`.
+ * - In the TUI under `budgets.action: "ask"`: the first child (its cost journaled by the module at turn.complete) crosses
+ *   the session budget, and the second dispatch raises the prompt naming the budget; "No" runs nothing.
  * - Headless (`-p`, CLAUDE_CODE_SESSION_ATTENDED=0): nobody is asked, the non-ask action applies: the child is corrected
  *   to sonnet, on the module path and on the command-hook path alike; `budgets.action: "ask"` past a budget refuses.
  */
@@ -39,6 +41,16 @@ const AGENT = (n: number) => ({
   run_in_background: false,
   model: 'opus',
 });
+
+// Two opus children under an opus parent (within the ceiling): the first (about $0.006) crosses $0.001.
+const twoInSequence: Script = (req) => {
+  if (req.role === 'child') return { kind: 'text', text: 'Result: done\nVerified: yes' };
+  if (req.role === 'parent-after-tool')
+    return req.toolResults.length === 1
+      ? { kind: 'tool_use', name: 'Agent', input: AGENT(2), id: 'toolu_tg_second' }
+      : { kind: 'text', text: 'All done.' };
+  return { kind: 'tool_use', name: 'Agent', input: AGENT(1), id: 'toolu_tg_first' };
+};
 
 /** The decision record (kind, what was set, the model served) after the observer pass drained the spools. */
 const decisions = (sb: ClaudeSandbox) =>
@@ -123,7 +135,6 @@ d('Claude Code: ask instead of deny', () => {
       // Nothing reached the child while the prompt waited.
       expect(children()).toEqual([]);
       tui.keys(answer === 'yes' ? '1' : '3');
-      // Until the child's completion is recorded (the module's turn.complete, drained by the observer pass).
       // Until the child's completion is in the hooks module's spool (its turn.complete): the module was live, so the
       // command hook that asked ran only because the module armed it (TIERGATE_ASK).
       if (answer === 'yes') await until(() => moduleCompletions(sb) > 0, 20_000);
@@ -180,6 +191,58 @@ d('Claude Code: ask instead of deny', () => {
     }
   }
 
+  it.runIf(tmux.ok)(
+    'TUI, budgets.action ask: the first child (module path) crosses the session budget; the second dispatch is asked about, naming it; No runs nothing',
+    async () => {
+      const sb = makeSandbox();
+      attendedSetup(sb);
+      writeTiergateConfig(sb.tiergateHome, { budgets: { session: '0.001', action: 'ask' } });
+      // The TUI runs Agent calls in the background (2.1.332, seen): the second dispatch waits for the first child's
+      // completion notice, so its cost is known by then.
+      let second = false;
+      const own = await startFakeAnthropic((req) => {
+        if (req.role === 'child') return { kind: 'text', text: 'Result: done\nVerified: yes' };
+        if (JSON.stringify(req.body.messages).includes('task-notification') && !second) {
+          second = true;
+          return { kind: 'tool_use', name: 'Agent', input: AGENT(2), id: 'toolu_tg_second' };
+        }
+        if (req.role === 'parent-dispatch' && !JSON.stringify(req.body.messages).includes('toolu_tg_first'))
+          return { kind: 'tool_use', name: 'Agent', input: AGENT(1), id: 'toolu_tg_first' };
+        return { kind: 'text', text: 'Waiting.' };
+      });
+      // Within the ceiling no hook answers, so the permission mode decides: default, with Agent allowed (auto mode's
+      // classifier would ask the fake API).
+      const tui = startTmux(
+        [
+          claude,
+          '--model',
+          'opus',
+          '--permission-mode',
+          'default',
+          '--allowedTools',
+          'Agent',
+          '--plugin-dir',
+          plugins.module,
+          'TG-PARENT: delegate twice.',
+        ],
+        { cwd: sb.project, env: claudeEnv(sb, own.url, { TERM: 'xterm-256color' }) },
+      );
+      try {
+        const screen = (await tui.waitFor(/Do you want to proceed\?/)).replace(/\n/g, ' ');
+        expect(screen).toMatch(
+          /tiergate asks: the session budget of \$0\.001 \(\$0\.0\d+ spent\) is spent\. Estimated cost: about \$0\.0\d+ on opus .*tiergate would refuse it\. Approve to run it as asked on opus; refuse to keep the cost down\./,
+        );
+        tui.keys('3');
+        await new Promise((r) => setTimeout(r, 3000));
+      } finally {
+        tui.close();
+        await own.close();
+      }
+      expect(own.requests.filter((r) => r.role === 'child').map((r) => r.model)).toEqual(['claude-opus-5-5']);
+      expect(decisions(sb).map(([kind]) => kind)).toEqual(['allow', 'ask']);
+    },
+  );
+
   for (const path of ['module', 'command'] as const) {
     it(`headless (-p), ${path} path: no one to ask, the non-ask action corrects the child to sonnet`, async () => {
       const { sb, children: kids, errors } = await headless(path, { onOverCeiling: 'ask' });
@@ -192,15 +255,6 @@ d('Claude Code: ask instead of deny', () => {
   }
 
   it('headless (-p): budgets.action ask past the session budget refuses the second child, naming the budget', async () => {
-    // Two opus children under an opus parent (within the ceiling): the first (about $0.006) crosses $0.001.
-    const twoInSequence: Script = (req) => {
-      if (req.role === 'child') return { kind: 'text', text: 'Result: done\nVerified: yes' };
-      if (req.role === 'parent-after-tool')
-        return req.toolResults.length === 1
-          ? { kind: 'tool_use', name: 'Agent', input: AGENT(2), id: 'toolu_tg_second' }
-          : { kind: 'text', text: 'All done.' };
-      return { kind: 'tool_use', name: 'Agent', input: AGENT(1), id: 'toolu_tg_first' };
-    };
     const {
       sb,
       children: kids,

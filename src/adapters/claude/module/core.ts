@@ -19,6 +19,7 @@ import {
   emptySpend,
   MAX_RECENT,
   SPEND_FILE,
+  SPEND_JOURNAL_DIR,
   spendStateFrom,
   type ReadSpend,
   type RecentEntry,
@@ -224,6 +225,21 @@ export class ModuleCore {
   }
 
   /** Path for the next record, or null when the spool is full or has no home. */
+  /**
+   * A finished child's spend-journal entry (observer/spend-journal.ts: one file in `spend.d/`, merged by whoever next
+   * holds the lock), for a session whose dispatches the PreToolUse command hook decides (askArmed) under a budget: that
+   * hook reads the summary and the journal, not this module's own count, and the module's records reach the ledger only
+   * at the next drain. The drain's own entry for the same child has the same key, so it counts once.
+   */
+  journalFile(record: SpoolRecord, now: number): { path: string; text: string } | null {
+    if (!this.askArmed || !this.dataDir || record.type !== 'completion' || !hasBudget(this.policy.budgets)) return null;
+    const entry = spendEntry(record.observation, pricerFromLookup(this.prices(), costOf));
+    if (!entry) return null;
+    this.seq += 1;
+    const name = `${String(now).padStart(15, '0')}-module-${String(this.seq).padStart(6, '0')}.json`;
+    return { path: join(this.dataDir, SPEND_JOURNAL_DIR, name), text: JSON.stringify(entry) };
+  }
+
   nextSpoolPath(now: number): string | null {
     const dir = this.spoolDir();
     if (!dir || this.spoolFiles >= MODULE_SPOOL_MAX_FILES) return null;

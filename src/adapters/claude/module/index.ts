@@ -468,7 +468,16 @@ export function register(on: On): void {
   on('turn.complete', async ($: Dollar, e: TurnCompleteEvent, next: Next) => {
     const r = await next(e);
     const record = core.onTurnComplete(e, Date.now());
-    if (record) await writeSpool($, { record });
+    if (record) {
+      await writeSpool($, { record });
+      const journal = core.journalFile(record, Date.now());
+      if (journal)
+        try {
+          await waitAtMost($.fs.write(journal.path, journal.text), WRITE_WAIT_MS);
+        } catch {
+          /* counted at the next drain instead */
+        }
+    }
     // After a parent turn (no agentId), not a child's: the next dispatch sees agent files edited since the last read.
     if (typeof e.agentId !== 'string' && core.agentSnapshotStale(Date.now())) await readAgentFolders($);
     return r;

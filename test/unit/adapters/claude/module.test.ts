@@ -364,6 +364,30 @@ describe('dist/claude-module.js', () => {
     expect(passed).toEqual(odd);
   });
 
+  // The command hook decides in an ask-armed session and reads the spend journal, not the module's own count.
+  for (const [label, budgets, journaled] of [
+    ['with a budget', { session: '5', action: 'ask', warnAt: 0.8 }, 1],
+    ['without one', { action: 'ask', warnAt: 0.8 }, 0],
+  ] as const) {
+    it(`ask armed, ${label}: a finished child's cost ${journaled ? 'is' : 'is not'} journaled in spend.d for the command hook`, async () => {
+      const hooks = load(source);
+      const files = new Map<string, string>();
+      const policy = { ...DEFAULT_POLICY, budgets };
+      files.set(policyHandoffPath('/tg/data', 'sess-1'), JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy }));
+      const { $ } = fakeDollar({ files, hookEnv: { CLAUDE_CODE_SESSION_ATTENDED: '1' } });
+      await startSession(hooks, $);
+      const child = fixture('modules/turn.complete.foreground-child.json');
+      await hooks['agent.spawn']!($, fixture('modules/agent.spawn.foreground.json'), async () => ({
+        agentId: child.agentId,
+      }));
+      await hooks['turn.complete']!($, child, async () => ({}));
+      const entries = [...files.entries()].filter(([k]) => k.startsWith('/tg/data/spend.d/'));
+      expect(entries).toHaveLength(journaled);
+      if (journaled)
+        expect(JSON.parse(entries[0]![1])).toMatchObject({ s: 'claude:sess-1', pico: expect.stringMatching(/^\d+$/) });
+    });
+  }
+
   it("turn.complete of a child -> a completion record joined to its dispatch; the main loop's is ignored", async () => {
     const hooks = load(source);
     const { $, files } = fakeDollar();
