@@ -5,6 +5,8 @@
  * interactive UI shows what is tested: a hook's permission prompt (issue 33 item 3).
  */
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { missing } from '../../support/ci.js';
 
 export type TmuxCheck = { ok: true } | { ok: false; reason: string };
@@ -75,6 +77,8 @@ export function startTmux(
     },
     close: () => {
       tmux(['kill-server']);
+      // kill-server leaves the socket file behind (tmux 3.3a, seen).
+      rmSync(join(opts.env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
     },
   };
 }
