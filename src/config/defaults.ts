@@ -20,6 +20,7 @@ export const DEFAULT_POLICY: Policy = {
   tiers: defaultTiers(),
   priceOverrides: {},
   onIgnoredRewrite: 'correct',
+  onOverCeiling: 'correct',
   refresh: {
     enabled: true,
     ttlHours: 24,

@@ -118,7 +118,7 @@ const observer: ProjectRule<'observer'> = {
 
 /**
  * Per field, so a field added to `budgets` must be classified here too. Amounts: a project may lower one or add one the
- * user has not set (a cap where there was none), never raise or drop one; `action` only stricter (downshift, deny, stop); `warnAt` only
+ * user has not set (a cap where there was none), never raise or drop one; `action` only stricter (ask, downshift, deny, stop); `warnAt` only
  * lower (warn earlier). Compared exactly (decimal strings), never as floats.
  */
 type BudgetField = keyof Policy['budgets'];
@@ -132,8 +132,11 @@ const BUDGET_RULES: Record<BudgetField, 'amount' | 'action' | 'at-most' | 'at-le
   // What a dispatch holds against the budgets until its cost is known: larger is stricter, so only up (or added).
   reserve: 'at-least-amount',
 };
-/** `stop` denies what `deny` does and also stops running children: the strictest. */
-const ACTION_STRICTNESS: readonly string[] = ['downshift', 'deny', 'stop'];
+/**
+ * `stop` denies what `deny` does and also stops running children: the strictest. `ask` the loosest: the only action
+ * under which a child past a budget can still run on the model it asked for (when the person approves).
+ */
+const ACTION_STRICTNESS: readonly string[] = ['ask', 'downshift', 'deny', 'stop'];
 const budgets: ProjectRule<'budgets'> = {
   kind: 'tighten',
   judge: (user, project, key) => {
@@ -230,6 +233,9 @@ const SHARED_RULES: { readonly [S in keyof SharedPolicy]: ProjectRule<S> } = {
   priceOverrides: { kind: 'trusted-only', why: 'it reprices models (a free model passes every ceiling)' },
   // deny stops correcting a harness seen ignoring rewrites: stricter, so a project may only move toward it.
   onIgnoredRewrite: ordered<'onIgnoredRewrite'>(['correct', 'deny'], 'stricter'),
+  // ask lets the person approve a child pricier than its parent, which correct never runs: a project may only move to
+  // correct.
+  onOverCeiling: ordered<'onOverCeiling'>(['ask', 'correct'], 'stricter'),
   // The refresh reads the user file only (refresh/config.ts): its catalogs are shared by every project, so no
   // project, trusted or not, picks the feeds. Nothing else reads this section.
   refresh: { kind: 'user-only', why: 'the price refresh is shared by every project' },

@@ -79,6 +79,13 @@ export const PolicySchema = z.object({
    * correcting it (and counting), or deny-with-retry from then on, which it cannot ignore.
    */
   onIgnoredRewrite: z.enum(['correct', 'deny']),
+  /**
+   * A child priced above its parent: `correct` it to a tier within the ceiling where the harness takes a rewrite, else
+   * deny with a retry naming it; or `ask` the person at the harness's permission prompt (the estimated cost on the
+   * requested model against the parent's, and the tier tiergate would pick), where the harness has one and someone is
+   * there (DispatchObservation.canAsk); elsewhere `ask` acts as `correct` (routing-engine/ask.ts, issue 33 item 3).
+   */
+  onOverCeiling: z.enum(['correct', 'ask']),
   refresh: z.object({
     enabled: z.boolean(),
     // At most a year: a larger TTL only overflows the date arithmetic.
@@ -101,7 +108,8 @@ export const PolicySchema = z.object({
    * harness session, per local calendar day and per calendar month across every harness and project. `sessionTotal`
    * caps the whole session's cost where the harness reports it in process (Claude Code's hooks module, OpenCode, pi).
    * Past a budget: `downshift` moves the child to the cheap tier (never to a pricier model), `deny` refuses it, `stop`
-   * refuses it and denies running children's next tool call (runtime/child-stop.ts, issue 33). Within
+   * refuses it and denies running children's next tool call (runtime/child-stop.ts, issue 33), `ask` asks the person at the
+   * harness's permission prompt where there is one and someone to answer, and denies otherwise. Within
    * `warnAt` (a fraction of a budget) the dispatch proceeds and the decision records a warning. Each amount optional.
    */
   budgets: z.object({
@@ -109,7 +117,7 @@ export const PolicySchema = z.object({
     day: z.optional(MoneySchema),
     month: z.optional(MoneySchema),
     sessionTotal: z.optional(MoneySchema),
-    action: z.enum(['downshift', 'deny', 'stop']),
+    action: z.enum(['ask', 'downshift', 'deny', 'stop']),
     // Multiplied into a budget in the same fixed point: 1e-300 is positive but no fraction the money type holds.
     warnAt: z.number().check(
       z.positive(),

@@ -9,6 +9,8 @@ import { DecimalSchema } from './prices.js';
 /**
  * `limit-deny`: refused by a fan-out limit (limits.*). `stopped`: a running child told to stop when a budget ran out
  * (issue 33 item 1 writes it). Both are refusals: never joined to a completion as the dispatch that started a child.
+ * `ask`: the harness's permission prompt was raised (issue 33 item 3); the person's answer is not seen by tiergate, so an
+ * approved child joins its completion like any dispatch.
  */
 export const DecisionKindSchema = z.enum([
   'allow',
@@ -19,6 +21,7 @@ export const DecisionKindSchema = z.enum([
   'warn',
   'limit-deny',
   'stopped',
+  'ask',
 ]);
 export type DecisionKind = z.infer<typeof DecisionKindSchema>;
 

@@ -21,6 +21,8 @@ export const ReasonCodeSchema = z.enum([
   'budget-warning', // within warnAt of a budget (or unpriced children make the spend unknown): allowed, recorded
   'limit-denied', // a fan-out limit (limits.concurrentSubagents / subagentsPerSession) is reached: denied, naming it
   'child-stopped', // recorded only: a running child was told to stop because a budget ran out (budgets.action stop)
+  'over-ceiling-asked', // child pricier than parent, onOverCeiling ask: the person at the harness's prompt decides
+  'budget-asked', // a spend budget is spent, budgets.action ask: the person at the harness's prompt decides
 ]);
 export type ReasonCode = z.infer<typeof ReasonCodeSchema>;
 
@@ -68,6 +70,18 @@ export const BudgetNoteSchema = z.object({
 });
 export type BudgetNote = z.infer<typeof BudgetNoteSchema>;
 
+/** What the person at the prompt is shown: the money (estimates stated as such), the tier tiergate would pick. */
+export const AskSchema = z.object({
+  reason: z.enum(['over-ceiling-asked', 'budget-asked']),
+  message: z.string(),
+  /**
+   * What a model is to do where the harness answers the prompt itself without asking (Copilot CLI 1.0.102 in `-p`
+   * denies it, showing the reason): the denial's text, or a retry naming the correction's value.
+   */
+  otherwise: z.string(),
+});
+export type Ask = z.infer<typeof AskSchema>;
+
 const common = {
   reason: ReasonCodeSchema,
   /** One human sentence. */
@@ -79,6 +93,12 @@ const common = {
   diagnostics: z.array(z.string()),
   /** Present when the policy sets a budget: what the budgets stood at for this dispatch. */
   budget: z.optional(BudgetNoteSchema),
+  /**
+   * Present when the policy asks (onOverCeiling / budgets.action `ask`) and someone can answer the harness's prompt
+   * (DispatchObservation.canAsk): an adapter with a prompt path raises it with `message` and records `reason`; the rest of
+   * the decision is what happens where no one is asked (routing-engine/ask.ts).
+   */
+  ask: z.optional(AskSchema),
 };
 
 export const DecisionSchema = z.discriminatedUnion('action', [

@@ -61,6 +61,11 @@ export type HarnessDescriptor = {
    * sees a child's own tool call or request as a child's, so its children are refused at dispatch only.
    */
   childStop?: string;
+  /**
+   * Where an `ask` policy (routing-engine/ask.ts, issue 33 item 3) raises the harness's permission prompt, and when
+   * nobody is there to answer it, for doctor. Absent: no prompt path, so `ask` acts as the non-ask action there.
+   */
+  askPrompt?: string;
   /** Native command-hook events its dispatch bundle (dist/hook-dispatch-<id>.cjs) serves; empty: no command hook dispatch. */
   dispatchEvents: readonly string[];
   /**

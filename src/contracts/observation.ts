@@ -54,6 +54,13 @@ export const DispatchObservationSchema = z.object({
    * read when a `budgets.sessionTotal` is set; absent everywhere else.
    */
   sessionCostUsd: z.optional(z.nullable(z.string())),
+  /**
+   * Someone can answer a permission prompt the harness raises for this dispatch (issue 33 item 3): the harness has a
+   * prompt a hook can raise, and this run is not headless, by a signal its adapter read (Claude Code 2.1.332:
+   * CLAUDE_CODE_SESSION_ATTENDED=1; docs/policy.md "Ask instead of deny"). Absent or false: an `ask` policy acts as its
+   * non-ask action.
+   */
+  canAsk: z.optional(z.boolean()),
 });
 export type DispatchObservation = z.infer<typeof DispatchObservationSchema>;
 

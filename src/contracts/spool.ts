@@ -12,7 +12,8 @@ export const SpoolRecordSchema = z.discriminatedUnion('type', [
     observation: DispatchObservationSchema,
     /** The decision without its comparison detail (kept small); reason and tier are what reports need. */
     decision: z.object({
-      action: z.enum(['allow', 'correct', 'deny']),
+      /** `ask`: the harness's permission prompt was raised (Decision.ask); what the person answered is not seen. */
+      action: z.enum(['allow', 'correct', 'deny', 'ask']),
       reason: z.string(),
       tier: z.nullable(z.string()),
       effectiveModel: z.nullable(z.string()),

@@ -32,7 +32,7 @@ export type DemoDecision = {
   parent: string | null;
   /** Where the adapter read the parent's model (transcript tail, payload, chat.params, ctx.model). */
   parentSource: string | null;
-  action: 'allow' | 'correct' | 'deny';
+  action: 'allow' | 'correct' | 'deny' | 'ask';
   reason: string;
   tier: string | null;
   effectiveModel: string | null;

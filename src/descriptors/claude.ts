@@ -35,6 +35,8 @@ export const claudeHarness = defineHarness({
   reportsUsage: true,
   childEndEvent: 'SubagentStop (command hooks); turn.complete (hooks module)',
   childStop: "the child's next tool call (PreToolUse with agent_id)",
+  askPrompt:
+    'PreToolUse permissionDecision "ask", in the TUI only (CLAUDE_CODE_SESSION_ATTENDED=1); -p gets the non-ask action',
   dispatchEvents: ['PreToolUse'],
   // SessionEnd's timeout is 5 s (hooks.json).
   eventDeadlinesMs: { SessionEnd: 3500 },

@@ -10,6 +10,7 @@ export const copilotHarness = defineHarness({
   // (definitions/task.agent.yaml); gpt-5.4 is its BYOK default in the reference runs; claude-opus-4.8 a custom agent's.
   defaultTiers: { cheap: 'gpt-5.4-mini', standard: 'gpt-5.4', premium: 'claude-opus-4.8' },
   childEndEvent: 'subagentStop',
+  askPrompt: 'preToolUse permissionDecision "ask"; -p denies it itself, the model reading the non-ask retry',
   dispatchEvents: ['preToolUse'],
   // Copilot CLI 1.0.102's usage records on GitHub-hosted models carry `cost`: the premium-request multiplier.
   requestBilling: { unit: 'premium requests', by: 'GitHub' },

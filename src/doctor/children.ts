@@ -4,7 +4,9 @@
  * - `budgets.action: "stop"` (runtime/child-stop.ts) stops a running child only where its own tool call or request
  *   passes through a point tiergate has and is known there to be a child's (descriptors' `childStop`);
  * - `limits` (routing-engine/limits.ts) are counted only where the harness tells tiergate, while the parent runs, that
- *   a child ended (descriptors' `childEndEvent`).
+ *   a child ended (descriptors' `childEndEvent`);
+ * - `onOverCeiling` / `budgets.action: "ask"` (routing-engine/ask.ts) asks only where the harness has a permission prompt
+ *   a hook can raise (descriptors' `askPrompt`).
  * Each line shows only while its setting is in force (mode `on`: `warn` and `off` neither stop nor limit) and names only
  * the harnesses tiergate is installed into; with none installed there is nothing to say.
  */
@@ -14,6 +16,7 @@ import { HARNESS_IDS } from '../contracts/harness-ids.js';
 import { DESCRIPTORS } from '../descriptors/index.js';
 import type { Env } from '../io/paths.js';
 import { hasLimits } from '../routing-engine/limits.js';
+import { policyAsks } from '../routing-engine/ask.js';
 import { stopsChildren } from '../runtime/child-stop.js';
 import type { Check } from './check.js';
 
@@ -30,6 +33,18 @@ export function checkChildren(env: Env, cwd: string, installed: ReadonlySet<Harn
             'childStop',
             'budgets.action "stop": running children are stopped at',
             "no hook sees a child's own tool call as a child's there; their children are refused at dispatch only",
+          ),
+        ]
+      : []),
+    ...(policy.mode === 'on' && policyAsks(policy)
+      ? [
+          coverage(
+            mine,
+            'ask',
+            'askPrompt',
+            'onOverCeiling / budgets.action "ask": the permission prompt is raised at',
+            'no prompt path a hook can raise; the non-ask action applies there (correct, or deny past a budget)',
+            'docs/policy.md#ask-instead-of-deny',
           ),
         ]
       : []),
@@ -51,9 +66,10 @@ export function checkChildren(env: Env, cwd: string, installed: ReadonlySet<Harn
 function coverage(
   all: HarnessDescriptor[],
   name: string,
-  field: 'childStop' | 'childEndEvent',
+  field: 'childStop' | 'childEndEvent' | 'askPrompt',
   where: string,
   whyNot: string,
+  doc = 'docs/budgets.md',
 ): Check {
   const yes = all.filter((d) => d[field] !== undefined);
   const none = all.filter((d) => d[field] === undefined);
@@ -64,7 +80,7 @@ function coverage(
     detail: [
       yes.length ? `${where} ${yes.map((d) => `${d.name}: ${d[field]}`).join('; ')}` : '',
       none.length
-        ? `${yes.length ? 'Not in' : 'In none of the installed harnesses:'} ${none.map((d) => d.name).join(', ')}: ${whyNot} (docs/budgets.md)`
+        ? `${yes.length ? 'Not in' : 'In none of the installed harnesses:'} ${none.map((d) => d.name).join(', ')}: ${whyNot} (${doc})`
         : '',
     ]
       .filter(Boolean)

@@ -22,6 +22,7 @@ import { tryWithSpendLock } from './spend-lock.js';
 import { readSpendWith } from './spend-read.js';
 import {
   addReservation,
+  askBasis,
   countStarted,
   emptySpend,
   estimateCost,
@@ -75,6 +76,19 @@ function stateOf(
   const reserve = budgets.reserve === undefined ? null : parseDecimal(budgets.reserve) / 1_000_000n;
   const model = obs.requestedModel ?? obs.agentModel ?? obs.parentModel;
   state.estimate = estimateCost(f, { session, agent: obs.subagentType, model, reserve });
+  if (obs.canAsk === true) state.askBasis = askBasis(f, { session, agent: obs.subagentType });
+  return state;
+}
+
+/**
+ * The spend as read (no lock, nothing written) with what an ask's estimate is drawn from, for a dispatch under a policy
+ * that asks and sets no budget or limit: the budgets are not checked (none is set), the message states the estimate.
+ */
+export function askState(env: Env, obs: DispatchObservation): SpendState {
+  const read = readSpendWith(env, obs.at);
+  const state = spendStateFrom(read, obs.harness, obs.sessionId, obs.at, null);
+  const session = obs.sessionId ? sessionKey(obs.harness, obs.sessionId) : null;
+  state.askBasis = read.file ? askBasis(read.file, { session, agent: obs.subagentType }) : null;
   return state;
 }
 

@@ -14,7 +14,7 @@
 import { join } from 'node:path';
 import type { Harness } from '../contracts/harness.js';
 import { paths, type Env } from '../io/paths.js';
-import type { SpendFigure, SpendState } from '../routing-engine/budget.js';
+import type { AskBasis, SpendFigure, SpendState } from '../routing-engine/budget.js';
 
 export const SPEND_FORMAT = 'tiergate-spend/1';
 export const SPEND_FILE = 'spend.json';
@@ -344,11 +344,12 @@ export function countStarted(f: SpendFile, key: string, now: number): SpendFile 
   return trim({ ...f, started, updatedAt: now }, now);
 }
 
-const median = (xs: bigint[]): bigint | null => {
-  if (xs.length === 0) return null;
-  const s = [...xs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return s[(s.length - 1) >> 1]!;
-};
+const byPico = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
+/** The lower median: a figure one child really cost, never an average of two. */
+const median = (xs: bigint[]): bigint | null => (xs.length ? [...xs].sort(byPico)[(xs.length - 1) >> 1]! : null);
+/** The priced entry of the lower-median cost (its model says what it was served by). */
+const medianRow = (rows: RecentEntry[]): RecentEntry | null =>
+  rows.length ? [...rows].sort((a, b) => byPico(BigInt(a.pico!), BigInt(b.pico!)))[(rows.length - 1) >> 1]! : null;
 
 /** What a reservation is drawn from: the dispatch's session key, agent type and the model the child runs on. */
 export type EstimateInput = {
@@ -378,19 +379,39 @@ export function estimateCost(f: SpendFile, input: EstimateInput): bigint | null 
 }
 
 /**
- * What one subagent like this costs in all, for a stop message (issue 33 item 4): the median of the finished children
- * of its agent type, else of its session's; null: nothing to go by. `from` says which, for the message.
+ * What an estimate of one child is drawn from (issue 33 items 3 and 4): the median-cost priced child of this agent type,
+ * else of this session, with the model it was served by (an ask's engine rescales it to the requested and the
+ * parent's model). null: no priced child of either to go by.
  */
+export function askBasis(f: SpendFile, input: { session: string | null; agent: string | null }): AskBasis | null {
+  const priced = f.recent.filter((r) => r.pico !== null);
+  const pick = (from: AskBasis['from'], rows: RecentEntry[]): AskBasis | null => {
+    const mid = medianRow(rows);
+    return mid ? { pico: BigInt(mid.pico!), model: mid.m ?? null, from, n: rows.length } : null;
+  };
+  return (
+    (input.agent
+      ? pick(
+          'agent',
+          priced.filter((r) => r.a === input.agent),
+        )
+      : null) ??
+    (input.session
+      ? pick(
+          'session',
+          priced.filter((r) => r.s === input.session),
+        )
+      : null)
+  );
+}
+
+/** What one subagent like this costs in all, for a stop message: askBasis's figure and which children it came from. */
 export function childEstimate(
   f: SpendFile | null,
   input: { agent: string | null; session: string | null },
 ): { pico: bigint; from: 'agent' | 'session' } | null {
-  const priced = (f?.recent ?? []).filter((r) => r.pico !== null);
-  const of = (keep: (r: RecentEntry) => boolean) => median(priced.filter(keep).map((r) => BigInt(r.pico!)));
-  const agent = input.agent ? of((r) => r.a === input.agent) : null;
-  if (agent !== null) return { pico: agent, from: 'agent' };
-  const session = input.session ? of((r) => r.s === input.session) : null;
-  return session === null ? null : { pico: session, from: 'session' };
+  const b = f ? askBasis(f, input) : null;
+  return b ? { pico: b.pico, from: b.from } : null;
 }
 
 /** A journal entry as read back (spend-journal.ts; the hooks module reads them too). Checked by hand, as the file is. */

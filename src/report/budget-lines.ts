@@ -46,22 +46,25 @@ export function sessionCostSources(modules: Iterable<Pick<HarnessModule, 'sessio
 
 const IN_PROCESS = sessionCostSources();
 
-/** What happens past a budget, in a few words, for each action. */
-export function actionText(action: Policy['budgets']['action']): string {
-  if (action === 'deny') return 'refuse subagents';
-  if (action === 'stop') return 'refuse subagents and stop running ones';
-  return 'move subagents to the cheap tier';
-}
+/** What happens past a budget, per action: for the heading (`all`) and for the next dispatch (`next`). */
+const PAST: Record<Policy['budgets']['action'], { all: string; next: string }> = {
+  downshift: { all: 'move subagents to the cheap tier', next: 'the next subagent moves to the cheap tier' },
+  deny: { all: 'refuse subagents', next: 'the next subagent is refused' },
+  stop: {
+    all: 'refuse subagents and stop running ones',
+    next: 'the next subagent is refused; running ones stop at their next tool call',
+  },
+  ask: {
+    all: "ask at the harness's permission prompt (refuse where no one can answer)",
+    next: 'the next subagent is asked about (refused where no one can answer)',
+  },
+};
+export const pastBudgetText = (action: Policy['budgets']['action']): string => PAST[action].all;
 
 function nextFor(l: BudgetLine, action: Policy['budgets']['action']): string {
   if (l.status === 'not-reported')
     return `checked at each dispatch where the harness reports its session's cost (${IN_PROCESS})`;
-  if (l.status === 'over')
-    return action === 'deny'
-      ? 'the next subagent is refused'
-      : action === 'stop'
-        ? 'the next subagent is refused; running ones stop at their next tool call'
-        : 'the next subagent moves to the cheap tier';
+  if (l.status === 'over') return PAST[action].next;
   if (l.status === 'warning')
     return l.unknown > 0
       ? 'dispatches proceed; unpriced children make the spend a lower bound'
@@ -192,7 +195,7 @@ export function reportBudgetText(env: Env, cwd: string, now = Date.now()): strin
   const r = budgetReport(loadPolicy(env, cwd).policy, readSpendFile(env), now);
   const lines = budgetTextLines(r);
   return lines.length
-    ? `\nbudgets (past one: ${actionText(r.action)}; 'tiergate budget' for more):\n${lines.join('\n')}\n`
+    ? `\nbudgets (past one: ${pastBudgetText(r.action)}; 'tiergate budget' for more):\n${lines.join('\n')}\n`
     : '';
 }
 

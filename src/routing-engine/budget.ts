@@ -42,7 +42,12 @@ export type SpendState = {
    * session's, else this agent type's median, …); null: nothing to go by; absent: not worked out.
    */
   estimate?: bigint | null;
+  /** What an ask's estimate is drawn from (spend-summary.ts askBasis); null: nothing recorded; absent: not read. */
+  askBasis?: AskBasis | null;
 };
+
+/** The median-cost priced child of this agent type (`agent`), else of this session: its cost, model and count. */
+export type AskBasis = { pico: bigint; model: string | null; from: 'agent' | 'session'; n: number };
 
 export type BudgetKind = BudgetLine['kind'];
 export const BUDGET_KINDS: readonly BudgetKind[] = ['session', 'sessionTotal', 'day', 'month'];
@@ -180,7 +185,8 @@ export function applyBudget(decision: Decision, input: BudgetInput, state: Spend
     summary: `${note.summary}; denied`,
     message: [`${spent}; ${why}.`, howToGoOn(over), estimateText(state)].filter(Boolean).join(' '),
   });
-  if (budgets.action === 'deny' || budgets.action === 'stop') return denied('no more subagents run under it');
+  // `ask` acts as deny where no one is asked (ask.ts sets the prompt over this denial where someone can answer).
+  if (budgets.action !== 'downshift') return denied('no more subagents run under it');
   // Already refused by the ceiling: a deny is the cheapest outcome there is; its own retry stands.
   if (decision.action === 'deny') return base;
 

@@ -19,6 +19,7 @@ import { comparePrices, withinCeiling } from './compare.js';
 import { agentName, denyMessage, unknownPriceMessage } from './retry-text.js';
 import { applyBudget, hasBudget, type SpendState } from './budget.js';
 import { applyLimits, moneyText } from './limits.js';
+import { applyAsk } from './ask.js';
 
 // Kept importable from here for the callers that still name them so; they live in src/contracts.
 export type { Candidate, PriceLookup };
@@ -292,10 +293,15 @@ function withLimits(
   policy: Policy,
   spend: SpendState | undefined,
 ): Decision {
+  return failOpen(decision, 'limits not checked', () => (spend ? applyLimits(decision, obs, policy, spend) : decision));
+}
+
+/** `step()`, or `decision` with a diagnostic saying what was not done and why when it throws. */
+function failOpen(decision: Decision, what: string, step: () => Decision): Decision {
   try {
-    return spend ? applyLimits(decision, obs, policy, spend) : decision;
+    return step();
   } catch (err) {
-    return { ...decision, diagnostics: [...decision.diagnostics, `limits not checked: ${budgetFault(err)}`] };
+    return { ...decision, diagnostics: [...decision.diagnostics, `${what}: ${budgetFault(err)}`] };
   }
 }
 
@@ -320,6 +326,22 @@ function withMoney(decision: Decision, policy: Policy, spend: SpendState | undef
   }
 }
 
+/**
+ * The ask (ask.ts) where the policy asks and someone can answer: a fault in it fails open to the decision without the
+ * prompt (diagnosed), which is what a run with no one to ask gets.
+ */
+function withAsk(
+  decision: Decision,
+  obs: DispatchObservation,
+  policy: Policy,
+  prices: PriceLookup,
+  spend: SpendState | undefined,
+): Decision {
+  return failOpen(decision, 'not asked', () =>
+    applyAsk(decision, { obs, policy, prices, requested: childOf(obs, policy).model, state: spend }),
+  );
+}
+
 /** A fault's message, bounded: it may quote the value that caused it. */
 function budgetFault(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
@@ -341,14 +363,20 @@ export function decide(obs: DispatchObservation, policy: Policy, prices: PriceLo
       diagnostics: [],
     };
   }
-  const decision = withMoney(
-    withLimits(
-      withBudget(decideInner({ obs, policy, prices, diagnostics: [] }), obs, policy, prices, spend),
-      obs,
+  const decision = withAsk(
+    withMoney(
+      withLimits(
+        withBudget(decideInner({ obs, policy, prices, diagnostics: [] }), obs, policy, prices, spend),
+        obs,
+        policy,
+        spend,
+      ),
       policy,
       spend,
     ),
+    obs,
     policy,
+    prices,
     spend,
   );
   if (policy.mode === 'warn' && decision.action !== 'allow') {

@@ -12,7 +12,8 @@ import { effectiveRates } from '../prices/cost.js';
 import { childOf } from '../routing-engine/decide.js';
 import { effectiveModel } from './effective-model.js';
 
-export function decisionKind(d: Pick<Decision, 'action' | 'reason'>): DecisionKind {
+export function decisionKind(d: Pick<Decision, 'action' | 'reason' | 'ask'>): DecisionKind {
+  if (d.ask) return 'ask';
   if (d.reason === 'warn-only') return 'warn';
   if (d.reason === 'budget-denied') return 'budget-deny';
   if (d.reason === 'limit-denied') return 'limit-deny';
@@ -75,7 +76,7 @@ export function decisionDetail(
     without: without.model,
     withoutFrom: without.from,
     withoutSource: without.source,
-    to: decision.action === 'correct' ? decision.value : null,
+    to: decision.action === 'correct' && !decision.ask ? decision.value : null,
     toModel,
     withoutRates,
     chosenRates: toModel === without.model ? withoutRates : ratesOf(prices, toModel, obs.harness),

@@ -12,8 +12,9 @@ import { appendSpool } from '../observer/spool.js';
 import { redactToolInput } from '../observer/redact.js';
 import { decide } from '../routing-engine/decide.js';
 import { hasBudget, type SpendState } from '../routing-engine/budget.js';
-import { decideReserving } from '../observer/spend-reserve.js';
+import { askState, decideReserving } from '../observer/spend-reserve.js';
 import { hasLimits } from '../routing-engine/limits.js';
+import { policyAsks } from '../routing-engine/ask.js';
 import { DESCRIPTORS } from '../descriptors/index.js';
 import type { Policy } from '../contracts/config.js';
 import type { PriceLookup } from '../contracts/prices.js';
@@ -109,7 +110,12 @@ export function routeDispatch(
  */
 function decideWithSpend(obs: DispatchObservation, policy: Policy, prices: PriceLookup, env: Env): Decision {
   const limited = hasLimits(policy.limits) && DESCRIPTORS[obs.harness].childEndEvent !== undefined;
-  if (policy.mode === 'off' || !(hasBudget(policy.budgets) || limited)) return decide(obs, policy, prices);
+  if (policy.mode === 'off' || !(hasBudget(policy.budgets) || limited)) {
+    // An ask states an estimate from the children recorded: read (never written) only where it can be asked.
+    if (policy.mode === 'on' && obs.canAsk === true && policyAsks(policy))
+      return decide(obs, policy, prices, askState(env, obs));
+    return decide(obs, policy, prices);
+  }
   try {
     return decideReserving(
       env,
@@ -161,8 +167,8 @@ function record(
     // The record keeps no prompt text; the decision above saw the whole input.
     observation: { ...obs, toolInput: redactToolInput(obs.toolInput) },
     decision: {
-      action: decision.action,
-      reason: decision.reason,
+      action: decision.ask ? 'ask' : decision.action,
+      reason: decision.ask?.reason ?? decision.reason,
       tier: decision.tier,
       effectiveModel: effectiveModel(obs, decision),
       catalogVersion,

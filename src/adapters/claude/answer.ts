@@ -14,8 +14,20 @@ const LEGAL = new Set<string>(CLAUDE_MODEL_ALIASES);
  * "allow" would also skip the user's own permission rules, and the rewrite is honoured without it (seen).
  * deny -> `permissionDecision: "deny"` with the retry text (the model sees it as `PreToolUse:Agent hook error: …`).
  * A correction that is not a legal alias is never sent: it would cancel the dispatch; the caller logs and allows.
+ * ask (Decision.ask, only set in an attended session) -> `permissionDecision: "ask"` with the prompt's text: the TUI shows
+ * "Hook PreToolUse:Agent requires confirmation for this tool: <reason> … Do you want to proceed? 1. Yes …" (2.1.332,
+ * seen). In `-p` Claude Code denies an ask whatever the permission mode (the model reads the reason alone, seen), so an
+ * unattended session is never asked: it gets the non-ask answer.
  */
 export function preToolUseAnswer(decision: Decision, toolInput: Record<string, unknown>): PreToolUseAnswer {
+  if (decision.ask)
+    return {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'ask',
+        permissionDecisionReason: decision.ask.message,
+      },
+    };
   if (decision.action === 'allow') return null;
   if (decision.action === 'deny') {
     return {

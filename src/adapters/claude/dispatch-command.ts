@@ -14,6 +14,7 @@ import { readPreToolUse, SUBAGENT_TOOLS, type DispatchPayload } from './dispatch
 import { standAsideForGrok } from './grok-guard.js';
 import { childStopMessage } from '../../runtime/child-stop.js';
 import { claudeLineCost } from './child-cost.js';
+import { ASK_VAR, attended } from './attended.js';
 
 export const MODULE_LIVE_VAR = 'TIERGATE_MODULE_LIVE';
 
@@ -36,7 +37,8 @@ export const preToolUse: HookHandler = standAsideForGrok(async (payload, ctx) =>
   if (!SUBAGENT_TOOLS.has(p.tool_name)) return p.agent_id ? childToolCall(p, ctx) : null;
   // The hooks module decides dispatches; this hook runs beside it only for children's tool calls: the module sets
   // TIERGATE_CHILD_STOP under `budgets.action: "stop"`, and hooks.json then starts it for every tool call.
-  if (moduleLive(ctx)) return null;
+  // Under an ask policy in an attended session the module stands aside (it set TIERGATE_ASK) and this hook decides.
+  if (moduleLive(ctx) && ctx.env[ASK_VAR] !== '1') return null;
   // Absent (or null) means "names no model" and gets the default tier; any other non-string is a malformed payload,
   // and garbage must never turn into a correction (found by test/unit/reliability/fuzz-hooks.test.ts).
   const model = p.tool_input.model;
@@ -63,7 +65,7 @@ export const preToolUse: HookHandler = standAsideForGrok(async (payload, ctx) =>
     waitMs: PARENT_WAIT_MS,
   });
   const child = await childModel(p, parent.model, ctx);
-  const obs = observePreToolUse(p, parent, child, Date.now());
+  const obs = { ...observePreToolUse(p, parent, child, Date.now()), canAsk: attended(ctx.env) };
   const decision = routeDispatch(obs, ctx.env, ctx.defer);
   try {
     return jsonAnswer(preToolUseAnswer(decision, p.tool_input));

@@ -76,7 +76,10 @@ export const preToolUse: HookHandler = async (payload, ctx) => {
       ctx.env,
     );
   const child = await childModel(p, agentType, dispatch.byok, home, ctx);
-  const obs = observeTask(p, dispatch, child, Date.now());
+  // Ask where the policy asks, always: a hook cannot tell a headless run here (1.0.102: the same payload and hook
+  // variables in `-p` as in the TUI, seen), and Copilot itself denies an ask it cannot put to anyone, showing the
+  // reason, which then carries the non-ask action's retry (answer.ts; docs/copilot-cli.md).
+  const obs = { ...observeTask(p, dispatch, child, Date.now()), canAsk: true };
   const pricing = dispatchPricing(dispatch, child, ctx.env, obs.at);
   return jsonAnswer(answerFor(routeDispatch(obs, ctx.env, ctx.defer, pricing)));
 };

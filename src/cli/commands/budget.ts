@@ -9,7 +9,7 @@ import { loadPricer } from '../../observer/default-pricer.js';
 import { runObserver } from '../../collect/drain.js';
 import { openLedger } from '../../observer/ledger/open.js';
 import { readSpendFile } from '../../observer/spend-read.js';
-import { actionText, budgetReport, budgetTextLines } from '../../report/budget-lines.js';
+import { budgetReport, budgetTextLines, pastBudgetText } from '../../report/budget-lines.js';
 import { refusalCounts, refusalTextLines, type RefusalCounts } from '../../report/refusals.js';
 import { hasLimits } from '../../routing-engine/limits.js';
 import { parseCommandFlags } from '../args.js';
@@ -57,7 +57,7 @@ export async function run(argv: string[]): Promise<number> {
     );
     return 0;
   }
-  const head = `budgets (USD of subagent spend; days and months in ${localZone()}); past a budget: ${actionText(r.action)}; warn at ${Math.round(r.warnAt * 100)}%`;
+  const head = `budgets (USD of subagent spend; days and months in ${localZone()}); past a budget: ${pastBudgetText(r.action)}; warn at ${Math.round(r.warnAt * 100)}%`;
   process.stdout.write(`${[head, ...budgetTextLines(r), ...refusals].join('\n')}\n`);
   return 0;
 }

@@ -130,6 +130,14 @@ describe('tiergate budget', () => {
       /session\s+\$0\.01\s+over\s+\$1\.00 spent \(10000%\); session claude:s: the next subagent is refused/,
     );
   });
+
+  it('action ask: the heading and the line say the prompt, and the refusal where no one can answer', () => {
+    const h = home({ session: '0.01', action: 'ask' });
+    spent(h.env, 's', 'a1', USD);
+    const out = h.cli('budget', '--no-drain').stdout;
+    expect(out).toMatch(/past a budget: ask at the harness's permission prompt \(refuse where no one can answer\);/);
+    expect(out).toMatch(/session claude:s: the next subagent is asked about \(refused where no one can answer\)/);
+  });
 });
 
 describe('config check, explain, doctor, report', () => {

@@ -94,6 +94,9 @@ const HOSTILE: [string, (root: string) => Record<string, unknown>, Record<string
     () => ({ budgets: { action: 'deny' } }),
     { budgets: { day: '40', action: 'stop' } },
   ],
+  // ask lets the person approve a child the user's policy would correct, move or refuse: looser than every other action.
+  ["onOverCeiling ask over the user's correct", () => ({ onOverCeiling: 'ask' })],
+  ["budget action ask over the user's downshift", () => ({ budgets: { action: 'ask' } }), { budgets: { day: '40' } }],
   ['a later budget warning', () => ({ budgets: { warnAt: 0.95 } }), { budgets: { session: '5', warnAt: 0.5 } }],
   // A smaller reserve lets more parallel children past a budget before their costs are known.
   [
@@ -199,6 +202,18 @@ describe('a project file may tighten without trust', () => {
       { budgets: { day: '40', action: 'deny' } },
       { budgets: { action: 'stop' } },
       { budgets: { day: '40', action: 'stop', warnAt: 0.8 } },
+    ],
+    [
+      "onOverCeiling correct over the user's ask",
+      { onOverCeiling: 'ask' },
+      { onOverCeiling: 'correct' },
+      { onOverCeiling: 'correct' },
+    ],
+    [
+      "downshift over the user's ask",
+      { budgets: { day: '40', action: 'ask' } },
+      { budgets: { action: 'downshift' } },
+      { budgets: { day: '40', action: 'downshift', warnAt: 0.8 } },
     ],
     [
       'a larger budget reserve, or one the user has not set',
@@ -315,6 +330,7 @@ describe('every policy section has a project rule', () => {
       priceOverrides: 'trusted-only',
       codexRewrite: 'tighten',
       onIgnoredRewrite: 'tighten',
+      onOverCeiling: 'tighten',
       claudeProvider: 'trusted-only',
       refresh: 'user-only',
       observer: 'tighten',

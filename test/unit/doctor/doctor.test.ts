@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Check } from '../../../src/doctor/check.js';
 import { formatDoctor, runDoctor } from '../../../src/doctor/run.js';
+import { checkChildren } from '../../../src/doctor/children.js';
 import { install } from '../../../src/cli/install/apply.js';
 import { detectHarness } from '../../../src/cli/install/detect.js';
 import { transientCheckout } from '../../../src/install/transient.js';
@@ -320,5 +321,24 @@ describe('doctor: which harnesses are here, and installs whose package moved', (
     install(only, ['cursor'], { dryRun: false, run: false });
     put(join(only.env.TIERGATE_HOME!, 'config', 'config.json'), JSON.stringify({ limits: { concurrentSubagents: 1 } }));
     expect(find(run(only), 'subagent limits').detail).toMatch(/^In none of the installed harnesses: Cursor: no event/);
+
+    // Issue 33 item 3: where the prompt is raised, and the installed harnesses where ask acts as the non-ask action.
+    expect(run(ctx).map((x) => x.name)).not.toContain('ask');
+    // checkChildren is given the installed set directly: Claude Code's and Copilot's installs need their binaries.
+    const asks = pkgSandbox().ctx;
+    const askInstalled = new Set(['claude', 'codex', 'cursor', 'copilot'] as const);
+    const askChecks = () => checkChildren(asks.env, asks.env.HOME!, askInstalled);
+    for (const policy of [{ onOverCeiling: 'ask' }, { budgets: { day: '1', action: 'ask' } }]) {
+      put(join(asks.env.TIERGATE_HOME!, 'config', 'config.json'), JSON.stringify(policy));
+      const ask = find(askChecks(), 'ask');
+      expect(ask.status).toBe('warn');
+      expect(ask.data).toMatchObject({ covered: ['claude', 'copilot'], none: ['codex', 'cursor'] });
+      expect(ask.detail).toContain('Claude Code: PreToolUse permissionDecision "ask", in the TUI only');
+      expect(ask.detail).toMatch(
+        /Not in Codex, Cursor: no prompt path a hook can raise; the non-ask action applies there .*\(docs\/policy\.md#ask-instead-of-deny\)$/,
+      );
+      put(join(asks.env.TIERGATE_HOME!, 'config', 'config.json'), JSON.stringify({ ...policy, mode: 'warn' }));
+      expect(askChecks().map((x) => x.name)).not.toContain('ask');
+    }
   });
 });

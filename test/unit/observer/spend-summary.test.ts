@@ -16,13 +16,15 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CompletionObservation } from '../../../src/contracts/observation.js';
+import type { CompletionObservation, DispatchObservation } from '../../../src/contracts/observation.js';
+import { askState } from '../../../src/observer/spend-reserve.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { recordCompletion } from '../../../src/observer/ledger/store.js';
 import { LOCK_STALE_MS, mergeSpend, noteSpend, rebuildSpend } from '../../../src/observer/spend-record.js';
 import { JOURNAL_MAX_ENTRIES, journalCompletion, journalDir } from '../../../src/observer/spend-journal.js';
 import {
   addReservation,
+  askBasis,
   countCompletion,
   emptySpend,
   estimateCost,
@@ -357,6 +359,42 @@ describe('reservations: a dispatch holds its expected cost until its completion 
     add(entry('s2', '300', { a: 'explore' }));
     expect(est({ agent: 'explore', reserve: 7n })).toBe(200n);
     expect(estimateCost(emptySpend(now), { session: S, agent: null, model: null, reserve: null })).toBeNull();
+  });
+
+  it("an ask's basis (issue 33 item 3): this agent type's median child with its model, else this session's, never an unpriced one", () => {
+    const now = Date.now();
+    let f = emptySpend(now);
+    for (const e of [
+      entry('o1', '1000', { s: 'claude:other', a: 'explore', m: 'haiku' }),
+      entry('o2', '9000', { s: 'claude:other', a: 'explore', m: 'opus' }),
+      entry('o3', '3000', { s: 'claude:other', a: 'explore', m: 'sonnet' }),
+      entry('s1', '500', { a: 'plan', m: 'opus' }),
+      entry('s2', null, { a: 'plan', m: 'opus' }),
+    ])
+      f = countCompletion(f, e, now);
+    expect(askBasis(f, { session: S, agent: 'explore' })).toEqual({
+      pico: 3000n,
+      model: 'sonnet',
+      from: 'agent',
+      n: 3,
+    });
+    expect(askBasis(f, { session: S, agent: 'review' })).toEqual({ pico: 500n, model: 'opus', from: 'session', n: 1 });
+    expect(askBasis(f, { session: 'claude:none', agent: 'review' })).toBeNull();
+    expect(askBasis(emptySpend(now), { session: S, agent: 'explore' })).toBeNull();
+  });
+
+  it('askState reads the summary without taking the lock or writing, and carries the basis', () => {
+    const { env } = tempHome();
+    const now = Date.now();
+    writeFileSync(
+      spendPath(env),
+      JSON.stringify(countCompletion(emptySpend(now), entry('a1', '700', { a: 'explore', m: 'haiku' }), now)),
+    );
+    const before = readFileSync(spendPath(env), 'utf8');
+    const obs = { harness: 'claude', sessionId: 'sess-1', subagentType: 'explore', at: now } as DispatchObservation;
+    expect(askState(env, obs).askBasis).toEqual({ pico: 700n, model: 'haiku', from: 'agent', n: 1 });
+    expect(readFileSync(spendPath(env), 'utf8')).toBe(before);
+    expect(readdirSync(join(env.TIERGATE_HOME, 'data')).sort()).toEqual(['spend.json']);
   });
 });
 

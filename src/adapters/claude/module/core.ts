@@ -23,6 +23,7 @@ import {
   sessionKey,
   MAX_RECENT,
   SPEND_FILE,
+  SPEND_JOURNAL_DIR,
   spendStateFrom,
   type ReadSpend,
   type RecentEntry,
@@ -161,6 +162,12 @@ export class ModuleCore {
   policyDiagnostics: string[] = [];
   /** Deny instead of correcting: Claude was seen ignoring a rewrite and the policy opts in (policyFromHandoff). */
   rewriteIgnored = false;
+  /**
+   * The policy asks (onOverCeiling / budgets.action `ask`) and someone is at this session's terminal: the PreToolUse
+   * command hook decides every dispatch (it alone can raise Claude Code's permission prompt; agent.spawn fires after the
+   * permission check, reference §10.3) and records it, so the module lets each spawn through unchanged. Set by init.
+   */
+  askArmed = false;
   sessionId: string | null = null;
   cwd: string | null = null;
   dataDir: string | null = null;
@@ -237,6 +244,21 @@ export class ModuleCore {
   }
 
   /** Path for the next record, or null when the spool is full or has no home. */
+  /**
+   * A finished child's spend-journal entry (observer/spend-journal.ts: one file in `spend.d/`, merged by whoever next
+   * holds the lock), for a session whose dispatches the PreToolUse command hook decides (askArmed) under a budget: that
+   * hook reads the summary and the journal, not this module's own count, and the module's records reach the ledger only
+   * at the next drain. The drain's own entry for the same child has the same key, so it counts once.
+   */
+  journalFile(record: SpoolRecord, now: number): { path: string; text: string } | null {
+    if (!this.askArmed || !this.dataDir || record.type !== 'completion' || !hasBudget(this.policy.budgets)) return null;
+    const entry = spendEntry(record.observation, pricerFromLookup(this.prices(), costOf));
+    if (!entry) return null;
+    this.seq += 1;
+    const name = `${String(now).padStart(15, '0')}-module-${String(this.seq).padStart(6, '0')}.json`;
+    return { path: join(this.dataDir, SPEND_JOURNAL_DIR, name), text: JSON.stringify(entry) };
+  }
+
   nextSpoolPath(now: number): string | null {
     const dir = this.spoolDir();
     if (!dir || this.spoolFiles >= MODULE_SPOOL_MAX_FILES) return null;
@@ -263,7 +285,7 @@ export class ModuleCore {
     let obs: DispatchObservation;
     let decision: Decision;
     try {
-      if (this.policy.mode === 'off') return { kind: 'proceed', record: null };
+      if (this.policy.mode === 'off' || this.askArmed) return { kind: 'proceed', record: null };
       const prompt = typeof e.prompt === 'string' ? e.prompt : null;
       obs = claudeDispatch({
         sessionId: this.sessionId,

@@ -34,6 +34,8 @@ import {
   type RecentEntry,
 } from '../../../observer/spend-summary.js';
 import { hasBudget, type SpendState } from '../../../routing-engine/budget.js';
+import { policyAsks } from '../../../routing-engine/ask.js';
+import { attended } from '../attended.js';
 import { numberToDecimal } from '../../../prices/decimal.js';
 import { waitAtMost, withDeadline } from '../../../io/deadline.js';
 
@@ -45,6 +47,10 @@ type On = (event: string, hook: (...args: any[]) => unknown) => unknown;
 
 const core: ModuleCore = new ModuleCore((): ReturnType<typeof bundledLookup> => bundledLookup(core.policy));
 let ready: Promise<void> | null = null;
+/** Someone is at this session's terminal (CLAUDE_CODE_SESSION_ATTENDED, read once by init). */
+let attendedSession = false;
+/** The classic.SessionStart chain (the command hook that writes the policy hand-off) has run. */
+let sessionStartHookDone = false;
 const INIT_WAIT_MS = 300;
 /**
  * The agent lookup's whole budget at one dispatch (its `$.fs` calls are outside the hook's own 10 s budget but inside
@@ -123,6 +129,28 @@ async function init($: Dollar): Promise<void> {
   };
   core.modelEnv = modelEnv;
   await readAgentFolders($);
+  attendedSession = attended(hookEnv);
+  await loadHandoff($);
+  const dir = core.spoolDir();
+  if (dir) {
+    try {
+      if (await $.fs.exists(dir)) core.spoolFiles = ((await $.fs.list(dir)) as unknown[]).length;
+    } catch {
+      /* unknown: start from zero; the cap still bounds this session's writes */
+    }
+  }
+  // Before the SessionStart command hook has run (the TUI's order) a missing hand-off is not yet a fault: the
+  // classic.SessionStart handler reads it again and reports then.
+  if (sessionStartHookDone) await writePolicyDiagnostics($);
+}
+
+/**
+ * The policy the SessionStart command hook handed off, and what it arms: read at session.start and again once the
+ * classic.SessionStart chain (which runs that hook) is done. Why both: under `-p` the hook has written the hand-off
+ * before session.start, in the TUI session.start settles first (2.1.332, seen in the debug log: session.start 196 ms,
+ * classic.SessionStart 160 ms later), which left an interactive session on the built-in defaults.
+ */
+async function loadHandoff($: Dollar): Promise<void> {
   const handoff = core.handoffPath();
   let text: string | null = null;
   try {
@@ -141,14 +169,21 @@ async function init($: Dollar): Promise<void> {
       /* children are then stopped only at their next dispatch */
     }
   }
-  const dir = core.spoolDir();
-  if (dir) {
+  // Asking needs the PreToolUse command hook (agent.spawn comes after the permission check): armed for this session when
+  // the policy asks and someone is at the terminal (CLAUDE_CODE_SESSION_ATTENDED, as the command hook reads it).
+  if (core.policy.mode === 'on' && policyAsks(core.policy) && attendedSession) {
     try {
-      if (await $.fs.exists(dir)) core.spoolFiles = ((await $.fs.list(dir)) as unknown[]).length;
+      // A literal name: Claude Code reads `$` calls off the module's source before loading it (2.1.332 refused the
+      // module with a constant here, and the command hooks then decided every dispatch; attended.ts ASK_VAR).
+      await $.env.set('TIERGATE_ASK', '1');
+      core.askArmed = true;
     } catch {
-      /* unknown: start from zero; the cap still bounds this session's writes */
+      /* the module then decides as without ask: the non-ask action */
     }
   }
+}
+
+async function writePolicyDiagnostics($: Dollar): Promise<void> {
   for (const message of core.policyDiagnostics)
     await writeSpool($, { diagnostic: { level: 'warn', where: 'claude-module:config', message, at: Date.now() } });
 }
@@ -363,7 +398,15 @@ export function register(on: On): void {
     } catch {
       /* the command hooks then decide, as without a module */
     }
-    return next(e);
+    const r = await next(e);
+    sessionStartHookDone = true;
+    // The hand-off is written now (the SessionStart command hook ran inside next): read it if init ran before it.
+    if (ready !== null) {
+      await waitAtMost(ready, INIT_WAIT_MS);
+      await loadHandoff($).catch(() => undefined);
+      await writePolicyDiagnostics($).catch(() => undefined);
+    }
+    return r;
   });
 
   on('session.start', async ($: Dollar, e: unknown, next: Next) => {
@@ -437,7 +480,16 @@ export function register(on: On): void {
   on('turn.complete', async ($: Dollar, e: TurnCompleteEvent, next: Next) => {
     const r = await next(e);
     const record = core.onTurnComplete(e, Date.now());
-    if (record) await writeSpool($, { record });
+    if (record) {
+      await writeSpool($, { record });
+      const journal = core.journalFile(record, Date.now());
+      if (journal)
+        try {
+          await waitAtMost($.fs.write(journal.path, journal.text), WRITE_WAIT_MS);
+        } catch {
+          /* counted at the next drain instead */
+        }
+    }
     // After a parent turn (no agentId), not a child's: the next dispatch sees agent files edited since the last read.
     if (typeof e.agentId !== 'string' && core.agentSnapshotStale(Date.now())) await readAgentFolders($);
     return r;

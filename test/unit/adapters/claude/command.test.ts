@@ -15,7 +15,7 @@ type Case = {
   project?: Record<string, unknown>;
   env?: Record<string, string>;
   expect: {
-    answer: 'none' | 'correct' | 'deny';
+    answer: 'none' | 'correct' | 'deny' | 'ask';
     model?: string;
     parent?: string | null;
     reason?: string;
@@ -81,6 +81,31 @@ const CASES: Case[] = [
     env: { TIERGATE_MODULE_LIVE: '1' },
     expect: { answer: 'none', spooled: false },
   },
+  // Issue 33 item 3: CLAUDE_CODE_SESSION_ATTENDED is 1 in the TUI, 0 under -p (2.1.332, seen).
+  {
+    name: 'onOverCeiling ask, attended session: the permission prompt, recorded as asked',
+    payload: 'PreToolUse.parent-sonnet.json',
+    transcript: 'parent-sonnet.parent.at-PreToolUse.jsonl',
+    project: { onOverCeiling: 'ask' },
+    env: { CLAUDE_CODE_SESSION_ATTENDED: '1' },
+    expect: { answer: 'ask', reason: 'over-ceiling-asked', spooled: true },
+  },
+  {
+    name: 'onOverCeiling ask, headless (-p): the non-ask action, a correction',
+    payload: 'PreToolUse.parent-sonnet.json',
+    transcript: 'parent-sonnet.parent.at-PreToolUse.jsonl',
+    project: { onOverCeiling: 'ask' },
+    env: { CLAUDE_CODE_SESSION_ATTENDED: '0' },
+    expect: { answer: 'correct', model: 'sonnet', reason: 'over-ceiling-corrected', spooled: true },
+  },
+  {
+    name: 'module live and armed for ask (TIERGATE_ASK): this hook decides and asks',
+    payload: 'PreToolUse.parent-sonnet.json',
+    transcript: 'parent-sonnet.parent.at-PreToolUse.jsonl',
+    project: { onOverCeiling: 'ask' },
+    env: { TIERGATE_MODULE_LIVE: '1', TIERGATE_ASK: '1', CLAUDE_CODE_SESSION_ATTENDED: '1' },
+    expect: { answer: 'ask', reason: 'over-ceiling-asked', spooled: true },
+  },
   {
     name: 'unknown parent (no transcript): unknown price -> allowed and recorded',
     payload: 'PreToolUse.basic.json',
@@ -117,6 +142,11 @@ describe('PreToolUse[Agent] table', () => {
           // The WHOLE original input with only the model changed (a partial input fails validation, 2.1.328).
           expect(body.hookSpecificOutput.updatedInput).toEqual({ ...p.tool_input, model: c.expect.model });
           expect(body.hookSpecificOutput.permissionDecision).toBeUndefined();
+        } else if (c.expect.answer === 'ask') {
+          expect(body.hookSpecificOutput.permissionDecision).toBe('ask');
+          expect(body.hookSpecificOutput.permissionDecisionReason).toMatch(
+            /^tiergate asks: subagent model opus costs more than your own model claude-sonnet-5-5\. No estimate of its cost: .* tiergate would run it on sonnet \(tier parent\)\. Approve to run it as asked on opus; refuse to keep the cost down\.$/,
+          );
         } else {
           expect(body.hookSpecificOutput.permissionDecision).toBe('deny');
           expect(body.hookSpecificOutput.permissionDecisionReason).toMatch(/^tiergate: .*Retry/);
@@ -126,6 +156,8 @@ describe('PreToolUse[Agent] table', () => {
       expect(rec.length).toBe(c.expect.spooled ? 1 : 0);
       if (c.expect.spooled && rec[0]?.type === 'dispatch') {
         expect(rec[0].decision.reason).toBe(c.expect.reason);
+        if (c.expect.answer === 'ask')
+          expect(rec[0].decision).toMatchObject({ action: 'ask', detail: { kind: 'ask' } });
         expect(rec[0].observation.callId).toBe(p.tool_use_id);
         if (c.expect.parent !== undefined) expect(rec[0].observation.parentModel).toBe(c.expect.parent);
         expect(JSON.stringify(rec[0])).not.toContain('DEMO-CHILD'); // no prompt text in the spool

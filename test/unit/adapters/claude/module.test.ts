@@ -23,7 +23,13 @@ function load(source: string): Record<string, Hook> {
 
 /** A `$` with the calls the module uses; files live in a Map. */
 function fakeDollar(
-  opts: { files?: Map<string, string>; env?: Record<string, string>; sessionId?: string; failWrites?: boolean } = {},
+  opts: {
+    files?: Map<string, string>;
+    env?: Record<string, string>;
+    hookEnv?: Record<string, string>;
+    sessionId?: string;
+    failWrites?: boolean;
+  } = {},
 ) {
   const files = opts.files ?? new Map<string, string>();
   const envSets: Record<string, string> = {};
@@ -33,7 +39,9 @@ function fakeDollar(
       get: async (k: string) => (env as Record<string, string>)[k],
       set: async (k: string, v: string) => ((envSets[k] = v), {}),
     },
-    process: { hookEnv: async () => ({ CLAUDE_PLUGIN_DATA: '/plugdata', CLAUDE_PROJECT_DIR: '/proj' }) },
+    process: {
+      hookEnv: async () => ({ CLAUDE_PLUGIN_DATA: '/plugdata', CLAUDE_PROJECT_DIR: '/proj', ...(opts.hookEnv ?? {}) }),
+    },
     session: { id: async () => opts.sessionId ?? 'sess-1', cwd: async () => '/proj' },
     fs: {
       exists: async (p: string) => files.has(p) || [...files.keys()].some((k) => k.startsWith(`${p}/`)),
@@ -88,6 +96,8 @@ describe('dist/claude-module.js', () => {
     expect(source).toMatch(/export\s*\{\s*register\s*\}/);
     // `$` keeps its name at every call site: the loader reads `$.noun.verb(...)` off the source.
     expect(source).toMatch(/\$\.env\.set\("TIERGATE_MODULE_LIVE","1"\)/);
+    // Every `$.env` call names its variable literally (the loader reads them off the source; a constant failed to load).
+    for (const m of source.matchAll(/\$\.env\.(?:get|set)\(([^,)]*)/g)) expect(m[1]).toMatch(/^"[A-Z_]+"$/);
     expect(Buffer.byteLength(source)).toBeLessThan(400 * 1024);
   });
 
@@ -138,6 +148,63 @@ describe('dist/claude-module.js', () => {
       expect(JSON.stringify(rec)).not.toContain('DEMO-CHILD');
     });
   }
+
+  // Issue 33 item 3: the module cannot raise the permission prompt (agent.spawn comes after it), so under an ask policy
+  // in an attended session it arms the PreToolUse command hook and lets the spawn through; unattended, it decides.
+  for (const [attendedValue, armed] of [
+    ['1', true],
+    ['0', false],
+  ] as const) {
+    it(`onOverCeiling ask, CLAUDE_CODE_SESSION_ATTENDED=${attendedValue}: ${armed ? 'the command hook decides' : 'the module corrects (the non-ask action)'}`, async () => {
+      const hooks = load(source);
+      const files = new Map<string, string>();
+      const policy = { ...DEFAULT_POLICY, onOverCeiling: 'ask' };
+      files.set(policyHandoffPath('/tg/data', 'sess-1'), JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy }));
+      const { $, envSets } = fakeDollar({ files, hookEnv: { CLAUDE_CODE_SESSION_ATTENDED: attendedValue } });
+      await startSession(hooks, $);
+      expect(envSets.TIERGATE_ASK).toBe(armed ? '1' : undefined);
+      const e = fixture('modules/agent.spawn.parent-sonnet.json');
+      let passed: Record<string, unknown> | undefined;
+      await hooks['agent.spawn']!($, e, async (x: Record<string, unknown>) => ((passed = x), { agentId: 'a-1' }));
+      expect(passed!.model).toBe(armed ? e.model : 'sonnet');
+      expect(spooled(files).filter((b) => b.record).length).toBe(armed ? 0 : 1);
+    });
+  }
+
+  it('the TUI order (2.1.332): session.start before the SessionStart command hook writes the hand-off; read after it', async () => {
+    const hooks = load(source);
+    const files = new Map<string, string>();
+    const { $, envSets } = fakeDollar({ files, hookEnv: { CLAUDE_CODE_SESSION_ATTENDED: '1' } });
+    await hooks['session.start']!($, { cwd: '/proj' }, async () => ({ cwd: '/proj' }));
+    expect(envSets.TIERGATE_ASK).toBeUndefined();
+    const policy = { ...DEFAULT_POLICY, onOverCeiling: 'ask' };
+    await hooks['classic.SessionStart']!(
+      $,
+      fixture('modules/classic.SessionStart.env-set.json'),
+      async (e: unknown) => {
+        files.set(policyHandoffPath('/tg/data', 'sess-1'), JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy }));
+        return e;
+      },
+    );
+    expect(envSets.TIERGATE_ASK).toBe('1');
+    // No "no policy hand-off" diagnostic for the read that came before the hook wrote it.
+    expect(spooled(files).filter((b) => b.diagnostic)).toEqual([]);
+  });
+
+  it('a hand-off that is really missing is diagnosed once, in either order', async () => {
+    const diagnostics = (files: Map<string, string>) =>
+      spooled(files).filter((b) => JSON.stringify(b.diagnostic ?? '').includes('no policy hand-off'));
+    const p = load(source);
+    const print = fakeDollar();
+    await startSession(p, print.$); // -p: classic.SessionStart, then session.start
+    expect(diagnostics(print.files)).toHaveLength(1);
+    const tui = load(source);
+    const screen = fakeDollar();
+    await tui['session.start']!(screen.$, { cwd: '/proj' }, async () => ({ cwd: '/proj' }));
+    expect(diagnostics(screen.files)).toHaveLength(0);
+    await tui['classic.SessionStart']!(screen.$, {}, async (e: unknown) => e);
+    expect(diagnostics(screen.files)).toHaveLength(1);
+  });
 
   it('agent.spawn under a budget counts the completions journaled and not merged yet (spend.d/)', async () => {
     const hooks = load(source);
@@ -323,6 +390,30 @@ describe('dist/claude-module.js', () => {
     await hooks['agent.spawn']!($, odd, async (x: unknown) => ((passed = x), {}));
     expect(passed).toEqual(odd);
   });
+
+  // The command hook decides in an ask-armed session and reads the spend journal, not the module's own count.
+  for (const [label, budgets, journaled] of [
+    ['with a budget', { session: '5', action: 'ask', warnAt: 0.8 }, 1],
+    ['without one', { action: 'ask', warnAt: 0.8 }, 0],
+  ] as const) {
+    it(`ask armed, ${label}: a finished child's cost ${journaled ? 'is' : 'is not'} journaled in spend.d for the command hook`, async () => {
+      const hooks = load(source);
+      const files = new Map<string, string>();
+      const policy = { ...DEFAULT_POLICY, budgets };
+      files.set(policyHandoffPath('/tg/data', 'sess-1'), JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy }));
+      const { $ } = fakeDollar({ files, hookEnv: { CLAUDE_CODE_SESSION_ATTENDED: '1' } });
+      await startSession(hooks, $);
+      const child = fixture('modules/turn.complete.foreground-child.json');
+      await hooks['agent.spawn']!($, fixture('modules/agent.spawn.foreground.json'), async () => ({
+        agentId: child.agentId,
+      }));
+      await hooks['turn.complete']!($, child, async () => ({}));
+      const entries = [...files.entries()].filter(([k]) => k.startsWith('/tg/data/spend.d/'));
+      expect(entries).toHaveLength(journaled);
+      if (journaled)
+        expect(JSON.parse(entries[0]![1])).toMatchObject({ s: 'claude:sess-1', pico: expect.stringMatching(/^\d+$/) });
+    });
+  }
 
   it("turn.complete of a child -> a completion record joined to its dispatch; the main loop's is ignored", async () => {
     const hooks = load(source);

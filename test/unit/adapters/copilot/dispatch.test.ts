@@ -110,6 +110,30 @@ describe('copilot preToolUse', () => {
     });
   });
 
+  // Issue 33 item 3: no headless signal reaches a Copilot hook (1.0.102), so it always asks; `-p` denies the ask itself
+  // and shows the reason, which ends with the non-ask action's retry.
+  it('onOverCeiling ask: the permission prompt, stating the money, ending with the retry for a run no one answers', async () => {
+    const sb = sandbox();
+    mkdirSync(join(sb.env.TIERGATE_HOME, 'config'), { recursive: true });
+    writeFileSync(join(sb.env.TIERGATE_HOME, 'config', 'config.json'), JSON.stringify({ onOverCeiling: 'ask' }));
+    const args = task({ agent_type: 'general-purpose', model: 'claude-opus-4.8' });
+    session(sb, args);
+    const a = JSON.parse((await run(sb, args)).answer!.stdout!);
+    expect(a).toEqual({
+      permissionDecision: 'ask',
+      permissionDecisionReason:
+        'tiergate asks: subagent model claude-opus-4.8 costs more than your own model gpt-5.4. No estimate of its cost: no finished child of this agent type or this session is recorded yet. tiergate would run it on gpt-5.4 (tier parent). Approve to run it as asked on claude-opus-4.8; refuse to keep the cost down. If no one can answer: Retry the same dispatch with model: "gpt-5.4".',
+    });
+    expect(spool(sb)[0]).toMatchObject({
+      decision: {
+        action: 'ask',
+        reason: 'over-ceiling-asked',
+        effectiveModel: 'claude-opus-4.8',
+        detail: { kind: 'ask' },
+      },
+    });
+  });
+
   it('nothing cheaper fits (a crossover child): denied, the reason names why and what to retry', async () => {
     const sb = sandbox();
     mkdirSync(join(sb.env.TIERGATE_HOME, 'config'), { recursive: true });
