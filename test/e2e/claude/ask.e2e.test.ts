@@ -15,9 +15,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
 import {
-  CHILD_MARKER,
+  agentInput,
   dispatchScript,
   startFakeAnthropic,
+  twoInSequence,
   type FakeAnthropic,
   type Script,
 } from '../support/fake-anthropic-api.js';
@@ -34,23 +35,7 @@ const tmux = tmuxAvailable();
 const d = bin.ok ? describe : describe.skip;
 const claude = bin.ok ? bin.bin : '';
 
-const AGENT = (n: number) => ({
-  description: `tg child ${n}`,
-  prompt: `${CHILD_MARKER} c${n}: do the task and report.`,
-  subagent_type: 'general-purpose',
-  run_in_background: false,
-  model: 'opus',
-});
-
 // Two opus children under an opus parent (within the ceiling): the first (about $0.006) crosses $0.001.
-const twoInSequence: Script = (req) => {
-  if (req.role === 'child') return { kind: 'text', text: 'Result: done\nVerified: yes' };
-  if (req.role === 'parent-after-tool')
-    return req.toolResults.length === 1
-      ? { kind: 'tool_use', name: 'Agent', input: AGENT(2), id: 'toolu_tg_second' }
-      : { kind: 'text', text: 'All done.' };
-  return { kind: 'tool_use', name: 'Agent', input: AGENT(1), id: 'toolu_tg_first' };
-};
 
 /** The decision record (kind, what was set, the model served) after the observer pass drained the spools. */
 const decisions = (sb: ClaudeSandbox) =>
@@ -100,7 +85,7 @@ d('Claude Code: ask instead of deny', () => {
   const plugins: Record<'command' | 'module', string> = { command: '', module: '' };
 
   beforeAll(async () => {
-    api = await startFakeAnthropic(dispatchScript(AGENT(1)));
+    api = await startFakeAnthropic(dispatchScript(agentInput(1)));
     plugins.module = tiergatePluginCopy(root);
     plugins.command = tiergatePluginCopy(
       root,
@@ -204,10 +189,10 @@ d('Claude Code: ask instead of deny', () => {
         if (req.role === 'child') return { kind: 'text', text: 'Result: done\nVerified: yes' };
         if (JSON.stringify(req.body.messages).includes('task-notification') && !second) {
           second = true;
-          return { kind: 'tool_use', name: 'Agent', input: AGENT(2), id: 'toolu_tg_second' };
+          return { kind: 'tool_use', name: 'Agent', input: agentInput(2), id: 'toolu_tg_second' };
         }
         if (req.role === 'parent-dispatch' && !JSON.stringify(req.body.messages).includes('toolu_tg_first'))
-          return { kind: 'tool_use', name: 'Agent', input: AGENT(1), id: 'toolu_tg_first' };
+          return { kind: 'tool_use', name: 'Agent', input: agentInput(1), id: 'toolu_tg_first' };
         return { kind: 'text', text: 'Waiting.' };
       });
       // Within the ceiling no hook answers, so the permission mode decides: default, with Agent allowed (auto mode's
@@ -259,7 +244,7 @@ d('Claude Code: ask instead of deny', () => {
       sb,
       children: kids,
       errors,
-    } = await headless('command', { budgets: { session: '0.001', action: 'ask' } }, twoInSequence);
+    } = await headless('command', { budgets: { session: '0.001', action: 'ask' } }, twoInSequence());
     expect(kids).toEqual(['claude-opus-5-5']);
     expect(errors.map((e) => e.text)).toEqual([
       expect.stringMatching(

@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
-import { CHILD_MARKER, startFakeAnthropic, type FakeAnthropic, type Script } from '../support/fake-anthropic-api.js';
+import { startFakeAnthropic, twoInSequence, type FakeAnthropic } from '../support/fake-anthropic-api.js';
 import { makeSandbox, pluginPaths, pluginPromptArgs, runClaude, type ClaudeSandbox } from '../support/claude-run.js';
 import { tiergateEnv, writeTiergateConfig } from '../support/sandbox.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
@@ -22,25 +22,6 @@ import { openLedger } from '../../../src/observer/ledger/open.js';
 const root = join(import.meta.dirname, '../../..');
 const bin = harnessBin('claude');
 const d = bin.ok ? describe : describe.skip;
-
-const AGENT = (n: number) => ({
-  description: `tg child ${n}`,
-  prompt: `${CHILD_MARKER} c${n}: do the task and report.`,
-  subagent_type: 'general-purpose',
-  run_in_background: false,
-  model: 'opus',
-});
-
-/** Two dispatches in sequence: the second only once the first child's result is back. */
-const twoInSequence: Script = (req) => {
-  if (req.role === 'child') return { kind: 'text', text: 'Result: done\nVerified: yes' };
-  if (req.role === 'parent-after-tool') {
-    return req.toolResults.length === 1
-      ? { kind: 'tool_use', name: 'Agent', input: AGENT(2), id: 'toolu_tg_second' }
-      : { kind: 'text', text: 'All done.' };
-  }
-  return { kind: 'tool_use', name: 'Agent', input: AGENT(1), id: 'toolu_tg_first' };
-};
 
 function dispatchRows(sb: ClaudeSandbox): Array<{
   call_id: string;
@@ -77,7 +58,7 @@ d('Claude Code: spend budgets', () => {
   let plugins: Record<'command' | 'module', string>;
 
   beforeAll(async () => {
-    api = await startFakeAnthropic(twoInSequence);
+    api = await startFakeAnthropic(twoInSequence());
     plugins = pluginPaths();
   });
   afterAll(async () => {

@@ -12,7 +12,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
-import { CHILD_MARKER, startFakeAnthropic, type FakeAnthropic, type Script } from '../support/fake-anthropic-api.js';
+import { startFakeAnthropic, twoInSequence, type FakeAnthropic, type Script } from '../support/fake-anthropic-api.js';
 import { makeSandbox, pluginPaths, pluginPromptArgs, runClaude } from '../support/claude-run.js';
 import { writeTiergateConfig } from '../support/sandbox.js';
 
@@ -23,32 +23,17 @@ const d = bin.ok ? describe : describe.skip;
 const CHILD_STEPS = 6;
 const STOP_TEXT = /Stop now/;
 
-const AGENT = (n: number) => ({
-  description: `tg child ${n}`,
-  prompt: `${CHILD_MARKER} c${n}: run the steps and report.`,
-  subagent_type: 'general-purpose',
-  run_in_background: false,
-  model: 'opus',
-});
-
-const script: Script = (req) => {
-  if (req.role === 'child') {
-    const last = req.toolResults.at(-1);
-    if (last?.is_error && STOP_TEXT.test(last.text)) return { kind: 'text', text: 'Result: stopped by the budget' };
-    if (req.toolResults.length >= CHILD_STEPS - 1) return { kind: 'text', text: 'Result: done' };
-    return {
-      kind: 'tool_use',
-      name: 'Bash',
-      input: { command: `echo tg-step-${req.toolResults.length}`, description: 'one step' },
-    };
-  }
-  if (req.role === 'parent-after-tool') {
-    return req.toolResults.length === 1
-      ? { kind: 'tool_use', name: 'Agent', input: AGENT(2), id: 'toolu_tg_second' }
-      : { kind: 'text', text: 'All done.' };
-  }
-  return { kind: 'tool_use', name: 'Agent', input: AGENT(1), id: 'toolu_tg_first' };
+const child: Script = (req) => {
+  const last = req.toolResults.at(-1);
+  if (last?.is_error && STOP_TEXT.test(last.text)) return { kind: 'text', text: 'Result: stopped by the budget' };
+  if (req.toolResults.length >= CHILD_STEPS - 1) return { kind: 'text', text: 'Result: done' };
+  return {
+    kind: 'tool_use',
+    name: 'Bash',
+    input: { command: `echo tg-step-${req.toolResults.length}`, description: 'one step' },
+  };
 };
+const script = twoInSequence(child, 'run the steps and report.');
 
 d('Claude Code: budgets.action stop stops a running child', () => {
   let api: FakeAnthropic;

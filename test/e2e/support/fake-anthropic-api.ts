@@ -276,3 +276,30 @@ export function batchDispatchScript(
     return { kind: 'tool_uses', calls: calls.map((c) => ({ name: 'Agent', input: c.input, id: c.id })) };
   };
 }
+
+/** An opus general-purpose Agent call's input for child `c<n>`, run in the foreground (its result before the next). */
+export const agentInput = (n: number, task = 'do the task and report.') => ({
+  description: `tg child ${n}`,
+  prompt: `${CHILD_MARKER} c${n}: ${task}`,
+  subagent_type: 'general-purpose',
+  run_in_background: false,
+  model: 'opus',
+});
+
+/**
+ * Two dispatches in sequence: the parent sends c1, then c2 only once c1's result is back, then ends; each child answers
+ * by `child` (by default it reports at once).
+ */
+export function twoInSequence(
+  child: Script = () => ({ kind: 'text', text: 'Result: done\nVerified: yes' }),
+  task?: string,
+): Script {
+  return (req) => {
+    if (req.role === 'child') return child(req);
+    if (req.role === 'parent-after-tool')
+      return req.toolResults.length === 1
+        ? { kind: 'tool_use', name: 'Agent', input: agentInput(2, task), id: 'toolu_tg_second' }
+        : { kind: 'text', text: 'All done.' };
+    return { kind: 'tool_use', name: 'Agent', input: agentInput(1, task), id: 'toolu_tg_first' };
+  };
+}
