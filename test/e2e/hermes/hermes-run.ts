@@ -20,7 +20,14 @@ import {
   type RecordedRequest,
   type Reply,
 } from '../support/fake-chat-api.js';
-import { hostEnv, runProcess, tiergateEnv, writeTiergateConfig, type ProcessRun } from '../support/sandbox.js';
+import {
+  closedProxyEnv,
+  hostEnv,
+  runProcess,
+  tiergateEnv,
+  writeTiergateConfig,
+  type ProcessRun,
+} from '../support/sandbox.js';
 
 export const REPO = join(import.meta.dirname, '../../..');
 export const HERMES_VERSION = '0.19.0';
@@ -95,8 +102,6 @@ export function hermesConfig(apiUrl: string, parent: string, delegation: Record<
   ].join('\n');
 }
 
-const CLOSED = 'http://127.0.0.1:9';
-
 export function hermesEnv(h: HermesHome, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     ...hostEnv(['PATH', 'LANG', 'TMPDIR']),
@@ -105,14 +110,7 @@ export function hermesEnv(h: HermesHome, extra: Record<string, string> = {}): No
     HERMES_HOME: h.hermesHome,
     TIRITH_ENABLED: '0',
     ...tiergateEnv(h.tiergateHome),
-    HTTPS_PROXY: CLOSED,
-    HTTP_PROXY: CLOSED,
-    ALL_PROXY: CLOSED,
-    https_proxy: CLOSED,
-    http_proxy: CLOSED,
-    all_proxy: CLOSED,
-    NO_PROXY: '127.0.0.1,localhost,::1',
-    no_proxy: '127.0.0.1,localhost,::1',
+    ...closedProxyEnv(),
     ...extra,
   };
 }

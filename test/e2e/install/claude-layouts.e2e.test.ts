@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
+import { closedProxyEnv } from '../support/sandbox.js';
 import { packAndInstall } from '../../support/packed.js';
 
 let installed = '';
@@ -16,7 +17,6 @@ beforeAll(() => {
   installed = packAndInstall().installed;
 }, 600_000);
 
-const CLOSED = 'http://127.0.0.1:9';
 const layouts: { name: string; text: string }[] = [
   { name: '{}', text: '{}' },
   { name: 'tabs + CRLF', text: '{\r\n\t"model": "sonnet",\r\n\t"env": {\r\n\t\t"FOO": "1"\r\n\t}\r\n}\r\n' },
@@ -48,14 +48,7 @@ describe('Claude Code settings.json round trips', () => {
       DISABLE_TELEMETRY: '1',
       DISABLE_AUTOUPDATER: '1',
       DISABLE_ERROR_REPORTING: '1',
-      HTTPS_PROXY: CLOSED,
-      HTTP_PROXY: CLOSED,
-      ALL_PROXY: CLOSED,
-      https_proxy: CLOSED,
-      http_proxy: CLOSED,
-      all_proxy: CLOSED,
-      NO_PROXY: '127.0.0.1,localhost,::1',
-      no_proxy: '127.0.0.1,localhost,::1',
+      ...closedProxyEnv(),
     };
     const other = join(root, 'other-market');
     mkdirSync(join(other, '.claude-plugin'), { recursive: true });

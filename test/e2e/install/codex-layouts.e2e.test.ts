@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
+import { closedProxyEnv } from '../support/sandbox.js';
 import { packAndInstall } from '../../support/packed.js';
 
 let installed = '';
@@ -16,7 +17,6 @@ beforeAll(() => {
   installed = packAndInstall().installed;
 }, 600_000);
 
-const CLOSED = 'http://127.0.0.1:9';
 const NET_OFF = 'check_for_update_on_startup = false\nchatgpt_base_url = "http://127.0.0.1:9/"\n';
 const ANALYTICS_OFF = '[analytics]\nenabled = false\n';
 
@@ -63,14 +63,7 @@ describe('Codex config.toml round trips', () => {
       CODEX_HOME: join(home, '.codex'),
       TIERGATE_HOME: join(root, 'tg'),
       TIERGATE_CODEX_BIN: b.bin,
-      HTTPS_PROXY: CLOSED,
-      HTTP_PROXY: CLOSED,
-      ALL_PROXY: CLOSED,
-      https_proxy: CLOSED,
-      http_proxy: CLOSED,
-      all_proxy: CLOSED,
-      NO_PROXY: '127.0.0.1,localhost,::1',
-      no_proxy: '127.0.0.1,localhost,::1',
+      ...closedProxyEnv(),
     };
     const cfg = join(env.CODEX_HOME!, 'config.toml');
     mkdirSync(dirname(cfg), { recursive: true });

@@ -21,6 +21,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
+import { CLOSED, closedProxyEnv } from '../support/sandbox.js';
 import { packAndInstall } from '../../support/packed.js';
 
 let installed = '';
@@ -36,8 +37,6 @@ beforeAll(() => {
   installed = packAndInstall().installed;
 }, 600_000);
 
-const CLOSED = 'http://127.0.0.1:9';
-
 function home(extra: Record<string, string> = {}) {
   const root = mkdtempSync(join(tmpdir(), 'tg-e2e-install-'));
   const h = join(root, 'home');
@@ -50,15 +49,8 @@ function home(extra: Record<string, string> = {}) {
     XDG_STATE_HOME: join(h, '.local', 'state'),
     XDG_CACHE_HOME: join(root, 'cache'),
     TIERGATE_HOME: join(root, 'tiergate'),
-    HTTPS_PROXY: CLOSED,
-    HTTP_PROXY: CLOSED,
-    ALL_PROXY: CLOSED,
-    https_proxy: CLOSED,
-    http_proxy: CLOSED,
-    all_proxy: CLOSED,
+    ...closedProxyEnv(),
     TIERGATE_PRICE_REFRESH: 'off',
-    NO_PROXY: '127.0.0.1,localhost,::1',
-    no_proxy: '127.0.0.1,localhost,::1',
     npm_config_registry: `${CLOSED}/`,
     ...extra,
   };

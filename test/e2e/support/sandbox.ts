@@ -27,7 +27,7 @@ export function writeTiergateConfig(tiergateHome: string, config: unknown): void
 }
 
 /** Port 9 (discard) is closed on loopback here: a proxied connection fails at once and stays on the machine. */
-const CLOSED = 'http://127.0.0.1:9';
+export const CLOSED = 'http://127.0.0.1:9';
 
 /** Every proxy variable on the closed loopback port, loopback itself exempt: whatever a harness dials besides the fake API fails locally. */
 export function closedProxyEnv(): Record<string, string> {
