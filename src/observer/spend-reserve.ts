@@ -96,14 +96,16 @@ export function decideReserving(
   // First without the lock: a refusal needs no reservation, and the spend it read only grows until a child finishes,
   // so it stands; once a budget is spent, parallel dispatches are refused without queueing for the lock. This also
   // warms the decision's code, so the one made under the lock holds it briefly.
-  const first = decideWith(stateOf(readSpendWith(env, now), obs, budgets, now, countsChildren));
+  const unlocked = readSpendWith(env, now);
+  const first = decideWith(stateOf(unlocked, obs, budgets, now, countsChildren));
   if (first.action === 'deny') return first;
   let decided: Decision | null = null;
   let fault: string | null = null;
   let failed: { err: unknown } | null = null;
   try {
     const got = tryWithSpendLock(env, DISPATCH_LOCK_WAIT_MS, () => {
-      const read = readSpendWith(env, now);
+      // Re-read under the lock (what a writer changed meanwhile counts); the same bytes are not parsed twice.
+      const read = readSpendWith(env, now, unlocked);
       try {
         decided = decideWith(stateOf(read, obs, budgets, now, countsChildren));
       } catch (err) {
