@@ -31,6 +31,7 @@ import {
   type RecentEntry,
   type Reservation,
   MAX_RECENT,
+  MAX_RESERVED,
   periodsAt,
   spendPath,
   spendStateFrom,
@@ -365,6 +366,12 @@ describe('reservations: a dispatch holds its expected cost until its completion 
     const tomorrow = addReservation(f, held('toolu_c', '7', f.day.end), f.day.end);
     expect(tomorrow.day.pico).toBe('0');
     expect(JSON.stringify(f)).toBe(before);
+    // Still bounded: the newest MAX_RESERVED are kept.
+    let full = f;
+    for (let i = 0; i < MAX_RESERVED; i++) full = addReservation(full, held(`toolu_${i}`, '1', now), now);
+    expect(full.reserved!.length).toBe(MAX_RESERVED);
+    expect(full.reserved![0]!.c).toBe('toolu_0'); // toolu_a, the oldest, went
+    expect(full.reserved!.at(-1)!.c).toBe(`toolu_${MAX_RESERVED - 1}`);
   });
 
   it('one never settled stops counting after RESERVATION_TTL_MS, and is dropped at the next write', () => {
