@@ -15,19 +15,36 @@ type Scalar = { kind: 'string'; value: string } | { kind: 'other' } | { kind: 'o
 const NOT_STRING =
   /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|0x[0-9a-fA-F]+|0o[0-7]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 
+/**
+ * The words NOT_STRING takes; any other text opening with a letter is no match. So a plain value (a name, a model id)
+ * is told from a non-string without the pattern, whose first use costs a dispatch hook its compilation (bench/README.md,
+ * "Session 13"): only a value opening with `~`, a digit, a sign or a dot needs it.
+ */
+const NOT_STRING_WORDS = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
+function notString(plain: string): boolean {
+  const c = plain.charCodeAt(0);
+  const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  if (letter) return NOT_STRING_WORDS.has(plain);
+  const maybe = c === 126 || c === 43 || c === 45 || c === 46 || (c >= 48 && c <= 57); // ~ + - . 0-9
+  return maybe && NOT_STRING.test(plain);
+}
+
+/** The escapes a double-quoted value undoes; a value with no backslash has none (the patterns are not run). */
+const unescapeDouble = (v: string): string =>
+  v.includes('\\')
+    ? v
+        .replace(/\\(["\\/])/g, '$1')
+        .replace(/\\t/g, '\t')
+        .replace(/\\n/g, '\n')
+    : v;
+
 function scalar(raw: string, continued: boolean): Scalar {
   if (raw === '') return continued ? { kind: 'opaque' } : { kind: 'other' };
   const c = raw[0]!;
   if (c === '"') {
     const m = /^"((?:[^"\\]|\\.)*)"\s*(?:#.*)?$/.exec(raw);
     if (!m) return { kind: 'opaque' };
-    return {
-      kind: 'string',
-      value: m[1]!
-        .replace(/\\(["\\/])/g, '$1')
-        .replace(/\\t/g, '\t')
-        .replace(/\\n/g, '\n'),
-    };
+    return { kind: 'string', value: unescapeDouble(m[1]!) };
   }
   if (c === "'") {
     const m = /^'((?:[^']|'')*)'\s*(?:#.*)?$/.exec(raw);
@@ -35,9 +52,10 @@ function scalar(raw: string, continued: boolean): Scalar {
   }
   if (c === '[' || c === '{') return { kind: 'other' };
   if (c === '|' || c === '>' || c === '&' || c === '*' || c === '!') return { kind: 'opaque' };
-  const plain = raw.replace(/[ \t]#.*$/, '').trim();
+  // A comment needs a `#`: without one the pattern cannot match.
+  const plain = (raw.includes('#') ? raw.replace(/[ \t]#.*$/, '') : raw).trim();
   if (continued) return { kind: 'opaque' };
-  return NOT_STRING.test(plain) ? { kind: 'other' } : { kind: 'string', value: plain };
+  return notString(plain) ? { kind: 'other' } : { kind: 'string', value: plain };
 }
 
 /** The top-level keys of a frontmatter block (io/frontmatter.ts; a later duplicate wins, as in Claude Code 2.1.328). */

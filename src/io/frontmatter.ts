@@ -16,6 +16,16 @@ export function frontmatterBlock(text: string): string | null {
   return BLOCK.exec(withoutBom(text))?.[1] ?? null;
 }
 
+/**
+ * `/^[ \t]+\S/` by hand (a pattern's first use costs a dispatch hook its compilation): blanks, then a character `trim`
+ * keeps, which is what `\S` matches (both go by ECMAScript's WhiteSpace and LineTerminator).
+ */
+function continues(line: string): boolean {
+  let i = 0;
+  while (i < line.length && (line[i] === ' ' || line[i] === '\t')) i++;
+  return i > 0 && i < line.length && line[i]!.trim() !== '';
+}
+
 /** A top-level key's text after the colon (trimmed) and the indented lines that continue it (a list, a folded value). */
 export type FrontmatterEntry = { raw: string; more: string[] };
 
@@ -27,7 +37,7 @@ export function frontmatterEntries(block: string): Map<string, FrontmatterEntry>
     const m = KEY.exec(lines[i]!);
     if (!m) continue;
     const more: string[] = [];
-    while (i + 1 < lines.length && /^[ \t]+\S/.test(lines[i + 1]!)) more.push(lines[++i]!);
+    while (i + 1 < lines.length && continues(lines[i + 1]!)) more.push(lines[++i]!);
     out.delete(m[1]!);
     out.set(m[1]!, { raw: (m[2] ?? '').trim(), more });
   }
@@ -44,8 +54,8 @@ export function frontmatterScalar(raw: string): string | null {
   if (s.startsWith('"'))
     return /^"((?:[^"\\]|\\.)*)"[ \t]*(?:#.*)?$/.exec(s)?.[1]?.replace(/\\(["\\/])/g, '$1') ?? null;
   if (s.startsWith("'")) return /^'((?:[^']|'')*)'[ \t]*(?:#.*)?$/.exec(s)?.[1]?.replace(/''/g, "'") ?? null;
-  if (/^[|>&*!{[]/.test(s)) return null;
-  return s.replace(/(?:^|[ \t])#.*$/, '').trim();
+  if (s !== '' && '|>&*!{['.includes(s[0]!)) return null;
+  return s.includes('#') ? s.replace(/(?:^|[ \t])#.*$/, '').trim() : s;
 }
 
 /** The frontmatter's one-line string values by key (empty ones left out); null when the text has no frontmatter. */

@@ -22,8 +22,18 @@ import {
 export const MISSING_WITH_LEDGER =
   'spend summary missing while the ledger exists (rebuilt from the ledger at the next completion or CLI run)';
 
-/** The summary file alone: absent (null, no error), parsed, or why not. */
-export function readSummaryOnly(env: Env): ReadSpend & { absent: boolean } {
+/**
+ * What a summary read gave, with the text it parsed (`text`), so a later read of the same bytes takes `file` as it is.
+ * The parsed file is never changed by its readers (every update copies: spend-summary.ts).
+ */
+export type SummaryRead = ReadSpend & { absent: boolean; text?: string };
+
+/**
+ * The summary file alone: absent (null, no error), parsed, or why not. `prev`: an earlier read; when the file holds the
+ * very bytes it parsed, its file is taken without parsing again (content, not mtime: mtime is jiffy-coarse and inodes
+ * are reused, so a rewrite within a tick would pass for the same file).
+ */
+export function readSummaryOnly(env: Env, prev: SummaryRead | null = null): SummaryRead {
   let text: string;
   try {
     text = readTextCapped(spendPath(env), SPEND_MAX_BYTES, { follow: false });
@@ -32,10 +42,11 @@ export function readSummaryOnly(env: Env): ReadSpend & { absent: boolean } {
     if (code === 'ENOENT' || code === 'ENOTDIR') return { file: null, error: null, absent: true };
     return { file: null, error: `spend summary unreadable: ${(err as Error).message}`, absent: false };
   }
+  if (prev?.file && prev.text === text) return { file: prev.file, error: null, absent: false, text };
   const parsed = parseSpend(text);
   return typeof parsed === 'string'
     ? { file: null, error: parsed, absent: false }
-    : { file: parsed, error: null, absent: false };
+    : { file: parsed, error: null, absent: false, text };
 }
 
 /** Whether the ledger is there (one lstat, only when the summary is not). */
@@ -45,18 +56,23 @@ export const ledgerExists = (env: Env): boolean => !!lstatSync(paths(env).ledger
  * The spend as the journal and the summary give it: the journal is listed first, then the summary read, and the
  * journal's entries folded in (each once, by key), so a completion merged in between still counts. Absent with no
  * ledger: nothing recorded yet (a true $0, plus what is journaled). Absent while the ledger exists, or any other
- * failure: an error for the caller to diagnose (budgets fail open, never silently $0).
+ * failure: an error for the caller to diagnose (budgets fail open, never silently $0). `prev`: an earlier read, whose
+ * parsed summary is taken again when the file's bytes are the same (readSummaryOnly); the journal is read anew.
  */
-export function readSpendWith(env: Env, now: number): ReadSpend & { journal: JournalRead; absent: boolean } {
+export function readSpendWith(env: Env, now: number, prev: SpendRead | null = null): SpendRead {
   const journal = readJournal(env);
-  const summary = readSummaryOnly(env);
+  const summary = readSummaryOnly(env, prev?.summary ?? null);
   if (summary.error !== null || journal.error !== null)
-    return { file: null, error: summary.error ?? journal.error, journal, absent: summary.absent };
-  if (summary.absent && ledgerExists(env)) return { file: null, error: MISSING_WITH_LEDGER, journal, absent: true };
+    return { file: null, error: summary.error ?? journal.error, journal, absent: summary.absent, summary };
+  if (summary.absent && ledgerExists(env))
+    return { file: null, error: MISSING_WITH_LEDGER, journal, absent: true, summary };
   const base = summary.file ?? (journal.entries.length ? emptySpend(now, env.TZ ?? null) : null);
   const file = base && journal.entries.length ? foldJournal(base, journal.entries, now) : base;
-  return { file, error: null, journal, absent: summary.absent };
+  return { file, error: null, journal, absent: summary.absent, summary };
 }
+
+/** The spend with how it was read: the journal and the summary alone (for a later read to compare with). */
+export type SpendRead = ReadSpend & { journal: JournalRead; absent: boolean; summary: SummaryRead };
 
 export function readSpendFile(env: Env, now = Date.now()): ReadSpend {
   const { file, error } = readSpendWith(env, now);

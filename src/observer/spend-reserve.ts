@@ -19,7 +19,7 @@ import { parseDecimal } from '../prices/decimal.js';
 import type { SpendState } from '../routing-engine/budget.js';
 import { dropJournal } from './spend-journal.js';
 import { tryWithSpendLock } from './spend-lock.js';
-import { readSpendWith } from './spend-read.js';
+import { readSpendWith, type SpendRead } from './spend-read.js';
 import {
   addReservation,
   askBasis,
@@ -93,6 +93,18 @@ export function askState(env: Env, obs: DispatchObservation): SpendState {
 }
 
 /**
+ * Whether two reads give the same spend: the same parsed summary (readSummaryOnly hands back the earlier parse only for
+ * the very same bytes) or none in both, no error, and no journal entry in either (entries are folded into a new copy).
+ */
+const sameSpend = (a: SpendRead, b: SpendRead): boolean =>
+  a.error === null &&
+  b.error === null &&
+  a.summary.file === b.summary.file &&
+  a.summary.absent === b.summary.absent &&
+  a.journal.names.length === 0 &&
+  b.journal.names.length === 0;
+
+/**
  * `decideWith(state)` under the lock, reserving the child's expected cost when the decision lets it run (the reservation
  * is also what counts it as running for the fan-out limits, and its session's started count goes up by one). A spend that
  * cannot be read (state.error) reserves nothing and writes nothing: the budgets and limits fail open for this dispatch.
@@ -110,16 +122,20 @@ export function decideReserving(
   // First without the lock: a refusal needs no reservation, and the spend it read only grows until a child finishes,
   // so it stands; once a budget is spent, parallel dispatches are refused without queueing for the lock. This also
   // warms the decision's code, so the one made under the lock holds it briefly.
-  const first = decideWith(stateOf(readSpendWith(env, now), obs, budgets, now, countsChildren));
+  const unlocked = readSpendWith(env, now);
+  const first = decideWith(stateOf(unlocked, obs, budgets, now, countsChildren));
   if (first.action === 'deny') return first;
   let decided: Decision | null = null;
   let fault: string | null = null;
   let failed: { err: unknown } | null = null;
   try {
     const got = tryWithSpendLock(env, DISPATCH_LOCK_WAIT_MS, () => {
-      const read = readSpendWith(env, now);
+      // Re-read under the lock (what a writer changed meanwhile counts); the same bytes are not parsed twice.
+      const read = readSpendWith(env, now, unlocked);
       try {
-        decided = decideWith(stateOf(read, obs, budgets, now, countsChildren));
+        // Nothing changed since the lock-free read: the same state, so the same decision (decide is pure: no clock, no
+        // file, no randomness), taken as made. Anything changed, or a journal to fold: decided again from this read.
+        decided = sameSpend(read, unlocked) ? first : decideWith(stateOf(read, obs, budgets, now, countsChildren));
       } catch (err) {
         failed = { err }; // the decision's own fault: the caller's, not the lock's
         return;

@@ -330,12 +330,18 @@ function countInto(next: SpendFile, e: RecentEntry, now: number): void {
   next.updatedAt = now;
 }
 
-/** `f` holding one more reservation, at `now` (expired ones dropped). */
+/**
+ * `f` holding one more reservation, at `now` (expired ones dropped). `f` is left as it is: rollTo copies the top level
+ * and the periods it moves, the reservations are a new array, and nothing below is changed, so no deep copy (a
+ * structuredClone of a 17 KB summary costs a dispatch more than a JSON round trip of it).
+ */
 export function addReservation(f: SpendFile, r: Reservation, now: number): SpendFile {
-  const next = rollTo(structuredClone(f), now);
-  next.reserved = [...liveReservations(next, now), r];
+  const next = rollTo(f, now);
+  // Only the reservations change, so only they are trimmed: the sessions and completions stay as every writer left them
+  // (trimmed), and a foreign file's are bounded by the read (SPEND_MAX_BYTES).
+  next.reserved = [...liveReservations(next, now), r].slice(-MAX_RESERVED);
   next.updatedAt = now;
-  return trim(next, now);
+  return next;
 }
 
 /** `f` counting one more child started in session `key` (a fan-out limit's count), at `now`. */

@@ -33,12 +33,13 @@ import {
   type RecentEntry,
   type Reservation,
   MAX_RECENT,
+  MAX_RESERVED,
   periodsAt,
   spendPath,
   spendStateFrom,
   type SpendFile,
 } from '../../../src/observer/spend-summary.js';
-import { readSpend, readSpendFile } from '../../../src/observer/spend-read.js';
+import { readSpend, readSpendFile, readSpendWith } from '../../../src/observer/spend-read.js';
 import { spendEntry } from '../../../src/observer/spend-entry.js';
 import { testCost, testPricer } from './helpers.js';
 
@@ -244,6 +245,32 @@ describe('the file a dispatch reads', () => {
   // Writers in parallel processes (16 and 64 at once): spend-concurrency.test.ts.
 });
 
+describe('a re-read under the lock', () => {
+  it('takes the earlier parse only for the very same bytes: a rewrite of the same length and mtime is read anew', () => {
+    const { dir, env } = tempHome();
+    const now = Date.now();
+    const f = emptySpend(now);
+    const write = (pico: string) => {
+      writeFileSync(spendPath(env), JSON.stringify({ ...f, day: { ...f.day, pico } }));
+      utimesSync(spendPath(env), 1_700_000_000, 1_700_000_000);
+    };
+    write('100');
+    const first = readSpendWith(env, now);
+    expect(first.file!.day.pico).toBe('100');
+    expect(readSpendWith(env, now, first).file).toBe(first.file);
+    write('200'); // as long, same mtime: only the bytes tell
+    const again = readSpendWith(env, now, first);
+    expect(again.file!.day.pico).toBe('200');
+    // A fault is still a fault after a good read (budgets fail open), and a link is still not followed.
+    writeFileSync(spendPath(env), '{');
+    expect(readSpendWith(env, now, again).error).toBe('spend summary is not JSON');
+    rmSync(spendPath(env));
+    writeFileSync(join(dir, 'elsewhere.json'), JSON.stringify({ ...f, day: { ...f.day, pico: '200' } }));
+    symlinkSync(join(dir, 'elsewhere.json'), spendPath(env));
+    expect(readSpendWith(env, now, again).error).toMatch(/spend summary unreadable/);
+  });
+});
+
 describe('rebuilt from the ledger after an observer pass', () => {
   it("the ledger's sums, plus spooled completions the ledger does not hold yet, each once", () => {
     const { env } = tempHome();
@@ -327,6 +354,26 @@ describe('reservations: a dispatch holds its expected cost until its completion 
     f = countCompletion(f, entry('kz', '90'), now);
     expect(f.reserved!.map((r) => r.c)).toEqual(['toolu_x']);
     expect(state().session).toEqual({ pico: 350n, unknown: 0 });
+  });
+
+  it('adding one leaves the summary it was added to as it was (the dispatch reuses a parsed summary)', () => {
+    const now = Date.now();
+    let f = addReservation(emptySpend(now), held('toolu_a', '100', now), now);
+    f = countCompletion(f, entry('ka', '250', { c: 'toolu_zz', s: 'claude:other' }), now);
+    const before = JSON.stringify(f);
+    const next = addReservation(f, held('toolu_b', '5', now + 1), now + 1);
+    expect(JSON.stringify(f)).toBe(before);
+    expect(next.reserved!.map((r) => r.c)).toEqual(['toolu_a', 'toolu_b']);
+    // Rolled on to a later day: the new periods are the copy's, the old ones stay in `f`.
+    const tomorrow = addReservation(f, held('toolu_c', '7', f.day.end), f.day.end);
+    expect(tomorrow.day.pico).toBe('0');
+    expect(JSON.stringify(f)).toBe(before);
+    // Still bounded: the newest MAX_RESERVED are kept.
+    let full = f;
+    for (let i = 0; i < MAX_RESERVED; i++) full = addReservation(full, held(`toolu_${i}`, '1', now), now);
+    expect(full.reserved!.length).toBe(MAX_RESERVED);
+    expect(full.reserved![0]!.c).toBe('toolu_0'); // toolu_a, the oldest, went
+    expect(full.reserved!.at(-1)!.c).toBe(`toolu_${MAX_RESERVED - 1}`);
   });
 
   it('one never settled stops counting after RESERVATION_TTL_MS, and is dropped at the next write', () => {
