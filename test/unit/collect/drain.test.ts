@@ -219,7 +219,7 @@ describe('spool drain', () => {
         let out = '';
         p.stdout.on('data', (d) => (out += d));
         p.on('error', reject);
-        p.on('exit', (code) => (code === 0 ? resolve(Number(out.trim())) : reject(new Error(`worker exit ${code}`))));
+        p.on('close', (code) => (code === 0 ? resolve(Number(out.trim())) : reject(new Error(`worker exit ${code}`))));
       });
     const inserted = await Promise.all([run(), run()]);
     const db = openLedger(env);

@@ -85,7 +85,7 @@ describe('hook stdin from a pipe', () => {
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const ended = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
       const kill = setTimeout(() => child.kill('SIGKILL'), 6000);
-      child.on('exit', (code, signal) => {
+      child.on('close', (code, signal) => {
         clearTimeout(kill);
         resolve({ code, signal });
       });

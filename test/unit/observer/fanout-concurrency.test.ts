@@ -40,7 +40,7 @@ function run(args: string[], env: Record<string, string>, input: string): Promis
     let out = '';
     p.stdout.on('data', (d: Buffer) => (out += d.toString()));
     p.on('error', reject);
-    p.on('exit', (code) => resolve({ code: code ?? -1, out }));
+    p.on('close', (code) => resolve({ code: code ?? -1, out })); // after stdout's last bytes, unlike 'exit'
     p.stdin.end(input);
   });
 }

@@ -69,7 +69,9 @@ function run(args: string[], env: Record<string, string>, input?: string): Promi
     let out = '';
     p.stdout.on('data', (d: Buffer) => (out += d.toString()));
     p.on('error', reject);
-    p.on('exit', (code) => resolve({ code: code ?? -1, out }));
+    // 'close', not 'exit': 'exit' can come before the last of stdout is read (seen at load 15-47: an answer lost, so a
+    // refused dispatch counted as run).
+    p.on('close', (code) => resolve({ code: code ?? -1, out }));
     p.stdin.end(input ?? '');
   });
 }

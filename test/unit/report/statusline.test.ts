@@ -158,7 +158,7 @@ describe('tiergate statusline', () => {
     let out = '';
     child.stdout.on('data', (c) => (out += String(c)));
     const ended = await new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-      child.on('exit', (code, signal) => resolve({ code, signal })),
+      child.on('close', (code, signal) => resolve({ code, signal })),
     );
     child.stdin.destroy();
     // The line out, the process ends itself (a blocked socket read would hold a normal exit).
