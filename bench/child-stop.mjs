@@ -158,18 +158,23 @@ writeFileSync(childFile('cmd'), claudeLine(0));
 const parentPayload = { ...childPayload('x'), agent_id: undefined, agent_type: undefined };
 const codexGuard =
   'd="${XDG_DATA_HOME:-$HOME/.local/share}/tiergate"; [ -z "$TIERGATE_HOME" ] || d="$TIERGATE_HOME/data"; [ -e "$d/child-stop.on" ] || exit 0; exec node -e 0';
+// The environment a hook gets, and no more: this machine's NODE_EXTRA_CA_CERTS alone adds ~35 ms to every Node start
+// (a bare start 53 ms against 17 ms), which flattered every ratio to it (session 13).
+const env = { PATH: process.env.PATH, HOME: process.env.HOME, TIERGATE_HOME: home, TIERGATE_PRICE_REFRESH: 'off' };
 const cmds = {
-  bareNode: () => spawnSync(process.execPath, ['-e', '0']),
+  bareNode: () => spawnSync(process.execPath, ['-e', '0'], { env }),
   claudeChild: () =>
     spawnSync(process.execPath, [...HOOK_NODE_ARGS, hook, 'claude', 'PreToolUse'], {
       input: JSON.stringify(childPayload('cmd')),
+      env,
     }),
   claudeParentTool: () =>
     spawnSync(process.execPath, [...HOOK_NODE_ARGS, hook, 'claude', 'PreToolUse'], {
       input: JSON.stringify(parentPayload),
+      env,
     }),
-  bareSh: () => spawnSync('sh', ['-c', 'exit 0']),
-  codexGuardNoMarker: () => spawnSync('sh', ['-c', codexGuard]),
+  bareSh: () => spawnSync('sh', ['-c', 'exit 0'], { env }),
+  codexGuardNoMarker: () => spawnSync('sh', ['-c', codexGuard], { env }),
 };
 const h = Object.fromEntries(Object.keys(cmds).map((n) => [n, []]));
 for (let i = 0; i < HOOK_RUNS; i++)
