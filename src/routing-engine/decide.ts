@@ -319,11 +319,10 @@ function withMoney(decision: Decision, policy: Policy, spend: SpendState | undef
     decision.reason === 'budget-downshifted'
   )
     return decision;
-  try {
-    return { ...decision, message: `${decision.message} Money: ${moneyText(policy, spend)}` };
-  } catch (err) {
-    return { ...decision, diagnostics: [...decision.diagnostics, `money not stated: ${budgetFault(err)}`] };
-  }
+  return failOpen(decision, 'money not stated', () => ({
+    ...decision,
+    message: `${decision.message} Money: ${moneyText(policy, spend)}`,
+  }));
 }
 
 /**

@@ -129,3 +129,36 @@ describe('budgets.action ask', () => {
     expect(d.ask).toBeUndefined();
   });
 });
+
+describe('a fault in the ask or in the money line', () => {
+  const opusUnderSonnet = claudeDispatch('claude-sonnet-5-5', 'opus');
+  /** A spend whose `field` throws when read: what a corrupt spend summary could hand the engine. */
+  const faulty = (field: 'askBasis' | 'session'): SpendState => {
+    const s = spend();
+    Object.defineProperty(s, field, {
+      get() {
+        throw new Error(`${field} unreadable`);
+      },
+    });
+    return s;
+  };
+
+  it('the ask fails open to the non-ask action: the over-ceiling child is still corrected, never allowed', () => {
+    const d = decide(asking(opusUnderSonnet), policy({ onOverCeiling: 'ask' }), prices, faulty('askBasis'));
+    expect(d).toMatchObject({ action: 'correct', value: 'sonnet' });
+    expect(d.ask).toBeUndefined();
+    expect(d.diagnostics.join('\n')).toContain('not asked: askBasis unreadable');
+  });
+
+  it("the money line fails open to the ceiling's own denial: still denied, the retry kept", () => {
+    const obs = codexDispatch('gpt-6-sol', 'gpt-6-astra');
+    const plain = decide(obs, policy(), prices);
+    const d = decide(obs, policy({}, { day: '1' }), prices, faulty('session'));
+    expect(d).toMatchObject({
+      action: 'deny',
+      reason: 'over-ceiling-denied',
+      message: plain.action === 'deny' ? plain.message : '',
+    });
+    expect(d.diagnostics).toEqual(['money not stated: session unreadable']);
+  });
+});
