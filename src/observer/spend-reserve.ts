@@ -15,7 +15,6 @@ import type { DispatchObservation } from '../contracts/observation.js';
 import type { Policy } from '../contracts/config.js';
 import { writeFileAtomic } from '../io/files.js';
 import type { Env } from '../io/paths.js';
-import { parseDecimal } from '../prices/decimal.js';
 import type { SpendState } from '../routing-engine/budget.js';
 import { dropJournal } from './spend-journal.js';
 import { tryWithSpendLock } from './spend-lock.js';
@@ -23,6 +22,7 @@ import { readSpendWith, type SpendRead } from './spend-read.js';
 import {
   addReservation,
   askBasis,
+  configuredReserve,
   countStarted,
   emptySpend,
   estimateCost,
@@ -50,7 +50,7 @@ export function reservationFor(
   now: number,
 ): Reservation {
   const session = obs.sessionId ? sessionKey(obs.harness, obs.sessionId) : null;
-  const reserve = budgets.reserve === undefined ? null : parseDecimal(budgets.reserve) / 1_000_000n;
+  const reserve = configuredReserve(budgets);
   const pico = estimateCost(f, { session, agent: obs.subagentType, model: runsOn, reserve });
   const base = { c: obs.callId, s: session, at: now, until: now + RESERVATION_TTL_MS, h: obs.harness };
   // Nothing to go by: held as an unpriced child (a warning), never as $0 proven.
@@ -73,7 +73,7 @@ function stateOf(
   if (read.error !== null) return state;
   const f = read.file ?? emptySpend(now);
   const session = obs.sessionId ? sessionKey(obs.harness, obs.sessionId) : null;
-  const reserve = budgets.reserve === undefined ? null : parseDecimal(budgets.reserve) / 1_000_000n;
+  const reserve = configuredReserve(budgets);
   const model = obs.requestedModel ?? obs.agentModel ?? obs.parentModel;
   state.estimate = estimateCost(f, { session, agent: obs.subagentType, model, reserve });
   if (obs.canAsk === true) state.askBasis = askBasis(f, { session, agent: obs.subagentType });

@@ -14,6 +14,7 @@
 import { join } from 'node:path';
 import type { Harness } from '../contracts/harness.js';
 import { paths, type Env } from '../io/paths.js';
+import { parseDecimal } from '../prices/decimal.js';
 import type { AskBasis, SpendFigure, SpendState } from '../routing-engine/budget.js';
 
 export const SPEND_FORMAT = 'tiergate-spend/1';
@@ -364,6 +365,10 @@ export type EstimateInput = {
   model: string | null;
   reserve: bigint | null;
 };
+
+/** The configured `budgets.reserve` (a USD decimal) in pico-USD; null when unset. */
+export const configuredReserve = (budgets: { reserve?: string }): bigint | null =>
+  budgets.reserve === undefined ? null : parseDecimal(budgets.reserve) / 1_000_000n;
 
 /**
  * A dispatch's expected cost, in pico-USD, from the completions remembered: the mean of this session's priced

@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { decide, type PriceLookup } from '../../../routing-engine/decide.js';
 import { hasBudget, type SpendState } from '../../../routing-engine/budget.js';
 import { hasLimits } from '../../../routing-engine/limits.js';
-import { parseDecimal } from '../../../prices/decimal.js';
 import {
+  configuredReserve,
   countCompletion,
   emptySpend,
   estimateCost,
@@ -243,7 +243,6 @@ export class ModuleCore {
     );
   }
 
-  /** Path for the next record, or null when the spool is full or has no home. */
   /**
    * A finished child's spend-journal entry (observer/spend-journal.ts: one file in `spend.d/`, merged by whoever next
    * holds the lock), for a session whose dispatches the PreToolUse command hook decides (askArmed) under a budget: that
@@ -259,6 +258,7 @@ export class ModuleCore {
     return { path: join(this.dataDir, SPEND_JOURNAL_DIR, name), text: JSON.stringify(entry) };
   }
 
+  /** Path for the next record, or null when the spool is full or has no home. */
   nextSpoolPath(now: number): string | null {
     const dir = this.spoolDir();
     if (!dir || this.spoolFiles >= MODULE_SPOOL_MAX_FILES) return null;
@@ -380,12 +380,11 @@ export class ModuleCore {
     }
     const state = spendStateFrom({ file, error: null }, 'claude', this.sessionId, now, sessionTotal);
     // The estimate every refusal states (issue 33 item 4), drawn as the command hooks' reservation draws it.
-    const reserve = this.policy.budgets.reserve;
     state.estimate = estimateCost(file, {
       session: this.sessionId ? sessionKey('claude', this.sessionId) : null,
       agent: child.agent,
       model: child.model,
-      reserve: reserve === undefined ? null : parseDecimal(reserve) / 1_000_000n,
+      reserve: configuredReserve(this.policy.budgets),
     });
     return state;
   }
