@@ -126,7 +126,7 @@ d('Claude Code: ask instead of deny', () => {
       // Past the time a child's request took after "Yes" (well under a second).
       else await new Promise((r) => setTimeout(r, 3000));
     } finally {
-      tui.close();
+      await tui.close();
     }
     return sb;
   }
@@ -220,7 +220,7 @@ d('Claude Code: ask instead of deny', () => {
         tui.keys('3');
         await new Promise((r) => setTimeout(r, 3000));
       } finally {
-        tui.close();
+        await tui.close();
         await own.close();
       }
       expect(own.requests.filter((r) => r.role === 'child').map((r) => r.model)).toEqual(['claude-opus-5-5']);

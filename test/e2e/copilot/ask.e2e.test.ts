@@ -144,7 +144,7 @@ describe.skipIf(!found.ok)('GitHub Copilot CLI 1.0.102: ask instead of deny', ()
         tui.keys(answer === 'yes' ? 'Enter' : 'Escape');
         await until(() => children(api).length > 0);
       } finally {
-        tui.close();
+        await tui.close();
         await api.close();
       }
       if (answer === 'yes') {

@@ -73,7 +73,8 @@ export function makeHomeSandbox(prefix: string, configDir: string, tiergateConfi
     configDir: dir,
     project,
     tiergateHome,
-    cleanup: () => rmSync(root, { recursive: true, force: true }),
+    // Retries: a harness child that outlives its run (a TUI after SIGHUP) may still be writing for a moment.
+    cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }),
   };
 }
 

@@ -5,7 +5,7 @@
  * interactive UI shows what is tested: a hook's permission prompt (issue 33 item 3).
  */
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { missing } from '../../support/ci.js';
 
@@ -29,10 +29,30 @@ export type TmuxRun = {
   waitFor(re: RegExp, ms?: number): Promise<string>;
   /** tmux send-keys: key names (`Enter`, `Escape`, `Down`) or literal text. */
   keys(...keys: string[]): void;
-  close(): void;
+  /** Kills the server, then waits (<= 10 s) until the program in the pane has exited: a TUI killed by SIGHUP can go on
+   * writing its home folder for a moment, and a sandbox removed under it fails with ENOTEMPTY (seen in CI). */
+  close(): Promise<void>;
 };
 
 let seq = 0;
+
+/** The processes of the terminal session `sid` (the pane's program is its leader; Copilot 1.0.102's loader starts the
+ * CLI as a child, so the leader alone is not enough), from /proc/<pid>/stat's 6th field. Linux only, as the e2e run. */
+function sessionMembers(sid: number): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // Fields after the command name (which may hold spaces) start after the last ')'.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[3]) === sid && fields[0] !== 'Z') out.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
 
 export function startTmux(
   argv: string[],
@@ -55,6 +75,7 @@ export function startTmux(
     argv.map(quote).join(' '),
   ]);
   if (started.status !== 0) throw new Error(`tmux new-session failed: ${started.stderr}`);
+  const panePid = Number(tmux(['list-panes', '-t', 'e2e', '-F', '#{pane_pid}']).stdout.trim());
   const screen = () =>
     (tmux(['capture-pane', '-p', '-t', 'e2e']).stdout ?? '')
       .replace(/[│╭╮╰╯─╌]/g, ' ')
@@ -75,10 +96,14 @@ export function startTmux(
     keys: (...keys) => {
       tmux(['send-keys', '-t', 'e2e', ...keys]);
     },
-    close: () => {
+    close: async () => {
       tmux(['kill-server']);
       // kill-server leaves the socket file behind (tmux 3.3a, seen).
       rmSync(join(opts.env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
+      if (!(panePid > 0)) return;
+      const end = Date.now() + 10_000;
+      while (sessionMembers(panePid).length > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+      for (const pid of sessionMembers(panePid)) process.kill(pid, 'SIGKILL');
     },
   };
 }
