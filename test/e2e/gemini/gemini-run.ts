@@ -4,10 +4,10 @@
  * which headless mode refuses: exit 41), the workspace trusted by environment (else exit 55), usage statistics,
  * telemetry and auto-update off, and proxies on a closed loopback port so anything else fails on the machine.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { offlineEnv, type ProcessRun, runProcess } from '../support/sandbox.js';
+import { offlineEnv, type ProcessRun, removeTree, runProcess } from '../support/sandbox.js';
 
 export type GeminiHome = { root: string; home: string; gemini: string; cleanup(): void };
 
@@ -28,7 +28,7 @@ export function makeGeminiHome(prefix = 'tg-gemini-'): GeminiHome {
   const home = join(root, 'home');
   const gemini = join(home, '.gemini');
   mkdirSync(gemini, { recursive: true });
-  const h = { root, home, gemini, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  const h = { root, home, gemini, cleanup: () => removeTree(root) };
   writeSettings(h);
   return h;
 }

@@ -8,7 +8,7 @@
  * closed loopback port for anything left over, so no attempt can leave 127.0.0.1.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -23,6 +23,7 @@ import {
 import {
   closedProxyEnv,
   hostEnv,
+  removeTree,
   runProcess,
   tiergateEnv,
   writeTiergateConfig,
@@ -76,7 +77,7 @@ export function makeHermesHome(tiergateConfig?: unknown): HermesHome {
     hermesHome,
     project,
     tiergateHome,
-    cleanup: () => rmSync(root, { recursive: true, force: true }),
+    cleanup: () => removeTree(root),
   };
 }
 

@@ -58,6 +58,11 @@ export type HomeSandbox = {
   cleanup(): void;
 };
 
+/** Removes a sandbox, with retries: a harness child that outlives its run (a TUI after SIGHUP, a background helper) may
+ * still be writing in it for a moment, and rmdir then fails with ENOTEMPTY (seen in CI: Copilot 1.0.102's TUI). */
+export const removeTree = (root: string): void =>
+  rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+
 /** Makes a HomeSandbox and writes tiergateConfig as the user policy (writeTiergateConfig: nothing when undefined). */
 export function makeHomeSandbox(prefix: string, configDir: string, tiergateConfig?: unknown): HomeSandbox {
   const root = mkdtempSync(join(tmpdir(), prefix));
@@ -73,8 +78,7 @@ export function makeHomeSandbox(prefix: string, configDir: string, tiergateConfi
     configDir: dir,
     project,
     tiergateHome,
-    // Retries: a harness child that outlives its run (a TUI after SIGHUP) may still be writing for a moment.
-    cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }),
+    cleanup: () => removeTree(root),
   };
 }
 
