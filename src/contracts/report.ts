@@ -93,6 +93,13 @@ export const ReportRowSchema = z.object({
    * Not in `runs`, `dispatches` or `denied`: the stopped child's own run is counted as a run.
    */
   stopped: z.optional(z.int().check(z.nonnegative())),
+  /**
+   * Dispatches where tiergate raised the harness's permission prompt (onOverCeiling or budgets.action "ask"; decision
+   * kind `ask`), each dispatch once. In `dispatches`; not in `denied`. tiergate never sees the answer itself.
+   */
+  asked: z.optional(z.int().check(z.nonnegative())),
+  /** Of `asked`, those whose child then ran (the person approved): the ask's decision record joined to a completion. */
+  askedRan: z.optional(z.int().check(z.nonnegative())),
   /** Of `denied`, those retried on a cheaper model (a later dispatch in the session ran). No spend avoided is claimed. */
   deniedRetried: z.optional(z.int().check(z.nonnegative())),
   /** What the corrections set (the agent or model the child ran as instead of the one asked for), each dispatch once. */

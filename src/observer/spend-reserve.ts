@@ -5,9 +5,10 @@
  * The completion settles the reservation (countCompletion replaces it with the real cost); one never settled expires
  * after RESERVATION_TTL_MS.
  *
- * A dispatch the spend as read without the lock already refuses is refused there (nothing to reserve). The lock is waited
- * for briefly (DISPATCH_LOCK_WAIT_MS). Not had by then: the budgets are checked against the spend as
- * read without it and no reservation is made, with a diagnostic (the budget part fails open; the decision is made).
+ * A dispatch the spend as read without the lock already refuses is refused there (nothing to reserve; an ask is no
+ * refusal: mayNotRun). The lock is waited for briefly (DISPATCH_LOCK_WAIT_MS). Not had by then: the budgets are checked
+ * against the spend as read without it and no reservation is made, with a diagnostic (the budget part fails open; the
+ * decision is made).
  * Only called when a budget is set: a dispatch without one reads and writes nothing. No SQLite, no pricing here.
  */
 import type { Decision } from '../contracts/decision.js';
@@ -34,6 +35,16 @@ import {
   type Reservation,
   type SpendFile,
 } from './spend-summary.js';
+
+/**
+ * Whether a decision lets no child run, so nothing is reserved: a denial no one can overturn. A denial with an ask
+ * attached (budgets.action or onOverCeiling "ask", where someone can answer the prompt) may run: if the person approves,
+ * the child runs as asked, so it reserves like an allowed child, at the requested model's estimate (runsOn is the
+ * requested model for an ask: effective-model.ts); otherwise concurrent approved asks would each see the budget without
+ * the others and overshoot it. tiergate never sees a refusal (Claude Code 2.1.332 sends no hook when the person answers
+ * No), so a refused ask's reservation holds until it expires (RESERVATION_TTL_MS): the budget errs on the safe side.
+ */
+export const mayNotRun = (d: Pick<Decision, 'action' | 'ask'>): boolean => d.action === 'deny' && !d.ask;
 
 /**
  * How long a dispatch waits for the lock: each holder keeps it about a millisecond (read, decide, write), so this lets
@@ -105,9 +116,10 @@ const sameSpend = (a: SpendRead, b: SpendRead): boolean =>
   b.journal.names.length === 0;
 
 /**
- * `decideWith(state)` under the lock, reserving the child's expected cost when the decision lets it run (the reservation
- * is also what counts it as running for the fan-out limits, and its session's started count goes up by one). A spend that
- * cannot be read (state.error) reserves nothing and writes nothing: the budgets and limits fail open for this dispatch.
+ * `decideWith(state)` under the lock, reserving the child's expected cost when the decision may let it run (an ask may:
+ * mayNotRun; the reservation is also what counts it as running for the fan-out limits, and its session's started count
+ * goes up by one). A spend that cannot be read (state.error) reserves nothing and writes nothing: the budgets and limits
+ * fail open for this dispatch.
  */
 export function decideReserving(
   env: Env,
@@ -124,7 +136,7 @@ export function decideReserving(
   // warms the decision's code, so the one made under the lock holds it briefly.
   const unlocked = readSpendWith(env, now);
   const first = decideWith(stateOf(unlocked, obs, budgets, now, countsChildren));
-  if (first.action === 'deny') return first;
+  if (mayNotRun(first)) return first;
   let decided: Decision | null = null;
   let fault: string | null = null;
   let failed: { err: unknown } | null = null;
@@ -141,7 +153,7 @@ export function decideReserving(
         return;
       }
       if (read.error !== null) return;
-      const runs = decided.action !== 'deny';
+      const runs = !mayNotRun(decided);
       if (!runs && read.journal.names.length === 0) return;
       let file = read.file ?? emptySpend(now, env.TZ ?? null);
       if (runs) file = addReservation(file, reservationFor(file, obs, budgets, runsOn(decided), now), now);

@@ -107,7 +107,7 @@ function totalsCards(report: Report): string {
   const sav = t.savings.usd === null ? '' : t.savings.usd.startsWith('-') ? 'neg' : 'pos';
   return `<section class="cards" id="totals" aria-label="Totals">
 ${headlineCards(report)}
-${card('Subagent runs', num('runs', t.runs), `${num('dispatches', t.dispatches)} dispatches seen · ${num('denied', t.denied)} denied${t.limitDenied ? ` (${num('limitDenied', t.limitDenied)} by a limit)` : ''}${t.stopped ? ` · ${num('stopped', t.stopped)} stopped` : ''}`)}
+${card('Subagent runs', num('runs', t.runs), `${num('dispatches', t.dispatches)} dispatches seen · ${num('denied', t.denied)} denied${t.limitDenied ? ` (${num('limitDenied', t.limitDenied)} by a limit)` : ''}${t.stopped ? ` · ${num('stopped', t.stopped)} stopped` : ''}`)}${t.asked ? `\n${card('Asked', num('asked', t.asked), `at the harness's permission prompt · ${num('askedRan', t.askedRan ?? 0)} approved and ran`)}` : ''}
 ${card('Completed', num('completed', t.completed), `${num('pending', t.pending)} pending`)}
 ${card('Verified', num('verified', t.verified), 'reported <code>Verified:</code> yes')}
 ${card('Cost', cost, costSub)}

@@ -94,7 +94,11 @@ export type OpenAgg = {
   limit_denied?: number;
   /** Stopped children's records (reason child-stopped): not in `n` or `denied` (they are no dispatch). */
   stopped?: number;
+  /** Asks (action ask) whose child never ran: refused, or not finished yet. */
+  asked?: number;
 };
+/** Asks whose child ran (the person approved), grouped like their runs, each dispatch once. */
+export type AskedRanAgg = { g: string | null; n: number };
 /** What corrections set (a model alias or an agent), per group, each dispatch once (decision records only). */
 export type CorrectedToAgg = { g: string | null; value: string | null; n: number };
 export type IgnoredAgg = { g: string | null; n: number };
@@ -257,12 +261,16 @@ type Acc = Omit<
   | 'correctedTo'
   | 'limitDenied'
   | 'stopped'
+  | 'asked'
+  | 'askedRan'
 > & {
   budgetPico: bigint | null;
   estimatedRuns: number;
   retried: number;
   limitDenied: number;
   stopped: number;
+  asked: number;
+  askedRan: number;
   correctedTo: Map<string, number>;
   mult: { runs: number; min: number; max: number } | null;
   notHonoured: number;
@@ -300,6 +308,8 @@ function emptyAcc(group: string | null): Acc {
     retried: 0,
     limitDenied: 0,
     stopped: 0,
+    asked: 0,
+    askedRan: 0,
     correctedTo: new Map(),
     pairs: new Map(),
     mult: null,
@@ -357,6 +367,8 @@ function merge(into: Acc, from: Acc): void {
   into.retried += from.retried;
   into.limitDenied += from.limitDenied;
   into.stopped += from.stopped;
+  into.asked += from.asked;
+  into.askedRan += from.askedRan;
   for (const [v, n] of from.correctedTo) into.correctedTo.set(v, (into.correctedTo.get(v) ?? 0) + n);
   addMult(into, from.mult);
   for (const p of from.pairs.values()) addPair(into, p);
@@ -415,6 +427,8 @@ function finish(a: Acc): ReportRow {
     deniedRetried: a.retried,
     limitDenied: a.limitDenied,
     stopped: a.stopped,
+    asked: a.asked,
+    askedRan: a.askedRan,
     correctedTo: [...a.correctedTo]
       .map(([value, runs]) => ({ value, runs }))
       .sort((x, y) => y.runs - x.runs || byKey.compare(x.value, y.value)),
@@ -441,7 +455,7 @@ export function queryReport(
       `SELECT ${gd} AS g, SUM(${RAN}) AS n, SUM(action = 'deny' AND ${RAN}) AS denied,
        SUM(${isNoUsage(noUsage)} AND ${RAN}) AS usage_unreported, SUM(action = 'correct') AS corrected,
        SUM(action = 'deny' AND ${RAN} AND ${RETRIED}) AS retried, SUM(reason = 'limit-denied') AS limit_denied,
-       SUM(reason = 'child-stopped') AS stopped
+       SUM(reason = 'child-stopped') AS stopped, SUM(action = 'ask') AS asked
      FROM dispatches ${wd.sql ? `${wd.sql} AND` : 'WHERE'} completion_id IS NULL GROUP BY g`,
     )
     .all<OpenAgg>(...noUsage, ...wd.params);
@@ -454,7 +468,23 @@ export function queryReport(
     multipliers: multipliers(db, q, group.completion),
     correctedTo: correctedTo(db, q, group),
     correctedPairs: correctedPairs(db, q, group.completion),
+    askedRan: askedRan(db, q, group.completion),
   });
+}
+
+/**
+ * Asks whose child ran, joined through their decision record (kind ask) like every decision: each dispatch's first run,
+ * grouped and filtered like the runs. The asks that never ran are counted with the dispatches that never completed.
+ */
+function askedRan(db: SqlDriver, q: ReportQuery, col: string): AskedRanAgg[] {
+  const w = scopeWhere(q, 'ended_at', q.since ?? null, q.until ?? null);
+  return db
+    .prepare(
+      `SELECT ${col} AS g, COUNT(*) AS n FROM completions
+       WHERE followup = 0 AND dispatch_id IN (SELECT dispatch_id FROM decisions WHERE kind = 'ask')${w.sql ? ` AND ${w.sql.slice('WHERE '.length)}` : ''}
+       GROUP BY g`,
+    )
+    .all<AskedRanAgg>(...w.params);
 }
 
 /**
@@ -546,6 +576,7 @@ export type ReportParts = Aggregates & {
   correctedTo?: CorrectedToAgg[];
   /** Runs per model pair whose dispatch tiergate corrected (`corrected` set, `runs` not counted again). */
   correctedPairs?: Pair[];
+  askedRan?: AskedRanAgg[];
 };
 
 /**
@@ -572,6 +603,12 @@ export function assembleRows(by: ReportBy, parts: ReportParts): ReportRow[] & { 
     a.retried += r.retried ?? 0;
     a.limitDenied += r.limit_denied ?? 0;
     a.stopped += r.stopped ?? 0;
+    a.asked += r.asked ?? 0;
+  }
+  for (const r of parts.askedRan ?? []) {
+    const a = acc(r.g);
+    a.asked += r.n;
+    a.askedRan += r.n;
   }
   for (const p of parts.correctedPairs ?? []) addPair(acc(p.g), { ...p, runs: 0 });
   for (const r of parts.correctedTo ?? []) {

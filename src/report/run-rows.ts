@@ -29,7 +29,9 @@ export type RunRow = {
   /**
    * A completion's status; for a dispatch that never completed: `denied`, `open` (its child may still be running), or
    * `lost` (no completion after the observer's give-up time, drain.ts PENDING_GIVE_UP_MS); `stopped` for a running
-   * child stopped by a budget (decision `stopped`: a line of its own, not a run; the child's run is its own line).
+   * child stopped by a budget (decision `stopped`: a line of its own, not a run; the child's run is its own line);
+   * `asked` for an ask whose child never ran (refused at the prompt, or still running: tiergate never sees the answer;
+   * an approved one's run carries its completion's status and the decision `ask`).
    */
   status: string;
   at: string;
@@ -96,8 +98,8 @@ export function queryRuns(db: SqlDriver, q: ReportQuery, pricer: Pricer | null =
       `SELECT d.g AS g, d.harness AS harness, d.session_id AS session_id,
          COALESCE(d.subagent_type, d.requested_agent) AS agent, COALESCE(o.without_model, d.requested_model) AS requested,
          NULL AS served, o.to_value AS to_value, o.kind AS kind, d.action AS action, NULL AS join_method, d.enforcement AS enforcement,
-         CASE WHEN d.reason = 'child-stopped' THEN 'stopped' WHEN d.action = 'deny' THEN 'denied' WHEN d.at < ? THEN 'lost'
-           ELSE 'open' END AS status, d.at AS t, NULL AS input, NULL AS output,
+         CASE WHEN d.reason = 'child-stopped' THEN 'stopped' WHEN d.action = 'deny' THEN 'denied'
+           WHEN d.action = 'ask' THEN 'asked' WHEN d.at < ? THEN 'lost' ELSE 'open' END AS status, d.at AS t, NULL AS input, NULL AS output,
          NULL AS cache_read, NULL AS cache_write_5m, NULL AS cache_write_1h, NULL AS reasoning, NULL AS requests,
          NULL AS cost, NULL AS vs_parent, NULL AS rates, NULL AS baseline
        FROM (SELECT *, ${group.dispatch} AS g FROM dispatches ${wd.sql ? `${wd.sql} AND` : 'WHERE'} completion_id IS NULL) d

@@ -82,7 +82,7 @@ export function routeDispatch(
     // Token rates, not the adapter's repriced ones: the ledger prices what the child cost by tokens.
     detail = () => decisionDetail(obs, decided, rt.prices, rt.policy);
   } catch (err) {
-    diagnose('error', `dispatch:${obs.harness}`, errorText(err), { callId: obs.callId }, env);
+    // Logged below with the decision's other diagnostics, once (as an error: tiergate failed, the dispatch went ahead).
     decision = {
       action: 'allow',
       reason: 'internal-error',
@@ -93,8 +93,9 @@ export function routeDispatch(
     };
   }
   try {
+    const level = decision.reason === 'internal-error' ? 'error' : 'warn';
     for (const d of [...policyDiagnostics, ...decision.diagnostics]) {
-      diagnose('warn', `dispatch:${obs.harness}`, d, { reason: decision.reason, callId: obs.callId }, env);
+      diagnose(level, `dispatch:${obs.harness}`, d, { reason: decision.reason, callId: obs.callId }, env);
     }
     record(obs, decision, catalogVersion, env, defer, detail);
   } catch (err) {

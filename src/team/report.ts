@@ -21,6 +21,7 @@ import {
   type Agg,
   type IgnoredAgg,
   type CorrectedToAgg,
+  type AskedRanAgg,
   type OpenAgg,
   type Pair,
   type ReportParts,
@@ -265,7 +266,8 @@ async function openDispatches(db: TeamClient, q: Scoped): Promise<OpenAgg[]> {
        COUNT(*) FILTER (WHERE harness = ANY(${noUsage}) AND ${RAN})::float8 AS usage_unreported,
        COUNT(*) FILTER (WHERE action = 'correct')::float8 AS corrected,
        COUNT(*) FILTER (WHERE reason = 'limit-denied')::float8 AS limit_denied,
-       COUNT(*) FILTER (WHERE reason = 'child-stopped')::float8 AS stopped
+       COUNT(*) FILTER (WHERE reason = 'child-stopped')::float8 AS stopped,
+       COUNT(*) FILTER (WHERE action = 'ask')::float8 AS asked
      FROM ${S}.dispatches ${w.sql} GROUP BY 1`,
     w.params,
   );
@@ -304,6 +306,7 @@ export async function teamReportParts(
   if (from.rollup) await rollupParts(db, q, from.rollup[0], from.rollup[1], groups, pairs, table);
   const open = await openDispatches(db, q);
   const record = await decisionParts(db, q);
+  const ran = await askedRan(db, q);
   const ignored: IgnoredAgg[] = groups.filter((r) => r.not_honoured > 0).map((r) => ({ g: r.g, n: r.not_honoured }));
   const decided: DecidedAgg[] = groups
     .filter((r) => r.corrected > 0 || r.saved_runs > 0)
@@ -314,7 +317,27 @@ export async function teamReportParts(
       savedRuns: r.saved_runs,
     }));
   for (const e of record.estimated) decided.push({ g: e.g, corrected: 0, saved: null, savedRuns: 0, estimated: e.n });
-  return { groups, pairs, open, ignored, decided, correctedTo: record.correctedTo };
+  return { groups, pairs, open, ignored, decided, correctedTo: record.correctedTo, askedRan: ran };
+}
+
+/**
+ * Asks whose child ran (the person approved), as the local report counts them (report/query.ts): each dispatch's first
+ * run, grouped and filtered like the runs, its pushed dispatch an ask joined to it (completion_key). Asks are few.
+ */
+async function askedRan(db: TeamClient, q: Scoped): Promise<AskedRanAgg[]> {
+  const w = new Where();
+  w.add(() => 'NOT followup');
+  if (q.since != null) w.add((p) => `ended_at >= ${p(iso(q.since!))}::timestamptz`);
+  if (q.until != null) w.add((p) => `ended_at < ${p(iso(q.until!))}::timestamptz`);
+  filters(q, w, { session: true, project: true });
+  w.add(
+    () =>
+      `EXISTS (SELECT 1 FROM ${S}.dispatches d WHERE d.origin = c.origin AND d.completion_key = c.key AND d.action = 'ask')`,
+  );
+  return db.query<AskedRanAgg>(
+    `SELECT ${RAW_GROUP[q.by]} AS g, COUNT(*)::float8 AS n FROM ${S}.completions c ${w.sql} GROUP BY 1`,
+    w.params,
+  );
 }
 
 /**
@@ -527,7 +550,7 @@ export async function teamRuns(db: TeamClient, q: Scoped): Promise<RunRow[]> {
     `SELECT ${OPEN_GROUP[q.by]} AS g, harness, session_id, COALESCE(subagent_type, requested_agent) AS agent,
        COALESCE(without_model, requested_model) AS requested, NULL AS served,
        CASE WHEN action = 'correct' THEN to_value END AS corrected_to, decision, action, NULL AS join_method, enforcement,
-       CASE WHEN reason = 'child-stopped' THEN 'stopped' WHEN action = 'deny' THEN 'denied'
+       CASE WHEN reason = 'child-stopped' THEN 'stopped' WHEN action = 'deny' THEN 'denied' WHEN action = 'ask' THEN 'asked'
          WHEN at < now() - interval '7 days' THEN 'lost' ELSE 'open' END AS status,
        (extract(epoch FROM at) * 1000)::float8 AS t,
        NULL::float8 AS input, NULL::float8 AS output, NULL::float8 AS cache_read, NULL::float8 AS cache_write,

@@ -17,8 +17,8 @@ import { parseCommandFlags } from '../args.js';
 export const USAGE = `Usage: tiergate budget [--json] [--no-drain]
   Each spend budget (budgets in the policy), the subagent spend against it (today and this month in your time zone,
   and your most recent sessions) and what the next dispatch meets: proceeds, warned, moved to the cheap tier or refused.
-  Below them, running children stopped by a budget (budgets.action "stop") and dispatches refused by a fan-out limit
-  (limits), today and this month.
+  Below them, running children stopped by a budget (budgets.action "stop"), dispatches refused by a fan-out limit
+  (limits) and asks raised at the permission prompt (an "ask" policy; with those approved and run), today and this month.
   --no-drain   do not move the spool into the ledger first (the figures are then as the last pass left them)`;
 
 /** The local zone the day and month are cut in (Date's local time; TZ honoured). Intl only here, never at dispatch. */

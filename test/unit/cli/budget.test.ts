@@ -137,6 +137,12 @@ describe('tiergate budget', () => {
     const out = h.cli('budget', '--no-drain').stdout;
     expect(out).toMatch(/past a budget: ask at the harness's permission prompt \(refuse where no one can answer\);/);
     expect(out).toMatch(/session claude:s: the next subagent is asked about \(refused where no one can answer\)/);
+    // The asks line under the budgets, shown because the policy asks (none raised yet); --json carries the counts.
+    expect(out).toMatch(
+      /\n {2}asks: 0 today \(0 approved and ran\), 0 this month \(0 approved and ran\) \(budgets\.action "ask": /,
+    );
+    const json = JSON.parse(h.cli('budget', '--json', '--no-drain').stdout) as Record<string, unknown>;
+    expect(json).toMatchObject({ asked: { today: 0, month: 0, ran: { today: 0, month: 0 } } });
   });
 });
 

@@ -24,6 +24,12 @@ import { tempHome } from '../observer/helpers.js';
 
 afterEach(() => resetSpoolFile());
 
+const NO_REFUSALS = {
+  stopped: { today: 0, month: 0 },
+  limitDenied: { today: 0, month: 0 },
+  asked: { today: 0, month: 0, ran: { today: 0, month: 0 } },
+};
+
 const NOW = Date.now();
 const who = { harness: 'claude' as const, sessionId: 's1', agent: 'general-purpose' };
 
@@ -48,7 +54,7 @@ function obs(callId: string, at: number): DispatchObservation {
   };
 }
 
-const detail = (kind: 'allow' | 'limit-deny') => ({
+const detail = (kind: 'allow' | 'limit-deny' | 'ask') => ({
   kind,
   without: 'claude-sonnet-5-5',
   withoutFrom: 'call' as const,
@@ -60,7 +66,44 @@ const detail = (kind: 'allow' | 'limit-deny') => ({
   budget: null,
 });
 
-function seeded() {
+function completion(callId: string, agentId: string, endedAt: number): SpoolRecord {
+  return {
+    type: 'completion',
+    observation: {
+      kind: 'completion',
+      harness: 'claude',
+      sessionId: 's1',
+      callId,
+      agentId,
+      subagentType: 'general-purpose',
+      servedModel: 'claude-sonnet-5-5',
+      usage: { input: 1000, output: 100, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 },
+      status: 'ok',
+      outcome: { result: null, verified: null, escalationFrom: null },
+      startedAt: endedAt - 3000,
+      endedAt,
+      usageSource: 'transcript-tail',
+      dedupeKey: null,
+    },
+    transcriptPath: null,
+  };
+}
+
+/** A dispatch past a budget under budgets.action "ask": the prompt raised (the record dispatch.ts writes). */
+const asked = (callId: string, at: number): SpoolRecord => ({
+  type: 'dispatch',
+  observation: obs(callId, at),
+  decision: {
+    action: 'ask',
+    reason: 'budget-asked',
+    tier: null,
+    effectiveModel: 'sonnet',
+    catalogVersion: null,
+    detail: detail('ask'),
+  },
+});
+
+function seeded(extra: SpoolRecord[] = []) {
   const { env } = tempHome();
   const lines: SpoolRecord[] = [
     // One child ran (its dispatch and its completion), one dispatch was refused by a limit.
@@ -76,26 +119,7 @@ function seeded() {
         detail: detail('allow'),
       },
     },
-    {
-      type: 'completion',
-      observation: {
-        kind: 'completion',
-        harness: 'claude',
-        sessionId: 's1',
-        callId: 'toolu_1',
-        agentId: 'a1',
-        subagentType: 'general-purpose',
-        servedModel: 'claude-sonnet-5-5',
-        usage: { input: 1000, output: 100, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 },
-        status: 'ok',
-        outcome: { result: null, verified: null, escalationFrom: null },
-        startedAt: NOW - 4000,
-        endedAt: NOW - 1000,
-        usageSource: 'transcript-tail',
-        dedupeKey: null,
-      },
-      transcriptPath: null,
-    },
+    completion('toolu_1', 'a1', NOW - 1000),
     {
       type: 'dispatch',
       observation: obs('toolu_2', NOW - 4500),
@@ -111,6 +135,7 @@ function seeded() {
     // The running child a1 stopped; spooled twice (two processes), one record in the ledger.
     stoppedRecord(who, 'a1', '/p', NOW - 2000),
     stoppedRecord(who, 'a1', '/p', NOW - 1500),
+    ...extra,
   ];
   for (const l of lines) appendSpool(l, env);
   const db = openLedger(env);
@@ -168,7 +193,7 @@ describe('stopped children and limit denials', () => {
   it('tiergate budget: counts today and this month, with the policy that makes them', () => {
     const { db } = seeded();
     const c = refusalCounts(db, NOW);
-    expect(c).toEqual({ stopped: { today: 1, month: 1 }, limitDenied: { today: 1, month: 1 } });
+    expect(c).toEqual({ ...NO_REFUSALS, stopped: { today: 1, month: 1 }, limitDenied: { today: 1, month: 1 } });
     const policy = {
       ...DEFAULT_POLICY,
       budgets: { ...DEFAULT_POLICY.budgets, session: '1', action: 'stop' as const },
@@ -179,10 +204,76 @@ describe('stopped children and limit denials', () => {
       '  limit denials: 1 today, 1 this month (limits.concurrentSubagents 2)',
     ]);
     // Neither set and none made: no line.
-    const none = { stopped: { today: 0, month: 0 }, limitDenied: { today: 0, month: 0 } };
-    expect(refusalTextLines(DEFAULT_POLICY, none)).toEqual([]);
+    expect(refusalTextLines(DEFAULT_POLICY, NO_REFUSALS)).toEqual([]);
     // None set now, some made this month: still shown.
     expect(refusalTextLines(DEFAULT_POLICY, c)[1]).toBe('  limit denials: 1 today, 1 this month (no limit set now)');
+    db.close();
+  });
+});
+
+describe('asks (issue 33 item 3): decisions of their own kind', () => {
+  // Two asks: the person approved the first (its child ran and joined by its call id), refused the second (no child).
+  const asks = () =>
+    seeded([asked('toolu_3', NOW - 900), completion('toolu_3', 'a3', NOW - 100), asked('toolu_4', NOW - 800)]);
+
+  it('report: asked and askedRan in --json, the ran ask joined through its decision record; neither is a denial', () => {
+    const { db } = asks();
+    const joined = db
+      .prepare("SELECT call_id AS id, completion_id AS c FROM decisions WHERE kind = 'ask' ORDER BY call_id")
+      .all<{ id: string; c: number | null }>();
+    expect(joined.map((j) => [j.id, j.c !== null])).toEqual([
+      ['toolu_3', true],
+      ['toolu_4', false],
+    ]);
+    const report = buildReport(db, { by: 'agent' }, new Date(NOW));
+    expect(ReportSchema.safeParse(report).success).toBe(true);
+    // Runs: toolu_1's and toolu_3's children, the limit denial and the unanswered ask; denials unchanged.
+    expect(report.totals).toMatchObject({ runs: 4, dispatches: 4, denied: 1, limitDenied: 1, asked: 2, askedRan: 1 });
+    expect(report.rows[0]).toMatchObject({ group: 'general-purpose', asked: 2, askedRan: 1 });
+    // --by model: the ran ask groups with its run (served model), the other with the open dispatches (no model).
+    const byModel = buildReport(db, { by: 'model' }, new Date(NOW));
+    expect(byModel.rows.map((r) => [r.group, r.asked, r.askedRan])).toEqual(
+      expect.arrayContaining([
+        ['claude-sonnet-5-5', 1, 1],
+        [null, 1, 0],
+      ]),
+    );
+    expect(formatTable(report, { width: 200, color: false })).toContain(
+      'asked: 2 dispatches at the permission prompt (an "ask" policy), of which ran (approved): 1.',
+    );
+
+    const runs = queryRuns(db, { by: 'agent' });
+    const ask = runs.filter((r) => r.decision === 'ask');
+    expect(ask.map((r) => r.status).sort()).toEqual(['asked', 'ok']);
+    expect(formatCsv(report, runs, { total: true })).toMatch(/,ask,,,asked,/);
+
+    const html = formatHtml(buildHtmlData(db, { by: 'agent' }, new Date(NOW)), { chartLib: '/* stand-in */' });
+    expect(html).toContain('<div class="label">Asked</div><div class="value"><span data-total="asked">2</span>');
+    expect(html).toContain('<span data-total="askedRan">1</span> approved and ran');
+    db.close();
+  });
+
+  it('no ask raised: no asks card, no asks note, asked 0', () => {
+    const { db } = seeded();
+    const report = buildReport(db, { by: 'agent' }, new Date(NOW));
+    expect(report.totals).toMatchObject({ asked: 0, askedRan: 0 });
+    expect(formatTable(report, { width: 200, color: false })).not.toContain('asked:');
+    const html = formatHtml(buildHtmlData(db, { by: 'agent' }, new Date(NOW)), { chartLib: '/* stand-in */' });
+    expect(html).not.toContain('data-total="asked"');
+    db.close();
+  });
+
+  it('tiergate budget: asks today and this month, with those approved and run', () => {
+    const { db } = asks();
+    const c = refusalCounts(db, NOW);
+    expect(c.asked).toEqual({ today: 2, month: 2, ran: { today: 1, month: 1 } });
+    const policy = { ...DEFAULT_POLICY, budgets: { ...DEFAULT_POLICY.budgets, day: '1', action: 'ask' as const } };
+    expect(refusalTextLines(policy, c)).toContain(
+      '  asks: 2 today (1 approved and ran), 2 this month (1 approved and ran) (budgets.action "ask": the permission prompt, refused where no one can answer)',
+    );
+    // No ask set now and none raised: no line; some raised this month: shown.
+    expect(refusalTextLines(DEFAULT_POLICY, NO_REFUSALS)).toEqual([]);
+    expect(refusalTextLines(DEFAULT_POLICY, c).at(-1)).toMatch(/^ {2}asks: 2 today .*\(no ask set now\)$/);
     db.close();
   });
 });

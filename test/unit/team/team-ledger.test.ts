@@ -549,6 +549,80 @@ describe.skipIf(!pgAvailable())('team ledger in PostgreSQL', () => {
     expect(team.totals).toMatchObject({ runs: 1, dispatches: 1, denied: 1, limitDenied: 1, stopped: 1 });
   });
 
+  it('asks reach the team ledger: asked and askedRan as the local report counts them, status asked (issue 33)', async () => {
+    const zed = home({ user: 'zed', url: urls.pusher });
+    clearRuntimeCache();
+    resetSpoolFile();
+    const who = { harness: 'claude' as const, sessionId: 'Z1', agent: 'general-purpose' };
+    const base = stoppedRecord(who, 'x', null, T0).observation;
+    const ask = (callId: string, at: number) =>
+      appendSpool(
+        {
+          type: 'dispatch',
+          observation: { ...base, callId, at },
+          // With its decision record (kind ask), as dispatch.ts writes it: the local ledger joins the ask through it.
+          decision: {
+            action: 'ask',
+            reason: 'budget-asked',
+            tier: null,
+            effectiveModel: null,
+            catalogVersion: null,
+            detail: {
+              kind: 'ask',
+              without: 'claude-sonnet-5-5',
+              withoutFrom: 'call',
+              withoutSource: null,
+              to: null,
+              toModel: 'claude-sonnet-5-5',
+              withoutRates: null,
+              chosenRates: null,
+              budget: 'over',
+            },
+          },
+        },
+        zed.env,
+      );
+    ask('toolu_z1', T0);
+    ask('toolu_z2', T0 + 10);
+    // The first was approved: its child ran and reports under the dispatch's call id.
+    appendSpool(
+      {
+        type: 'completion',
+        observation: {
+          kind: 'completion',
+          harness: 'claude',
+          sessionId: 'Z1',
+          callId: 'toolu_z1',
+          agentId: 'agent-z1',
+          subagentType: 'general-purpose',
+          servedModel: 'claude-sonnet-5-5',
+          usage: { input: 10, output: 1, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, reasoning: 0, requests: 1 },
+          status: 'ok',
+          outcome: { result: null, verified: null, escalationFrom: null },
+          startedAt: T0 + 100,
+          endedAt: T0 + 1000,
+          usageSource: 'transcript-tail',
+          dedupeKey: null,
+        },
+        transcriptPath: null,
+      },
+      zed.env,
+    );
+    resetSpoolFile();
+    const r = await push(zed);
+    expect(r.code, r.err).toBe(0);
+    const local = localReport(zed, { by: 'agent' });
+    expect(local.totals).toMatchObject({ runs: 2, dispatches: 2, denied: 0, asked: 2, askedRan: 1 });
+    const team = await teamReport(urls.reader, { by: 'agent', user: 'zed' });
+    expect(team.totals).toMatchObject({ runs: 2, dispatches: 2, denied: 0, asked: 2, askedRan: 1 });
+    const csv = await runCaptured(main, ['report', '--team', '--csv', '--user', 'zed'], {
+      ...zed.env,
+      TIERGATE_TEAM_URL: urls.reader,
+    });
+    expect(csv.code, csv.err).toBe(0);
+    expect(csv.out).toMatch(/,ask,,,asked,/);
+  });
+
   it('a hostile person label stays data: stored, grouped and shown as written', async () => {
     const label = `Robert'); DROP TABLE tiergate.completions; -- <script>x</script> $1 \\`;
     const eve = home({ user: label, url: urls.pusher });
