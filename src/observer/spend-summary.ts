@@ -104,6 +104,20 @@ export function periodsAt(t: number): { day: { start: number; end: number }; mon
   };
 }
 
+/**
+ * The day and month holding `now`: the file's own while they do (its writer cut them in the user's zone), else worked out
+ * here. The file's bounds spare a dispatch hook the zone's rules (Node reads /etc/localtime at the first local date).
+ */
+export function boundsAt(
+  f: Pick<SpendFile, 'day' | 'month'>,
+  now: number,
+): { day: { start: number; end: number }; month: { start: number; end: number } } {
+  const ok = (p: Period) => now >= p.start && now < p.end;
+  if (ok(f.day) && ok(f.month)) return { day: f.day, month: f.month };
+  const p = periodsAt(now);
+  return { day: ok(f.day) ? f.day : p.day, month: ok(f.month) ? f.month : p.month };
+}
+
 export function emptySpend(now: number, zone: string | null = null): SpendFile {
   const p = periodsAt(now);
   return {
@@ -235,13 +249,13 @@ export function spendStateFrom(
         held.filter((r) => key !== null && r.s === key),
       );
   // A reservation counts in the day and month holding it, even where the file's own periods have ended.
-  const p = held.length ? periodsAt(now) : null;
-  const inPeriod = (b: { start: number; end: number } | undefined) =>
-    b ? held.filter((r) => r.at >= b.start && r.at < b.end) : [];
+  const b = held.length ? boundsAt(f, now) : null;
+  const inPeriod = (p: { start: number; end: number } | undefined) =>
+    p ? held.filter((r) => r.at >= p.start && r.at < p.end) : [];
   return {
     session,
-    day: withReserved(periodFigure(f.day, now), inPeriod(p?.day)),
-    month: withReserved(periodFigure(f.month, now), inPeriod(p?.month)),
+    day: withReserved(periodFigure(f.day, now), inPeriod(b?.day)),
+    month: withReserved(periodFigure(f.month, now), inPeriod(b?.month)),
     sessionTotal,
     error: null,
     fanout,
@@ -258,6 +272,7 @@ function within(p: Period, t: number): boolean {
 
 /** Moves the periods on to the ones holding `now` when those have ended (a new day starts at $0). */
 export function rollTo(f: SpendFile, now: number): SpendFile {
+  if (now < f.day.end && now < f.month.end) return { ...f };
   const p = periodsAt(now);
   const day = now >= f.day.end ? { ...p.day, pico: '0', unknown: 0 } : f.day;
   const month = now >= f.month.end ? { ...p.month, pico: '0', unknown: 0 } : f.month;
@@ -376,17 +391,28 @@ export const configuredReserve = (budgets: { reserve?: string }): bigint | null 
  * children served by the model this one runs on, else the median of every priced child. null: nothing to go by.
  */
 export function estimateCost(f: SpendFile, input: EstimateInput): bigint | null {
-  const priced = f.recent.filter((r) => r.pico !== null);
-  const costs = (keep: (r: RecentEntry) => boolean) => priced.filter(keep).map((r) => BigInt(r.pico!));
-  if (input.session) {
-    const mine = costs((r) => r.s === input.session);
-    if (mine.length) return mine.reduce((a, b) => a + b, 0n) / BigInt(mine.length);
+  // One walk of the completions (up to MAX_RECENT), each cost parsed once, every figure's inputs gathered at once.
+  let mineSum = 0n;
+  let mineN = 0;
+  const agent: bigint[] = [];
+  const model: bigint[] = [];
+  const all: bigint[] = [];
+  for (const r of f.recent) {
+    if (r.pico === null) continue;
+    const pico = BigInt(r.pico);
+    all.push(pico);
+    if (input.session && r.s === input.session) {
+      mineSum += pico;
+      mineN++;
+    }
+    if (input.agent && r.a === input.agent) agent.push(pico);
+    if (input.model && r.m === input.model) model.push(pico);
   }
-  const agent = input.agent ? median(costs((r) => r.a === input.agent)) : null;
-  if (agent !== null) return agent;
+  if (mineN) return mineSum / BigInt(mineN);
+  const byAgent = median(agent);
+  if (byAgent !== null) return byAgent;
   if (input.reserve !== null) return input.reserve;
-  const model = input.model ? median(costs((r) => r.m === input.model)) : null;
-  return model ?? median(costs(() => true));
+  return median(model) ?? median(all);
 }
 
 /**

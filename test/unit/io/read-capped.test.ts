@@ -22,6 +22,33 @@ describe('readTextCapped', () => {
     expect(readTextCapped(file('big', big), 8 * 1024 * 1024)).toBe(big);
   });
 
+  it('sizes its read from fstat, and still reads what fstat does not show (a size-0 /proc file, a file that grew)', () => {
+    // /proc files report size 0 and hold text: read in steps until the end, not taken as empty.
+    const status = readTextCapped('/proc/self/status', 1024 * 1024);
+    expect(status).toContain('Name:');
+    expect(status.length).toBeGreaterThan(100);
+    // A file that grows while it is read (a writer appending behind fstat's size) is read to its end in the child:
+    // the first buffer is the fstat size + 1, filled whole, so the loop goes on.
+    const grows = join(dir, 'grows');
+    writeFileSync(grows, 'x'.repeat(10));
+    const got = inChild<number>(
+      `const fs = await import('node:fs');
+       const { syncBuiltinESMExports } = await import('node:module');
+       const real = fs.default.fstatSync;
+       fs.default.fstatSync = (fd) => {
+         const st = real(fd);
+         fs.default.appendFileSync(${JSON.stringify(grows)}, 'y'.repeat(70000));
+         return st;
+       };
+       syncBuiltinESMExports();
+       const { readTextCapped } = await import(src + '/io/read-capped.ts');
+       return readTextCapped(${JSON.stringify(grows)}, 1e6).length;`,
+    );
+    expect(got).toBe(10 + 70000);
+    // Exactly at the fstat size, and one byte past the cap found only by reading on.
+    expect(readTextCapped(file('sized', 'z'.repeat(4096)), 4096)).toHaveLength(4096);
+  });
+
   it('takes a file of exactly the cap and refuses one byte more, without reading the rest', () => {
     expect(readTextCapped(file('exact', 'x'.repeat(1000)), 1000)).toHaveLength(1000);
     expect(() => readTextCapped(file('over', 'x'.repeat(1001)), 1000)).toThrow(TooLarge);

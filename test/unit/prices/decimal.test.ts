@@ -81,6 +81,14 @@ describe('decimal', () => {
     expect(numberToDecimal(Number.NaN)).toBeNull();
   });
 
+  it('prints a plain number (no exponent) as the slow path would', () => {
+    // The fast path returns String(n) as it is: it must be what shiftDecimal makes of it, for every kind of number.
+    const samples = [0, -0, 1, 5, 0.8, 0.1, 0.5, 1 / 3, 2 ** 53, 123456789.125, 0.000001, 1e20, 99.99, 1e-6 * 7];
+    for (const n of samples) expect(numberToDecimal(n)).toBe(shiftDecimal(String(n), 0));
+    expect(numberToDecimal(0.8)).toBe('0.8');
+    expect(numberToDecimal(-0)).toBe('0');
+  });
+
   it('compares, adds and multiplies exactly', () => {
     expect(compareDecimal('0.1', '0.10')).toBe(0);
     expect(compareDecimal('0.09', '0.1')).toBe(-1);
