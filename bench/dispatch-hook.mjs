@@ -92,6 +92,10 @@ const geminiParent = join(home, '.gemini', 'tmp', 'bench', 'chats', 'session-ben
     .slice(0, 6);
   writeFileSync(geminiParent, `${lines.join('\n')}\n`);
 }
+// The agent files' (and their folders') last change: a hook keeps what it read of them in its agent index only once
+// they are RACY_MS old (src/agent-files/agent-index.ts), so the cases are timed after that, as a dispatch in use finds
+// them (a few more ms of set-up here; without the wait every run would read and parse the files again).
+let agentFilesWritten = Date.now();
 const geminiOver = {
   ...fixture('gemini/BeforeTool.basic-invoke_agent.json'),
   cwd: home,
@@ -121,6 +125,7 @@ const copilotTask = fixture('copilot/preToolUse.basic-task.json');
   mkdirSync(join(events, '..'), { recursive: true });
   writeFileSync(events, `${[...upTo, JSON.stringify(within)].join('\n')}\n`);
 }
+agentFilesWritten = Date.now();
 const copilotOver = { ...copilotTask, cwd: home };
 const copilotWithin = {
   ...copilotOver,
@@ -315,6 +320,9 @@ function stdio(c) {
   return { opts: { stdio: [fd, 'pipe', 'pipe'] }, done: () => closeSync(fd) };
 }
 const envFor = (c) => ({ PATH: process.env.PATH, HOME: home, TIERGATE_HOME: c.tgHome ?? join(home, 'tg') });
+
+const RACY_MS = 5000;
+await new Promise((r) => setTimeout(r, Math.max(0, agentFilesWritten + RACY_MS + 250 - Date.now())));
 
 // BENCH_CASES_OUT=<file>: write every case as it would run (node args, stdin file or input, environment) and stop, the
 // data dirs kept, so another tool can run them one by one (bench/dispatch-instructions.mjs counts their instructions).

@@ -10,14 +10,13 @@ import { MAX_DIR_ENTRIES, type AgentFs, type AgentFsEntry } from './fs.js';
 function kind(dir: string, e: Dirent): AgentFsEntry['kind'] {
   if (e.isFile()) return 'file';
   if (e.isDirectory()) return 'dir';
-  if (!e.isSymbolicLink()) return 'other';
-  // Claude Code follows links in agent folders (2.1.328 source); a dangling one is nothing.
-  try {
-    const st = statSync(`${dir}/${e.name}`);
-    return st.isFile() ? 'file' : st.isDirectory() ? 'dir' : 'other';
-  } catch {
-    return 'other';
-  }
+  return e.isSymbolicLink() ? linkKind(dir, e.name) : 'other';
+}
+
+/** What a link in an agent folder points at: Claude Code follows links there (2.1.328 source); a dangling one is nothing. */
+export function linkKind(dir: string, name: string): AgentFsEntry['kind'] {
+  const st = statSync(`${dir}/${name}`, { throwIfNoEntry: false });
+  return st?.isFile() ? 'file' : st?.isDirectory() ? 'dir' : 'other';
 }
 
 export const nodeAgentFs: AgentFs = {

@@ -13,6 +13,12 @@ export class LookupDeadline extends Error {
 
 export type AgentFsEntry = { name: string; kind: 'file' | 'dir' | 'other' };
 
+/**
+ * What a lookup makes of a file's head: `tag` names the parser and its version, under which an agent index keeps the
+ * result (agent-index.ts): a parser that changes what it returns takes a new tag. The result must be plain JSON.
+ */
+export type HeadParser<T> = { tag: string; maxBytes: number; parse(text: string): T };
+
 /** The few file operations the lookup needs, as each runtime provides them. */
 export interface AgentFs {
   /** A folder's entries (symbolic links resolved to what they point at), or null when it cannot be listed (absent…). */
@@ -21,6 +27,13 @@ export interface AgentFs {
   head(path: string, maxBytes: number): Promise<string>;
   /** Whether anything exists at the path (`.git` is a folder, or a file in a worktree). */
   exists(path: string): Promise<boolean>;
+  /** `parser` run on the head, from an index when the runtime keeps one (fs-indexed.ts); rejects as `head` does. */
+  parsed?<T>(path: string, parser: HeadParser<T>): Promise<T>;
+}
+
+/** A file's head as `parser` reads it: through the runtime's index when it has one, else read and parsed here. */
+export async function parsedHead<T>(fs: AgentFs, path: string, parser: HeadParser<T>): Promise<T> {
+  return fs.parsed ? fs.parsed(path, parser) : parser.parse(await fs.head(path, parser.maxBytes));
 }
 
 /**

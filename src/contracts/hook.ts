@@ -29,6 +29,12 @@ export type HookContext = {
    * race between the handler and the deadline is settled. Absent outside the command runner: write at once.
    */
   defer?: Defer;
+  /**
+   * Work the harness need not wait for (an agent index for the next hook): run by the command runner's hookMain once
+   * the answer is written, each step on its own (a throw is one diagnostic). Absent outside it, and not run when the
+   * hook failed open: the caller then does without.
+   */
+  afterAnswer?: (work: () => void) => void;
 };
 
 /**

@@ -163,7 +163,8 @@ export function parsePayload(raw: Buffer): unknown {
   }
 }
 
-export type RunOutcome = { answer: HookAnswer; failed: string | null };
+/** `after`: what the handler left for after the answer (HookContext.afterAnswer), for hookMain to run. */
+export type RunOutcome = { answer: HookAnswer; failed: string | null; after?: (() => void)[] };
 
 /** Everything but process I/O, so tests can drive it in-process. */
 export async function runHookWith(
@@ -223,8 +224,10 @@ export async function runHookWith(
     }
     const handler = adapter.handlers[event];
     if (!handler) return failOpen(`no handler for event '${event}'`);
-    const ctx: HookContext = { env, harness, event, startedAt, deadlineMs, defer };
-    return { answer: await handler(payload(), ctx), failed: null };
+    const after: (() => void)[] = [];
+    const ctx: HookContext = { env, harness, event, startedAt, deadlineMs, defer, afterAnswer: (w) => after.push(w) };
+    const answer = await handler(payload(), ctx);
+    return after.length ? { answer, failed: null, after } : { answer, failed: null };
   })().catch((err: unknown) =>
     failOpen(errorText(err), {
       kind: err instanceof Oversize ? 'oversize' : err instanceof SyntaxError ? 'bad-json' : 'error',
@@ -249,10 +252,20 @@ export async function hookMain(argv: string[], adapters: AdapterTable, caps: Dea
   setDiagnosticFallback((line) => void writeToDescriptor(2, line));
   let answer: HookAnswer = null;
   try {
-    answer = (await runHookWith(adapters, harness, event, { fd: 0 }, process.env, caps)).answer;
+    const out = await runHookWith(adapters, harness, event, { fd: 0 }, process.env, caps);
+    answer = out.answer;
     // A non-blocking stdout that filled up (EAGAIN) takes the rest through the stream, which waits for the pipe.
     const rest = answer?.stdout ? writeToDescriptor(1, answer.stdout) : null;
     if (rest) await new Promise<void>((resolve) => process.stdout.write(rest, () => resolve()));
+    // The answer is out: what the handler left for now (HookContext.afterAnswer), only when it did not fail open.
+    if (out.failed === null)
+      for (const work of out.after ?? []) {
+        try {
+          work();
+        } catch (err) {
+          diagnose('error', `hook:${harness}:${event}`, `after the answer: ${errorText(err)}`);
+        }
+      }
   } catch (err) {
     diagnose('error', `hook:${harness}:${event}`, errorText(err));
   }

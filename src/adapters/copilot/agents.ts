@@ -21,7 +21,9 @@ import {
   MAX_DEPTH,
   MAX_DIR_ENTRIES,
   MAX_PROJECT_LEVELS,
+  parsedHead,
   type AgentFs,
+  type HeadParser,
 } from '../../agent-files/fs.js';
 
 /** A frontmatter `model:` as Copilot CLI reads it. */
@@ -75,6 +77,13 @@ export function parseCopilotAgentHead(text: string): CopilotAgentHead {
       : modelField(m.raw, m.more);
   return { name, model };
 }
+
+/** The head as the lookup reads it, kept by a command hook's agent index under this tag (change it with the parse). */
+export const COPILOT_HEAD: HeadParser<CopilotAgentHead> = {
+  tag: 'copilot-head/1',
+  maxBytes: AGENT_HEAD_BYTES,
+  parse: parseCopilotAgentHead,
+};
 
 /** Copilot CLI 1.0.102's built-in agents ("Valid types are: …", seen) and the models their definitions list (source). */
 export const BUILT_IN_AGENTS: Readonly<Record<string, readonly string[]>> = {
@@ -139,15 +148,14 @@ async function scanFolder(fs: AgentFs, dir: string, name: string, budget: Budget
   files.sort((a, b) => Number(base(b) === name) - Number(base(a) === name));
   for (const path of files) {
     if (budget.files-- <= 0) return { kind: 'unknown', why: `more than ${MAX_AGENT_FILES} agent files to read` };
-    let text: string;
+    let head: CopilotAgentHead;
     try {
-      text = await fs.head(path, AGENT_HEAD_BYTES);
+      head = await parsedHead(fs, path, COPILOT_HEAD);
     } catch (err) {
       if (base(path) === name)
         return { kind: 'unknown', why: `cannot read ${path}: ${(err as Error)?.message ?? String(err)}` };
       continue;
     }
-    const head = parseCopilotAgentHead(text);
     if ((head?.name ?? base(path)) !== name) continue;
     return { kind: 'found', model: head?.model ?? { kind: 'none' }, path };
   }

@@ -10,7 +10,8 @@
 import { jsonAnswer, type CommandAdapter, type HookContext, type HookHandler } from '../../contracts/hook.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import { routeDispatch } from '../../runtime/dispatch.js';
-import { nodeAgentFs } from '../../agent-files/fs-node.js';
+import { openAgentIndex } from '../../agent-files/agent-index.js';
+import { indexedAgentFs } from '../../agent-files/fs-indexed.js';
 import { lookupCopilotAgent, resolveCopilotChild, type AgentPlaces } from './agents.js';
 import { answerFor } from './answer.js';
 import { isTaskCall, readPreToolUse, type DispatchPayload } from './dispatch-payload.js';
@@ -104,7 +105,12 @@ async function childModel(
     agentType,
     callModel,
     byok,
-    lookup: (name) => lookupCopilotAgent(nodeAgentFs, name, places),
+    lookup: (name) => {
+      // What this lookup read is kept for the next dispatch, written once the answer is out (agent-index.ts).
+      const index = openAgentIndex(env, 'copilot');
+      ctx.afterAnswer?.(() => index.save(env));
+      return lookupCopilotAgent(indexedAgentFs(index), name, places);
+    },
   });
   if (child.unknown)
     diagnose('warn', 'copilot:preToolUse', `${child.unknown}; no default tier, no correction`, {}, env);

@@ -17,10 +17,10 @@
  * docs/gemini-cli.md): folder trust (an untrusted project's agents are skipped by Gemini, here they are read), which
  * extensions are disabled, the system settings file, remote agents' models.
  */
-import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { AgentIndex } from '../../agent-files/agent-index.js';
 import { parseAgentHead } from '../../agent-files/head.js';
 import type { Env } from '../../contracts/env.js';
 import { frontmatterBlock, frontmatterEntries, frontmatterScalar } from '../../io/frontmatter.js';
@@ -88,42 +88,64 @@ function sha256(text: string): string | null {
   return crypto ? crypto.createHash('sha256').update(text, 'utf8').digest('hex') : null;
 }
 
-/** `acknowledged(name, text)`: whether Gemini registers this project agent (null: tiergate cannot tell). */
-type Acknowledged = (name: string, text: string) => boolean | null;
+/** `acknowledged(name, sha256)`: whether Gemini registers this project agent (null: tiergate cannot tell). */
+type Acknowledged = (name: string, sha256: string | null) => boolean | null;
 
-function readFolder(dir: string, source: AgentSource, out: GeminiAgent[], acknowledged?: Acknowledged): void {
-  let names: string[];
-  try {
-    // Regular files only: Gemini's `entry.isFile()` on directory entries leaves links out too.
-    names = readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isFile() && !e.name.startsWith('_') && e.name.endsWith('.md'))
-      .map((e) => e.name)
-      .sort()
-      .slice(0, MAX_FILES);
-  } catch {
-    return; // no such folder
-  }
+/**
+ * What the lookup needs of an agent file, kept in the agent index under HEAD_TAG / PROJECT_HEAD_TAG (change the tag
+ * with what this returns): its name, `model:` as written, `kind: remote`, a top-level `tools:` key, and for a project
+ * agent its content hash. null: the file defines no agent.
+ */
+type AgentFileFields = { name: string; model: string | null; remote: boolean; tools: boolean; sha256?: string | null };
+const HEAD_TAG = 'gemini-head/1';
+const PROJECT_HEAD_TAG = 'gemini-project-head/1';
+
+function readAgentFile(path: string, project: boolean): AgentFileFields | null {
+  // A project agent is hashed whole (capped), any other only needs its frontmatter.
+  const text = project ? readTextCapped(path, MAX_ACKED) : readTextHead(path, MAX_HEAD);
+  const head = parseAgentHead(text, text.length >= MAX_HEAD);
+  if (head.kind !== 'agent' || !head.name) return null;
+  const block = frontmatterBlock(text);
+  const keys = block === null ? null : frontmatterEntries(block);
+  // `kind: remote`: an A2A agent, no local model tiergate could price.
+  const kind = keys?.get('kind');
+  const remote = kind !== undefined && !kind.more.length && frontmatterScalar(kind.raw) === 'remote';
+  // A top-level `tools:` key (a list, inline or on the following lines).
+  const fields = { name: head.name, model: head.model, remote, tools: keys?.has('tools') ?? false };
+  return project ? { ...fields, sha256: sha256(text) } : fields;
+}
+
+/** Entries a folder listing is read to (a folder with more is read as its first ones). */
+const MAX_LISTED = 4096;
+
+function readFolder(
+  index: AgentIndex,
+  dir: string,
+  source: AgentSource,
+  out: GeminiAgent[],
+  acknowledged?: Acknowledged,
+): void {
+  const listed = index.list(dir, MAX_LISTED);
+  if (listed === null) return; // no such folder
+  // Regular files only: Gemini's `entry.isFile()` on directory entries leaves links out too.
+  const names = listed
+    .filter(([name, kind]) => kind === 'f' && !name.startsWith('_') && name.endsWith('.md'))
+    .map(([name]) => name)
+    .sort()
+    .slice(0, MAX_FILES);
   for (const file of names) {
     const path = join(dir, file);
-    let text: string;
+    let f: AgentFileFields | null;
     try {
-      // A project agent is hashed whole (capped), any other only needs its frontmatter.
-      text = acknowledged ? readTextCapped(path, MAX_ACKED) : readTextHead(path, MAX_HEAD);
+      f = index.value(path, acknowledged ? PROJECT_HEAD_TAG : HEAD_TAG, () => readAgentFile(path, !!acknowledged));
     } catch {
       continue; // replaced by something else since the listing, unreadable or too long: Gemini could not load it either
     }
-    const head = parseAgentHead(text, text.length >= MAX_HEAD);
-    if (head.kind !== 'agent' || !head.name) continue;
-    const ack = acknowledged ? acknowledged(head.name, text) : true;
+    if (!f) continue;
+    const ack = acknowledged ? acknowledged(f.name, f.sha256 ?? null) : true;
     if (ack === false) continue;
-    const block = frontmatterBlock(text);
-    const keys = block === null ? null : frontmatterEntries(block);
-    // `kind: remote`: an A2A agent, no local model tiergate could price.
-    const kind = keys?.get('kind');
-    const remote = kind !== undefined && !kind.more.length && frontmatterScalar(kind.raw) === 'remote';
-    const model = ack === null || remote ? null : (head.model ?? INHERIT);
-    // A top-level `tools:` key (a list, inline or on the following lines).
-    out.push({ name: head.name, model, from: path, source, restrictsTools: keys?.has('tools') ?? false });
+    const model = ack === null || f.remote ? null : (f.model ?? INHERIT);
+    out.push({ name: f.name, model, from: path, source, restrictsTools: f.tools });
   }
 }
 
@@ -154,30 +176,36 @@ function readSettings(path: string): Obj | null {
 }
 
 /** The installed extensions' folders, with a linked extension's own source (0.61.0 `type: link`, source). */
-function extensionDirs(base: string): string[] {
+function extensionDirs(index: AgentIndex, base: string): string[] {
   const root = join(base, 'extensions');
-  let names: string[];
-  try {
-    names = readdirSync(root, { withFileTypes: true })
-      .filter((e) => e.isDirectory())
-      .map((e) => e.name)
-      .sort()
-      .slice(0, MAX_EXTENSIONS);
-  } catch {
-    return [];
-  }
+  const names = (index.list(root, MAX_LISTED) ?? [])
+    .filter(([, kind]) => kind === 'd')
+    .map(([name]) => name)
+    .sort()
+    .slice(0, MAX_EXTENSIONS);
   return names.map((name) => {
     const dir = join(root, name);
-    const meta = readSettings(join(dir, '.gemini-extension-install.json'));
-    return meta?.type === 'link' && typeof meta.source === 'string' ? meta.source : dir;
+    const meta = join(dir, '.gemini-extension-install.json');
+    const source = index.value(meta, 'gemini-extension-source/1', () => {
+      const m = readSettings(meta);
+      return m?.type === 'link' && typeof m.source === 'string' ? m.source : null;
+    });
+    return source ?? dir;
   });
 }
 
 export type AgentOverride = { model: string | null; disabled: boolean; from: string };
 
-function overridesFrom(settings: Obj | null, path: string, into: Map<string, AgentOverride>): void {
-  const agents = settings && isRecord(settings.agents) ? settings.agents : null;
-  const all = agents && isRecord(agents.overrides) ? agents.overrides : null;
+/** A settings file's `agents.overrides` (kept in the agent index: a settings file is read again only when it changed). */
+function overridesIn(index: AgentIndex, path: string): Obj | null {
+  return index.value(path, 'gemini-overrides/1', () => {
+    const settings = readSettings(path);
+    const agents = settings && isRecord(settings.agents) ? settings.agents : null;
+    return agents && isRecord(agents.overrides) ? agents.overrides : null;
+  });
+}
+
+function overridesFrom(all: Obj | null, path: string, into: Map<string, AgentOverride>): void {
   if (!all) return;
   for (const [name, o] of Object.entries(all)) {
     if (!isRecord(o)) continue;
@@ -202,27 +230,39 @@ export type AgentTable = {
  * Every agent Gemini CLI would offer in a session started in `cwd`, with the settings overrides applied (a disabled
  * agent is absent). `parentModel` is the session's model as sent, for the one built-in whose model depends on it.
  */
-export function loadAgents(env: Env, cwd: string | null, parentModel: string | null): AgentTable {
+export function loadAgents(
+  env: Env,
+  cwd: string | null,
+  parentModel: string | null,
+  index: AgentIndex = new AgentIndex(null),
+): AgentTable {
   const base = geminiDir(env);
   const found: GeminiAgent[] = builtIns(parentModel);
   const projectBase = cwd ? join(cwd, '.gemini') : null;
   if (projectBase && projectBase !== base && cwd) {
-    const acks = readSettings(join(base, 'acknowledgments', 'agents.json'));
-    const mine = acks && isRecord(acks[cwd]) ? acks[cwd] : {};
-    readFolder(join(projectBase, 'agents'), 'project', found, (name, text) => {
+    const acksFile = join(base, 'acknowledgments', 'agents.json');
+    // This project's acknowledgments only (the tag names the project: another project's hook reads the file again).
+    const mine = index.value(acksFile, `gemini-acks/1 ${cwd}`, () => {
+      const acks = readSettings(acksFile);
+      return acks && isRecord(acks[cwd]) ? acks[cwd] : {};
+    });
+    readFolder(index, join(projectBase, 'agents'), 'project', found, (name, got) => {
       const want = mine[name];
       if (typeof want !== 'string') return false;
-      const got = sha256(text);
       return got === null ? null : got === want;
     });
   }
-  readFolder(join(base, 'agents'), 'user', found);
-  for (const dir of extensionDirs(base)) readFolder(join(dir, 'agents'), 'extension', found);
+  readFolder(index, join(base, 'agents'), 'user', found);
+  for (const dir of extensionDirs(index, base)) readFolder(index, join(dir, 'agents'), 'extension', found);
 
   const overrides = new Map<string, AgentOverride>();
-  overridesFrom(readSettings(join(base, 'settings.json')), join(base, 'settings.json'), overrides);
+  overridesFrom(overridesIn(index, join(base, 'settings.json')), join(base, 'settings.json'), overrides);
   if (projectBase && projectBase !== base)
-    overridesFrom(readSettings(join(projectBase, 'settings.json')), join(projectBase, 'settings.json'), overrides);
+    overridesFrom(
+      overridesIn(index, join(projectBase, 'settings.json')),
+      join(projectBase, 'settings.json'),
+      overrides,
+    );
 
   const byName = new Map<string, GeminiAgent>();
   for (const a of found) {

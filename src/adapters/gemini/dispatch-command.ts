@@ -16,6 +16,7 @@ import type { Env } from '../../contracts/env.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import { RefusedFile } from '../../io/read-capped.js';
 import { routeDispatch } from '../../runtime/dispatch.js';
+import { openAgentIndex } from '../../agent-files/agent-index.js';
 import { loadAgents, type AgentTable } from './agents.js';
 import { answerFor } from './answer.js';
 import { readParentTurn } from './chat-file.js';
@@ -44,20 +45,27 @@ export function readParent(path: string | null, env: Env): ParentRead {
 export type GeminiDispatchDeps = {
   route: (obs: DispatchObservation, env: Env, defer?: Defer) => Decision | Promise<Decision>;
   now: () => number;
-  agents: (env: Env, cwd: string | null, parentModel: string | null) => AgentTable;
+  agents: (env: Env, cwd: string | null, parentModel: string | null, ctx?: HookContext) => AgentTable;
 };
+
+/** The agents as loadAgents finds them, through Gemini's agent index, kept for the next dispatch once the answer is out. */
+export function indexedAgents(env: Env, cwd: string | null, parentModel: string | null, ctx?: HookContext): AgentTable {
+  const index = openAgentIndex(env, 'gemini');
+  ctx?.afterAnswer?.(() => index.save(env));
+  return loadAgents(env, cwd, parentModel, index);
+}
 
 export function createBeforeTool(deps: GeminiDispatchDeps): HookHandler {
   return async (payload: unknown, ctx: HookContext): Promise<HookAnswer> => {
     const p = readBeforeTool(payload);
     if (p.tool_name !== DISPATCH_TOOL) return null;
     const parent = readParent(p.transcript_path ?? null, ctx.env);
-    const obs = observeDispatch(p, parent, deps.agents(ctx.env, p.cwd ?? null, parent.model), deps.now());
+    const obs = observeDispatch(p, parent, deps.agents(ctx.env, p.cwd ?? null, parent.model, ctx), deps.now());
     if (!obs) return null;
     return jsonAnswer(answerFor(await deps.route(obs, ctx.env, ctx.defer)));
   };
 }
 
-export const beforeTool: HookHandler = createBeforeTool({ route: routeDispatch, now: Date.now, agents: loadAgents });
+export const beforeTool: HookHandler = createBeforeTool({ route: routeDispatch, now: Date.now, agents: indexedAgents });
 
 export const dispatchAdapter: CommandAdapter = { handlers: { BeforeTool: beforeTool } };
