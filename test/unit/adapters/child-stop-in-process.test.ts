@@ -95,10 +95,8 @@ describe('OpenCode child sessions', () => {
 });
 
 describe('a pi child process', () => {
-  it("past the budget: the money, no agent to go by (the session's median), and one stopped record", () => {
-    const h = home({ session: '0.005', action: 'stop' });
-    h.env[PARENT_SESSION_VAR] = 'pi-parent';
-    const spend = new PiChildSpend();
+  /** The child's first response: $0.0078 by pi's own cost figure (fake/big is unknown to the catalog). */
+  const firstTurn = (spend: PiChildSpend, h: { env: Record<string, string>; root: string }) =>
     spend.add(
       {
         message: {
@@ -112,6 +110,12 @@ describe('a pi child process', () => {
       h.env,
       h.root,
     );
+
+  it("past the budget: the money, no agent to go by (the session's median), and one stopped record", () => {
+    const h = home({ session: '0.005', action: 'stop' });
+    h.env[PARENT_SESSION_VAR] = 'pi-parent';
+    const spend = new PiChildSpend();
+    firstTurn(spend, h);
     const m = spend.stopMessage(h.env, h.root, Date.now(), 'child-session-1');
     expect(m).toMatch(
       /^tiergate: the session budget of \$0\.005 \(\$0\.0078 spent\) is spent, \$0\.0078 of it by this/,
@@ -157,19 +161,7 @@ describe('a pi child process', () => {
     const now = Date.now();
     finishedChildren(h.env, 'pi:other', 'worker', now);
     const spend = new PiChildSpend(piChildAgent(childArgv('/tmp/pi-subagent-Q/prompt-worker.md')));
-    spend.add(
-      {
-        message: {
-          role: 'assistant',
-          responseId: 'r1',
-          provider: 'fake',
-          model: 'big',
-          usage: { input: 1500, output: 200, cacheRead: 0, cacheWrite: 0, cost: { total: 0.0078 } },
-        },
-      },
-      h.env,
-      h.root,
-    );
+    firstTurn(spend, h);
     expect(spend.stopMessage(h.env, h.root, now, 'child-session-2')).toContain(
       'A subagent like this one costs about $0.0200 in all (the median of the finished worker subagents: an estimate).',
     );
