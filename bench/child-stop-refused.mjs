@@ -5,16 +5,12 @@
 // check alone) in the same process, so the machine's load cancels out of the difference. Target: <= 1 ms per call.
 // Usage: npm run build && node bench/child-stop-refused.mjs [calls=2000]. Prints one JSON line.
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { childToolCall, claudePreToolUse, median, p99 } from './child-stop-lib.mjs';
 
 const N = Number(process.argv[2] ?? 2000);
-const root = new URL('..', import.meta.url).pathname;
-const require = createRequire(import.meta.url);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const p99 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))];
 
 const home = mkdtempSync(join(tmpdir(), 'tg-bench-refused-'));
 mkdirSync(join(home, 'config'), { recursive: true });
@@ -39,18 +35,9 @@ const line = (i, model, input) =>
       usage: { input_tokens: input, output_tokens: 0 },
     },
   })}\n`;
-const payload = (agent, sessionId) => ({
-  session_id: sessionId,
-  transcript_path: `${session}.jsonl`,
-  cwd: home,
-  hook_event_name: 'PreToolUse',
-  agent_id: agent,
-  agent_type: 'general-purpose',
-  tool_name: 'Bash',
-  tool_input: { command: 'echo hi' },
-});
+const payload = (agent, sessionId) => childToolCall(session, home, agent, sessionId);
 
-const claude = require(join(root, 'dist/hook-dispatch-claude.cjs')).adapter.handlers.PreToolUse;
+const claude = claudePreToolUse();
 const ctx = { env: process.env, defer: undefined };
 writeFileSync(file('over'), line(0, 'claude-opus-5-5', 2100));
 writeFileSync(file('under'), '');

@@ -20,16 +20,15 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { HOOK_NODE_ARGS } from './hook-command.mjs';
+import { childToolCall, claudePreToolUse, median, p99 } from './child-stop-lib.mjs';
 
 const N = Number(process.argv[2] ?? 2000);
 const HOOK_RUNS = Number(process.argv[3] ?? 31);
 const root = new URL('..', import.meta.url).pathname;
-const require = createRequire(import.meta.url);
 const home = mkdtempSync(join(tmpdir(), 'tg-bench-child-'));
 mkdirSync(join(home, 'config'), { recursive: true });
 writeFileSync(
@@ -41,8 +40,6 @@ writeFileSync(
 );
 process.env.TIERGATE_HOME = home;
 process.env.TIERGATE_PRICE_REFRESH = 'off';
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const p99 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))];
 
 // A Claude Code child transcript line with usage (the shape test/fixtures/claude/transcripts hold), ~2 KiB.
 const claudeLine = (i) =>
@@ -62,20 +59,11 @@ const claudeLine = (i) =>
 const cache = join(root, '.cache', `bench-child-stop-${process.pid}`);
 const session = join(cache, 'projects', 'p', 'sess');
 const childFile = (agent) => join(session, 'subagents', `agent-${agent}.jsonl`);
-const childPayload = (agent) => ({
-  session_id: 'sess',
-  transcript_path: `${session}.jsonl`,
-  cwd: home,
-  hook_event_name: 'PreToolUse',
-  agent_id: agent,
-  agent_type: 'general-purpose',
-  tool_name: 'Bash',
-  tool_input: { command: 'echo hi' },
-});
+const childPayload = (agent) => childToolCall(session, home, agent);
 mkdirSync(join(session, 'subagents'), { recursive: true });
 
 // ---- 1. in process ----
-const claude = require(join(root, 'dist/hook-dispatch-claude.cjs')).adapter.handlers.PreToolUse;
+const claude = claudePreToolUse();
 const ctx = { env: process.env, defer: undefined };
 writeFileSync(childFile('warm'), claudeLine(0));
 process.env.TIERGATE_PI_CHILD = '1';

@@ -27,8 +27,8 @@ export const policyAsks = (policy: Pick<Policy, 'onOverCeiling' | 'budgets'>): b
 
 const CEILING_REASONS: ReadonlySet<string> = new Set(['over-ceiling-corrected', 'over-ceiling-denied']);
 
-/** Which ask a decision is, under `policy`; null when it is not asked about. */
-function askReason(d: Decision, policy: Policy): Ask['reason'] | null {
+/** Which ask a decision is, under `policy`; null when it is not asked about (whoever could answer). */
+export function askReason(d: Decision, policy: Pick<Policy, 'onOverCeiling' | 'budgets'>): Ask['reason'] | null {
   if (d.action === 'allow') return null;
   if (d.reason === 'budget-denied' && policy.budgets.action === 'ask') return 'budget-asked';
   if (CEILING_REASONS.has(d.reason) && policy.onOverCeiling === 'ask') return 'over-ceiling-asked';

@@ -11,6 +11,7 @@ import type { Decision } from '../contracts/decision.js';
 import type { DispatchObservation } from '../contracts/observation.js';
 import type { Policy } from '../contracts/config.js';
 import { budgetLines, estimateText, lineText, showUsd, type SpendState } from './budget.js';
+import { askReason } from './ask.js';
 
 type Limits = Policy['limits'];
 
@@ -36,16 +37,21 @@ const plural = (n: number, one: string, many: string): string => `${n} ${n === 1
 
 /**
  * The decision with the limits applied, where the caller counted this session's children (`state.fanout`; absent where
- * the harness reports no child's end, or the count could not be read). A refusal already taken stands as it is.
+ * the harness reports no child's end, or the count could not be read). A refusal already taken stands as it is (a
+ * denial an ask policy would ask about is not one yet).
  */
 export function applyLimits(
   decision: Decision,
   obs: DispatchObservation,
-  policy: Pick<Policy, 'limits' | 'budgets'>,
+  policy: Pick<Policy, 'limits' | 'budgets' | 'onOverCeiling'>,
   state: SpendState,
 ): Decision {
   const limits = policy.limits;
-  if (!hasLimits(limits) || decision.action === 'deny' || !obs.sessionId) return decision;
+  // A denial the policy asks about is no refusal yet: approved, the child runs (and reserves, spend-reserve.ts), so it
+  // meets the limits like a child allowed; at a limit it is the limit's denial, which is never asked about.
+  const asked = obs.canAsk === true && askReason(decision, policy) !== null;
+  const refused = decision.action === 'deny' && !asked;
+  if (!hasLimits(limits) || refused || !obs.sessionId) return decision;
   // The count could not be read: the limits fail open for this dispatch, never silently.
   if (state.error !== null)
     return { ...decision, diagnostics: [...decision.diagnostics, `limits not checked: ${state.error}`] };

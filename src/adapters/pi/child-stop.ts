@@ -20,10 +20,29 @@ export const PARENT_SESSION_VAR = 'TIERGATE_PI_PARENT_SESSION';
 
 const ATTO_PER_PICO = 1_000_000n;
 
+/**
+ * The agent a pi child process runs as, from its own argv: pi's example `subagent` tool (0.73.1 and 1.6.0, source and
+ * seen) writes the agent's system prompt to `<tmp>/pi-subagent-XXXX/prompt-<agent>.md` and passes it as
+ * `--append-system-prompt <file>`; no variable or flag names the agent otherwise. The name is the example's file-safe
+ * form (`[^\w.-]+` as `_`), which is the agent's name for every name made of those characters. null: no such flag (an
+ * agent without a system prompt, tiergate's own tier tool, another tool), or a value that is not such a file.
+ */
+export function piChildAgent(argv: readonly string[]): string | null {
+  const at = argv.lastIndexOf('--append-system-prompt');
+  const value = at >= 0 ? argv[at + 1] : undefined;
+  if (!value) return null;
+  const file = value.slice(Math.max(value.lastIndexOf('/'), value.lastIndexOf('\\')) + 1);
+  const m = /^prompt-(.+)\.md$/.exec(file);
+  return m ? m[1]! : null;
+}
+
 /** What this child process has spent so far, from its own `message_end` events. */
 export class PiChildSpend {
   private figure: SpendFigure = { pico: 0n, unknown: 0 };
   private readonly seen = new Set<string>();
+
+  /** `agent`: the agent this child runs as (piChildAgent), null when its argv does not tell. */
+  constructor(private readonly agent: string | null = null) {}
 
   get spent(): SpendFigure {
     return this.figure;
@@ -63,8 +82,9 @@ export class PiChildSpend {
   stopMessage(env: Env, cwd: string | null, now: number, childId: string | null = null): string | null {
     const policy = loadRuntime(env, cwd).policy;
     if (!stopsChildren(policy)) return null;
-    // pi 0.73.1 starts a child with the task only: its agent is not told to the child process, so no agent estimate.
-    const who = { harness: 'pi' as const, sessionId: env[PARENT_SESSION_VAR] || null, agent: null };
+    // The agent from the child's argv (piChildAgent): the stop message's estimate is this agent's median, and the
+    // stopped record names it; null (no agent estimate, none named) where the argv does not tell.
+    const who = { harness: 'pi' as const, sessionId: env[PARENT_SESSION_VAR] || null, agent: this.agent };
     const message = overBudgetMessage(policy, env, who, this.figure, now);
     if (message !== null)
       recordStopOnce(env, who, childId ?? `pid-${process.pid}-${now}`, cwd, now, () => {

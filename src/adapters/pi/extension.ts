@@ -23,7 +23,7 @@ import {
   type PiCtx,
   type PiSlot,
 } from './observe.js';
-import { PARENT_SESSION_VAR, PiChildSpend } from './child-stop.js';
+import { PARENT_SESSION_VAR, PiChildSpend, piChildAgent } from './child-stop.js';
 import { registryPrices } from './registry-prices.js';
 
 export type PiApi = { on(event: string, handler: (event: any, ctx: any) => unknown): void };
@@ -94,7 +94,7 @@ export function registerTiergate(pi: PiApi, deps: PiDeps): void {
   // counted twice. The child flag only labels diagnostics.
   const child = isPiChild(deps.argv, deps.env);
 
-  const childSpend = child ? new PiChildSpend() : null;
+  const childSpend = child ? new PiChildSpend(piChildAgent(deps.argv)) : null;
   if (childSpend)
     pi.on('message_end', async (event: unknown, ctx: PiCtx): Promise<undefined> => {
       const cwd = typeof ctx?.cwd === 'string' ? ctx.cwd : null;

@@ -23,7 +23,8 @@ import { harnessBin } from '../support/harness-bin.js';
 import { decisionRecord } from '../support/decision-record.js';
 import { seedSpend } from '../support/spend-seed.js';
 import { startTmux, tmuxAvailable, until } from '../support/tmux.js';
-import { copilotEnv, makeCopilotHome, promptArgs, REPO, runCopilot, type CopilotHome } from './copilot-run.js';
+import { copilotEnv, makeCopilotHome, promptArgs, REPO, type CopilotHome } from './copilot-run.js';
+import { runInProject } from '../support/sandbox.js';
 
 const found = harnessBin('copilot');
 const bin = found.ok ? found.bin : '';
@@ -96,7 +97,7 @@ describe.skipIf(!found.ok)('GitHub Copilot CLI 1.0.102: ask instead of deny', ()
     // One general-purpose child recorded earlier, $0.01 on gpt-5.4-mini: re-priced by input rate to claude-opus-4.8
     // and gpt-5.4 (the bundled snapshot's $0.75/M, $5/M and $2.50/M).
     seedSpend(home.tiergateHome, [{ pico: 10_000_000_000n, model: 'gpt-5.4-mini', agent: 'general-purpose' }]);
-    const r = await runCopilot(
+    const r = await runInProject(
       bin,
       promptArgs('E2E-PARENT: delegate the task.', ['--plugin-dir', REPO]),
       home,

@@ -7,14 +7,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  type HarnessHome,
-  makeHarnessHome,
-  offlineEnv,
-  type ProcessRun,
-  REPO,
-  runProcess,
-} from '../support/sandbox.js';
+import { type HarnessHome, makeHarnessHome, offlineEnv, REPO } from '../support/sandbox.js';
 
 export { REPO };
 export const PKG_CACHE = join(REPO, '.cache', 'copilot-pkg');
@@ -63,14 +56,4 @@ export function copilotEnv(
 /** `copilot -p` non-interactive; `--allow-all-tools` is required there (copilot help). */
 export function promptArgs(prompt: string, extra: string[] = []): string[] {
   return ['-p', prompt, '--allow-all-tools', '--output-format', 'json', '--no-auto-update', ...extra];
-}
-
-export function runCopilot(
-  bin: string,
-  args: string[],
-  h: CopilotHome,
-  env: NodeJS.ProcessEnv,
-  timeoutMs = 90_000,
-): Promise<ProcessRun> {
-  return runProcess(bin, args, { cwd: h.project, env, timeoutMs });
 }

@@ -26,11 +26,11 @@ import {
   makeCopilotHome,
   promptArgs,
   REPO,
-  runCopilot,
   writeAgent,
   writeHooks,
   type CopilotHome,
 } from './copilot-run.js';
+import { runInProject } from '../support/sandbox.js';
 
 const found = harnessBin('copilot');
 const bin = found.ok ? found.bin : '';
@@ -81,7 +81,7 @@ async function run(o: {
   homes.push(home);
   const env = copilotEnv(home, { apiUrl: api.baseURL, model: PARENT }, o.env);
   await o.setup?.(home, env);
-  const r = await runCopilot(
+  const r = await runInProject(
     bin,
     promptArgs('E2E-PARENT: delegate the task.', o.pluginDir === false ? [] : ['--plugin-dir', REPO]),
     home,

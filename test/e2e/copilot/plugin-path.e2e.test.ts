@@ -16,7 +16,8 @@ import {
   type Reply,
 } from '../support/fake-chat-api.js';
 import { harnessBin } from '../support/harness-bin.js';
-import { copilotEnv, makeCopilotHome, promptArgs, REPO, runCopilot, type CopilotHome } from './copilot-run.js';
+import { copilotEnv, makeCopilotHome, promptArgs, REPO, type CopilotHome } from './copilot-run.js';
+import { runInProject } from '../support/sandbox.js';
 
 const found = harnessBin('copilot');
 const bin = found.ok ? found.bin : '';
@@ -74,7 +75,7 @@ describe.skipIf(!found.ok)('Copilot CLI 1.0.102: a package path holding shell sy
     const marks = join(h.root, 'marks');
     mkdirSync(marks);
     const pkg = copyPackage(join(h.root, name(marks), 'tiergate'));
-    const r = await runCopilot(
+    const r = await runInProject(
       bin,
       promptArgs('E2E-PARENT: delegate the task.', ['--plugin-dir', pkg]),
       h,

@@ -9,14 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  type HarnessHome,
-  makeHarnessHome,
-  offlineEnv,
-  type ProcessRun,
-  REPO,
-  runProcess,
-} from '../support/sandbox.js';
+import { type HarnessHome, makeHarnessHome, offlineEnv, REPO } from '../support/sandbox.js';
 
 export { REPO };
 
@@ -82,13 +75,3 @@ export const promptArgs = (prompt: string, model: string): string[] => [
   '--no-auto-update',
   '--always-approve',
 ];
-
-export function runGrok(
-  bin: string,
-  args: string[],
-  h: GrokHome,
-  env: NodeJS.ProcessEnv,
-  timeoutMs = 90_000,
-): Promise<ProcessRun> {
-  return runProcess(bin, args, { cwd: h.project, env, timeoutMs });
-}

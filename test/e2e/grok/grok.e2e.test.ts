@@ -18,16 +18,8 @@ import {
 } from '../support/fake-chat-api.js';
 import { harnessBin } from '../support/harness-bin.js';
 import { diagnosticsText, ledgerRows } from '../support/ledger-read.js';
-import {
-  grokEnv,
-  makeGrokHome,
-  promptArgs,
-  REPO,
-  runGrok,
-  tiergate,
-  writeGrokConfig,
-  type GrokHome,
-} from './grok-run.js';
+import { grokEnv, makeGrokHome, promptArgs, REPO, tiergate, writeGrokConfig, type GrokHome } from './grok-run.js';
+import { runInProject } from '../support/sandbox.js';
 
 const found = harnessBin('grok');
 const bin = found.ok ? found.bin : '';
@@ -90,7 +82,7 @@ async function run(o: {
   writeGrokConfig(home, api.baseURL, o.models ?? MODELS, o.subagents ?? '');
   tiergate(home, ['install', 'grok']);
   o.setup?.(home);
-  const r = await runGrok(bin, promptArgs('E2E-PARENT: delegate the task.', PARENT), home, grokEnv(home, o.env));
+  const r = await runInProject(bin, promptArgs('E2E-PARENT: delegate the task.', PARENT), home, grokEnv(home, o.env));
   await api.close();
   return { api, home, code: r.code, stdout: r.stdout, stderr: r.stderr };
 }

@@ -13,6 +13,7 @@ import { fakePrices } from '../support/fake-prices.js';
 import { harnessBin } from '../support/harness-bin.js';
 import { decisionRecord } from '../support/decision-record.js';
 import { runPiSession } from '../support/pi-run.js';
+import { piLines, type PiLine } from '../support/pi-lines.js';
 
 const bin = harnessBin('pi');
 const CHILD_STEPS = 6;
@@ -42,27 +43,30 @@ const script = (req: RecordedRequest): Reply => {
   return { text: 'PARENT_FINAL', usage: { prompt: 300, completion: 30 } };
 };
 
-describe.skipIf(!bin.ok)('pi 0.73.1: budgets.action stop stops a running child (real binary)', () => {
-  async function run(action: 'stop' | 'deny') {
-    const { api, sb } = await runPiSession(bin.ok ? bin.bin : '', {
+async function run(action: 'stop' | 'deny', line?: PiLine) {
+  const { api, sb } = await runPiSession(
+    line?.bin ?? (bin.ok ? bin.bin : ''),
+    {
       respond: script,
       agents: { worker: 'fake/parent' },
       tiergateConfig: { priceOverrides: fakePrices('parent'), budgets: { session: '0.005', action } },
       prompt: 'PARENT_GO: delegate twice',
-    });
-    const child = api.requests.filter(isChild);
-    const parentResults = toolTexts(api.requests.filter((r) => !isChild(r)).at(-1)!);
-    // Issue 33 item 5: one `stopped` decision in the ledger for the stopped child, none without a stop.
-    const stopped = decisionRecord({ TIERGATE_HOME: sb.tiergateHome, HOME: sb.root }).filter(
-      (d) => d.kind === 'stopped',
-    );
-    return { child, parentResults, stopped };
-  }
+    },
+    line,
+  );
+  const child = api.requests.filter(isChild);
+  const parentResults = toolTexts(api.requests.filter((r) => !isChild(r)).at(-1)!);
+  // Issue 33 item 5: one `stopped` decision in the ledger for the stopped child, none without a stop.
+  const stopped = decisionRecord({ TIERGATE_HOME: sb.tiergateHome, HOME: sb.root }).filter((d) => d.kind === 'stopped');
+  return { child, parentResults, stopped };
+}
 
+describe.skipIf(!bin.ok)('pi 0.73.1: budgets.action stop stops a running child (real binary)', () => {
   it('the child crossing the budget makes one more request, told to stop with the money', async () => {
     const { child, parentResults, stopped } = await run('stop');
     expect(child).toHaveLength(2);
-    expect(stopped).toHaveLength(1);
+    // One record, naming the agent the child process read from its argv (piChildAgent).
+    expect(stopped.map((d) => d.agent)).toEqual(['worker']);
     expect(toolTexts(child[1]!).at(-1)).toMatch(
       /^tiergate: the session budget of \$0\.005 \(\$0\.0078 spent\) is spent, \$0\.0078 of it by this subagent so far\. Stop now/,
     );
@@ -78,3 +82,14 @@ describe.skipIf(!bin.ok)('pi 0.73.1: budgets.action stop stops a running child (
     expect(parentResults[1]).toMatch(/no more subagents run under it/);
   });
 });
+
+// pi 1.6.0 (Node 22) too: its example tool passes the agent's prompt file the same way (pi 0.73.1 is the suite above).
+for (const line of piLines().filter((l) => !l.label.startsWith('pi 0.'))) {
+  describe.skipIf(!line.ok)(`${line.label}: the stopped child's record names its agent (real binary)`, () => {
+    it('one stopped decision, agent worker, read from the child pi process argv', async () => {
+      const { child, stopped } = await run('stop', line);
+      expect(child).toHaveLength(2);
+      expect(stopped.map((d) => d.agent)).toEqual(['worker']);
+    });
+  });
+}

@@ -9,6 +9,8 @@ import { openLedger } from '../../../src/observer/ledger/open.js';
 
 export type DecisionRow = {
   harness: string;
+  /** The agent asked for (a stopped child's record: the child's own agent, where its harness tells it). */
+  agent: string | null;
   without_model: string | null;
   without_from: string;
   kind: string;
@@ -23,7 +25,7 @@ export function decisionRecord(env: Record<string, string>): DecisionRow[] {
     runObserver(env, loadPricer(env, null), db);
     return db
       .prepare(
-        `SELECT o.harness AS harness, o.without_model AS without_model, o.without_from AS without_from, o.kind AS kind,
+        `SELECT o.harness AS harness, o.agent AS agent, o.without_model AS without_model, o.without_from AS without_from, o.kind AS kind,
            o.to_value AS to_value, o.join_method AS join_method, c.served_model AS served_model
          FROM decisions o LEFT JOIN completions c ON c.id = o.completion_id ORDER BY o.at, o.dispatch_id`,
       )

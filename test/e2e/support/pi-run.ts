@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { startFakeChatApi, type FakeChatApi, type Responder } from './fake-chat-api.js';
+import type { PiLine } from './pi-lines.js';
 import { REPO, runProcess, tiergateEnv, writeTiergateConfig, type ProcessRun } from './sandbox.js';
 
 /** tiergate's pi extension as the build makes it. */
@@ -118,6 +119,8 @@ export function runPi(
 export async function runPiSession(
   bin: string,
   o: { respond: Responder; agents: Record<string, string | null>; tiergateConfig: unknown; prompt: string },
+  /** Another pi line (pi-lines.ts: its Node and its example tool); default pi 0.73.1 at `bin` under the test's Node. */
+  line?: Pick<PiLine, 'nodeDir' | 'exampleTool'>,
 ): Promise<{ api: FakeChatApi; sb: PiSandbox }> {
   const api = await startFakeChatApi(o.respond);
   const sb = makePiSandbox({
@@ -125,8 +128,9 @@ export async function runPiSession(
     extension: PI_EXTENSION,
     agents: o.agents,
     tiergateConfig: o.tiergateConfig,
+    ...(line ? { nodeDir: line.nodeDir } : {}),
   });
-  const res = await runPi(bin, sb, ['-e', piExampleTool(bin)], o.prompt);
+  const res = await runPi(bin, sb, ['-e', line?.exampleTool ?? piExampleTool(bin)], o.prompt);
   await api.close();
   expect(res.code, res.stderr.slice(-2000)).toBe(0);
   return { api, sb };

@@ -98,6 +98,17 @@ export function makeHarnessHome<K extends string>(
 export type ProcessRun = { code: number | null; stdout: string; stderr: string; ms: number };
 
 /** Runs bin to its end with no stdin, collecting stdout and stderr; SIGKILL after timeoutMs. Never rejects. */
+/** A harness run headless in its sandbox's project folder (Copilot CLI's, Grok Build's): runProcess with its cwd. */
+export function runInProject(
+  bin: string,
+  args: string[],
+  h: { project: string },
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 90_000,
+): Promise<ProcessRun> {
+  return runProcess(bin, args, { cwd: h.project, env, timeoutMs });
+}
+
 export function runProcess(
   bin: string,
   args: string[],

@@ -21,6 +21,7 @@ import {
 } from '../../../src/observer/spend-summary.js';
 import { routeDispatch } from '../../../src/runtime/dispatch.js';
 import { tempHome } from './helpers.js';
+import { claudeDispatchObservation } from '../support/claude-dispatch.js';
 
 const USD = 1_000_000_000_000n;
 const NOW = Date.now();
@@ -46,27 +47,8 @@ beforeEach(() => setUp({ day: '1', action: 'ask' }));
 
 const spend = (): SpendFile => JSON.parse(readFileSync(spendPath(env), 'utf8')) as SpendFile;
 
-function obs(callId: string, canAsk: boolean): DispatchObservation {
-  return {
-    kind: 'dispatch',
-    harness: 'claude',
-    sessionId: 's1',
-    callId,
-    parentModel: 'claude-opus-5-5',
-    parentModelSource: 'payload',
-    requestedModel: 'claude-opus-5-5',
-    requestedAgent: null,
-    requestedTier: null,
-    agentModel: null,
-    subagentType: 'general-purpose',
-    capability: { canRewrite: true, rewriteField: 'model', rewriteKind: 'model', legalValues: null, canDeny: true },
-    toolInput: {},
-    cwd: '/p',
-    escalationFrom: null,
-    at: NOW,
-    canAsk,
-  };
-}
+const obs = (callId: string, canAsk: boolean): DispatchObservation =>
+  claudeDispatchObservation({ sessionId: 's1', callId, requestedModel: 'claude-opus-5-5', at: NOW, canAsk });
 
 describe('mayNotRun', () => {
   const d = (action: Decision['action'], ask: boolean) =>

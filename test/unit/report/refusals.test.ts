@@ -21,6 +21,7 @@ import { refusalCounts, refusalTextLines } from '../../../src/report/refusals.js
 import { queryRuns } from '../../../src/report/run-rows.js';
 import { stoppedRecord } from '../../../src/runtime/child-stop.js';
 import { tempHome } from '../observer/helpers.js';
+import { claudeDispatchObservation } from '../support/claude-dispatch.js';
 
 afterEach(() => resetSpoolFile());
 
@@ -33,26 +34,8 @@ const NO_REFUSALS = {
 const NOW = Date.now();
 const who = { harness: 'claude' as const, sessionId: 's1', agent: 'general-purpose' };
 
-function obs(callId: string, at: number): DispatchObservation {
-  return {
-    kind: 'dispatch',
-    harness: 'claude',
-    sessionId: 's1',
-    callId,
-    parentModel: 'claude-opus-5-5',
-    parentModelSource: 'payload',
-    requestedModel: 'sonnet',
-    requestedAgent: null,
-    requestedTier: null,
-    agentModel: null,
-    subagentType: 'general-purpose',
-    capability: { canRewrite: true, rewriteField: 'model', rewriteKind: 'model', legalValues: null, canDeny: true },
-    toolInput: {},
-    cwd: '/p',
-    escalationFrom: null,
-    at,
-  };
-}
+const obs = (callId: string, at: number): DispatchObservation =>
+  claudeDispatchObservation({ sessionId: 's1', callId, requestedModel: 'sonnet', cwd: '/p', at });
 
 const detail = (kind: 'allow' | 'limit-deny' | 'ask') => ({
   kind,

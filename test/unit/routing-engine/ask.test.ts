@@ -118,6 +118,20 @@ describe('budgets.action ask', () => {
     expect(d.ask).toBeUndefined();
   });
 
+  it('past a budget at a fan-out limit: the limit refuses, nothing asked (an approved ask would have run past the limit)', () => {
+    const p = policy({ limits: { concurrentSubagents: 1 } }, { day: '1', action: 'ask' });
+    const atLimit = { ...over, fanout: { running: 1, started: 1 } };
+    const d = decide(asking(haikuUnderOpus), p, prices, atLimit);
+    expect(d).toMatchObject({ action: 'deny', reason: 'limit-denied' });
+    expect(d.ask).toBeUndefined();
+    // Under the limit it is asked; with no one to ask the budget's own denial stands, as without a limit.
+    expect(decide(asking(haikuUnderOpus), p, prices, { ...over, fanout: { running: 0, started: 1 } })).toMatchObject({
+      reason: 'budget-denied',
+      ask: { reason: 'budget-asked' },
+    });
+    expect(decide(haikuUnderOpus, p, prices, atLimit)).toMatchObject({ action: 'deny', reason: 'budget-denied' });
+  });
+
   it('a fan-out limit is never asked about', () => {
     const d = decide(
       asking(haikuUnderOpus),

@@ -24,6 +24,7 @@ vi.mock('../../../src/routing-engine/decide.js', async (importOriginal) => {
 const { routeDispatch } = await import('../../../src/runtime/dispatch.js');
 const { clearRuntimeCache } = await import('../../../src/config/runtime.js');
 const { tempHome } = await import('../observer/helpers.js');
+const { claudeDispatchObservation } = await import('../support/claude-dispatch.js');
 type Obs = import('../../../src/contracts/observation.js').DispatchObservation;
 
 let env: Record<string, string>;
@@ -35,24 +36,14 @@ beforeEach(() => {
   broken.decide = false;
 });
 
-const obs = (requestedModel: string, callId: string): Obs => ({
-  kind: 'dispatch',
-  harness: 'claude',
-  sessionId: 's1',
-  callId,
-  parentModel: 'claude-sonnet-5-5',
-  parentModelSource: 'payload',
-  requestedModel,
-  requestedAgent: null,
-  requestedTier: null,
-  agentModel: null,
-  subagentType: 'general-purpose',
-  capability: { canRewrite: true, rewriteField: 'model', rewriteKind: 'model', legalValues: null, canDeny: true },
-  toolInput: { model: requestedModel },
-  cwd: '/p',
-  escalationFrom: null,
-  at: Date.now(),
-});
+const obs = (requestedModel: string, callId: string): Obs =>
+  claudeDispatchObservation({
+    callId,
+    parentModel: 'claude-sonnet-5-5',
+    requestedModel,
+    toolInput: { model: requestedModel },
+    at: Date.now(),
+  });
 
 const logLines = () =>
   readFileSync(join(env.TIERGATE_HOME!, 'data', 'diagnostics.log'), 'utf8')

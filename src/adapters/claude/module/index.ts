@@ -170,7 +170,8 @@ async function loadHandoff($: Dollar): Promise<void> {
     }
   }
   // Asking needs the PreToolUse command hook (agent.spawn comes after the permission check): armed for this session when
-  // the policy asks and someone is at the terminal (CLAUDE_CODE_SESSION_ATTENDED, as the command hook reads it).
+  // the policy asks and someone is at the terminal (CLAUDE_CODE_SESSION_ATTENDED, as the command hook reads it). Its
+  // own hooks.json entry (matcher Agent|Task) starts it for dispatches only: other tool calls stay on the shell test.
   if (core.policy.mode === 'on' && policyAsks(core.policy) && attendedSession) {
     try {
       // A literal name: Claude Code reads `$` calls off the module's source before loading it (2.1.332 refused the
