@@ -27,7 +27,7 @@ import { isRecord } from '../contracts/record.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { writeFileAtomic } from '../io/files.js';
 import { paths } from '../io/paths.js';
-import { readTextCapped } from '../io/read-capped.js';
+import { readTextHead, TooLarge } from '../io/read-capped.js';
 
 export const INDEX_FORMAT = 'tiergate-agent-index/1';
 /** A file changed less than this before it was read may have changed again within its timestamp granule: not kept. */
@@ -124,13 +124,14 @@ export class AgentIndex {
   /**
    * What `read` makes of the regular file at `path` (links followed, as the harnesses follow them): kept under `tag`
    * while the file keeps its identity. `read` may throw (unreadable, too large): nothing is kept then, and the error is
-   * the caller's as without the index. Anything but a regular file is passed to `read` unkept, which refuses it.
+   * the caller's as without the index. Anything but a regular file is passed to `read` unkept, which refuses it; nothing
+   * at all is `absent` when the caller gives one (no open, no error built: a missing settings file is the usual case).
    */
-  value<T>(path: string, tag: string, read: () => T): T {
+  value<T>(path: string, tag: string, read: () => T, absent?: { value: T }): T {
     const st = statSync(path, { throwIfNoEntry: false });
     if (!st?.isFile()) {
       if (this.files.delete(path)) this.dirty = true;
-      return read();
+      return !st && absent ? absent.value : read();
     }
     this.used.add(path);
     const kept = this.files.get(path);
@@ -192,7 +193,9 @@ export function openAgentIndex(env: Env, harness: string, now: () => number = Da
   const file = agentIndexPath(env, harness);
   let text: string;
   try {
-    text = readTextCapped(file, MAX_INDEX_BYTES, { follow: false });
+    // A buffer of the file's size (readTextCapped's first read takes 1 MiB), one byte past the bound to see it passed.
+    text = readTextHead(file, MAX_INDEX_BYTES + 1, { follow: false });
+    if (text.length > MAX_INDEX_BYTES) throw new TooLarge(MAX_INDEX_BYTES);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new AgentIndex(file, {}, now);
     diagnose('warn', 'agent-index', `not used: ${errorText(err)}`, { path: file }, env);
