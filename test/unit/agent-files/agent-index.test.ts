@@ -123,20 +123,37 @@ describe('agent index: a file entry', () => {
     expect(counted(reopen(old, sb.env), f).reads).toBe(0);
   });
 
-  it('of a removed file is dropped, and what the reader says of it (absent) is the answer', () => {
+  it('of a removed file is never an answer (the reader says what it says without the index), and is dropped', () => {
     const sb = sandbox();
     const f = join(sb.agents, 'a.md');
+    const g = join(sb.agents, 'b.md');
     writeFileSync(f, 'x');
+    writeFileSync(g, 'y');
     const first = openAgentIndex(sb.env, 'test', later);
     counted(first, f);
+    counted(first, g);
     const second = reopen(first, sb.env);
     unlinkSync(f);
+    expect(counted(second, g).reads).toBe(0); // the index is read
     expect(() => counted(second, f)).toThrow(/ENOENT/);
     expect(second.value(f, 't/1', () => 'read', { value: 'absent' })).toBe('absent');
     expect(second.changed).toBe(true);
     expect(readFileSync(agentIndexPath(sb.env, 'test'), 'utf8')).toContain('a.md');
     second.save(sb.env);
     expect(readFileSync(agentIndexPath(sb.env, 'test'), 'utf8')).not.toContain('a.md');
+  });
+
+  it('is not read by a hook whose folders and files are all absent', () => {
+    const sb = sandbox();
+    const path = agentIndexPath(sb.env, 'test');
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, 'garbage that would be a diagnostic if read');
+    const index = openAgentIndex(sb.env, 'test', later);
+    expect(index.list(join(sb.dir, 'none'), 512)).toBeNull();
+    expect(index.value(join(sb.dir, 'none.md'), 't/1', () => 'read', { value: 'absent' })).toBe('absent');
+    index.save(sb.env);
+    expect(readFileSync(path, 'utf8')).toBe('garbage that would be a diagnostic if read');
+    expect(() => lstatSync(join(sb.env.TIERGATE_HOME, 'data', 'diagnostics.log'))).toThrow(/ENOENT/);
   });
 });
 
@@ -184,7 +201,7 @@ describe('agent index: a folder listing', () => {
     ]);
   });
 
-  it('of a folder that is gone is null, and dropped', () => {
+  it('of a folder that is gone is null', () => {
     const sb = sandbox();
     folder(sb, ['a.md']);
     const first = openAgentIndex(sb.env, 'test', later);
@@ -192,7 +209,6 @@ describe('agent index: a folder listing', () => {
     const second = reopen(first, sb.env);
     rmSync(sb.agents, { recursive: true });
     expect(second.list(sb.agents, 512)).toBeNull();
-    expect(second.changed).toBe(true);
   });
 });
 
