@@ -27,7 +27,7 @@ import { isRecord } from '../contracts/record.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { writeFileAtomic } from '../io/files.js';
 import { paths } from '../io/paths.js';
-import { readTextCapped } from '../io/read-capped.js';
+import { readTextHead, TooLarge } from '../io/read-capped.js';
 
 export const INDEX_FORMAT = 'tiergate-agent-index/1';
 /** A file changed less than this before it was read may have changed again within its timestamp granule: not kept. */
@@ -68,25 +68,45 @@ function kindOfEntry(e: { isFile(): boolean; isDirectory(): boolean; isSymbolicL
   return e.isFile() ? 'f' : e.isDirectory() ? 'd' : e.isSymbolicLink() ? 'l' : 'o';
 }
 
-/** The index of one harness's agent files for one hook process. */
+/** An index as stored; `replace`: what was there is no index (garbage, a link), to be replaced at the next save. */
+type Stored = { dirs?: Record<string, unknown>; files?: Record<string, unknown>; replace?: boolean };
+
+/**
+ * The index of one harness's agent files for one hook process. Its file is read on first need (a folder or file that
+ * exists), so a dispatch whose agent folders are all absent never reads it.
+ */
 export class AgentIndex {
-  private readonly dirs: Map<string, unknown>;
-  private readonly files: Map<string, unknown>;
+  private entries: { dirs: Map<string, unknown>; files: Map<string, unknown> } | null = null;
   /** Paths this hook looked up (kept first when the index is over its bounds). */
   private readonly used = new Set<string>();
-  private dirty: boolean;
+  private dirty = false;
 
   constructor(
     /** Where the index is written; null: kept in memory only. */
     readonly file: string | null,
-    stored: { dirs?: Record<string, unknown>; files?: Record<string, unknown> } = {},
+    private readonly stored: Stored | (() => Stored) = {},
     private readonly now: () => number = Date.now,
-    /** The file there is no index (garbage, a link): replaced at the next save even if nothing new is kept. */
-    replace = false,
-  ) {
-    this.dirs = new Map(Object.entries(stored.dirs ?? {}));
-    this.files = new Map(Object.entries(stored.files ?? {}));
-    this.dirty = replace;
+  ) {}
+
+  private get dirs(): Map<string, unknown> {
+    return this.load().dirs;
+  }
+
+  private get files(): Map<string, unknown> {
+    return this.load().files;
+  }
+
+  private load() {
+    if (this.entries) return this.entries;
+    const s = typeof this.stored === 'function' ? this.stored() : this.stored;
+    this.entries = { dirs: new Map(Object.entries(s.dirs ?? {})), files: new Map(Object.entries(s.files ?? {})) };
+    if (s.replace) this.dirty = true;
+    return this.entries;
+  }
+
+  /** Drops a path's entry when the index was read (an absent path never makes a hook read it just for that). */
+  private drop(into: 'dirs' | 'files', key: string): void {
+    if (this.entries?.[into].delete(key)) this.dirty = true;
   }
 
   /**
@@ -96,7 +116,7 @@ export class AgentIndex {
   list(dir: string, max: number): Listed[] | null {
     const st = statSync(dir, { throwIfNoEntry: false });
     if (!st?.isDirectory()) {
-      if (this.dirs.delete(dir)) this.dirty = true;
+      this.drop('dirs', dir);
       return null;
     }
     this.used.add(dir);
@@ -117,20 +137,21 @@ export class AgentIndex {
       return null;
     }
     if (out.length <= Math.min(max, MAX_KEPT_LISTING)) this.keep(this.dirs, dir, [...identity(st), out], st);
-    else if (this.dirs.delete(dir)) this.dirty = true;
+    else this.drop('dirs', dir);
     return out;
   }
 
   /**
    * What `read` makes of the regular file at `path` (links followed, as the harnesses follow them): kept under `tag`
    * while the file keeps its identity. `read` may throw (unreadable, too large): nothing is kept then, and the error is
-   * the caller's as without the index. Anything but a regular file is passed to `read` unkept, which refuses it.
+   * the caller's as without the index. Anything but a regular file is passed to `read` unkept, which refuses it; nothing
+   * at all is `absent` when the caller gives one (no open, no error built: a missing settings file is the usual case).
    */
-  value<T>(path: string, tag: string, read: () => T): T {
+  value<T>(path: string, tag: string, read: () => T, absent?: { value: T }): T {
     const st = statSync(path, { throwIfNoEntry: false });
     if (!st?.isFile()) {
-      if (this.files.delete(path)) this.dirty = true;
-      return read();
+      this.drop('files', path);
+      return !st && absent ? absent.value : read();
     }
     this.used.add(path);
     const kept = this.files.get(path);
@@ -150,7 +171,7 @@ export class AgentIndex {
     this.dirty = true;
   }
 
-  /** Whether the index differs from the file it was read from. */
+  /** Whether the index differs from the file it was read from (an index never read is unchanged). */
   get changed(): boolean {
     return this.dirty;
   }
@@ -190,13 +211,19 @@ export const agentIndexPath = (env: Env, harness: string): string => join(paths(
  */
 export function openAgentIndex(env: Env, harness: string, now: () => number = Date.now): AgentIndex {
   const file = agentIndexPath(env, harness);
+  return new AgentIndex(file, () => readIndex(file, env), now);
+}
+
+function readIndex(file: string, env: Env): Stored {
   let text: string;
   try {
-    text = readTextCapped(file, MAX_INDEX_BYTES, { follow: false });
+    // A buffer of the file's size (readTextCapped's first read takes 1 MiB), one byte past the bound to see it passed.
+    text = readTextHead(file, MAX_INDEX_BYTES + 1, { follow: false });
+    if (text.length > MAX_INDEX_BYTES) throw new TooLarge(MAX_INDEX_BYTES);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new AgentIndex(file, {}, now);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
     diagnose('warn', 'agent-index', `not used: ${errorText(err)}`, { path: file }, env);
-    return new AgentIndex(file, {}, now, true);
+    return { replace: true };
   }
   let stored: unknown;
   try {
@@ -206,7 +233,7 @@ export function openAgentIndex(env: Env, harness: string, now: () => number = Da
   }
   if (!isRecord(stored) || stored.format !== INDEX_FORMAT || !isRecord(stored.dirs) || !isRecord(stored.files)) {
     diagnose('warn', 'agent-index', 'not used: not an agent index (it is replaced)', { path: file }, env);
-    return new AgentIndex(file, {}, now, true);
+    return { replace: true };
   }
-  return new AgentIndex(file, { dirs: stored.dirs, files: stored.files }, now);
+  return { dirs: stored.dirs, files: stored.files };
 }

@@ -186,23 +186,36 @@ function extensionDirs(index: AgentIndex, base: string): string[] {
   return names.map((name) => {
     const dir = join(root, name);
     const meta = join(dir, '.gemini-extension-install.json');
-    const source = index.value(meta, 'gemini-extension-source/1', () => {
-      const m = readSettings(meta);
-      return m?.type === 'link' && typeof m.source === 'string' ? m.source : null;
-    });
+    const source = index.value(
+      meta,
+      'gemini-extension-source/1',
+      () => {
+        const m = readSettings(meta);
+        return m?.type === 'link' && typeof m.source === 'string' ? m.source : null;
+      },
+      NONE,
+    );
     return source ?? dir;
   });
 }
 
 export type AgentOverride = { model: string | null; disabled: boolean; from: string };
 
+/** What a settings file that is not there gives (AgentIndex.value's `absent`). */
+const NONE = { value: null };
+
 /** A settings file's `agents.overrides` (kept in the agent index: a settings file is read again only when it changed). */
 function overridesIn(index: AgentIndex, path: string): Obj | null {
-  return index.value(path, 'gemini-overrides/1', () => {
-    const settings = readSettings(path);
-    const agents = settings && isRecord(settings.agents) ? settings.agents : null;
-    return agents && isRecord(agents.overrides) ? agents.overrides : null;
-  });
+  return index.value(
+    path,
+    'gemini-overrides/1',
+    () => {
+      const settings = readSettings(path);
+      const agents = settings && isRecord(settings.agents) ? settings.agents : null;
+      return agents && isRecord(agents.overrides) ? agents.overrides : null;
+    },
+    NONE,
+  );
 }
 
 function overridesFrom(all: Obj | null, path: string, into: Map<string, AgentOverride>): void {
@@ -242,10 +255,15 @@ export function loadAgents(
   if (projectBase && projectBase !== base && cwd) {
     const acksFile = join(base, 'acknowledgments', 'agents.json');
     // This project's acknowledgments only (the tag names the project: another project's hook reads the file again).
-    const mine = index.value(acksFile, `gemini-acks/1 ${cwd}`, () => {
-      const acks = readSettings(acksFile);
-      return acks && isRecord(acks[cwd]) ? acks[cwd] : {};
-    });
+    const mine = index.value(
+      acksFile,
+      `gemini-acks/1 ${cwd}`,
+      () => {
+        const acks = readSettings(acksFile);
+        return acks && isRecord(acks[cwd]) ? acks[cwd] : {};
+      },
+      { value: {} },
+    );
     readFolder(index, join(projectBase, 'agents'), 'project', found, (name, got) => {
       const want = mine[name];
       if (typeof want !== 'string') return false;
