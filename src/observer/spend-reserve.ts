@@ -13,12 +13,13 @@
 import type { Decision } from '../contracts/decision.js';
 import type { DispatchObservation } from '../contracts/observation.js';
 import type { Policy } from '../contracts/config.js';
-import { writeFileAtomic } from '../io/files.js';
+import { appendLine, emptyFile, writeFileAtomic } from '../io/files.js';
 import type { Env } from '../io/paths.js';
 import type { SpendState } from '../routing-engine/budget.js';
 import { dropJournal } from './spend-journal.js';
 import { tryWithSpendLock } from './spend-lock.js';
-import { readSpendWith, type SpendRead } from './spend-read.js';
+import { heldGen, heldLineText, mustFold, nextGen } from './spend-held.js';
+import { heldPath, readSpendWith, type SpendRead } from './spend-read.js';
 import {
   addReservation,
   askBasis,
@@ -94,15 +95,39 @@ export function askState(env: Env, obs: DispatchObservation): SpendState {
 
 /**
  * Whether two reads give the same spend: the same parsed summary (readSummaryOnly hands back the earlier parse only for
- * the very same bytes) or none in both, no error, and no journal entry in either (entries are folded into a new copy).
+ * the very same bytes) or none in both, the same held lines (readHeld likewise), no error, and no journal entry in
+ * either (entries are folded into a new copy).
  */
 const sameSpend = (a: SpendRead, b: SpendRead): boolean =>
   a.error === null &&
   b.error === null &&
   a.summary.file === b.summary.file &&
   a.summary.absent === b.summary.absent &&
+  a.held === b.held &&
   a.journal.names.length === 0 &&
   b.journal.names.length === 0;
+
+/**
+ * Under the lock: this dispatch's reservation held, and whatever was read taken into the summary when a fold is due
+ * (spend-held.ts). The common case is one appended line; a fold writes the summary (the held lines, the journal and this
+ * reservation in it, the next generation), then empties the held file, then drops the journal entries it took.
+ */
+function hold(env: Env, read: SpendRead, r: Reservation | null, started: string | null, now: number): void {
+  const gen = heldGen(read.summary.file);
+  if (r && read.journal.names.length === 0 && !mustFold(read.held)) {
+    appendLine(heldPath(env), heldLineText(r, gen, started !== null));
+    return;
+  }
+  let file = read.file ?? emptySpend(now, env.TZ ?? null);
+  if (r) file = addReservation(file, r, now);
+  if (r && started !== null) file = countStarted(file, started, now);
+  // A cache the ledger rebuilds: no fsync on the dispatch path.
+  writeFileAtomic(spendPath(env), JSON.stringify({ ...file, heldGen: nextGen(read.summary.file, read.held) }), {
+    durable: false,
+  });
+  if (read.held.count > 0) emptyFile(heldPath(env));
+  dropJournal(env, read.journal.names);
+}
 
 /**
  * `decideWith(state)` under the lock, reserving the child's expected cost when the decision lets it run (the reservation
@@ -143,13 +168,10 @@ export function decideReserving(
       if (read.error !== null) return;
       const runs = decided.action !== 'deny';
       if (!runs && read.journal.names.length === 0) return;
-      let file = read.file ?? emptySpend(now, env.TZ ?? null);
-      if (runs) file = addReservation(file, reservationFor(file, obs, budgets, runsOn(decided), now), now);
-      if (runs && countsChildren && obs.sessionId)
-        file = countStarted(file, sessionKey(obs.harness, obs.sessionId), now);
-      // A cache the ledger rebuilds: no fsync on the dispatch path.
-      writeFileAtomic(spendPath(env), JSON.stringify(file), { durable: false });
-      dropJournal(env, read.journal.names);
+      const file = read.file ?? emptySpend(now, env.TZ ?? null);
+      const r = runs ? reservationFor(file, obs, budgets, runsOn(decided), now) : null;
+      const started = runs && countsChildren && obs.sessionId ? sessionKey(obs.harness, obs.sessionId) : null;
+      hold(env, read, r, started, now);
     });
     if (!got.held)
       fault = `the spend lock was not free within ${DISPATCH_LOCK_WAIT_MS} ms; checked against the spend as read, this child's cost not reserved`;

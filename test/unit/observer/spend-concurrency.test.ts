@@ -17,7 +17,7 @@ import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CompletionObservation } from '../../../src/contracts/observation.js';
 import { noteSpend, rebuildSpend } from '../../../src/observer/spend-record.js';
-import { MISSING_WITH_LEDGER, readSpend } from '../../../src/observer/spend-read.js';
+import { heldPath, MISSING_WITH_LEDGER, readSpend, readSpendFile } from '../../../src/observer/spend-read.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { recordCompletion } from '../../../src/observer/ledger/store.js';
 import { countCompletion, emptySpend, spendPath, type SpendFile } from '../../../src/observer/spend-summary.js';
@@ -114,7 +114,7 @@ async function dispatchAtOnce(n: number): Promise<{ allowed: number; finalPico: 
   });
   // Every child that ran finishes at $0.20, its completion settling its own reservation (by call id).
   for (const i of ran) noteSpend(completion(`conc-${i}`, `toolu_conc_${i}`), env, { pricer: childPricer });
-  const file = JSON.parse(readFileSync(spendPath(env), 'utf8')) as SpendFile;
+  const file = readSpendFile(env).file!; // the summary with the held lines (spend-held.ts) counted
   return {
     allowed: ran.length,
     finalPico: readSpend(env, 'claude', SESSION, Date.now()).session!.pico,
@@ -267,5 +267,6 @@ describe('the spend lock held by someone else', () => {
       'budget: the spend lock was not free within 1500 ms; checked against the spend as read',
     );
     expect(existsSync(spendPath(env))).toBe(false); // nothing written without the lock
+    expect(existsSync(heldPath(env))).toBe(false);
   });
 });
