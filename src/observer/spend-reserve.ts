@@ -5,9 +5,11 @@
  * The completion settles the reservation (countCompletion replaces it with the real cost); one never settled expires
  * after RESERVATION_TTL_MS.
  *
- * A dispatch the spend as read without the lock already refuses is refused there (nothing to reserve). The lock is waited
- * for briefly (DISPATCH_LOCK_WAIT_MS). Not had by then: the budgets are checked against the spend as
- * read without it and no reservation is made, with a diagnostic (the budget part fails open; the decision is made).
+ * The reservation is one line appended to the held file (spend-held.ts), not a rewrite of the summary. A dispatch that
+ * finds the lock free takes it and reads once, under it. One that finds it taken reads without it first: what that read
+ * already refuses is refused there (nothing to reserve); otherwise the lock is waited for briefly
+ * (DISPATCH_LOCK_WAIT_MS). Not had by then: the budgets are checked against the spend as read without it and no
+ * reservation is made, with a diagnostic (the budget part fails open; the decision is made).
  * Only called when a budget is set: a dispatch without one reads and writes nothing. No SQLite, no pricing here.
  */
 import type { Decision } from '../contracts/decision.js';
@@ -144,37 +146,41 @@ export function decideReserving(
 ): Decision {
   const now = obs.at;
   const note = (d: Decision, why: string): Decision => ({ ...d, diagnostics: [...d.diagnostics, why] });
-  // First without the lock: a refusal needs no reservation, and the spend it read only grows until a child finishes,
-  // so it stands; once a budget is spent, parallel dispatches are refused without queueing for the lock. This also
-  // warms the decision's code, so the one made under the lock holds it briefly.
-  const unlocked = readSpendWith(env, now);
-  const first = decideWith(stateOf(unlocked, obs, budgets, now, countsChildren));
-  if (first.action === 'deny') return first;
   let decided: Decision | null = null;
   let fault: string | null = null;
   let failed: { err: unknown } | null = null;
+  /** Under the lock: read (`prev`: a lock-free read and its decision, reused if nothing changed), decide, hold. */
+  const locked = (prev: { read: SpendRead; first: Decision } | null) => (): void => {
+    // What a writer changed since `prev` counts; the same bytes are not parsed twice.
+    const read = readSpendWith(env, now, prev?.read ?? null);
+    try {
+      // Nothing changed since the lock-free read: the same state, so the same decision (decide is pure: no clock, no
+      // file, no randomness), taken as made. Anything changed, or a journal to fold: decided again from this read.
+      decided =
+        prev && sameSpend(read, prev.read) ? prev.first : decideWith(stateOf(read, obs, budgets, now, countsChildren));
+    } catch (err) {
+      failed = { err }; // the decision's own fault: the caller's, not the lock's
+      return;
+    }
+    if (read.error !== null) return;
+    const runs = decided.action !== 'deny';
+    if (!runs && read.journal.names.length === 0) return;
+    const file = read.file ?? emptySpend(now, env.TZ ?? null);
+    const r = runs ? reservationFor(file, obs, budgets, runsOn(decided), now) : null;
+    const started = runs && countsChildren && obs.sessionId ? sessionKey(obs.harness, obs.sessionId) : null;
+    hold(env, read, r, started, now);
+  };
   try {
-    const got = tryWithSpendLock(env, DISPATCH_LOCK_WAIT_MS, () => {
-      // Re-read under the lock (what a writer changed meanwhile counts); the same bytes are not parsed twice.
-      const read = readSpendWith(env, now, unlocked);
-      try {
-        // Nothing changed since the lock-free read: the same state, so the same decision (decide is pure: no clock, no
-        // file, no randomness), taken as made. Anything changed, or a journal to fold: decided again from this read.
-        decided = sameSpend(read, unlocked) ? first : decideWith(stateOf(read, obs, budgets, now, countsChildren));
-      } catch (err) {
-        failed = { err }; // the decision's own fault: the caller's, not the lock's
-        return;
-      }
-      if (read.error !== null) return;
-      const runs = decided.action !== 'deny';
-      if (!runs && read.journal.names.length === 0) return;
-      const file = read.file ?? emptySpend(now, env.TZ ?? null);
-      const r = runs ? reservationFor(file, obs, budgets, runsOn(decided), now) : null;
-      const started = runs && countsChildren && obs.sessionId ? sessionKey(obs.harness, obs.sessionId) : null;
-      hold(env, read, r, started, now);
-    });
-    if (!got.held)
-      fault = `the spend lock was not free within ${DISPATCH_LOCK_WAIT_MS} ms; checked against the spend as read, this child's cost not reserved`;
+    // The lock free at once (no other dispatch or writer at work): one read, under it. Taken by another: first without
+    // it, since a refusal needs no reservation and the spend it read only grows until a child finishes, so it stands;
+    // once a budget is spent, parallel dispatches are refused without queueing for the lock.
+    if (!tryWithSpendLock(env, 0, locked(null)).held) {
+      const unlocked = readSpendWith(env, now);
+      const first = decideWith(stateOf(unlocked, obs, budgets, now, countsChildren));
+      if (first.action === 'deny') return first;
+      if (!tryWithSpendLock(env, DISPATCH_LOCK_WAIT_MS, locked({ read: unlocked, first })).held)
+        fault = `the spend lock was not free within ${DISPATCH_LOCK_WAIT_MS} ms; checked against the spend as read, this child's cost not reserved`;
+    }
   } catch (err) {
     // A lock or write that fails (a read-only data dir) costs the reservation, never the decision made.
     fault = `this child's cost not reserved: ${(err as Error).message}`;

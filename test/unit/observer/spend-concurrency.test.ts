@@ -178,6 +178,38 @@ describe('completions at once (separate processes)', () => {
       expect(next.out).toContain('"deny"');
     });
   }
+
+  it('16 dispatchers at once, 40 dispatches each, every second child completing: each reservation counted once, each settled by its own completion', {
+    timeout: 180_000,
+  }, async () => {
+    // 640 dispatches: the held lines are folded into the summary every 32nd dispatch and at every merge, by whichever
+    // process holds the lock, while the others append and read. No reservation may be lost, counted twice, or settled
+    // by another child's completion.
+    const { env } = home({});
+    writeFileSync(spendPath(env), JSON.stringify(emptySpend(Date.now())), { mode: 0o600 });
+    const results = await Promise.all(
+      Array.from({ length: 16 }, (_, w) => run([script, String(w), '40', 'dispatch'], env)),
+    );
+    const reserved: string[] = [];
+    const completed = new Set<string>();
+    for (const r of results) {
+      expect(r.code).toBe(0);
+      const out = JSON.parse(r.out) as { reserved: string[]; completed: string[] };
+      reserved.push(...out.reserved);
+      for (const c of out.completed) completed.add(c);
+    }
+    const running = reserved.filter((c) => !completed.has(c)).sort();
+    console.log(`held reservations at once: ${reserved.length} reserved, ${running.length} still running`);
+    expect(reserved.length).toBeGreaterThan(600); // the lock was had nearly always
+    const file = readSpendFile(env).file!;
+    expect(file.reserved!.map((r) => r.c).sort()).toEqual(running);
+    // The day: every completion once, plus every running child's reservation once.
+    const held = file.reserved!.reduce((a, r) => a + BigInt(r.pico), 0n);
+    expect(readSpend(env, 'claude', 'sess-1', Date.now()).day).toEqual({
+      pico: BigInt(completed.size) * 1000n + held,
+      unknown: 0,
+    });
+  });
 });
 
 describe('a deleted spend summary', () => {
