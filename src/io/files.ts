@@ -210,6 +210,44 @@ function appendOnce(path: string, data: Buffer, maxBytes: number): void {
 const checkedModes = new Set<string>();
 
 /**
+ * Appends one line (a single write: O_APPEND keeps whole lines of writers that take turns) to a small file inside the
+ * data dir, created user-only, never through a link, only to a regular file (an existing one is made user-only). No
+ * rotation, no bound: the caller empties the file (emptyFile) and bounds its reads. What the spend reservations use
+ * instead of a rewrite of the summary (observer/spend-held.ts).
+ */
+export function appendLine(path: string, line: string): void {
+  const fd = openCreating(path);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new RefusedFile(path, kindOf(st));
+    if ((st.mode & 0o077) !== 0) fchmodSync(fd, FILE_MODE);
+    writeAll(fd, Buffer.from(line));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Empties a regular file in place (never through a link; absent: nothing to do). */
+export function emptyFile(path: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    if (code === 'ELOOP') throw new RefusedFile(path, 'symbolic link');
+    throw err;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new RefusedFile(path, kindOf(st));
+    ftruncateSync(fd, 0);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * appendBounded for a file another process may claim by renaming it at any moment (the spool: a drainer renames,
  * reads, deletes). A line written through a descriptor opened just before the rename can land after the drainer's
  * last read and be deleted with the file. So after writing, if the path is gone, the line is written again under it

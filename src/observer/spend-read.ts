@@ -1,9 +1,11 @@
 /** The dispatch path's read of the spend summary (spend-summary.ts) and its journal (spend-journal.ts), in Node. */
 import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Harness } from '../contracts/harness.js';
 import { paths, type Env } from '../io/paths.js';
 import { readTextCapped } from '../io/read-capped.js';
 import type { SpendState } from '../routing-engine/budget.js';
+import { HELD_MAX_BYTES, NO_HELD, parseHeld, SPEND_HELD_FILE, withHeld, type HeldRead } from './spend-held.js';
 import { readJournal, type JournalRead } from './spend-journal.js';
 import {
   emptySpend,
@@ -49,6 +51,24 @@ export function readSummaryOnly(env: Env, prev: SummaryRead | null = null): Summ
     : { file: parsed, error: null, absent: false, text };
 }
 
+export const heldPath = (env: Env): string => join(paths(env).data, SPEND_HELD_FILE);
+
+/**
+ * The held reservation lines (spend-held.ts), never through a link; absent: none. `prev`: an earlier read, taken as it is
+ * when the file holds the very same bytes. Throws what the read throws (unreadable, over HELD_MAX_BYTES, not a file).
+ */
+export function readHeld(env: Env, prev: HeldRead | null = null): HeldRead {
+  let text: string;
+  try {
+    text = readTextCapped(heldPath(env), HELD_MAX_BYTES, { follow: false });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return NO_HELD;
+    throw err;
+  }
+  return prev !== null && prev.text === text ? prev : parseHeld(text);
+}
+
 /** Whether the ledger is there (one lstat, only when the summary is not). */
 export const ledgerExists = (env: Env): boolean => !!lstatSync(paths(env).ledger, { throwIfNoEntry: false });
 
@@ -61,18 +81,28 @@ export const ledgerExists = (env: Env): boolean => !!lstatSync(paths(env).ledger
  */
 export function readSpendWith(env: Env, now: number, prev: SpendRead | null = null): SpendRead {
   const journal = readJournal(env);
+  // Before the summary: a fold in between leaves lines of an older generation, which the summary read after holds.
+  let held = NO_HELD;
+  let heldError: string | null = null;
+  try {
+    held = readHeld(env, prev?.held ?? null);
+  } catch (err) {
+    heldError = `held reservations unreadable: ${(err as Error).message}`;
+  }
   const summary = readSummaryOnly(env, prev?.summary ?? null);
-  if (summary.error !== null || journal.error !== null)
-    return { file: null, error: summary.error ?? journal.error, journal, absent: summary.absent, summary };
+  const error = summary.error ?? journal.error ?? heldError;
+  if (error !== null) return { file: null, error, journal, held, absent: summary.absent, summary };
   if (summary.absent && ledgerExists(env))
-    return { file: null, error: MISSING_WITH_LEDGER, journal, absent: true, summary };
-  const base = summary.file ?? (journal.entries.length ? emptySpend(now, env.TZ ?? null) : null);
-  const file = base && journal.entries.length ? foldJournal(base, journal.entries, now) : base;
-  return { file, error: null, journal, absent: summary.absent, summary };
+    return { file: null, error: MISSING_WITH_LEDGER, journal, held, absent: true, summary };
+  const base = summary.file ?? (journal.entries.length || held.lines.length ? emptySpend(now, env.TZ ?? null) : null);
+  // The held reservations first: a journaled completion settles its own dispatch's reservation wherever it is held.
+  const reserved = base && held.lines.length ? withHeld(base, held.lines) : base;
+  const file = reserved && journal.entries.length ? foldJournal(reserved, journal.entries, now) : reserved;
+  return { file, error: null, journal, held, absent: summary.absent, summary };
 }
 
-/** The spend with how it was read: the journal and the summary alone (for a later read to compare with). */
-export type SpendRead = ReadSpend & { journal: JournalRead; absent: boolean; summary: SummaryRead };
+/** The spend with how it was read: the journal, the held lines and the summary alone (for a later read to compare with). */
+export type SpendRead = ReadSpend & { journal: JournalRead; held: HeldRead; absent: boolean; summary: SummaryRead };
 
 export function readSpendFile(env: Env, now = Date.now()): ReadSpend {
   const { file, error } = readSpendWith(env, now);

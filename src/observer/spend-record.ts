@@ -13,7 +13,7 @@ import type { CompletionObservation } from '../contracts/observation.js';
 import type { SpoolRecord } from '../contracts/spool.js';
 import { loadPolicy } from '../config/load.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
-import { writeFileAtomic } from '../io/files.js';
+import { emptyFile, writeFileAtomic } from '../io/files.js';
 import type { Env } from '../io/paths.js';
 import { hasBudget } from '../routing-engine/budget.js';
 import { loadPricer } from './default-pricer.js';
@@ -40,7 +40,8 @@ import {
 import { spendEntry } from './spend-entry.js';
 import { dropJournal, journalCompletion, readJournal } from './spend-journal.js';
 import { LOCK_STALE_MS, tryWithSpendLock, withSpendLock } from './spend-lock.js';
-import { ledgerExists, readSummaryOnly } from './spend-read.js';
+import { heldGen, nextGen, NO_HELD, withHeld } from './spend-held.js';
+import { heldPath, ledgerExists, readHeld, readSummaryOnly } from './spend-read.js';
 import { appendSpool } from './spool.js';
 
 export { LOCK_STALE_MS };
@@ -62,6 +63,13 @@ const REBUILD_BUSY_MS = 500;
 function mergeLocked(env: Env, now: number, fn: (f: SpendFile) => SpendFile, db?: SqlDriver): SpendFile {
   const journal = readJournal(env, true);
   if (journal.error) diagnose('warn', 'observer:spend', journal.error, {}, env);
+  // The dispatches' held reservations (spend-held.ts), taken in here so a completion settles its own.
+  let held = NO_HELD;
+  try {
+    held = readHeld(env);
+  } catch (err) {
+    diagnose('warn', 'observer:spend', `held reservations not taken in: ${errorText(err)}`, {}, env);
+  }
   const read = readSummaryOnly(env);
   let base: SpendFile;
   let entries: RecentEntry[] = journal.entries;
@@ -81,10 +89,14 @@ function mergeLocked(env: Env, now: number, fn: (f: SpendFile) => SpendFile, db?
     if (read.error) diagnose('warn', 'observer:spend', `${read.error}; started again`, {}, env);
     base = read.file ?? emptySpend(now, env.TZ ?? null);
   }
-  const next = fn(foldJournal(base, entries, now));
-  writeFileAtomic(spendPath(env), JSON.stringify(next), { durable: false });
+  // A summary rebuilt (missing, malformed) takes the newest generation's lines: the reservations its lost copy had not.
+  const gen = read.file ? heldGen(read.file) : held.lines.reduce((g, l) => Math.max(g, l.g), 0);
+  const next = fn(foldJournal(withHeld({ ...base, heldGen: gen }, held.lines), entries, now));
+  const written = { ...next, heldGen: nextGen(read.file, held) };
+  writeFileAtomic(spendPath(env), JSON.stringify(written), { durable: false });
+  if (held.count > 0) emptyFile(heldPath(env));
   dropJournal(env, journal.names);
-  return next;
+  return written;
 }
 
 /** The summary as it stands, merged and changed by `fn`, under the lock (throws when it cannot be had in `waitMs`). */

@@ -5,21 +5,23 @@
  * The completion settles the reservation (countCompletion replaces it with the real cost); one never settled expires
  * after RESERVATION_TTL_MS.
  *
- * A dispatch the spend as read without the lock already refuses is refused there (nothing to reserve; an ask is no
- * refusal: mayNotRun). The lock is waited for briefly (DISPATCH_LOCK_WAIT_MS). Not had by then: the budgets are checked
- * against the spend as read without it and no reservation is made, with a diagnostic (the budget part fails open; the
- * decision is made).
+ * The reservation is one line appended to the held file (spend-held.ts), not a rewrite of the summary. A dispatch that
+ * finds the lock free takes it and reads once, under it. One that finds it taken reads without it first: what that read
+ * already refuses is refused there (nothing to reserve; an ask is no refusal: mayNotRun); otherwise the lock is waited for briefly
+ * (DISPATCH_LOCK_WAIT_MS). Not had by then: the budgets are checked against the spend as read without it and no
+ * reservation is made, with a diagnostic (the budget part fails open; the decision is made).
  * Only called when a budget is set: a dispatch without one reads and writes nothing. No SQLite, no pricing here.
  */
 import type { Decision } from '../contracts/decision.js';
 import type { DispatchObservation } from '../contracts/observation.js';
 import type { Policy } from '../contracts/config.js';
-import { writeFileAtomic } from '../io/files.js';
+import { appendLine, emptyFile, writeFileAtomic } from '../io/files.js';
 import type { Env } from '../io/paths.js';
 import type { SpendState } from '../routing-engine/budget.js';
 import { dropJournal } from './spend-journal.js';
 import { tryWithSpendLock } from './spend-lock.js';
-import { readSpendWith, type SpendRead } from './spend-read.js';
+import { heldGen, heldLineText, mustFold, nextGen } from './spend-held.js';
+import { heldPath, readSpendWith, type SpendRead } from './spend-read.js';
 import {
   addReservation,
   askBasis,
@@ -105,21 +107,45 @@ export function askState(env: Env, obs: DispatchObservation): SpendState {
 
 /**
  * Whether two reads give the same spend: the same parsed summary (readSummaryOnly hands back the earlier parse only for
- * the very same bytes) or none in both, no error, and no journal entry in either (entries are folded into a new copy).
+ * the very same bytes) or none in both, the same held lines (readHeld likewise), no error, and no journal entry in
+ * either (entries are folded into a new copy).
  */
 const sameSpend = (a: SpendRead, b: SpendRead): boolean =>
   a.error === null &&
   b.error === null &&
   a.summary.file === b.summary.file &&
   a.summary.absent === b.summary.absent &&
+  a.held === b.held &&
   a.journal.names.length === 0 &&
   b.journal.names.length === 0;
 
 /**
+ * Under the lock: this dispatch's reservation held, and whatever was read taken into the summary when a fold is due
+ * (spend-held.ts). The common case is one appended line; a fold writes the summary (the held lines, the journal and this
+ * reservation in it, the next generation), then empties the held file, then drops the journal entries it took.
+ */
+function hold(env: Env, read: SpendRead, r: Reservation | null, started: string | null, now: number): void {
+  const gen = heldGen(read.summary.file);
+  if (r && read.journal.names.length === 0 && !mustFold(read.held)) {
+    appendLine(heldPath(env), heldLineText(r, gen, started !== null));
+    return;
+  }
+  let file = read.file ?? emptySpend(now, env.TZ ?? null);
+  if (r) file = addReservation(file, r, now);
+  if (r && started !== null) file = countStarted(file, started, now);
+  // A cache the ledger rebuilds: no fsync on the dispatch path.
+  writeFileAtomic(spendPath(env), JSON.stringify({ ...file, heldGen: nextGen(read.summary.file, read.held) }), {
+    durable: false,
+  });
+  if (read.held.count > 0) emptyFile(heldPath(env));
+  dropJournal(env, read.journal.names);
+}
+
+/**
  * `decideWith(state)` under the lock, reserving the child's expected cost when the decision may let it run (an ask may:
- * mayNotRun; the reservation is also what counts it as running for the fan-out limits, and its session's started count
- * goes up by one). A spend that cannot be read (state.error) reserves nothing and writes nothing: the budgets and limits
- * fail open for this dispatch.
+ * mayNotRun; the reservation
+ * is also what counts it as running for the fan-out limits, and its session's started count goes up by one). A spend that
+ * cannot be read (state.error) reserves nothing and writes nothing: the budgets and limits fail open for this dispatch.
  */
 export function decideReserving(
   env: Env,
@@ -131,40 +157,41 @@ export function decideReserving(
 ): Decision {
   const now = obs.at;
   const note = (d: Decision, why: string): Decision => ({ ...d, diagnostics: [...d.diagnostics, why] });
-  // First without the lock: a refusal needs no reservation, and the spend it read only grows until a child finishes,
-  // so it stands; once a budget is spent, parallel dispatches are refused without queueing for the lock. This also
-  // warms the decision's code, so the one made under the lock holds it briefly.
-  const unlocked = readSpendWith(env, now);
-  const first = decideWith(stateOf(unlocked, obs, budgets, now, countsChildren));
-  if (mayNotRun(first)) return first;
   let decided: Decision | null = null;
   let fault: string | null = null;
   let failed: { err: unknown } | null = null;
+  /** Under the lock: read (`prev`: a lock-free read and its decision, reused if nothing changed), decide, hold. */
+  const locked = (prev: { read: SpendRead; first: Decision } | null) => (): void => {
+    // What a writer changed since `prev` counts; the same bytes are not parsed twice.
+    const read = readSpendWith(env, now, prev?.read ?? null);
+    try {
+      // Nothing changed since the lock-free read: the same state, so the same decision (decide is pure: no clock, no
+      // file, no randomness), taken as made. Anything changed, or a journal to fold: decided again from this read.
+      decided =
+        prev && sameSpend(read, prev.read) ? prev.first : decideWith(stateOf(read, obs, budgets, now, countsChildren));
+    } catch (err) {
+      failed = { err }; // the decision's own fault: the caller's, not the lock's
+      return;
+    }
+    if (read.error !== null) return;
+    const runs = !mayNotRun(decided);
+    if (!runs && read.journal.names.length === 0) return;
+    const file = read.file ?? emptySpend(now, env.TZ ?? null);
+    const r = runs ? reservationFor(file, obs, budgets, runsOn(decided), now) : null;
+    const started = runs && countsChildren && obs.sessionId ? sessionKey(obs.harness, obs.sessionId) : null;
+    hold(env, read, r, started, now);
+  };
   try {
-    const got = tryWithSpendLock(env, DISPATCH_LOCK_WAIT_MS, () => {
-      // Re-read under the lock (what a writer changed meanwhile counts); the same bytes are not parsed twice.
-      const read = readSpendWith(env, now, unlocked);
-      try {
-        // Nothing changed since the lock-free read: the same state, so the same decision (decide is pure: no clock, no
-        // file, no randomness), taken as made. Anything changed, or a journal to fold: decided again from this read.
-        decided = sameSpend(read, unlocked) ? first : decideWith(stateOf(read, obs, budgets, now, countsChildren));
-      } catch (err) {
-        failed = { err }; // the decision's own fault: the caller's, not the lock's
-        return;
-      }
-      if (read.error !== null) return;
-      const runs = !mayNotRun(decided);
-      if (!runs && read.journal.names.length === 0) return;
-      let file = read.file ?? emptySpend(now, env.TZ ?? null);
-      if (runs) file = addReservation(file, reservationFor(file, obs, budgets, runsOn(decided), now), now);
-      if (runs && countsChildren && obs.sessionId)
-        file = countStarted(file, sessionKey(obs.harness, obs.sessionId), now);
-      // A cache the ledger rebuilds: no fsync on the dispatch path.
-      writeFileAtomic(spendPath(env), JSON.stringify(file), { durable: false });
-      dropJournal(env, read.journal.names);
-    });
-    if (!got.held)
-      fault = `the spend lock was not free within ${DISPATCH_LOCK_WAIT_MS} ms; checked against the spend as read, this child's cost not reserved`;
+    // The lock free at once (no other dispatch or writer at work): one read, under it. Taken by another: first without
+    // it, since a refusal needs no reservation and the spend it read only grows until a child finishes, so it stands;
+    // once a budget is spent, parallel dispatches are refused without queueing for the lock.
+    if (!tryWithSpendLock(env, 0, locked(null)).held) {
+      const unlocked = readSpendWith(env, now);
+      const first = decideWith(stateOf(unlocked, obs, budgets, now, countsChildren));
+      if (mayNotRun(first)) return first;
+      if (!tryWithSpendLock(env, DISPATCH_LOCK_WAIT_MS, locked({ read: unlocked, first })).held)
+        fault = `the spend lock was not free within ${DISPATCH_LOCK_WAIT_MS} ms; checked against the spend as read, this child's cost not reserved`;
+    }
   } catch (err) {
     // A lock or write that fails (a read-only data dir) costs the reservation, never the decision made.
     fault = `this child's cost not reserved: ${(err as Error).message}`;

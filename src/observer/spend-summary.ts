@@ -84,6 +84,11 @@ export type SpendFile = {
    * under the lock. Not in the ledger's rebuild: carried over by it (spend-record.ts). Absent before limits.
    */
   started?: Record<string, StartedCount>;
+  /**
+   * The generation of held reservation lines (spend-held.ts) this summary has not taken in yet: readers count those
+   * lines with it, a fold writes it one higher. Absent: 0.
+   */
+  heldGen?: number;
 };
 
 export type StartedCount = { n: number; last: number };
@@ -181,7 +186,8 @@ export function parseSpend(text: string): SpendFile | string {
     typeof f.sessions !== 'object' ||
     !Array.isArray(f.recent) ||
     (f.reserved !== undefined && !(Array.isArray(f.reserved) && f.reserved.every(isReservation))) ||
-    (f.started !== undefined && !isStarted(f.started))
+    (f.started !== undefined && !isStarted(f.started)) ||
+    (f.heldGen !== undefined && !(isInt(f.heldGen) && f.heldGen >= 0))
   ) {
     return 'spend summary is malformed';
   }

@@ -4,12 +4,13 @@
  * estimated cost under the spend lock, as an allowed child does; a denial no one can overturn (headless, or action
  * "deny") reserves nothing. Without it, asks approved at once each saw the budget without the others.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearRuntimeCache } from '../../../src/config/runtime.js';
 import type { Decision } from '../../../src/contracts/decision.js';
 import type { DispatchObservation } from '../../../src/contracts/observation.js';
+import { readSpendFile } from '../../../src/observer/spend-read.js';
 import { mayNotRun } from '../../../src/observer/spend-reserve.js';
 import {
   countCompletion,
@@ -45,7 +46,8 @@ function setUp(budgets: Record<string, unknown>) {
 }
 beforeEach(() => setUp({ day: '1', action: 'ask' }));
 
-const spend = (): SpendFile => JSON.parse(readFileSync(spendPath(env), 'utf8')) as SpendFile;
+/** The summary with the held lines (spend-held.ts) counted, as every reader sees it. */
+const spend = (): SpendFile => readSpendFile(env).file ?? emptySpend(NOW);
 
 const obs = (callId: string, canAsk: boolean): DispatchObservation =>
   claudeDispatchObservation({ sessionId: 's1', callId, requestedModel: 'claude-opus-5-5', at: NOW, canAsk });

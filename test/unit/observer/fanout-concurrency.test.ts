@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CompletionObservation } from '../../../src/contracts/observation.js';
 import { noteSpend } from '../../../src/observer/spend-record.js';
-import { spendPath, type SpendFile } from '../../../src/observer/spend-summary.js';
+import { readSpendFile } from '../../../src/observer/spend-read.js';
+import { spendPath } from '../../../src/observer/spend-summary.js';
 import { fixturePayload } from '../../support/fixtures.js';
 
 const root = join(import.meta.dirname, '../../..');
@@ -104,7 +105,8 @@ describe('fan-out limits (separate hook processes)', () => {
       /Money: \$0\.0000 spent on this session's subagents so far \(running ones at their estimate\); no budget set\./,
     );
     expect(refusal).toMatch(/No estimate for this child yet/);
-    const file = JSON.parse(readFileSync(spendPath(env), 'utf8')) as SpendFile;
+    // Held as appended lines (spend-held.ts) until a fold: what every reader counts.
+    const file = readSpendFile(env).file!;
     expect(file.reserved?.map((r) => r.c).sort()).toEqual(ran.map((i) => `toolu_f${i}`).sort());
 
     // Still two running: refused. One ends ($0.004): the next runs; a refusal now states the spend (the finished child

@@ -17,7 +17,7 @@ import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CompletionObservation } from '../../../src/contracts/observation.js';
 import { noteSpend, rebuildSpend } from '../../../src/observer/spend-record.js';
-import { MISSING_WITH_LEDGER, readSpend } from '../../../src/observer/spend-read.js';
+import { heldPath, MISSING_WITH_LEDGER, readSpend, readSpendFile } from '../../../src/observer/spend-read.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { recordCompletion } from '../../../src/observer/ledger/store.js';
 import { countCompletion, emptySpend, spendPath, type SpendFile } from '../../../src/observer/spend-summary.js';
@@ -114,7 +114,7 @@ async function dispatchAtOnce(n: number): Promise<{ allowed: number; finalPico: 
   });
   // Every child that ran finishes at $0.20, its completion settling its own reservation (by call id).
   for (const i of ran) noteSpend(completion(`conc-${i}`, `toolu_conc_${i}`), env, { pricer: childPricer });
-  const file = JSON.parse(readFileSync(spendPath(env), 'utf8')) as SpendFile;
+  const file = readSpendFile(env).file!; // the summary with the held lines (spend-held.ts) counted
   return {
     allowed: ran.length,
     finalPico: readSpend(env, 'claude', SESSION, Date.now()).session!.pico,
@@ -178,6 +178,38 @@ describe('completions at once (separate processes)', () => {
       expect(next.out).toContain('"deny"');
     });
   }
+
+  it('16 dispatchers at once, 40 dispatches each, every second child completing: each reservation counted once, each settled by its own completion', {
+    timeout: 180_000,
+  }, async () => {
+    // 640 dispatches: the held lines are folded into the summary every 32nd dispatch and at every merge, by whichever
+    // process holds the lock, while the others append and read. No reservation may be lost, counted twice, or settled
+    // by another child's completion.
+    const { env } = home({});
+    writeFileSync(spendPath(env), JSON.stringify(emptySpend(Date.now())), { mode: 0o600 });
+    const results = await Promise.all(
+      Array.from({ length: 16 }, (_, w) => run([script, String(w), '40', 'dispatch'], env)),
+    );
+    const reserved: string[] = [];
+    const completed = new Set<string>();
+    for (const r of results) {
+      expect(r.code).toBe(0);
+      const out = JSON.parse(r.out) as { reserved: string[]; completed: string[] };
+      reserved.push(...out.reserved);
+      for (const c of out.completed) completed.add(c);
+    }
+    const running = reserved.filter((c) => !completed.has(c)).sort();
+    console.log(`held reservations at once: ${reserved.length} reserved, ${running.length} still running`);
+    expect(reserved.length).toBeGreaterThan(600); // the lock was had nearly always
+    const file = readSpendFile(env).file!;
+    expect(file.reserved!.map((r) => r.c).sort()).toEqual(running);
+    // The day: every completion once, plus every running child's reservation once.
+    const held = file.reserved!.reduce((a, r) => a + BigInt(r.pico), 0n);
+    expect(readSpend(env, 'claude', 'sess-1', Date.now()).day).toEqual({
+      pico: BigInt(completed.size) * 1000n + held,
+      unknown: 0,
+    });
+  });
 });
 
 describe('a deleted spend summary', () => {
@@ -267,5 +299,6 @@ describe('the spend lock held by someone else', () => {
       'budget: the spend lock was not free within 1500 ms; checked against the spend as read',
     );
     expect(existsSync(spendPath(env))).toBe(false); // nothing written without the lock
+    expect(existsSync(heldPath(env))).toBe(false);
   });
 });

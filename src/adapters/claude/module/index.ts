@@ -32,7 +32,9 @@ import {
   SPEND_MAX_BYTES,
   type ReadSpend,
   type RecentEntry,
+  type SpendFile,
 } from '../../../observer/spend-summary.js';
+import { HELD_MAX_BYTES, parseHeld, SPEND_HELD_FILE, withHeld } from '../../../observer/spend-held.js';
 import { hasBudget, type SpendState } from '../../../routing-engine/budget.js';
 import { policyAsks } from '../../../routing-engine/ask.js';
 import { attended } from '../attended.js';
@@ -259,10 +261,24 @@ async function readSpendFile($: Dollar, deadline: number): Promise<ReadSpend> {
       isLink?: unknown;
     }> | null;
     const entry = Array.isArray(entries) ? entries.find((x) => x?.name === place.name) : undefined;
-    // The completions not merged yet (spend-journal.ts), listed before the summary is read, as the Node reader does.
+    // The completions not merged yet (spend-journal.ts) and the reservations held (spend-held.ts), read before the
+    // summary, as the Node reader does.
     const journal = Array.isArray(entries) ? await readJournalEntries($, place.dir, entries, deadline) : [];
-    if (!entry)
-      return { file: journal.length ? foldJournal(emptySpend(Date.now()), journal, Date.now()) : null, error: null };
+    const heldEntry = Array.isArray(entries) ? entries.find((x) => x?.name === SPEND_HELD_FILE) : undefined;
+    if (heldEntry && (heldEntry.kind !== 'file' || heldEntry.isLink === true))
+      return { file: null, error: 'held reservations are not a regular file' };
+    const held = heldEntry
+      ? parseHeld(
+          String(
+            await within($.fs.read(`${place.dir}/${SPEND_HELD_FILE}`, { offset: 0, length: HELD_MAX_BYTES }), deadline),
+          ),
+        ).lines
+      : [];
+    const counted = (f: SpendFile): SpendFile => {
+      const all = held.length ? withHeld(f, held) : f;
+      return journal.length ? foldJournal(all, journal, Date.now()) : all;
+    };
+    if (!entry) return { file: journal.length || held.length ? counted(emptySpend(Date.now())) : null, error: null };
     if (entry.kind !== 'file' || entry.isLink === true)
       return {
         file: null,
@@ -272,7 +288,7 @@ async function readSpendFile($: Dollar, deadline: number): Promise<ReadSpend> {
       String(await within($.fs.read(`${place.dir}/${place.name}`, { offset: 0, length: SPEND_MAX_BYTES }), deadline)),
     );
     if (typeof parsed === 'string') return { file: null, error: parsed };
-    return { file: journal.length ? foldJournal(parsed, journal, Date.now()) : parsed, error: null };
+    return { file: counted(parsed), error: null };
   } catch (err) {
     // A data dir not created yet lists as an error too: nothing recorded, unless the deadline cut the read.
     return err instanceof LookupDeadline

@@ -237,6 +237,37 @@ describe('dist/claude-module.js', () => {
     expect(((await spawn()) as { deny?: string }).deny).toMatch(/the session budget of \$0\.01 \(\$0\.0200 spent\)/);
   });
 
+  it('agent.spawn under a budget counts the reservations the command hooks hold (spend-held.jsonl), its generation only', async () => {
+    const hooks = load(source);
+    const files = new Map<string, string>();
+    const policy = { ...DEFAULT_POLICY, budgets: { session: '0.01', action: 'deny', warnAt: 0.8 } };
+    files.set(policyHandoffPath('/tg/data', 'sess-1'), JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy }));
+    const { $ } = fakeDollar({ files });
+    $.fs.list = async (p: string) => {
+      const kids = new Map<string, string>();
+      for (const k of files.keys()) {
+        if (!k.startsWith(`${p}/`)) continue;
+        const [name, ...rest] = k.slice(p.length + 1).split('/');
+        kids.set(name!, rest.length ? 'dir' : 'file');
+      }
+      return [...kids].map(([name, kind]) => ({ name, kind, isLink: false })) as never;
+    };
+    await startSession(hooks, $);
+    const spawn = () =>
+      hooks['agent.spawn']!($, fixture('modules/agent.spawn.foreground.json'), async () => ({
+        model: 'x',
+        agentId: 'a',
+      }));
+    const line = (g: number, pico: string) =>
+      `${JSON.stringify({ c: `toolu_${g}`, s: 'claude:sess-1', at: Date.now(), until: Date.now() + 3600_000, pico, g })}\n`;
+    // A line of an older generation (taken into a summary already) does not count: the spawn runs.
+    files.set('/tg/data/spend-held.jsonl', line(1, '90000000000'));
+    expect(await spawn()).toEqual({ model: 'x', agentId: 'a' });
+    // A running child held at $0.02 under the summary's generation (none: 0) counts.
+    files.set('/tg/data/spend-held.jsonl', line(1, '90000000000') + line(0, '20000000000'));
+    expect(((await spawn()) as { deny?: string }).deny).toMatch(/the session budget of \$0\.01 \(\$0\.0200 spent\)/);
+  });
+
   it("limits on the module path: counted from agent.spawn to the child's turn.complete, refusals state the money", async () => {
     const limited = (limits: object) => {
       const files = new Map<string, string>();
