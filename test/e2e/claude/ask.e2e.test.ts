@@ -10,7 +10,7 @@
  * - Headless (`-p`, CLAUDE_CODE_SESSION_ATTENDED=0): nobody is asked, the non-ask action applies: the child is corrected
  *   to sonnet, on the module path and on the command-hook path alike; `budgets.action: "ask"` past a budget refuses.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
@@ -145,6 +145,51 @@ d('Claude Code: ask instead of deny', () => {
   it.runIf(tmux.ok)('TUI, "No": nothing runs', async () => {
     await attended('no');
     expect(children()).toEqual([]);
+  });
+
+  // hooks.json: the ask path has its own Agent|Task entry, so under an ask policy (module live, TIERGATE_ASK armed) a
+  // Read starts no node and the dispatch one. A `node` first on PATH logs every start, then runs the real one.
+  it.runIf(tmux.ok)('TUI, ask armed: a Read starts no node, the dispatch starts the command hook once', async () => {
+    const sb = makeSandbox();
+    attendedSetup(sb);
+    writeTiergateConfig(sb.tiergateHome, { onOverCeiling: 'ask' });
+    writeFileSync(join(sb.project, 'notes.txt'), 'TG-NOTES\n');
+    const wrap = join(sb.home, 'node-wrap');
+    const starts = join(sb.home, 'node-starts.log');
+    mkdirSync(wrap, { recursive: true });
+    writeFileSync(
+      join(wrap, 'node'),
+      `#!/bin/sh\nprintf '%s\\n' "$*" >> '${starts}'\nexec '${process.execPath}' "$@"\n`,
+    );
+    chmodSync(join(wrap, 'node'), 0o755);
+    let step = 0;
+    const own = await startFakeAnthropic((req) => {
+      if (req.role === 'child') return { kind: 'text', text: 'Result: done' };
+      step++;
+      if (step === 1) return { kind: 'tool_use', name: 'Read', input: { file_path: join(sb.project, 'notes.txt') } };
+      if (step === 2) return { kind: 'tool_use', name: 'Agent', input: agentInput(1), id: 'toolu_tg_1' };
+      return { kind: 'text', text: 'All done.' };
+    });
+    const env = claudeEnv(sb, own.url, { TERM: 'xterm-256color' });
+    const tui = startTmux(
+      [claude, '--model', 'sonnet', '--plugin-dir', plugins.module, 'TG-PARENT: read, then delegate.'],
+      {
+        cwd: sb.project,
+        env: { ...env, PATH: `${wrap}:${env.PATH ?? ''}` },
+      },
+    );
+    try {
+      expect(await tui.waitFor(/Do you want to proceed\?/)).toMatch(/tiergate asks/);
+      tui.keys('3');
+      await new Promise((r) => setTimeout(r, 2000));
+    } finally {
+      await tui.close();
+      await own.close();
+    }
+    // The Read ran (its content reached the model), and only the dispatch started the PreToolUse command hook.
+    expect(own.requests.flatMap((r) => r.toolResults).some((t) => t.text.includes('TG-NOTES'))).toBe(true);
+    const log = existsSync(starts) ? readFileSync(starts, 'utf8') : '';
+    expect(log.split('\n').filter((l) => l.endsWith('claude PreToolUse'))).toHaveLength(1);
   });
 
   async function headless(path: 'command' | 'module', config: unknown, script?: Script) {
