@@ -127,6 +127,8 @@ const hookCommon = {
   external: ['better-sqlite3', 'bun:sqlite'],
   // CommonJS has no import.meta: its url is built from __filename where a module asks for it.
   define: { 'import.meta.url': '__tgImportMeta.url' },
+  // node:os loads at its first call (a dispatch needs it only when HOME is unset): src/hook-runner/lazy-os.ts.
+  alias: { 'node:os': join(root, 'src/hook-runner/lazy-os.ts') },
   banner: {
     js: "const __tgImportMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };",
   },

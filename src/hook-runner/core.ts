@@ -5,7 +5,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, read, readSync } from 'node:fs';
 import { timeLeft } from '../contracts/hook.js';
-import { DeadlineExceeded, withDeadline } from '../io/deadline.js';
+import { DeadlineExceeded, withDeadlineOnWait } from '../io/deadline.js';
 import type { AdapterTable, CommandAdapter, Delivery, HookAnswer, HookContext } from '../contracts/hook.js';
 import { diagnose, errorText, setDiagnosticFallback } from '../io/diagnostics.js';
 import { appendBounded, writeToDescriptor } from '../io/files.js';
@@ -234,8 +234,9 @@ export async function runHookWith(
     }),
   );
 
-  // `work` settles every fault into a fail-open outcome itself: only the deadline rejects here.
-  let out = await withDeadline(work, deadlineMs, where).catch((err: unknown) =>
+  // `work` settles every fault into a fail-open outcome itself: only the deadline rejects here. Its timer is armed only
+  // if `work` waits for the event loop (a stdin not yet written, a socket, a handler's poll): most dispatches never do.
+  let out = await withDeadlineOnWait(work, deadlineMs, where).catch((err: unknown) =>
     err instanceof DeadlineExceeded ? missedDeadline() : failOpen(errorText(err)),
   );
   // A handler that never yielded to the event loop finishes before the timer can fire: an answer past the deadline

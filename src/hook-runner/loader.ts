@@ -67,7 +67,8 @@ function loadBundle(file: string, bundle: string, load: Load, env: Env): Loaded 
     const read = dirProblem ? {} : readCodeCache(path);
     const script = new Script(wrap(readFileSync(file, 'utf8')), { filename: file, cachedData: read.data });
     const problem = script.cachedDataRejected ? 'rejected by V8' : read.problem;
-    const mod = { exports: {} as Bundle };
+    // `require` as Node's modules have it (hook-runner/lazy-os.ts falls back on it where process.getBuiltinModule is missing).
+    const mod = { exports: {} as Bundle, require: load };
     (script.runInThisContext() as (...args: unknown[]) => void).call(
       mod.exports,
       mod.exports,

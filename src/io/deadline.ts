@@ -38,6 +38,37 @@ export function withDeadline<T>(
   });
 }
 
+/**
+ * withDeadline for a process that mostly never waits (a command hook whose stdin was there at once and whose handler
+ * waited for nothing): the timer is armed only when `work` is still unsettled after `hops` turns of the microtask
+ * queue, i.e. when it waits for the event loop; otherwise none is made. On Node 20.20.2 a timer's first use compiles
+ * ~20 functions of Node's own (~1.3 M instructions of a hook's ~20 M over a bare start; bench/README.md, session 15).
+ * Nothing can wait before the timer is armed: the event loop runs nothing until the microtask queue is empty, and
+ * the spin keeps a turn in it until then. `ms` counts from the call, as withDeadline's does.
+ */
+export function withDeadlineOnWait<T>(work: Promise<T>, ms: number, where: string, hops = 256): Promise<T> {
+  if (!(ms > 0)) return Promise.reject(new DeadlineExceeded(where, ms));
+  const start = Date.now();
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const end = () => {
+      settled = true;
+      if (timer !== undefined) clearTimeout(timer);
+    };
+    work.then(
+      (v) => (end(), resolve(v)),
+      (e: unknown) => (end(), reject(e)),
+    );
+    const spin = (left: number): void => {
+      if (settled) return;
+      if (left > 0) void Promise.resolve(left - 1).then(spin);
+      else timer = setTimeout(() => reject(new DeadlineExceeded(where, ms)), Math.max(0, ms - (Date.now() - start)));
+    };
+    spin(hops);
+  });
+}
+
 /** Waits for `work` at most `ms`, never rejects: for work whose result nobody needs (a record write, an init). */
 export const waitAtMost = (work: Promise<unknown>, ms: number): Promise<void> =>
   withDeadline(work, ms, 'wait').then(

@@ -130,6 +130,8 @@ describe('the dispatch bundles', () => {
     });
     expect(claude.status).toBe(0);
     expect(claude.stdout).toContain('updatedInput');
+    // node:os loads at its first call (src/hook-runner/lazy-os.ts): with HOME set, a dispatch never makes one.
+    for (const run of [codex, claude]) expect(run.loaded.builtins).not.toContain('NativeModule os');
 
     // Each ran its own dispatch bundle: dist/hook.cjs runs it through vm.Script (so it is in no require.cache), and
     // each bundle run leaves its code-cache file, named after it.

@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { deadlineFromEnv, failOpen } from '../../../src/adapters/in-process/deadline.js';
-import { DeadlineExceeded, waitAtMost, withDeadline } from '../../../src/io/deadline.js';
+import { DeadlineExceeded, waitAtMost, withDeadline, withDeadlineOnWait } from '../../../src/io/deadline.js';
 import { runCollect } from '../../../src/io/processes.js';
 
 describe('in-process deadlines', () => {
@@ -76,5 +76,48 @@ describe('runCollect', () => {
     expect(slow.timedOut).toBe(true);
     const missing = await runCollect('/nonexistent/tiergate-binary', [], { timeoutMs: 1000, maxBytes: 100 });
     expect(missing.error).toMatch(/ENOENT/);
+  });
+});
+
+describe('withDeadlineOnWait', () => {
+  const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+
+  it('makes no timer for work that settles without waiting for the event loop', async () => {
+    const made = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      const work = (async () => {
+        for (let i = 0; i < 20; i++) await null;
+        return 'now';
+      })();
+      await expect(withDeadlineOnWait(work, 1000, 'hook')).resolves.toBe('now');
+      expect(made).not.toHaveBeenCalled();
+    } finally {
+      made.mockRestore();
+    }
+  });
+
+  it('arms the deadline when the work waits, and ends the wait at it', async () => {
+    let stall: NodeJS.Timeout | undefined;
+    const started = Date.now();
+    const work = new Promise((r) => {
+      stall = setTimeout(r, 10_000);
+    });
+    await expect(withDeadlineOnWait(work, 50, 'hook')).rejects.toBeInstanceOf(DeadlineExceeded);
+    clearTimeout(stall);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('arms it too for work busier than its hops, and leaves no timer once the work settles', async () => {
+    const before = timers();
+    const work = (async () => {
+      for (let i = 0; i < 50; i++) await null;
+      return 'late but in time';
+    })();
+    await expect(withDeadlineOnWait(work, 1000, 'hook', 4)).resolves.toBe('late but in time');
+    expect(timers()).toBe(before);
+  });
+
+  it('rejects at once when no time is left', async () => {
+    await expect(withDeadlineOnWait(new Promise(() => {}), 0, 'hook')).rejects.toBeInstanceOf(DeadlineExceeded);
   });
 });
