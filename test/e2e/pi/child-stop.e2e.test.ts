@@ -57,7 +57,9 @@ async function run(action: 'stop' | 'deny', line?: PiLine) {
   const child = api.requests.filter(isChild);
   const parentResults = toolTexts(api.requests.filter((r) => !isChild(r)).at(-1)!);
   // Issue 33 item 5: one `stopped` decision in the ledger for the stopped child, none without a stop.
-  const stopped = decisionRecord({ TIERGATE_HOME: sb.tiergateHome, HOME: sb.root }).filter((d) => d.kind === 'stopped');
+  const stopped = decisionRecord({ TIERGATE_HOME: sb.tiergateHome, HOME: sb.root }, { withAgent: true }).filter(
+    (d) => d.kind === 'stopped',
+  );
   return { child, parentResults, stopped };
 }
 

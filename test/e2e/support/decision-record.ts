@@ -9,8 +9,9 @@ import { openLedger } from '../../../src/observer/ledger/open.js';
 
 export type DecisionRow = {
   harness: string;
-  /** The agent asked for (a stopped child's record: the child's own agent, where its harness tells it). */
-  agent: string | null;
+  /** The agent asked for (a stopped child's record: the child's own agent, where its harness tells it): only when asked
+   * for (`withAgent`), so the suites that compare whole rows state what they are about. */
+  agent?: string | null;
   without_model: string | null;
   without_from: string;
   kind: string;
@@ -19,13 +20,13 @@ export type DecisionRow = {
   served_model: string | null;
 };
 
-export function decisionRecord(env: Record<string, string>): DecisionRow[] {
+export function decisionRecord(env: Record<string, string>, { withAgent = false } = {}): DecisionRow[] {
   const db = openLedger(env);
   try {
     runObserver(env, loadPricer(env, null), db);
     return db
       .prepare(
-        `SELECT o.harness AS harness, o.agent AS agent, o.without_model AS without_model, o.without_from AS without_from, o.kind AS kind,
+        `SELECT o.harness AS harness,${withAgent ? ' o.agent AS agent,' : ''} o.without_model AS without_model, o.without_from AS without_from, o.kind AS kind,
            o.to_value AS to_value, o.join_method AS join_method, c.served_model AS served_model
          FROM decisions o LEFT JOIN completions c ON c.id = o.completion_id ORDER BY o.at, o.dispatch_id`,
       )
