@@ -227,26 +227,6 @@ export function appendLine(path: string, line: string): void {
   }
 }
 
-/** Empties a regular file in place (never through a link; absent: nothing to do). */
-export function emptyFile(path: string): void {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return;
-    if (code === 'ELOOP') throw new RefusedFile(path, 'symbolic link');
-    throw err;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new RefusedFile(path, kindOf(st));
-    ftruncateSync(fd, 0);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * appendBounded for a file another process may claim by renaming it at any moment (the spool: a drainer renames,
  * reads, deletes). A line written through a descriptor opened just before the rename can land after the drainer's
@@ -362,9 +342,22 @@ export function removeFile(path: string): void {
  * (RefusedFile), never chmodded through: the ledger calls this before SQLite opens, and SQLite would follow it.
  */
 export function restrictToUser(path: string): void {
+  withExistingFile(path, constants.O_RDONLY, (fd) => fchmodSync(fd, FILE_MODE));
+}
+
+/** Empties a regular file in place (never through a link; absent: nothing to do). */
+export function emptyFile(path: string): void {
+  withExistingFile(path, constants.O_WRONLY, (fd) => ftruncateSync(fd, 0));
+}
+
+/**
+ * `fn` on a descriptor of the regular file at `path` (opened with `access`), never through a link (RefusedFile) nor
+ * anything but a regular file; absent: nothing done.
+ */
+function withExistingFile(path: string, access: number, fn: (fd: number) => void): void {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
+    fd = openSync(path, access | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return;
@@ -374,7 +367,7 @@ export function restrictToUser(path: string): void {
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new RefusedFile(path, kindOf(st));
-    fchmodSync(fd, FILE_MODE);
+    fn(fd);
   } finally {
     closeSync(fd);
   }

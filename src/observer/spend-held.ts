@@ -13,7 +13,7 @@
  *
  * Pure (no file access): the Node reader (spend-read.ts) and Claude Code's hooks module (through `$.fs`) both use it.
  */
-import { isPico, MAX_RESERVED, type Reservation, type SpendFile } from './spend-summary.js';
+import { isReservation, MAX_RESERVED, type Reservation, type SpendFile } from './spend-summary.js';
 
 export const SPEND_HELD_FILE = 'spend-held.jsonl';
 /** A dispatch takes the lines in after this many (a fold rewrites the summary once for them all). */
@@ -36,18 +36,12 @@ export type HeldRead = { lines: HeldLine[]; count: number; cut: boolean; text: s
 
 export const NO_HELD: HeldRead = { lines: [], count: 0, cut: false, text: '' };
 
-const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
-
 const isHeldLine = (v: unknown): v is HeldLine => {
+  if (!isReservation(v)) return false;
   const r = v as HeldLine;
   return (
-    !!r &&
-    typeof r === 'object' &&
-    isInt(r.g) &&
+    Number.isSafeInteger(r.g) &&
     r.g >= 0 &&
-    isInt(r.at) &&
-    isInt(r.until) &&
-    isPico(r.pico) &&
     (r.c === null || typeof r.c === 'string') &&
     (r.s === null || typeof r.s === 'string')
   );

@@ -36,14 +36,13 @@ export type SummaryRead = ReadSpend & { absent: boolean; text?: string };
  * are reused, so a rewrite within a tick would pass for the same file).
  */
 export function readSummaryOnly(env: Env, prev: SummaryRead | null = null): SummaryRead {
-  let text: string;
+  let text: string | null;
   try {
-    text = readTextCapped(spendPath(env), SPEND_MAX_BYTES, { follow: false });
+    text = readInDataDir(spendPath(env), SPEND_MAX_BYTES);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { file: null, error: null, absent: true };
     return { file: null, error: `spend summary unreadable: ${(err as Error).message}`, absent: false };
   }
+  if (text === null) return { file: null, error: null, absent: true };
   if (prev?.file && prev.text === text) return { file: prev.file, error: null, absent: false, text };
   const parsed = parseSpend(text);
   return typeof parsed === 'string'
@@ -58,15 +57,20 @@ export const heldPath = (env: Env): string => join(paths(env).data, SPEND_HELD_F
  * when the file holds the very same bytes. Throws what the read throws (unreadable, over HELD_MAX_BYTES, not a file).
  */
 export function readHeld(env: Env, prev: HeldRead | null = null): HeldRead {
-  let text: string;
+  const text = readInDataDir(heldPath(env), HELD_MAX_BYTES);
+  if (text === null) return NO_HELD;
+  return prev !== null && prev.text === text ? prev : parseHeld(text);
+}
+
+/** A file of the data dir, never through a link: its text, or null when it (or the dir) is absent; throws otherwise. */
+function readInDataDir(path: string, maxBytes: number): string | null {
   try {
-    text = readTextCapped(heldPath(env), HELD_MAX_BYTES, { follow: false });
+    return readTextCapped(path, maxBytes, { follow: false });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return NO_HELD;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     throw err;
   }
-  return prev !== null && prev.text === text ? prev : parseHeld(text);
 }
 
 /** Whether the ledger is there (one lstat, only when the summary is not). */

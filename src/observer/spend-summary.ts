@@ -164,7 +164,8 @@ const isStarted = (v: unknown): boolean =>
   typeof v === 'object' &&
   Object.values(v).every((c: StartedCount) => !!c && typeof c === 'object' && isInt(c.n) && c.n >= 0 && isInt(c.last));
 
-const isReservation = (v: unknown): v is Reservation => {
+/** A reservation as read back (the summary's, a held line's: spend-held.ts). Checked by hand, as the file is. */
+export const isReservation = (v: unknown): v is Reservation => {
   const r = v as Reservation;
   return !!r && typeof r === 'object' && isInt(r.at) && isInt(r.until) && isPico(r.pico);
 };

@@ -206,7 +206,8 @@ describe('dist/claude-module.js', () => {
     expect(diagnostics(screen.files)).toHaveLength(1);
   });
 
-  it('agent.spawn under a budget counts the completions journaled and not merged yet (spend.d/)', async () => {
+  /** The module in a session under a $0.01 session budget, `$.fs` listing the fake files' directories. */
+  const underBudget = async () => {
     const hooks = load(source);
     const files = new Map<string, string>();
     const policy = { ...DEFAULT_POLICY, budgets: { session: '0.01', action: 'deny', warnAt: 0.8 } };
@@ -228,6 +229,11 @@ describe('dist/claude-module.js', () => {
         model: 'x',
         agentId: 'a',
       }));
+    return { files, spawn };
+  };
+
+  it('agent.spawn under a budget counts the completions journaled and not merged yet (spend.d/)', async () => {
+    const { files, spawn } = await underBudget();
     expect(await spawn()).toEqual({ model: 'x', agentId: 'a' });
     // A child of this session finished at $0.02; its completion is in the journal, not in spend.json yet.
     files.set(
@@ -238,26 +244,7 @@ describe('dist/claude-module.js', () => {
   });
 
   it('agent.spawn under a budget counts the reservations the command hooks hold (spend-held.jsonl), its generation only', async () => {
-    const hooks = load(source);
-    const files = new Map<string, string>();
-    const policy = { ...DEFAULT_POLICY, budgets: { session: '0.01', action: 'deny', warnAt: 0.8 } };
-    files.set(policyHandoffPath('/tg/data', 'sess-1'), JSON.stringify({ format: POLICY_HANDOFF_FORMAT, policy }));
-    const { $ } = fakeDollar({ files });
-    $.fs.list = async (p: string) => {
-      const kids = new Map<string, string>();
-      for (const k of files.keys()) {
-        if (!k.startsWith(`${p}/`)) continue;
-        const [name, ...rest] = k.slice(p.length + 1).split('/');
-        kids.set(name!, rest.length ? 'dir' : 'file');
-      }
-      return [...kids].map(([name, kind]) => ({ name, kind, isLink: false })) as never;
-    };
-    await startSession(hooks, $);
-    const spawn = () =>
-      hooks['agent.spawn']!($, fixture('modules/agent.spawn.foreground.json'), async () => ({
-        model: 'x',
-        agentId: 'a',
-      }));
+    const { files, spawn } = await underBudget();
     const line = (g: number, pico: string) =>
       `${JSON.stringify({ c: `toolu_${g}`, s: 'claude:sess-1', at: Date.now(), until: Date.now() + 3600_000, pico, g })}\n`;
     // A line of an older generation (taken into a summary already) does not count: the spawn runs.
