@@ -21,12 +21,10 @@ import {
   MAX_DEPTH,
   MAX_DIR_ENTRIES,
   MAX_PROJECT_LEVELS,
-  parsedHead,
   type AgentFs,
   type AgentFsEntry,
-  type HeadParser,
 } from '../../agent-files/fs.js';
-import { parseAgentHead, type AgentFileHead } from '../../agent-files/head.js';
+import { parseAgentHead } from '../../agent-files/head.js';
 
 export type AgentSource = 'managed' | 'project' | 'user' | 'plugin' | 'built-in';
 
@@ -92,16 +90,6 @@ type Budget = { files: number };
 type Scan = { found: AgentDefinition | null; unknown: string | null };
 
 /**
- * An agent file's head as the lookup reads it (one byte past the longest frontmatter Claude Code accepts, to see a
- * longer one), kept by the command hook's agent index under this tag (change it with what parseAgentHead returns).
- */
-const CLAUDE_HEAD: HeadParser<AgentFileHead> = {
-  tag: 'claude-head/1',
-  maxBytes: AGENT_HEAD_BYTES + 1,
-  parse: (text) => parseAgentHead(text, utf8Length(text) > AGENT_HEAD_BYTES),
-};
-
-/**
  * One agents folder: the definition named `name` in it, looking at `<name>.md` first (the usual layout), then at every
  * other `.md` file, subfolders included (Claude Code scans them recursively: seen). A file that cannot be read counts
  * against the lookup only when its file name is the agent's name (it is then most likely the definition).
@@ -148,9 +136,9 @@ async function scanFolder(
   for (const path of files) {
     if (budget.files <= 0) return { found: null, unknown: `more than ${MAX_AGENT_FILES} agent files to read` };
     budget.files -= 1;
-    let head: AgentFileHead;
+    let text: string;
     try {
-      head = await parsedHead(fs, path, CLAUDE_HEAD);
+      text = await fs.head(path, AGENT_HEAD_BYTES + 1);
     } catch (err) {
       if (err instanceof LookupDeadline) throw err;
       if (base(path) === name)
@@ -160,6 +148,7 @@ async function scanFolder(
         };
       continue;
     }
+    const head = parseAgentHead(text, utf8Length(text) > AGENT_HEAD_BYTES);
     if (head.kind === 'unreadable') {
       if (base(path) === name) return { found: null, unknown: `${displayPath(path, places)}: ${head.why}` };
       continue;

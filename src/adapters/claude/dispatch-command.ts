@@ -8,8 +8,7 @@ import { routeDispatch } from '../../runtime/dispatch.js';
 import { preToolUseAnswer } from './answer.js';
 import { observePreToolUse, preToolUseCall } from './observe.js';
 import { agentLookup, resolveChildModel, type AgentPlaces, type ChildModel } from './agent-definitions.js';
-import { openAgentIndex } from '../../agent-files/agent-index.js';
-import { indexedAgentFs } from '../../agent-files/fs-indexed.js';
+import { nodeAgentFs } from '../../agent-files/fs-node.js';
 import { readParentModel } from './parent-model.js';
 import { readPreToolUse, SUBAGENT_TOOLS, type DispatchPayload } from './dispatch-payload.js';
 import { standAsideForGrok } from './grok-guard.js';
@@ -114,15 +113,11 @@ async function childModel(p: DispatchPayload, parentModel: string | null, ctx: H
     configDir: env.CLAUDE_CONFIG_DIR || (home ? `${home.replace(/\/+$/, '')}/.claude` : null),
     home,
   };
-  // What the lookup reads of agent files is kept for the next dispatch, written once the answer is out (the index file
-  // itself is read only when an agent folder exists: agent-index.ts).
-  const index = openAgentIndex(env, 'claude');
-  ctx.afterAnswer?.(() => index.save(env));
   const child = await resolveChildModel({
     ...preToolUseCall(p),
     parentModel,
     env,
-    lookup: agentLookup(indexedAgentFs(index), places),
+    lookup: agentLookup(nodeAgentFs, places),
   });
   if (child.unknown)
     diagnose(
