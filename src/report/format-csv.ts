@@ -69,6 +69,9 @@ function line(r: RunRow): string {
     .join(',');
 }
 
+/** Asks whose child never ran (not approved, or not yet): the CSV's `asked` lines. */
+const askedOnly = (t: Report['totals']): number => (t.asked ?? 0) - (t.askedRan ?? 0);
+
 /** The report's totals under the same columns: runs in `status`, the table's figures for tokens, cost and saving. */
 function totalLine(report: Report): string {
   const t = report.totals;
@@ -83,8 +86,9 @@ function totalLine(report: Report): string {
     null,
     null,
     t.correctionsNotHonoured ? `${t.correctionsNotHonoured} ignored` : null,
-    // A stopped child's line (status stopped) is no run: its count stands beside the runs, not in them.
-    `${t.runs} runs${t.stopped ? `, ${t.stopped} stopped` : ''}`,
+    // A stopped child's line (status stopped) and an ask no child followed (status asked) are no runs: their counts
+    // stand beside the runs, not in them.
+    `${t.runs} runs${t.stopped ? `, ${t.stopped} stopped` : ''}${askedOnly(t) ? `, ${askedOnly(t)} asked` : ''}`,
     null,
     t.tokens.input,
     t.tokens.output,
