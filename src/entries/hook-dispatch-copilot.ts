@@ -7,5 +7,5 @@ import { hookMain } from '../hook-runner/core.js';
 usePolicySlowPath(requirePolicyLoadBundle);
 
 export { adapter };
-export { codeCacheComplete } from '../hook-runner/core.js';
+export { codeCacheRank } from '../hook-runner/core.js';
 export const main = (argv: string[]): Promise<number> => hookMain(argv, { copilot: async () => adapter });

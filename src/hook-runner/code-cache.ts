@@ -4,7 +4,7 @@
  * something to write or say (no cache yet, or one that could not be used), so a hook with a good cache never compiles
  * it.
  */
-import { codeCacheDirProblem, encodeCodeCache } from '../io/code-cache-file.js';
+import { type CodeCacheRank, codeCacheDirProblem, encodeCodeCache } from '../io/code-cache-file.js';
 import { diagnose, errorText, setDiagnosticFallback } from '../io/diagnostics.js';
 import { ensurePrivateDir, writeFileAtomic } from '../io/files.js';
 import type { Env } from '../io/paths.js';
@@ -17,8 +17,8 @@ export type CodeCacheFound = {
   dirProblem?: string | null;
   /** Why the file could not be used (damaged, unreadable, a link, a FIFO, rejected by V8): it is replaced. */
   problem?: string | undefined;
-  /** Whether the run that makes the data exercised the bundle's main path (loader.ts), kept in the file's header. */
-  complete: boolean;
+  /** What the run that makes the data exercised (io/code-cache-file.ts CodeCacheRank), kept in the file's header. */
+  rank: CodeCacheRank;
 };
 
 /**
@@ -44,7 +44,7 @@ export function saveCodeCache(
     const refused = codeCacheDirProblem(dir, uid);
     if (refused) throw new Error(refused);
     // Not durable: a file lost or zeroed by a crash fails the format's check and is written again.
-    writeFileAtomic(path, encodeCodeCache(make(), found.complete), { durable: false });
+    writeFileAtomic(path, encodeCodeCache(make(), found.rank), { durable: false });
     if (problem) diagnose('warn', 'hook:code-cache', `${problem}: replaced`, { path }, env);
     return true;
   } catch (err) {

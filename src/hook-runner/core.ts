@@ -3,6 +3,7 @@
  * its answer. Every failure (oversize, bad JSON, a throw, the deadline) prints nothing (or the adapter's fail-open
  * answer) and leaves one line in the diagnostic log: only a policy decision ever denies.
  */
+import type { CodeCacheRank } from '../io/code-cache-file.js';
 import { closeSync, constants, fstatSync, openSync, read, readSync } from 'node:fs';
 import { timeLeft } from '../contracts/hook.js';
 import { DeadlineExceeded, withDeadlineOnWait } from '../io/deadline.js';
@@ -23,13 +24,16 @@ export const DEFAULT_DEADLINE_MS = 5000;
 const DEBUG_MAX_BYTES = 16 * 1024 * 1024;
 
 let deferredRecord = false;
+let answeredDispatch = false;
 /**
- * Whether a handler of this process deferred a record: a dispatch was decided, so the dispatch path has run (and been
- * compiled). A dispatch bundle exports it for dist/hook.cjs, which keeps a code cache made by a run that decided none
- * (a hook that fires for every tool: Claude Code's PreToolUse matcher `*`, Copilot CLI's preToolUse) only until a run
- * that decided one replaces it (hook-runner/loader.ts).
+ * How much of the dispatch path this process ran (io/code-cache-file.ts CodeCacheRank): 0 when no handler deferred a
+ * record (no dispatch decided: a hook that fires for every tool, Claude Code's PreToolUse matcher `*`, Copilot CLI's
+ * preToolUse), 1 for a dispatch let through without an answer, 2 for one the hook answered (its correction, denial or
+ * ask path ran too). A dispatch bundle exports it for dist/hook.cjs, which replaces a code cache made by a lesser run
+ * once a fuller one comes (hook-runner/loader.ts): a cache made by a within-ceiling dispatch lacks the correction's
+ * functions, which every correction then compiled again (Copilot's over-ceiling case: bench/README.md, session 13).
  */
-export const codeCacheComplete = (): boolean => deferredRecord;
+export const codeCacheRank = (): CodeCacheRank => (answeredDispatch ? 2 : deferredRecord ? 1 : 0);
 
 /** `<harness>:<event>` -> a shorter deadline (descriptors' eventDeadlinesMs); the environment may only lower it. */
 export type DeadlineCaps = Readonly<Record<string, number>>;
@@ -255,6 +259,7 @@ export async function hookMain(argv: string[], adapters: AdapterTable, caps: Dea
   try {
     const out = await runHookWith(adapters, harness, event, { fd: 0 }, process.env, caps);
     answer = out.answer;
+    answeredDispatch = deferredRecord && (Boolean(answer?.stdout) || (answer?.exitCode ?? 0) !== 0);
     // A non-blocking stdout that filled up (EAGAIN) takes the rest through the stream, which waits for the pipe.
     const rest = answer?.stdout ? writeToDescriptor(1, answer.stdout) : null;
     if (rest) await new Promise<void>((resolve) => process.stdout.write(rest, () => resolve()));

@@ -9,7 +9,13 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
-import { codeCacheDirProblem, codeCacheName, readCodeCache } from '../io/code-cache-file.js';
+import {
+  type CodeCacheRank,
+  codeCacheDirProblem,
+  codeCacheName,
+  FULL_RANK,
+  readCodeCache,
+} from '../io/code-cache-file.js';
 import { errorText } from '../io/error-text.js';
 import { CODE_CACHE_DIR, dataDir, type Env } from '../io/paths.js';
 import { bundleFor, type DispatchEvents } from './bundles.js';
@@ -17,12 +23,15 @@ import type { CodeCacheFound } from './code-cache.js';
 
 type Load = (id: string) => unknown;
 /**
- * `codeCacheComplete`: a dispatch bundle's (hook-runner/core.ts): whether this run decided a dispatch. A bundle without
- * it (the events bundle) makes a complete cache on any run.
+ * `codeCacheRank`: a dispatch bundle's (hook-runner/core.ts): how much of the dispatch path this run exercised. A bundle
+ * without it (the events bundle) makes a full cache on any run.
  */
-type Bundle = { main(argv: string[]): Promise<number>; codeCacheComplete?: () => boolean };
-/** `cache`: what the loader found, when there is a cache to write or a problem with it to report after the answer. */
-type Loaded = { exports: Bundle; script?: Script; cache?: Omit<CodeCacheFound, 'complete'> & { partial?: true } };
+type Bundle = { main(argv: string[]): Promise<number>; codeCacheRank?: () => CodeCacheRank };
+/**
+ * `cache`: what the loader found, when there is a cache to write or a problem with it to report after the answer;
+ * `rank`: that of a good file in use (written again only by a fuller run).
+ */
+type Loaded = { exports: Bundle; script?: Script; cache?: Omit<CodeCacheFound, 'rank'> & { rank?: CodeCacheRank } };
 
 /** Runs the hook and exits 0 (or the answer's code). A bundle that cannot load leaves a line on stderr. */
 export async function startHook(
@@ -38,12 +47,12 @@ export async function startHook(
     const loaded = loadBundle(join(distDir, `${bundle}.cjs`), bundle, load, env);
     code = await loaded.exports.main(argv);
     // The answer is out: only now, and only with no good cache (the first hook of a build or of a Node), is one made.
-    // A cache made by a run that decided no dispatch (a hook for another tool) lacks the dispatch path's functions:
-    // the first run that decides one replaces it, once.
+    // A cache made by a lesser run lacks the functions a fuller one compiled (a hook for another tool: the dispatch
+    // path; a dispatch let through: the correction's): the first fuller run replaces it, so at most three writes a build.
     const { script, cache } = loaded;
-    const complete = loaded.exports.codeCacheComplete?.() ?? true;
-    if (script && cache && !(cache.partial && !complete))
-      keepCodeCache(distDir, load, env, script, { ...cache, complete });
+    const rank = loaded.exports.codeCacheRank?.() ?? FULL_RANK;
+    if (script && cache && (cache.rank === undefined || cache.rank < rank))
+      keepCodeCache(distDir, load, env, script, { ...cache, rank });
   } catch (err) {
     process.stderr.write(`tiergate: hook could not run (${errorText(err)}); the harness proceeds unchanged\n`);
     code = 0;
@@ -77,15 +86,18 @@ function loadBundle(file: string, bundle: string, load: Load, env: Env): Loaded 
       file,
       dirname(file),
     );
-    if (read.data && !problem) return { exports: mod.exports, script, ...(read.complete ? {} : partial(dir, path)) };
+    if (read.data && !problem)
+      return {
+        exports: mod.exports,
+        script,
+        ...(read.rank < FULL_RANK ? { cache: { dir, path, rank: read.rank } } : {}),
+      };
     return { exports: mod.exports, script, cache: { dir, path, dirProblem, problem } };
   } catch {
     // Node's own loader: it reports a broken or missing bundle the usual way.
     return { exports: load(file) as Bundle };
   }
 }
-
-const partial = (dir: string, path: string) => ({ cache: { dir, path, partial: true as const } });
 
 /** A failure here costs the cache, never the hook (the answer is out already). */
 function keepCodeCache(distDir: string, load: Load, env: Env, script: Script, found: CodeCacheFound): void {

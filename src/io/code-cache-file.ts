@@ -6,25 +6,33 @@
  * of the data crashes the process with SIGSEGV; V8 checks only its version, flags and the source's length). So a file
  * holds the data twice and is used only when both copies are equal byte for byte (one memcmp, far cheaper than hashing
  * 120 KB in JavaScript, and no module to load for it), at exactly the length its header declares. The header also says
- * whether the data is `complete`: made by a run that exercised the bundle's main path (hook-runner/loader.ts).
+ * how much of the bundle the run that made the data exercised, its `rank` (CodeCacheRank; hook-runner/loader.ts).
  */
 import { closeSync, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { READ_FLAGS_NOFOLLOW } from './read-capped.js';
 import { fnv1a32 } from './text.js';
 
 const MAGIC = Buffer.from('TGV8');
-/** MAGIC, the data's length, then 1 (complete) or 0. */
+/**
+ * What the run that made the data exercised, so a file made by a lesser run is replaced once by a fuller one: 0 no
+ * dispatch (a hook for another tool), 1 a dispatch let through unchanged, 2 a dispatch the hook answered (corrected,
+ * denied, asked): the path a pricier request takes, whose functions a within-ceiling run leaves uncompiled.
+ */
+export type CodeCacheRank = 0 | 1 | 2;
+export const FULL_RANK: CodeCacheRank = 2;
+
+/** MAGIC, the data's length, then its rank. */
 const HEADER = MAGIC.length + 8;
 /** Far above a real cache (the events bundle's is ~0.5 MB): a bigger header is damage, never a read that size. */
 export const CODE_CACHE_MAX_BYTES = 16 * 1024 * 1024;
 /** What every cache file's name ends with (observer/tidy.ts prunes by it; the old loader's `hook-*.v8` files differ). */
 export const CODE_CACHE_SUFFIX = '.v8cache';
 
-export function encodeCodeCache(data: Uint8Array, complete = true): Buffer {
+export function encodeCodeCache(data: Uint8Array, rank: CodeCacheRank = FULL_RANK): Buffer {
   const head = Buffer.alloc(HEADER);
   MAGIC.copy(head);
   head.writeUInt32LE(data.length, MAGIC.length);
-  head.writeUInt32LE(complete ? 1 : 0, MAGIC.length + 4);
+  head.writeUInt32LE(rank, MAGIC.length + 4);
   return Buffer.concat([head, data, data]);
 }
 
@@ -53,8 +61,8 @@ export function codeCacheName(
 
 /** What reading found: the data, nothing (no cache yet: not a problem), or why the file cannot be used. */
 export type CodeCacheRead =
-  | { data: Buffer; complete: boolean; problem?: undefined }
-  | { data?: undefined; complete?: undefined; problem?: string };
+  | { data: Buffer; rank: CodeCacheRank; problem?: undefined }
+  | { data?: undefined; rank?: undefined; problem?: string };
 
 /**
  * The cache directory as the hook finds it: null when it is usable or absent (the writer creates it), else why it is
@@ -105,12 +113,12 @@ export function readCodeCache(path: string): CodeCacheRead {
       return { problem: 'damaged (no header)' };
     const n = head.readUInt32LE(MAGIC.length);
     const kind = head.readUInt32LE(MAGIC.length + 4);
-    if (n === 0 || n > CODE_CACHE_MAX_BYTES || st.size !== HEADER + 2 * n || kind > 1)
+    if (n === 0 || n > CODE_CACHE_MAX_BYTES || st.size !== HEADER + 2 * n || kind > FULL_RANK)
       return { problem: 'damaged (length does not match)' };
     const a = Buffer.allocUnsafe(n);
     const b = Buffer.allocUnsafe(n);
     if (!readFully(fd, a, HEADER) || !readFully(fd, b, HEADER + n)) return { problem: 'damaged (short)' };
-    return a.equals(b) ? { data: a, complete: kind === 1 } : { problem: 'damaged (its two copies differ)' };
+    return a.equals(b) ? { data: a, rank: kind as CodeCacheRank } : { problem: 'damaged (its two copies differ)' };
   } catch (err) {
     return { problem: `unreadable (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
   } finally {

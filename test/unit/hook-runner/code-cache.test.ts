@@ -83,8 +83,13 @@ describe('code cache file format', () => {
     const data = Buffer.alloc(3000, 7);
     data.writeUInt32LE(0xdeadbeef, 1000);
     const good = encodeCodeCache(data);
-    expect(viaFile(good)).toEqual({ data, complete: true });
-    expect(viaFile(encodeCodeCache(data, false))).toEqual({ data, complete: false });
+    expect(viaFile(good)).toEqual({ data, rank: 2 });
+    expect(viaFile(encodeCodeCache(data, 0))).toEqual({ data, rank: 0 });
+    expect(viaFile(encodeCodeCache(data, 1))).toEqual({ data, rank: 1 });
+    // A rank past the known ones is damage, as a length that does not match is.
+    const ranked = encodeCodeCache(data);
+    ranked.writeUInt32LE(3, 8);
+    expect(viaFile(ranked).problem).toContain('damaged');
     for (const i of [0, 3, 4, 7, 8, 11, 12, 12 + 1000, 12 + data.length - 1, 12 + data.length, good.length - 1]) {
       const bad = Buffer.from(good);
       bad[i]! ^= 0x10;
@@ -174,15 +179,43 @@ describe('dist/hook.cjs with a code cache', () => {
     expect({ status: r.status, stdout: r.stdout }).toEqual({ status: 0, stdout: '' });
     const path = join(sb.cacheDir, sb.files()[0]!);
     const partial = readCodeCache(path);
-    expect(partial.complete).toBe(false);
+    expect(partial.rank).toBe(0);
     // Another such hook leaves it; a dispatch replaces it with data holding the dispatch path too; the next keeps it.
     spawnSync(process.execPath, [hook, 'codex', 'PreToolUse'], { input: JSON.stringify(other), env: sb.env });
-    expect(readFileSync(path).equals(encodeCodeCache(partial.data!, false))).toBe(true);
+    expect(readFileSync(path).equals(encodeCodeCache(partial.data!, 0))).toBe(true);
     expect(denies(sb.run().stdout)).toBe(true);
     const full = readCodeCache(path);
-    expect(full.complete).toBe(true);
+    expect(full.rank).toBe(2);
     expect(full.data!.length).toBeGreaterThan(partial.data!.length);
     const ino = statSync(path).ino;
+    expect(denies(sb.run().stdout)).toBe(true);
+    expect(statSync(path).ino).toBe(ino);
+    expect(sb.log()).toBe('');
+  });
+
+  it('a cache made by a dispatch let through is replaced, once, by the first dispatch the hook answers', () => {
+    const sb = sandbox();
+    // The parent on the pricier model: the same call is within the ceiling, let through without an answer.
+    const within = () =>
+      spawnSync(process.execPath, [hook, 'codex', 'PreToolUse'], {
+        input: JSON.stringify({ ...codexPayload, cwd: sb.dir, model: 'gpt-6-astra' }),
+        env: sb.env,
+        encoding: 'utf8',
+      });
+    expect(within()).toMatchObject({ status: 0, stdout: '' });
+    const path = join(sb.cacheDir, sb.files()[0]!);
+    const allowed = readCodeCache(path);
+    expect(allowed.rank).toBe(1);
+    // Another dispatch let through leaves it; the first denial replaces it with data holding the denial's path too.
+    expect(within().stdout).toBe('');
+    expect(readFileSync(path).equals(encodeCodeCache(allowed.data!, 1))).toBe(true);
+    expect(denies(sb.run().stdout)).toBe(true);
+    const full = readCodeCache(path);
+    expect(full.rank).toBe(2);
+    expect(full.data!.length).toBeGreaterThan(allowed.data!.length);
+    // From then on neither kind writes it again.
+    const ino = statSync(path).ino;
+    expect(within().stdout).toBe('');
     expect(denies(sb.run().stdout)).toBe(true);
     expect(statSync(path).ino).toBe(ino);
     expect(sb.log()).toBe('');
@@ -322,7 +355,7 @@ describe('saveCodeCache (dist/code-cache.cjs)', () => {
     path: join(sb.cacheDir, `x${CODE_CACHE_SUFFIX}`),
     dirProblem: null,
     problem,
-    complete: true,
+    rank: 2 as const,
   });
 
   it('creates the directory user-only (an existing one is made so) and the file 0600', () => {

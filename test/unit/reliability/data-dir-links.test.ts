@@ -246,7 +246,12 @@ describe('price cache, effective file and code cache', () => {
     const dir = join(sb.data, 'code-cache');
     symlinkSync(sb.outside, dir);
     const mode = statSync(sb.outside).mode & 0o777;
-    const found = { dir, path: join(dir, 'hook-events-1-1-nodev20.0.0-x64.v8cache'), dirProblem: null, complete: true };
+    const found = {
+      dir,
+      path: join(dir, 'hook-events-1-1-nodev20.0.0-x64.v8cache'),
+      dirProblem: null,
+      rank: 2 as const,
+    };
     expect(saveCodeCache(sb.env, found, () => new Uint8Array(8))).toBe(false);
     expect(readdirSync(sb.outside)).toEqual([]);
     expect(statSync(sb.outside).mode & 0o777).toBe(mode);

@@ -230,7 +230,9 @@ describe('asks (issue 33 item 3): decisions of their own kind', () => {
     expect(ask.map((r) => r.status).sort()).toEqual(['asked', 'ok']);
     expect(formatCsv(report, runs, { total: true })).toMatch(/,ask,,,asked,/);
     // The total line counts the ask no child followed beside the runs (the approved one is among the runs).
-    expect(formatCsv(report, runs, { total: true }).trimEnd().split('\r\n').at(-1)).toContain(',"4 runs, 1 stopped, 1 asked",');
+    expect(formatCsv(report, runs, { total: true }).trimEnd().split('\r\n').at(-1)).toContain(
+      ',"4 runs, 1 stopped, 1 asked",',
+    );
 
     const html = formatHtml(buildHtmlData(db, { by: 'agent' }, new Date(NOW)), { chartLib: '/* stand-in */' });
     expect(html).toContain('<div class="label">Asked</div><div class="value"><span data-total="asked">2</span>');
