@@ -41,10 +41,11 @@ export function withDeadline<T>(
 /**
  * withDeadline for a process that mostly never waits (a command hook whose stdin was there at once and whose handler
  * waited for nothing): the timer is armed only when `work` is still unsettled after `hops` turns of the microtask
- * queue, i.e. when it waits for the event loop; otherwise none is made. On Node 20.20.2 a timer's first use compiles
- * ~20 functions of Node's own (~1.3 M instructions of a hook's ~20 M over a bare start; bench/README.md, session 15).
- * Nothing can wait before the timer is armed: the event loop runs nothing until the microtask queue is empty, and
- * the spin keeps a turn in it until then. `ms` counts from the call, as withDeadline's does.
+ * queue and then one turn of the event loop, i.e. when it waits for the event loop longer than that; otherwise none
+ * is made. On Node 20.20.2 a timer's first use compiles ~20 functions of Node's own (~1.3 M instructions of a hook's
+ * ~20 M over a bare start; bench/README.md, session 15). Nothing can wait before the timer is armed: the event loop
+ * runs nothing until the microtask queue is empty, the spin keeps a turn in it until then, and the one loop turn after
+ * it polls without blocking. `ms` counts from the call, as withDeadline's does.
  */
 export function withDeadlineOnWait<T>(work: Promise<T>, ms: number, where: string, hops = 256): Promise<T> {
   if (!(ms > 0)) return Promise.reject(new DeadlineExceeded(where, ms));
@@ -63,7 +64,14 @@ export function withDeadlineOnWait<T>(work: Promise<T>, ms: number, where: strin
     const spin = (left: number): void => {
       if (settled) return;
       if (left > 0) void Promise.resolve(left - 1).then(spin);
-      else timer = setTimeout(() => reject(new DeadlineExceeded(where, ms)), Math.max(0, ms - (Date.now() - start)));
+      else setImmediate(arm);
+    };
+    // One turn of the event loop first: its poll phase (never blocking while an immediate is pending) takes what is
+    // already done, as a socket stdin's pooled read of a payload already written mostly is by then (Claude Code 2.1.x).
+    // The timer is armed right after that turn, never later: the deadline still counts from the call.
+    const arm = () => {
+      if (!settled)
+        timer = setTimeout(() => reject(new DeadlineExceeded(where, ms)), Math.max(0, ms - (Date.now() - start)));
     };
     spin(hops);
   });

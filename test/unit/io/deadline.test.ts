@@ -1,6 +1,7 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, read, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { deadlineFromEnv, failOpen } from '../../../src/adapters/in-process/deadline.js';
 import { DeadlineExceeded, waitAtMost, withDeadline, withDeadlineOnWait } from '../../../src/io/deadline.js';
@@ -107,14 +108,44 @@ describe('withDeadlineOnWait', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
-  it('arms it too for work busier than its hops, and leaves no timer once the work settles', async () => {
+  it('arms it too for work busier than its hops and one loop turn, and leaves no timer once the work settles', async () => {
     const before = timers();
-    const work = (async () => {
-      for (let i = 0; i < 50; i++) await null;
-      return 'late but in time';
-    })();
-    await expect(withDeadlineOnWait(work, 1000, 'hook', 4)).resolves.toBe('late but in time');
+    const made = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      const work = (async () => {
+        for (let i = 0; i < 50; i++) await null;
+        await new Promise((r) => setImmediate(r));
+        await new Promise((r) => setImmediate(r));
+        return 'late but in time';
+      })();
+      await expect(withDeadlineOnWait(work, 1000, 'hook', 4)).resolves.toBe('late but in time');
+      expect(made).toHaveBeenCalledTimes(1);
+    } finally {
+      made.mockRestore();
+    }
     expect(timers()).toBe(before);
+  });
+
+  it('makes no timer for work that an I/O callback of the first loop turn settles (a socket stdin already written)', async () => {
+    const made = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      // A pooled read of bytes already there, as a socket stdin's is: started before the loop's first poll, so its
+      // callback is collected by that poll (fs.read of a file: the same thread pool).
+      const file = fileURLToPath(import.meta.url);
+      const buf = Buffer.alloc(16);
+      const fd = openSync(file, 'r');
+      const work = new Promise<number>((resolve, reject) =>
+        read(fd, buf, 0, buf.length, 0, (err, n) => (err ? reject(err) : resolve(n))),
+      );
+      // The pool thread is done well before the loop turns: what is measured is the poll, not the thread's speed.
+      const until = Date.now() + 50;
+      while (Date.now() < until);
+      await expect(withDeadlineOnWait(work, 1000, 'hook', 4)).resolves.toBe(16);
+      closeSync(fd);
+      expect(made).not.toHaveBeenCalled();
+    } finally {
+      made.mockRestore();
+    }
   });
 
   it('rejects at once when no time is left', async () => {
