@@ -13,7 +13,6 @@ import type { CompletionObservation } from '../contracts/observation.js';
 import type { SpoolRecord } from '../contracts/spool.js';
 import { loadPolicy } from '../config/load.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
-import { emptyFile, writeFileAtomic } from '../io/files.js';
 import type { Env } from '../io/paths.js';
 import { hasBudget } from '../routing-engine/budget.js';
 import { loadPricer } from './default-pricer.js';
@@ -31,17 +30,17 @@ import {
   periodsAt,
   rollTo,
   sessionKey,
-  spendPath,
   trim,
   type RecentEntry,
   type SessionSpend,
   type SpendFile,
 } from './spend-summary.js';
 import { spendEntry } from './spend-entry.js';
-import { dropJournal, journalCompletion, readJournal } from './spend-journal.js';
+import { writeFold } from './spend-fold.js';
+import { journalCompletion, readJournal } from './spend-journal.js';
 import { LOCK_STALE_MS, tryWithSpendLock, withSpendLock } from './spend-lock.js';
-import { heldGen, nextGen, NO_HELD, withHeld } from './spend-held.js';
-import { heldPath, ledgerExists, readHeld, readSummaryOnly } from './spend-read.js';
+import { heldGen, NO_HELD, withHeld } from './spend-held.js';
+import { ledgerExists, readHeld, readSummaryOnly } from './spend-read.js';
 import { appendSpool } from './spool.js';
 
 export { LOCK_STALE_MS };
@@ -92,11 +91,7 @@ function mergeLocked(env: Env, now: number, fn: (f: SpendFile) => SpendFile, db?
   // A summary rebuilt (missing, malformed) takes the newest generation's lines: the reservations its lost copy had not.
   const gen = read.file ? heldGen(read.file) : held.lines.reduce((g, l) => Math.max(g, l.g), 0);
   const next = fn(foldJournal(withHeld({ ...base, heldGen: gen }, held.lines), entries, now));
-  const written = { ...next, heldGen: nextGen(read.file, held) };
-  writeFileAtomic(spendPath(env), JSON.stringify(written), { durable: false });
-  if (held.count > 0) emptyFile(heldPath(env));
-  dropJournal(env, journal.names);
-  return written;
+  return writeFold(env, next, read.file, held, journal.names);
 }
 
 /** The summary as it stands, merged and changed by `fn`, under the lock (throws when it cannot be had in `waitMs`). */

@@ -15,12 +15,12 @@
 import type { Decision } from '../contracts/decision.js';
 import type { DispatchObservation } from '../contracts/observation.js';
 import type { Policy } from '../contracts/config.js';
-import { appendLine, emptyFile, writeFileAtomic } from '../io/files.js';
+import { appendLine } from '../io/files.js';
 import type { Env } from '../io/paths.js';
 import type { SpendState } from '../routing-engine/budget.js';
-import { dropJournal } from './spend-journal.js';
+import { writeFold } from './spend-fold.js';
 import { tryWithSpendLock } from './spend-lock.js';
-import { heldGen, heldLineText, mustFold, nextGen } from './spend-held.js';
+import { heldGen, heldLineText, mustFold } from './spend-held.js';
 import { heldPath, readSpendWith, type SpendRead } from './spend-read.js';
 import {
   addReservation,
@@ -31,7 +31,6 @@ import {
   estimateCost,
   RESERVATION_TTL_MS,
   sessionKey,
-  spendPath,
   spendStateFrom,
   type ReadSpend,
   type Reservation,
@@ -133,12 +132,7 @@ function hold(env: Env, read: SpendRead, r: Reservation | null, started: string 
   let file = read.file ?? emptySpend(now, env.TZ ?? null);
   if (r) file = addReservation(file, r, now);
   if (r && started !== null) file = countStarted(file, started, now);
-  // A cache the ledger rebuilds: no fsync on the dispatch path.
-  writeFileAtomic(spendPath(env), JSON.stringify({ ...file, heldGen: nextGen(read.summary.file, read.held) }), {
-    durable: false,
-  });
-  if (read.held.count > 0) emptyFile(heldPath(env));
-  dropJournal(env, read.journal.names);
+  writeFold(env, file, read.summary.file, read.held, read.journal.names);
 }
 
 /**
