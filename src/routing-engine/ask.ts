@@ -28,12 +28,23 @@ export const policyAsks = (policy: Pick<Policy, 'onOverCeiling' | 'budgets'>): b
 const CEILING_REASONS: ReadonlySet<string> = new Set(['over-ceiling-corrected', 'over-ceiling-denied']);
 
 /** Which ask a decision is, under `policy`; null when it is not asked about (whoever could answer). */
-export function askReason(d: Decision, policy: Pick<Policy, 'onOverCeiling' | 'budgets'>): Ask['reason'] | null {
+function askReason(d: Decision, policy: Pick<Policy, 'onOverCeiling' | 'budgets'>): Ask['reason'] | null {
   if (d.action === 'allow') return null;
   if (d.reason === 'budget-denied' && policy.budgets.action === 'ask') return 'budget-asked';
   if (CEILING_REASONS.has(d.reason) && policy.onOverCeiling === 'ask') return 'over-ceiling-asked';
   return null;
 }
+
+/**
+ * The ask a decision raises: its reason where the policy asks about it and someone can answer the harness's prompt
+ * (DispatchObservation.canAsk); null otherwise. What applyAsk attaches, and what the fan-out limits treat as a child
+ * that may run (limits.ts).
+ */
+export const raisedAsk = (
+  d: Decision,
+  obs: Pick<DispatchObservation, 'canAsk'>,
+  policy: Pick<Policy, 'onOverCeiling' | 'budgets'>,
+): Ask['reason'] | null => (obs.canAsk === true ? askReason(d, policy) : null);
 
 /** `pico` re-priced from the model it was measured on to `to`, by their input rates; null where either is unpriced. */
 function rescale(pico: bigint, from: string | null, to: string | null, obs: DispatchObservation, prices: PriceLookup) {
@@ -91,8 +102,7 @@ export type AskInput = {
 /** `d` with `ask` set where the policy asks about it and someone can answer; otherwise `d` itself. */
 export function applyAsk(d: Decision, input: AskInput): Decision {
   const { obs, policy, prices, requested, state } = input;
-  if (obs.canAsk !== true) return d;
-  const reason = askReason(d, policy);
+  const reason = raisedAsk(d, obs, policy);
   if (!reason) return d;
   const why =
     reason === 'budget-asked'

@@ -11,7 +11,7 @@ import type { Decision } from '../contracts/decision.js';
 import type { DispatchObservation } from '../contracts/observation.js';
 import type { Policy } from '../contracts/config.js';
 import { budgetLines, estimateText, lineText, showUsd, type SpendState } from './budget.js';
-import { askReason } from './ask.js';
+import { raisedAsk } from './ask.js';
 
 type Limits = Policy['limits'];
 
@@ -49,7 +49,7 @@ export function applyLimits(
   const limits = policy.limits;
   // A denial the policy asks about is no refusal yet: approved, the child runs (and reserves, spend-reserve.ts), so it
   // meets the limits like a child allowed; at a limit it is the limit's denial, which is never asked about.
-  const asked = obs.canAsk === true && askReason(decision, policy) !== null;
+  const asked = raisedAsk(decision, obs, policy) !== null;
   const refused = decision.action === 'deny' && !asked;
   if (!hasLimits(limits) || refused || !obs.sessionId) return decision;
   // The count could not be read: the limits fail open for this dispatch, never silently.
