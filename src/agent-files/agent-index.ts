@@ -23,11 +23,12 @@
 import { opendirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { Env } from '../contracts/env.js';
+import type { HookContext } from '../contracts/hook.js';
 import { isRecord } from '../contracts/record.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { writeFileAtomic } from '../io/files.js';
 import { paths } from '../io/paths.js';
-import { readTextHead, TooLarge } from '../io/read-capped.js';
+import { readTextCapped } from '../io/read-capped.js';
 
 export const INDEX_FORMAT = 'tiergate-agent-index/1';
 /** A file changed less than this before it was read may have changed again within its timestamp granule: not kept. */
@@ -214,12 +215,24 @@ export function openAgentIndex(env: Env, harness: string, now: () => number = Da
   return new AgentIndex(file, () => readIndex(file, env), now);
 }
 
+/**
+ * The harness's index for a command hook's agent lookup, saved once the hook's answer is out (HookContext.afterAnswer:
+ * the harness does not wait for the write); without a runner to run that, it is not saved.
+ */
+export function hookAgentIndex(
+  env: Env,
+  harness: string,
+  ctx: Pick<HookContext, 'afterAnswer'> | undefined,
+): AgentIndex {
+  const index = openAgentIndex(env, harness);
+  ctx?.afterAnswer?.(() => index.save(env));
+  return index;
+}
+
 function readIndex(file: string, env: Env): Stored {
   let text: string;
   try {
-    // A buffer of the file's size (readTextCapped's first read takes 1 MiB), one byte past the bound to see it passed.
-    text = readTextHead(file, MAX_INDEX_BYTES + 1, { follow: false });
-    if (text.length > MAX_INDEX_BYTES) throw new TooLarge(MAX_INDEX_BYTES);
+    text = readTextCapped(file, MAX_INDEX_BYTES, { follow: false });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
     diagnose('warn', 'agent-index', `not used: ${errorText(err)}`, { path: file }, env);

@@ -10,7 +10,7 @@
 import { jsonAnswer, type CommandAdapter, type HookContext, type HookHandler } from '../../contracts/hook.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import { routeDispatch } from '../../runtime/dispatch.js';
-import { openAgentIndex } from '../../agent-files/agent-index.js';
+import { hookAgentIndex } from '../../agent-files/agent-index.js';
 import { indexedAgentFs } from '../../agent-files/fs-indexed.js';
 import { lookupCopilotAgent, resolveCopilotChild, type AgentPlaces } from './agents.js';
 import { answerFor } from './answer.js';
@@ -105,12 +105,8 @@ async function childModel(
     agentType,
     callModel,
     byok,
-    lookup: (name) => {
-      // What this lookup read is kept for the next dispatch, written once the answer is out (agent-index.ts).
-      const index = openAgentIndex(env, 'copilot');
-      ctx.afterAnswer?.(() => index.save(env));
-      return lookupCopilotAgent(indexedAgentFs(index), name, places);
-    },
+    // What this lookup read is kept for the next dispatch, written once the answer is out (agent-index.ts).
+    lookup: (name) => lookupCopilotAgent(indexedAgentFs(hookAgentIndex(env, 'copilot', ctx)), name, places),
   });
   if (child.unknown)
     diagnose('warn', 'copilot:preToolUse', `${child.unknown}; no default tier, no correction`, {}, env);

@@ -16,7 +16,7 @@ import type { Env } from '../../contracts/env.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import { RefusedFile } from '../../io/read-capped.js';
 import { routeDispatch } from '../../runtime/dispatch.js';
-import { openAgentIndex } from '../../agent-files/agent-index.js';
+import { hookAgentIndex } from '../../agent-files/agent-index.js';
 import { loadAgents, type AgentTable } from './agents.js';
 import { answerFor } from './answer.js';
 import { readParentTurn } from './chat-file.js';
@@ -50,9 +50,7 @@ export type GeminiDispatchDeps = {
 
 /** The agents as loadAgents finds them, through Gemini's agent index, kept for the next dispatch once the answer is out. */
 export function indexedAgents(env: Env, cwd: string | null, parentModel: string | null, ctx?: HookContext): AgentTable {
-  const index = openAgentIndex(env, 'gemini');
-  ctx?.afterAnswer?.(() => index.save(env));
-  return loadAgents(env, cwd, parentModel, index);
+  return loadAgents(env, cwd, parentModel, hookAgentIndex(env, 'gemini', ctx));
 }
 
 export function createBeforeTool(deps: GeminiDispatchDeps): HookHandler {
