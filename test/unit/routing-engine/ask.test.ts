@@ -147,7 +147,7 @@ describe('budgets.action ask', () => {
 describe('a fault in the ask or in the money line', () => {
   const opusUnderSonnet = claudeDispatch('claude-sonnet-5-5', 'opus');
   /** A spend whose `field` throws when read: what a corrupt spend summary could hand the engine. */
-  const faulty = (field: 'askBasis' | 'session'): SpendState => {
+  const faulty = (field: 'askBasis' | 'session' | 'fanout'): SpendState => {
     const s = spend();
     Object.defineProperty(s, field, {
       get() {
@@ -162,6 +162,25 @@ describe('a fault in the ask or in the money line', () => {
     expect(d).toMatchObject({ action: 'correct', value: 'sonnet' });
     expect(d.ask).toBeUndefined();
     expect(d.diagnostics.join('\n')).toContain('not asked: askBasis unreadable');
+  });
+
+  it('an ask-able over-ceiling denial meets the limits (limits.ts raisedAsk): a fault or an unreadable count there keeps it denied, never allowed', () => {
+    const obs = asking(codexDispatch('gpt-6-sol', 'gpt-6-astra'));
+    const p = policy({ onOverCeiling: 'ask', limits: { ...DEFAULT_POLICY.limits, concurrentSubagents: 1 } });
+    const thrown = decide(obs, p, prices, faulty('fanout'));
+    expect(thrown).toMatchObject({
+      action: 'deny',
+      reason: 'over-ceiling-denied',
+      ask: { reason: 'over-ceiling-asked' },
+    });
+    expect(thrown.diagnostics.join('\n')).toContain('limits not checked: fanout unreadable');
+    const unread = decide(obs, p, prices, spend({ error: 'spend summary is malformed' }));
+    expect(unread).toMatchObject({ action: 'deny', reason: 'over-ceiling-denied' });
+    expect(unread.diagnostics).toContain('limits not checked: spend summary is malformed');
+    // At the limit it is the limit's denial, never asked about: still no child runs unasked.
+    const atLimit = decide(obs, p, prices, spend({ fanout: { running: 1, started: 1 } }));
+    expect(atLimit).toMatchObject({ action: 'deny', reason: 'limit-denied' });
+    expect(atLimit.ask).toBeUndefined();
   });
 
   it("the money line fails open to the ceiling's own denial: still denied, the retry kept", () => {
