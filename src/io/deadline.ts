@@ -15,40 +15,23 @@ export class DeadlineExceeded extends Error {
  * Resolves with `work`'s value, or rejects after `ms` (at once when `ms` is not positive) with DeadlineExceeded, or
  * with what `late` makes when the caller's kind of deadline has its own error. The timer is deliberately NOT unref'd:
  * pi 0.73.1 (Node) exited mid-turn with code 0 when a stuck handler held no handle and only an unref'd timer was left.
+ *
+ * `armAfterTurns`: for a process that mostly never waits (a command hook whose stdin was there at once and whose
+ * handler waited for nothing), the timer is armed only when `work` is still unsettled after that many turns of the
+ * microtask queue and then one turn of the event loop, i.e. when it waits for the event loop longer than that;
+ * otherwise none is made. On Node 20.20.2 a timer's first use compiles ~20 functions of Node's own (~1.3 M
+ * instructions of a hook's ~20 M over a bare start; bench/README.md, session 15). Nothing can wait before the timer
+ * is armed: the event loop runs nothing until the microtask queue is empty, the spin keeps a turn in it until then,
+ * and the one loop turn after it polls without blocking. `ms` counts from the call either way.
  */
 export function withDeadline<T>(
   work: Promise<T> | T,
   ms: number,
   where: string,
   late: () => Error = () => new DeadlineExceeded(where, ms),
+  armAfterTurns?: number,
 ): Promise<T> {
   if (!(ms > 0)) return Promise.reject(late());
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(late()), ms);
-    Promise.resolve(work).then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    );
-  });
-}
-
-/**
- * withDeadline for a process that mostly never waits (a command hook whose stdin was there at once and whose handler
- * waited for nothing): the timer is armed only when `work` is still unsettled after `hops` turns of the microtask
- * queue and then one turn of the event loop, i.e. when it waits for the event loop longer than that; otherwise none
- * is made. On Node 20.20.2 a timer's first use compiles ~20 functions of Node's own (~1.3 M instructions of a hook's
- * ~20 M over a bare start; bench/README.md, session 15). Nothing can wait before the timer is armed: the event loop
- * runs nothing until the microtask queue is empty, the spin keeps a turn in it until then, and the one loop turn after
- * it polls without blocking. `ms` counts from the call, as withDeadline's does.
- */
-export function withDeadlineOnWait<T>(work: Promise<T>, ms: number, where: string, hops = 256): Promise<T> {
-  if (!(ms > 0)) return Promise.reject(new DeadlineExceeded(where, ms));
   const start = Date.now();
   return new Promise<T>((resolve, reject) => {
     let settled = false;
@@ -57,25 +40,29 @@ export function withDeadlineOnWait<T>(work: Promise<T>, ms: number, where: strin
       settled = true;
       if (timer !== undefined) clearTimeout(timer);
     };
-    work.then(
+    Promise.resolve(work).then(
       (v) => (end(), resolve(v)),
       (e: unknown) => (end(), reject(e)),
     );
+    const arm = () => {
+      if (!settled) timer = setTimeout(() => reject(late()), Math.max(0, ms - (Date.now() - start)));
+    };
+    if (armAfterTurns === undefined) return arm();
+    // One turn of the event loop after the spin: its poll phase (never blocking while an immediate is pending) takes
+    // what is already done, as a socket stdin's pooled read of a payload already written mostly is by then (Claude
+    // Code 2.1.x). The timer is armed right after that turn, never later.
     const spin = (left: number): void => {
       if (settled) return;
       if (left > 0) void Promise.resolve(left - 1).then(spin);
       else setImmediate(arm);
     };
-    // One turn of the event loop first: its poll phase (never blocking while an immediate is pending) takes what is
-    // already done, as a socket stdin's pooled read of a payload already written mostly is by then (Claude Code 2.1.x).
-    // The timer is armed right after that turn, never later: the deadline still counts from the call.
-    const arm = () => {
-      if (!settled)
-        timer = setTimeout(() => reject(new DeadlineExceeded(where, ms)), Math.max(0, ms - (Date.now() - start)));
-    };
-    spin(hops);
+    spin(armAfterTurns);
   });
 }
+
+/** withDeadline armed only when the work waits (`armAfterTurns`, 256 turns by default): the command-hook runner's. */
+export const withDeadlineOnWait = <T>(work: Promise<T>, ms: number, where: string, turns = 256): Promise<T> =>
+  withDeadline(work, ms, where, undefined, turns);
 
 /** Waits for `work` at most `ms`, never rejects: for work whose result nobody needs (a record write, an init). */
 export const waitAtMost = (work: Promise<unknown>, ms: number): Promise<void> =>
