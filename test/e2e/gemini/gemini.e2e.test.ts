@@ -5,7 +5,7 @@
  * model saw of its invoke_agent call.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessBin } from '../support/harness-bin.js';
@@ -91,6 +91,8 @@ describe.skipIf(!found.ok)('Gemini CLI end to end', () => {
   const homes: GeminiHome[] = [];
   let installed: GeminiHome;
   let installTg: string;
+  /** When the last agent file (ours or the extension's) was written: the agent index keeps none younger than 5 s. */
+  let agentsWrittenAt = 0;
 
   beforeAll(() => {
     if (!existsSync(join(repo, 'dist/hook.cjs')))
@@ -105,6 +107,7 @@ describe.skipIf(!found.ok)('Gemini CLI end to end', () => {
       harnesses: Array<{ status: string; problems: string[] }>;
     };
     expect(out.harnesses[0]).toMatchObject({ status: 'done', problems: [] });
+    agentsWrittenAt = Date.now();
   }, 120_000);
 
   afterAll(() => {
@@ -195,6 +198,50 @@ describe.skipIf(!found.ok)('Gemini CLI end to end', () => {
     };
     expect(again.rows.find((x) => x.group === 'cheap')).toMatchObject({ runs: 1, completed: 1, dispatches: 1 });
   });
+
+  it('the agent index: kept by a dispatch once the agent files are settled, and an agent file changed after it is read again', async () => {
+    // src/agent-files/agent-index.ts keeps nothing changed within RACY_MS (5 s) of its read: wait that out, so this run
+    // is the one of a user whose agent files were written long ago.
+    const settle = agentsWrittenAt + 5_500 - Date.now();
+    if (settle > 0) await new Promise((r) => setTimeout(r, settle));
+    const pricey = join(installed.gemini, 'agents', 'pricey.md');
+    const name = 'p-index';
+    const first = await run(installed, name, delegation('pricey'));
+    expect(first.code).toBe(0);
+    expect(new Set(children(first).map((q) => q.model))).toEqual(new Set(['gemini-2.5-pro']));
+    // Written after the answer, 0600, holding the agents folder's listing and the pricey file under its identity.
+    const indexFile = join(first.tiergateHome, 'data', 'gemini-agents.json');
+    expect(statSync(indexFile).mode & 0o777).toBe(0o600);
+    const read = () =>
+      JSON.parse(readFileSync(indexFile, 'utf8')) as {
+        format: string;
+        dirs: Record<string, unknown[]>;
+        files: Record<string, unknown[]>;
+      };
+    const kept = read();
+    expect(kept.format).toBe('tiergate-agent-index/1');
+    const st = statSync(pricey);
+    expect(kept.files[pricey]?.slice(0, 5)).toEqual([st.dev, st.ino, st.size, st.mtimeMs, st.ctimeMs]);
+    expect(JSON.stringify(kept.files[pricey]?.[6])).toContain('gemini-3-pro-preview');
+    expect(kept.dirs[join(installed.gemini, 'agents')]).toBeDefined();
+    // The user repins the agent to a cheaper model: the kept entry no longer matches the file, which is read again,
+    // so the dispatch goes through untouched on the new model (a stale entry would have switched it to the parent's).
+    try {
+      writeAgent(join(installed.gemini, 'agents'), 'pricey', 'gemini-2.5-flash');
+      const second = await run(installed, name, delegation('pricey'));
+      expect(second.tiergateHome).toBe(first.tiergateHome);
+      expect(second.code).toBe(0);
+      expect(children(second).map((q) => q.model)).toEqual(['gemini-2.5-flash']);
+      expect(seen(second)[0]!.output).not.toContain('modified by a hook');
+      // Changed less than 5 s before that read: used once and not kept; the folder's listing stays.
+      const after = read();
+      expect(after.files[pricey]).toBeUndefined();
+      expect(after.dirs[join(installed.gemini, 'agents')]).toBeDefined();
+    } finally {
+      writeAgent(join(installed.gemini, 'agents'), 'pricey', 'gemini-3-pro-preview');
+      agentsWrittenAt = Date.now();
+    }
+  }, 120_000);
 
   it("uninstall: Gemini's own command removes the extension; the files it touched are as before", () => {
     const before = (f: string) => existsSync(join(installed.gemini, f));
