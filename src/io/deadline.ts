@@ -12,14 +12,23 @@ export class DeadlineExceeded extends Error {
 }
 
 /**
+ * How long (ms from the call) an `armAfterTurns` wait keeps turning the event loop without a timer before it arms one.
+ * A socket stdin (Claude Code's) is read in libuv's thread pool, whose first read (a thread started, the read, the
+ * wake-up) is seldom done by the loop's first poll but well within this: spinning the loop with setImmediate (compiled
+ * already) until it is done costs less than a timer's first use on Node 20.20.2 (socket cases −1 to −2.9 M
+ * instructions; bench/README.md, session 16). Work still waiting after it gets its timer as before.
+ */
+export const LOOP_SPIN_MS = 2;
+
+/**
  * Resolves with `work`'s value, or rejects after `ms` (at once when `ms` is not positive) with DeadlineExceeded, or
  * with what `late` makes when the caller's kind of deadline has its own error. The timer is deliberately NOT unref'd:
  * pi 0.73.1 (Node) exited mid-turn with code 0 when a stuck handler held no handle and only an unref'd timer was left.
  *
  * `armAfterTurns`: for a process that mostly never waits (a command hook whose stdin was there at once and whose
  * handler waited for nothing), the timer is armed only when `work` is still unsettled after that many turns of the
- * microtask queue and then one turn of the event loop, i.e. when it waits for the event loop longer than that;
- * otherwise none is made. On Node 20.20.2 a timer's first use compiles ~20 functions of Node's own (~1.3 M
+ * microtask queue and then turns of the event loop until LOOP_SPIN_MS have passed, i.e. when it waits for the event
+ * loop longer than that; otherwise none is made. On Node 20.20.2 a timer's first use compiles ~20 functions of Node's own (~1.3 M
  * instructions of a hook's ~20 M over a bare start; bench/README.md, session 15). Nothing can wait before the timer
  * is armed: the event loop runs nothing until the microtask queue is empty, the spin keeps a turn in it until then,
  * and the one loop turn after it polls without blocking. `ms` counts from the call either way.
@@ -48,13 +57,18 @@ export function withDeadline<T>(
       if (!settled) timer = setTimeout(() => reject(late()), Math.max(0, ms - (Date.now() - start)));
     };
     if (armAfterTurns === undefined) return arm();
-    // One turn of the event loop after the spin: its poll phase (never blocking while an immediate is pending) takes
-    // what is already done, as a socket stdin's pooled read of a payload already written mostly is by then (Claude
-    // Code 2.1.x). The timer is armed right after that turn, never later.
+    // Then turns of the event loop: each poll phase (never blocking while an immediate is pending) takes what is done,
+    // as a socket stdin's pooled read of a payload already written soon is (Claude Code 2.1.x). The timer is armed
+    // after LOOP_SPIN_MS, with the time left, never later.
     const spin = (left: number): void => {
       if (settled) return;
       if (left > 0) void Promise.resolve(left - 1).then(spin);
-      else setImmediate(arm);
+      else setImmediate(turn);
+    };
+    const turn = () => {
+      if (settled) return;
+      if (Date.now() - start < LOOP_SPIN_MS) setImmediate(turn);
+      else arm();
     };
     spin(armAfterTurns);
   });

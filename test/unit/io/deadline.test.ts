@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { deadlineFromEnv, failOpen } from '../../../src/adapters/in-process/deadline.js';
-import { DeadlineExceeded, waitAtMost, withDeadline, withDeadlineOnWait } from '../../../src/io/deadline.js';
+import {
+  DeadlineExceeded,
+  LOOP_SPIN_MS,
+  waitAtMost,
+  withDeadline,
+  withDeadlineOnWait,
+} from '../../../src/io/deadline.js';
 import { runCollect } from '../../../src/io/processes.js';
 
 describe('in-process deadlines', () => {
@@ -108,14 +114,14 @@ describe('withDeadlineOnWait', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
-  it('arms it too for work busier than its hops and one loop turn, and leaves no timer once the work settles', async () => {
+  it('arms it too for work that keeps the loop turning past LOOP_SPIN_MS, and leaves no timer once the work settles', async () => {
     const before = timers();
     const made = vi.spyOn(globalThis, 'setTimeout');
     try {
       const work = (async () => {
         for (let i = 0; i < 50; i++) await null;
-        await new Promise((r) => setImmediate(r));
-        await new Promise((r) => setImmediate(r));
+        const until = Date.now() + LOOP_SPIN_MS + 20;
+        while (Date.now() < until) await new Promise((r) => setImmediate(r));
         return 'late but in time';
       })();
       await expect(withDeadlineOnWait(work, 1000, 'hook', 4)).resolves.toBe('late but in time');
@@ -124,6 +130,20 @@ describe('withDeadlineOnWait', () => {
       made.mockRestore();
     }
     expect(timers()).toBe(before);
+  });
+
+  it('makes no timer for work done within a few loop turns (a pooled read not yet done at the first poll)', async () => {
+    const made = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      const work = (async () => {
+        for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+        return 'soon';
+      })();
+      await expect(withDeadlineOnWait(work, 1000, 'hook', 4)).resolves.toBe('soon');
+      expect(made).not.toHaveBeenCalled();
+    } finally {
+      made.mockRestore();
+    }
   });
 
   it('makes no timer for work that an I/O callback of the first loop turn settles (a socket stdin already written)', async () => {
