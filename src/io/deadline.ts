@@ -12,7 +12,7 @@ export class DeadlineExceeded extends Error {
 }
 
 /**
- * How long (ms from the call) an `armAfterTurns` wait keeps turning the event loop without a timer before it arms one.
+ * How long (ms, from its first loop turn) an `armAfterTurns` wait keeps turning the event loop without a timer before it arms one.
  * A socket stdin (Claude Code's) is read in libuv's thread pool, whose first read (a thread started, the read, the
  * wake-up) is seldom done by the loop's first poll but well within this: spinning the loop with setImmediate (compiled
  * already) until it is done costs less than a timer's first use on Node 20.20.2 (socket cases −1 to −2.9 M
@@ -27,7 +27,7 @@ export const LOOP_SPIN_MS = 2;
  *
  * `armAfterTurns`: for a process that mostly never waits (a command hook whose stdin was there at once and whose
  * handler waited for nothing), the timer is armed only when `work` is still unsettled after that many turns of the
- * microtask queue and then turns of the event loop until LOOP_SPIN_MS have passed, i.e. when it waits for the event
+ * microtask queue and then turns of the event loop for LOOP_SPIN_MS, i.e. when it waits for the event
  * loop longer than that; otherwise none is made. On Node 20.20.2 a timer's first use compiles ~20 functions of Node's own (~1.3 M
  * instructions of a hook's ~20 M over a bare start; bench/README.md, session 15). Nothing can wait before the timer
  * is armed: the event loop runs nothing until the microtask queue is empty, the spin keeps a turn in it until then,
@@ -58,16 +58,20 @@ export function withDeadline<T>(
     };
     if (armAfterTurns === undefined) return arm();
     // Then turns of the event loop: each poll phase (never blocking while an immediate is pending) takes what is done,
-    // as a socket stdin's pooled read of a payload already written soon is (Claude Code 2.1.x). The timer is armed
-    // after LOOP_SPIN_MS, with the time left, never later.
+    // as a socket stdin's pooled read of a payload already written soon is (Claude Code 2.1.x). Then the timer is
+    // armed with the time left since the call.
     const spin = (left: number): void => {
       if (settled) return;
       if (left > 0) void Promise.resolve(left - 1).then(spin);
-      else setImmediate(turn);
+      else {
+        spinUntil = Date.now() + LOOP_SPIN_MS;
+        setImmediate(turn);
+      }
     };
+    let spinUntil = 0;
     const turn = () => {
       if (settled) return;
-      if (Date.now() - start < LOOP_SPIN_MS) setImmediate(turn);
+      if (Date.now() < spinUntil) setImmediate(turn);
       else arm();
     };
     spin(armAfterTurns);
