@@ -38,19 +38,20 @@ export const DESCRIPTORS = Object.fromEntries(HARNESS_IDS.map((h) => [h, { id: h
 >;
 
 /** `<harness>:<event>` -> the hook runner's deadline for a lifecycle event with a short manifest timeout (eventDeadlinesMs). */
-export const EVENT_DEADLINE_CAPS: Readonly<Record<string, number>> = Object.fromEntries(
-  HARNESS_IDS.flatMap((h) =>
-    Object.entries(DESCRIPTORS[h].eventDeadlinesMs ?? {}).map(([event, ms]) => [`${h}:${event}`, ms]),
-  ),
-);
+export const EVENT_DEADLINE_CAPS: Readonly<Record<string, number>> = /* @__PURE__ */ (() =>
+  Object.fromEntries(
+    HARNESS_IDS.flatMap((h) =>
+      Object.entries(DESCRIPTORS[h].eventDeadlinesMs ?? {}).map(([event, ms]) => [`${h}:${event}`, ms]),
+    ),
+  ))();
 
 /** Harness id -> the command-hook events its dispatch bundle serves (dist/hook-dispatch-<id>.cjs); scripts/build.mjs
  * writes it into dist/hook.cjs as a literal. */
-export const DISPATCH_EVENTS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
-  HARNESS_IDS.filter((h) => DESCRIPTORS[h].dispatchEvents.length > 0).map((h) => [h, DESCRIPTORS[h].dispatchEvents]),
-);
+export const DISPATCH_EVENTS: Readonly<Record<string, readonly string[]>> = /* @__PURE__ */ (() =>
+  Object.fromEntries(
+    HARNESS_IDS.filter((h) => DESCRIPTORS[h].dispatchEvents.length > 0).map((h) => [h, DESCRIPTORS[h].dispatchEvents]),
+  ))();
 
 /** Policy key -> the harness option it is (HarnessDescriptor.options): what config/ validates, defaults and judges. */
-export const HARNESS_OPTIONS: Readonly<Record<string, HarnessOption>> = Object.fromEntries(
-  HARNESS_IDS.flatMap((h) => Object.entries(DESCRIPTORS[h].options ?? {})),
-);
+export const HARNESS_OPTIONS: Readonly<Record<string, HarnessOption>> = /* @__PURE__ */ (() =>
+  Object.fromEntries(HARNESS_IDS.flatMap((h) => Object.entries(DESCRIPTORS[h].options ?? {}))))();

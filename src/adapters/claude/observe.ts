@@ -3,14 +3,16 @@
  */
 import type { Capability } from '../../contracts/harness.js';
 import { capabilityFor } from '../capabilities.js';
-import { DEFAULT_POLICY } from '../../config/defaults.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
 import { extractEscalation } from '../../observer/outcome.js';
 import type { DispatchPayload } from './dispatch-payload.js';
 import type { ChildModel } from './agent-definitions.js';
 
-/** Claude's capability does not depend on the policy (aliases only, rewrite honoured on both paths; see capabilities.ts). */
-export const CLAUDE_CAPABILITY: Capability = capabilityFor('claude', DEFAULT_POLICY);
+/**
+ * Claude's capability does not depend on the policy (aliases only, rewrite honoured on both paths; see capabilities.ts):
+ * asked with no policy keys, so the dispatch bundle does not build the default policy (every harness's tiers) for it.
+ */
+export const CLAUDE_CAPABILITY: Capability = capabilityFor('claude', {});
 
 /** Forks always inherit the parent's model; the tool ignores `model` for them (Agent tool description; seen, 2.1.328). */
 export const FORK = 'fork';
