@@ -240,6 +240,23 @@ const budgeted = join(home, 'tg-budget');
     }),
     { mode: 0o600 },
   );
+  // Rewritten as tiergate's writer leaves it (writeFold: its digest at its head, src/observer/spend-digest.ts), which
+  // is what a dispatch finds once any completion or fold has written the summary.
+  const digest = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '-e',
+      `import { readFileSync, writeFileSync } from 'node:fs';
+       import { summaryText } from './src/observer/spend-digest.ts';
+       const p = process.argv[1];
+       writeFileSync(p, summaryText(JSON.parse(readFileSync(p, 'utf8'))));`,
+      join(budgeted, 'data', 'spend.json'),
+    ],
+    { cwd: root, encoding: 'utf8' },
+  );
+  if (digest.status !== 0) throw new Error(`writing the summary's digest: ${digest.stderr}`);
 }
 const BARE = 'bare node -e 0';
 // The same bare start again, as a case like the others: its ratio to the baseline is this run's noise floor.

@@ -7,6 +7,7 @@
 import { emptyFile, writeFileAtomic } from '../io/files.js';
 import type { Env } from '../io/paths.js';
 import { nextGen, type HeldRead } from './spend-held.js';
+import { summaryText } from './spend-digest.js';
 import { dropJournal } from './spend-journal.js';
 import { heldPath } from './spend-read.js';
 import { spendPath, type SpendFile } from './spend-summary.js';
@@ -22,9 +23,11 @@ export function writeFold(
   held: HeldRead,
   journalNames: string[],
 ): SpendFile {
+  // A dispatch's view (spend-digest.ts) holds one session and no completions: written, it would lose the rest.
+  if (file.basis) throw new Error('a view of the spend summary is not a summary');
   const written = { ...file, heldGen: nextGen(before, held) };
-  // A cache the ledger rebuilds: no fsync, on the dispatch path or off it.
-  writeFileAtomic(spendPath(env), JSON.stringify(written), { durable: false });
+  // A cache the ledger rebuilds: no fsync, on the dispatch path or off it. Its digest at its head (spend-digest.ts).
+  writeFileAtomic(spendPath(env), summaryText(written), { durable: false });
   if (held.count > 0) emptyFile(heldPath(env));
   dropJournal(env, journalNames);
   return written;

@@ -5,7 +5,16 @@ import type { Harness } from '../contracts/harness.js';
 import { paths, type Env } from '../io/paths.js';
 import { readTextCapped } from '../io/read-capped.js';
 import type { SpendState } from '../routing-engine/budget.js';
-import { HELD_MAX_BYTES, NO_HELD, parseHeld, SPEND_HELD_FILE, withHeld, type HeldRead } from './spend-held.js';
+import { readDigest } from './spend-digest.js';
+import {
+  HELD_MAX_BYTES,
+  mustFold,
+  NO_HELD,
+  parseHeld,
+  SPEND_HELD_FILE,
+  withHeld,
+  type HeldRead,
+} from './spend-held.js';
 import { readJournal, type JournalRead } from './spend-journal.js';
 import {
   emptySpend,
@@ -31,11 +40,17 @@ export const MISSING_WITH_LEDGER =
 export type SummaryRead = ReadSpend & { absent: boolean; text?: string };
 
 /**
+ * A dispatch's read: `session`, its session's key (null: none). Its summary may then be read as a view (spend-digest.ts:
+ * the digest at the summary's head, this session alone, no completions), never written back.
+ */
+export type ViewFor = { session: string | null };
+
+/**
  * The summary file alone: absent (null, no error), parsed, or why not. `prev`: an earlier read; when the file holds the
  * very bytes it parsed, its file is taken without parsing again (content, not mtime: mtime is jiffy-coarse and inodes
  * are reused, so a rewrite within a tick would pass for the same file).
  */
-export function readSummaryOnly(env: Env, prev: SummaryRead | null = null): SummaryRead {
+export function readSummaryOnly(env: Env, prev: SummaryRead | null = null, view: ViewFor | null = null): SummaryRead {
   let text: string | null;
   try {
     text = readInDataDir(spendPath(env), SPEND_MAX_BYTES);
@@ -43,7 +58,11 @@ export function readSummaryOnly(env: Env, prev: SummaryRead | null = null): Summ
     return { file: null, error: `spend summary unreadable: ${(err as Error).message}`, absent: false };
   }
   if (text === null) return { file: null, error: null, absent: true };
-  if (prev?.file && prev.text === text) return { file: prev.file, error: null, absent: false, text };
+  // A whole summary parsed before serves a view as well; a view never serves a reader of the whole.
+  if (prev?.file && prev.text === text && (view !== null || !prev.file.basis))
+    return { file: prev.file, error: null, absent: false, text };
+  const digest = view !== null ? readDigest(text, view.session) : null;
+  if (digest !== null) return { file: digest, error: null, absent: false, text };
   const parsed = parseSpend(text);
   return typeof parsed === 'string'
     ? { file: null, error: parsed, absent: false }
@@ -83,7 +102,12 @@ export const ledgerExists = (env: Env): boolean => !!lstatSync(paths(env).ledger
  * failure: an error for the caller to diagnose (budgets fail open, never silently $0). `prev`: an earlier read, whose
  * parsed summary is taken again when the file's bytes are the same (readSummaryOnly); the journal is read anew.
  */
-export function readSpendWith(env: Env, now: number, prev: SpendRead | null = null): SpendRead {
+export function readSpendWith(
+  env: Env,
+  now: number,
+  prev: SpendRead | null = null,
+  view: ViewFor | null = null,
+): SpendRead {
   const journal = readJournal(env);
   // Before the summary: a fold in between leaves lines of an older generation, which the summary read after holds.
   let held = NO_HELD;
@@ -93,7 +117,9 @@ export function readSpendWith(env: Env, now: number, prev: SpendRead | null = nu
   } catch (err) {
     heldError = `held reservations unreadable: ${(err as Error).message}`;
   }
-  const summary = readSummaryOnly(env, prev?.summary ?? null);
+  // A journal to fold, or held lines due to be folded: the whole summary, which the fold rewrites (spend-reserve.ts).
+  const viewed = view !== null && journal.names.length === 0 && !mustFold(held) ? view : null;
+  const summary = readSummaryOnly(env, prev?.summary ?? null, viewed);
   const error = summary.error ?? journal.error ?? heldError;
   if (error !== null) return { file: null, error, journal, held, absent: summary.absent, summary };
   if (summary.absent && ledgerExists(env))
@@ -108,8 +134,9 @@ export function readSpendWith(env: Env, now: number, prev: SpendRead | null = nu
 /** The spend with how it was read: the journal, the held lines and the summary alone (for a later read to compare with). */
 export type SpendRead = ReadSpend & { journal: JournalRead; held: HeldRead; absent: boolean; summary: SummaryRead };
 
-export function readSpendFile(env: Env, now = Date.now()): ReadSpend {
-  const { file, error } = readSpendWith(env, now);
+/** The spend as a reader gets it: the whole summary, or with `view` a session's view of it (readSpendWith). */
+export function readSpendFile(env: Env, now = Date.now(), view: ViewFor | null = null): ReadSpend {
+  const { file, error } = readSpendWith(env, now, null, view);
   return { file, error };
 }
 

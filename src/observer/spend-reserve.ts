@@ -97,9 +97,9 @@ function stateOf(
  * that asks and sets no budget or limit: the budgets are not checked (none is set), the message states the estimate.
  */
 export function askState(env: Env, obs: DispatchObservation): SpendState {
-  const read = readSpendWith(env, obs.at);
-  const state = spendStateFrom(read, obs.harness, obs.sessionId, obs.at, null);
   const session = obs.sessionId ? sessionKey(obs.harness, obs.sessionId) : null;
+  const read = readSpendWith(env, obs.at, null, { session });
+  const state = spendStateFrom(read, obs.harness, obs.sessionId, obs.at, null);
   state.askBasis = read.file ? askBasis(read.file, { session, agent: obs.subagentType }) : null;
   return state;
 }
@@ -150,6 +150,8 @@ export function decideReserving(
   countsChildren = false,
 ): Decision {
   const now = obs.at;
+  // This session's view of the summary (spend-digest.ts): the digest and this session's line, not the whole file.
+  const view = { session: obs.sessionId ? sessionKey(obs.harness, obs.sessionId) : null };
   const note = (d: Decision, why: string): Decision => ({ ...d, diagnostics: [...d.diagnostics, why] });
   let decided: Decision | null = null;
   let fault: string | null = null;
@@ -157,7 +159,7 @@ export function decideReserving(
   /** Under the lock: read (`prev`: a lock-free read and its decision, reused if nothing changed), decide, hold. */
   const locked = (prev: { read: SpendRead; first: Decision } | null) => (): void => {
     // What a writer changed since `prev` counts; the same bytes are not parsed twice.
-    const read = readSpendWith(env, now, prev?.read ?? null);
+    const read = readSpendWith(env, now, prev?.read ?? null, view);
     try {
       // Nothing changed since the lock-free read: the same state, so the same decision (decide is pure: no clock, no
       // file, no randomness), taken as made. Anything changed, or a journal to fold: decided again from this read.
@@ -180,7 +182,7 @@ export function decideReserving(
     // it, since a refusal needs no reservation and the spend it read only grows until a child finishes, so it stands;
     // once a budget is spent, parallel dispatches are refused without queueing for the lock.
     if (!tryWithSpendLock(env, 0, locked(null)).held) {
-      const unlocked = readSpendWith(env, now);
+      const unlocked = readSpendWith(env, now, null, view);
       const first = decideWith(stateOf(unlocked, obs, budgets, now, countsChildren));
       if (mayNotRun(first)) return first;
       if (!tryWithSpendLock(env, DISPATCH_LOCK_WAIT_MS, locked({ read: unlocked, first })).held)
@@ -192,5 +194,8 @@ export function decideReserving(
   }
   if (failed) throw (failed as { err: unknown }).err;
   if (decided) return fault ? note(decided, `budget: ${fault}`) : decided;
-  return note(decideWith(stateOf(readSpendWith(env, now), obs, budgets, now, countsChildren)), `budget: ${fault}`);
+  return note(
+    decideWith(stateOf(readSpendWith(env, now, null, view), obs, budgets, now, countsChildren)),
+    `budget: ${fault}`,
+  );
 }

@@ -89,7 +89,27 @@ export type SpendFile = {
    * lines with it, a fold writes it one higher. Absent: 0.
    */
   heldGen?: number;
+  /**
+   * Set only on a dispatch's view of the summary (readDigest): what its estimates are drawn from, in place of `recent`
+   * (empty there), and one session's figures in place of every session's. A view is never written (writeFold refuses it).
+   */
+  basis?: EstimateBasis;
 };
+
+/**
+ * What the estimates (estimateCost, askBasis) are drawn from, worked out from `recent` once by the summary's writer:
+ * per agent type and over every child, the lower-median priced child (its cost, its model, how many); per model, the
+ * lower-median cost; for the one session viewed (`session`, its key), the sum and count of its priced children and its
+ * lower-median child.
+ */
+export type EstimateBasis = {
+  agents: Record<string, MedianChild>;
+  models: Record<string, string>;
+  all: string | null;
+  session: { key: string; sum: string; n: number; mid: MedianChild } | null;
+};
+/** A lower-median priced child: its cost (pico-USD), the model it was served by, and how many children it is drawn from. */
+export type MedianChild = [pico: string, model: string | null, n: number];
 
 export type StartedCount = { n: number; last: number };
 
@@ -136,7 +156,7 @@ export function emptySpend(now: number, zone: string | null = null): SpendFile {
   };
 }
 
-const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
+export const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
 // Digits by hand, not a pattern: a pattern's first use costs a dispatch hook ~0.05 ms (bench/README.md, "Session 4").
 export const isPico = (v: unknown): v is string => {
   if (typeof v !== 'string' || v.length === 0 || v.length > 40) return false;
@@ -146,7 +166,7 @@ export const isPico = (v: unknown): v is string => {
   }
   return true;
 };
-const isPeriod = (v: unknown): v is Period => {
+export const isPeriod = (v: unknown): v is Period => {
   const p = v as Period;
   return (
     !!p &&
@@ -180,6 +200,9 @@ export function parseSpend(text: string): SpendFile | string {
   }
   const f = v as SpendFile;
   if (!f || typeof f !== 'object' || f.format !== SPEND_FORMAT) return 'spend summary has an unknown format';
+  // A writer's digest (spend-digest.ts) is for dispatches; a reader of the whole file has no use for it.
+  if ('digest' in f) delete (f as { digest?: unknown }).digest;
+  if ('digestSessions' in f) delete (f as { digestSessions?: unknown }).digestSessions;
   if (
     !isPeriod(f.day) ||
     !isPeriod(f.month) ||
@@ -377,7 +400,7 @@ const byPico = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
 /** The lower median: a figure one child really cost, never an average of two. */
 const median = (xs: bigint[]): bigint | null => (xs.length ? [...xs].sort(byPico)[(xs.length - 1) >> 1]! : null);
 /** The priced entry of the lower-median cost (its model says what it was served by). */
-const medianRow = (rows: RecentEntry[]): RecentEntry | null =>
+export const medianRow = (rows: RecentEntry[]): RecentEntry | null =>
   rows.length ? [...rows].sort((a, b) => byPico(BigInt(a.pico!), BigInt(b.pico!)))[(rows.length - 1) >> 1]! : null;
 
 /** What a reservation is drawn from: the dispatch's session key, agent type and the model the child runs on. */
@@ -398,6 +421,7 @@ export const configuredReserve = (budgets: { reserve?: string }): bigint | null 
  * children served by the model this one runs on, else the median of every priced child. null: nothing to go by.
  */
 export function estimateCost(f: SpendFile, input: EstimateInput): bigint | null {
+  if (f.basis) return estimateFromBasis(f.basis, input);
   // One walk of the completions (up to MAX_RECENT), each cost parsed once, every figure's inputs gathered at once.
   let mineSum = 0n;
   let mineN = 0;
@@ -422,12 +446,34 @@ export function estimateCost(f: SpendFile, input: EstimateInput): bigint | null 
   return median(model) ?? median(all);
 }
 
+/** An own entry of a record read from a file (never one of Object.prototype's: an agent type named "constructor"). */
+const ownEntry = <T>(r: Record<string, T>, k: string): T | undefined => (Object.hasOwn(r, k) ? r[k] : undefined);
+
+/** estimateCost from a view's basis (the same figures, worked out by the summary's writer: spend-digest.ts). */
+function estimateFromBasis(b: EstimateBasis, input: EstimateInput): bigint | null {
+  const mine = input.session !== null && b.session?.key === input.session ? b.session : null;
+  if (mine && mine.n > 0) return BigInt(mine.sum) / BigInt(mine.n);
+  const byAgent = input.agent ? ownEntry(b.agents, input.agent) : undefined;
+  if (byAgent) return BigInt(byAgent[0]);
+  if (input.reserve !== null) return input.reserve;
+  const byModel = input.model ? ownEntry(b.models, input.model) : undefined;
+  if (byModel !== undefined) return BigInt(byModel);
+  return b.all === null ? null : BigInt(b.all);
+}
+
 /**
  * What an estimate of one child is drawn from (issue 33 items 3 and 4): the median-cost priced child of this agent type,
  * else of this session, with the model it was served by (an ask's engine rescales it to the requested and the
  * parent's model). null: no priced child of either to go by.
  */
 export function askBasis(f: SpendFile, input: { session: string | null; agent: string | null }): AskBasis | null {
+  if (f.basis) {
+    const b = f.basis;
+    const byAgent = input.agent ? ownEntry(b.agents, input.agent) : undefined;
+    if (byAgent) return { pico: BigInt(byAgent[0]), model: byAgent[1], from: 'agent', n: byAgent[2] };
+    const mine = input.session && b.session?.key === input.session && b.session.n > 0 ? b.session.mid : null;
+    return mine ? { pico: BigInt(mine[0]), model: mine[1], from: 'session', n: mine[2] } : null;
+  }
   const priced = f.recent.filter((r) => r.pico !== null);
   const pick = (from: AskBasis['from'], rows: RecentEntry[]): AskBasis | null => {
     const mid = medianRow(rows);

@@ -107,7 +107,8 @@ export function overBudgetMessage(
   /** `request`: the child is stopped before a model request (it cannot answer; its parent reads this). */
   at: 'tool-call' | 'request' = 'tool-call',
 ): string | null {
-  const read = readSpendFile(env, now);
+  // This session's view of the summary (its digest: observer/spend-digest.ts), not the whole file parsed.
+  const read = readSpendFile(env, now, { session: who.sessionId ? sessionKey(who.harness, who.sessionId) : null });
   const finished = { ...read, file: read.file ? { ...read.file, reserved: [] } : null };
   const state = spendStateFrom(finished, who.harness, who.sessionId, now);
   if (state.error !== null) throw new Error(`budgets not checked: ${state.error}`);
