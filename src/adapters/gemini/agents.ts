@@ -17,7 +17,6 @@
  * docs/gemini-cli.md): folder trust (an untrusted project's agents are skipped by Gemini, here they are read), which
  * extensions are disabled, the system settings file, remote agents' models.
  */
-import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AgentIndex } from '../../agent-files/agent-index.js';
@@ -78,13 +77,21 @@ function builtIns(parentModel: string | null): GeminiAgent[] {
 }
 
 /**
+ * A Node module loaded at its first use, not when the bundle starts: Node 20 compiles a module's own JavaScript when it
+ * is first required (node:module alone pulls in the ESM loader and the source-map code: ~1 M instructions of every
+ * Gemini dispatch, bench/README.md session 16). Null when it cannot be loaded.
+ */
+function builtin<T>(id: string): T | null {
+  const p = process as { getBuiltinModule?: (id: string) => unknown };
+  return (p.getBuiltinModule?.(id) ?? (typeof require === 'function' ? require(id) : null)) as T | null;
+}
+
+/**
  * Gemini's content hash of an agent file (sha256 of its UTF-8 text, hex). node:crypto is loaded only here, for a
  * project that has agent files: a dispatch hook without them never pays for it. Null when it cannot be loaded.
  */
 function sha256(text: string): string | null {
-  const p = process as { getBuiltinModule?: (id: string) => unknown };
-  const crypto = (p.getBuiltinModule?.('node:crypto') ??
-    (typeof require === 'function' ? require('node:crypto') : null)) as typeof import('node:crypto') | null;
+  const crypto = builtin<typeof import('node:crypto')>('node:crypto');
   return crypto ? crypto.createHash('sha256').update(text, 'utf8').digest('hex') : null;
 }
 
@@ -166,7 +173,9 @@ function readSettings(path: string): Obj | null {
     // Comments or trailing commas: jsonc-parser, required only here, so the dispatch bundle does not carry (and compile
     // on every run) a parser most settings files never need.
     try {
-      const jsonc = createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser');
+      const mod = builtin<typeof import('node:module')>('node:module');
+      if (!mod) return null;
+      const jsonc = mod.createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser');
       const v: unknown = jsonc.parse(text, [], { allowTrailingComma: true });
       return isRecord(v) ? v : null;
     } catch {

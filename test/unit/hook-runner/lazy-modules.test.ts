@@ -15,7 +15,7 @@ const dist = join(root, 'dist');
 const fixture = fixturePayload;
 
 /** Runs `node -r <probe> dist/hook.cjs …`; the probe reports which modules the process loaded, on stderr. */
-function runProbed(dir: string, env: Record<string, string>, harness: string, payload: unknown) {
+function runProbed(dir: string, env: Record<string, string>, harness: string, payload: unknown, event = 'PreToolUse') {
   const probe = join(dir, 'probe.cjs');
   writeFileSync(
     probe,
@@ -24,7 +24,7 @@ process.on('exit', () => process.stderr.write('\\nPROBE ' + JSON.stringify({
   files: Object.keys(require.cache), builtins: process.moduleLoadList.filter((m) => !before.has(m)),
 }) + '\\n'));\n`,
   );
-  const r = spawnSync(process.execPath, ['-r', probe, join(dist, 'hook.cjs'), harness, 'PreToolUse'], {
+  const r = spawnSync(process.execPath, ['-r', probe, join(dist, 'hook.cjs'), harness, event], {
     input: JSON.stringify(payload),
     env,
     cwd: dir,
@@ -193,6 +193,10 @@ describe('the dispatch bundles', () => {
     // A cheaper agent under the parent: untouched. The same agent made pricier by a settings override written with a
     // comment and a trailing comma: corrected, so the JSONC file was read.
     expect(run().stdout).toBe('');
+    // node:module (the ESM loader and source-map code come with it) loads only for the JSONC fallback.
+    const plain = runProbed(dir, env, 'gemini', payload, 'BeforeTool');
+    expect(plain.stdout).toBe('');
+    expect(plain.loaded.builtins).not.toContain('NativeModule module');
     writeFileSync(
       join(home, '.gemini', 'settings.json'),
       '{ // comment\n "agents": { "overrides": { "cheap": { "modelConfig": { "model": "gemini-3-pro-preview" } } } },\n}\n',
