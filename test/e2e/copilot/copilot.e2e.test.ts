@@ -5,7 +5,7 @@
  * child request named, the tool result the parent model read) and what tiergate recorded.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { decisionRecord } from '../support/decision-record.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,10 +75,12 @@ async function run(o: {
   env?: Record<string, string>;
   setup?: (h: CopilotHome, env: NodeJS.ProcessEnv) => Promise<void> | void;
   pluginDir?: boolean;
+  /** A home an earlier run made, to run in again. */
+  home?: CopilotHome;
 }): Promise<Run> {
   const api = await startFakeChatApi(responder(o.first, o.retry));
-  const home = makeCopilotHome(o.config);
-  homes.push(home);
+  const home = o.home ?? makeCopilotHome(o.config);
+  if (!o.home) homes.push(home);
   const env = copilotEnv(home, { apiUrl: api.baseURL, model: PARENT }, o.env);
   await o.setup?.(home, env);
   const r = await runInProject(
@@ -236,6 +238,38 @@ describe.skipIf(!found.ok)('GitHub Copilot CLI 1.0.102 end to end', () => {
     expect(row!.multiplier).toBeUndefined();
     expect(existsSync(join(r.home.tiergateHome, 'data', 'copilot-multipliers.json'))).toBe(false);
   });
+
+  it('the agent index: kept once the agent files are settled; an agent file changed after it is read again', async () => {
+    // src/agent-files/agent-index.ts keeps nothing changed within RACY_MS (5 s) of its read: a user's agent files were
+    // written long before the dispatch, so this run's are left to settle first.
+    const first = await run({
+      first: task({ agent_type: 'pricey' }),
+      setup: async (h) => {
+        writeAgent(h, 'pricey', 'claude-opus-4.8');
+        await new Promise((r) => setTimeout(r, 5_500));
+      },
+    });
+    expect(first.code, first.stderr.slice(-2000)).toBe(0);
+    expect(children(first).map((q) => q.model)).toEqual([PARENT]);
+    const pricey = join(first.home.copilotHome, 'agents', 'pricey.agent.md');
+    const indexFile = join(first.home.tiergateHome, 'data', 'copilot-agents.json');
+    const read = () =>
+      JSON.parse(readFileSync(indexFile, 'utf8')) as {
+        dirs: Record<string, unknown[]>;
+        files: Record<string, unknown[]>;
+      };
+    expect(statSync(indexFile).mode & 0o777).toBe(0o600);
+    const st = statSync(pricey);
+    expect(read().files[pricey]?.slice(0, 5)).toEqual([st.dev, st.ino, st.size, st.mtimeMs, st.ctimeMs]);
+    expect(JSON.stringify(read().files[pricey]?.[6])).toContain('claude-opus-4.8');
+    // Repinned to a cheaper model: the kept entry no longer matches, the file is read again, and the dispatch runs as
+    // asked (a stale entry would have corrected it to the parent's model).
+    writeAgent(first.home, 'pricey', 'gpt-5.4-mini');
+    const second = await run({ first: task({ agent_type: 'pricey' }), home: first.home });
+    expect(second.code, second.stderr.slice(-2000)).toBe(0);
+    expect(children(second).map((q) => q.model)).toEqual(['gpt-5.4-mini']);
+    expect(read().files[pricey]).toBeUndefined();
+  }, 120_000);
 
   it("nothing cheaper fits: denied, the model reads the reason, and its retry runs on the parent's model", async () => {
     const r = await run({
