@@ -146,11 +146,29 @@ await buildHook({
   entryPoints: [join(root, 'src/config/policy-load.ts')],
   outfile: join(out, 'policy-load.cjs'),
 });
+// A dispatch bundle serves one harness: its registry of descriptors (src/descriptors/facts.ts) is that harness's line
+// alone, so the other eight descriptors are neither bundled nor built at the top level of every dispatch hook.
+const oneHarness = (id) => ({
+  name: 'one-harness-registry',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]descriptors[\\/]facts\.ts$/ }, () => ({
+      contents: `import { ${id}Harness } from './${id}.js';\nexport const FACTS = { ${id}: ${id}Harness };\n`,
+      loader: 'ts',
+      resolveDir: join(root, 'src/descriptors'),
+    }));
+  },
+});
 for (const bundle of [...DISPATCH_BUNDLES, 'hook-events']) {
   const outfile = join(out, `${bundle}.cjs`);
+  const served = /^hook-dispatch-([a-z]+)$/.exec(bundle)?.[1];
   // The dispatch bundles carry no zod (test/unit/boundaries/bundle-imports.test.ts): their payloads have hand-written
   // guards (src/adapters/<id>/dispatch-payload.ts), and the policy's slow path is the bundle above.
-  await buildHook({ ...hookCommon, entryPoints: [join(root, 'src/entries', `${bundle}.ts`)], outfile });
+  await buildHook({
+    ...hookCommon,
+    entryPoints: [join(root, 'src/entries', `${bundle}.ts`)],
+    outfile,
+    ...(served ? { plugins: [oneHarness(served)] } : {}),
+  });
 }
 await buildHook({
   ...hookCommon,

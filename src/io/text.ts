@@ -12,3 +12,13 @@ export const fnv1a = (s: string): string => fnv1a32(s).toString(16).padStart(8, 
 
 /** The text without a leading byte order mark (editors on Windows write one; JSON.parse refuses it). */
 export const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
+/**
+ * The text less its trailing slashes (`/\/+$/`): a string loop, not a RegExp, which a Node 20 hook compiles on its
+ * first run in each process (bench/README.md session 16).
+ */
+export function withoutTrailingSlashes(s: string): string {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 47) end--;
+  return end === s.length ? s : s.slice(0, end);
+}

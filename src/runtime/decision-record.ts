@@ -22,16 +22,61 @@ export function decisionKind(d: Pick<Decision, 'action' | 'reason' | 'ask'>): De
   return d.action;
 }
 
+/** ASCII letter case folded (what a RegExp's `i` flag does for an ASCII pattern without `u`). */
+const fold = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+const isUpper = (c: number): boolean => c >= 65 && c <= 90;
+/** `\w` without `u`: ASCII letters, digits, `_` (NaN, past the end, is none). */
+const isWordChar = (c: number): boolean => isUpper(c) || (c >= 97 && c <= 122) || isDigit(c) || c === 95;
+
+/** Whether `word` (lower-case ASCII) is at `at` in `s`, ignoring ASCII case, and a word ends there (`\b`). */
+function wordAt(s: string, at: number, word: string): boolean {
+  for (let i = 0; i < word.length; i++) if (fold(s.charCodeAt(at + i)) !== word.charCodeAt(i)) return false;
+  return !isWordChar(s.charCodeAt(at + word.length));
+}
+
+/** Each index where `prefix` (lower-case ASCII) starts in `s`, ignoring ASCII case, is passed to `test`. */
+function someAt(s: string, prefix: string, test: (after: number) => boolean): boolean {
+  const first = prefix.charCodeAt(0);
+  for (let i = 0; i + prefix.length <= s.length; i++) {
+    if (fold(s.charCodeAt(i)) !== first) continue;
+    let j = 1;
+    while (j < prefix.length && fold(s.charCodeAt(i + j)) === prefix.charCodeAt(j)) j++;
+    if (j === prefix.length && test(i + j)) return true;
+  }
+  return false;
+}
+
+const anyWordAt = (s: string, at: number, words: readonly string[]): boolean => words.some((w) => wordAt(s, at, w));
+const FILE_EXTS = ['md', 'toml', 'yaml', 'yml'];
+const CONFIG_EXTS = ['json', 'jsonc', 'toml', 'yaml', 'yml'];
+
+/** `/^[A-Z][A-Z0-9_]+\b/`: a variable's name. */
+function startsWithVariable(s: string): boolean {
+  if (!isUpper(s.charCodeAt(0))) return false;
+  let i = 1;
+  for (let c = s.charCodeAt(i); isUpper(c) || isDigit(c) || c === 95; c = s.charCodeAt(++i));
+  return i >= 2 && !isWordChar(s.charCodeAt(i));
+}
+
 /**
  * agentModelFrom is free text per adapter: a path (agent file), a variable name (Claude Code's
  * CLAUDE_CODE_SUBAGENT_MODEL), or a config entry (`opencode.json agent.<name>`, pi's settings default, a built-in
- * agent's cap). Sorted by its shape.
+ * agent's cap). Sorted by its shape. Character tests, not regular expressions: each RegExp a Node 20 hook runs the
+ * first time is compiled in that process (~0.1 M instructions apiece; bench/README.md session 16). The regular
+ * expressions they stand for are in the comments (test/unit/observer/decision-record.test.ts checks they agree).
  */
 export function agentLink(from: string | null | undefined): WithoutFrom {
   if (!from) return 'harness-config';
-  if (/^[A-Z][A-Z0-9_]+\b/.test(from)) return 'environment';
-  // A harness's own config file (Hermes' config.yaml, Codex's and Grok's config.toml) is config, not an agent's file.
-  if (/\.(md|toml|ya?ml)\b/i.test(from) && !/settings|opencode\.jsonc?|config\.(jsonc?|toml|ya?ml)\b/i.test(from))
+  if (startsWithVariable(from)) return 'environment';
+  // A harness's own config file (Hermes' config.yaml, Codex's and Grok's config.toml) is config, not an agent's file:
+  // /\.(md|toml|ya?ml)\b/i and not /settings|opencode\.jsonc?|config\.(jsonc?|toml|ya?ml)\b/i.
+  if (
+    someAt(from, '.', (at) => anyWordAt(from, at, FILE_EXTS)) &&
+    !someAt(from, 'settings', () => true) &&
+    !someAt(from, 'opencode.json', () => true) &&
+    !someAt(from, 'config.', (at) => anyWordAt(from, at, CONFIG_EXTS))
+  )
     return 'agent-file';
   return 'harness-config';
 }

@@ -14,6 +14,7 @@
  * Bounded like Claude Code's lookup (agent-files/fs.ts, the file access it shares with Claude Code's): at most MAX_AGENT_FILES
  * heads of AGENT_HEAD_BYTES, MAX_DIR_ENTRIES entries a folder, MAX_DEPTH folders deep, MAX_PROJECT_LEVELS parents.
  */
+import { withoutTrailingSlashes } from '../../io/text.js';
 import { frontmatterBlock, frontmatterEntries, frontmatterScalar } from '../../io/frontmatter.js';
 import {
   AGENT_HEAD_BYTES,
@@ -105,7 +106,7 @@ export type CopilotAgentLookup =
   | { kind: 'unknown'; why: string };
 
 const join = (a: string, b: string) => (a.endsWith('/') ? a + b : `${a}/${b}`);
-const trim = (p: string) => (p.length > 1 ? p.replace(/\/+$/, '') : p);
+const trim = (p: string) => (p.length > 1 ? withoutTrailingSlashes(p) : p);
 const stem = (file: string) => file.replace(/\.agent\.md$/, '').replace(/\.md$/, '');
 
 /** The project's agent folders, nearest first: `.github/agents` then `.claude/agents` at each level up to the git root. */

@@ -4,6 +4,7 @@
  * Shared by the dispatch hook (parent-model.ts, a bounded tail read) and the transcript parser (transcript.ts, forward).
  * Pure helpers; nothing here reads a file.
  */
+import { withoutTrailingSlashes } from '../../io/text.js';
 import type { Usage } from '../../contracts/usage.js';
 import type { Env } from '../../contracts/env.js';
 import { isRecord } from '../../contracts/record.js';
@@ -33,16 +34,28 @@ export function eventOf(v: unknown): EventLine | null {
 
 /** `$COPILOT_HOME` (what Copilot CLI gives its hooks, seen), else `~/.copilot`; null when neither can be told. */
 export function copilotHome(env: Env): string | null {
-  if (env.COPILOT_HOME) return env.COPILOT_HOME.replace(/\/+$/, '') || '/';
-  if (env.HOME) return `${env.HOME.replace(/\/+$/, '')}/.copilot`;
+  if (env.COPILOT_HOME) return withoutTrailingSlashes(env.COPILOT_HOME) || '/';
+  if (env.HOME) return `${withoutTrailingSlashes(env.HOME)}/.copilot`;
   return null;
 }
 
-/** A session id usable as one path component: what Copilot writes (UUIDs), never `..` or a slash from a payload. */
-const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/**
+ * A session id usable as one path component: what Copilot writes (UUIDs), never `..` or a slash from a payload.
+ * `/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/` as a loop (a RegExp is compiled on its first run in each hook process).
+ */
+export function isSafeId(id: string): boolean {
+  if (id.length === 0 || id.length > 128 || !isAlnum(id.charCodeAt(0))) return false;
+  for (let i = 1; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    if (!isAlnum(c) && c !== 46 && c !== 95 && c !== 45) return false;
+  }
+  return true;
+}
 
 export function eventsPath(home: string, sessionId: string): string | null {
-  if (!SAFE_ID.test(sessionId) || sessionId.includes('..')) return null;
+  if (!isSafeId(sessionId) || sessionId.includes('..')) return null;
   return `${home}/session-state/${sessionId}/events.jsonl`;
 }
 

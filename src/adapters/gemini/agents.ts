@@ -60,8 +60,9 @@ export function geminiDir(env: Env): string {
  * non-Gemini) session model, else on `gemini-2.5-pro`; cli_help on the `flash` alias; generalist inherits.
  */
 function builtIns(parentModel: string | null): GeminiAgent[] {
-  const modern =
-    parentModel === null ? null : /^gemini-3(\.|-|$)/.test(parentModel) || !parentModel.startsWith('gemini-');
+  // /^gemini-3(\.|-|$)/ as a string test: a RegExp is compiled on its first run in each hook process.
+  const gen3 = parentModel?.startsWith('gemini-3') && ['.', '-', undefined].includes(parentModel[8]);
+  const modern = parentModel === null ? null : gen3 || !parentModel.startsWith('gemini-');
   return [
     // Both read-only helpers with their own tool lists (source).
     {

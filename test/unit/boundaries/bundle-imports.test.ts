@@ -9,6 +9,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { HARNESS_IDS } from '../../../src/contracts/harness-ids.js';
+import { DESCRIPTORS } from '../../../src/descriptors/index.js';
 
 const root = join(import.meta.dirname, '../../..');
 const META = join(root, '.cache/build/metafile.json');
@@ -118,6 +120,18 @@ describe('the dispatch bundles (dist/hook-dispatch-<harness>.cjs) in the esbuild
       .sort();
     expect(entries.length).toBeGreaterThanOrEqual(5);
     expect([...violations.keys()].sort()).toEqual(entries);
+  });
+
+  it("carry their own harness's descriptor and no other's (scripts/build.mjs: a registry of one harness)", () => {
+    const files = readdirSync(join(root, 'src/entries')).filter((f) => /^hook-dispatch-[a-z]+\.ts$/.test(f));
+    expect(files.length).toBeGreaterThanOrEqual(5);
+    for (const f of files) {
+      const file = `dist/${f.replace(/\.ts$/, '.cjs')}`;
+      const text = readFileSync(join(root, file), 'utf8');
+      // A descriptor's name as the minified bundle spells it (`name:"Codex"`).
+      const carried = HARNESS_IDS.filter((h) => text.includes(`name:${JSON.stringify(DESCRIPTORS[h].name)}`));
+      expect({ file, carried }).toEqual({ file, carried: [/^hook-dispatch-([a-z]+)/.exec(f)![1]] });
+    }
   });
 
   it('carry no zod, no SQLite and no child_process', () => {

@@ -463,6 +463,69 @@ describe('decision kinds and the budget downshift label', () => {
     expect(agentLink(null)).toBe('harness-config');
   });
 
+  it('the link agrees with the regular expressions it stands for (character tests instead, for the hook)', () => {
+    const byRegExp = (from: string) => {
+      if (!from) return 'harness-config';
+      if (/^[A-Z][A-Z0-9_]+\b/.test(from)) return 'environment';
+      if (/\.(md|toml|ya?ml)\b/i.test(from) && !/settings|opencode\.jsonc?|config\.(jsonc?|toml|ya?ml)\b/i.test(from))
+        return 'agent-file';
+      return 'harness-config';
+    };
+    const parts = [
+      '/',
+      '.',
+      '.md',
+      '.MD',
+      '.Md',
+      '.toml',
+      '.yaml',
+      '.yml',
+      '.YaMl',
+      '.ym',
+      'l',
+      'x',
+      '_',
+      '-',
+      '1',
+      ' ',
+      'A',
+      'B_',
+      'CLAUDE',
+      'Ab',
+      'a',
+      'settings',
+      'SETTINGS',
+      'setting',
+      'opencode.json',
+      'OpenCode.JSONC',
+      'opencode',
+      'config.',
+      'Config.',
+      'json',
+      'jsonc',
+      'toml',
+      'yml',
+      'yaml',
+      'mdx',
+      '\u212a',
+      '\u0130',
+      'é',
+      'config.yml',
+      ':',
+    ];
+    let seed = 7;
+    const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
+    const seen: string[] = [];
+    for (let i = 0; i < 20000; i++) {
+      let s = '';
+      for (let k = rand(6); k >= 0; k--) s += parts[rand(parts.length)];
+      expect([s, agentLink(s)]).toEqual([s, byRegExp(s)]);
+      seen.push(agentLink(s));
+    }
+    // The corpus reaches every answer.
+    expect(new Set(seen)).toEqual(new Set(['environment', 'agent-file', 'harness-config']));
+  });
+
   it('a budget downshift saves, and its part is labelled apart', () => {
     const run = {
       g: 'a',

@@ -79,6 +79,13 @@ describe('gemini agent lookup', () => {
       'gemini-3-flash-preview',
     );
     expect(loadAgents(sb.env, null, null).get('codebase_investigator')!.model).toBeNull();
+    // Gemini 3 is `gemini-3` then `.`, `-` or the end; a non-Gemini session model counts as modern too.
+    const investigator = (parent: string) => loadAgents(sb.env, null, parent).get('codebase_investigator')!.model;
+    expect(investigator('gemini-3')).toBe('gemini-3-flash-preview');
+    expect(investigator('gemini-3-pro-preview')).toBe('gemini-3-flash-preview');
+    expect(investigator('gemini-30-pro')).toBe('gemini-2.5-pro');
+    expect(investigator('gemini-2.5-flash')).toBe('gemini-2.5-pro');
+    expect(investigator('gpt-5.4')).toBe('gemini-3-flash-preview');
   });
 
   it('GEMINI_CLI_HOME replaces the home directory', () => {
