@@ -8,4 +8,5 @@ usePolicySlowPath(requirePolicyLoadBundle);
 
 export { adapter };
 export { codeCacheRank } from '../hook-runner/core.js';
+export { warmCodeCache } from '../observer/spend-warm.js';
 export const main = (argv: string[]): Promise<number> => hookMain(argv, { copilot: async () => adapter });

@@ -24,9 +24,14 @@ import type { CodeCacheFound } from './code-cache.js';
 type Load = (id: string) => unknown;
 /**
  * `codeCacheRank`: a dispatch bundle's (hook-runner/core.ts): how much of the dispatch path this run exercised. A bundle
- * without it (the events bundle) makes a full cache on any run.
+ * without it (the events bundle) makes a full cache on any run. `warmCodeCache`: runs, before a cache is made, what
+ * this run may not have (never throws).
  */
-type Bundle = { main(argv: string[]): Promise<number>; codeCacheRank?: () => CodeCacheRank };
+type Bundle = {
+  main(argv: string[]): Promise<number>;
+  codeCacheRank?: () => CodeCacheRank;
+  warmCodeCache?: () => unknown;
+};
 /**
  * `cache`: what the loader found, when there is a cache to write or a problem with it to report after the answer;
  * `rank`: that of a good file in use (written again only by a fuller run).
@@ -51,8 +56,12 @@ export async function startHook(
     // path; a dispatch let through: the correction's): the first fuller run replaces it, so at most three writes a build.
     const { script, cache } = loaded;
     const rank = loaded.exports.codeCacheRank?.() ?? FULL_RANK;
-    if (script && cache && (cache.rank === undefined || cache.rank < rank))
+    if (script && cache && (cache.rank === undefined || cache.rank < rank)) {
+      // The paths of the dispatch this run did not take, run on made-up data so they are in the cache too
+      // (observer/spend-warm.ts: the budget path's read).
+      loaded.exports.warmCodeCache?.();
       keepCodeCache(distDir, load, env, script, { ...cache, rank });
+    }
   } catch (err) {
     process.stderr.write(`tiergate: hook could not run (${errorText(err)}); the harness proceeds unchanged\n`);
     code = 0;

@@ -21,6 +21,7 @@ import type { SpendState } from '../routing-engine/budget.js';
 import { writeFold } from './spend-fold.js';
 import { tryWithSpendLock } from './spend-lock.js';
 import { heldGen, heldLineText, mustFold } from './spend-held.js';
+import { noteSpendPath } from './spend-warm.js';
 import { heldPath, readSpendWith, type SpendRead } from './spend-read.js';
 import {
   addReservation,
@@ -97,6 +98,7 @@ function stateOf(
  * that asks and sets no budget or limit: the budgets are not checked (none is set), the message states the estimate.
  */
 export function askState(env: Env, obs: DispatchObservation): SpendState {
+  noteSpendPath();
   const session = obs.sessionId ? sessionKey(obs.harness, obs.sessionId) : null;
   const read = readSpendWith(env, obs.at, null, { session });
   const state = spendStateFrom(read, obs.harness, obs.sessionId, obs.at, null);
@@ -149,6 +151,7 @@ export function decideReserving(
   runsOn: (d: Decision) => string | null,
   countsChildren = false,
 ): Decision {
+  noteSpendPath();
   const now = obs.at;
   // This session's view of the summary (spend-digest.ts): the digest and this session's line, not the whole file.
   const view = { session: obs.sessionId ? sessionKey(obs.harness, obs.sessionId) : null };
