@@ -33,6 +33,14 @@ export type TailResult = {
   size: number;
 };
 
+/**
+ * The last `\n` at or before `from` (-1 when none). V8's own TypedArray search: Buffer's lastIndexOf is JavaScript in
+ * node:buffer that a Node 20 hook compiles on its first call (~0.3 M instructions of a Gemini dispatch; bench/README.md
+ * session 16).
+ */
+const lastNewline = (buf: Uint8Array, from: number): number =>
+  from < 0 ? -1 : Uint8Array.prototype.lastIndexOf.call(buf, 0x0a, from);
+
 export function readTailLines(path: string, opts: TailOptions): TailResult {
   const chunkBytes = Math.max(1024, opts.chunkBytes ?? 64 * 1024);
   const { fd, size } = openRegular(path, { follow: !opts.noFollow });
@@ -59,7 +67,7 @@ export function readTailLines(path: string, opts: TailOptions): TailResult {
       if (firstChunk && buf.length && buf[buf.length - 1] === 0x0a) buf = buf.subarray(0, buf.length - 1);
       firstChunk = false;
       let end = buf.length;
-      let nl = buf.lastIndexOf(0x0a, end - 1);
+      let nl = lastNewline(buf, end - 1);
       while (nl >= 0) {
         const line = buf.subarray(nl + 1, end).toString(); // UTF-8 (hook-runner/core.ts parsePayload says why)
         if (line.length) {
@@ -70,7 +78,7 @@ export function readTailLines(path: string, opts: TailOptions): TailResult {
           }
         }
         end = nl;
-        nl = end > 0 ? buf.lastIndexOf(0x0a, end - 1) : -1;
+        nl = lastNewline(buf, end - 1);
       }
       // A view, not a copy: the next concat copies it out, and its chunk goes with it (and Buffer.from would be one more
       // of Node's functions for a dispatch hook to compile).

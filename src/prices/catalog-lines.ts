@@ -42,13 +42,21 @@ function keyEnd(section: string, start: number): number {
   return -1;
 }
 
+/**
+ * Misses searched in the text before the index is built. Building it (a pass over every line, a Map of ~430 keys) was
+ * 1.5 M instructions of a Node 20 dispatch hook whose one miss was a name as sent (`claude-opus-4.8`, found under its
+ * normalised id next): more than the few searches a dispatch makes. A lookup that keeps missing (a model no catalog
+ * knows, tried under each alias in each layer) gets the index after this many (bench/README.md session 16).
+ */
+export const INDEX_AFTER_MISSES = 8;
+
 /** `section`: "\n<row>,\n<row>\n", each row `"<id>":{…}` as JSON.stringify wrote it. */
 function modelLines(section: string, checkRow?: (row: unknown) => boolean): Record<string, PriceRow> | null {
   const rows = new Map<string, PriceRow | null>();
-  // key -> where its row starts, built on the first lookup that misses: a miss searches the whole text (~0.07 ms on
-  // the bundled snapshot), and a dispatch that misses once tries more names (Claude's aliases) in every layer, while
-  // one pass over the lines costs about two misses (bench/README.md, "Session 4").
+  // key -> where its row starts, built after INDEX_AFTER_MISSES lookups missed: a miss searches the whole text (~0.07 ms
+  // on the bundled snapshot), and a lookup that misses many times (Claude's aliases in every layer) is then served by it.
   let starts: Map<string, number> | null = null;
+  let misses = 0;
 
   const lineAt = (start: number): string => {
     const end = section.indexOf('\n', start);
@@ -76,7 +84,7 @@ function modelLines(section: string, checkRow?: (row: unknown) => boolean): Reco
     } else {
       const at = section.indexOf(`\n${JSON.stringify(key)}:{`);
       if (at >= 0) found = parseAt(at + 1, key);
-      else index(); // for the lookups to come
+      else if (++misses >= INDEX_AFTER_MISSES) index(); // for the lookups to come
     }
     if (found && checkRow && !checkRow(found)) found = null;
     rows.set(key, found);
