@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Catalog } from '../../../src/contracts/prices.js';
-import { readCatalogLines } from '../../../src/prices/catalog-lines.js';
+import { INDEX_AFTER_MISSES, readCatalogLines } from '../../../src/prices/catalog-lines.js';
 import { serialiseCatalog } from '../../../src/prices/merge.js';
 
 const snapshotText = readFileSync(join(import.meta.dirname, '../../../data/prices-snapshot.json'), 'utf8');
@@ -85,6 +85,36 @@ describe('catalog read line by line', () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+
+  it('finds every row and no other once enough misses built its index', () => {
+    const row = JSON.parse(snapshotText).models[Object.keys(JSON.parse(snapshotText).models)[0]!];
+    const key = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('a"b', '\\', '\\"', '":{', '\n', '__proto__'));
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(key, { minLength: 1, maxLength: 6 }),
+        fc.array(key, { maxLength: 6 }),
+        (keys, probes) => {
+          const models = Object.fromEntries(keys.map((k, i) => [k, { ...row, id: `m${i}` }]));
+          const c: Catalog = {
+            format: 'tiergate-catalog/1',
+            version: 'v',
+            date: '2026-01-01',
+            source: 's',
+            models,
+            aliases: {},
+          };
+          const lazy = readCatalogLines(serialiseCatalog(c))!;
+          for (let i = 0; i < INDEX_AFTER_MISSES; i++)
+            expect(Object.hasOwn(lazy.models, `\u0000absent${i}`)).toBe(false);
+          for (const k of [...probes, ...keys])
+            expect(Object.hasOwn(lazy.models, k) ? lazy.models[k] : null).toEqual(
+              Object.hasOwn(models, k) ? models[k] : null,
+            );
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 
