@@ -2,7 +2,7 @@
  * Reads a catalog in the layout serialiseCatalog writes (merge.ts: one model per line) without parsing every row. A
  * dispatch looks up two or three of ~430 models, and parsing all of them, then collecting the garbage, was ~1 ms of
  * every hook process (bench/README.md). A lookup finds its row's line by searching the text for `\n"<id>":{`, then
- * parses that line alone (after a first miss, through an index of where each row starts); Object.keys lists every model
+ * parses that line alone (once misses keep coming, through an index of where each row starts); Object.keys lists every model
  * (the same index), and whatever walks all rows (estimates, `prices list`) parses them all, as JSON.parse would. Pure.
  * Returns null for any text not in that exact layout: the caller then parses the whole file.
  */
@@ -10,6 +10,12 @@ import type { Catalog, PriceRow } from '../contracts/prices.js';
 
 const MODELS_OPEN = ',\n"models":{\n';
 const MODELS_CLOSE = '\n},\n"aliases":';
+/**
+ * Misses (each a search of the whole text) before the index of row starts is built. In a hook process the index's loop
+ * over ~430 lines runs in V8's interpreter and costs more than a dozen native searches: Claude's three alias misses
+ * built it for ~1.6 M instructions, a third of a correction's own cost on Node 20 (bench/README.md, session 16).
+ */
+export const INDEX_AFTER_MISSES = 16;
 
 /** `checkRow` may refuse a row (it is then absent from this catalog, and a lower layer prices the model). */
 export function readCatalogLines(text: string, checkRow?: (row: unknown) => boolean): Catalog | null {
@@ -42,19 +48,11 @@ function keyEnd(section: string, start: number): number {
   return -1;
 }
 
-/**
- * Misses searched in the text before the index is built. Building it (a pass over every line, a Map of ~430 keys) was
- * 1.5 M instructions of a Node 20 dispatch hook whose one miss was a name as sent (`claude-opus-4.8`, found under its
- * normalised id next): more than the few searches a dispatch makes. A lookup that keeps missing (a model no catalog
- * knows, tried under each alias in each layer) gets the index after this many (bench/README.md session 16).
- */
-export const INDEX_AFTER_MISSES = 8;
-
 /** `section`: "\n<row>,\n<row>\n", each row `"<id>":{…}` as JSON.stringify wrote it. */
 function modelLines(section: string, checkRow?: (row: unknown) => boolean): Record<string, PriceRow> | null {
   const rows = new Map<string, PriceRow | null>();
-  // key -> where its row starts, built after INDEX_AFTER_MISSES lookups missed: a miss searches the whole text (~0.07 ms
-  // on the bundled snapshot), and a lookup that misses many times (Claude's aliases in every layer) is then served by it.
+  // key -> where its row starts, built by Object.keys or once INDEX_AFTER_MISSES lookups missed: a miss searches the
+  // whole text (~0.07 ms on the bundled snapshot), a long-lived process (a plugin, the CLI) may miss many times.
   let starts: Map<string, number> | null = null;
   let misses = 0;
 
