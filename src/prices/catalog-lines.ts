@@ -42,13 +42,19 @@ function keyEnd(section: string, start: number): number {
   return -1;
 }
 
+/** Lookups that miss (each a search of the whole text) before the rows' index is built: about what it costs to build. */
+export const MISSES_BEFORE_INDEX = 6;
+
 /** `section`: "\n<row>,\n<row>\n", each row `"<id>":{…}` as JSON.stringify wrote it. */
 function modelLines(section: string, checkRow?: (row: unknown) => boolean): Record<string, PriceRow> | null {
   const rows = new Map<string, PriceRow | null>();
-  // key -> where its row starts, built on the first lookup that misses: a miss searches the whole text (~0.07 ms on
-  // the bundled snapshot), and a dispatch that misses once tries more names (Claude's aliases) in every layer, while
-  // one pass over the lines costs about two misses (bench/README.md, "Session 4").
+  // key -> where its row starts, built once MISSES_BEFORE_INDEX lookups have missed (or when the keys are listed). A miss
+  // searches the whole text; building the index walks every line, which counts (callgrind, Node 20, bundled snapshot)
+  // as ~8 misses: a Claude dispatch misses three times (`haiku`, `sonnet`, `opus`, each tried as a key before as an
+  // alias), and building the index at its first miss cost it 1.4 M instructions more than the three searches
+  // (bench/README.md, session 16).
   let starts: Map<string, number> | null = null;
+  let misses = 0;
 
   const lineAt = (start: number): string => {
     const end = section.indexOf('\n', start);
@@ -76,7 +82,7 @@ function modelLines(section: string, checkRow?: (row: unknown) => boolean): Reco
     } else {
       const at = section.indexOf(`\n${JSON.stringify(key)}:{`);
       if (at >= 0) found = parseAt(at + 1, key);
-      else index(); // for the lookups to come
+      else if (++misses >= MISSES_BEFORE_INDEX) index(); // for the lookups to come
     }
     if (found && checkRow && !checkRow(found)) found = null;
     rows.set(key, found);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Catalog } from '../../../src/contracts/prices.js';
-import { readCatalogLines } from '../../../src/prices/catalog-lines.js';
+import { MISSES_BEFORE_INDEX, readCatalogLines } from '../../../src/prices/catalog-lines.js';
 import { serialiseCatalog } from '../../../src/prices/merge.js';
 
 const snapshotText = readFileSync(join(import.meta.dirname, '../../../data/prices-snapshot.json'), 'utf8');
@@ -54,7 +54,7 @@ describe('catalog read line by line', () => {
     expect(JSON.parse(JSON.stringify(lazy))).toEqual(c);
   });
 
-  it('finds every row and no other, before and after a miss builds its index, whatever the keys hold', () => {
+  it('finds every row and no other, before and after misses build its index, whatever the keys hold', () => {
     const row = JSON.parse(snapshotText).models[Object.keys(JSON.parse(snapshotText).models)[0]!];
     const key = fc.oneof(
       fc.string({ maxLength: 8 }),
@@ -64,7 +64,8 @@ describe('catalog read line by line', () => {
       fc.property(
         fc.uniqueArray(key, { minLength: 1, maxLength: 6 }),
         fc.array(key, { maxLength: 6 }),
-        fc.boolean(),
+        // Misses before the probes: none, some (searched), or enough to build the index (MISSES_BEFORE_INDEX).
+        fc.integer({ min: 0, max: MISSES_BEFORE_INDEX }),
         (keys, probes, missFirst) => {
           const models = Object.fromEntries(keys.map((k, i) => [k, { ...row, id: `m${i}` }]));
           const c: Catalog = {
@@ -76,7 +77,7 @@ describe('catalog read line by line', () => {
             aliases: {},
           };
           const lazy = readCatalogLines(serialiseCatalog(c))!;
-          if (missFirst) expect(Object.hasOwn(lazy.models, '\u0000absent')).toBe(false);
+          for (let i = 0; i < missFirst; i++) expect(Object.hasOwn(lazy.models, `\u0000absent${i}`)).toBe(false);
           for (const k of [...probes, ...keys])
             expect(Object.hasOwn(lazy.models, k) ? lazy.models[k] : null).toEqual(
               Object.hasOwn(models, k) ? models[k] : null,
