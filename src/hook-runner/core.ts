@@ -239,8 +239,8 @@ export async function runHookWith(
   );
 
   // `work` settles every fault into a fail-open outcome itself: only the deadline rejects here. Its timer is armed only
-  // if `work` waits past one turn of the event loop (a stdin not yet written, a socket read the pool has not finished
-  // by the loop's first poll, a handler's poll): most dispatches never do.
+  // if `work` still waits after the microtask spin and LOOP_SPIN_MS of event-loop turns (a stdin not yet written, a
+  // handler's poll): most dispatches never do, a socket stdin's pooled read included.
   let out = await withDeadlineOnWait(work, deadlineMs, where).catch((err: unknown) =>
     err instanceof DeadlineExceeded ? missedDeadline() : failOpen(errorText(err)),
   );

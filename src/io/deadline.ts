@@ -12,7 +12,7 @@ export class DeadlineExceeded extends Error {
 }
 
 /**
- * How long (ms, from its first loop turn) an `armAfterTurns` wait keeps turning the event loop without a timer before it arms one.
+ * How long (ms, from its first loop turn) an `armAfterTurns` wait keeps turning the event loop before it arms a timer.
  * A socket stdin (Claude Code's) is read in libuv's thread pool, whose first read (a thread started, the read, the
  * wake-up) is seldom done by the loop's first poll but well within this: spinning the loop with setImmediate (compiled
  * already) until it is done costs less than a timer's first use on Node 20.20.2 (socket cases −1 to −2.9 M
@@ -27,11 +27,11 @@ export const LOOP_SPIN_MS = 2;
  *
  * `armAfterTurns`: for a process that mostly never waits (a command hook whose stdin was there at once and whose
  * handler waited for nothing), the timer is armed only when `work` is still unsettled after that many turns of the
- * microtask queue and then turns of the event loop for LOOP_SPIN_MS, i.e. when it waits for the event
- * loop longer than that; otherwise none is made. On Node 20.20.2 a timer's first use compiles ~20 functions of Node's own (~1.3 M
- * instructions of a hook's ~20 M over a bare start; bench/README.md, session 15). Nothing can wait before the timer
- * is armed: the event loop runs nothing until the microtask queue is empty, the spin keeps a turn in it until then,
- * and the one loop turn after it polls without blocking. `ms` counts from the call either way.
+ * microtask queue and then LOOP_SPIN_MS of event-loop turns, i.e. when it waits for the event loop longer than that;
+ * otherwise none is made. On Node 20.20.2 a timer's first use compiles ~20 functions of Node's own (~1.3 M instructions
+ * of a hook's ~20 M over a bare start; bench/README.md, session 15). Nothing can wait past the deadline unwatched: the
+ * event loop runs nothing until the microtask queue is empty, the spin keeps a turn in it until then, and the loop
+ * turns after it poll without blocking (an immediate is always pending). `ms` counts from the call either way.
  */
 export function withDeadline<T>(
   work: Promise<T> | T,

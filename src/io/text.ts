@@ -22,3 +22,6 @@ export function withoutTrailingSlashes(s: string): string {
   while (end > 0 && s.charCodeAt(end - 1) === 47) end--;
   return end === s.length ? s : s.slice(0, end);
 }
+
+/** A path less its trailing slashes, a path of one character (`/`) kept as it is. */
+export const trimSlash = (p: string): string => (p.length > 1 ? withoutTrailingSlashes(p) : p);

@@ -4,6 +4,7 @@
  * component). Exact matches keep their old meaning (a directory includes its subdirectories). Read from the sessions
  * table, which every dispatch and completion touches.
  */
+import { trimSlash } from '../io/text.js';
 import { basename, resolve } from 'node:path';
 import type { SqlDriver } from '../observer/ledger/driver.js';
 
@@ -24,7 +25,6 @@ export function resolveSession(db: SqlDriver, text: string): Resolved {
   return { problem: `'${text}' starts more than one session id (${listed(hits)}): give more of it` };
 }
 
-const trimSlash = (p: string) => (p.length > 1 ? p.replace(/\/+$/, '') : p);
 const under = (project: string, dir: string) => project === dir || project.startsWith(dir === '/' ? '/' : `${dir}/`);
 
 export function resolveProject(db: SqlDriver, text: string, cwd: string): Resolved {

@@ -14,6 +14,7 @@
  * `$.fs` (module/index.ts). Bounded: at most MAX_AGENT_FILES heads of AGENT_HEAD_BYTES each, MAX_DIR_ENTRIES entries a
  * folder, MAX_DEPTH folders deep, MAX_PROJECT_LEVELS parents. What cannot be read or found is "unknown", never a guess.
  */
+import { trimSlash } from '../../io/text.js';
 import {
   AGENT_HEAD_BYTES,
   LookupDeadline,
@@ -74,7 +75,6 @@ const parentOf = (p: string) => {
   const i = p.replace(/\/+$/, '').lastIndexOf('/');
   return i <= 0 ? '/' : p.slice(0, i);
 };
-const trimSlash = (p: string) => (p.length > 1 ? p.replace(/\/+$/, '') : p);
 
 /** `~/…` for a path under home, else the path; a project agent is shown relative to the project dir. */
 export function displayPath(path: string, places: AgentPlaces): string {

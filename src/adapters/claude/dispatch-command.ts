@@ -2,6 +2,7 @@
  * Claude Code's dispatch hook (PreToolUse on Agent/Task), apart from the completion side so the dispatch bundle
  * (dist/hook-dispatch-claude.cjs) never carries the transcript parsers or the drain. command.ts composes it with the others.
  */
+import { withoutTrailingSlashes } from '../../io/text.js';
 import { jsonAnswer, type CommandAdapter, type HookContext, type HookHandler } from '../../contracts/hook.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import { routeDispatch } from '../../runtime/dispatch.js';
@@ -110,7 +111,7 @@ async function childModel(p: DispatchPayload, parentModel: string | null, ctx: H
   const home = env.HOME || null;
   const places: AgentPlaces = {
     projectDir: env.CLAUDE_PROJECT_DIR || p.cwd || null,
-    configDir: env.CLAUDE_CONFIG_DIR || (home ? `${home.replace(/\/+$/, '')}/.claude` : null),
+    configDir: env.CLAUDE_CONFIG_DIR || (home ? `${withoutTrailingSlashes(home)}/.claude` : null),
     home,
   };
   const child = await resolveChildModel({

@@ -4,6 +4,7 @@
  *
  *   deep-review → model: opus (from .claude/agents/deep-review.md) → claude-opus-5-5 → over the sonnet parent → corrected to sonnet
  */
+import { withoutTrailingSlashes } from '../../io/text.js';
 import { outcomeText, pricedAgainstParent } from '../../routing-engine/explain-text.js';
 import type { Decision } from '../../contracts/decision.js';
 import type { DispatchObservation } from '../../contracts/observation.js';
@@ -26,7 +27,7 @@ export function placesFor(env: Env, projectDir: string): AgentPlaces {
   const home = env.HOME || null;
   return {
     projectDir,
-    configDir: env.CLAUDE_CONFIG_DIR || (home ? `${home.replace(/\/+$/, '')}/.claude` : null),
+    configDir: env.CLAUDE_CONFIG_DIR || (home ? `${withoutTrailingSlashes(home)}/.claude` : null),
     home,
   };
 }

@@ -14,7 +14,7 @@
  * Bounded like Claude Code's lookup (agent-files/fs.ts, the file access it shares with Claude Code's): at most MAX_AGENT_FILES
  * heads of AGENT_HEAD_BYTES, MAX_DIR_ENTRIES entries a folder, MAX_DEPTH folders deep, MAX_PROJECT_LEVELS parents.
  */
-import { withoutTrailingSlashes } from '../../io/text.js';
+import { trimSlash } from '../../io/text.js';
 import { frontmatterBlock, frontmatterEntries, frontmatterScalar } from '../../io/frontmatter.js';
 import {
   AGENT_HEAD_BYTES,
@@ -106,15 +106,14 @@ export type CopilotAgentLookup =
   | { kind: 'unknown'; why: string };
 
 const join = (a: string, b: string) => (a.endsWith('/') ? a + b : `${a}/${b}`);
-const trim = (p: string) => (p.length > 1 ? withoutTrailingSlashes(p) : p);
 const stem = (file: string) => file.replace(/\.agent\.md$/, '').replace(/\.md$/, '');
 
 /** The project's agent folders, nearest first: `.github/agents` then `.claude/agents` at each level up to the git root. */
 export async function projectAgentDirs(fs: AgentFs, places: AgentPlaces): Promise<string[]> {
   if (!places.projectDir?.startsWith('/')) return [];
-  const home = places.home ? trim(places.home) : null;
+  const home = places.home ? trimSlash(places.home) : null;
   const out: string[] = [];
-  let d = trim(places.projectDir);
+  let d = trimSlash(places.projectDir);
   for (let i = 0; i < MAX_PROJECT_LEVELS && d !== home; i++) {
     out.push(join(d, '.github/agents'), join(d, '.claude/agents'));
     if (await fs.exists(join(d, '.git'))) break;

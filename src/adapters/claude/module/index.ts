@@ -12,6 +12,7 @@
  *  - time in `$` calls is outside the hook's 10 s budget but not outside the user's wait: nothing here awaits a
  *    process, and spool writes happen after the child has started.
  */
+import { withoutTrailingSlashes } from '../../../io/text.js';
 import { ModuleCore, spoolFileText, type ModuleEnv, type SpawnEvent, type TurnCompleteEvent } from './core.js';
 import { bundledLookup } from './prices.js';
 import {
@@ -115,7 +116,7 @@ async function init($: Dollar): Promise<void> {
   ).map(str);
   core.agentPlaces = {
     projectDir: core.cwd,
-    configDir: configDir ?? (home ? `${home.replace(/\/+$/, '')}/.claude` : null),
+    configDir: configDir ?? (home ? `${withoutTrailingSlashes(home)}/.claude` : null),
     home,
   };
   const modelEnv: ClaudeModelEnv = {
