@@ -1,11 +1,15 @@
 /** Text helpers every reader of a user's or a harness's file shares. Pure. */
 
-/** FNV-1a (32 bits) of a string's UTF-16 code units: names a file after a value (not a security hash). */
-export function fnv1a32(s: string): number {
+/**
+ * FNV-1a (32 bits) of a string's UTF-16 code units: names a file after a value (not a security hash). Parenthesised:
+ * dist/hook.cjs calls it on every hook, and V8 compiles it with that script's top level (io/code-cache-file.ts).
+ */
+// biome-ignore format: parenthesised, so V8 compiles it with dist/hook.cjs's top level (io/code-cache-file.ts)
+export const fnv1a32 = (function fnv1a32(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
   return h;
-}
+});
 
 /** fnv1a32 as 8 hex digits. */
 export const fnv1a = (s: string): string => fnv1a32(s).toString(16).padStart(8, '0');

@@ -459,4 +459,34 @@ describe('startHook (dist/hook.cjs)', () => {
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/^tiergate: hook code cache not saved \(Error: \S+code-cache\.cjs: damaged\)\n$/);
   });
+  it("gives the bundle Node's modules through process.getBuiltinModule, and everything else (all, on a Node without it) through require", async () => {
+    const sb = sandbox();
+    const dist = join(sb.dir, 'dist');
+    mkdirSync(dist);
+    writeFileSync(
+      join(dist, 'hook-dispatch-codex.cjs'),
+      'exports.main = async () => (require("node:fs") === process.__tgTestFs && require("./policy-load.cjs") === 5 ? 7 : 1);',
+    );
+    const fs = await import('node:fs');
+    const asked: string[] = [];
+    const load = (id: string) => {
+      asked.push(id);
+      if (id === 'node:fs') return fs.default;
+      if (id === './policy-load.cjs') return 5;
+      throw new Error(`${id}: not here`);
+    };
+    const real = Object.getOwnPropertyDescriptor(process, 'getBuiltinModule');
+    Object.assign(process, { __tgTestFs: fs.default });
+    try {
+      expect((await start(dist, load, sb.env)).code).toBe(7);
+      expect(asked.filter((id) => id !== join(dist, 'code-cache.cjs'))).toEqual(['./policy-load.cjs']);
+      asked.splice(0);
+      Object.defineProperty(process, 'getBuiltinModule', { value: undefined, configurable: true, writable: true });
+      expect((await start(dist, load, sb.env)).code).toBe(7);
+      expect(asked.filter((id) => id !== join(dist, 'code-cache.cjs'))).toEqual(['node:fs', './policy-load.cjs']);
+    } finally {
+      if (real) Object.defineProperty(process, 'getBuiltinModule', real);
+      delete (process as { __tgTestFs?: unknown }).__tgTestFs;
+    }
+  });
 });
