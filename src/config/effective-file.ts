@@ -17,12 +17,11 @@
  * misses searches a few KB, not the layer.
  */
 import { lstatSync, statSync, type Stats } from 'node:fs';
-import { dirname, join } from 'node:path';
 import type { Policy } from '../contracts/config.js';
 import type { Catalog } from '../contracts/prices.js';
 import { isRecord } from '../contracts/record.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
-import { paths, type Env } from '../io/paths.js';
+import { paths, type Env, dirName, joinPath } from '../io/paths.js';
 import { readTextCapped } from '../io/read-capped.js';
 import { readCatalogLines } from '../prices/catalog-lines.js';
 import { findSnapshotPath } from '../prices/snapshot-path.js';
@@ -40,7 +39,7 @@ export type Inputs = Record<'user' | 'snapshot' | 'code' | 'prices', string>;
 
 export type Effective = { inputs: Inputs; policy: Policy; diagnostics: string[]; layers: Catalog[] };
 
-export const effectivePath = (env: Env): string => join(paths(env).data, EFFECTIVE_FILE);
+export const effectivePath = (env: Env): string => joinPath(paths(env).data, EFFECTIVE_FILE);
 
 const identity = (path: string | null, st: Stats | undefined): string =>
   `${path}|${st ? `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}` : 'absent'}`;
@@ -59,7 +58,7 @@ function at(path: string | null, stat: typeof statSync): Stats | undefined {
 export function currentInputs(env: Env): Inputs {
   const p = paths(env);
   const snapshot = findSnapshotPath();
-  const code = snapshot && join(dirname(dirname(snapshot)), 'dist', POLICY_LOAD_BUNDLE);
+  const code = snapshot && joinPath(dirName(dirName(snapshot)), 'dist', POLICY_LOAD_BUNDLE);
   return {
     user: identity(p.config, at(p.config, statSync)),
     snapshot: identity(snapshot, at(snapshot, statSync)),
