@@ -11,16 +11,17 @@
  * which changes the directory; so does a catalog placed there by hand). A project file is never in it: its presence is
  * asked on every dispatch and, when present, it is read and applied over the user's policy (config/runtime.ts).
  *
- * Layout: one JSON line (format, inputs, policy, diagnostics, the length of each layer), then each layer's text in
- * catalog-lines layout (prices/catalog-lines.ts), so a dispatch parses only the rows it looks up.
+ * Layout: one JSON line (format, inputs, policy, diagnostics, the length of each layer and of each layer's key table),
+ * then each layer's text in catalog-lines layout (prices/catalog-lines.ts), so a dispatch parses only the rows it looks
+ * up, then each layer's key table (catalog-lines.ts keyTable; empty for a layer in another layout), so a lookup that
+ * misses searches a few KB, not the layer.
  */
 import { lstatSync, statSync, type Stats } from 'node:fs';
-import { dirname, join } from 'node:path';
 import type { Policy } from '../contracts/config.js';
 import type { Catalog } from '../contracts/prices.js';
 import { isRecord } from '../contracts/record.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
-import { paths, type Env } from '../io/paths.js';
+import { paths, type Env, dirName, joinPath } from '../io/paths.js';
 import { readTextCapped } from '../io/read-capped.js';
 import { readCatalogLines } from '../prices/catalog-lines.js';
 import { findSnapshotPath } from '../prices/snapshot-path.js';
@@ -38,7 +39,7 @@ export type Inputs = Record<'user' | 'snapshot' | 'code' | 'prices', string>;
 
 export type Effective = { inputs: Inputs; policy: Policy; diagnostics: string[]; layers: Catalog[] };
 
-export const effectivePath = (env: Env): string => join(paths(env).data, EFFECTIVE_FILE);
+export const effectivePath = (env: Env): string => joinPath(paths(env).data, EFFECTIVE_FILE);
 
 const identity = (path: string | null, st: Stats | undefined): string =>
   `${path}|${st ? `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}` : 'absent'}`;
@@ -57,7 +58,7 @@ function at(path: string | null, stat: typeof statSync): Stats | undefined {
 export function currentInputs(env: Env): Inputs {
   const p = paths(env);
   const snapshot = findSnapshotPath();
-  const code = snapshot && join(dirname(dirname(snapshot)), 'dist', POLICY_LOAD_BUNDLE);
+  const code = snapshot && joinPath(dirName(dirName(snapshot)), 'dist', POLICY_LOAD_BUNDLE);
   return {
     user: identity(p.config, at(p.config, statSync)),
     snapshot: identity(snapshot, at(snapshot, statSync)),
@@ -77,7 +78,7 @@ export function parseEffective(text: string): Effective {
   const nl = text.indexOf('\n');
   const h: unknown = JSON.parse(nl < 0 ? text : text.slice(0, nl));
   if (!isRecord(h) || h.format !== EFFECTIVE_FORMAT) throw new Error('not an effective file');
-  const { inputs, policy, diagnostics, layers } = h;
+  const { inputs, policy, diagnostics, layers, keys } = h;
   if (
     !isRecord(inputs) ||
     !['user', 'snapshot', 'code', 'prices'].every((k) => typeof inputs[k] === 'string') ||
@@ -85,18 +86,25 @@ export function parseEffective(text: string): Effective {
     typeof policy.mode !== 'string' ||
     !strings(diagnostics) ||
     !Array.isArray(layers) ||
-    !layers.every((n) => Number.isSafeInteger(n) && n > 0)
+    !layers.every((n) => Number.isSafeInteger(n) && n > 0) ||
+    (keys !== undefined &&
+      (!Array.isArray(keys) || keys.length !== layers.length || !keys.every((n) => Number.isSafeInteger(n) && n >= 0)))
   )
     throw new Error('incomplete header');
+  // The layers' key tables follow the layers (a file without them, from before session 17, is read by search).
+  let tables = nl + 1 + (layers as number[]).reduce((sum, n) => sum + n, 0);
   const catalogs: Catalog[] = [];
   let at = nl + 1;
-  for (const n of layers as number[]) {
+  for (const [i, n] of (layers as number[]).entries()) {
     const t = text.slice(at, (at += n));
-    const c = readCatalogLines(t) ?? (JSON.parse(t) as Catalog);
+    const k = keys ? (keys as number[])[i]! : 0;
+    const table = k > 0 ? text.slice(tables, (tables += k)) : undefined;
+    const c = readCatalogLines(t, undefined, table) ?? (JSON.parse(t) as Catalog);
     if (!isRecord(c) || typeof c.version !== 'string' || !isRecord(c.models) || !isRecord(c.aliases))
       throw new Error('damaged catalog layer');
     catalogs.push(c);
   }
+  if (keys) at = tables;
   if (at !== text.length) throw new Error(at > text.length ? 'truncated' : 'trailing bytes');
   return { inputs: inputs as Inputs, policy: policy as Policy, diagnostics, layers: catalogs };
 }

@@ -13,6 +13,7 @@ import { loadFileLayers } from '../prices/load.js';
 import type { Catalog } from '../contracts/prices.js';
 import { withoutSecrets } from '../contracts/secrets.js';
 import { serialiseCatalog } from '../prices/merge.js';
+import { keyTable } from '../prices/catalog-lines.js';
 import {
   currentInputs,
   EFFECTIVE_FORMAT,
@@ -36,7 +37,8 @@ export function serialiseEffective(e: Effective): string {
     policy: withoutSecrets(e.policy),
     diagnostics: withoutSecrets(e.diagnostics),
   };
-  return `${JSON.stringify({ ...head, layers: texts.map((t) => t.length) })}\n${texts.join('')}`;
+  const tables = texts.map((t) => keyTable(t) ?? '');
+  return `${JSON.stringify({ ...head, layers: texts.map((t) => t.length), keys: tables.map((t) => t.length) })}\n${texts.join('')}${tables.join('')}`;
 }
 
 /**

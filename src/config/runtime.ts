@@ -4,7 +4,6 @@
  * names with usePolicySlowPath. Hooks are short-lived; in-process plugins reuse them.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Policy } from '../contracts/config.js';
 import type { Harness } from '../contracts/harness.js';
 import { currentInputs, PROJECT_CONFIG_FILE, readEffective, type Inputs } from './effective-file.js';
@@ -12,6 +11,7 @@ import type * as PolicyLoad from './policy-load.js';
 import type { Env } from '../io/paths.js';
 import { createPriceLookup, type PriceLookup } from '../prices/lookup.js';
 import { overridesCatalog } from '../prices/overrides.js';
+import { joinPath } from '../io/paths.js';
 
 export type Runtime = { policy: Policy; policyDiagnostics: string[]; prices: PriceLookup };
 
@@ -61,7 +61,7 @@ export function loadRuntime(env: Env, cwd: string | null): Runtime {
   const eff = (inputs && readEffective(env, inputs)) ?? slow().rebuildEffective(env);
   // A project file is rare: asked for on every dispatch, read and validated only when there.
   const project =
-    cwd && existsSync(join(cwd, PROJECT_CONFIG_FILE)) ? slow().applyProjectFile(eff.policy, cwd, env) : null;
+    cwd && existsSync(joinPath(cwd, PROJECT_CONFIG_FILE)) ? slow().applyProjectFile(eff.policy, cwd, env) : null;
   const policy = project?.policy ?? eff.policy;
   const diagnostics = project ? [...eff.diagnostics, ...project.diagnostics] : eff.diagnostics;
   const overrides = overridesCatalog(policy.priceOverrides);

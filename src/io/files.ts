@@ -25,8 +25,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { kindOf, RefusedFile } from './read-capped.js';
+import { dirName, joinPath } from './paths.js';
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
@@ -49,7 +49,7 @@ const MAX_DIR_DEPTH = 256;
  */
 function makeDirs(dir: string, mode: number, depth = 0): void {
   if (tryMkdir(dir, mode)) return;
-  const parent = dirname(dir);
+  const parent = dirName(dir);
   // No parent to make, or it is there now: mkdir's own ENOENT (naming the path) is final, never retried.
   if (parent !== dir && depth < MAX_DIR_DEPTH) {
     makeDirs(parent, mode, depth + 1);
@@ -77,7 +77,7 @@ function tryMkdir(dir: string, mode: number): boolean {
  */
 export function checkWritableDir(dir: string): void {
   ensureDir(dir);
-  const probe = join(dir, `.probe-${process.pid}-${Date.now()}`);
+  const probe = joinPath(dir, `.probe-${process.pid}-${Date.now()}`);
   closeSync(
     openSync(probe, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, FILE_MODE),
   );
@@ -98,7 +98,7 @@ export function writeFileAtomic(
   data: string | Uint8Array,
   { mode = FILE_MODE, durable = true }: { mode?: number; durable?: boolean } = {},
 ): void {
-  ensureDir(dirname(path));
+  ensureDir(dirName(path));
   const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
   const fd = openSync(tmp, 'wx', mode);
   try {
@@ -163,7 +163,7 @@ export function pruneTempFiles(dir: string, now = Date.now()): number {
   let removed = 0;
   for (const name of names) {
     if (!TEMP_NAME.test(name)) continue;
-    const path = join(dir, name);
+    const path = joinPath(dir, name);
     const st = lstatSync(path, { throwIfNoEntry: false });
     if (!st || st.isDirectory() || st.mtimeMs > now - ORPHAN_TEMP_MS) continue;
     rmSync(path, { force: true });
@@ -290,7 +290,7 @@ function openCreating(path: string, flags = APPEND): number {
     return openAppend(path, flags);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    ensureDir(dirname(path));
+    ensureDir(dirName(path));
     return openAppend(path, flags);
   }
 }
@@ -379,7 +379,7 @@ function withExistingFile(path: string, access: number, fn: (fd: number) => void
  * Only a regular file is accepted (RefusedFile): a link there would make SQLite write to its target.
  */
 export function ensureFile(path: string, mode = FILE_MODE): void {
-  ensureDir(dirname(path));
+  ensureDir(dirName(path));
   let fd: number;
   try {
     fd = openSync(
@@ -492,7 +492,7 @@ function openExclusive(path: string, mode: number): number {
     return openSync(path, 'wx', mode);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    ensureDir(dirname(path));
+    ensureDir(dirName(path));
     return openSync(path, 'wx', mode);
   }
 }
@@ -504,7 +504,7 @@ export function moveFile(from: string, to: string): void {
 
 /** A fresh user-only directory under the OS temp dir (`tiergate demo`'s throw-away home). */
 export function makeTempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return mkdtempSync(joinPath(tmpdir(), prefix));
 }
 
 /** Remove a directory tree this process created (the demo's temp home); never called on a user path. */

@@ -13,9 +13,8 @@
  * The harness's line format is the caller's (`LineCost`): this module knows bytes, offsets and sums.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { join } from 'node:path';
 import { ensurePrivateDir, overwriteCache } from '../io/files.js';
-import { paths, type Env } from '../io/paths.js';
+import { paths, type Env, joinPath } from '../io/paths.js';
 import { READ_FLAGS, readTextCapped } from '../io/read-capped.js';
 
 /**
@@ -94,12 +93,12 @@ function pathName(text: string): string {
  * child denied at each of its later tool calls is spooled once, at the cost of one failed open per call.
  */
 export function childStoppedMarkerPath(env: Env, harness: string, childId: string): string {
-  return join(paths(env).data, CHILD_SPEND_DIR, `${pathName(`${harness}:${childId}`)}.stopped`);
+  return joinPath(paths(env).data, CHILD_SPEND_DIR, `${pathName(`${harness}:${childId}`)}.stopped`);
 }
 
 export function childSpendStatePath(env: Env, transcript: string): string {
   const name = pathName(transcript);
-  return join(paths(env).data, CHILD_SPEND_DIR, `${name}.json`);
+  return joinPath(paths(env).data, CHILD_SPEND_DIR, `${name}.json`);
 }
 
 function readState(file: string, transcript: string, dev: number, ino: number): State {
@@ -227,7 +226,7 @@ export function readChildSpend(env: Env, transcript: string, cost: LineCost, lim
     }
     state.pico = sum.pico.toString();
     state.unknown = sum.unknown;
-    ensurePrivateDir(join(paths(env).data, CHILD_SPEND_DIR));
+    ensurePrivateDir(joinPath(paths(env).data, CHILD_SPEND_DIR));
     overwriteCache(file, JSON.stringify(state));
   } finally {
     closeSync(fd);

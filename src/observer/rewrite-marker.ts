@@ -8,12 +8,11 @@
  * again on its own say, since with the switch on it is no longer given rewrites that could show otherwise.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Policy } from '../contracts/config.js';
 import type { Harness } from '../contracts/harness.js';
 import type { DispatchObservation } from '../contracts/observation.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
-import { paths, type Env } from '../io/paths.js';
+import { paths, type Env, joinPath } from '../io/paths.js';
 import { readTextCapped, RefusedFile } from '../io/read-capped.js';
 
 export const REWRITE_MARKER_FORMAT = 'tiergate-rewrite-ignored/1';
@@ -31,10 +30,10 @@ export type RewriteMarker = {
   last: { decided: string | null; requested: string | null; served: string | null; at: number };
 };
 
-export const enforcementDir = (env: Env): string => join(paths(env).data, 'enforcement');
+export const enforcementDir = (env: Env): string => joinPath(paths(env).data, 'enforcement');
 
 export const rewriteMarkerPath = (env: Env, harness: Harness): string =>
-  join(enforcementDir(env), `${harness}.rewrite-ignored.json`);
+  joinPath(enforcementDir(env), `${harness}.rewrite-ignored.json`);
 
 function parseMarker(text: string, harness: Harness): RewriteMarker | null {
   let v: unknown;

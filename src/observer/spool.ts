@@ -3,16 +3,15 @@
  * on the hot path). Each process appends to its own file, so concurrent hooks never interleave partial lines; the
  * ledger drains and deletes claimed files.
  */
-import { join } from 'node:path';
 import type { SpoolRecord } from '../contracts/spool.js';
 import { appendBoundedClaimable, ensurePrivateDir } from '../io/files.js';
-import { paths, type Env } from '../io/paths.js';
+import { paths, type Env, joinPath } from '../io/paths.js';
 
 /** Per-file cap; a runaway writer rotates rather than fills the disk (drain reads both generations). */
 export const SPOOL_FILE_MAX_BYTES = 8 * 1024 * 1024;
 
 export function spoolFileFor(env: Env, pid = process.pid): string {
-  return join(paths(env).spoolDir, `${pid}-${Date.now().toString(36)}.jsonl`);
+  return joinPath(paths(env).spoolDir, `${pid}-${Date.now().toString(36)}.jsonl`);
 }
 
 let currentFile: string | null = null;

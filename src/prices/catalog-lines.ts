@@ -17,22 +17,56 @@ const MODELS_CLOSE = '\n},\n"aliases":';
  */
 export const INDEX_AFTER_MISSES = 16;
 
-/** `checkRow` may refuse a row (it is then absent from this catalog, and a lower layer prices the model). */
-export function readCatalogLines(text: string, checkRow?: (row: unknown) => boolean): Catalog | null {
+/** Where the models section (from the line break before its first row) starts and ends, or null: not this layout. */
+function modelsSection(text: string): { open: number; from: number; to: number } | null {
   const open = text.indexOf(MODELS_OPEN);
   // The envelope is the first line, the models open on the second.
   if (open <= 0 || text.indexOf('\n') !== open + 1) return null;
-  const close = text.indexOf(MODELS_CLOSE, open);
-  if (close < 0) return null;
+  // From the end: only the aliases follow it (a few KB), where a search from the models would read every row (~0.25 M
+  // instructions on the snapshot). Rows and aliases are one line each, so no line of them is `},` and both find the same.
+  const close = text.lastIndexOf(MODELS_CLOSE);
+  return close < open ? null : { open, from: open + MODELS_OPEN.length - 1, to: close + 1 };
+}
+
+/**
+ * `checkRow` may refuse a row (it is then absent from this catalog, and a lower layer prices the model). `keys`: the
+ * text's key table (keyTable), when its writer kept one beside it (the effective file does): a lookup then searches
+ * that (~1/15 of the text) instead of the text, and a hit goes straight to its row.
+ */
+export function readCatalogLines(text: string, checkRow?: (row: unknown) => boolean, keys?: string): Catalog | null {
+  const at = modelsSection(text);
+  if (!at) return null;
   try {
-    const head = JSON.parse(`${text.slice(0, open)}}`) as Omit<Catalog, 'models' | 'aliases'>;
-    const aliases = JSON.parse(text.slice(close + MODELS_CLOSE.length, text.lastIndexOf('}'))) as Catalog['aliases'];
+    const head = JSON.parse(`${text.slice(0, at.open)}}`) as Omit<Catalog, 'models' | 'aliases'>;
+    const aliases = JSON.parse(
+      text.slice(at.to - 1 + MODELS_CLOSE.length, text.lastIndexOf('}')),
+    ) as Catalog['aliases'];
     // The models section starts with the line break that ends MODELS_OPEN, so every row is preceded by one.
-    const models = modelLines(text.slice(open + MODELS_OPEN.length - 1, close + 1), checkRow);
+    const table =
+      keys && keys.length > 1 && keys[0] === '\n' && keys.endsWith('\n') ? { keys, base: at.from } : undefined;
+    const models = modelLines(text.slice(at.from, at.to), checkRow, table);
     return models ? { ...head, models, aliases } : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * The key table of a text in this layout, for a writer to keep beside it (config/policy-load.ts): one line per row,
+ * `"<id>":<where the row starts in the text>` (the key as the row writes it, so a key holding a line break or a quote is
+ * escaped), each preceded by a line break, and one at the end; null for any other layout. A dispatch looks up two to
+ * seven names in each layer and most miss: each miss searched the whole text (~70 KB a refreshed catalog, 124 KB the
+ * snapshot), ~2 M instructions of a Claude dispatch over a used data dir (bench/README.md, session 17).
+ */
+export function keyTable(text: string): string | null {
+  const at = modelsSection(text);
+  if (!at) return null;
+  const section = text.slice(at.from, at.to);
+  const out: string[] = [];
+  for (let row = 1; row < section.length; row = section.indexOf('\n', row) + 1) {
+    out.push(`\n${section.slice(row, keyEnd(section, row) + 1)}:${at.from + row}`);
+  }
+  return `${out.join('')}\n`;
 }
 
 /**
@@ -48,8 +82,16 @@ function keyEnd(section: string, start: number): number {
   return -1;
 }
 
-/** `section`: "\n<row>,\n<row>\n", each row `"<id>":{…}` as JSON.stringify wrote it. */
-function modelLines(section: string, checkRow?: (row: unknown) => boolean): Record<string, PriceRow> | null {
+/**
+ * `section`: "\n<row>,\n<row>\n", each row `"<id>":{…}` as JSON.stringify wrote it. `table`: its key table (keyTable)
+ * and where the section starts in the text the table's offsets count in. An entry that does not point at its row (a
+ * table not of this text) is never trusted again: the text is searched from then on.
+ */
+function modelLines(
+  section: string,
+  checkRow?: (row: unknown) => boolean,
+  table?: { keys: string; base: number },
+): Record<string, PriceRow> | null {
   const rows = new Map<string, PriceRow | null>();
   // key -> where its row starts, built by Object.keys or once INDEX_AFTER_MISSES lookups missed: a miss searches the
   // whole text (~0.07 ms on the bundled snapshot), a long-lived process (a plugin, the CLI) may miss many times.
@@ -76,7 +118,9 @@ function modelLines(section: string, checkRow?: (row: unknown) => boolean): Reco
     const known = rows.get(key);
     if (known !== undefined) return known;
     let found: PriceRow | null = null;
-    if (starts) {
+    const listed = table && fromTable(key);
+    if (listed !== undefined) found = listed;
+    else if (starts) {
       const at = starts.get(key);
       found = at === undefined ? null : parseAt(at, key);
     } else {
@@ -87,6 +131,19 @@ function modelLines(section: string, checkRow?: (row: unknown) => boolean): Reco
     if (found && checkRow && !checkRow(found)) found = null;
     rows.set(key, found);
     return found;
+  };
+  /** The row by the key table: null when the table has no such key, undefined when the table cannot be trusted. */
+  const fromTable = (key: string): PriceRow | null | undefined => {
+    const { keys, base } = table!;
+    const q = JSON.stringify(key);
+    const i = keys.indexOf(`\n${q}:`);
+    if (i < 0) return null;
+    const from = i + q.length + 2;
+    const at = Number(keys.slice(from, keys.indexOf('\n', from))) - base;
+    if (Number.isSafeInteger(at) && at > 0 && section.charCodeAt(at - 1) === 10 && section.startsWith(`${q}:{`, at))
+      return parseAt(at, key);
+    table = undefined;
+    return undefined;
   };
   const own = (key: string | symbol): key is string => typeof key === 'string' && row(key) !== null;
 

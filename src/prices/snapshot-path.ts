@@ -3,8 +3,8 @@
  * path stats it on every hook to tell whether the effective file (config/effective.ts) still describes it.
  */
 import { existsSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { baseName, dirName, joinPath } from '../io/paths.js';
 
 const SNAPSHOT_FILE = 'prices-snapshot.json';
 /** The plugin payload directory inside the package (scripts/build.mjs), which Claude Code reads in place. */
@@ -17,13 +17,13 @@ export const PLUGIN_DIR = 'harness-plugin';
  * plugin cache) keeps its own.
  */
 function packageSnapshot(dir: string): string | null {
-  if (basename(dir) !== PLUGIN_DIR) return null;
-  const outer = join(dirname(dir), 'data', SNAPSHOT_FILE);
+  if (baseName(dir) !== PLUGIN_DIR) return null;
+  const outer = joinPath(dirName(dir), 'data', SNAPSHOT_FILE);
   return existsSync(outer) ? outer : null;
 }
 
 /** This module's directory: `__dirname` in the CommonJS hook bundles (no URL round trip per hook), else from the URL. */
-const moduleDir = (): string => (typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url)));
+const moduleDir = (): string => (typeof __dirname === 'string' ? __dirname : dirName(fileURLToPath(import.meta.url)));
 
 /**
  * The package root holding data/: this module runs from <root>/src/prices under tsx, and from <root>/dist once
@@ -32,9 +32,9 @@ const moduleDir = (): string => (typeof __dirname === 'string' ? __dirname : dir
 export function findSnapshotPath(start = moduleDir()): string | null {
   let dir = start;
   for (let i = 0; i < 5; i++) {
-    const candidate = join(dir, 'data', SNAPSHOT_FILE);
+    const candidate = joinPath(dir, 'data', SNAPSHOT_FILE);
     if (existsSync(candidate)) return packageSnapshot(dir) ?? candidate;
-    const parent = dirname(dir);
+    const parent = dirName(dir);
     if (parent === dir) break;
     dir = parent;
   }

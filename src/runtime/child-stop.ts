@@ -11,10 +11,9 @@ import type { Harness } from '../contracts/harness.js';
 import type { Policy } from '../contracts/config.js';
 import type { SpoolRecord } from '../contracts/spool.js';
 import { loadRuntime } from '../config/runtime.js';
-import { join } from 'node:path';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { createExclusive, removeNoFollow, writeFileAtomic } from '../io/files.js';
-import { paths, type Env } from '../io/paths.js';
+import { paths, type Env, joinPath } from '../io/paths.js';
 import { childStoppedMarkerPath, readChildSpend, type LineCost } from '../observer/child-spend.js';
 import { pricerFromLookup, type Pricer } from '../observer/pricing.js';
 import { appendSpool } from '../observer/spool.js';
@@ -240,7 +239,7 @@ export const CHILD_STOP_MARKER = 'child-stop.on';
 /** Creates or removes the marker to match the policy; a fault costs the marker only (one diagnostic). */
 export function markChildStop(env: Env, policy: Policy): void {
   try {
-    const file = join(paths(env).data, CHILD_STOP_MARKER);
+    const file = joinPath(paths(env).data, CHILD_STOP_MARKER);
     if (stopsChildren(policy)) writeFileAtomic(file, '', { durable: false });
     else removeNoFollow(file);
   } catch (err) {

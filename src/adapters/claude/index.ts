@@ -2,13 +2,13 @@
  * Claude Code: a plugin (hooks.json command hooks, and the hooks module dist/claude-module.js where Claude Code loads
  * it), its transcripts under the config dir's projects/, and the module's one-file-per-record spool.
  */
-import { join } from 'node:path';
 import type { HarnessModule } from '../harness-module.js';
 import { DESCRIPTORS } from '../../descriptors/index.js';
 import { checkClaude } from './doctor.js';
 import * as installer from './install.js';
 import { drainModuleSpool } from './module-spool.js';
 import { claudeTranscripts } from './transcript.js';
+import { joinPath } from '../../io/paths.js';
 
 export const claude: HarnessModule = {
   ...DESCRIPTORS.claude,
@@ -19,8 +19,8 @@ export const claude: HarnessModule = {
       ? env.CLAUDE_CONFIG_DIR.split(',')
           .map((d) => d.trim())
           .filter(Boolean)
-      : [join(home, '.claude'), join(env.XDG_CONFIG_HOME || join(home, '.config'), 'claude')];
-    return dirs.map((d) => join(d, 'projects'));
+      : [joinPath(home, '.claude'), joinPath(env.XDG_CONFIG_HOME || joinPath(home, '.config'), 'claude')];
+    return dirs.map((d) => joinPath(d, 'projects'));
   },
   // The hooks module cannot append: its one-file-per-record spool is moved into the shared one first.
   beforeDrain: drainModuleSpool,

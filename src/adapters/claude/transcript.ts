@@ -8,7 +8,6 @@
  * Only numbers, ids and the final answer's outcome tokens leave this module.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 import type { Usage } from '../../contracts/usage.js';
 import { claudeUsage } from './usage.js';
 import { extractEscalation, extractOutcome, tailText } from '../../observer/outcome.js';
@@ -23,6 +22,7 @@ import type {
   TranscriptParser,
   TranscriptRequest,
 } from '../../observer/transcripts.js';
+import { baseName, dirName, joinPath } from '../../io/paths.js';
 
 const ASSISTANT = Buffer.from('"type":"assistant"');
 const AGENT_TOOLS = new Set(['Agent', 'Task']);
@@ -45,9 +45,9 @@ const maxUsage = (a: Usage, b: Usage): Usage => ({
 type AgentMeta = { toolUseId: string | null; agentType: string | null; model: string | null };
 
 export function readAgentMeta(transcriptPath: string): AgentMeta | null {
-  const name = basename(transcriptPath);
+  const name = baseName(transcriptPath);
   if (!/^agent-.+\.jsonl$/.test(name)) return null;
-  const meta = join(dirname(transcriptPath), name.replace(/\.jsonl$/, '.meta.json'));
+  const meta = joinPath(dirName(transcriptPath), name.replace(/\.jsonl$/, '.meta.json'));
   try {
     if (statSync(meta).size > META_MAX_BYTES) return null;
     const v = JSON.parse(readFileSync(meta, 'utf8')) as unknown;

@@ -112,6 +112,28 @@ describe('what the effective file holds prices as the files do', () => {
     expect(served.resolve('my-negotiated', 'codex').price?.rates.input).toBe('1');
   });
 
+  it('a file without key tables (as written before session 17) is read as it is, by search: same answers, not rewritten', () => {
+    const sb = sandbox();
+    const astra = bundled.models['gpt-6-astra']!;
+    refreshed(sb, { 'gpt-6-astra': { ...astra, rates: { ...astra.rates, input: '0.5' } } });
+    sb.fresh(); // the first rebuild changes the price directory's ctime (its mode made user-only): the second is final
+    const served = sb.fresh().prices;
+    const path = effectivePath(sb.env);
+    const whole = readFileSync(path, 'utf8');
+    const nl = whole.indexOf('\n');
+    const { keys, ...head } = JSON.parse(whole.slice(0, nl)) as { keys: number[]; layers: number[] };
+    expect(keys.length).toBe(head.layers.length);
+    expect(keys.every((n) => n > 0)).toBe(true);
+    const layersEnd = nl + 1 + head.layers.reduce((a, b) => a + b, 0);
+    writeFileSync(path, `${JSON.stringify(head)}\n${whole.slice(nl + 1, layersEnd)}`);
+    const before = sb.ino();
+    const old = sb.fresh().prices;
+    for (const n of NAMES) expect(old.resolve(n, 'claude'), n).toEqual(served.resolve(n, 'claude'));
+    expect(old.resolve('gpt-6-astra', 'codex').price?.rates.input).toBe('0.5');
+    expect(sb.ino()).toBe(before);
+    expect(sb.log()).toBe('');
+  });
+
   it('a refreshed row that is not a price row is left out when the file is written, with a diagnostic', () => {
     const sb = sandbox();
     const luna = bundled.models['gpt-6-luna']!;

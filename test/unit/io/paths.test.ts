@@ -1,7 +1,7 @@
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { configDir, dataDir, joinNames, paths } from '../../../src/io/paths.js';
+import { baseName, configDir, dataDir, dirName, joinPath, paths } from '../../../src/io/paths.js';
 
 describe('paths', () => {
   it('builds every path under a normalised TIERGATE_HOME', () => {
@@ -21,16 +21,27 @@ describe('paths', () => {
     expect(dataDir({ TIERGATE_HOME: 'rel/../tg' })).toBe('tg/data');
   });
 
-  it('joinNames is path.join for any base, normal or not (the string join is taken only where the two agree)', () => {
-    const base = fc.stringMatching(/^[/.a]{0,12}$/);
-    const name = fc.constantFrom('data', '.local', 'share', 'x.cjs');
-    fc.assert(
-      fc.property(base, fc.array(name, { minLength: 1, maxLength: 3 }), (b, names) => {
-        expect(joinNames(b, ...names)).toBe(join(b, ...names));
-      }),
-      { numRuns: 2000 },
+  it('joinPath, dirName and baseName equal node:path.posix join, dirname and basename for any string', () => {
+    const part = fc.oneof(
+      fc.stringMatching(/^[/.a]{0,7}$/),
+      fc.constantFrom('', '/', '.', '..', '/..', '../', '//', '.hidden', 'a.b', '...', '/tmp/x', 'a/./b', 'a/../..'),
+      fc.string({ maxLength: 6 }),
     );
-    for (const b of ['/', '/a/', '/a//b', '/a/./b', '/a/../b', '/a/.', '/a/..', 'a', '.', '', '/a/.b', '/a..'])
-      expect(joinNames(b, 'data'), b).toBe(join(b, 'data'));
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 5 }), (parts) => {
+        expect(joinPath(...parts)).toBe(posix.join(...parts));
+        for (const p of [...parts, parts.join('')]) {
+          expect(dirName(p)).toBe(posix.dirname(p));
+          expect(baseName(p)).toBe(posix.basename(p));
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    for (const p of ['/home/u/.config', '/a/b/', '//a', '///', '/a//b', 'a/b/../../..', './', '.', '..'])
+      expect([joinPath(p, 'x'), dirName(p), baseName(p)]).toEqual([
+        posix.join(p, 'x'),
+        posix.dirname(p),
+        posix.basename(p),
+      ]);
   });
 });

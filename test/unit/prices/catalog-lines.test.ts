@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Catalog } from '../../../src/contracts/prices.js';
-import { INDEX_AFTER_MISSES, readCatalogLines } from '../../../src/prices/catalog-lines.js';
+import { INDEX_AFTER_MISSES, keyTable, readCatalogLines } from '../../../src/prices/catalog-lines.js';
 import { serialiseCatalog } from '../../../src/prices/merge.js';
 
 const snapshotText = readFileSync(join(import.meta.dirname, '../../../data/prices-snapshot.json'), 'utf8');
@@ -108,5 +108,45 @@ describe('catalog read line by line', () => {
     expect(readCatalogLines(JSON.stringify(c, null, 2))).toBeNull();
     expect(readCatalogLines(snapshotText.slice(0, snapshotText.length >> 1))).toBeNull();
     expect(readCatalogLines('')).toBeNull();
+  });
+
+  it('with its key table: every row and no other, whatever the keys hold; a table of another text is dropped at its first wrong entry', () => {
+    const row = JSON.parse(snapshotText).models[Object.keys(JSON.parse(snapshotText).models)[0]!];
+    const key = fc.oneof(
+      fc.string({ maxLength: 8 }),
+      fc.constantFrom('a"b', '\\', '\\"', '":{', 'x\\":{y', '\n', 'é', '__proto__', 'constructor', '1'),
+    );
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(key, { minLength: 1, maxLength: 6 }),
+        fc.array(key, { maxLength: 6 }),
+        (keys, probes) => {
+          const models = Object.fromEntries(keys.map((k, i) => [k, { ...row, id: `m${i}` }]));
+          const c: Catalog = {
+            format: 'tiergate-catalog/1',
+            version: 'v',
+            date: '2026-01-01',
+            source: 's',
+            models,
+            aliases: {},
+          };
+          const text = serialiseCatalog(c);
+          const table = keyTable(text)!;
+          expect(table.split('\n').length).toBe(keys.length + 2);
+          const lazy = readCatalogLines(text, undefined, table)!;
+          for (const k of [...probes, ...keys])
+            expect(Object.hasOwn(lazy.models, k) ? lazy.models[k] : null).toEqual(
+              Object.hasOwn(models, k) ? models[k] : null,
+            );
+          expect(Object.keys(lazy.models)).toEqual(Object.keys(JSON.parse(text).models));
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // Offsets shifted by one: the first lookup finds its entry does not point at its row, and searches the text.
+    const full = JSON.parse(snapshotText) as Catalog;
+    const lazy = readCatalogLines(snapshotText, undefined, keyTable(`x${snapshotText}`)!)!;
+    for (const id of Object.keys(full.models).slice(0, 20)) expect(lazy.models[id]).toEqual(full.models[id]);
+    expect(keyTable(JSON.stringify(full))).toBeNull();
   });
 });
