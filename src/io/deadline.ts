@@ -12,13 +12,35 @@ export class DeadlineExceeded extends Error {
 }
 
 /**
- * How long (ms, from its first loop turn) an `armAfterTurns` wait keeps turning the event loop before it arms a timer.
- * A socket stdin (Claude Code's) is read in libuv's thread pool, whose first read (a thread started, the read, the
- * wake-up) is seldom done by the loop's first poll but well within this: spinning the loop with setImmediate (compiled
- * already) until it is done costs less than a timer's first use on Node 20.20.2 (socket cases −1 to −2.9 M
- * instructions; bench/README.md, session 16). Work still waiting after it gets its timer as before.
+ * How long (ms, from the end of its microtask spin) an `armAfterTurns` wait lets the event loop run before it arms a
+ * timer. A socket stdin (Claude Code's, Gemini CLI's) is read in libuv's thread pool, whose first read (threads started,
+ * the read, the wake-up) is seldom done by the loop's first poll but well within this. The window is an
+ * `Atomics.waitAsync` timeout: V8 hands it to Node's platform as a delayed task, a libuv timer in C++, so it compiles
+ * none of Node's JavaScript (a first `setTimeout` compiles ~20 functions, ~1.3 M instructions on Node 20.20.2; the
+ * `setImmediate` spin that was the window before cost ~1 M more than no wait at all: bench/README.md, sessions 15-17),
+ * and the loop's poll blocks until the read is done or the window ends instead of spinning. Work still waiting after it
+ * gets its timer as before.
  */
 export const LOOP_SPIN_MS = 2;
+
+type WaitAsync = (cell: Int32Array, index: number, value: number, ms: number) => { async: boolean; value: unknown };
+
+/**
+ * Windows still open, each the function that ends its own. The platform timer behind a window holds no reference on
+ * the event loop (Node unrefs it): work that waits on nothing at all (a bug) would let the loop empty and the process
+ * exit in the window, before any timer, without the deadline's fail-open answer and diagnostic. The process's
+ * 'beforeExit' (the loop is empty) ends every open window, which arms its timer: the timer holds the process to the
+ * deadline as it always did.
+ */
+const openWindows = new Set<() => void>();
+let exitWatched = false;
+const watchExit = () => {
+  exitWatched = true;
+  if (typeof process === 'object' && typeof process?.on === 'function')
+    process.on('beforeExit', () => {
+      for (const end of [...openWindows]) end();
+    });
+};
 
 /**
  * Resolves with `work`'s value, or rejects after `ms` (at once when `ms` is not positive) with DeadlineExceeded, or
@@ -27,11 +49,12 @@ export const LOOP_SPIN_MS = 2;
  *
  * `armAfterTurns`: for a process that mostly never waits (a command hook whose stdin was there at once and whose
  * handler waited for nothing), the timer is armed only when `work` is still unsettled after that many turns of the
- * microtask queue and then LOOP_SPIN_MS of event-loop turns, i.e. when it waits for the event loop longer than that;
- * otherwise none is made. On Node 20.20.2 a timer's first use compiles ~20 functions of Node's own (~1.3 M instructions
- * of a hook's ~20 M over a bare start; bench/README.md, session 15). Nothing can wait past the deadline unwatched: the
- * event loop runs nothing until the microtask queue is empty, the spin keeps a turn in it until then, and the loop
- * turns after it poll without blocking (an immediate is always pending). `ms` counts from the call either way.
+ * microtask queue and then a window of LOOP_SPIN_MS, i.e. when it waits for the event loop longer than that; otherwise
+ * none is made. On Node 20.20.2 a timer's first use compiles ~20 functions of Node's own (~1.3 M instructions of a
+ * hook's ~20 M over a bare start; bench/README.md, session 15). Nothing can wait past the deadline unwatched: the event
+ * loop runs nothing until the microtask queue is empty, the spin keeps a turn in it until then, the window's platform
+ * timer bounds the loop's poll, and a loop that empties in the window arms the timer ('beforeExit'). `ms` counts from
+ * the call either way.
  */
 export function withDeadline<T>(
   work: Promise<T> | T,
@@ -45,9 +68,11 @@ export function withDeadline<T>(
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let closeWindow: (() => void) | undefined;
     const end = () => {
       settled = true;
       if (timer !== undefined) clearTimeout(timer);
+      closeWindow?.();
     };
     Promise.resolve(work).then(
       (v) => (end(), resolve(v)),
@@ -57,22 +82,30 @@ export function withDeadline<T>(
       if (!settled) timer = setTimeout(() => reject(late()), Math.max(0, ms - (Date.now() - start)));
     };
     if (armAfterTurns === undefined) return arm();
-    // Then turns of the event loop: each poll phase (never blocking while an immediate is pending) takes what is done,
-    // as a socket stdin's pooled read of a payload already written soon is (Claude Code 2.1.x). Then the timer is
-    // armed with the time left since the call.
+    // Then the loop runs for LOOP_SPIN_MS: its poll takes what is done, as a socket stdin's pooled read of a payload
+    // written soon is (Claude Code 2.1.x), and blocks (no CPU spent) until then or until the window ends. Then the
+    // timer is armed with the time left since the call. No Atomics.waitAsync (not Node): the timer at once.
     const spin = (left: number): void => {
       if (settled) return;
       if (left > 0) void Promise.resolve(left - 1).then(spin);
-      else {
-        spinUntil = Date.now() + LOOP_SPIN_MS;
-        setImmediate(turn);
-      }
+      else openWindow();
     };
-    let spinUntil = 0;
-    const turn = () => {
-      if (settled) return;
-      if (Date.now() < spinUntil) setImmediate(turn);
-      else arm();
+    const openWindow = () => {
+      const waitAsync = (Atomics as unknown as { waitAsync?: WaitAsync }).waitAsync;
+      if (typeof waitAsync !== 'function') return arm();
+      const cell = new Int32Array(new SharedArrayBuffer(4));
+      const wait = waitAsync(cell, 0, 0, LOOP_SPIN_MS);
+      if (!wait.async) return arm();
+      const endWindow = () => {
+        if (!openWindows.delete(endWindow)) return;
+        // Settled in the window: wake the waiter so nothing of it is left (a process that goes on, as tests do).
+        if (settled) Atomics.notify(cell, 0);
+        else arm();
+      };
+      openWindows.add(endWindow);
+      if (!exitWatched) watchExit();
+      closeWindow = endWindow;
+      void Promise.resolve(wait.value).then(endWindow);
     };
     spin(armAfterTurns);
   });

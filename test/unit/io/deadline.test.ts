@@ -1,7 +1,9 @@
-import { closeSync, mkdtempSync, openSync, read, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, read, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { transformSync } from 'esbuild';
 import { describe, expect, it, vi } from 'vitest';
 import { deadlineFromEnv, failOpen } from '../../../src/adapters/in-process/deadline.js';
 import {
@@ -170,5 +172,30 @@ describe('withDeadlineOnWait', () => {
 
   it('rejects at once when no time is left', async () => {
     await expect(withDeadlineOnWait(new Promise(() => {}), 0, 'hook')).rejects.toBeInstanceOf(DeadlineExceeded);
+  });
+
+  // The window before the timer is a platform timer that holds no reference on the event loop: in a process of its own
+  // (the hook's), work waiting on nothing at all must still end at the deadline, not exit in the window unanswered.
+  it('in a process of its own, work that waits on nothing ends at the deadline, and work done exits at once', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-deadline-proc-'));
+    const module = join(dir, 'deadline.cjs');
+    const source = readFileSync(join(import.meta.dirname, '../../../src/io/deadline.ts'), 'utf8');
+    writeFileSync(module, transformSync(source, { loader: 'ts', format: 'cjs' }).code);
+    const run = (work: string) => {
+      const script =
+        `const { withDeadlineOnWait } = require(${JSON.stringify(module)}); const t = Date.now();` +
+        `withDeadlineOnWait(${work}, 300, 'w').then((v) => console.log('settled', v), (e) => console.log(e.name));` +
+        `process.on('exit', () => console.log('exit', Date.now() - t));`;
+      const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 10_000 });
+      const ms = Number(/^exit (\d+)$/m.exec(r.stdout)?.[1]);
+      return { out: r.stdout.split('\n')[0], ms };
+    };
+    const stuck = run('new Promise(() => {})');
+    expect(stuck.out).toBe('DeadlineExceeded');
+    expect(stuck.ms).toBeGreaterThanOrEqual(290);
+    expect(stuck.ms).toBeLessThan(3_000);
+    const soon = run("new Promise((r) => setTimeout(r, 30, 'soon'))");
+    expect(soon.out).toBe('settled soon');
+    expect(soon.ms).toBeLessThan(290);
   });
 });
