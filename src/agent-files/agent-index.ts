@@ -21,13 +21,13 @@
  *   atomically (a link or anything else at the name is replaced, never written through), 0600.
  */
 import { opendirSync, statSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
 import type { Env } from '../contracts/env.js';
 import type { HookContext } from '../contracts/hook.js';
 import { isRecord } from '../contracts/record.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { writeFileAtomic } from '../io/files.js';
 import { paths } from '../io/paths.js';
+import { joinPath } from './join.js';
 import { readTextCapped } from '../io/read-capped.js';
 
 export const INDEX_FORMAT = 'tiergate-agent-index/1';
@@ -204,7 +204,8 @@ export class AgentIndex {
 }
 
 /** `<data dir>/<harness>-agents.json`. */
-export const agentIndexPath = (env: Env, harness: string): string => join(paths(env).data, `${harness}-agents.json`);
+export const agentIndexPath = (env: Env, harness: string): string =>
+  joinPath(paths(env).data, `${harness}-agents.json`);
 
 /**
  * The harness's index as the last hook left it; empty when there is none or it cannot be used (a link, not a regular

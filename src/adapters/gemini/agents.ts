@@ -18,8 +18,8 @@
  * extensions are disabled, the system settings file, remote agents' models.
  */
 import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { AgentIndex } from '../../agent-files/agent-index.js';
+import { joinPath } from '../../agent-files/join.js';
 import { parseAgentHead } from '../../agent-files/head.js';
 import type { Env } from '../../contracts/env.js';
 import { frontmatterBlock, frontmatterEntries, frontmatterScalar } from '../../io/frontmatter.js';
@@ -52,7 +52,7 @@ export type GeminiAgent = {
 
 /** Where Gemini CLI keeps its user files: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
 export function geminiDir(env: Env): string {
-  return join(env.GEMINI_CLI_HOME || env.HOME || homedir(), '.gemini');
+  return joinPath(env.GEMINI_CLI_HOME || env.HOME || homedir(), '.gemini');
 }
 
 /**
@@ -142,7 +142,7 @@ function readFolder(
     .sort()
     .slice(0, MAX_FILES);
   for (const file of names) {
-    const path = join(dir, file);
+    const path = joinPath(dir, file);
     let f: AgentFileFields | null;
     try {
       f = index.value(path, acknowledged ? PROJECT_HEAD_TAG : HEAD_TAG, () => readAgentFile(path, !!acknowledged));
@@ -187,15 +187,15 @@ function readSettings(path: string): Obj | null {
 
 /** The installed extensions' folders, with a linked extension's own source (0.61.0 `type: link`, source). */
 function extensionDirs(index: AgentIndex, base: string): string[] {
-  const root = join(base, 'extensions');
+  const root = joinPath(base, 'extensions');
   const names = (index.list(root, MAX_LISTED) ?? [])
     .filter(([, kind]) => kind === 'd')
     .map(([name]) => name)
     .sort()
     .slice(0, MAX_EXTENSIONS);
   return names.map((name) => {
-    const dir = join(root, name);
-    const meta = join(dir, '.gemini-extension-install.json');
+    const dir = joinPath(root, name);
+    const meta = joinPath(dir, '.gemini-extension-install.json');
     const source = index.value(
       meta,
       'gemini-extension-source/1',
@@ -261,9 +261,9 @@ export function loadAgents(
 ): AgentTable {
   const base = geminiDir(env);
   const found: GeminiAgent[] = builtIns(parentModel);
-  const projectBase = cwd ? join(cwd, '.gemini') : null;
+  const projectBase = cwd ? joinPath(cwd, '.gemini') : null;
   if (projectBase && projectBase !== base && cwd) {
-    const acksFile = join(base, 'acknowledgments', 'agents.json');
+    const acksFile = joinPath(base, 'acknowledgments', 'agents.json');
     // This project's acknowledgments only (the tag names the project: another project's hook reads the file again).
     const mine = index.value(
       acksFile,
@@ -274,23 +274,22 @@ export function loadAgents(
       },
       { value: {} },
     );
-    readFolder(index, join(projectBase, 'agents'), 'project', found, (name, got) => {
+    readFolder(index, joinPath(projectBase, 'agents'), 'project', found, (name, got) => {
       const want = mine[name];
       if (typeof want !== 'string') return false;
       return got === null ? null : got === want;
     });
   }
-  readFolder(index, join(base, 'agents'), 'user', found);
-  for (const dir of extensionDirs(index, base)) readFolder(index, join(dir, 'agents'), 'extension', found);
+  readFolder(index, joinPath(base, 'agents'), 'user', found);
+  for (const dir of extensionDirs(index, base)) readFolder(index, joinPath(dir, 'agents'), 'extension', found);
 
   const overrides = new Map<string, AgentOverride>();
-  overridesFrom(overridesIn(index, join(base, 'settings.json')), join(base, 'settings.json'), overrides);
-  if (projectBase && projectBase !== base)
-    overridesFrom(
-      overridesIn(index, join(projectBase, 'settings.json')),
-      join(projectBase, 'settings.json'),
-      overrides,
-    );
+  const userSettings = joinPath(base, 'settings.json');
+  overridesFrom(overridesIn(index, userSettings), userSettings, overrides);
+  if (projectBase && projectBase !== base) {
+    const projectSettings = joinPath(projectBase, 'settings.json');
+    overridesFrom(overridesIn(index, projectSettings), projectSettings, overrides);
+  }
 
   const byName = new Map<string, GeminiAgent>();
   for (const a of found) {
