@@ -26,8 +26,7 @@ import type { HookContext } from '../contracts/hook.js';
 import { isRecord } from '../contracts/record.js';
 import { diagnose, errorText } from '../io/diagnostics.js';
 import { writeFileAtomic } from '../io/files.js';
-import { paths } from '../io/paths.js';
-import { joinPath } from './join.js';
+import { joinPath, paths } from '../io/paths.js';
 import { readTextCapped } from '../io/read-capped.js';
 
 export const INDEX_FORMAT = 'tiergate-agent-index/1';

@@ -19,7 +19,7 @@
  */
 import { homedir } from 'node:os';
 import { AgentIndex } from '../../agent-files/agent-index.js';
-import { joinPath } from '../../agent-files/join.js';
+import { joinPath } from '../../io/paths.js';
 import { parseAgentHead } from '../../agent-files/head.js';
 import type { Env } from '../../contracts/env.js';
 import { frontmatterBlock, frontmatterEntries, frontmatterScalar } from '../../io/frontmatter.js';
