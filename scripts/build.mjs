@@ -127,8 +127,12 @@ const hookCommon = {
   external: ['better-sqlite3', 'bun:sqlite'],
   // CommonJS has no import.meta: its url is built from __filename where a module asks for it.
   define: { 'import.meta.url': '__tgImportMeta.url' },
-  // node:os loads at its first call (a dispatch needs it only when HOME is unset): src/hook-runner/lazy-os.ts.
-  alias: { 'node:os': join(root, 'src/hook-runner/lazy-os.ts') },
+  // node:os loads at its first call (a dispatch needs it only when HOME is unset): src/hook-runner/lazy-os.ts. path.join
+  // of the data dir and a file name is a string join (src/hook-runner/hook-path.ts).
+  alias: {
+    'node:os': join(root, 'src/hook-runner/lazy-os.ts'),
+    'node:path': join(root, 'src/hook-runner/hook-path.ts'),
+  },
   banner: {
     js: "const __tgImportMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };",
   },
@@ -182,14 +186,14 @@ await buildHook({
   entryPoints: [join(root, 'src/entries/statusline.ts')],
   outfile: join(out, 'statusline.cjs'),
 });
-// dist/hook.cjs takes Node's modules through process.getBuiltinModule (Node 20.16+; `module.require` before it, which
-// esbuild leaves alone): a first `require('node:fs')` goes through the public loader (Module._load, the module's ESM
-// facade made, its exports synced), and with the bundle's require doing the same (src/hook-runner/loader.ts
-// bundleRequire) that is ~0.4 M instructions a hook on Node 20 (bench/README.md, session 17). Each module exports what
-// dist/hook.cjs imports of it: a name missing here fails the build (esbuild: no matching export).
+// dist/hook.cjs takes node:fs and node:vm through process.getBuiltinModule (Node 20.16+; `module.require` before it,
+// which esbuild leaves alone), as its node:os and node:path aliases above do: a first `require('node:fs')` goes through
+// the public loader (Module._load, the module's ESM facade made, its exports synced), and with the bundle's require
+// doing the same (src/hook-runner/loader.ts bundleRequire) that is ~0.4 M instructions a hook on Node 20
+// (bench/README.md, session 17). Each module exports what dist/hook.cjs imports of it: a name missing here fails the
+// build (esbuild: no matching export).
 const HOOK_BUILTINS = {
   'node:fs': ['closeSync', 'constants', 'fstatSync', 'lstatSync', 'openSync', 'readFileSync', 'readSync', 'statSync'],
-  'node:path': ['dirname', 'join'],
   'node:vm': ['Script'],
 };
 const builtinsByGetter = {

@@ -5,12 +5,12 @@
  * level only, and a dispatch's functions compile lazily, so it saved less (bench/README.md, sessions 12 and 13); Node
  * 20 has no compile cache at all. Reads only: the cache is written by dist/code-cache.cjs after the answer is out.
  * Small on purpose: every hook process compiles this file (no code cache for it on Node 20). What it calls on every hook
- * is parenthesised so V8 compiles it with the top level (io/code-cache-file.ts), its paths are joined without node:path
- * (io/paths.ts joinNames), and Node's modules come through process.getBuiltinModule (bundleRequire below; the build
- * gives dist/hook.cjs its own node:fs, node:path and node:vm that way, scripts/build.mjs): bench/README.md, session 17.
+ * is parenthesised so V8 compiles it with the top level (io/code-cache-file.ts), its paths are joined without
+ * path.join's own code (hook-path.ts), and Node's modules come through process.getBuiltinModule (bundleRequire below;
+ * the build gives dist/hook.cjs its own node:fs and node:vm that way, scripts/build.mjs): bench/README.md, session 17.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import {
   type CodeCacheRank,
@@ -20,7 +20,7 @@ import {
   readCodeCache,
 } from '../io/code-cache-file.js';
 import { errorText } from '../io/error-text.js';
-import { CODE_CACHE_DIR, dataDir, type Env, joinNames } from '../io/paths.js';
+import { CODE_CACHE_DIR, dataDir, type Env } from '../io/paths.js';
 import { bundleFor, type DispatchEvents } from './bundles.js';
 import type { CodeCacheFound } from './code-cache.js';
 
@@ -53,7 +53,7 @@ export const startHook = (async function startHook(
   let code = 0;
   try {
     const bundle = bundleFor(events, argv[0] ?? '', argv[1] ?? '');
-    const loaded = loadBundle(joinNames(distDir, `${bundle}.cjs`), bundle, load, env);
+    const loaded = loadBundle(join(distDir, `${bundle}.cjs`), bundle, load, env);
     code = await loaded.exports.main(argv);
     // The answer is out: only now, and only with no good cache (the first hook of a build or of a Node), is one made.
     // A cache made by a lesser run lacks the functions a fuller one compiled (a hook for another tool: the dispatch
@@ -77,10 +77,6 @@ export const startHook = (async function startHook(
 // biome-ignore format: parenthesised, so V8 compiles it with dist/hook.cjs's top level (io/code-cache-file.ts)
 const wrap = (function wrap(source: string) { return `(function (exports, require, module, __filename, __dirname) { ${source}\n});`; });
 
-/** `path.dirname` of a path joinNames made (normal: no trailing slash), by a string slice where that is the same. */
-// biome-ignore format: parenthesised, so V8 compiles it with dist/hook.cjs's top level (io/code-cache-file.ts)
-const parentOf = (function parentOf(file: string): string { const i = file.lastIndexOf('/'); return i > 0 ? file.slice(0, i) : dirname(file); });
-
 /**
  * The bundle's `require`: Node's modules through process.getBuiltinModule (Node 20.16+), which hands over the module
  * Node loaded already, where a first `require('node:fs')` goes through the public loader (Module._load, the module's
@@ -102,8 +98,8 @@ const bundleRequire = (function bundleRequire(load: Load): Load {
 // biome-ignore format: parenthesised, so V8 compiles it with dist/hook.cjs's top level (io/code-cache-file.ts)
 const loadBundle = (function loadBundle(file: string, bundle: string, load: Load, env: Env): Loaded {
   try {
-    const dir = joinNames(dataDir(env), CODE_CACHE_DIR);
-    const path = joinNames(dir, codeCacheName(bundle, statSync(file), env));
+    const dir = join(dataDir(env), CODE_CACHE_DIR);
+    const path = join(dir, codeCacheName(bundle, statSync(file), env));
     const dirProblem = codeCacheDirProblem(dir);
     const read = dirProblem ? {} : readCodeCache(path);
     const script = new Script(wrap(readFileSync(file, 'utf8')), { filename: file, cachedData: read.data });
@@ -117,7 +113,7 @@ const loadBundle = (function loadBundle(file: string, bundle: string, load: Load
       require,
       mod,
       file,
-      parentOf(file),
+      dirname(file),
     );
     if (read.data && !problem)
       return {
@@ -135,7 +131,7 @@ const loadBundle = (function loadBundle(file: string, bundle: string, load: Load
 /** A failure here costs the cache, never the hook (the answer is out already). */
 function keepCodeCache(distDir: string, load: Load, env: Env, script: Script, found: CodeCacheFound): void {
   try {
-    const writer = load(joinNames(distDir, 'code-cache.cjs')) as typeof import('./code-cache.js');
+    const writer = load(join(distDir, 'code-cache.cjs')) as typeof import('./code-cache.js');
     writer.saveCodeCache(env, found, () => script.createCachedData());
   } catch (err) {
     process.stderr.write(`tiergate: hook code cache not saved (${errorText(err)})\n`);

@@ -4,34 +4,6 @@ import { join } from 'node:path';
 
 export type Env = Record<string, string | undefined>;
 
-/**
- * A path that path.join and path.normalize return unchanged: absolute, no trailing slash, no empty, `.` or `..` segment.
- * String builtins only (no RegExp: a Node 20 hook compiles each at its first use).
- */
-// biome-ignore format: parenthesised, so V8 compiles it with dist/hook.cjs's top level (io/code-cache-file.ts)
-const isNormalAbsolute = (function isNormalAbsolute(p: string): boolean {
-  return (
-    p.length > 1 &&
-    p.charCodeAt(0) === 47 &&
-    p.charCodeAt(p.length - 1) !== 47 &&
-    !p.includes('//') &&
-    !p.includes('/./') &&
-    !p.includes('/../') &&
-    !p.endsWith('/.') &&
-    !p.endsWith('/..')
-  );
-});
-
-/**
- * `join(base, ...names)` for `names` that are plain file names (no slash, not `.` or `..`: constants): the same string,
- * joined without node:path when `base` is normal already (as it nearly always is), so dist/hook.cjs does not compile
- * path.join and path.normalize at their first call (~0.5 M instructions a hook on Node 20; bench/README.md session 17).
- */
-// biome-ignore format: parenthesised, so V8 compiles it with dist/hook.cjs's top level (io/code-cache-file.ts)
-export const joinNames = (function joinNames(base: string, ...names: string[]): string {
-  return isNormalAbsolute(base) ? `${base}/${names.join('/')}` : join(base, ...names);
-});
-
 export function configDir(env: Env = process.env): string {
   if (env.TIERGATE_HOME) return join(env.TIERGATE_HOME, 'config');
   return join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config'), 'tiergate');
@@ -44,8 +16,8 @@ export function configDir(env: Env = process.env): string {
  */
 // biome-ignore format: parenthesised, so V8 compiles it with dist/hook.cjs's top level (io/code-cache-file.ts)
 export const dataDir = (function dataDir(env: Env = process.env): string {
-  if (env.TIERGATE_HOME) return joinNames(env.TIERGATE_HOME, 'data');
-  return joinNames(env.XDG_DATA_HOME || joinNames(env.HOME || homedir(), '.local', 'share'), 'tiergate');
+  if (env.TIERGATE_HOME) return join(env.TIERGATE_HOME, 'data');
+  return join(env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share'), 'tiergate');
 });
 
 /** The command hooks' V8 code cache (io/code-cache-file.ts; read by hook-runner/loader.ts). */

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { configDir, dataDir, joinNames, paths } from '../../../src/io/paths.js';
+import { configDir, dataDir, paths } from '../../../src/io/paths.js';
 
 describe('paths', () => {
   it('builds every path under a normalised TIERGATE_HOME', () => {
@@ -19,18 +18,5 @@ describe('paths', () => {
     expect(configDir({ HOME: '/home/u' })).toBe('/home/u/.config/tiergate');
     expect(dataDir({ TIERGATE_HOME: '/srv/tg/' })).toBe('/srv/tg/data');
     expect(dataDir({ TIERGATE_HOME: 'rel/../tg' })).toBe('tg/data');
-  });
-
-  it('joinNames is path.join for any base, normal or not (the string join is taken only where the two agree)', () => {
-    const base = fc.stringMatching(/^[/.a]{0,12}$/);
-    const name = fc.constantFrom('data', '.local', 'share', 'x.cjs');
-    fc.assert(
-      fc.property(base, fc.array(name, { minLength: 1, maxLength: 3 }), (b, names) => {
-        expect(joinNames(b, ...names)).toBe(join(b, ...names));
-      }),
-      { numRuns: 2000 },
-    );
-    for (const b of ['/', '/a/', '/a//b', '/a/./b', '/a/../b', '/a/.', '/a/..', 'a', '.', '', '/a/.b', '/a..'])
-      expect(joinNames(b, 'data'), b).toBe(join(b, 'data'));
   });
 });
