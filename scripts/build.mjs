@@ -182,14 +182,14 @@ await buildHook({
   entryPoints: [join(root, 'src/entries/statusline.ts')],
   outfile: join(out, 'statusline.cjs'),
 });
-// dist/hook.cjs takes Node's modules through process.getBuiltinModule (Node 20.16+; `module.require` before it, which
-// esbuild leaves alone): a first `require('node:fs')` goes through the public loader (Module._load, the module's ESM
-// facade made, its exports synced), and with the bundle's require doing the same (src/hook-runner/loader.ts
-// bundleRequire) that is ~0.4 M instructions a hook on Node 20 (bench/README.md, session 17). Each module exports what
-// dist/hook.cjs imports of it: a name missing here fails the build (esbuild: no matching export).
+// dist/hook.cjs takes node:fs and node:vm through process.getBuiltinModule (Node 20.16+; `module.require` before it,
+// which esbuild leaves alone), as its node:os alias above does: a first `require('node:fs')` goes through
+// the public loader (Module._load, the module's ESM facade made, its exports synced), and with the bundle's require
+// doing the same (src/hook-runner/loader.ts bundleRequire) that is ~0.4 M instructions a hook on Node 20
+// (bench/README.md, session 17). Each module exports what dist/hook.cjs imports of it: a name missing here fails the
+// build (esbuild: no matching export).
 const HOOK_BUILTINS = {
   'node:fs': ['closeSync', 'constants', 'fstatSync', 'lstatSync', 'openSync', 'readFileSync', 'readSync', 'statSync'],
-  'node:path': ['dirname', 'join'],
   'node:vm': ['Script'],
 };
 const builtinsByGetter = {

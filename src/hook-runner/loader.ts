@@ -7,7 +7,7 @@
  * Small on purpose: every hook process compiles this file (no code cache for it on Node 20). What it calls on every hook
  * is parenthesised so V8 compiles it with the top level (io/code-cache-file.ts), its paths are joined without node:path
  * (io/paths.ts joinPath), and Node's modules come through process.getBuiltinModule (bundleRequire below; the build
- * gives dist/hook.cjs its own node:fs, node:path and node:vm that way, scripts/build.mjs): bench/README.md, session 17.
+ * gives dist/hook.cjs its own node:fs and node:vm that way, scripts/build.mjs): bench/README.md, session 17.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { Script } from 'node:vm';
