@@ -1,14 +1,22 @@
 /** Text helpers every reader of a user's or a harness's file shares. Pure. */
 
 /**
- * FNV-1a (32 bits) of a string's UTF-16 code units: names a file after a value (not a security hash). Parenthesised:
- * dist/hook.cjs calls it on every hook, and V8 compiles it with that script's top level (io/code-cache-file.ts).
+ * FNV-1a (32 bits) of a string's UTF-16 code units: names a file after a value (not a security hash). The multiply by
+ * the FNV prime (2^24 + 2^8 + 0x93) is written as shifts and adds (int32 wrap-around, made unsigned at the end): the
+ * same value, at half the instructions of `Math.imul` a character in a Node 20 hook's interpreter, where Gemini's
+ * dispatch hashes the whole subagent prompt (3,000 characters: 6.9 -> 3.1 M; bench/README.md "Session 17: the Gemini
+ * dispatch"). Parenthesised: dist/hook.cjs calls it on every hook, and V8 compiles it with that script's top level
+ * (io/code-cache-file.ts).
  */
 // biome-ignore format: parenthesised, so V8 compiles it with dist/hook.cjs's top level (io/code-cache-file.ts)
 export const fnv1a32 = (function fnv1a32(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
+  let h = 0x811c9dc5 | 0;
+  const n = s.length;
+  for (let i = 0; i < n; i++) {
+    h ^= s.charCodeAt(i);
+    h += (h << 1) + (h << 4) + (h << 7) + (h << 8) + (h << 24);
+  }
+  return h >>> 0;
 });
 
 /** fnv1a32 as 8 hex digits. */

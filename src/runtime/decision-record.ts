@@ -35,8 +35,27 @@ function wordAt(s: string, at: number, word: string): boolean {
   return !isWordChar(s.charCodeAt(at + word.length));
 }
 
-/** Each index where `prefix` (lower-case ASCII) starts in `s`, ignoring ASCII case, is passed to `test`. */
-function someAt(s: string, prefix: string, test: (after: number) => boolean): boolean {
+/**
+ * `s` with its ASCII letters in lower case and every other character left outside ASCII (so a lower-case ASCII word
+ * is in it at the indexes a scan folding ASCII case finds it in `s`): String#toLowerCase, but null for the two
+ * characters it lowers into ASCII, U+0130 (to `i` and a combining dot) and U+212A (the Kelvin sign, to `k`);
+ * test/unit/observer/decision-record.test.ts checks every other one on the Node it runs on.
+ */
+const asciiLowered = (s: string): string | null =>
+  s.includes('\u0130') || s.includes('\u212a') ? null : s.toLowerCase();
+
+/**
+ * Each index where `prefix` (lower-case ASCII) starts in `s`, ignoring ASCII case, is passed to `test`. Through
+ * indexOf on `lower` (asciiLowered) where there is one: a scan a character at a time in JavaScript, four of them over
+ * a Gemini agent's `<path>: <model>, sent as <id>`, was ~0.5 M instructions of a Node 20 dispatch hook (bench/README.md
+ * "Session 17: the Gemini dispatch").
+ */
+function someAt(s: string, lower: string | null, prefix: string, test: (after: number) => boolean): boolean {
+  if (lower !== null) {
+    for (let i = lower.indexOf(prefix); i >= 0; i = lower.indexOf(prefix, i + 1))
+      if (test(i + prefix.length)) return true;
+    return false;
+  }
   const first = prefix.charCodeAt(0);
   for (let i = 0; i + prefix.length <= s.length; i++) {
     if (fold(s.charCodeAt(i)) !== first) continue;
@@ -69,13 +88,14 @@ function startsWithVariable(s: string): boolean {
 export function agentLink(from: string | null | undefined): WithoutFrom {
   if (!from) return 'harness-config';
   if (startsWithVariable(from)) return 'environment';
+  const lower = asciiLowered(from);
   // A harness's own config file (Hermes' config.yaml, Codex's and Grok's config.toml) is config, not an agent's file:
   // /\.(md|toml|ya?ml)\b/i and not /settings|opencode\.jsonc?|config\.(jsonc?|toml|ya?ml)\b/i.
   if (
-    someAt(from, '.', (at) => anyWordAt(from, at, FILE_EXTS)) &&
-    !someAt(from, 'settings', () => true) &&
-    !someAt(from, 'opencode.json', () => true) &&
-    !someAt(from, 'config.', (at) => anyWordAt(from, at, CONFIG_EXTS))
+    someAt(from, lower, '.', (at) => anyWordAt(from, at, FILE_EXTS)) &&
+    !someAt(from, lower, 'settings', () => true) &&
+    !someAt(from, lower, 'opencode.json', () => true) &&
+    !someAt(from, lower, 'config.', (at) => anyWordAt(from, at, CONFIG_EXTS))
   )
     return 'agent-file';
   return 'harness-config';

@@ -463,6 +463,24 @@ describe('decision kinds and the budget downshift label', () => {
     expect(agentLink(null)).toBe('harness-config');
   });
 
+  it("the link's indexOf search holds on this Node: String#toLowerCase lowers into ASCII only U+0130 and U+212A", () => {
+    // agentLink searches a lower-cased copy, kept only when no other character lowers to one in ASCII or changes length.
+    const intoAscii: string[] = [];
+    for (let c = 0x80; c <= 0x10ffff; c++) {
+      if (c >= 0xd800 && c <= 0xdfff) continue;
+      const ch = String.fromCodePoint(c);
+      const lower = ch.toLowerCase();
+      if (lower.length !== ch.length || [...lower].some((x) => x.codePointAt(0)! < 0x80))
+        intoAscii.push(c.toString(16));
+    }
+    expect(intoAscii).toEqual(['130', '212a']);
+    // A Gemini agent's link (the path, then the model as written and as sent) is an agent file, on either path.
+    const gemini = '/h/.gemini/agents/pricey.md: gemini-3-pro-preview, sent as gemini-3.1-pro-preview-customtools';
+    expect(agentLink(gemini)).toBe('agent-file');
+    expect(agentLink(`${gemini} \u212a`)).toBe('agent-file');
+    expect(agentLink('/h/.gemini/agents/SETTINGS.md: x')).toBe('harness-config');
+  });
+
   it('the link agrees with the regular expressions it stands for (character tests instead, for the hook)', () => {
     const byRegExp = (from: string) => {
       if (!from) return 'harness-config';
