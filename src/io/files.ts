@@ -476,7 +476,8 @@ export function createExclusive(path: string, data: string, mode = FILE_MODE): b
     throw err;
   }
   try {
-    writeSync(fd, Buffer.from(data));
+    // Nothing to write, no write: an empty marker or lock is the create alone (the spend lock: spend-lock.ts).
+    if (data.length > 0) writeSync(fd, Buffer.from(data));
   } finally {
     closeSync(fd);
   }

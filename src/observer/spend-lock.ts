@@ -16,9 +16,10 @@ const sleep = (ms: number): void => {
 };
 
 /**
- * How old the lock is, by its mtime (not its content: a holder's pid and time are written just after the O_EXCL create,
- * and a contender reading in between would find it empty). null: gone meanwhile. A link or anything but a regular file
- * there is no lock of ours: stale (moved aside, never followed).
+ * How old the lock is, by its mtime: the lock is an empty file, its O_EXCL create alone (writing the holder's pid and
+ * time in it cost every dispatch under a budget a write, ~20 µs on ext4 with the block it allocated; nothing read them:
+ * bench/README.md, "Session 17: the budget path"). null: gone meanwhile. A link or anything but a regular file there is
+ * no lock of ours: stale (moved aside, never followed).
  */
 function lockAge(lock: string, now: number): number | null {
   const st = lstatSync(lock, { throwIfNoEntry: false });
@@ -32,7 +33,7 @@ export function tryWithSpendLock<T>(env: Env, waitMs: number, fn: () => T): { he
   const until = Date.now() + waitMs;
   for (let n = 0; ; n++) {
     const now = Date.now();
-    if (createExclusive(lock, `${process.pid} ${now}\n`)) break;
+    if (createExclusive(lock, '')) break;
     const age = lockAge(lock, now);
     if (age !== null && !(age < LOCK_STALE_MS && age > -LOCK_STALE_MS)) {
       // Taken over by a rename, so of two takers only one removes it (the other's rename finds nothing).

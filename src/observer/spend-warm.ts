@@ -6,12 +6,14 @@
  * without a digest, so every later one would compile the digest's reader (bench/README.md, "Session 16").
  *
  * So the process that makes the cache, after its answer is out and only when this process ran the budget path, runs the
- * per-dispatch read on a made-up summary and held file: pure functions only, nothing read or written. The fold's
- * writers (every FOLD_EVERY-th dispatch) are left out: each function in the cache is deserialized by every dispatch.
+ * per-dispatch read on a made-up summary and held file: pure functions only, nothing read or written. Only what a
+ * dispatch runs: the made-up summary is a text as the writer leaves it (warmSummaryText; a unit test holds it to
+ * summaryText), not made by the writer here, whose functions (and the fold's, every FOLD_EVERY-th dispatch) would be
+ * in the cache for nothing: each function in it is deserialized by every dispatch (bench/README.md, "Session 17").
  */
-import { readDigest, summaryText } from './spend-digest.js';
+import { readDigest } from './spend-digest.js';
 import { heldGen, heldLineText, mustFold, parseHeld, withHeld } from './spend-held.js';
-import { askBasis, emptySpend, estimateCost, RESERVATION_TTL_MS, spendStateFrom } from './spend-summary.js';
+import { askBasis, estimateCost, RESERVATION_TTL_MS, spendStateFrom } from './spend-summary.js';
 
 let ran = false;
 
@@ -20,30 +22,50 @@ export const noteSpendPath = (): void => {
   ran = true;
 };
 
+/** The made-up session's key. */
+export const WARM_SESSION = 'claude:warm';
+
+/**
+ * A summary as summaryText writes it at `now`: a day and a month holding `now`, $0.000001 spent in WARM_SESSION, one
+ * child started there and one priced at $0.000002 (agent `agent`, model `model`), one reservation of $0.000003 held.
+ */
+export function warmSummaryText(now: number): string {
+  const day = `{"start":${now - 1},"end":${now + 1},"pico":"0","unknown":0}`;
+  const res = `{"c":"c","s":"${WARM_SESSION}","at":${now},"until":${now + RESERVATION_TTL_MS},"h":"claude","pico":"3"}`;
+  return (
+    `{"format":"tiergate-spend/1","digest":{"heldGen":0,"updatedAt":${now},"zone":null,"day":${day},"month":${day},` +
+    `"reserved":[${res}],"agents":{"agent":["2","model",1]},"models":{"model":"2"},"all":"2"},\n` +
+    `"digestSessions":{\n"${WARM_SESSION}":["1",0,1,"2",1,"2","model"]\n},\n` +
+    `"updatedAt":${now},"zone":null,"day":${day},"month":${day},` +
+    `"sessions":{"${WARM_SESSION}":{"pico":"1","unknown":0,"last":${now}}},` +
+    `"recent":[{"k":"k","s":"${WARM_SESSION}","at":${now},"pico":"2","a":"agent","m":"model"}],` +
+    `"reserved":[${res}],"started":{"${WARM_SESSION}":{"n":1,"last":${now}}}}`
+  );
+}
+
 /** Runs the budget read path on made-up data when the budget path ran here; never throws. true: all of it ran. */
 export function warmCodeCache(): boolean {
   if (!ran) return false;
   try {
     const now = Date.now();
-    const key = 'claude:warm';
-    const f = emptySpend(now);
-    f.sessions[key] = { pico: '1', unknown: 0, last: now };
-    f.recent = [{ k: 'k', s: key, at: now, pico: '2', a: 'agent', m: 'model' }];
-    f.started = { [key]: { n: 1, last: now } };
-    const view = readDigest(summaryText(f), key);
+    const key = WARM_SESSION;
+    const view = readDigest(warmSummaryText(now), key);
     if (view === null) return false;
-    const r = { c: 'c', s: key, at: now, until: now + RESERVATION_TTL_MS, pico: '3', h: 'claude' };
+    const r = { c: 'c', s: key, at: now, until: now + RESERVATION_TTL_MS, h: 'claude', pico: '4' };
     const held = parseHeld(heldLineText(r, heldGen(view), true) + heldLineText(r, heldGen(view), false));
     mustFold(held);
     const seen = withHeld(view, held.lines);
     estimateCost(seen, { session: key, agent: 'agent', model: 'model', reserve: null });
     estimateCost(seen, { session: null, agent: null, model: 'model', reserve: null });
-    // What it read must be what it wrote (the digest's format and the held lines' as the writers have them).
+    // What it read must be what it wrote: the digest's figures and the held lines' as the writers have them.
     const state = spendStateFrom({ file: seen, error: null }, 'claude', 'warm', now, null);
     return (
-      state.session?.pico === 7n &&
+      state.session?.pico === 12n &&
+      state.day.pico === 11n &&
+      state.fanout?.running === 3 &&
       state.fanout?.started === 2 &&
-      askBasis(seen, { session: key, agent: null })?.pico === 2n
+      askBasis(seen, { session: key, agent: null })?.pico === 2n &&
+      askBasis(seen, { session: key, agent: 'agent' })?.pico === 2n
     );
   } catch {
     return false; // a cache with less in it: never the hook's failure
