@@ -50,7 +50,12 @@ export type ViewFor = { session: string | null };
  * very bytes it parsed, its file is taken without parsing again (content, not mtime: mtime is jiffy-coarse and inodes
  * are reused, so a rewrite within a tick would pass for the same file).
  */
-export function readSummaryOnly(env: Env, prev: SummaryRead | null = null, view: ViewFor | null = null): SummaryRead {
+export function readSummaryOnly(
+  env: Env,
+  prev: SummaryRead | null = null,
+  view: ViewFor | null = null,
+  now = Date.now(),
+): SummaryRead {
   let text: string | null;
   try {
     text = readInDataDir(spendPath(env), SPEND_MAX_BYTES);
@@ -61,7 +66,7 @@ export function readSummaryOnly(env: Env, prev: SummaryRead | null = null, view:
   // A whole summary parsed before serves a view as well; a view never serves a reader of the whole.
   if (prev?.file && prev.text === text && (view !== null || !prev.file.basis))
     return { file: prev.file, error: null, absent: false, text };
-  const digest = view !== null ? readDigest(text, view.session) : null;
+  const digest = view !== null ? readDigest(text, view.session, now) : null;
   if (digest !== null) return { file: digest, error: null, absent: false, text };
   const parsed = parseSpend(text);
   return typeof parsed === 'string'
@@ -119,7 +124,7 @@ export function readSpendWith(
   }
   // A journal to fold, or held lines due to be folded: the whole summary, which the fold rewrites (spend-reserve.ts).
   const viewed = view !== null && journal.names.length === 0 && !mustFold(held) ? view : null;
-  const summary = readSummaryOnly(env, prev?.summary ?? null, viewed);
+  const summary = readSummaryOnly(env, prev?.summary ?? null, viewed, now);
   const error = summary.error ?? journal.error ?? heldError;
   if (error !== null) return { file: null, error, journal, held, absent: summary.absent, summary };
   if (summary.absent && ledgerExists(env))

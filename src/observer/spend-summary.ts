@@ -94,6 +94,20 @@ export type SpendFile = {
    * (empty there), and one session's figures in place of every session's. A view is never written (writeFold refuses it).
    */
   basis?: EstimateBasis;
+  /**
+   * Set only on a dispatch's view (readDigest), whose `reserved` is then empty: the reservations of the summary summed
+   * by its writer, as spendStateFrom counts them at a time the view holds for (all live, in the summary's own day and
+   * month): this session's (cost, unpriced, how many), the day's and the month's.
+   */
+  reservedSum?: ReservedSum;
+};
+
+/** The summary's reservations summed (SpendFile.reservedSum): [pico, unknown] a figure, the session's with its count. */
+export type ReservedSum = {
+  /** The view's session (its key) and its reservations; null: the view is for no session, or it holds none. */
+  session: [key: string, pico: string, unknown: number, n: number] | null;
+  day: [pico: string, unknown: number];
+  month: [pico: string, unknown: number];
 };
 
 /**
@@ -232,17 +246,6 @@ function periodFigure(p: Period, now: number): SpendFigure {
 export const liveReservations = (f: SpendFile, now: number): Reservation[] =>
   (f.reserved ?? []).filter((r) => r.until > now);
 
-/** `fig` plus the reservations that count in it. */
-function withReserved(fig: SpendFigure, held: Reservation[]): SpendFigure {
-  let pico = fig.pico;
-  let unknown = fig.unknown;
-  for (const r of held) {
-    pico += BigInt(r.pico);
-    if (r.unknown) unknown++;
-  }
-  return held.length ? { pico, unknown } : fig;
-}
-
 /**
  * The budgets' input for one dispatch: this session's, today's and this month's spend. `harness` names the session's
  * harness; with no session (null), nor a harness.
@@ -267,28 +270,65 @@ export function spendStateFrom(
     };
   const key = sessionId && harness ? sessionKey(harness, sessionId) : null;
   const s = key ? f.sessions[key] : undefined;
-  const held = liveReservations(f, now);
-  const fanout = {
-    running: key === null ? 0 : held.filter((r) => r.s === key).length,
-    started: key === null ? 0 : (f.started?.[key]?.n ?? 0),
-  };
-  const session = !sessionId
+  const session: SpendFigure | null = !sessionId
     ? null
-    : withReserved(
-        s && isPico(s.pico) && isInt(s.unknown) ? { pico: BigInt(s.pico), unknown: s.unknown } : ZERO,
-        held.filter((r) => key !== null && r.s === key),
-      );
-  // A reservation counts in the day and month holding it, even where the file's own periods have ended.
-  const b = held.length ? boundsAt(f, now) : null;
-  const inPeriod = (p: { start: number; end: number } | undefined) =>
-    p ? held.filter((r) => r.at >= p.start && r.at < p.end) : [];
+    : s && isPico(s.pico) && isInt(s.unknown)
+      ? { pico: BigInt(s.pico), unknown: s.unknown }
+      : { ...ZERO };
+  const day = { ...periodFigure(f.day, now) };
+  const month = { ...periodFigure(f.month, now) };
+  let running = 0;
+  // One pass over the reservations still held, each cost parsed once: a dispatch reads every reservation held since the
+  // last fold (up to FOLD_EVERY held lines; a view's others are summed by the writer: reservedSum below).
+  let b: ReturnType<typeof boundsAt> | null = null;
+  for (const r of f.reserved ?? []) {
+    if (!(r.until > now)) continue;
+    // A reservation counts in the day and month holding it, even where the file's own periods have ended.
+    b ??= boundsAt(f, now);
+    const mine = key !== null && r.s === key;
+    const inDay = r.at >= b.day.start && r.at < b.day.end;
+    const inMonth = r.at >= b.month.start && r.at < b.month.end;
+    if (!(mine || inDay || inMonth)) continue;
+    const pico = BigInt(r.pico);
+    const unknown = r.unknown ? 1 : 0;
+    if (mine) {
+      running++;
+      if (session) {
+        session.pico += pico;
+        session.unknown += unknown;
+      }
+    }
+    if (inDay) {
+      day.pico += pico;
+      day.unknown += unknown;
+    }
+    if (inMonth) {
+      month.pico += pico;
+      month.unknown += unknown;
+    }
+  }
+  // A view's reservations, summed by the summary's writer (spend-digest.ts): the same figures, no walk.
+  const sum = f.reservedSum;
+  if (sum) {
+    if (sum.session && sum.session[0] === key) {
+      running += sum.session[3];
+      if (session) {
+        session.pico += BigInt(sum.session[1]);
+        session.unknown += sum.session[2];
+      }
+    }
+    day.pico += BigInt(sum.day[0]);
+    day.unknown += sum.day[1];
+    month.pico += BigInt(sum.month[0]);
+    month.unknown += sum.month[1];
+  }
   return {
     session,
-    day: withReserved(periodFigure(f.day, now), inPeriod(b?.day)),
-    month: withReserved(periodFigure(f.month, now), inPeriod(b?.month)),
+    day,
+    month,
     sessionTotal,
     error: null,
-    fanout,
+    fanout: { running, started: key === null ? 0 : (f.started?.[key]?.n ?? 0) },
   };
 }
 

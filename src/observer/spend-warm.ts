@@ -31,11 +31,12 @@ export const WARM_SESSION = 'claude:warm';
  */
 export function warmSummaryText(now: number): string {
   const day = `{"start":${now - 1},"end":${now + 1},"pico":"0","unknown":0}`;
-  const res = `{"c":"c","s":"${WARM_SESSION}","at":${now},"until":${now + RESERVATION_TTL_MS},"h":"claude","pico":"3"}`;
+  const until = now + RESERVATION_TTL_MS;
+  const res = `{"c":"c","s":"${WARM_SESSION}","at":${now},"until":${until},"h":"claude","pico":"3"}`;
   return (
     `{"format":"tiergate-spend/1","digest":{"heldGen":0,"updatedAt":${now},"zone":null,"day":${day},"month":${day},` +
-    `"reserved":[${res}],"agents":{"agent":["2","model",1]},"models":{"model":"2"},"all":"2"},\n` +
-    `"digestSessions":{\n"${WARM_SESSION}":["1",0,1,"2",1,"2","model"]\n},\n` +
+    `"held":{"until":${until},"day":["3",0],"month":["3",0]},"agents":{"agent":["2","model",1]},"models":{"model":"2"},"all":"2"},\n` +
+    `"digestSessions":{\n"${WARM_SESSION}":["1",0,1,"2",1,"2","model","3",0,1]\n},\n` +
     `"updatedAt":${now},"zone":null,"day":${day},"month":${day},` +
     `"sessions":{"${WARM_SESSION}":{"pico":"1","unknown":0,"last":${now}}},` +
     `"recent":[{"k":"k","s":"${WARM_SESSION}","at":${now},"pico":"2","a":"agent","m":"model"}],` +
@@ -49,7 +50,7 @@ export function warmCodeCache(): boolean {
   try {
     const now = Date.now();
     const key = WARM_SESSION;
-    const view = readDigest(warmSummaryText(now), key);
+    const view = readDigest(warmSummaryText(now), key, now);
     if (view === null) return false;
     const r = { c: 'c', s: key, at: now, until: now + RESERVATION_TTL_MS, h: 'claude', pico: '4' };
     const held = parseHeld(heldLineText(r, heldGen(view), true) + heldLineText(r, heldGen(view), false));

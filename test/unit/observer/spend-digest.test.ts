@@ -175,6 +175,31 @@ describe('summary digest', () => {
     );
   });
 
+  it('reservations summed by the writer: a view only while the sums are what the list gives, else the whole summary', () => {
+    const f = emptySpend(now);
+    const r = (c: string, s: string | null, pico: string, until: number, at = now) => ({ c, s, at, until, pico });
+    f.reserved = [
+      r('a', 'claude:s1', '5', now + 100),
+      r('b', 'claude:s1', '7', now + 50),
+      r('c', 'codex:s3', '11', now + 100),
+      r('d', null, '13', now + 100),
+      r('e', 'claude:s1', '1000', now), // expired when written: counted by no reader
+      r('f', 'claude:s1', '17', now + 100, f.day.start - 1), // made before the summary's day: not today's
+    ];
+    const text = summaryText(f);
+    const view = readDigest(text, 'claude:s1', now + 10)!;
+    expect(view.reserved).toEqual([]);
+    const state = spendStateFrom({ file: view, error: null }, 'claude', 's1', now + 10, null);
+    expect(state).toEqual(spendStateFrom({ file: roundTrip(f), error: null }, 'claude', 's1', now + 10, null));
+    expect(state.session?.pico).toBe(29n);
+    expect(state.fanout?.running).toBe(3);
+    expect(state.day.pico).toBe(36n);
+    // At or past the earliest `until` (b's), before the summary was written, or past its day: not a view.
+    expect(readDigest(text, 'claude:s1', now + 50)).toBeNull();
+    expect(readDigest(text, 'claude:s1', now - 1)).toBeNull();
+    expect(readDigest(text, 'claude:s1', f.day.end)).toBeNull();
+  });
+
   it('a view is never written as the summary (it holds one session and no completions)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tg-digest-'));
     const env = { TIERGATE_HOME: join(dir, 'tg'), HOME: dir };
