@@ -89,12 +89,18 @@ export function withDeadline<T>(
     // by then, so work that never waits for the loop has settled and nothing more is made); from there the loop runs
     // for LOOP_SPIN_MS, its poll taking what is done (a socket stdin's pooled read of a payload written soon, Claude
     // Code 2.1.x) and blocking, no CPU spent, until then or the window's end. Then the timer is armed with the time left
-    // since the call. No Atomics.waitAsync (not Node): the timer at once.
+    // since the call. A runtime without Atomics.waitAsync or shared memory, or one that refuses the wait: the timer at
+    // once, as before there were windows.
     const waitAsync = (Atomics as unknown as { waitAsync?: WaitAsync }).waitAsync;
-    if (typeof waitAsync !== 'function') return arm();
+    if (typeof waitAsync !== 'function' || typeof SharedArrayBuffer !== 'function') return arm();
     const cell = new Int32Array(new SharedArrayBuffer(4));
     const open = (waitMs: number, then: () => void) => {
-      const wait = waitAsync(cell, 0, 0, waitMs);
+      let wait: ReturnType<WaitAsync>;
+      try {
+        wait = waitAsync(cell, 0, 0, waitMs);
+      } catch {
+        return arm();
+      }
       if (!wait.async) return arm();
       const endWindow = (exiting?: boolean) => {
         if (!openWindows.delete(endWindow)) return;

@@ -174,6 +174,22 @@ describe('withDeadlineOnWait', () => {
     await expect(withDeadlineOnWait(new Promise(() => {}), 0, 'hook')).rejects.toBeInstanceOf(DeadlineExceeded);
   });
 
+  it('without Atomics.waitAsync (another runtime), arms the timer at once and still ends the wait at the deadline', async () => {
+    const atomics = Atomics as unknown as { waitAsync?: unknown };
+    const saved = atomics.waitAsync;
+    const made = vi.spyOn(globalThis, 'setTimeout');
+    atomics.waitAsync = undefined;
+    try {
+      const started = Date.now();
+      await expect(withDeadlineOnWait(new Promise(() => {}), 50, 'hook')).rejects.toBeInstanceOf(DeadlineExceeded);
+      expect(made).toHaveBeenCalledTimes(1);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    } finally {
+      atomics.waitAsync = saved;
+      made.mockRestore();
+    }
+  });
+
   // The window before the timer is a platform timer that holds no reference on the event loop: in a process of its own
   // (the hook's), work waiting on nothing at all must still end at the deadline, not exit in the window unanswered.
   it('in a process of its own, work that waits on nothing ends at the deadline, and work done exits at once', () => {
