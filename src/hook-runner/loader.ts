@@ -41,7 +41,24 @@ type Bundle = {
  */
 type Loaded = { exports: Bundle; script?: Script; cache?: Omit<CodeCacheFound, 'rank'> & { rank?: CodeCacheRank } };
 
-/** Runs the hook and exits 0 (or the answer's code). A bundle that cannot load leaves a line on stderr. */
+/**
+ * process.exit less its own JavaScript when nothing listens for `exit`: process.exit ends in process.reallyExit(code)
+ * (lib/internal/process/per_thread.js on Node 20, 22 and 24) after taking Node's own listener off, setting `exitCode`
+ * through its validator and emitting `exit`, and that JavaScript (exit itself, removeListener) is compiled at this one
+ * call: ~0.44 M instructions a hook on Node 20 (bench/README.md, session 17). With a listener, or on a Node without
+ * reallyExit (undocumented, though process.exit calls it as any caller would), process.exit.
+ */
+// biome-ignore format: parenthesised, so V8 compiles it with dist/hook.cjs's top level (io/code-cache-file.ts)
+export const exitProcess = (function exitProcess(code: number): never {
+  const really = (process as { reallyExit?: (code: number) => never }).reallyExit;
+  if (typeof really === 'function' && process.listenerCount('exit') === 0) return really.call(process, code);
+  return process.exit(code);
+});
+
+/**
+ * Runs the hook and exits 0 (or the answer's code) through `exit` (dist/hook.cjs: exitProcess). A bundle that cannot
+ * load leaves a line on stderr.
+ */
 // biome-ignore format: parenthesised, so V8 compiles it with dist/hook.cjs's top level (io/code-cache-file.ts)
 export const startHook = (async function startHook(
   distDir: string,
@@ -49,6 +66,7 @@ export const startHook = (async function startHook(
   load: Load,
   events: DispatchEvents,
   env: Env = process.env,
+  exit: (code: number) => never = (code) => process.exit(code),
 ): Promise<never> {
   let code = 0;
   try {
@@ -70,7 +88,7 @@ export const startHook = (async function startHook(
     process.stderr.write(`tiergate: hook could not run (${errorText(err)}); the harness proceeds unchanged\n`);
     code = 0;
   }
-  process.exit(code);
+  return exit(code);
 });
 
 // Node's CommonJS wrapper (`Module.wrap`), without loading node:module for it.
