@@ -182,6 +182,31 @@ await buildHook({
   entryPoints: [join(root, 'src/entries/statusline.ts')],
   outfile: join(out, 'statusline.cjs'),
 });
+// dist/hook.cjs takes node:fs and node:vm through process.getBuiltinModule (Node 20.16+; `module.require` before it,
+// which esbuild leaves alone), as its node:os alias above does: a first `require('node:fs')` goes through
+// the public loader (Module._load, the module's ESM facade made, its exports synced), and with the bundle's require
+// doing the same (src/hook-runner/loader.ts bundleRequire) that is ~0.4 M instructions a hook on Node 20
+// (bench/README.md, session 17). Each module exports what dist/hook.cjs imports of it: a name missing here fails the
+// build (esbuild: no matching export).
+const HOOK_BUILTINS = {
+  'node:fs': ['closeSync', 'constants', 'fstatSync', 'lstatSync', 'openSync', 'readFileSync', 'readSync', 'statSync'],
+  'node:vm': ['Script'],
+};
+const builtinsByGetter = {
+  name: 'builtins-by-getter',
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (a) =>
+      Object.hasOwn(HOOK_BUILTINS, a.path) ? { path: a.path, namespace: 'tg-builtin' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'tg-builtin' }, (a) => {
+      const id = JSON.stringify(a.path);
+      return {
+        contents: `const m = typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule(${id}) : module.require(${id});\nexport const { ${HOOK_BUILTINS[a.path].join(', ')} } = m;\n`,
+        loader: 'js',
+      };
+    });
+  },
+};
 // dist/hook.cjs gets the descriptors' table of dispatch events as a literal, not the descriptors' code.
 const { DISPATCH_EVENTS } = await tsImport('../src/descriptors/index.ts', import.meta.url);
 await buildHook({
@@ -190,6 +215,7 @@ await buildHook({
   outfile: join(out, 'hook.cjs'),
   define: { ...hookCommon.define, __TIERGATE_DISPATCH_EVENTS__: JSON.stringify(DISPATCH_EVENTS) },
   banner: {},
+  plugins: [builtinsByGetter],
 });
 
 const metaDir = join(root, '.cache', 'build');

@@ -6,9 +6,8 @@
  * 20 has no compile cache at all. Reads only: the cache is written by dist/code-cache.cjs after the answer is out.
  * Small on purpose: every hook process compiles this file (no code cache for it on Node 20). What it calls on every hook
  * is parenthesised so V8 compiles it with the top level (io/code-cache-file.ts), its paths are joined without node:path
- * (io/paths.ts joinPath), and the bundle's Node modules come through process.getBuiltinModule (bundleRequire below):
- * bench/README.md, session 17. (Its own node:fs and node:vm through getBuiltinModule too, by a build plugin, measured
- * no different: 97.3 / 88.7 M against 97.2 / 88.9 M without, Claude over ceiling / Copilot another tool; not kept.)
+ * (io/paths.ts joinPath), and Node's modules come through process.getBuiltinModule (bundleRequire below; the build
+ * gives dist/hook.cjs its own node:fs and node:vm that way, scripts/build.mjs): bench/README.md, session 17.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { Script } from 'node:vm';
