@@ -16,13 +16,8 @@
 import { isReservation, MAX_RESERVED, type Reservation, type SpendFile } from './spend-summary.js';
 
 export const SPEND_HELD_FILE = 'spend-held.jsonl';
-/**
- * A dispatch takes the lines in after this many (a fold rewrites the summary once for them all). Every dispatch parses
- * and counts each held line (~57,000 instructions a line on Node 20, cold code), a fold costs its dispatch ~2 M more:
- * the average is least near 8 (32 lines held cost the 31st dispatch 1.7 M; bench/README.md, "Session 17: the budget
- * path"). The summary sums its own reservations (spend-digest.ts), so what a fold takes in costs nothing afterwards.
- */
-export const FOLD_EVERY = 8;
+/** A dispatch takes the lines in after this many (a fold rewrites the summary once for them all). */
+export const FOLD_EVERY = 32;
 /**
  * Far above FOLD_EVERY lines of ~200 bytes: this many bytes means folds have been failing for thousands of dispatches
  * (a summary that cannot be written), or the file is not ours; readers then report it (budgets fail open, diagnosed).

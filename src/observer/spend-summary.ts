@@ -279,7 +279,8 @@ export function spendStateFrom(
   const month = { ...periodFigure(f.month, now) };
   let running = 0;
   // One pass over the reservations still held, each cost parsed once: a dispatch reads every reservation held since the
-  // last fold (up to FOLD_EVERY held lines; a view's others are summed by the writer: reservedSum below).
+  // last fold (up to FOLD_EVERY held lines, plus the summary's), and each filter or parse per figure cost it more
+  // (bench/README.md, "Session 17: the budget path").
   let b: ReturnType<typeof boundsAt> | null = null;
   for (const r of f.reserved ?? []) {
     if (!(r.until > now)) continue;
