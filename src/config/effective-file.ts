@@ -109,8 +109,11 @@ export function parseEffective(text: string): Effective {
   return { inputs: inputs as Inputs, policy: policy as Policy, diagnostics, layers: catalogs };
 }
 
-/** The effective file, if whole and made from exactly `inputs`; null when absent, stale, or damaged (diagnosed). */
-export function readEffective(env: Env, inputs: Inputs): Effective | null {
+/**
+ * The effective file, if whole and made from exactly `inputs`; null when absent, stale, or damaged (diagnosed unless
+ * `quiet`: a read-back after the slow path's own rewrite, whose failure that path has already said).
+ */
+export function readEffective(env: Env, inputs: Inputs, quiet = false): Effective | null {
   const path = effectivePath(env);
   let text: string;
   try {
@@ -118,7 +121,7 @@ export function readEffective(env: Env, inputs: Inputs): Effective | null {
     text = readTextCapped(path, MAX_EFFECTIVE_BYTES, { follow: false });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR')
+    if (!quiet && code !== 'ENOENT' && code !== 'ENOTDIR')
       diagnose('warn', 'effective', `unreadable, rebuilt from the files: ${errorText(err)}`, { path }, env);
     return null;
   }
@@ -128,7 +131,7 @@ export function readEffective(env: Env, inputs: Inputs): Effective | null {
   } catch (err) {
     // Never JSON.parse's own message: it quotes the text (a policy may hold a team URL).
     const why = err instanceof SyntaxError ? 'not valid JSON' : errorText(err);
-    diagnose('warn', 'effective', `damaged, rebuilt from the files: ${why}`, { path }, env);
+    if (!quiet) diagnose('warn', 'effective', `damaged, rebuilt from the files: ${why}`, { path }, env);
     return null;
   }
 }

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import type { Policy } from '../contracts/config.js';
 import type { Harness } from '../contracts/harness.js';
-import { currentInputs, PROJECT_CONFIG_FILE, readEffective, type Inputs } from './effective-file.js';
+import { currentInputs, PROJECT_CONFIG_FILE, readEffective, type Effective, type Inputs } from './effective-file.js';
 import type * as PolicyLoad from './policy-load.js';
 import type { Env } from '../io/paths.js';
 import { createPriceLookup, type PriceLookup } from '../prices/lookup.js';
@@ -44,6 +44,18 @@ function slow(): PolicySlowPath {
   return slowPath;
 }
 
+/**
+ * The slow path's rewrite, then read back from the file as the next dispatch reads it. A command hook's V8 code cache is
+ * taken after its run and holds only the functions that run compiled (hook-runner/loader.ts); the slow path parses with
+ * its own bundle's copy, so a cache made by the run that rebuilt the file (the first dispatch after a policy edit or an
+ * upgrade) lacked this bundle's reader and every later dispatch compiled it lazily (~1.7 M instructions, bench/README.md
+ * session 17). What the slow path returned stands when the read-back cannot serve (the file was not saved).
+ */
+function rebuilt(env: Env, inputs: Inputs | null): Effective {
+  const eff = slow().rebuildEffective(env);
+  return (inputs && readEffective(env, inputs, true)) ?? eff;
+}
+
 /** In-process hosts (OpenCode, pi) pick up policy edits within this long. */
 const TTL_MS = 30_000;
 const cache = new Map<string, { at: number; rt: Runtime }>();
@@ -58,7 +70,7 @@ export function loadRuntime(env: Env, cwd: string | null): Runtime {
   } catch {
     // rebuildEffective diagnoses it.
   }
-  const eff = (inputs && readEffective(env, inputs)) ?? slow().rebuildEffective(env);
+  const eff = (inputs && readEffective(env, inputs)) ?? rebuilt(env, inputs);
   // A project file is rare: asked for on every dispatch, read and validated only when there.
   const project =
     cwd && existsSync(joinPath(cwd, PROJECT_CONFIG_FILE)) ? slow().applyProjectFile(eff.policy, cwd, env) : null;

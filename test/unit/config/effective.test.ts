@@ -225,6 +225,32 @@ describe('a damaged file', () => {
       expect(readFileSync(path, 'utf8')).toBe(whole);
     });
   }
+
+  it('read back quietly (after the slow path rewrote it, config/runtime.ts): null, and no second diagnostic', () => {
+    const sb = sandbox();
+    sb.fresh();
+    const path = effectivePath(sb.env);
+    writeFileSync(path, readFileSync(path, 'utf8').slice(0, 300));
+    expect(readEffective(sb.env, currentInputs(sb.env), true)).toBeNull();
+    expect(sb.log()).toBe('');
+    expect(readEffective(sb.env, currentInputs(sb.env))).toBeNull();
+    expect(sb.log()).toMatch(/damaged, rebuilt from the files/);
+  });
+});
+
+describe('the slow path', () => {
+  it('a dispatch that rebuilt the file is served from it as read back: the same policy and prices as the next one', () => {
+    const sb = sandbox();
+    sb.writeUser(JSON.stringify({ unknownPrice: 'deny' }));
+    const first = sb.fresh();
+    const ino = sb.ino();
+    const next = sb.fresh();
+    expect(sb.ino()).toBe(ino);
+    expect(first.policy).toEqual(next.policy);
+    expect(first.policyDiagnostics).toEqual(next.policyDiagnostics);
+    expect(first.prices.catalogVersion).toBe(next.prices.catalogVersion);
+    expect(sb.log()).toBe('');
+  });
 });
 
 describe('a damaged file, diagnosed without its text', () => {
