@@ -33,6 +33,14 @@ const hook = join(root, 'dist/hook.cjs');
 const codexPayload = fixturePayload('codex/PreToolUse.basic.json');
 
 /** A data dir of its own, and a copy of dist/ whose bundles' mtimes a test may change. */
+/** A dist/ under `dir` holding only a Codex dispatch bundle of this source. */
+function distWithCodexBundle(dir: string, source: string): string {
+  const dist = join(dir, 'dist');
+  mkdirSync(dist);
+  writeFileSync(join(dist, 'hook-dispatch-codex.cjs'), source);
+  return dist;
+}
+
 function sandbox({ ownDist = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'tg-codecache-'));
   const env = { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), TIERGATE_HOME: join(dir, 'tg') };
@@ -443,12 +451,7 @@ describe('startHook (dist/hook.cjs)', () => {
 
   it('a cache writer that cannot load costs the cache, never the hook: the answer stands, stderr says why', async () => {
     const sb = sandbox();
-    const dist = join(sb.dir, 'dist');
-    mkdirSync(dist);
-    writeFileSync(
-      join(dist, 'hook-dispatch-codex.cjs'),
-      'exports.main = async (argv) => (argv[0] === "codex" ? 7 : 1);',
-    );
+    const dist = distWithCodexBundle(sb.dir, 'exports.main = async (argv) => (argv[0] === "codex" ? 7 : 1);');
     const r = await start(
       dist,
       (id) => {
@@ -461,10 +464,8 @@ describe('startHook (dist/hook.cjs)', () => {
   });
   it("gives the bundle Node's modules through process.getBuiltinModule, and everything else (all, on a Node without it) through require", async () => {
     const sb = sandbox();
-    const dist = join(sb.dir, 'dist');
-    mkdirSync(dist);
-    writeFileSync(
-      join(dist, 'hook-dispatch-codex.cjs'),
+    const dist = distWithCodexBundle(
+      sb.dir,
       'exports.main = async () => (require("node:fs") === process.__tgTestFs && require("./policy-load.cjs") === 5 ? 7 : 1);',
     );
     const fs = await import('node:fs');

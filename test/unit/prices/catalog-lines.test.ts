@@ -8,6 +8,13 @@ import { serialiseCatalog } from '../../../src/prices/merge.js';
 
 const snapshotText = readFileSync(join(import.meta.dirname, '../../../data/prices-snapshot.json'), 'utf8');
 
+/** A catalog whose rows are the snapshot's first row under `keys` (ids m0, m1, … in order). */
+function catalogOf(keys: string[]): Catalog {
+  const row = JSON.parse(snapshotText).models[Object.keys(JSON.parse(snapshotText).models)[0]!];
+  const models = Object.fromEntries(keys.map((k, i) => [k, { ...row, id: `m${i}` }]));
+  return { format: 'tiergate-catalog/1', version: 'v', date: '2026-01-01', source: 's', models, aliases: {} };
+}
+
 describe('catalog read line by line', () => {
   it('equals JSON.parse of the bundled snapshot, row for row and as a whole', () => {
     const full = JSON.parse(snapshotText) as Catalog;
@@ -55,7 +62,6 @@ describe('catalog read line by line', () => {
   });
 
   it('finds every row and no other, before and after a miss builds its index, whatever the keys hold', () => {
-    const row = JSON.parse(snapshotText).models[Object.keys(JSON.parse(snapshotText).models)[0]!];
     const key = fc.oneof(
       fc.string({ maxLength: 8 }),
       fc.constantFrom('a"b', '\\', '\\"', '":{', 'x\\":{y', '\n', 'é', '__proto__', 'constructor'),
@@ -66,22 +72,14 @@ describe('catalog read line by line', () => {
         fc.array(key, { maxLength: 6 }),
         fc.boolean(),
         (keys, probes, missFirst) => {
-          const models = Object.fromEntries(keys.map((k, i) => [k, { ...row, id: `m${i}` }]));
-          const c: Catalog = {
-            format: 'tiergate-catalog/1',
-            version: 'v',
-            date: '2026-01-01',
-            source: 's',
-            models,
-            aliases: {},
-          };
+          const c = catalogOf(keys);
           const lazy = readCatalogLines(serialiseCatalog(c))!;
           if (missFirst)
             for (let i = 0; i < INDEX_AFTER_MISSES; i++)
               expect(Object.hasOwn(lazy.models, `\u0000absent${i}`)).toBe(false);
           for (const k of [...probes, ...keys])
             expect(Object.hasOwn(lazy.models, k) ? lazy.models[k] : null).toEqual(
-              Object.hasOwn(models, k) ? models[k] : null,
+              Object.hasOwn(c.models, k) ? c.models[k] : null,
             );
           expect(Object.keys(lazy.models)).toEqual(Object.keys(JSON.parse(serialiseCatalog(c)).models));
         },
@@ -111,7 +109,6 @@ describe('catalog read line by line', () => {
   });
 
   it('with its key table: every row and no other, whatever the keys hold; a table of another text is dropped at its first wrong entry', () => {
-    const row = JSON.parse(snapshotText).models[Object.keys(JSON.parse(snapshotText).models)[0]!];
     const key = fc.oneof(
       fc.string({ maxLength: 8 }),
       fc.constantFrom('a"b', '\\', '\\"', '":{', 'x\\":{y', '\n', 'é', '__proto__', 'constructor', '1'),
@@ -121,22 +118,14 @@ describe('catalog read line by line', () => {
         fc.uniqueArray(key, { minLength: 1, maxLength: 6 }),
         fc.array(key, { maxLength: 6 }),
         (keys, probes) => {
-          const models = Object.fromEntries(keys.map((k, i) => [k, { ...row, id: `m${i}` }]));
-          const c: Catalog = {
-            format: 'tiergate-catalog/1',
-            version: 'v',
-            date: '2026-01-01',
-            source: 's',
-            models,
-            aliases: {},
-          };
+          const c = catalogOf(keys);
           const text = serialiseCatalog(c);
           const table = keyTable(text)!;
           expect(table.split('\n').length).toBe(keys.length + 2);
           const lazy = readCatalogLines(text, undefined, table)!;
           for (const k of [...probes, ...keys])
             expect(Object.hasOwn(lazy.models, k) ? lazy.models[k] : null).toEqual(
-              Object.hasOwn(models, k) ? models[k] : null,
+              Object.hasOwn(c.models, k) ? c.models[k] : null,
             );
           expect(Object.keys(lazy.models)).toEqual(Object.keys(JSON.parse(text).models));
         },
