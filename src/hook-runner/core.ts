@@ -6,7 +6,8 @@
 import type { CodeCacheRank } from '../io/code-cache-file.js';
 import { closeSync, constants, fstatSync, openSync, readSync, readv } from 'node:fs';
 import { timeLeft } from '../contracts/hook.js';
-import { DeadlineExceeded, withDeadlineOnWait } from '../io/deadline.js';
+import { DeadlineExceeded } from '../io/deadline.js';
+import { withDeadlineOnWait } from './loop-window.js';
 import type { AdapterTable, CommandAdapter, Delivery, HookAnswer, HookContext } from '../contracts/hook.js';
 import { diagnose, errorText, setDiagnosticFallback } from '../io/diagnostics.js';
 import { appendBounded, writeToDescriptor } from '../io/files.js';

@@ -1,18 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, read, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, read, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { transformSync } from 'esbuild';
+import { buildSync } from 'esbuild';
 import { describe, expect, it, vi } from 'vitest';
 import { deadlineFromEnv, failOpen } from '../../../src/adapters/in-process/deadline.js';
-import {
-  DeadlineExceeded,
-  LOOP_SPIN_MS,
-  waitAtMost,
-  withDeadline,
-  withDeadlineOnWait,
-} from '../../../src/io/deadline.js';
+import { LOOP_SPIN_MS, withDeadlineOnWait } from '../../../src/hook-runner/loop-window.js';
+import { DeadlineExceeded, waitAtMost, withDeadline } from '../../../src/io/deadline.js';
 import { runCollect } from '../../../src/io/processes.js';
 
 describe('in-process deadlines', () => {
@@ -195,8 +190,15 @@ describe('withDeadlineOnWait', () => {
   it('in a process of its own, work that waits on nothing ends at the deadline, and work done exits at once', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tg-deadline-proc-'));
     const module = join(dir, 'deadline.cjs');
-    const source = readFileSync(join(import.meta.dirname, '../../../src/io/deadline.ts'), 'utf8');
-    writeFileSync(module, transformSync(source, { loader: 'ts', format: 'cjs' }).code);
+    const entry = join(import.meta.dirname, '../../../src/hook-runner/loop-window.ts');
+    buildSync({
+      entryPoints: [entry],
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      outfile: module,
+      logLevel: 'silent',
+    });
     const run = (work: string) => {
       const script =
         `const { withDeadlineOnWait } = require(${JSON.stringify(module)}); const t = Date.now();` +
