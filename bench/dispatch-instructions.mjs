@@ -3,6 +3,11 @@
 // write the data dir's files, then counts each N times (median, millions) against a bare `node -e 0`, less V8's random
 // prime search at start-up.
 // Usage: node bench/dispatch-instructions.mjs [runs=3] [case-substring ...]   (needs valgrind; npm run build first)
+// BENCH_FIXED_SEEDS=1: every process (bare included) runs with V8's hash and random seeds fixed and without address
+// randomisation (`setarch -R`), so two runs of one case agree to ~0.01 M instead of ~0.3-0.5 M (hash tables rehashed,
+// the prime search: helpers' finding, bench/README.md session 17). The level moves (bare ~+6.7 M, a hook less), so
+// compare `overBareM` (a hook's instructions less bare's) of two builds each measured this way, never the ratio, and
+// never with a run without it. Each case's warm-up run makes its code cache under the same flags (they name the cache).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,10 +26,12 @@ execFileSync(process.execPath, [join(root, 'bench/dispatch-hook.mjs')], {
 const { home, cases } = JSON.parse(readFileSync(listing, 'utf8'));
 const chosen = cases.filter((c, i) => i === 0 || only.length === 0 || only.some((s) => c.name.includes(s)));
 
+const FIXED = process.env.BENCH_FIXED_SEEDS === '1' ? ['--hash-seed=1', '--random-seed=1'] : [];
 function run(c, argv0, extra = []) {
   const fd = c.file ? openSync(c.file, 'r') : null;
   try {
-    return spawnSync(argv0, [...extra, ...c.args], {
+    const [bin, args] = FIXED.length && argv0 === 'valgrind' ? ['setarch', ['-R', argv0]] : [argv0, []];
+    return spawnSync(bin, [...args, ...extra, ...FIXED, ...c.args], {
       env: c.env,
       encoding: 'utf8',
       ...(fd === null ? { input: c.input } : { stdio: [fd, 'pipe', 'pipe'] }),
@@ -52,8 +59,17 @@ for (const c of chosen) {
 }
 const bare = q(counts[chosen[0].name], 0.5);
 const results = Object.fromEntries(
-  Object.entries(counts).map(([n, v]) => [n, { mInstr: +q(v, 0.5).toFixed(1), ratio: +(q(v, 0.5) / bare).toFixed(3) }]),
+  Object.entries(counts).map(([n, v]) => [
+    n,
+    { mInstr: +q(v, 0.5).toFixed(1), overBareM: +(q(v, 0.5) - bare).toFixed(2), ratio: +(q(v, 0.5) / bare).toFixed(3) },
+  ]),
 );
-console.log(JSON.stringify({ bench: 'dispatch-instructions', node: process.version, runs, results }, null, 1));
+console.log(
+  JSON.stringify(
+    { bench: 'dispatch-instructions', node: process.version, runs, fixedSeeds: FIXED.length > 0, results },
+    null,
+    1,
+  ),
+);
 rmSync(tmp, { recursive: true, force: true });
 rmSync(home, { recursive: true, force: true });
