@@ -9,9 +9,8 @@
  * O_NOFOLLOW).
  */
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { ensurePrivateDir, existingPrivateDir, removeFile, writeFileAtomic } from '../io/files.js';
-import { paths, type Env } from '../io/paths.js';
+import { paths, type Env, joinPath } from '../io/paths.js';
 import { readTextCapped } from '../io/read-capped.js';
 import { isRecentEntry, SPEND_JOURNAL_DIR, type RecentEntry } from './spend-summary.js';
 
@@ -24,7 +23,7 @@ export const JOURNAL_ENTRY_MAX_BYTES = 4096;
  */
 export const JOURNAL_MAX_ENTRIES = 4096;
 
-export const journalDir = (env: Env): string => join(paths(env).data, SPEND_JOURNAL_DIR);
+export const journalDir = (env: Env): string => joinPath(paths(env).data, SPEND_JOURNAL_DIR);
 
 let written = 0;
 
@@ -34,7 +33,7 @@ export function journalCompletion(env: Env, e: RecentEntry, now = Date.now()): s
   ensurePrivateDir(dir);
   // Named by time first, so a merge folds a child reported twice in the order the reports came.
   const name = `${String(now).padStart(15, '0')}-${process.pid}-${written++}.json`;
-  writeFileAtomic(join(dir, name), JSON.stringify(e), { durable: false });
+  writeFileAtomic(joinPath(dir, name), JSON.stringify(e), { durable: false });
   return name;
 }
 
@@ -72,7 +71,7 @@ export function readJournal(env: Env, merging = false): JournalRead {
   for (const name of names) {
     let text: string;
     try {
-      text = readTextCapped(join(dir, name), JOURNAL_ENTRY_MAX_BYTES, { follow: false });
+      text = readTextCapped(joinPath(dir, name), JOURNAL_ENTRY_MAX_BYTES, { follow: false });
     } catch (err) {
       // Gone: merged since the listing, so the summary read after this holds it.
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
@@ -93,5 +92,5 @@ export function readJournal(env: Env, merging = false): JournalRead {
 /** Removes merged entries (under the lock, after the summary holding them was written). */
 export function dropJournal(env: Env, names: string[]): void {
   const dir = journalDir(env);
-  for (const name of names) removeFile(join(dir, name));
+  for (const name of names) removeFile(joinPath(dir, name));
 }

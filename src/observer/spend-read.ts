@@ -1,8 +1,7 @@
 /** The dispatch path's read of the spend summary (spend-summary.ts) and its journal (spend-journal.ts), in Node. */
 import { lstatSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Harness } from '../contracts/harness.js';
-import { paths, type Env } from '../io/paths.js';
+import { paths, type Env, joinPath } from '../io/paths.js';
 import { readTextCapped } from '../io/read-capped.js';
 import type { SpendState } from '../routing-engine/budget.js';
 import { readDigest } from './spend-digest.js';
@@ -74,7 +73,7 @@ export function readSummaryOnly(
     : { file: parsed, error: null, absent: false, text };
 }
 
-export const heldPath = (env: Env): string => join(paths(env).data, SPEND_HELD_FILE);
+export const heldPath = (env: Env): string => joinPath(paths(env).data, SPEND_HELD_FILE);
 
 /**
  * The held reservation lines (spend-held.ts), never through a link; absent: none. `prev`: an earlier read, taken as it is

@@ -11,9 +11,8 @@
  * This module is on the dispatch path, and in Claude Code's hooks module (which reads the file through `$.fs`): no
  * file access, pricing, SQLite or crypto here; spend-read.ts reads it in Node.
  */
-import { join } from 'node:path';
 import type { Harness } from '../contracts/harness.js';
-import { paths, type Env } from '../io/paths.js';
+import { paths, type Env, joinPath } from '../io/paths.js';
 import { parseDecimal } from '../prices/decimal.js';
 import type { AskBasis, SpendFigure, SpendState } from '../routing-engine/budget.js';
 
@@ -127,7 +126,7 @@ export type MedianChild = [pico: string, model: string | null, n: number];
 
 export type StartedCount = { n: number; last: number };
 
-export const spendPath = (env: Env): string => join(paths(env).data, SPEND_FILE);
+export const spendPath = (env: Env): string => joinPath(paths(env).data, SPEND_FILE);
 export const sessionKey = (harness: Harness | string, sessionId: string): string => `${harness}:${sessionId}`;
 
 /** The local calendar day and month holding `t` (Date's local time: the TZ variable, else the system zone). */
