@@ -11,11 +11,10 @@
  * from long ago, has no multiplier, and the dispatch is priced per token as before: unknown never blocks.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { PriceLookup, PriceRow, Resolution } from '../../contracts/prices.js';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import { writeFileAtomic } from '../../io/files.js';
-import { paths, type Env } from '../../io/paths.js';
+import { paths, type Env, joinPath } from '../../io/paths.js';
 import { readTextCapped, RefusedFile } from '../../io/read-capped.js';
 import type { TranscriptRequest } from '../../observer/transcripts.js';
 
@@ -30,7 +29,7 @@ export const MULTIPLIER_MAX_AGE_MS = 30 * 86_400_000;
 export type MultiplierEntry = { multiplier: number; at: number };
 export type MultiplierTable = { format: typeof MULTIPLIER_TABLE_FORMAT; models: Record<string, MultiplierEntry> };
 
-export const multiplierTablePath = (env: Env): string => join(paths(env).data, 'copilot-multipliers.json');
+export const multiplierTablePath = (env: Env): string => joinPath(paths(env).data, 'copilot-multipliers.json');
 
 const validMultiplier = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0 && v < 1e6;
 

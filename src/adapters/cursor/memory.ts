@@ -4,11 +4,10 @@
  * decision already taken per Task `tool_use_id`, so subagentStart for the same dispatch answers the same without a
  * second ledger record. Bounded (entries and age); best effort: a lost write only means less context next time.
  */
-import { join } from 'node:path';
 import { diagnose, errorText } from '../../io/diagnostics.js';
 import { writeFileAtomic } from '../../io/files.js';
 import { readTextCapped } from '../../io/read-capped.js';
-import { paths, type Env } from '../../io/paths.js';
+import { paths, type Env, joinPath } from '../../io/paths.js';
 import type { HookAnswer } from '../../contracts/hook.js';
 
 /** A public Cursor integration expires correlation state after 30 minutes (cursor.md §5). */
@@ -19,7 +18,7 @@ type Entry<T> = { v: T; t: number };
 export type CursorMemory = { models: Record<string, Entry<string>>; answers: Record<string, Entry<HookAnswer>> };
 
 export function memoryFile(env: Env): string {
-  return join(paths(env).data, 'cursor-memory.json');
+  return joinPath(paths(env).data, 'cursor-memory.json');
 }
 
 export const MEMORY_MAX_BYTES = 512 * 1024;

@@ -3,9 +3,9 @@
  * Cursor 3.19.13, reference cursor.md §3). Pure: the caller supplies the clock and the remembered parent model.
  * Fields Cursor does not send stay null; a model is never invented.
  */
+import { joinPath } from '../../io/paths.js';
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { CompletionObservation, DispatchObservation } from '../../contracts/observation.js';
 import type { Env } from '../../io/paths.js';
 import { CURSOR_CAPABILITY, INHERIT_VALUES } from './capability.js';
@@ -99,7 +99,7 @@ export function agentFrontmatter(text: string): { name: string | null; model: st
 
 function defIn(dir: string, name: string): CursorAgentDef | null {
   const read = (file: string): CursorAgentDef | null => {
-    const path = join(dir, file);
+    const path = joinPath(dir, file);
     const text = readHead(path);
     const fm = text === null ? null : agentFrontmatter(text);
     if (!fm || (fm.name ?? file.slice(0, -3)) !== name) return null;
@@ -127,7 +127,10 @@ function defIn(dir: string, name: string): CursorAgentDef | null {
 /** The agent definition a subagent type names: the project's (under `cwd`) over the user's; null when none. */
 export function cursorAgentDef(name: string, cwd: string | null, env: Env): CursorAgentDef | null {
   if (!/^[\w.-]+$/.test(name)) return null;
-  const dirs = [...(cwd ? [join(cwd, '.cursor', 'agents')] : []), join(env.HOME || homedir(), '.cursor', 'agents')];
+  const dirs = [
+    ...(cwd ? [joinPath(cwd, '.cursor', 'agents')] : []),
+    joinPath(env.HOME || homedir(), '.cursor', 'agents'),
+  ];
   for (const dir of dirs) {
     const d = defIn(dir, name);
     if (d) return d;

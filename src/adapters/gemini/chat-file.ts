@@ -8,7 +8,7 @@
  *  - `model` is the id requested on the wire (the served `modelVersion` is not recorded: seen), `tokens.input` is the
  *    API's promptTokenCount (cached included), `output` excludes thoughts (total = input + output + thoughts).
  */
-import { dirname, join } from 'node:path';
+import { dirName, joinPath } from '../../io/paths.js';
 import type { Usage } from '../../contracts/usage.js';
 import { fnv1a } from '../../io/text.js';
 import { readTailLines } from '../../observer/tail.js';
@@ -92,7 +92,7 @@ const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 export function childChatPath(parentTranscript: string, sessionId: string, agentId: string): string | null {
   if (!SAFE_ID.test(sessionId) || !SAFE_ID.test(agentId) || sessionId.includes('..') || agentId.includes('..'))
     return null;
-  return join(dirname(parentTranscript), sessionId, `${agentId}.jsonl`);
+  return joinPath(dirName(parentTranscript), sessionId, `${agentId}.jsonl`);
 }
 
 export type ChildRun = {

@@ -8,8 +8,8 @@
  * installer's parser would add ~28 KB to every dispatch. Bounded: config.toml ≤ 512 KiB, an agent file's head ≤ 65 KiB.
  * Nothing here throws: a file that cannot be read is as if absent.
  */
+import { joinPath } from '../../io/paths.js';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { Env } from '../../contracts/env.js';
 import { readTextCapped, readTextHead } from '../../io/read-capped.js';
 import { AGENT_HEAD_BYTES } from '../../agent-files/fs.js';
@@ -22,7 +22,7 @@ export const CONFIG_MAX_BYTES = 512 * 1024;
 export const BUILT_IN_MODELS: readonly string[] = ['grok-4.6', 'grok-4.5'];
 
 /** $GROK_HOME, else ~/.grok (1.0.41: the binary and its npm launcher both read GROK_HOME). */
-export const grokHome = (env: Env): string => env.GROK_HOME || join(env.HOME || homedir(), '.grok');
+export const grokHome = (env: Env): string => env.GROK_HOME || joinPath(env.HOME || homedir(), '.grok');
 
 export type GrokConfig = {
   /** `[model.<id>]` tables: custom or overridden models, each a catalog id. */
@@ -56,7 +56,7 @@ export function parseGrokConfig(text: string, file: string | null = null): GrokC
 }
 
 export function readGrokConfig(env: Env): GrokConfig {
-  const file = join(grokHome(env), 'config.toml');
+  const file = joinPath(grokHome(env), 'config.toml');
   try {
     return parseGrokConfig(readTextCapped(file, CONFIG_MAX_BYTES), file);
   } catch {
@@ -71,9 +71,9 @@ export const knownModels = (config: GrokConfig): string[] => [...new Set([...BUI
 export function agentFileModel(env: Env, cwd: string | null, type: string): { model: string; file: string } | null {
   // A type is a bare name: anything that could leave the agents folder is no file of it.
   if (!/^[A-Za-z0-9_.:-]+$/.test(type) || type.startsWith('.')) return null;
-  const dirs = [...(cwd ? [join(cwd, '.grok', 'agents')] : []), join(grokHome(env), 'agents')];
+  const dirs = [...(cwd ? [joinPath(cwd, '.grok', 'agents')] : []), joinPath(grokHome(env), 'agents')];
   for (const dir of dirs) {
-    const file = join(dir, `${type}.md`);
+    const file = joinPath(dir, `${type}.md`);
     let text: string;
     try {
       text = readTextHead(file, AGENT_HEAD_BYTES + 1);

@@ -5,7 +5,7 @@
  * (`session.modelUsage.<model>`) and `primaryModelId`, the model that served it. A child's folder is a sibling of its
  * parent's; the parent's `subagents/<child id>/meta.json` links the two. Bounded reads; ids and numbers only.
  */
-import { basename, dirname, join } from 'node:path';
+import { baseName, dirName, joinPath } from '../../io/paths.js';
 import { isRecord } from '../../contracts/record.js';
 import type { Usage } from '../../contracts/usage.js';
 import { readTextCapped } from '../../io/read-capped.js';
@@ -15,7 +15,7 @@ import { asCount, asString, asTime, usageWithCacheInInput } from '../../observer
 export const SESSION_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
 /** A session's folder from the transcript path a hook payload gives (its updates.jsonl). */
-export const sessionDirOf = (transcriptPath: string): string => dirname(transcriptPath);
+export const sessionDirOf = (transcriptPath: string): string => dirName(transcriptPath);
 
 function readJson(path: string): Record<string, unknown> | null {
   try {
@@ -28,7 +28,7 @@ function readJson(path: string): Record<string, unknown> | null {
 
 /** The model a session runs on now (summary.json `current_model_id`), or null. */
 export function sessionModel(dir: string): string | null {
-  return asString(readJson(join(dir, 'summary.json'))?.current_model_id);
+  return asString(readJson(joinPath(dir, 'summary.json'))?.current_model_id);
 }
 
 export type SessionUsage = {
@@ -95,7 +95,7 @@ export function parseUsageJson(doc: Record<string, unknown>): SessionUsage {
 
 /** A session folder's usage.json, or null when it is not there (yet) or unreadable. */
 export function readSessionUsage(dir: string): SessionUsage | null {
-  const doc = readJson(join(dir, 'usage.json'));
+  const doc = readJson(joinPath(dir, 'usage.json'));
   return doc ? parseUsageJson(doc) : null;
 }
 
@@ -110,7 +110,7 @@ export type ChildMeta = {
 };
 
 export function readChildMeta(parentDir: string, childId: string): ChildMeta | null {
-  const doc = readJson(join(parentDir, 'subagents', basename(childId), 'meta.json'));
+  const doc = readJson(joinPath(parentDir, 'subagents', baseName(childId), 'meta.json'));
   if (!doc) return null;
   return {
     status: asString(doc.status),
