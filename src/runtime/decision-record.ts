@@ -22,47 +22,33 @@ export function decisionKind(d: Pick<Decision, 'action' | 'reason' | 'ask'>): De
   return d.action;
 }
 
-/** ASCII letter case folded (what a RegExp's `i` flag does for an ASCII pattern without `u`). */
-const fold = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 const isUpper = (c: number): boolean => c >= 65 && c <= 90;
 /** `\w` without `u`: ASCII letters, digits, `_` (NaN, past the end, is none). */
 const isWordChar = (c: number): boolean => isUpper(c) || (c >= 97 && c <= 122) || isDigit(c) || c === 95;
 
-/** Whether `word` (lower-case ASCII) is at `at` in `s`, ignoring ASCII case, and a word ends there (`\b`). */
-function wordAt(s: string, at: number, word: string): boolean {
-  for (let i = 0; i < word.length; i++) if (fold(s.charCodeAt(at + i)) !== word.charCodeAt(i)) return false;
-  return !isWordChar(s.charCodeAt(at + word.length));
-}
+/** Whether `word` (lower-case ASCII) is at `at` in `lower` and a word ends there (`\b`). */
+const wordAt = (lower: string, at: number, word: string): boolean =>
+  lower.startsWith(word, at) && !isWordChar(lower.charCodeAt(at + word.length));
 
 /**
- * `s` with its ASCII letters in lower case and every other character left outside ASCII (so a lower-case ASCII word
- * is in it at the indexes a scan folding ASCII case finds it in `s`): String#toLowerCase, but null for the two
- * characters it lowers into ASCII, U+0130 (to `i` and a combining dot) and U+212A (the Kelvin sign, to `k`);
- * test/unit/observer/decision-record.test.ts checks every other one on the Node it runs on.
+ * `s` with its ASCII letters in lower case, every other character left outside ASCII and every index kept, so what an
+ * ASCII pattern with the `i` flag finds in `s` is found by indexOf in it: String#toLowerCase, once U+0130 and U+212A
+ * (the two characters it lowers into ASCII, U+0130 into two code units) are replaced by one it leaves as it is;
+ * test/unit/observer/decision-record.test.ts checks every other character on the Node it runs on. Searched with indexOf:
+ * a scan a character at a time in JavaScript, four of them over a Gemini agent's `<path>: <model>, sent as <id>`, was
+ * ~0.5 M instructions of a Node 20 dispatch hook (bench/README.md "Session 17: the Gemini dispatch").
  */
-const asciiLowered = (s: string): string | null =>
-  s.includes('\u0130') || s.includes('\u212a') ? null : s.toLowerCase();
+const asciiLowered = (s: string): string =>
+  (s.includes('\u0130') || s.includes('\u212a')
+    ? s.replaceAll('\u0130', '\uffff').replaceAll('\u212a', '\uffff')
+    : s
+  ).toLowerCase();
 
-/**
- * Each index where `prefix` (lower-case ASCII) starts in `s`, ignoring ASCII case, is passed to `test`. Through
- * indexOf on `lower` (asciiLowered) where there is one: a scan a character at a time in JavaScript, four of them over
- * a Gemini agent's `<path>: <model>, sent as <id>`, was ~0.5 M instructions of a Node 20 dispatch hook (bench/README.md
- * "Session 17: the Gemini dispatch").
- */
-function someAt(s: string, lower: string | null, prefix: string, test: (after: number) => boolean): boolean {
-  if (lower !== null) {
-    for (let i = lower.indexOf(prefix); i >= 0; i = lower.indexOf(prefix, i + 1))
-      if (test(i + prefix.length)) return true;
-    return false;
-  }
-  const first = prefix.charCodeAt(0);
-  for (let i = 0; i + prefix.length <= s.length; i++) {
-    if (fold(s.charCodeAt(i)) !== first) continue;
-    let j = 1;
-    while (j < prefix.length && fold(s.charCodeAt(i + j)) === prefix.charCodeAt(j)) j++;
-    if (j === prefix.length && test(i + j)) return true;
-  }
+/** Whether `test` holds after some index where `prefix` (lower-case ASCII) starts in `lower`. */
+function someAt(lower: string, prefix: string, test: (after: number) => boolean): boolean {
+  for (let i = lower.indexOf(prefix); i >= 0; i = lower.indexOf(prefix, i + 1))
+    if (test(i + prefix.length)) return true;
   return false;
 }
 
@@ -92,10 +78,10 @@ export function agentLink(from: string | null | undefined): WithoutFrom {
   // A harness's own config file (Hermes' config.yaml, Codex's and Grok's config.toml) is config, not an agent's file:
   // /\.(md|toml|ya?ml)\b/i and not /settings|opencode\.jsonc?|config\.(jsonc?|toml|ya?ml)\b/i.
   if (
-    someAt(from, lower, '.', (at) => anyWordAt(from, at, FILE_EXTS)) &&
-    !someAt(from, lower, 'settings', () => true) &&
-    !someAt(from, lower, 'opencode.json', () => true) &&
-    !someAt(from, lower, 'config.', (at) => anyWordAt(from, at, CONFIG_EXTS))
+    someAt(lower, '.', (at) => anyWordAt(lower, at, FILE_EXTS)) &&
+    !lower.includes('settings') &&
+    !lower.includes('opencode.json') &&
+    !someAt(lower, 'config.', (at) => anyWordAt(lower, at, CONFIG_EXTS))
   )
     return 'agent-file';
   return 'harness-config';

@@ -464,7 +464,8 @@ describe('decision kinds and the budget downshift label', () => {
   });
 
   it("the link's indexOf search holds on this Node: String#toLowerCase lowers into ASCII only U+0130 and U+212A", () => {
-    // agentLink searches a lower-cased copy, kept only when no other character lowers to one in ASCII or changes length.
+    // agentLink searches a lower-cased copy, made with these two replaced: no other character may lower to one in ASCII
+    // or change length.
     const intoAscii: string[] = [];
     for (let c = 0x80; c <= 0x10ffff; c++) {
       if (c >= 0xd800 && c <= 0xdfff) continue;
@@ -474,7 +475,7 @@ describe('decision kinds and the budget downshift label', () => {
         intoAscii.push(c.toString(16));
     }
     expect(intoAscii).toEqual(['130', '212a']);
-    // A Gemini agent's link (the path, then the model as written and as sent) is an agent file, on either path.
+    // A Gemini agent's link (the path, then the model as written and as sent) is an agent file, with either character.
     const gemini = '/h/.gemini/agents/pricey.md: gemini-3-pro-preview, sent as gemini-3.1-pro-preview-customtools';
     expect(agentLink(gemini)).toBe('agent-file');
     expect(agentLink(`${gemini} \u212a`)).toBe('agent-file');
