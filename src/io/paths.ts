@@ -1,5 +1,6 @@
 /** Where tiergate keeps its files. Pure functions of the environment passed in; no I/O. */
 import { homedir } from 'node:os';
+import { withoutTrailingSlashes } from './text.js';
 
 /*
  * POSIX path strings (tiergate runs on Linux and macOS only), equal to node:path's join, dirname and basename for every
@@ -64,9 +65,8 @@ export const dirName = (function dirName(p: string): string {
 
 /** path.basename (POSIX, no suffix): the last component, without trailing slashes. */
 export function baseName(p: string): string {
-  let end = p.length;
-  while (end > 0 && p.charCodeAt(end - 1) === 47) end--;
-  return end === 0 ? '' : p.slice(p.lastIndexOf('/', end - 1) + 1, end);
+  const t = withoutTrailingSlashes(p);
+  return t.slice(t.lastIndexOf('/') + 1);
 }
 
 export type Env = Record<string, string | undefined>;

@@ -14,7 +14,7 @@
  * `$.fs` (module/index.ts). Bounded: at most MAX_AGENT_FILES heads of AGENT_HEAD_BYTES each, MAX_DIR_ENTRIES entries a
  * folder, MAX_DEPTH folders deep, MAX_PROJECT_LEVELS parents. What cannot be read or found is "unknown", never a guess.
  */
-import { trimSlash } from '../../io/text.js';
+import { trimSlash, withoutTrailingSlashes } from '../../io/text.js';
 import {
   AGENT_HEAD_BYTES,
   LookupDeadline,
@@ -72,7 +72,7 @@ export const MANAGED_AGENT_DIRS = [
 
 const join = (a: string, b: string) => (a.endsWith('/') ? a + b : `${a}/${b}`);
 const parentOf = (p: string) => {
-  const i = p.replace(/\/+$/, '').lastIndexOf('/');
+  const i = withoutTrailingSlashes(p).lastIndexOf('/');
   return i <= 0 ? '/' : p.slice(0, i);
 };
 
