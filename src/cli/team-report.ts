@@ -2,6 +2,7 @@
  * `tiergate report --team`: the report over the team's PostgreSQL ledger (src/team/report.ts), printed by the same
  * formatters as the local one. Loaded only for --team, so pg never loads for a local report. A read-only role is enough.
  */
+import { withoutTrailingSlashes } from '../io/text.js';
 import type { Harness } from '../contracts/harness.js';
 import type { ReportBy } from '../contracts/report.js';
 import { formatCsv } from '../report/format-csv.js';
@@ -45,7 +46,10 @@ export async function runTeamReport(
   if (!where.url)
     throw new UserError(`no team ledger configured: set team.url in ${paths(env).config} (or TIERGATE_TEAM_URL)`);
   // As typed: other people's sessions and directories are not in this machine's ledger to complete a prefix from.
-  const query: TeamReportQuery = { ...q, project: q.project === null ? null : q.project.replace(/\/+$/, '') || '/' };
+  const query: TeamReportQuery = {
+    ...q,
+    project: q.project === null ? null : withoutTrailingSlashes(q.project) || '/',
+  };
   let db;
   try {
     db = await connectTeam(where.url, { env, statementTimeoutMs: 120_000 });

@@ -2,6 +2,7 @@
  * The SQL for a report's scope (harness, session, project, a time range), shared by the report's sources (query.ts)
  * and its whole-usage line (context.ts) so both count the same rows.
  */
+import { withoutTrailingSlashes } from '../io/text.js';
 import type { SqlValue } from '../observer/ledger/driver.js';
 
 /** The scope a report reads (a ReportQuery has these fields). */
@@ -12,7 +13,7 @@ export function scopeFilters(q: ScopeFilters, parts: string[], params: SqlValue[
   if (q.harness) parts.push('harness = ?'), params.push(q.harness);
   if (q.session) parts.push('session_id = ?'), params.push(q.session);
   if (q.project) {
-    const p = q.project.replace(/\/+$/, '');
+    const p = withoutTrailingSlashes(q.project);
     parts.push('(project = ? OR substr(project, 1, ?) = ?)');
     params.push(p, p.length + 1, `${p}/`);
   }

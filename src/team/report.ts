@@ -10,6 +10,7 @@
  * sessions in SQL and builds only the N it keeps (report/limit.ts's order: cost, then runs), totals from a grouping
  * of a few rows: tens of thousands of sessions are never assembled to show fifty.
  */
+import { withoutTrailingSlashes } from '../io/text.js';
 import type { Harness } from '../contracts/harness.js';
 import type { Report, ReportBy, ReportFilters, ReportRow } from '../contracts/report.js';
 import type { DecidedAgg } from '../report/decision-savings.js';
@@ -154,7 +155,7 @@ function filters(q: Scoped, w: Where, opts: { session: boolean; project: boolean
   if (q.origin) w.add((p) => `origin = ${p(q.origin)}`);
   if (opts.session && q.session) w.add((p) => `session_id = ${p(q.session)}`);
   if (opts.project && q.project) {
-    const dir = q.project.replace(/\/+$/, '');
+    const dir = withoutTrailingSlashes(q.project);
     w.add((p) => `(project = ${p(dir)} OR left(project, ${p(dir.length + 1)}) = ${p(`${dir}/`)})`);
   }
 }
