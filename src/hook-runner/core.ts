@@ -111,7 +111,7 @@ const readPooled = (fd: number, buf: Buffer) =>
  * A descriptor's bytes, never through `process.stdin` (its stream, net and tty stacks are most of a hook's start). On
  * Linux, /proc/self/fd/N reopens a pipe or a file as a new open file description that can be made non-blocking without
  * touching the harness's: read synchronously, polled on a timer while empty. A socket (Claude Code's, Gemini CLI's)
- * cannot be reopened: it is read with fs.read in the thread pool, as is anything without /proc.
+ * cannot be reopened: it is read in the thread pool (readPooled), as is anything without /proc.
  */
 async function* fdChunks(fd: number): AsyncGenerator<Buffer> {
   let own: number | null = null;
@@ -246,8 +246,8 @@ export async function runHookWith(
   );
 
   // `work` settles every fault into a fail-open outcome itself: only the deadline rejects here. Its timer is armed only
-  // if `work` still waits after the microtask spin and LOOP_SPIN_MS of event-loop turns (a stdin not yet written, a
-  // handler's poll): most dispatches never do, a socket stdin's pooled read included.
+  // if `work` still waits after the event loop's first turn and LOOP_SPIN_MS more (loop-window.ts: a stdin not yet
+  // written, a handler's poll): most dispatches never do, a socket stdin's pooled read included.
   let out = await withDeadlineOnWait(work, deadlineMs, where).catch((err: unknown) =>
     err instanceof DeadlineExceeded ? missedDeadline() : failOpen(errorText(err)),
   );
