@@ -12,6 +12,7 @@ import {
   fstatSync,
   fsyncSync,
   ftruncateSync,
+  linkSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -26,6 +27,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { kindOf, RefusedFile } from './read-capped.js';
+import type { Stats } from 'node:fs';
 import { dirName, joinPath } from './paths.js';
 
 const FILE_MODE = 0o600;
@@ -228,21 +230,40 @@ export function appendLine(path: string, line: string): void {
 }
 
 /**
- * appendBounded for a file another process may claim by renaming it at any moment (the spool: a drainer renames,
- * reads, deletes). A line written through a descriptor opened just before the rename can land after the drainer's
- * last read and be deleted with the file. So after writing, if the path is gone, the line is written again under it
- * (drain inserts are idempotent: a duplicate line is harmless, a lost one is not). Found by
- * bench/ledger-concurrency.mjs: 2 of 3,200 completions lost with 64 writers draining each other.
- * "Gone" is enough: a spool path names one process's file (pid and time), and only that process, whose appends never
- * interleave, creates a file under it again.
+ * Appends one line (a single write: O_APPEND keeps whole lines of writers that append at once) to a file that any
+ * process may append to and another may claim by renaming it at any moment (the spool: a drainer renames, reads,
+ * deletes). A line written through a descriptor opened just before the rename can land after the drainer's last read
+ * and be deleted with the file. So after writing, unless the path still names the very file written to (its inode),
+ * the line is written again under it (drain inserts are idempotent: a duplicate line is harmless, a lost one is not).
+ * Found by bench/ledger-concurrency.mjs: 2 of 3,200 completions lost with 64 writers draining each other.
+ * Created user-only (an existing one is made so), never through a link, only to a regular file. Over `maxBytes` the
+ * file is set aside as `<path>.1` first (one generation kept, as appendBounded), unless another writer did meanwhile.
  */
 export function appendBoundedClaimable(path: string, line: string, maxBytes: number): void {
   const data = Buffer.from(line);
+  let rotated = false;
   for (let attempt = 0; attempt < 3; attempt++) {
-    appendOnce(path, data, maxBytes);
-    if (existsSync(path)) break;
+    const fd = openCreating(path);
+    let kept = false;
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile()) throw new RefusedFile(path, kindOf(st));
+      if (!rotated && st.size > 0 && st.size + data.length > maxBytes) {
+        rotated = true;
+        if (sameFile(lstatSync(path, { throwIfNoEntry: false }), st)) renameSync(path, `${path}.1`);
+        continue; // written to the file under the name now, never to the one set aside
+      }
+      if ((st.mode & 0o077) !== 0) fchmodSync(fd, FILE_MODE);
+      writeAll(fd, data);
+      kept = sameFile(lstatSync(path, { throwIfNoEntry: false }), st);
+    } finally {
+      closeSync(fd);
+    }
+    if (kept) return;
   }
 }
+
+const sameFile = (a: Stats | undefined, b: Stats): boolean => a !== undefined && a.ino === b.ino && a.dev === b.dev;
 
 /**
  * A new file at `path` (FILE_MODE; umask only removes bits), or null when one is there already. Paths this process has
@@ -482,6 +503,35 @@ export function createExclusive(path: string, data: string, mode = FILE_MODE): b
     closeSync(fd);
   }
   return true;
+}
+
+/** What link(2) says where the file system has no hard links (vfat, some network and FUSE mounts). */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'EMLINK', 'ENOSYS']);
+
+/**
+ * createExclusive(path, '') without allocating an inode: `path` made a second name of `base` by link(2), which fails
+ * with EEXIST like O_EXCL while `path` is there. `base` (empty, user-only, beside it) is created the first time only.
+ * On ext4 without a journal (this project's CI machines) a new inode is found by scanning past every one deleted in the
+ * last five minutes, so a create-and-delete lock taken once a hook cost 0.01 to 1 ms a create, growing with every
+ * other file deleted nearby (bench/README.md, "Session 18"); a second name costs ~7 µs anywhere. Where the file system
+ * has no hard links, the lock is the O_EXCL create. false: `path` is there already.
+ * Linux's link(2) does not follow a symbolic link at `base`: a link put there becomes the lock's name, nothing is
+ * written through it.
+ */
+export function createExclusiveLink(path: string, base: string): boolean {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      linkSync(base, path);
+      return true;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      if (code === 'EEXIST') return false;
+      if (NO_HARD_LINKS.has(code)) return createExclusive(path, '');
+      // No base yet (or no directory): made once, then linked again.
+      if (code !== 'ENOENT' || attempt > 0) throw err;
+      createExclusive(base, '');
+    }
+  }
 }
 
 /**
