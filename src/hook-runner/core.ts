@@ -69,12 +69,15 @@ async function readCapped(chunks: AsyncIterable<string | Buffer>, maxBytes: numb
   let size = 0;
   let watch = true;
   for await (const chunk of chunks) {
-    const bytes = Buffer.from(chunk);
+    // Kept as it came: fdChunks reads each chunk into a buffer of its own. A copy and a concat of the one chunk a
+    // payload usually is were each a Node function compiled at its first call, in every hook (bench/README.md,
+    // "Session 18").
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     size += bytes.length;
     if (size > maxBytes) throw new Oversize(`stdin larger than ${maxBytes} bytes`);
     got.push(bytes);
     if (!watch || !end.feed(bytes)) continue;
-    const raw = Buffer.concat(got);
+    const raw = got.length === 1 ? bytes : Buffer.concat(got);
     try {
       const payload: unknown = JSON.parse(withoutBom(raw.toString()));
       return { raw, payload: () => payload };
@@ -83,7 +86,7 @@ async function readCapped(chunks: AsyncIterable<string | Buffer>, maxBytes: numb
       watch = false;
     }
   }
-  const raw = Buffer.concat(got);
+  const raw = got.length === 1 ? got[0]! : Buffer.concat(got);
   return { raw, payload: () => parsePayload(raw) };
 }
 
@@ -121,7 +124,8 @@ async function* fdChunks(fd: number): AsyncGenerator<Buffer> {
     // A socket (ENXIO), or no /proc. Cheaper than asking first: a stat of fd 0 before the reopen, so a socket throws
     // no errno exception, measured +0.3 M instructions on a socket and on a pipe alike (bench/README.md, session 17).
   }
-  const buf = Buffer.allocUnsafe(64 * 1024);
+  // Each chunk is read into a buffer of its own, handed over as it is (readCapped keeps it, never copies it).
+  let buf = Buffer.allocUnsafe(CHUNK_BYTES);
   try {
     for (let wait = 1, n = 1; n > 0; ) {
       try {
@@ -138,12 +142,16 @@ async function* fdChunks(fd: number): AsyncGenerator<Buffer> {
         // A large payload refills the pipe many times over: after data, look again soon, not at the longest wait.
         wait = 1;
         yield buf.subarray(0, n);
+        buf = Buffer.allocUnsafe(CHUNK_BYTES);
       }
     }
   } finally {
     if (own !== null) closeSync(own);
   }
 }
+
+/** One read's most: a pipe's default capacity, so a payload a harness wrote at once is usually one chunk. */
+const CHUNK_BYTES = 64 * 1024;
 
 /** What the harness connected stdin to: debug records only, the evidence of which read path a harness's hooks take. */
 function stdinKind(stdin: StdinSource): string {
