@@ -19,7 +19,7 @@ import {
   readCodeCache,
 } from '../io/code-cache-file.js';
 import { errorText } from '../io/error-text.js';
-import { CODE_CACHE_DIR, dataDir, dirName, type Env, joinPath } from '../io/paths.js';
+import { CODE_CACHE_DIR, dataDir, type Env, joinPath } from '../io/paths.js';
 import { bundleFor, type DispatchEvents } from './bundles.js';
 import type { CodeCacheFound } from './code-cache.js';
 
@@ -70,7 +70,7 @@ export const startHook = (async function startHook(
   let code = 0;
   try {
     const bundle = bundleFor(events, argv[0] ?? '', argv[1] ?? '');
-    const loaded = loadBundle(joinPath(distDir, `${bundle}.cjs`), bundle, load, env);
+    const loaded = loadBundle(distDir, bundle, load, env);
     code = await loaded.exports.main(argv);
     // The answer is out: only now, and only with no good cache (the first hook of a build or of a Node), is one made.
     // A cache made by a lesser run lacks the functions a fuller one compiled (a hook for another tool: the dispatch
@@ -113,7 +113,9 @@ const bundleRequire = (function bundleRequire(load: Load): Load {
  * what their own would. What they require is compiled by Node as before: only the bundle is in the code cache.
  */
 // biome-ignore format: parenthesised, so V8 compiles it with dist/hook.cjs's top level (io/code-cache-file.ts)
-const loadBundle = (function loadBundle(file: string, bundle: string, load: Load, env: Env): Loaded {
+const loadBundle = (function loadBundle(distDir: string, bundle: string, load: Load, env: Env): Loaded {
+  // The bundle's own directory is distDir (its __dirname): no dirName for dist/hook.cjs to compile.
+  const file = joinPath(distDir, `${bundle}.cjs`);
   try {
     const dir = joinPath(dataDir(env), CODE_CACHE_DIR);
     const path = joinPath(dir, codeCacheName(bundle, statSync(file), env));
@@ -130,7 +132,7 @@ const loadBundle = (function loadBundle(file: string, bundle: string, load: Load
       require,
       mod,
       file,
-      dirName(file),
+      distDir,
     );
     if (read.data && !problem)
       return {

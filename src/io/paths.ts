@@ -34,7 +34,15 @@ const needsNormalising = (function needsNormalising(p: string): boolean {
 // biome-ignore format: parenthesised, so V8 compiles it with dist/hook.cjs's top level (io/code-cache-file.ts)
 const normalisePath = (function normalisePath(p: string): string {
   if (p.length === 0) return '.';
-  if (!needsNormalising(p)) return p;
+  return needsNormalising(p) ? resolveSegments(p) : p;
+});
+
+/**
+ * `p` with its `.` and `..` components and repeated slashes resolved. Not parenthesised: hardly any path on a hook's way
+ * has one, so V8 only pre-parses this in dist/hook.cjs, which every hook process compiles from source (~0.4-0.5 M
+ * instructions a KB there on Node 20: bench/README.md, "Session 18").
+ */
+function resolveSegments(p: string): string {
   const absolute = p.charCodeAt(0) === 47;
   const out: string[] = [];
   for (const seg of p.split('/')) {
@@ -48,7 +56,7 @@ const normalisePath = (function normalisePath(p: string): string {
   const body = out.join('/');
   if (body === '') return absolute ? '/' : trailing ? './' : '.';
   return `${absolute ? '/' : ''}${body}${trailing ? '/' : ''}`;
-});
+}
 
 /** path.dirname (POSIX): the path less its last component and the slashes before it. */
 // biome-ignore format: parenthesised, so V8 compiles it with dist/hook.cjs's top level (io/code-cache-file.ts)
