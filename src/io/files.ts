@@ -237,7 +237,9 @@ export function appendLine(path: string, line: string): void {
  * the line is written again under it (drain inserts are idempotent: a duplicate line is harmless, a lost one is not).
  * Found by bench/ledger-concurrency.mjs: 2 of 3,200 completions lost with 64 writers draining each other.
  * Created user-only (an existing one is made so), never through a link, only to a regular file. Over `maxBytes` the
- * file is set aside as `<path>.1` first (one generation kept, as appendBounded), unless another writer did meanwhile.
+ * file is first set aside under a name of its own, `<path>.<time>-<pid>-<n>.jsonl` (unless another writer did meanwhile),
+ * which the drain claims like any spool file: every process shares this file, so dropping an older generation, as
+ * appendBounded does, would drop other processes' records.
  */
 export function appendBoundedClaimable(path: string, line: string, maxBytes: number): void {
   const data = Buffer.from(line);
@@ -250,7 +252,8 @@ export function appendBoundedClaimable(path: string, line: string, maxBytes: num
       if (!st.isFile()) throw new RefusedFile(path, kindOf(st));
       if (!rotated && st.size > 0 && st.size + data.length > maxBytes) {
         rotated = true;
-        if (sameFile(lstatSync(path, { throwIfNoEntry: false }), st)) renameSync(path, `${path}.1`);
+        if (sameFile(lstatSync(path, { throwIfNoEntry: false }), st))
+          renameSync(path, `${path}.${Date.now().toString(36)}-${process.pid}-${++setAside}.jsonl`);
         continue; // written to the file under the name now, never to the one set aside
       }
       if ((st.mode & 0o077) !== 0) fchmodSync(fd, FILE_MODE);
@@ -262,6 +265,9 @@ export function appendBoundedClaimable(path: string, line: string, maxBytes: num
     if (kept) return;
   }
 }
+
+/** Files this process set aside (appendBoundedClaimable): with its pid and the time, a name no one else gives. */
+let setAside = 0;
 
 const sameFile = (a: Stats | undefined, b: Stats): boolean => a !== undefined && a.ino === b.ino && a.dev === b.dev;
 

@@ -9,7 +9,7 @@ import type { SpoolRecord } from '../contracts/spool.js';
 import { appendBoundedClaimable, ensurePrivateDir } from '../io/files.js';
 import { paths, type Env, joinPath } from '../io/paths.js';
 
-/** Per-file cap; a runaway writer rotates rather than fills the disk (drain reads both generations). */
+/** Per-file cap: a spool file this large is set aside under a name of its own, and the drain reads each one. */
 export const SPOOL_FILE_MAX_BYTES = 8 * 1024 * 1024;
 
 /** The file every process appends to until a drain claims it (then again, under the same name). */

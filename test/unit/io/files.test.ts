@@ -4,6 +4,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   renameSync,
   statSync,
@@ -45,6 +46,18 @@ describe('bounded appends', () => {
     appendBounded(log, 'new\n', 1000);
     expect(statSync(log).mode & 0o777).toBe(0o600);
     expect(readFileSync(log, 'utf8')).toBe('old\nnew\n');
+  });
+
+  it('a claimable append past the cap sets the file aside under a spool name of its own each time, losing nothing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-append-'));
+    const spool = join(dir, 'spool', 'hooks.jsonl');
+    for (const line of ['aa\n', 'bb\n', 'cc\n']) appendBoundedClaimable(spool, line, 5);
+    const names = readdirSync(join(dir, 'spool')).sort();
+    expect(names).toHaveLength(3);
+    expect(names.every((n) => n === 'hooks.jsonl' || /^hooks\.jsonl\.[0-9a-z]+-\d+-\d+\.jsonl$/.test(n))).toBe(true);
+    const lines = names.map((n) => readFileSync(join(dir, 'spool', n), 'utf8')).join('');
+    expect(lines.split('\n').filter(Boolean).sort()).toEqual(['aa', 'bb', 'cc']);
+    expect(readFileSync(spool, 'utf8')).toBe('cc\n');
   });
 
   it('a claimable append recreates a file a drainer took away between two appends', () => {
