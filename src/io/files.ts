@@ -23,11 +23,11 @@ import {
   rmSync,
   unlinkSync,
   statSync,
+  type Stats,
   writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { kindOf, RefusedFile } from './read-capped.js';
-import type { Stats } from 'node:fs';
 import { dirName, joinPath } from './paths.js';
 
 const FILE_MODE = 0o600;
@@ -237,9 +237,9 @@ export function appendLine(path: string, line: string): void {
  * the line is written again under it (drain inserts are idempotent: a duplicate line is harmless, a lost one is not).
  * Found by bench/ledger-concurrency.mjs: 2 of 3,200 completions lost with 64 writers draining each other.
  * Created user-only (an existing one is made so), never through a link, only to a regular file. Over `maxBytes` the
- * file is first set aside under a name of its own, `<path>.<time>-<pid>-<n>.jsonl` (unless another writer did meanwhile),
- * which the drain claims like any spool file: every process shares this file, so dropping an older generation, as
- * appendBounded does, would drop other processes' records.
+ * file is first set aside under a name of its own, `<path>.<time>-<pid>-<n>.jsonl` (unless another writer did so
+ * meanwhile), which the drain claims like any spool file: every process shares this file, so dropping an older
+ * generation, as appendBounded does, would drop other processes' records.
  */
 export function appendBoundedClaimable(path: string, line: string, maxBytes: number): void {
   const data = Buffer.from(line);
@@ -521,8 +521,8 @@ const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'EMLIN
  * last five minutes, so a create-and-delete lock taken once a hook cost 0.01 to 1 ms a create, growing with every
  * other file deleted nearby (bench/README.md, "Session 18"); a second name costs ~7 µs anywhere. Where the file system
  * has no hard links, the lock is the O_EXCL create. false: `path` is there already.
- * Linux's link(2) does not follow a symbolic link at `base`: a link put there becomes the lock's name, nothing is
- * written through it.
+ * A symbolic link put at `base` is never written through: Linux's link(2) makes the lock a second name of the link
+ * itself (macOS's, of its target).
  */
 export function createExclusiveLink(path: string, base: string): boolean {
   for (let attempt = 0; ; attempt++) {

@@ -38,8 +38,8 @@ const normalisePath = (function normalisePath(p: string): string {
 });
 
 /**
- * `p` with its `.` and `..` components and repeated slashes resolved. Not parenthesised: hardly any path on a hook's way
- * has one, so V8 only pre-parses this in dist/hook.cjs, which every hook process compiles from source (~0.4-0.5 M
+ * `p` with its `.` and `..` components and repeated slashes resolved. Not parenthesised: hardly any path on a hook's
+ * way has one, so V8 only pre-parses this in dist/hook.cjs, which every hook process compiles from source (~0.4-0.5 M
  * instructions a KB there on Node 20: bench/README.md, "Session 18").
  */
 function resolveSegments(p: string): string {

@@ -1,7 +1,8 @@
 /**
- * The spend summary's lock (`spend.json.lock`, a second name of `spend.json.lock.base`): whoever reads the summary to change it (a completion's
- * merge, the ledger rebuild, a dispatch reserving its expected cost) holds it for the read-modify-write. A holder dead
- * for LOCK_STALE_MS is taken over. On the dispatch path: file calls only, no SQLite, no pricing.
+ * The spend summary's lock (`spend.json.lock`, a second name of `spend.json.lock.base`): whoever reads the summary to
+ * change it (a completion's merge, the ledger rebuild, a dispatch reserving its expected cost) holds it for the
+ * read-modify-write. A holder dead for LOCK_STALE_MS is taken over. On the dispatch path: file calls only, no SQLite,
+ * no pricing.
  */
 import { lstatSync, type Stats } from 'node:fs';
 import { createExclusiveLink, moveFile, removeFile } from '../io/files.js';

@@ -1,6 +1,6 @@
 /**
- * The spend lock (observer/spend-lock.ts) as a second name of its base file (io/files.ts createExclusiveLink): taken and
- * dropped without making or freeing an inode, exclusive while held, its age read from the right timestamp.
+ * The spend lock (observer/spend-lock.ts) as a second name of its base file (io/files.ts createExclusiveLink): taken
+ * and dropped without making or freeing an inode, exclusive while held, its age read from the right timestamp.
  */
 import { existsSync, lstatSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
