@@ -28,9 +28,12 @@ const record = (callId: string): SpoolRecord => ({
   },
 });
 
-/** Bundled once with esbuild (as drain.test.ts's drain worker): a tsx start-up per process costs seconds here. */
+/**
+ * Bundled once with esbuild (as drain.test.ts's drain worker): a tsx start-up per process costs seconds here. Under a
+ * name of this file's own: drain.test.ts, in another worker at the same time, writes `.cache/drain-worker.mjs`.
+ */
 async function bundle(name: string): Promise<string> {
-  const outfile = join(import.meta.dirname, `../../../.cache/${name}.mjs`);
+  const outfile = join(import.meta.dirname, `../../../.cache/spool-shared-${name}.mjs`);
   await build({
     entryPoints: [join(import.meta.dirname, `${name}.ts`)],
     bundle: true,
