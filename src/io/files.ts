@@ -218,14 +218,28 @@ const checkedModes = new Set<string>();
  * instead of a rewrite of the summary (observer/spend-held.ts).
  */
 export function appendLine(path: string, line: string): void {
+  const { fd } = openAppendable(path);
+  try {
+    writeAll(fd, Buffer.from(line));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A descriptor to append to `path` (created user-only, never through a link) and its fstat: only a regular file
+ * (RefusedFile, closed), and an existing one made user-only. The caller closes it.
+ */
+function openAppendable(path: string): { fd: number; st: Stats } {
   const fd = openCreating(path);
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new RefusedFile(path, kindOf(st));
     if ((st.mode & 0o077) !== 0) fchmodSync(fd, FILE_MODE);
-    writeAll(fd, Buffer.from(line));
-  } finally {
+    return { fd, st };
+  } catch (err) {
     closeSync(fd);
+    throw err;
   }
 }
 
@@ -245,18 +259,15 @@ export function appendBoundedClaimable(path: string, line: string, maxBytes: num
   const data = Buffer.from(line);
   let rotated = false;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const fd = openCreating(path);
+    const { fd, st } = openAppendable(path);
     let kept = false;
     try {
-      const st = fstatSync(fd);
-      if (!st.isFile()) throw new RefusedFile(path, kindOf(st));
       if (!rotated && st.size > 0 && st.size + data.length > maxBytes) {
         rotated = true;
         if (sameFile(lstatSync(path, { throwIfNoEntry: false }), st))
           renameSync(path, `${path}.${Date.now().toString(36)}-${process.pid}-${++setAside}.jsonl`);
         continue; // written to the file under the name now, never to the one set aside
       }
-      if ((st.mode & 0o077) !== 0) fchmodSync(fd, FILE_MODE);
       writeAll(fd, data);
       kept = sameFile(lstatSync(path, { throwIfNoEntry: false }), st);
     } finally {

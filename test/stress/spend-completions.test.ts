@@ -7,27 +7,17 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { mergeSpend } from '../../src/observer/spend-record.js';
 import { readSpend } from '../../src/observer/spend-read.js';
+import { bundleWorker } from '../support/worker-bundle.js';
 
 const root = join(import.meta.dirname, '../..');
 const WRITERS = 256;
 
 describe('completions at once', () => {
   it(`${WRITERS} processes, one completion each: none lost`, async () => {
-    const script = join(root, '.cache/spend-worker-stress.mjs');
-    await build({
-      entryPoints: [join(root, 'test/unit/observer/spend-worker.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: script,
-      external: ['better-sqlite3'],
-      logLevel: 'error',
-      banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
-    });
+    const script = await bundleWorker(join(root, 'test/unit/observer/spend-worker.ts'), 'spend-worker-stress');
     const dir = mkdtempSync(join(tmpdir(), 'tg-spend-stress-'));
     const env = { PATH: process.env.PATH ?? '', HOME: dir, TIERGATE_HOME: join(dir, 'tg') };
     mkdirSync(join(env.TIERGATE_HOME, 'data'), { recursive: true });

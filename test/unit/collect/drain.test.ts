@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import type { CompletionObservation, DispatchObservation } from '../../../src/contracts/observation.js';
 import type { SpoolRecord } from '../../../src/contracts/spool.js';
@@ -9,6 +8,7 @@ import { paths } from '../../../src/io/paths.js';
 import { drainSpool, PENDING_GIVE_UP_MS, reconcilePending, runObserver } from '../../../src/collect/drain.js';
 import { openLedger } from '../../../src/observer/ledger/open.js';
 import { appendSpool, resetSpoolFile } from '../../../src/observer/spool.js';
+import { bundleWorker } from '../../support/worker-bundle.js';
 import { claudeDispatchObservation } from '../support/claude-dispatch.js';
 import {
   CLAUDE_AGENT,
@@ -195,21 +195,7 @@ describe('spool drain', () => {
       for (let i = 0; i < perFile; i++) appendSpool(dispatch(`toolu_${f}_${i}`), env);
     }
     openLedger(env).close();
-    // Bundled once with esbuild: two tsx start-ups would cost seconds on this 2-core machine.
-    const script = join(import.meta.dirname, '../../../.cache/drain-worker.mjs');
-    await build({
-      entryPoints: [join(import.meta.dirname, 'drain-worker.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: script,
-      external: ['better-sqlite3'],
-      logLevel: 'error',
-      // As scripts/build.mjs: the drain reads the harness registry, whose installers use jsonc-parser (its UMD main
-      // requires files a bundle lacks).
-      mainFields: ['module', 'main'],
-      banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
-    });
+    const script = await bundleWorker(join(import.meta.dirname, 'drain-worker.ts'), 'drain-worker');
     const run = () =>
       new Promise<number>((resolve, reject) => {
         const p = spawn(process.execPath, [script], {

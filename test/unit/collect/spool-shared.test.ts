@@ -6,7 +6,6 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { paths } from '../../../src/io/paths.js';
 import { drainSpool } from '../../../src/collect/drain.js';
@@ -15,6 +14,7 @@ import { appendSpool, SHARED_SPOOL_FILE } from '../../../src/observer/spool.js';
 import type { SpoolRecord } from '../../../src/contracts/spool.js';
 import { claudeDispatchObservation } from '../support/claude-dispatch.js';
 import { CLAUDE_SESSION, tempHome } from '../observer/helpers.js';
+import { bundleWorker } from '../../support/worker-bundle.js';
 
 const record = (callId: string): SpoolRecord => ({
   type: 'dispatch',
@@ -27,26 +27,6 @@ const record = (callId: string): SpoolRecord => ({
     catalogVersion: 't',
   },
 });
-
-/**
- * Bundled once with esbuild (as drain.test.ts's drain worker): a tsx start-up per process costs seconds here. Under a
- * name of this file's own: drain.test.ts, in another worker at the same time, writes `.cache/drain-worker.mjs`.
- */
-async function bundle(name: string): Promise<string> {
-  const outfile = join(import.meta.dirname, `../../../.cache/spool-shared-${name}.mjs`);
-  await build({
-    entryPoints: [join(import.meta.dirname, `${name}.ts`)],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    outfile,
-    external: ['better-sqlite3'],
-    logLevel: 'error',
-    mainFields: ['module', 'main'],
-    banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
-  });
-  return outfile;
-}
 
 /** Runs a bundled worker; resolves with what it printed (the drain worker: the dispatches it inserted). */
 const runNode = (script: string, args: string[], env: NodeJS.ProcessEnv) =>
@@ -93,7 +73,11 @@ describe('the shared spool file', () => {
   it('writers in parallel processes and drainers claiming the file meanwhile: every record lands once', async () => {
     const { dir, env } = tempHome();
     openLedger(env).close();
-    const [writer, drainer] = await Promise.all([bundle('spool-writer-worker'), bundle('drain-worker')]);
+    const [writer, drainer] = await Promise.all([
+      bundleWorker(join(import.meta.dirname, 'spool-writer-worker.ts'), 'spool-shared-writer'),
+      // Its own name: drain.test.ts bundles drain-worker.ts too, in another vitest worker at the same time.
+      bundleWorker(join(import.meta.dirname, 'drain-worker.ts'), 'spool-shared-drainer'),
+    ]);
     const file = join(dir, 'record.json');
     writeFileSync(file, JSON.stringify(record('x')));
     const writers = 6;

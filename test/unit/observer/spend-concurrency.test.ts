@@ -13,7 +13,6 @@ import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CompletionObservation } from '../../../src/contracts/observation.js';
 import { noteSpend, rebuildSpend } from '../../../src/observer/spend-record.js';
@@ -22,6 +21,7 @@ import { openLedger } from '../../../src/observer/ledger/open.js';
 import { recordCompletion } from '../../../src/observer/ledger/store.js';
 import { countCompletion, emptySpend, spendPath, type SpendFile } from '../../../src/observer/spend-summary.js';
 import { fixturePayload } from '../../support/fixtures.js';
+import { bundleWorker } from '../../support/worker-bundle.js';
 
 const root = join(import.meta.dirname, '../../..');
 const HOOK = join(root, 'dist/hook.cjs');
@@ -143,17 +143,7 @@ describe('dispatches at once near a session budget (separate hook processes)', (
 describe('completions at once (separate processes)', () => {
   let script = '';
   beforeAll(async () => {
-    script = join(root, '.cache/spend-worker.mjs');
-    await build({
-      entryPoints: [join(import.meta.dirname, 'spend-worker.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: script,
-      external: ['better-sqlite3'],
-      logLevel: 'error',
-      banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
-    });
+    script = await bundleWorker(join(import.meta.dirname, 'spend-worker.ts'), 'spend-worker');
   });
 
   for (const [workers, each] of [
