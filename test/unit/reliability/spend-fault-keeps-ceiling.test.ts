@@ -8,7 +8,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-const broken = vi.hoisted(() => ({ spend: false }));
+const broken = vi.hoisted(() => ({ spend: false, lock: false }));
+
+// The spend lock's link(2) fails with what a read-only or foreign data dir says: a fault inside the reservation's lock
+// (observer/spend-lock.ts), which spend-reserve.ts catches itself, unlike a throw of decideReserving as a whole.
+vi.mock('../../../src/io/files.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../src/io/files.js')>();
+  return {
+    ...real,
+    createExclusiveLink: (...a: Parameters<typeof real.createExclusiveLink>) => {
+      if (broken.lock) throw Object.assign(new Error('EACCES: permission denied, link'), { code: 'EACCES' });
+      return real.createExclusiveLink(...a);
+    },
+  };
+});
 
 vi.mock('../../../src/observer/spend-reserve.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../../src/observer/spend-reserve.js')>();
@@ -34,6 +47,7 @@ beforeEach(() => {
   writeFileSync(join(home, 'config', 'config.json'), JSON.stringify({ budgets: { day: '5', action: 'deny' } }));
   clearRuntimeCache();
   broken.spend = false;
+  broken.lock = false;
 });
 
 const adapter = () => makeCursorAdapter({ route: routeDispatch, spool: appendSpool, now: Date.now });
@@ -67,5 +81,14 @@ describe('a spend fault costs the budgets, never the ceiling', () => {
     broken.spend = true;
     const out = await answer('claude-haiku-4-5');
     expect(out?.permission ?? 'allow').toBe('allow');
+  });
+
+  it('the spend lock cannot be taken: the over-ceiling dispatch is still denied, and the log says nothing was reserved', async () => {
+    broken.lock = true;
+    expect((await answer('claude-opus-5')).permission).toBe('deny');
+    expect((await answer('claude-haiku-4-5'))?.permission ?? 'allow').toBe('allow');
+    expect(readFileSync(join(env.TIERGATE_HOME!, 'data', 'diagnostics.log'), 'utf8')).toMatch(
+      /this child's cost not reserved: EACCES: permission denied, link/,
+    );
   });
 });
