@@ -22,7 +22,9 @@ const DDL = readFileSync(join(FIXTURES, 'hermes/state-db-0.19.0.sql'), 'utf8');
 const SENTINEL = 'PROMPT-SENTINEL-7f3a';
 const PARENT = '20261206_030532_afc57d';
 const CHILD = '20261206_030546_8f4b15';
-const T0 = 1796526345.973099;
+// An hour ago, not a fixed date: the observer settles a pending child from state.db only within a day of its start
+// (drain.ts STORE_SETTLE_MS), so a fixed T0 made the settle test fail a day after it was written.
+const T0 = Math.floor(Date.now() / 1000) - 3600 + 0.973099;
 
 type Child = {
   id: string;
