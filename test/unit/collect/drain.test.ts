@@ -234,6 +234,10 @@ describe('spool drain', () => {
           usage: null,
           servedModel: null,
           outcome: { result: null, verified: null, escalationFrom: null },
+          // Ended just now: a pending row older than PENDING_GIVE_UP_MS (a week) is given up, so the fixture's date
+          // would fail this test a week after it was written.
+          startedAt: Date.now() - 3000,
+          endedAt: Date.now(),
         },
         c.child,
       ),
