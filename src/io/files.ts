@@ -180,10 +180,7 @@ export function pruneTempFiles(dir: string, now = Date.now()): number {
  * its mode checked.
  */
 export function appendBounded(path: string, line: string, maxBytes: number): void {
-  appendOnce(path, Buffer.from(line), maxBytes);
-}
-
-function appendOnce(path: string, data: Buffer, maxBytes: number): void {
+  const data = Buffer.from(line);
   let fd = openNewForAppend(path);
   try {
     if (fd === null) {
@@ -284,7 +281,7 @@ const sameFile = (a: Stats | undefined, b: Stats): boolean => a !== undefined &&
 
 /**
  * A new file at `path` (FILE_MODE; umask only removes bits), or null when one is there already. Paths this process has
- * seen existing are not tried again: an in-process plugin appends to its spool on every dispatch.
+ * seen existing are not tried again: an in-process plugin (OpenCode, pi) appends to its diagnostics log many times.
  */
 function openNewForAppend(path: string): number | null {
   if (existing.has(path)) return null;
